@@ -18,6 +18,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "proto/resource_handle.pb.h"
 #include "proto/types.pb.h"
 
 namespace sluice {
@@ -83,8 +84,9 @@ DataTypeSlice NumberTypes();          // "numbertype"
 DataTypeSlice RealNumberTypes();      // "realnumbertype"
 DataTypeSlice QuantizedTypes();       // "quantizedtype"
 
-// Opaque element types for resource and variant tensors; the runtime gives them meaning.
-struct ResourceHandleValue;
+// Elements of DT_RESOURCE tensors are ResourceHandleProtos (which device, container and name
+// hold the resource). DT_VARIANT elements are opaque to the foundation layer; VariantValue
+// stands for them until the runtime defines variants.
 struct VariantValue;
 
 // DataTypeToEnum<T>::value is the DataType of C++ type T; EnumToDataType<dt>::Type inverts it.
@@ -128,7 +130,7 @@ SLUICE_MATCH_TYPE_AND_ENUM(quint16, DT_QUINT16);
 SLUICE_MATCH_TYPE_AND_ENUM(qint32, DT_QINT32);
 SLUICE_MATCH_TYPE_AND_ENUM(bfloat16, DT_BFLOAT16);
 SLUICE_MATCH_TYPE_AND_ENUM(half, DT_HALF);
-SLUICE_MATCH_TYPE_AND_ENUM(ResourceHandleValue, DT_RESOURCE);
+SLUICE_MATCH_TYPE_AND_ENUM(ResourceHandleProto, DT_RESOURCE);
 SLUICE_MATCH_TYPE_AND_ENUM(VariantValue, DT_VARIANT);
 
 #undef SLUICE_MATCH_TYPE_AND_ENUM
