@@ -1,0 +1,109 @@
+#include "graph/allocator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+
+namespace sluice {
+namespace {
+
+// Each block starts with a header recording what DeallocateRaw needs: the requested size
+// (for the statistics) and where the block really begins. The header sits just before the
+// returned pointer, which is kept aligned by padding the front to a multiple of the
+// alignment.
+struct BlockHeader {
+  void* base;
+  size_t num_bytes;
+};
+
+size_t PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);      // NOLINT(runtime/int): POSIX type
+  const long page_size = sysconf(_SC_PAGESIZE);    // NOLINT(runtime/int): POSIX type
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<size_t>::max() / 2;
+  return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+}
+
+void UpdateMax(std::atomic<int64_t>* target, int64_t value) {
+  int64_t current = target->load(std::memory_order_relaxed);
+  while (value > current &&
+         !target->compare_exchange_weak(current, value, std::memory_order_relaxed)) {
+  }
+}
+
+}  // namespace
+
+std::string AllocatorStats::DebugString() const {
+  return absl::StrCat("NumAllocs: ", num_allocs, "\nInUse: ", bytes_in_use,
+                      "\nMaxInUse: ", peak_bytes_in_use, "\nMaxAllocSize: ", largest_alloc_size,
+                      "\n");
+}
+
+Allocator::~Allocator() = default;
+
+AllocatorStats Allocator::GetStats() const { return AllocatorStats(); }
+
+void Allocator::ClearStats() {}
+
+CpuAllocator::CpuAllocator() : CpuAllocator(PhysicalMemoryBytes()) {}
+
+CpuAllocator::CpuAllocator(size_t max_allocation_bytes)
+    : max_allocation_bytes_(max_allocation_bytes) {}
+
+void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
+  if (num_bytes > max_allocation_bytes_) return nullptr;
+  alignment = std::max(alignment, kAllocatorAlignment);
+  // The front padding holds the header and keeps the payload aligned.
+  const size_t front = ((sizeof(BlockHeader) + alignment - 1) / alignment) * alignment;
+  if (num_bytes > std::numeric_limits<size_t>::max() - front - alignment) return nullptr;
+  // aligned_alloc needs a size that is a multiple of the alignment.
+  const size_t total = ((front + num_bytes + alignment - 1) / alignment) * alignment;
+  void* base = std::aligned_alloc(alignment, total);
+  if (base == nullptr) return nullptr;
+  char* payload = static_cast<char*>(base) + front;
+  BlockHeader header{base, num_bytes};
+  std::memcpy(payload - sizeof(BlockHeader), &header, sizeof(header));
+
+  const int64_t size = static_cast<int64_t>(num_bytes);
+  num_allocs_.fetch_add(1, std::memory_order_relaxed);
+  const int64_t in_use = bytes_in_use_.fetch_add(size, std::memory_order_relaxed) + size;
+  UpdateMax(&peak_bytes_in_use_, in_use);
+  UpdateMax(&largest_alloc_size_, size);
+  return payload;
+}
+
+void CpuAllocator::DeallocateRaw(void* ptr) {
+  if (ptr == nullptr) return;
+  BlockHeader header;
+  std::memcpy(&header, static_cast<char*>(ptr) - sizeof(BlockHeader), sizeof(header));
+  bytes_in_use_.fetch_sub(static_cast<int64_t>(header.num_bytes), std::memory_order_relaxed);
+  std::free(header.base);
+}
+
+AllocatorStats CpuAllocator::GetStats() const {
+  AllocatorStats stats;
+  stats.num_allocs = num_allocs_.load(std::memory_order_relaxed);
+  stats.bytes_in_use = bytes_in_use_.load(std::memory_order_relaxed);
+  stats.peak_bytes_in_use = peak_bytes_in_use_.load(std::memory_order_relaxed);
+  stats.largest_alloc_size = largest_alloc_size_.load(std::memory_order_relaxed);
+  return stats;
+}
+
+void CpuAllocator::ClearStats() {
+  num_allocs_.store(0, std::memory_order_relaxed);
+  peak_bytes_in_use_.store(bytes_in_use_.load(std::memory_order_relaxed),
+                           std::memory_order_relaxed);
+  largest_alloc_size_.store(0, std::memory_order_relaxed);
+}
+
+Allocator* DefaultCpuAllocator() {
+  static Allocator* const allocator = new CpuAllocator();
+  return allocator;
+}
+
+}  // namespace sluice

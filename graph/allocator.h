@@ -1,0 +1,86 @@
+// Allocator: where tensor buffers come from.
+//
+// Contract:
+//  - Thread-safe: any thread may allocate and free concurrently.
+//  - AllocateRaw returns nullptr on failure (including requests the allocator refuses as too
+//    large); it never aborts, so callers turn failure into RESOURCE_EXHAUSTED.
+//  - DeallocateRaw takes only pointers this allocator returned (or nullptr, a no-op).
+//  - An allocator must outlive every buffer it handed out.
+//
+// CpuAllocator serves host memory aligned to at least kAllocatorAlignment and keeps
+// statistics (allocation count, bytes in use and their peak, the largest request).
+#ifndef SLUICE_GRAPH_ALLOCATOR_H_
+#define SLUICE_GRAPH_ALLOCATOR_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace sluice {
+
+// Alignment of every tensor buffer: enough for any SIMD load Eigen or oneDNN issues.
+inline constexpr size_t kAllocatorAlignment = 64;
+
+struct AllocatorStats {
+  int64_t num_allocs = 0;          // successful allocations since the last ClearStats
+  int64_t bytes_in_use = 0;        // requested bytes not yet freed
+  int64_t peak_bytes_in_use = 0;   // highest bytes_in_use since the last ClearStats
+  int64_t largest_alloc_size = 0;  // largest successful request since the last ClearStats
+  std::string DebugString() const;
+};
+
+class Allocator {
+ public:
+  virtual ~Allocator();
+
+  virtual std::string Name() const = 0;
+  // `alignment` must be a power of two; the result is aligned to it. Zero bytes yields a
+  // valid, unique pointer that must still be deallocated.
+  virtual void* AllocateRaw(size_t alignment, size_t num_bytes) = 0;
+  virtual void DeallocateRaw(void* ptr) = 0;
+
+  // Allocators without statistics report zeros.
+  virtual AllocatorStats GetStats() const;
+  // Resets the counters and the peak to the current state (bytes_in_use is kept).
+  virtual void ClearStats();
+};
+
+class CpuAllocator : public Allocator {
+ public:
+  // Requests above `max_allocation_bytes` fail (return nullptr) without touching the system
+  // allocator. The default limit is the machine's physical memory: a larger request can
+  // never be served and, with overcommit, might otherwise "succeed" and get the process
+  // killed when touched.
+  CpuAllocator();
+  explicit CpuAllocator(size_t max_allocation_bytes);
+  ~CpuAllocator() override = default;
+
+  CpuAllocator(const CpuAllocator&) = delete;
+  CpuAllocator& operator=(const CpuAllocator&) = delete;
+
+  std::string Name() const override { return "cpu"; }
+  void* AllocateRaw(size_t alignment, size_t num_bytes) override;
+  void DeallocateRaw(void* ptr) override;
+  AllocatorStats GetStats() const override;
+  void ClearStats() override;
+
+  size_t max_allocation_bytes() const { return max_allocation_bytes_; }
+
+ private:
+  const size_t max_allocation_bytes_;
+
+  // Lock-free counters: allocation sits on every step's hot path.
+  std::atomic<int64_t> num_allocs_{0};
+  std::atomic<int64_t> bytes_in_use_{0};
+  std::atomic<int64_t> peak_bytes_in_use_{0};
+  std::atomic<int64_t> largest_alloc_size_{0};
+};
+
+// The process-wide CPU allocator; created on first use and never destroyed, so buffers freed
+// during static destruction stay valid.
+Allocator* DefaultCpuAllocator();
+
+}  // namespace sluice
+
+#endif  // SLUICE_GRAPH_ALLOCATOR_H_
