@@ -1,0 +1,119 @@
+#include "graph/allocator.h"
+
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace {
+
+bool IsAlignedTo(const void* ptr, size_t alignment) {
+  return reinterpret_cast<uintptr_t>(ptr) % alignment == 0;
+}
+
+TEST(CpuAllocatorTest, AlignedAndWritable) {
+  CpuAllocator allocator;
+  EXPECT_EQ(allocator.Name(), "cpu");
+  for (size_t size : {1, 3, 64, 1000, 1 << 20}) {
+    void* p = allocator.AllocateRaw(kAllocatorAlignment, size);
+    ASSERT_NE(p, nullptr);
+    EXPECT_TRUE(IsAlignedTo(p, kAllocatorAlignment)) << size;
+    std::memset(p, 0xab, size);
+    allocator.DeallocateRaw(p);
+  }
+  // Smaller requested alignments still get the tensor alignment; larger ones are honoured.
+  void* small = allocator.AllocateRaw(8, 10);
+  EXPECT_TRUE(IsAlignedTo(small, kAllocatorAlignment));
+  void* big = allocator.AllocateRaw(4096, 10);
+  EXPECT_TRUE(IsAlignedTo(big, 4096));
+  allocator.DeallocateRaw(small);
+  allocator.DeallocateRaw(big);
+}
+
+TEST(CpuAllocatorTest, StatsTrackUseAndPeak) {
+  CpuAllocator allocator;
+  void* a = allocator.AllocateRaw(kAllocatorAlignment, 100);
+  void* b = allocator.AllocateRaw(kAllocatorAlignment, 300);
+  AllocatorStats stats = allocator.GetStats();
+  EXPECT_EQ(stats.num_allocs, 2);
+  EXPECT_EQ(stats.bytes_in_use, 400);
+  EXPECT_EQ(stats.peak_bytes_in_use, 400);
+  EXPECT_EQ(stats.largest_alloc_size, 300);
+
+  allocator.DeallocateRaw(b);
+  void* c = allocator.AllocateRaw(kAllocatorAlignment, 50);
+  stats = allocator.GetStats();
+  EXPECT_EQ(stats.num_allocs, 3);
+  EXPECT_EQ(stats.bytes_in_use, 150);
+  EXPECT_EQ(stats.peak_bytes_in_use, 400);
+
+  allocator.ClearStats();
+  stats = allocator.GetStats();
+  EXPECT_EQ(stats.num_allocs, 0);
+  EXPECT_EQ(stats.bytes_in_use, 150);
+  EXPECT_EQ(stats.peak_bytes_in_use, 150);
+  EXPECT_EQ(stats.largest_alloc_size, 0);
+  EXPECT_NE(stats.DebugString().find("InUse: 150"), std::string::npos);
+
+  allocator.DeallocateRaw(a);
+  allocator.DeallocateRaw(c);
+  EXPECT_EQ(allocator.GetStats().bytes_in_use, 0);
+}
+
+TEST(CpuAllocatorTest, ZeroBytesGivesUniquePointer) {
+  CpuAllocator allocator;
+  void* a = allocator.AllocateRaw(kAllocatorAlignment, 0);
+  void* b = allocator.AllocateRaw(kAllocatorAlignment, 0);
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a, b);
+  allocator.DeallocateRaw(a);
+  allocator.DeallocateRaw(b);
+  allocator.DeallocateRaw(nullptr);
+}
+
+TEST(CpuAllocatorTest, RefusesWithoutAborting) {
+  CpuAllocator limited(1000);
+  EXPECT_EQ(limited.max_allocation_bytes(), 1000u);
+  EXPECT_EQ(limited.AllocateRaw(kAllocatorAlignment, 1001), nullptr);
+  void* ok = limited.AllocateRaw(kAllocatorAlignment, 1000);
+  EXPECT_NE(ok, nullptr);
+  limited.DeallocateRaw(ok);
+
+  CpuAllocator allocator;
+  EXPECT_EQ(allocator.AllocateRaw(kAllocatorAlignment, size_t{1} << 62), nullptr);
+  EXPECT_EQ(allocator.AllocateRaw(kAllocatorAlignment, SIZE_MAX), nullptr);
+  EXPECT_EQ(allocator.AllocateRaw(48, 16), nullptr);  // not a power of two
+  EXPECT_EQ(allocator.GetStats().num_allocs, 0);
+}
+
+TEST(CpuAllocatorTest, ConcurrentUseKeepsCountsExact) {
+  CpuAllocator allocator;
+  constexpr int kThreads = 4;
+  constexpr int kIterations = 1000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&allocator, t] {
+      for (int i = 0; i < kIterations; ++i) {
+        void* p = allocator.AllocateRaw(kAllocatorAlignment, 16 * (t + 1));
+        allocator.DeallocateRaw(p);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  const AllocatorStats stats = allocator.GetStats();
+  EXPECT_EQ(stats.num_allocs, kThreads * kIterations);
+  EXPECT_EQ(stats.bytes_in_use, 0);
+  EXPECT_EQ(stats.largest_alloc_size, 16 * kThreads);
+  EXPECT_LE(stats.peak_bytes_in_use, 16 * (1 + 2 + 3 + 4));
+}
+
+TEST(DefaultCpuAllocatorTest, IsOneInstance) {
+  EXPECT_EQ(DefaultCpuAllocator(), DefaultCpuAllocator());
+  EXPECT_EQ(DefaultCpuAllocator()->Name(), "cpu");
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Sluice's build needs, only those that are missing.
+# Called by scripts/demo.sh, scripts/test.sh and .ci/run; safe to run repeatedly.
+set -euo pipefail
+
+PACKAGES=(
+  bazel-bootstrap      # Bazel 4.2.3, used fully offline (see third_party/bazel/)
+  g++
+  protobuf-compiler
+  libprotobuf-dev
+  libabsl-dev
+  libeigen3-dev
+  libdnnl-dev
+  libgoogle-glog-dev
+  libgtest-dev
+  libgmock-dev
+  libbenchmark-dev
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
