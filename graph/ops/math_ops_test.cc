@@ -1,0 +1,141 @@
+#include "graph/ops/ops_test_util.h"
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace ops_test {
+namespace {
+
+TEST(AddNShapeTest, MergesAllInputs) {
+  EXPECT_EQ(Infer("AddN", "T=DT_FLOAT, N=3", "[2,?];[?,3];?"), "[2,3]");
+  EXPECT_EQ(Infer("AddN", "T=DT_INT32, N=1", "[4]"), "[4]");
+  EXPECT_EQ(Infer("AddN", "T=DT_FLOAT, N=2", "?;?"), "?");
+  EXPECT_THAT(Infer("AddN", "T=DT_FLOAT, N=2", "[2,2];[2,3]"),
+              IsInvalidArgument("Dimension 1 in both shapes must be equal"));
+}
+
+TEST(SelectShapeTest, ScalarVectorOrSameShapeCondition) {
+  EXPECT_EQ(Infer("Select", "T=DT_FLOAT", "[2,3];[2,3];[?,3]"), "[2,3]");
+  EXPECT_EQ(Infer("Select", "T=DT_FLOAT", "[];[2,3];[?,3]"), "[2,3]");
+  EXPECT_EQ(Infer("Select", "T=DT_FLOAT", "[2];[2,3];[2,3]"), "[2,3]");
+  EXPECT_EQ(Infer("Select", "T=DT_FLOAT", "?;[?,3];[2,?]"), "[2,3]");
+  EXPECT_EQ(Infer("Select", "T=DT_FLOAT", "[];[];[]"), "[]");
+}
+
+TEST(SelectShapeTest, RejectsMismatches) {
+  EXPECT_THAT(Infer("Select", "T=DT_FLOAT", "[3];[2,3];[2,3]"),
+              IsInvalidArgument("Dimension 0 in both shapes must be equal"));
+  EXPECT_THAT(Infer("Select", "T=DT_FLOAT", "[2];[];[]"),
+              IsInvalidArgument("Shapes must be equal rank"));
+  EXPECT_THAT(Infer("Select", "T=DT_FLOAT", "[2,2];[2,3];[2,3]"),
+              IsInvalidArgument("Dimension 1 in both shapes must be equal"));
+  EXPECT_THAT(Infer("Select", "T=DT_FLOAT", "[];[2];[3]"),
+              IsInvalidArgument("Dimension 0 in both shapes must be equal"));
+}
+
+TEST(SelectV2ShapeTest, BroadcastsAllThree) {
+  EXPECT_EQ(Infer("SelectV2", "T=DT_FLOAT", "[2,1];[3];[1]"), "[2,3]");
+  EXPECT_EQ(Infer("SelectV2", "T=DT_FLOAT", "[];[4];[]"), "[4]");
+  EXPECT_EQ(Infer("SelectV2", "T=DT_FLOAT", "?;[4];[]"), "?");
+  EXPECT_THAT(Infer("SelectV2", "T=DT_FLOAT", "[2,1];[3];[4]"),
+              IsInvalidArgument("Dimensions must be equal"));
+  EXPECT_THAT(Infer("SelectV2", "T=DT_FLOAT", "[5];[3];[3]"),
+              IsInvalidArgument("Dimensions must be equal"));
+}
+
+TEST(CastShapeTest, Unchanged) {
+  EXPECT_EQ(Infer("Cast", "SrcT=DT_FLOAT, DstT=DT_INT32", "[2,?]"), "[2,?]");
+  EXPECT_EQ(Infer("Cast", "SrcT=DT_BOOL, DstT=DT_HALF, Truncate=true", "?"), "?");
+}
+
+TEST(ClipByValueShapeTest, FollowsT) {
+  EXPECT_EQ(Infer("ClipByValue", "T=DT_FLOAT", "[2,3];[];[]"), "[2,3]");
+  EXPECT_EQ(Infer("ClipByValue", "T=DT_INT32", "[2,3];[2,3];[2,3]"), "[2,3]");
+}
+
+TEST(CumsumShapeTest, Unchanged) {
+  EXPECT_EQ(Infer("Cumsum", "T=DT_FLOAT", "[2,3];[]"), "[2,3]");
+  EXPECT_EQ(Infer("Cumsum", "T=DT_FLOAT, exclusive=true, reverse=true", "[2,3];[]", {{1, Int(1)}}),
+            "[2,3]");
+  EXPECT_EQ(Infer("Cumsum", "T=DT_INT64, Tidx=DT_INT64", "?;[]"), "?");
+}
+
+TEST(RangeShapeTest, KnownBounds) {
+  EXPECT_EQ(Infer("Range", "", "[];[];[]", {{0, Int(0)}, {1, Int(10)}, {2, Int(3)}}), "[4]");
+  EXPECT_EQ(Infer("Range", "", "[];[];[]", {{0, Int(10)}, {1, Int(0)}, {2, Int(-3)}}), "[4]");
+  EXPECT_EQ(Infer("Range", "", "[];[];[]", {{0, Int(5)}, {1, Int(5)}, {2, Int(1)}}), "[0]");
+  EXPECT_EQ(
+      Infer("Range", "Tidx=DT_INT64", "[];[];[]", {{0, Int64(-5)}, {1, Int64(5)}, {2, Int64(2)}}),
+      "[5]");
+  EXPECT_EQ(Infer("Range", "Tidx=DT_FLOAT", "[];[];[]",
+                  {{0, Scalar<float>(0.0f)}, {1, Scalar<float>(1.0f)}, {2, Scalar<float>(0.3f)}}),
+            "[4]");
+  EXPECT_EQ(Infer("Range", "Tidx=DT_DOUBLE", "[];[];[]",
+                  {{0, Scalar<double>(1.5)}, {1, Scalar<double>(-1.5)}, {2, Scalar<double>(-1.0)}}),
+            "[3]");
+}
+
+TEST(RangeShapeTest, UnknownBounds) {
+  EXPECT_EQ(Infer("Range", "", "[];[];[]"), "[?]");
+  EXPECT_EQ(Infer("Range", "", "[];[];[]", {{0, Int(0)}, {1, Int(10)}}), "[?]");
+  EXPECT_EQ(Infer("Range", "Tidx=DT_FLOAT", "?;?;?"), "[?]");
+}
+
+TEST(RangeShapeTest, RejectsBadBounds) {
+  EXPECT_THAT(Infer("Range", "", "[];[];[]", {{0, Int(10)}, {1, Int(0)}, {2, Int(1)}}),
+              IsInvalidArgument("Requires start <= limit when delta > 0: 10/0"));
+  EXPECT_THAT(Infer("Range", "", "[];[];[]", {{0, Int(0)}, {1, Int(10)}, {2, Int(-1)}}),
+              IsInvalidArgument("Requires start >= limit when delta < 0: 0/10"));
+  EXPECT_THAT(Infer("Range", "", "[];[];[]", {{0, Int(0)}, {1, Int(10)}, {2, Int(0)}}),
+              IsInvalidArgument("Requires delta != 0"));
+  EXPECT_THAT(Infer("Range", "", "[1];[];[]"), IsInvalidArgument("for 'start'"));
+  EXPECT_THAT(Infer("Range", "", "[];[];[2]"), IsInvalidArgument("for 'delta'"));
+}
+
+TEST(RangeShapeTest, RejectsLengthsBeyondInt64) {
+  EXPECT_THAT(Infer("Range", "Tidx=DT_INT64", "[];[];[]",
+                    {{0, Int64(-(int64_t{1} << 62))}, {1, Int64(int64_t{1} << 62)}, {2, Int64(1)}}),
+              IsInvalidArgument("Requires ((limit - start) / delta) <= 9223372036854775807"));
+  EXPECT_THAT(
+      Infer("Range", "Tidx=DT_FLOAT", "[];[];[]",
+            {{0, Scalar<float>(0.0f)}, {1, Scalar<float>(1e30f)}, {2, Scalar<float>(1e-30f)}}),
+      IsInvalidArgument("Requires ((limit - start) / delta)"));
+}
+
+TEST(RangeShapeTest, ExtremeIntegerBounds) {
+  EXPECT_EQ(Infer("Range", "Tidx=DT_INT64", "[];[];[]",
+                  {{0, Int64(INT64_MIN)}, {1, Int64(INT64_MAX)}, {2, Int64(INT64_MAX)}}),
+            "[3]");
+  EXPECT_EQ(Infer("Range", "", "[];[];[]",
+                  {{0, Int(INT32_MAX)}, {1, Int(INT32_MIN)}, {2, Int(INT32_MIN)}}),
+            "[2]");
+}
+
+TEST(MatMulShapeTest, Transposes) {
+  EXPECT_EQ(Infer("MatMul", "T=DT_FLOAT", "[2,3];[3,4]"), "[2,4]");
+  EXPECT_EQ(Infer("MatMul", "T=DT_FLOAT, transpose_a=true", "[3,2];[3,4]"), "[2,4]");
+  EXPECT_EQ(Infer("MatMul", "T=DT_FLOAT, transpose_b=true", "[2,3];[4,3]"), "[2,4]");
+  EXPECT_EQ(Infer("MatMul", "T=DT_FLOAT", "[?,3];[?,?]"), "[?,?]");
+  EXPECT_EQ(Infer("MatMul", "T=DT_FLOAT", "?;?"), "[?,?]");
+  EXPECT_THAT(Infer("MatMul", "T=DT_FLOAT", "[2,3];[4,5]"),
+              IsInvalidArgument("Dimensions must be equal, but are 3 and 4"));
+  EXPECT_THAT(Infer("MatMul", "T=DT_FLOAT", "[2,3,4];[4,5]"),
+              IsInvalidArgument("Shape must be rank 2 but is rank 3"));
+}
+
+TEST(BatchMatMulShapeTest, BatchDims) {
+  EXPECT_EQ(Infer("BatchMatMul", "T=DT_FLOAT", "[5,2,3];[5,3,4]"), "[5,2,4]");
+  EXPECT_EQ(Infer("BatchMatMul", "T=DT_FLOAT, adj_x=true, adj_y=true", "[5,3,2];[?,4,3]"),
+            "[5,2,4]");
+  EXPECT_THAT(Infer("BatchMatMul", "T=DT_FLOAT", "[5,2,3];[1,3,4]"),
+              IsInvalidArgument("Dimension 0 in both shapes must be equal"));
+  EXPECT_EQ(Infer("BatchMatMulV2", "T=DT_FLOAT", "[5,1,2,3];[4,3,6]"), "[5,4,2,6]");
+  EXPECT_EQ(Infer("BatchMatMulV2", "T=DT_FLOAT, adj_y=true", "[2,3];[7,6,3]"), "[7,2,6]");
+  EXPECT_THAT(Infer("BatchMatMulV2", "T=DT_FLOAT", "[5,2,3];[4,3,4]"),
+              IsInvalidArgument("Dimensions must be equal"));
+  EXPECT_THAT(Infer("BatchMatMulV2", "T=DT_FLOAT", "[3];[3,4]"),
+              IsInvalidArgument("Shape must be at least rank 2 but is rank 1"));
+}
+
+}  // namespace
+}  // namespace ops_test
+}  // namespace sluice

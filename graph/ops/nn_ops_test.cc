@@ -1,0 +1,101 @@
+#include "graph/ops/ops_test_util.h"
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace ops_test {
+namespace {
+
+TEST(BiasAddShapeTest, FeatureDimFollowsDataFormat) {
+  EXPECT_EQ(Infer("BiasAdd", "T=DT_FLOAT", "[2,3,4];[4]"), "[2,3,4]");
+  EXPECT_EQ(Infer("BiasAdd", "T=DT_FLOAT", "[?,3,?];[4]"), "[?,3,4]");
+  EXPECT_EQ(Infer("BiasAdd", "T=DT_FLOAT, data_format='NCHW'", "[2,3,4,5];[3]"), "[2,3,4,5]");
+  EXPECT_EQ(Infer("BiasAdd", "T=DT_FLOAT, data_format='NCHW'", "[2,?,4,5];[3]"), "[2,3,4,5]");
+  EXPECT_EQ(Infer("BiasAdd", "T=DT_FLOAT", "?;[4]"), "?");
+  EXPECT_THAT(Infer("BiasAdd", "T=DT_FLOAT", "[2,3];[4]"),
+              IsInvalidArgument("Dimensions must be equal, but are 3 and 4"));
+  EXPECT_THAT(Infer("BiasAdd", "T=DT_FLOAT", "[3];[3]"),
+              IsInvalidArgument("Shape must be at least rank 2 but is rank 1"));
+  EXPECT_THAT(Infer("BiasAdd", "T=DT_FLOAT", "[2,3];[3,1]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+}
+
+TEST(FusedBatchNormShapeTest, OutputsFollowChannels) {
+  EXPECT_EQ(Infer("FusedBatchNorm", "T=DT_FLOAT", "[2,3,4,5];[5];[5];[0];[0]"),
+            "[2,3,4,5];[5];[5];[5];[5]");
+  EXPECT_EQ(Infer("FusedBatchNorm", "T=DT_FLOAT, data_format='NCHW'", "[2,?,4,5];[3];[?];[];[]"),
+            "[2,3,4,5];[3];[3];[3];[3]");
+  EXPECT_EQ(Infer("FusedBatchNormV3", "T=DT_FLOAT, U=DT_FLOAT", "[2,3,4,5];[5];[5];[0];[0]"),
+            "[2,3,4,5];[5];[5];[5];[5];?");
+  EXPECT_EQ(Infer("FusedBatchNormV3", "T=DT_HALF, U=DT_FLOAT, data_format='NCHW'",
+                  "[2,3,4,5];[?];[3];[0];[0]"),
+            "[2,3,4,5];[3];[3];[3];[3];?");
+  EXPECT_EQ(Infer("FusedBatchNormV3", "T=DT_FLOAT, U=DT_FLOAT, data_format='NDHWC'",
+                  "[2,3,4,5,6];[?];[6];[0];[0]"),
+            "[2,3,4,5,6];[6];[6];[6];[6];?");
+  EXPECT_EQ(Infer("FusedBatchNormV3", "T=DT_FLOAT, U=DT_FLOAT, is_training=false",
+                  "[?,3,4,?];[?];[?];[?];[7]"),
+            "[?,3,4,7];[7];[7];[7];[7];?");
+}
+
+TEST(FusedBatchNormShapeTest, RejectsMismatches) {
+  EXPECT_THAT(Infer("FusedBatchNorm", "T=DT_FLOAT", "[2,3,4];[5];[5];[0];[0]"),
+              IsInvalidArgument("Shape must be rank 4 but is rank 3"));
+  EXPECT_THAT(Infer("FusedBatchNorm", "T=DT_FLOAT", "[2,3,4,5];[4];[5];[0];[0]"),
+              IsInvalidArgument("Dimensions must be equal"));
+  // In inference, and when averaging with a factor, mean and variance are inputs too.
+  EXPECT_THAT(Infer("FusedBatchNormV3", "T=DT_FLOAT, U=DT_FLOAT, is_training=false",
+                    "[2,3,4,5];[5];[5];[4];[5]"),
+              IsInvalidArgument("Dimensions must be equal, but are 5 and 4"));
+  EXPECT_THAT(Infer("FusedBatchNormV3", "T=DT_FLOAT, U=DT_FLOAT, exponential_avg_factor=0.5",
+                    "[2,3,4,5];[5];[5];[4];[5]"),
+              IsInvalidArgument("Dimensions must be equal, but are 5 and 4"));
+}
+
+TEST(ActivationShapeTest, Unchanged) {
+  for (const char* op : {"Relu", "Relu6", "Elu", "Selu", "LeakyRelu", "Softplus", "Softsign"}) {
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,?]"), "[2,?]") << op;
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "?"), "?") << op;
+  }
+  EXPECT_EQ(Infer("LeakyRelu", "alpha=0.1", "[3]"), "[3]");
+  EXPECT_EQ(Infer("Relu", "T=DT_QINT8", "[3]"), "[3]");
+}
+
+TEST(SoftmaxShapeTest, NeedsAVector) {
+  EXPECT_EQ(Infer("Softmax", "T=DT_FLOAT", "[2,?]"), "[2,?]");
+  EXPECT_EQ(Infer("LogSoftmax", "T=DT_FLOAT", "[5]"), "[5]");
+  EXPECT_EQ(Infer("Softmax", "T=DT_FLOAT", "?"), "?");
+  EXPECT_THAT(Infer("Softmax", "T=DT_FLOAT", "[]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("LogSoftmax", "T=DT_FLOAT", "[]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+}
+
+TEST(LrnShapeTest, NeedsRank4) {
+  EXPECT_EQ(Infer("LRN", "T=DT_FLOAT", "[1,2,3,4]"), "[1,2,3,4]");
+  EXPECT_EQ(Infer("LRN", "depth_radius=2, bias=2.0, alpha=0.5, beta=0.75", "?"), "[?,?,?,?]");
+  EXPECT_THAT(Infer("LRN", "T=DT_FLOAT", "[1,2,3]"),
+              IsInvalidArgument("Shape must be rank 4 but is rank 3"));
+}
+
+TEST(TopKV2ShapeTest, LastDimBecomesK) {
+  EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT", "[2,3];[]", {{1, Int(2)}}), "[2,2];[2,2]");
+  EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT, index_type=DT_INT64", "[2,?];[]", {{1, Int(7)}}),
+            "[2,7];[2,7]");
+  EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT, Tk=DT_INT64", "[4];[]", {{1, Int64(0)}}), "[0];[0]");
+  EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT", "[2,3];[]"), "[2,?];[2,?]");
+  EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT", "?;[]", {{1, Int(2)}}), "?;?");
+  EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT, Tk=DT_INT16", "[9];[]", {{1, Scalar<int16_t>(3)}}),
+            "[3];[3]");
+}
+
+TEST(TopKV2ShapeTest, RejectsBadK) {
+  EXPECT_THAT(Infer("TopKV2", "T=DT_FLOAT", "[2,3];[]", {{1, Int(4)}}),
+              IsInvalidArgument("input must have last dimension >= k = 4 but is 3"));
+  EXPECT_THAT(Infer("TopKV2", "T=DT_FLOAT", "[2,3];[]", {{1, Int(-1)}}), IsInvalidArgument(""));
+  EXPECT_THAT(Infer("TopKV2", "T=DT_FLOAT", "[];[]", {{1, Int(1)}}),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+}
+
+}  // namespace
+}  // namespace ops_test
+}  // namespace sluice
