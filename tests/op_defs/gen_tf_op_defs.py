@@ -48,6 +48,14 @@ OPS = [
     "Gather", "GatherV2", "GatherNd", "OneHot", "BroadcastTo", "ReverseV2", "Cumsum",
     "TopKV2", "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
     "ResizeNearestNeighbor",
+    # Control flow (v1).
+    "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
+    "NextIteration", "RefNextIteration", "LoopCond", "ControlTrigger", "Abort",
+    # Cross-device transfers inserted by partitioning.
+    "_Send", "_Recv", "_HostSend", "_HostRecv",
+    # Function bodies and calls.
+    "_Arg", "_Retval", "_DeviceArg", "_DeviceRetval", "PartitionedCall",
+    "StatefulPartitionedCall",
 ]
 
 
