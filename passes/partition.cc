@@ -1,0 +1,271 @@
+// Partition, in four steps:
+//   1. Every op node must have a parsable assigned device; note which are on CPU devices.
+//   2. Reject device-crossing edges inside while loops (partition_control.cc).
+//   3. For each op node in id order, copy its NodeDef into its device's GraphDef with the
+//      inputs cleared, then walk its in-edges (data inputs by slot, then control edges by
+//      source name):
+//        edge within a device        -> the input is written as it was;
+//        cut edge, transfer exists   -> read the Recv made for the same (source tensor,
+//                                       destination device, host memory);
+//        cut edge, new transfer      -> add the Send (behind a dummy Const for a control edge)
+//                                       to the source's partition and the Recv (followed by
+//                                       an Identity for a control edge) to this one.
+//   4. Give each partition the graph's versions and function library.
+// Host memory only matters on non-CPU devices: on a CPU device it is the device's memory, so
+// the memory-type callbacks are asked only about nodes elsewhere.
+#include "passes/partition.h"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "graph/device_name.h"
+#include "graph/errors.h"
+#include "graph/graph.h"
+#include "graph/node_def_util.h"
+#include "graph/types.h"
+#include "passes/partition_control.h"
+#include "proto/tensor.pb.h"
+
+namespace sluice {
+namespace {
+
+// Where the two halves of one cut edge go, and whether each works in host memory.
+struct Transfer {
+  GraphDef* src_graph;
+  GraphDef* dst_graph;
+  bool send_on_host;
+  bool recv_on_host;
+};
+
+class Partitioner {
+ public:
+  Partitioner(const PartitionOptions& opts, const Graph& graph,
+              std::unordered_map<std::string, GraphDef>* partitions)
+      : opts_(opts), graph_(graph), partitions_(partitions) {}
+
+  absl::Status Run();
+
+ private:
+  absl::Status CheckDevices();
+  absl::Status AddNode(const Node& dst);
+  // Input edges of `dst`: data edges by slot, then control edges sorted by source name.
+  absl::Status SortedInputs(const Node& dst, std::vector<const Edge*>* inputs) const;
+  // Writes the input that `edge` gives `dst_def`, through a new or shared transfer if needed.
+  void AddInput(const Edge& edge, NodeDef* dst_def);
+  // Adds a Send/Recv pair for `edge`; returns the node the consumer reads (Recv, or the
+  // Identity after it for a control edge).
+  std::string AddTransfer(const Edge& edge, const Transfer& t);
+  void SetTransferAttrs(const Edge& edge, const std::string& tensor_name, NodeDef* def);
+  std::string NewName(absl::string_view prefix);
+
+  bool OutputOnHost(const Node& n, int port) const {
+    return !on_cpu_[n.id()] && opts_.output_in_host_memory && opts_.output_in_host_memory(n, port);
+  }
+  bool InputOnHost(const Node& n, int port) const {
+    return !on_cpu_[n.id()] && opts_.input_in_host_memory && opts_.input_in_host_memory(n, port);
+  }
+  GraphDef* PartitionOf(const Node& n) { return &(*partitions_)[n.assigned_device_name()]; }
+
+  const PartitionOptions& opts_;
+  const Graph& graph_;
+  std::unordered_map<std::string, GraphDef>* partitions_;
+  // By node id: whether the node is assigned to a CPU device.
+  std::vector<bool> on_cpu_;
+  // (source id, source output, destination device, recv on host) -> the node consumers read.
+  absl::flat_hash_map<std::tuple<int, int, std::string, bool>, std::string> transfers_;
+  // Control inputs already written to the current node.
+  absl::flat_hash_set<std::string> control_inputs_;
+  int64_t name_counter_ = 0;
+};
+
+absl::Status Partitioner::Run() {
+  partitions_->clear();
+  RETURN_IF_ERROR(CheckDevices());
+  RETURN_IF_ERROR(CheckNoCrossDeviceLoops(graph_));
+  for (const Node* n : graph_.op_nodes()) RETURN_IF_ERROR(AddNode(*n));
+  for (auto& [device, gdef] : *partitions_) {
+    *gdef.mutable_versions() = graph_.versions();
+    *gdef.mutable_library() = graph_.library();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Partitioner::CheckDevices() {
+  on_cpu_.assign(graph_.num_node_ids(), true);
+  for (const Node* n : graph_.op_nodes()) {
+    const std::string& device = n->assigned_device_name();
+    if (device.empty()) {
+      return errors::InvalidArgument("Node '", n->name(), "' (", n->type_string(),
+                                     ") has no assigned device; place the graph before "
+                                     "partitioning it");
+    }
+    ParsedDeviceName parsed;
+    if (!ParseFullName(device, &parsed) || !parsed.has_type) {
+      return errors::InvalidArgument("Malformed assigned device '", device, "' of node '",
+                                     n->name(), "' (", n->type_string(), ")");
+    }
+    on_cpu_[n->id()] = parsed.type == "CPU";
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Partitioner::SortedInputs(const Node& dst, std::vector<const Edge*>* inputs) const {
+  inputs->assign(dst.num_inputs(), nullptr);
+  std::vector<const Edge*> controls;
+  for (const Edge* e : dst.in_edges()) {
+    if (e->IsControlEdge()) {
+      controls.push_back(e);
+    } else {
+      (*inputs)[e->dst_input()] = e;
+    }
+  }
+  const int missing = static_cast<int>(std::count(inputs->begin(), inputs->end(), nullptr));
+  if (missing > 0) {
+    return errors::InvalidArgument("Incomplete graph, missing ", missing, " inputs for ",
+                                   dst.name());
+  }
+  std::stable_sort(controls.begin(), controls.end(), [](const Edge* a, const Edge* b) {
+    return a->src()->name() < b->src()->name();
+  });
+  inputs->insert(inputs->end(), controls.begin(), controls.end());
+  return absl::OkStatus();
+}
+
+absl::Status Partitioner::AddNode(const Node& dst) {
+  std::vector<const Edge*> inputs;
+  RETURN_IF_ERROR(SortedInputs(dst, &inputs));
+  NodeDef* dst_def = PartitionOf(dst)->add_node();
+  *dst_def = dst.def();
+  dst_def->set_device(dst.assigned_device_name());
+  dst_def->clear_input();
+  control_inputs_.clear();
+  for (const Edge* e : inputs) {
+    if (e->src()->IsOp()) AddInput(*e, dst_def);
+  }
+  return absl::OkStatus();
+}
+
+void Partitioner::AddInput(const Edge& edge, NodeDef* dst_def) {
+  const Node& src = *edge.src();
+  const Node& dst = *edge.dst();
+  const bool control = edge.IsControlEdge();
+  Transfer t;
+  t.src_graph = PartitionOf(src);
+  t.dst_graph = PartitionOf(dst);
+  t.send_on_host = !control && OutputOnHost(src, edge.src_output());
+  t.recv_on_host = !control && InputOnHost(dst, edge.dst_input());
+  const bool local = t.src_graph == t.dst_graph && t.send_on_host == t.recv_on_host;
+
+  std::string input;
+  if (local) {
+    input = src.name();
+  } else {
+    auto key =
+        std::make_tuple(src.id(), edge.src_output(), dst.assigned_device_name(), t.recv_on_host);
+    auto it = transfers_.find(key);
+    if (it == transfers_.end()) it = transfers_.emplace(key, AddTransfer(edge, t)).first;
+    input = it->second;
+  }
+  if (control) {
+    if (control_inputs_.insert(input).second) dst_def->add_input(absl::StrCat("^", input));
+  } else if (local && edge.src_output() != 0) {
+    dst_def->add_input(absl::StrCat(input, ":", edge.src_output()));
+  } else {
+    dst_def->add_input(input);
+  }
+}
+
+std::string Partitioner::AddTransfer(const Edge& edge, const Transfer& t) {
+  const Node& src = *edge.src();
+  const Node& dst = *edge.dst();
+  const bool control = edge.IsControlEdge();
+  const std::string tensor_name = absl::StrCat("edge_", edge.id(), "_", src.name());
+  const DataType dtype = control ? DT_FLOAT : BaseType(src.output_type(edge.src_output()));
+
+  std::string send_input;
+  if (control) {
+    NodeDef* dummy = t.src_graph->add_node();
+    dummy->set_name(NewName(absl::StrCat(src.name(), "/ctrl")));
+    dummy->set_op("Const");
+    dummy->set_device(src.assigned_device_name());
+    dummy->add_input(absl::StrCat("^", src.name()));
+    TensorProto value;
+    value.set_dtype(DT_FLOAT);
+    value.mutable_tensor_shape()->add_dim()->set_size(0);
+    AddNodeAttr("dtype", DT_FLOAT, dummy);
+    AddNodeAttr("value", value, dummy);
+    send_input = dummy->name();
+  } else {
+    send_input =
+        edge.src_output() == 0 ? src.name() : absl::StrCat(src.name(), ":", edge.src_output());
+  }
+
+  NodeDef* send = t.src_graph->add_node();
+  send->set_name(NewName(src.name()));
+  send->set_op(t.send_on_host ? "_HostSend" : "_Send");
+  send->set_device(src.assigned_device_name());
+  send->add_input(send_input);
+  AddNodeAttr("T", dtype, send);
+  SetTransferAttrs(edge, tensor_name, send);
+
+  NodeDef* recv = t.dst_graph->add_node();
+  recv->set_name(NewName(src.name()));
+  recv->set_op(t.recv_on_host ? "_HostRecv" : "_Recv");
+  recv->set_device(dst.assigned_device_name());
+  AddNodeAttr("tensor_type", dtype, recv);
+  SetTransferAttrs(edge, tensor_name, recv);
+  // Within one partition, the Recv must not start before its Send has run.
+  if (t.src_graph == t.dst_graph) recv->add_input(absl::StrCat("^", send->name()));
+  if (!control) return recv->name();
+
+  NodeDef* identity = t.dst_graph->add_node();
+  identity->set_name(NewName(src.name()));
+  identity->set_op("Identity");
+  identity->set_device(dst.assigned_device_name());
+  identity->add_input(recv->name());
+  AddNodeAttr("T", DT_FLOAT, identity);
+  return identity->name();
+}
+
+void Partitioner::SetTransferAttrs(const Edge& edge, const std::string& tensor_name, NodeDef* def) {
+  const std::string& send_device = edge.src()->assigned_device_name();
+  const uint64_t incarnation = opts_.get_incarnation ? opts_.get_incarnation(send_device) : 1;
+  AddNodeAttr("tensor_name", tensor_name, def);
+  AddNodeAttr("send_device", send_device, def);
+  AddNodeAttr("send_device_incarnation", static_cast<int64_t>(incarnation), def);
+  AddNodeAttr("recv_device", edge.dst()->assigned_device_name(), def);
+  AddNodeAttr("client_terminated", false, def);
+  AddNodeAttr("_src", edge.src()->name(), def);
+  AddNodeAttr("_dst", edge.dst()->name(), def);
+}
+
+// The counter only grows, so generated names never repeat; skipping the graph's own names
+// keeps them distinct from every original node.
+std::string Partitioner::NewName(absl::string_view prefix) {
+  std::string name;
+  do {
+    name = absl::StrCat(prefix, "/_", name_counter_++);
+  } while (graph_.FindNodeByName(name) != nullptr);
+  return name;
+}
+
+}  // namespace
+
+absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
+                       std::unordered_map<std::string, GraphDef>* partitions) {
+  return Partitioner(opts, graph, partitions).Run();
+}
+
+std::string RendezvousKey(absl::string_view src_device, uint64_t src_incarnation,
+                          absl::string_view dst_device, absl::string_view tensor_name,
+                          absl::string_view frame_iter) {
+  return absl::StrCat(src_device, ";", absl::Hex(src_incarnation, absl::kZeroPad16), ";",
+                      dst_device, ";", tensor_name, ";", frame_iter);
+}
+
+}  // namespace sluice

@@ -1,0 +1,95 @@
+// RunPipeline: the pass manager that turns the graph of one Session::Run signature into one
+// GraphDef per device, ready for the executors.
+//
+// Order (each step is also a plain function that can run alone; see its header):
+//   prune     PruneGraph(opts.prune)                       passes/prune.h
+//   place     PlaceGraph(opts.placer, opts.devices, ...)   passes/placer.h
+//   optimise  rounds of
+//               constant_folding  ConstantFold             passes/constant_folding.h
+//               cse               OptimizeCSE              passes/cse.h
+//               simplify          SimplifyGraph            passes/simplify.h
+//             until a round changes nothing, at most kMaxOptimizationRounds rounds
+//   partition Partition(opts.partition)                    passes/partition.h
+// Which optimisations run follows TensorFlow's GraphOptimizer: at opt_level L1 (the default)
+// constant folding and CSE always run; at L0 each runs only if its OptimizerOptions flag
+// (do_constant_folding, do_common_subexpression_elimination) is set. Simplification runs at
+// L1 only. Constant folding is skipped when no evaluator is given; its failures are logged
+// and treated as "nothing folded", as TensorFlow does. Fed, fetched and targeted nodes are
+// protected: never folded away, merged into others, or removed.
+//
+// Every pass run appends a PassStats (op nodes before and after, wall time; for partition,
+// "after" counts the nodes of all partitions, Send/Recv included). When a dump directory is
+// set (opts.dump_dir, else the environment variable SLUICE_DUMP_GRAPHS_DIR), the graph is
+// written there as a text GraphDef before the first pass ("00_input.pbtxt") and after each
+// pass ("<NN>_<pass>.pbtxt", NN counting pass runs from 01), and each partition as
+// "<NN>_partition_<device>.pbtxt" with the device name's '/' and ':' turned into '_'. The
+// directory is created if needed; the first dump that cannot be written is logged (once) and
+// ends dumping for the run, and is not an error.
+//
+// Errors: the first failing pass's status, unchanged (prune and placement errors name the
+// node); the graph is consumed either way and *result holds the stats of the passes run.
+// Thread safety: the options' callbacks and evaluator are used from the calling thread only.
+#ifndef SLUICE_PASSES_PIPELINE_H_
+#define SLUICE_PASSES_PIPELINE_H_
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "passes/constant_evaluator.h"
+#include "passes/partition.h"
+#include "passes/placer.h"
+#include "passes/prune.h"
+#include "proto/config.pb.h"
+#include "proto/graph.pb.h"
+
+namespace sluice {
+
+class Graph;
+
+inline constexpr int kMaxOptimizationRounds = 10;
+
+struct PassStats {
+  std::string pass;
+  int nodes_before = 0;
+  int nodes_after = 0;
+  double millis = 0;
+};
+
+struct PipelineOptions {
+  // opt_level L1 (the default) folds constants, eliminates common subexpressions and
+  // simplifies; L0 runs only what the do_* flags ask for.
+  OptimizerOptions optimizer_options;
+  // Feeds, fetches and targets of the step.
+  PruneOptions prune;
+  std::vector<PlacementDevice> devices;
+  DeviceSupport device_support;
+  PlacerOptions placer;
+  // Computes folded values on the host; not owned. Null: constant folding is skipped.
+  ConstantSubgraphEvaluator* constant_evaluator = nullptr;
+  PartitionOptions partition;
+  // Where to write the graph after each pass; empty: $SLUICE_DUMP_GRAPHS_DIR, if set.
+  std::string dump_dir;
+};
+
+struct PipelineResult {
+  // Device full name -> its partition.
+  std::unordered_map<std::string, GraphDef> partitions;
+  // One entry per pass run, in order.
+  std::vector<PassStats> stats;
+};
+
+absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> graph,
+                         PipelineResult* result);
+
+// A fixed-width table for tools and logs, one row per entry plus a total:
+//   pass               before   after      ms
+//   prune                  12       9   0.052
+std::string FormatPassStats(absl::Span<const PassStats> stats);
+
+}  // namespace sluice
+
+#endif  // SLUICE_PASSES_PIPELINE_H_
