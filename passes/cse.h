@@ -1,0 +1,47 @@
+// OptimizeCSE: common subexpression elimination over a Graph.
+//
+// Two op nodes are merged when they compute the same value: same op, equal attrs (tensor
+// attrs compare by value, so differing Consts stay apart), same assigned and requested
+// device, the same data inputs (as a multiset for ops whose OpDef is commutative, in order
+// otherwise) and the same set of control inputs. The survivor is the node with the lower id,
+// unless only the other one is protected; the loser's data and control consumers are rewired
+// to the survivor and the loser is removed. Merges cascade: consumers of merged nodes can
+// merge in turn within the same call.
+//
+// Never merged: stateful ops, ops with ref-typed inputs or outputs, Placeholder /
+// PlaceholderV2 / PlaceholderWithDefault, _Send/_Recv/_HostSend/_HostRecv, nodes rejected by
+// `consider_fn`, and two nodes that are both protected.
+//
+// `*changed` is set to whether any node was removed. Always returns OK: the Status keeps the
+// signature of the other passes, which the pipeline runs alike. Not thread-safe with respect
+// to `g`.
+#ifndef SLUICE_PASSES_CSE_H_
+#define SLUICE_PASSES_CSE_H_
+
+#include <functional>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+
+namespace sluice {
+
+class Graph;
+class Node;
+
+struct CseOptions {
+  // Names that must survive the pass (fetched, fed or targeted nodes): a protected node may
+  // absorb an unprotected one, never the reverse.
+  absl::flat_hash_set<std::string> protected_names;
+};
+
+absl::Status OptimizeCSE(Graph* g, const CseOptions& opts, bool* changed,
+                         std::function<bool(const Node*)> consider_fn = nullptr);
+
+// OptimizeCSE with no protected names.
+absl::Status OptimizeCSE(Graph* g, bool* changed,
+                         std::function<bool(const Node*)> consider_fn = nullptr);
+
+}  // namespace sluice
+
+#endif  // SLUICE_PASSES_CSE_H_

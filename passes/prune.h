@@ -1,0 +1,58 @@
+// PruneGraph: cut a graph down to what one Session::Run signature needs.
+//
+// Given the tensors a step feeds and fetches and the nodes it runs for their side effects, keeps
+// exactly the nodes that the fetches and targets need, following data and control edges
+// backwards, and stops at fed tensors: a node whose every needed output is fed is dropped.
+//
+// With `rewrite_feeds_and_fetches` (the default) the graph is rewritten with TensorFlow's
+// call-frame convention, as RewriteGraphForExecution does with use_function_convention:
+//   - feed i ("x:k") becomes a new node "_arg_x_k_i" of op `_Arg` with attrs
+//     T = the base dtype of x:k and index = i; every data consumer of x:k now reads output 0 of
+//     that node instead. When x is a Placeholder, its control consumers move to the _Arg too.
+//   - fetch i ("y:k") gets a new node "_retval_y_k_i" of op `_Retval` with attrs
+//     T = the base dtype of y:k and index = i, whose input 0 is y:k.
+// The runtime binds feed value i to `_Arg` index i and reads fetch i from `_Retval` index i.
+// An _Arg that nothing needed is pruned like any other node, so some indices may be absent.
+// _Arg and _Retval nodes get no requested or assigned device; placement chooses one.
+// Without the rewrite, the graph keeps its nodes and edges; feeds only stop the backward walk
+// (a fed tensor's producer is kept only if something else needs it).
+//
+// Either way, source and sink edges are fixed up afterwards (every node without inputs hangs
+// off the source, every node without outputs feeds the sink).
+//
+// Errors. Every name is checked before the graph is touched, so only a failure to add an
+// _Arg/_Retval (its name is already taken: INVALID_ARGUMENT) leaves it partly rewritten.
+//   INVALID_ARGUMENT  no fetches and no targets; a malformed tensor name; a tensor fed twice
+//                     or both fed and fetched; an output index the node does not have; a
+//                     fetch of a node with no outputs.
+//   NOT_FOUND         a feed, fetch or target names a node the graph does not have.
+//
+// Not thread-safe with respect to `g`.
+#ifndef SLUICE_PASSES_PRUNE_H_
+#define SLUICE_PASSES_PRUNE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace sluice {
+
+class Graph;
+
+struct PruneOptions {
+  // Tensor names ("x", "x:1"); position i is the `_Arg` index.
+  std::vector<std::string> feeds;
+  // Tensor names; position i is the `_Retval` index.
+  std::vector<std::string> fetches;
+  // Node names run for their effects only.
+  std::vector<std::string> targets;
+  // Add `_Arg`/`_Retval` nodes for feeds and fetches (see above).
+  bool rewrite_feeds_and_fetches = true;
+};
+
+absl::Status PruneGraph(const PruneOptions& opts, Graph* g);
+
+}  // namespace sluice
+
+#endif  // SLUICE_PASSES_PRUNE_H_
