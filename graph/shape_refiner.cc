@@ -84,13 +84,17 @@ absl::Status ShapeRefiner::LookUpShapeFn(const Node* node,
   return absl::OkStatus();
 }
 
-absl::Status ShapeRefiner::AddNode(const Node* node) {
+void ShapeRefiner::RemoveNode(const Node* node) {
   auto existing = states_.find(node);
   if (existing != states_.end()) {
     retired_.push_back(std::move(existing->second));
     states_.erase(existing);
   }
   evaluator_.Forget(node);
+}
+
+absl::Status ShapeRefiner::AddNode(const Node* node) {
+  RemoveNode(node);
 
   auto state = std::make_unique<NodeState>();
   state->context = std::make_unique<InferenceContext>(

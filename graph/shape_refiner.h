@@ -74,6 +74,11 @@ class ShapeRefiner {
   // added.
   absl::Status UpdateNode(const Node* node, bool relax, bool* refined);
 
+  // Forgets `node` (its context and cached values), e.g. before the node is deleted, so a
+  // later node at the same address never sees them. Contexts that may still point into its
+  // arena are kept alive until the refiner is destroyed. No-op if the node was not added.
+  void RemoveNode(const Node* node);
+
   // The node's context (its input and output shapes), or nullptr if it was not added.
   shape_inference::InferenceContext* GetContext(const Node* node) const;
 

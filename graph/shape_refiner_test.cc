@@ -157,6 +157,17 @@ TEST_F(ShapeRefinerTest, ShapesPropagateThroughAChain) {
   EXPECT_EQ(c->DebugString(c->input(1)), "[3,?]");
 }
 
+TEST_F(ShapeRefinerTest, RemovedNodesAreForgotten) {
+  AddAll({Placeholder("a", PartialTensorShape({2, 3}))});
+  ASSERT_NE(refiner_.GetContext(N("a")), nullptr);
+  refiner_.RemoveNode(N("a"));
+  EXPECT_EQ(refiner_.GetContext(N("a")), nullptr);
+  EXPECT_EQ(refiner_.GetOutputShape(N("a"), 0, nullptr).code(), absl::StatusCode::kNotFound);
+  refiner_.RemoveNode(N("a"));  // Forgetting twice is harmless.
+  ASSERT_TRUE(refiner_.AddNode(N("a")).ok());
+  EXPECT_EQ(Shape("a"), "[2,3]");
+}
+
 TEST_F(ShapeRefinerTest, ConstShapeFeedsReshape) {
   AddAll({Placeholder("x", PartialTensorShape({2, 3})), IntConst("s", {3, -1}),
           Def("r", "Reshape", {"x", "s"}).Attr("T", DT_FLOAT)});

@@ -253,7 +253,7 @@ TEST(PipelineTest, PassErrorsStopThePipeline) {
   opts.prune.fetches = {"missing"};
   PipelineResult result;
   absl::Status s = RunPipeline(opts, TestGraph(), &result);
-  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound) << s;
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_EQ(absl::StrJoin(PassNames(result), ","), "prune");
   EXPECT_TRUE(result.partitions.empty());
 

@@ -61,14 +61,15 @@ absl::Status ResolveEndpoints(const Graph& g, const std::vector<std::string>& na
     RETURN_IF_ERROR(ParseEndpointName(name, what, &id));
     Node* n = g.FindNodeByName(id.node);
     if (n == nullptr || !n->IsOp()) {
-      return errors::NotFound("Tensor ", EndpointKey(id.node, id.index),
+      // TensorFlow's session reports unknown feeds and fetches as INVALID_ARGUMENT.
+      return errors::InvalidArgument("Tensor ", EndpointKey(id.node, id.index),
                               ", specified in either feed_devices or fetch_devices was not "
                               "found in the Graph");
     }
     if (id.index >= n->num_outputs()) {
-      return errors::InvalidArgument("Node '", n->name(), "' (type: '", n->type_string(),
-                                     "', num of outputs: ", n->num_outputs(),
-                                     ") does not have output ", id.index);
+      return errors::OutOfRange("Node '", n->name(), "' (type: '", n->type_string(),
+                                "', num of outputs: ", n->num_outputs(),
+                                ") does not have output ", id.index);
     }
     out->push_back({n, id.index});
   }

@@ -23,9 +23,11 @@
 // Errors. Every name is checked before the graph is touched, so only a failure to add an
 // _Arg/_Retval (its name is already taken: INVALID_ARGUMENT) leaves it partly rewritten.
 //   INVALID_ARGUMENT  no fetches and no targets; a malformed tensor name; a tensor fed twice
-//                     or both fed and fetched; an output index the node does not have; a
-//                     fetch of a node with no outputs.
-//   NOT_FOUND         a feed, fetch or target names a node the graph does not have.
+//                     or both fed and fetched; a feed or fetch naming a node the graph does
+//                     not have (TensorFlow's session uses this code there too).
+//   OUT_OF_RANGE      an output index the node does not have; a fetch of a node with no
+//                     outputs.
+//   NOT_FOUND         a target names a node the graph does not have.
 //
 // Not thread-safe with respect to `g`.
 #ifndef SLUICE_PASSES_PRUNE_H_

@@ -212,12 +212,12 @@ TEST_F(PruneTest, UnknownNamesAreNotFound) {
   opts.feeds = {"zz"};
   opts.fetches = {"c"};
   EXPECT_EQ(Prune(opts),
-            "NOT_FOUND: Tensor zz:0, specified in either feed_devices or fetch_devices was not "
+            "INVALID_ARGUMENT: Tensor zz:0, specified in either feed_devices or fetch_devices was not "
             "found in the Graph");
   opts.feeds = {};
   opts.fetches = {"c", "yy:1"};
   EXPECT_EQ(Prune(opts),
-            "NOT_FOUND: Tensor yy:1, specified in either feed_devices or fetch_devices was not "
+            "INVALID_ARGUMENT: Tensor yy:1, specified in either feed_devices or fetch_devices was not "
             "found in the Graph");
   opts.fetches = {};
   opts.targets = {"n", "t1", "t2"};
@@ -232,15 +232,15 @@ TEST_F(PruneTest, OutputIndexOutOfRange) {
   PruneOptions opts;
   opts.fetches = {"c:3"};
   EXPECT_EQ(Prune(opts),
-            "INVALID_ARGUMENT: Node 'c' (type: 'Mul', num of outputs: 1) does not have output 3");
+            "OUT_OF_RANGE: Node 'c' (type: 'Mul', num of outputs: 1) does not have output 3");
   opts.fetches = {"n"};
   EXPECT_EQ(Prune(opts),
-            "INVALID_ARGUMENT: Node 'n' (type: 'NoOp', num of outputs: 0) does not have output 0");
+            "OUT_OF_RANGE: Node 'n' (type: 'NoOp', num of outputs: 0) does not have output 0");
   opts.fetches = {"d"};
   opts.feeds = {"a:1"};
   EXPECT_EQ(
       Prune(opts),
-      "INVALID_ARGUMENT: Node 'a' (type: 'Placeholder', num of outputs: 1) does not have output 1");
+      "OUT_OF_RANGE: Node 'a' (type: 'Placeholder', num of outputs: 1) does not have output 1");
 }
 
 TEST_F(PruneTest, InvalidRequests) {
