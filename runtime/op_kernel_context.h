@@ -26,6 +26,8 @@
 #define SLUICE_RUNTIME_OP_KERNEL_CONTEXT_H_
 
 #include <cstdint>
+#include <functional>
+#include <string>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
@@ -43,9 +45,13 @@ struct ThreadPoolDevice;
 
 namespace sluice {
 
+class CallFrameInterface;
+class CancellationManager;
 class DeviceBase;
 class OpKernel;
 class OpKernelContext;
+class Rendezvous;
+class ResourceMgr;
 
 // One input or output slot: a tensor, and for ref-typed slots the mutex guarding it.
 struct TensorValue {
@@ -103,6 +109,20 @@ class OpKernelContext {
     DeviceBase* device = nullptr;
     // One per kernel input, in order.
     absl::Span<const TensorValue> inputs;
+
+    // Per-step services, set by the executor (all optional; none owned).
+    // Cross-device and client transfers (_Send/_Recv kernels).
+    Rendezvous* rendezvous = nullptr;
+    // Feeds and fetches of a session step or function call (_Arg/_Retval kernels).
+    CallFrameInterface* call_frame = nullptr;
+    // Cancellation of the step; async kernels register callbacks with it.
+    CancellationManager* cancellation_manager = nullptr;
+    // Per-session resources (variables).
+    ResourceMgr* resource_manager = nullptr;
+    // Runs closures on the step's inter-op pool (kernels that fan out work).
+    const std::function<void(std::function<void()>)>* runner = nullptr;
+    // The loop frame and iteration of this execution, for rendezvous keys ("frame_id:iter").
+    std::string frame_iter = "0:0";
   };
 
   // REQUIRES: params->op_kernel and params->device are set.
@@ -115,6 +135,12 @@ class OpKernelContext {
   const OpKernel& op_kernel() const { return *params_->op_kernel; }
   DeviceBase* device() const { return params_->device; }
   int64_t step_id() const { return params_->step_id; }
+  Rendezvous* rendezvous() const { return params_->rendezvous; }
+  CallFrameInterface* call_frame() const { return params_->call_frame; }
+  CancellationManager* cancellation_manager() const { return params_->cancellation_manager; }
+  ResourceMgr* resource_manager() const { return params_->resource_manager; }
+  const std::function<void(std::function<void()>)>* runner() const { return params_->runner; }
+  const std::string& frame_iter() const { return params_->frame_iter; }
   // CHECKs that the device has one.
   const Eigen::ThreadPoolDevice& eigen_cpu_device() const;
   // eigen_device<Eigen::ThreadPoolDevice>() is eigen_cpu_device().
