@@ -56,6 +56,10 @@ OPS = [
     # Function bodies and calls.
     "_Arg", "_Retval", "_DeviceArg", "_DeviceRetval", "PartitionedCall",
     "StatefulPartitionedCall",
+    # Variables: ref (TF1) and resource (TF2).
+    "VariableV2", "Assign", "AssignAdd", "AssignSub", "IsVariableInitialized", "VarHandleOp",
+    "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+    "VarIsInitializedOp", "DestroyResourceOp",
 ]
 
 

@@ -1,0 +1,37 @@
+// Const: the `value` attr, parsed once when the kernel is built; every step outputs a tensor
+// sharing that one buffer (no copy, no allocation per step).
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/tensor_proto.h"
+#include "graph/types.h"
+#include "proto/tensor.pb.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+class ConstantOp : public OpKernel {
+ public:
+  explicit ConstantOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    const TensorProto* proto = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &proto));
+    OP_REQUIRES_OK(ctx, TensorFromProto(ctx->allocator(), *proto, &value_));
+    OP_REQUIRES(ctx, ctx->output_type(0) == value_.dtype(),
+                errors::InvalidArgument("Type mismatch between value (",
+                                        DataTypeString(value_.dtype()), ") and dtype (",
+                                        DataTypeString(ctx->output_type(0)), ")"));
+  }
+
+  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, value_); }
+
+  // Producing the value costs nothing: run inline.
+  bool IsExpensive() override { return false; }
+
+ private:
+  Tensor value_;
+};
+
+REGISTER_KERNEL_BUILDER(Name("Const").Device(DEVICE_CPU), ConstantOp);
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,57 @@
+// The identity family: Identity, StopGradient, PreventGradient, PlaceholderWithDefault
+// (whose kernel runs only when the placeholder is not fed) and IdentityN forward their inputs
+// without copying; Snapshot gives a value no one else can see change, copying unless the
+// input's buffer is unshared.
+#include <cstring>
+
+#include "graph/tensor.h"
+#include "graph/types.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+class IdentityOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, ctx->input(0)); }
+  bool IsExpensive() override { return false; }
+};
+
+class IdentityNOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    for (int i = 0; i < ctx->num_inputs(); ++i) ctx->set_output(i, ctx->input(i));
+  }
+  bool IsExpensive() override { return false; }
+};
+
+template <typename T>
+class SnapshotOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, input.shape(), &output));
+    if (!output->SharesBufferWith(input) && input.NumElements() > 0) {
+      std::memcpy(output->raw_data(), input.raw_data(), input.NumElements() * sizeof(T));
+    }
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityNOp);
+
+#define REGISTER_SNAPSHOT(T) \
+  REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          SnapshotOp<T>);
+SLUICE_CALL_POD_TYPES(REGISTER_SNAPSHOT)
+#undef REGISTER_SNAPSHOT
+
+}  // namespace
+}  // namespace sluice

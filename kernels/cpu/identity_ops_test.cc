@@ -1,0 +1,93 @@
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "kernels/kernel_test_util.h"
+
+namespace sluice {
+namespace test {
+namespace {
+
+using ::testing::ElementsAre;
+
+class IdentityOpsTest : public KernelTest {};
+
+TEST_F(IdentityOpsTest, ForwardingOpsShareTheInputBuffer) {
+  for (const char* op : {"Identity", "StopGradient", "PreventGradient"}) {
+    ASSERT_TRUE(InitOp(NodeDefBuilder("i", op).Input("x").Attr("T", DT_INT32).Build()).ok())
+        << op;
+    Tensor x = MakeTensor<int32_t>(TensorShape({3}), {1, 2, 3});
+    AddInput(x);
+    ASSERT_TRUE(RunOpKernel().ok()) << op;
+    EXPECT_TRUE(GetOutput(0)->SharesBufferWith(x)) << op;
+    EXPECT_THAT(Values<int32_t>(*GetOutput(0)), ElementsAre(1, 2, 3));
+  }
+}
+
+TEST_F(IdentityOpsTest, IdentityOfStrings) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("i", "Identity").Input("x").Attr("T", DT_STRING).Build())
+                  .ok());
+  AddInput(Tensor(std::string("abc")));
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_EQ(GetOutput(0)->scalar<std::string>()(), "abc");
+}
+
+TEST_F(IdentityOpsTest, PlaceholderWithDefaultForwardsItsInput) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("p", "PlaceholderWithDefault")
+                         .Input("d")
+                         .Attr("dtype", DT_FLOAT)
+                         .Attr("shape", PartialTensorShape({-1}))
+                         .Build())
+                  .ok());
+  Tensor d = MakeTensor<float>(TensorShape({2}), {5, 6});
+  AddInput(d);
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_TRUE(GetOutput(0)->SharesBufferWith(d));
+}
+
+TEST_F(IdentityOpsTest, IdentityNForwardsEveryInput) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("n", "IdentityN")
+                         .Input("a")
+                         .Input("b")
+                         .Attr("T", {DT_FLOAT, DT_BOOL})
+                         .Build())
+                  .ok());
+  Tensor a(1.5f);
+  Tensor b(true);
+  AddInput(a);
+  AddInput(b);
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_TRUE(GetOutput(0)->SharesBufferWith(a));
+  EXPECT_TRUE(GetOutput(1)->SharesBufferWith(b));
+}
+
+TEST_F(IdentityOpsTest, SnapshotCopiesASharedInput) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_FLOAT).Build())
+                  .ok());
+  Tensor x = MakeTensor<float>(TensorShape({2}), {1, 2});
+  AddInput(x);  // the test keeps `x`, so the buffer is shared: Snapshot must copy
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_FALSE(GetOutput(0)->SharesBufferWith(x));
+  EXPECT_THAT(Values<float>(*GetOutput(0)), ElementsAre(1, 2));
+  x.flat<float>()(0) = 9;
+  EXPECT_THAT(Values<float>(*GetOutput(0)), ElementsAre(1, 2));
+}
+
+TEST_F(IdentityOpsTest, SnapshotForwardsAnUnsharedInput) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_INT64).Build())
+                  .ok());
+  AddInputFromArray<int64_t>(TensorShape({2}), {3, 4});
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_THAT(Values<int64_t>(*GetOutput(0)), ElementsAre(3, 4));
+}
+
+TEST_F(IdentityOpsTest, SnapshotHasNoStringKernel) {
+  absl::Status s =
+      InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_STRING).Build());
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace sluice

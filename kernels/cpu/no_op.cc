@@ -1,0 +1,17 @@
+// NoOp: does nothing; it exists to carry control dependencies.
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+class NoOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext*) override {}
+  bool IsExpensive() override { return false; }
+};
+
+REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_CPU), NoOp);
+
+}  // namespace
+}  // namespace sluice
