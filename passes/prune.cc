@@ -20,6 +20,7 @@
 #include "graph/errors.h"
 #include "graph/graph.h"
 #include "graph/node_def_util.h"
+#include "graph/partial_tensor_shape.h"
 #include "graph/tensor_id.h"
 #include "graph/types.h"
 #include "proto/node_def.pb.h"
@@ -112,18 +113,33 @@ absl::Status ResolveTargets(const Graph& g, const std::vector<std::string>& name
 }
 
 absl::StatusOr<Node*> AddCallFrameNode(Graph* g, const char* op, const char* prefix,
-                                       const Endpoint& e, int index) {
+                                       const Endpoint& e, int index,
+                                       const PartialTensorShape* shape = nullptr) {
   NodeDef def;
   def.set_name(absl::StrCat(prefix, e.node->name(), "_", e.index, "_", index));
   def.set_op(op);
   AddNodeAttr("T", BaseType(e.node->output_type(e.index)), &def);
   AddNodeAttr("index", index, &def);
+  if (shape != nullptr) {
+    AddNodeAttr("_output_shapes", std::vector<PartialTensorShape>{*shape}, &def);
+  }
   return g->AddNode(std::move(def));
+}
+
+// A fed Placeholder promises its declared shape (the session checks every feed against it),
+// so its _Arg carries that shape and shape inference downstream (constant folding of Shape,
+// Size, Rank) keeps it, as TensorFlow's session does.
+bool DeclaredPlaceholderShape(const Node& node, PartialTensorShape* shape) {
+  return node.IsPlaceholder() && TryGetNodeAttr(node.attrs(), "shape", shape) &&
+         !shape->unknown_rank();
 }
 
 // Adds the _Arg for feed `index` and moves the fed tensor's consumers onto it.
 absl::Status RewriteFeed(Graph* g, const Endpoint& feed, int index) {
-  ASSIGN_OR_RETURN(Node * arg, AddCallFrameNode(g, "_Arg", "_arg_", feed, index));
+  PartialTensorShape declared;
+  const bool has_shape = DeclaredPlaceholderShape(*feed.node, &declared);
+  ASSIGN_OR_RETURN(Node * arg, AddCallFrameNode(g, "_Arg", "_arg_", feed, index,
+                                                has_shape ? &declared : nullptr));
   // A Placeholder's control consumers wait for the value that now arrives through the _Arg.
   const bool move_control = feed.node->IsPlaceholder();
   std::vector<const Edge*> to_move;

@@ -7,6 +7,8 @@
 #include "absl/strings/str_join.h"
 #include "graph/graph.h"
 #include "graph/graph_testutil.h"
+#include "graph/node_def_util.h"
+#include "graph/partial_tensor_shape.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -144,6 +146,32 @@ TEST_F(PruneTest, FedPlaceholderHandsItsControlConsumersToTheArg) {
   EXPECT_EQ(Prune(opts),
             "_arg_p_0_0(_Arg);_retval_m_0_0(_Retval);k(Const);m(Mul)|"
             "^_arg_p_0_0->k;_arg_p_0_0->m;k->m:1;m->_retval_m_0_0");
+}
+
+TEST_F(PruneTest, FedPlaceholderShapeCarriesOverToTheArg) {
+  Load(absl::StrCat(
+      "node { name: 'p' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'shape' value { shape { dim { size: -1 } dim { size: 3 } } } } }",
+      OpNode("m", "Neg", {"p"})));
+  PruneOptions opts;
+  opts.feeds = {"p"};
+  opts.fetches = {"m"};
+  ASSERT_TRUE(PruneGraph(opts, &g_).ok());
+  const Node* arg = g_.FindNodeByName("_arg_p_0_0");
+  ASSERT_NE(arg, nullptr);
+  std::vector<PartialTensorShape> shapes;
+  ASSERT_TRUE(GetNodeAttr(arg->attrs(), "_output_shapes", &shapes).ok());
+  ASSERT_EQ(shapes.size(), 1u);
+  EXPECT_EQ(shapes[0].DebugString(), "[?,3]");
+}
+
+TEST_F(PruneTest, FedPlaceholderWithUnknownRankAddsNoShape) {
+  Load(absl::StrCat(PlaceholderNode("p"), OpNode("m", "Neg", {"p"})));
+  PruneOptions opts;
+  opts.feeds = {"p"};
+  opts.fetches = {"m"};
+  ASSERT_TRUE(PruneGraph(opts, &g_).ok());
+  EXPECT_EQ(g_.FindNodeByName("_arg_p_0_0")->attrs().Find("_output_shapes"), nullptr);
 }
 
 TEST_F(PruneTest, FeedingOneOutputKeepsAProducerStillNeeded) {
