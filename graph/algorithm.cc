@@ -27,7 +27,19 @@ void Neighbours(const Node* n, bool reverse, const NodeComparator& comparator,
     Node* next = reverse ? e->src() : e->dst();
     if (!visited[next->id()]) out->push_back(next);
   }
-  if (comparator) std::stable_sort(out->begin(), out->end(), comparator);
+  if (!comparator || out->size() < 2) return;
+  // Most nodes have a few neighbours: a stable insertion sort spares std::stable_sort's
+  // temporary buffer, an allocation per visited node.
+  if (out->size() <= 16) {
+    for (size_t i = 1; i < out->size(); ++i) {
+      Node* item = (*out)[i];
+      size_t j = i;
+      for (; j > 0 && comparator(item, (*out)[j - 1]); --j) (*out)[j] = (*out)[j - 1];
+      (*out)[j] = item;
+    }
+    return;
+  }
+  std::stable_sort(out->begin(), out->end(), comparator);
 }
 
 void Search(const Graph& g, absl::Span<Node* const> start, bool reverse,

@@ -7,7 +7,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -426,11 +425,14 @@ absl::Status CountDataInputs(const NodeDef& node_def, int64_t* num_inputs) {
 // Checks every attr of the NodeDef against the OpDef and that none of the OpDef's is missing.
 // Attrs are visited in name order so that the first error reported is deterministic.
 absl::Status ValidateAttrs(const NodeDef& node_def, const OpDef& op_def) {
-  absl::flat_hash_set<absl::string_view> op_attrs;
-  for (const OpDef::AttrDef& attr : op_def.attr()) {
-    if (!op_attrs.insert(attr.name()).second) {
-      return errors::InvalidArgument("OpDef has duplicate attr name '", attr.name(),
-                                     "': ", SummarizeOpDef(op_def));
+  // Ops have a handful of attrs: comparing pairs is cheaper than building a hash set per node.
+  const auto& op_attrs = op_def.attr();
+  for (int i = 1; i < op_attrs.size(); ++i) {
+    for (int j = 0; j < i; ++j) {
+      if (op_attrs[i].name() == op_attrs[j].name()) {
+        return errors::InvalidArgument("OpDef has duplicate attr name '", op_attrs[i].name(),
+                                       "': ", SummarizeOpDef(op_def));
+      }
     }
   }
   std::vector<const AttrValueMap::value_type*> sorted;
@@ -451,9 +453,13 @@ absl::Status ValidateAttrs(const NodeDef& node_def, const OpDef& op_def) {
     // A placeholder stands for a function's attr and is resolved when the function is
     // instantiated, so there is nothing to check yet.
     if (entry->second.value_case() == AttrValue::kPlaceholder) continue;
-    RETURN_IF_ERROR(errors::AppendToMessage(ValidateAttrValue(entry->second, *attr_def),
-                                            "\n\t; NodeDef: ", FormatNodeDefForError(node_def),
-                                            "; ", SummarizeOpDef(op_def)));
+    // The message parts are built only on failure: they cost more than the check itself.
+    absl::Status status = ValidateAttrValue(entry->second, *attr_def);
+    if (!status.ok()) {
+      return errors::AppendToMessage(std::move(status), "\n\t; NodeDef: ",
+                                     FormatNodeDefForError(node_def), "; ",
+                                     SummarizeOpDef(op_def));
+    }
   }
   std::vector<std::string> missing;
   for (const OpDef::AttrDef& attr : op_def.attr()) {

@@ -55,11 +55,29 @@ InferenceContext::InferenceContext(const NodeDef* node_def, const OpDef& op_def,
   } else {
     InitNameRanges(op_def);
   }
-  input_tensors_ = input_tensors;
+  input_tensors_.assign(input_tensors.begin(), input_tensors.end());
   InitInputs(input_shapes, input_tensors_as_shapes);
 }
 
+InferenceContext::InferenceContext(const NodeDef& node_def, const OpDef& op_def, int num_outputs,
+                                   std::vector<ShapeHandle> input_shapes)
+    : node_def_(node_def), op_def_(&op_def), inputs_(std::move(input_shapes)) {
+  outputs_.resize(num_outputs);
+  output_handle_shapes_and_types_.resize(num_outputs);
+  for (ShapeHandle& input : inputs_) {
+    if (!input.IsSet()) input = UnknownShape();
+  }
+  SizeInputState();
+}
+
 InferenceContext::~InferenceContext() = default;
+
+absl::Status InferenceContext::EnsureNameRanges() const {
+  if (op_def_ == nullptr) return absl::OkStatus();
+  const OpDef* op_def = op_def_;
+  op_def_ = nullptr;
+  return NameRangesForNode(AttrSlice(node_def_), *op_def, &input_name_map_, &output_name_map_);
+}
 
 void InferenceContext::InitNameRanges(const OpDef& op_def) {
   construction_status_ =
@@ -95,6 +113,11 @@ void InferenceContext::InitInputs(const std::vector<PartialTensorShape>& input_s
     }
   }
   // Sized to the inputs whatever happened above, so that no accessor can index past them.
+  SizeInputState();
+}
+
+void InferenceContext::SizeInputState() {
+  const size_t n = inputs_.size();
   input_tensors_.resize(n, nullptr);
   requested_input_tensor_.resize(n, false);
   requested_input_tensor_as_partial_shape_.resize(n, false);
@@ -166,6 +189,7 @@ ShapeHandle InferenceContext::input(int64_t idx) const {
 
 absl::Status InferenceContext::input(absl::string_view input_name,
                                      std::vector<ShapeHandle>* output) const {
+  RETURN_IF_ERROR(EnsureNameRanges());
   const auto it = input_name_map_.find(input_name);
   if (it == input_name_map_.end()) {
     return errors::InvalidArgument("Unknown input name: ", input_name);
@@ -216,7 +240,7 @@ bool InferenceContext::requested_input_tensor_as_partial_shape(int idx) const {
 }
 
 void InferenceContext::set_input_tensors(const std::vector<const Tensor*>& input_tensors) {
-  input_tensors_ = input_tensors;
+  input_tensors_.assign(input_tensors.begin(), input_tensors.end());
   input_tensors_.resize(inputs_.size(), nullptr);
 }
 
@@ -236,6 +260,7 @@ void InferenceContext::set_output(int idx, ShapeHandle shape) {
 
 absl::Status InferenceContext::set_output(absl::string_view output_name,
                                           const std::vector<ShapeHandle>& shapes) {
+  RETURN_IF_ERROR(EnsureNameRanges());
   const auto it = output_name_map_.find(output_name);
   if (it == output_name_map_.end()) {
     return errors::InvalidArgument("Unknown output name: ", output_name);
@@ -251,6 +276,7 @@ absl::Status InferenceContext::set_output(absl::string_view output_name,
 
 absl::Status InferenceContext::output(absl::string_view output_name,
                                       std::vector<ShapeHandle>* output) const {
+  RETURN_IF_ERROR(EnsureNameRanges());
   const auto it = output_name_map_.find(output_name);
   if (it == output_name_map_.end()) {
     return errors::InvalidArgument("Unknown output name: ", output_name);
@@ -355,8 +381,7 @@ void InferenceContext::ShapeHandleToProto(ShapeHandle s, TensorShapeProto* proto
 
 DimensionHandle InferenceContext::MakeDim(DimensionOrConstant d) {
   if (d.dim.IsSet()) return d.dim;
-  all_dims_.emplace_back(d.val < kUnknownDim ? kUnknownDim : d.val);
-  return DimensionHandle(&all_dims_.back());
+  return DimensionHandle(all_dims_.Emplace(d.val < kUnknownDim ? kUnknownDim : d.val));
 }
 
 ShapeHandle InferenceContext::MakeShape(const std::vector<DimensionHandle>& dims) {
@@ -366,8 +391,7 @@ ShapeHandle InferenceContext::MakeShape(const std::vector<DimensionHandle>& dims
   for (DimensionHandle& d : set_dims) {
     if (!d.IsSet()) d = UnknownDim();
   }
-  all_shapes_.emplace_back(std::move(set_dims));
-  return ShapeHandle(&all_shapes_.back());
+  return ShapeHandle(all_shapes_.Emplace(std::move(set_dims)));
 }
 
 ShapeHandle InferenceContext::MakeShape(std::initializer_list<DimensionOrConstant> dims) {
@@ -378,8 +402,7 @@ ShapeHandle InferenceContext::MakeShape(std::initializer_list<DimensionOrConstan
 }
 
 ShapeHandle InferenceContext::UnknownShape() {
-  all_shapes_.emplace_back();
-  return ShapeHandle(&all_shapes_.back());
+  return ShapeHandle(all_shapes_.Emplace());
 }
 
 ShapeHandle InferenceContext::UnknownShapeOfRank(int64_t rank) {

@@ -26,10 +26,13 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "graph/node_def_util.h"
@@ -128,6 +131,40 @@ struct ShapeAndType {
   DataType dtype = DT_INVALID;
 };
 
+namespace internal {
+
+// Address-stable storage for a context's shapes and dimensions. Most contexts create only a
+// few, so the first N live inside the context and only the rest go to a deque made on
+// demand: a context costs no allocations for its arena in the common case.
+template <typename T, int N>
+class StableArena {
+ public:
+  StableArena() = default;
+  StableArena(const StableArena&) = delete;
+  StableArena& operator=(const StableArena&) = delete;
+  ~StableArena() {
+    for (int i = 0; i < inline_count_; ++i) std::launder(reinterpret_cast<T*>(&inline_[i]))->~T();
+  }
+
+  template <typename... Args>
+  T* Emplace(Args&&... args) {
+    if (inline_count_ < N) {
+      T* item = new (&inline_[inline_count_]) T(std::forward<Args>(args)...);
+      ++inline_count_;
+      return item;
+    }
+    if (overflow_ == nullptr) overflow_ = std::make_unique<std::deque<T>>();
+    return &overflow_->emplace_back(std::forward<Args>(args)...);
+  }
+
+ private:
+  std::aligned_storage_t<sizeof(T), alignof(T)> inline_[N];
+  int inline_count_ = 0;
+  std::unique_ptr<std::deque<T>> overflow_;
+};
+
+}  // namespace internal
+
 class InferenceContext {
  public:
   static constexpr int64_t kUnknownDim = -1;
@@ -144,6 +181,13 @@ class InferenceContext {
                    const std::vector<PartialTensorShape>& input_shapes,
                    const std::vector<const Tensor*>& input_tensors,
                    const std::vector<PartialTensorShape>& input_tensors_as_shapes = {});
+  // For a node whose NodeDef a Graph has already validated against `op_def` (so its port
+  // counts are known to be right): inputs take the given shapes (handles of any context;
+  // unset entries become unknown shapes) and there are `num_outputs` outputs. The arg-name
+  // ranges that input(name)/output(name) need are computed on first use, as most shape
+  // functions never ask. `node_def` and `op_def` must outlive the context.
+  InferenceContext(const NodeDef& node_def, const OpDef& op_def, int num_outputs,
+                   std::vector<ShapeHandle> input_shapes);
   InferenceContext(const InferenceContext&) = delete;
   InferenceContext& operator=(const InferenceContext&) = delete;
   ~InferenceContext();
@@ -310,6 +354,10 @@ class InferenceContext {
 
  private:
   void InitNameRanges(const OpDef& op_def);
+  // Builds the arg-name ranges if the constructor deferred them; their error, if any.
+  absl::Status EnsureNameRanges() const;
+  // Sizes the per-input bookkeeping to the inputs.
+  void SizeInputState();
   void InitInputs(const std::vector<PartialTensorShape>& input_shapes,
                   const std::vector<PartialTensorShape>& input_tensors_as_shapes);
   absl::Status ShapeFromTensorValues(const Tensor* t, ShapeHandle* out);
@@ -328,22 +376,27 @@ class InferenceContext {
   const NodeDef& node_def_;
   absl::Status construction_status_;
 
-  // The arena. Deques keep element addresses stable as they grow.
-  std::deque<Dimension> all_dims_;
-  std::deque<Shape> all_shapes_;
+  // The arena; element addresses stay stable as it grows.
+  internal::StableArena<Dimension, 8> all_dims_;
+  internal::StableArena<Shape, 4> all_shapes_;
 
-  // Arg name -> [start, end) of its tensors, for inputs and outputs.
-  NameRangeMap input_name_map_;
-  NameRangeMap output_name_map_;
+  // Arg name -> [start, end) of its tensors, for inputs and outputs; built from op_def_ on
+  // first use when op_def_ is set (and op_def_ then cleared).
+  mutable const OpDef* op_def_ = nullptr;
+  mutable NameRangeMap input_name_map_;
+  mutable NameRangeMap output_name_map_;
 
   std::vector<ShapeHandle> inputs_;
-  std::vector<const Tensor*> input_tensors_;
-  std::vector<bool> requested_input_tensor_;
+  // Inlined: one context per node, and most nodes have few inputs and outputs.
+  absl::InlinedVector<const Tensor*, 4> input_tensors_;
+  absl::InlinedVector<bool, 4> requested_input_tensor_;
   std::vector<ShapeHandle> input_tensors_as_shapes_;
-  std::vector<bool> requested_input_tensor_as_partial_shape_;
-  std::vector<ShapeHandle> outputs_;
-  std::vector<std::unique_ptr<std::vector<ShapeAndType>>> input_handle_shapes_and_types_;
-  std::vector<std::unique_ptr<std::vector<ShapeAndType>>> output_handle_shapes_and_types_;
+  absl::InlinedVector<bool, 4> requested_input_tensor_as_partial_shape_;
+  absl::InlinedVector<ShapeHandle, 2> outputs_;
+  absl::InlinedVector<std::unique_ptr<std::vector<ShapeAndType>>, 4>
+      input_handle_shapes_and_types_;
+  absl::InlinedVector<std::unique_ptr<std::vector<ShapeAndType>>, 2>
+      output_handle_shapes_and_types_;
 };
 
 }  // namespace shape_inference

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "graph/errors.h"
 #include "graph/node_def_util.h"
 #include "graph/op_registry.h"
@@ -199,6 +200,58 @@ TEST_F(ShapeInferenceTest, InputsAndOutputsByIndexAndName) {
   EXPECT_EQ(S(outs[0]), "[1,2]");
   EXPECT_FALSE(c->output(9).IsSet());
   EXPECT_EQ(c->output("nope", &outs).message(), "Unknown output name: nope");
+}
+
+// The constructor for validated nodes: handles from another context, unset ones unknown,
+// and the arg-name ranges (built on first use) agree with the ones built up front.
+TEST_F(ShapeInferenceTest, ConstructorFromHandlesForValidatedNodes) {
+  InferenceContext* producer = MakeTwo("[2,3];[4]");
+  NodeDef node = NodeDefFromTextForTest(
+      "name: 'l' op: 'SiTestLists' attr { key: 'N' value { i: 2 } } "
+      "attr { key: 'M' value { i: 1 } }");
+  const OpDef* op_def;
+  ASSERT_TRUE(OpRegistry::Global()->LookUpOpDef("SiTestLists", &op_def).ok());
+  InferenceContext c(node, *op_def, 2, {producer->input(0), ShapeHandle(), producer->input(1)});
+  ASSERT_TRUE(c.construction_status().ok());
+  EXPECT_EQ(c.num_inputs(), 3);
+  EXPECT_EQ(c.num_outputs(), 2);
+  EXPECT_TRUE(c.input(0).SameHandle(producer->input(0)));
+  EXPECT_EQ(c.DebugString(c.input(0)), "[2,3]");
+  EXPECT_TRUE(c.input(1).IsSet());
+  EXPECT_FALSE(InferenceContext::RankKnown(c.input(1)));
+  EXPECT_EQ(c.input_tensor(2), nullptr);
+  EXPECT_TRUE(c.requested_input_tensor(2));
+
+  std::vector<ShapeHandle> xs;
+  ASSERT_TRUE(c.input("xs", &xs).ok());
+  ASSERT_EQ(xs.size(), 2u);
+  EXPECT_TRUE(xs[0].SameHandle(c.input(0)));
+  ASSERT_TRUE(c.input("y", &xs).ok());
+  EXPECT_EQ(c.DebugString(xs[0]), "[4]");
+  EXPECT_EQ(c.input("nope", &xs).message(), "Unknown input name: nope");
+  ASSERT_TRUE(c.set_output("outs", {c.Scalar()}).ok());
+  EXPECT_EQ(c.set_output("outs", {}).message(), "Must have exactly 1 shapes.");
+  c.set_output(1, c.Vector(5));
+  std::vector<ShapeHandle> outs;
+  ASSERT_TRUE(c.output("z", &outs).ok());
+  EXPECT_EQ(c.DebugString(outs[0]), "[5]");
+  EXPECT_EQ(c.output("nope", &outs).message(), "Unknown output name: nope");
+}
+
+// More shapes and dims than the arena holds inline: earlier handles stay valid.
+TEST_F(ShapeInferenceTest, ManyShapesKeepTheirHandles) {
+  InferenceContext* c = MakeTwo("?;?");
+  std::vector<ShapeHandle> shapes;
+  std::vector<DimensionHandle> dims;
+  for (int i = 0; i < 100; ++i) {
+    dims.push_back(c->MakeDim(i));
+    shapes.push_back(c->MakeShape({dims.back(), i + 1}));
+  }
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(InferenceContext::Value(dims[i]), i);
+    EXPECT_EQ(S(shapes[i]), absl::StrCat("[", i, ",", i + 1, "]"));
+    EXPECT_TRUE(InferenceContext::DimKnownRank(shapes[i], 0).SameHandle(dims[i]));
+  }
 }
 
 TEST_F(ShapeInferenceTest, GetAttrReadsTheNode) {

@@ -96,19 +96,29 @@ void ShapeRefiner::RemoveNode(const Node* node) {
 absl::Status ShapeRefiner::AddNode(const Node* node) {
   RemoveNode(node);
 
-  auto state = std::make_unique<NodeState>();
-  state->context = std::make_unique<InferenceContext>(
-      &node->def(), node->op_def(), std::vector<PartialTensorShape>(node->num_inputs()),
-      std::vector<const Tensor*>());
-  InferenceContext* c = state->context.get();
-  RETURN_IF_ERROR(AttachDef(c->construction_status(), node->def()));
+  // The Graph validated the node against its OpDef, so its port counts are right and the
+  // context can take them (and the producers' shapes) directly.
+  const int num_inputs = node->num_inputs();
+  std::vector<ShapeHandle> inputs(num_inputs);
+  bool any_handle_data = false;
   for (const Edge* e : node->in_edges()) {
-    if (e->IsControlEdge()) continue;
+    if (e->IsControlEdge() || e->dst_input() >= num_inputs) continue;
     const auto it = states_.find(e->src());
     // A producer not added yet is the back edge of a loop: leave that input unknown.
     if (it == states_.end()) continue;
     const InferenceContext* src = it->second->context.get();
-    c->SetInput(e->dst_input(), src->output(e->src_output()));
+    inputs[e->dst_input()] = src->output(e->src_output());
+    any_handle_data |= src->output_handle_shapes_and_types(e->src_output()) != nullptr;
+  }
+  auto state = std::make_unique<NodeState>();
+  state->context = std::make_unique<InferenceContext>(node->def(), node->op_def(),
+                                                      node->num_outputs(), std::move(inputs));
+  InferenceContext* c = state->context.get();
+  for (const Edge* e : node->in_edges()) {
+    if (!any_handle_data) break;
+    if (e->IsControlEdge()) continue;
+    const InferenceContext* src = GetContext(e->src());
+    if (src == nullptr) continue;
     const std::vector<ShapeAndType>* handle_data =
         src->output_handle_shapes_and_types(e->src_output());
     if (handle_data != nullptr) c->set_input_handle_shapes_and_types(e->dst_input(), *handle_data);
@@ -124,13 +134,20 @@ absl::Status ShapeRefiner::RunShapeFn(const Node* node, const OpRegistrationData
                                       NodeState* state) {
   InferenceContext* c = state->context.get();
   const int n = c->num_inputs();
-  state->input_values.assign(n, Tensor());
-  state->input_value_ptrs.assign(n, nullptr);
+  // Most shape functions request no input values: the value vectors are sized on the first
+  // request (SupplyRequestedInputs), not here.
+  state->input_values.clear();
+  state->input_value_ptrs.clear();
   state->input_tensors_as_shapes.clear();
   c->set_input_tensors(state->input_value_ptrs);
   c->set_input_tensors_as_shapes(state->input_tensors_as_shapes);
   const OpShapeInferenceFn& fn = op_reg_data->shape_inference_fn;
   RETURN_IF_ERROR(c->Run(fn));
+  bool requested = false;
+  for (int i = 0; i < n && !requested; ++i) {
+    requested = c->requested_input_tensor(i) || c->requested_input_tensor_as_partial_shape(i);
+  }
+  if (!requested) return absl::OkStatus();
 
   // A shape function may ask for an input only once it knows another one, so keep going
   // while each run brings something new.
@@ -159,6 +176,10 @@ absl::Status ShapeRefiner::SupplyRequestedInputs(const Node* node, NodeState* st
       absl::StatusOr<std::optional<Tensor>> value = InputValue(node, i);
       RETURN_IF_ERROR(AttachDef(value.status(), node->def()));
       if (value->has_value()) {
+        if (state->input_values.empty()) {
+          state->input_values.resize(c->num_inputs());
+          state->input_value_ptrs.resize(c->num_inputs(), nullptr);
+        }
         state->input_values[i] = **std::move(value);
         state->input_value_ptrs[i] = &state->input_values[i];
         *rerun = true;

@@ -1,5 +1,6 @@
 // Constant folding. The algorithm:
-//   1. Infer shapes over the whole graph (best effort) with a ShapeRefiner.
+//   1. Infer shapes over the whole graph (best effort) with a ShapeRefiner, on the first
+//      question that needs a shape (a graph with nothing shape-foldable or evaluable skips it).
 //   2. Walk the nodes in topological order and mark the foldable ones: Consts; Shape, ShapeN,
 //      Size and Rank whose value the inferred input shapes give; other side-effect-free,
 //      evaluable nodes whose data inputs are all foldable. Each foldable node accumulates the
@@ -110,11 +111,15 @@ class ConstantFolder {
   absl::Status Run(bool* was_mutated);
 
  private:
-  void InferShapes();
+  // Infers shapes over the whole graph on the first call; later calls do nothing. Folding
+  // asks only for Shape/ShapeN/Size/Rank inputs and for nodes that could otherwise fold, so
+  // a graph without either never pays for inference.
+  void EnsureShapes();
   void FindFoldable();
-  bool ShapeOpValues(const Node& n, std::vector<Tensor>* values) const;
-  bool IsFoldableOp(const Node& n) const;
-  bool KnownTooLarge(const Node& n) const;
+  // These three infer shapes on first use (EnsureShapes), hence not const.
+  bool ShapeOpValues(const Node& n, std::vector<Tensor>* values);
+  bool IsFoldableOp(const Node& n);
+  bool KnownTooLarge(const Node& n);
   bool DataInputsFoldable(const Node& n) const;
   std::vector<Target> CollectTargets() const;
   absl::Status EvaluateTargets(const std::vector<Target>& targets, std::vector<Tensor>* values);
@@ -136,16 +141,20 @@ class ConstantFolder {
   std::vector<std::vector<Tensor>> shape_values_;  // non-empty for shape-folded nodes
   std::vector<std::set<int>> control_deps_;        // ids of non-foldable control sources
   int64_t next_const_id_ = 0;
+  bool shapes_inferred_ = false;
 };
 
 // Shape inference is an aid, not a requirement: a node whose shape function fails just has
 // unknown output shapes, and its consumers see those.
-void ConstantFolder::InferShapes() {
+void ConstantFolder::EnsureShapes() {
+  if (shapes_inferred_) return;
+  shapes_inferred_ = true;
   refiner_.set_require_shape_inference_fns(false);
   for (Node* n : order_) refiner_.AddNode(n).IgnoreError();
 }
 
-bool ConstantFolder::ShapeOpValues(const Node& n, std::vector<Tensor>* values) const {
+bool ConstantFolder::ShapeOpValues(const Node& n, std::vector<Tensor>* values) {
+  EnsureShapes();
   std::vector<const Edge*> inputs;
   if (!n.input_edges(&inputs).ok()) return false;
   std::vector<PartialTensorShape> shapes(inputs.size());
@@ -174,7 +183,8 @@ bool ConstantFolder::ShapeOpValues(const Node& n, std::vector<Tensor>* values) c
   return true;
 }
 
-bool ConstantFolder::KnownTooLarge(const Node& n) const {
+bool ConstantFolder::KnownTooLarge(const Node& n) {
+  EnsureShapes();
   for (int i = 0; i < n.num_outputs(); ++i) {
     PartialTensorShape shape;
     const int64_t element_size = DataTypeSize(n.output_type(i));
@@ -186,7 +196,7 @@ bool ConstantFolder::KnownTooLarge(const Node& n) const {
   return false;
 }
 
-bool ConstantFolder::IsFoldableOp(const Node& n) const {
+bool ConstantFolder::IsFoldableOp(const Node& n) {
   if (n.IsStateful() || IsNeverFoldedOp(n)) return false;
   if (n.IsPlaceholder() || n.IsArg() || n.IsRetval() || n.IsSend() || n.IsRecv() ||
       n.IsControlFlow() || n.IsLoopCond() || n.IsControlTrigger()) {
@@ -196,23 +206,30 @@ bool ConstantFolder::IsFoldableOp(const Node& n) const {
     if (!CanBeConstType(t)) return false;
   }
   if (opts_.consider_fn && !opts_.consider_fn(&n)) return false;
-  if (KnownTooLarge(n)) return false;
-  return evaluator_->CanEvaluate(n);
+  // Shapes last: asking for one infers shapes for the whole graph.
+  return evaluator_->CanEvaluate(n) && !KnownTooLarge(n);
 }
 
+// Walks the in-edges rather than Node::input_edges, which allocates; a node with an input
+// missing (fewer data edges than inputs) does not fold.
 bool ConstantFolder::DataInputsFoldable(const Node& n) const {
-  std::vector<const Edge*> inputs;
-  if (!n.input_edges(&inputs).ok()) return false;
-  return std::all_of(inputs.begin(), inputs.end(),
-                     [this](const Edge* e) { return foldable_[e->src()->id()]; });
+  int data_inputs = 0;
+  for (const Edge* e : n.in_edges()) {
+    if (e->IsControlEdge()) continue;
+    if (!foldable_[e->src()->id()]) return false;
+    ++data_inputs;
+  }
+  return data_inputs == n.num_inputs();
 }
 
 void ConstantFolder::FindFoldable() {
   for (Node* n : order_) {
     const int id = n->id();
     if (opts_.excluded_nodes.contains(n->name())) continue;
+    // Inputs first: it is the cheapest test and fails for most nodes, sparing the
+    // evaluator's kernel lookup.
     if (!n->IsConstant() && !(IsShapeOp(*n) && ShapeOpValues(*n, &shape_values_[id])) &&
-        !(IsFoldableOp(*n) && DataInputsFoldable(*n))) {
+        !(DataInputsFoldable(*n) && IsFoldableOp(*n))) {
       continue;
     }
     foldable_[id] = true;
@@ -382,7 +399,6 @@ absl::Status ConstantFolder::Run(bool* was_mutated) {
   order_.erase(std::remove_if(order_.begin(), order_.end(), [](Node* n) { return !n->IsOp(); }),
                order_.end());
   for (const Node* n : order_) order_ids_.push_back(n->id());
-  InferShapes();
   FindFoldable();
   const std::vector<Target> targets = CollectTargets();
   if (targets.empty()) return absl::OkStatus();

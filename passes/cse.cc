@@ -167,6 +167,7 @@ bool CsePass::Run(bool* again) {
   // seen first, which survives a merge without another pass, is then usually the lower id.
   GetReversePostOrder(*g_, &order, [](const Node* a, const Node* b) { return a->id() > b->id(); });
   absl::flat_hash_map<uint64_t, std::vector<Candidate>> available;
+  available.reserve(order.size());
   bool changed = false;
   Inputs in;
   for (Node* n : order) {
@@ -175,7 +176,8 @@ bool CsePass::Run(bool* again) {
     if (TryMerge(n, in, &bucket, again)) {
       changed = true;
     } else {
-      bucket.push_back({n, in});
+      // GetInputs refills `in` from scratch, so its buffers can move into the bucket.
+      bucket.push_back({n, std::move(in)});
     }
   }
   return changed;
