@@ -36,15 +36,14 @@ struct SessionStep {
       absl::MutexLock lock(&mu);
       if (!status.ok()) return;
       status = failure;
+      failed.store(true, std::memory_order_release);
     }
     rendezvous.StartAbort(failure);
     cancellation.StartCancel();
   }
 
-  bool aborted() {
-    absl::MutexLock lock(&mu);
-    return !status.ok();
-  }
+  // Lock-free: asked once per partition on every Run, and a failure is rare.
+  bool aborted() const { return failed.load(std::memory_order_acquire); }
 
   // One partition's executor is done. The notification is touched last: once it fires the
   // waiting Run may destroy the step.
@@ -62,6 +61,7 @@ struct SessionStep {
 
   absl::Mutex mu;
   absl::Status status ABSL_GUARDED_BY(mu);
+  std::atomic<bool> failed{false};  // !status.ok(), readable without mu
 };
 
 namespace {
@@ -69,6 +69,34 @@ namespace {
 constexpr char kHostPrefix[] = "/job:localhost/replica:0/task:0";
 
 absl::Status ClosedError() { return errors::Cancelled("Session has been closed."); }
+
+// SignatureKey of the lists as given, built in one string: it is computed on every Run, and
+// the cache hit it serves must not first copy the feed names into a vector.
+std::string ExactSignatureKey(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                              const std::vector<std::string>& outputs,
+                              const std::vector<std::string>& targets) {
+  size_t size = 2 + inputs.size() + outputs.size() + targets.size();
+  for (const auto& input : inputs) size += input.first.size();
+  for (const std::string& name : outputs) size += name.size();
+  for (const std::string& name : targets) size += name.size();
+  std::string key;
+  key.reserve(size);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(inputs[i].first);
+  }
+  key.push_back('|');
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(outputs[i]);
+  }
+  key.push_back('|');
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(targets[i]);
+  }
+  return key;
+}
 
 int DefaultThreadCount() {
   const unsigned cores = std::thread::hardware_concurrency();
@@ -214,11 +242,8 @@ absl::Status DirectSession::GetOrCreateExecutors(
     const std::vector<std::pair<std::string, Tensor>>& inputs,
     const std::vector<std::string>& outputs, const std::vector<std::string>& targets,
     std::shared_ptr<const SessionExecutors>* executors) {
-  std::vector<std::string> feeds;
-  feeds.reserve(inputs.size());
-  for (const auto& input : inputs) feeds.push_back(input.first);
   // Most callers repeat their exact lists, so those are looked up before any sorting.
-  const std::string exact_key = SignatureKey(feeds, outputs, targets);
+  const std::string exact_key = ExactSignatureKey(inputs, outputs, targets);
   {
     absl::ReaderMutexLock lock(&executors_mu_);
     auto it = executors_by_exact_key_.find(exact_key);
@@ -227,6 +252,9 @@ absl::Status DirectSession::GetOrCreateExecutors(
       return absl::OkStatus();
     }
   }
+  std::vector<std::string> feeds;
+  feeds.reserve(inputs.size());
+  for (const auto& input : inputs) feeds.push_back(input.first);
   // Feeds keep their duplicates so that pruning reports them; a fetch may repeat.
   feeds = Canonical(std::move(feeds), /*unique=*/false);
   std::vector<std::string> fetches = Canonical(outputs, /*unique=*/true);
@@ -308,6 +336,10 @@ absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
   } else {
     step->all_done.WaitForNotification();
   }
+  // Every partition is done, so a failure recorded by one of them is visible through
+  // `failed`. Locking mu on the OK path would cost more than the mutex itself: absl's
+  // debug builds register every locked mutex in a process-wide deadlock graph.
+  if (!step->aborted()) return absl::OkStatus();
   absl::MutexLock lock(&step->mu);
   return step->status;
 }

@@ -55,6 +55,13 @@
 namespace sluice {
 namespace {
 
+// What a cleared slot holds. Assigning from it drops the buffer without building a new
+// shape (a default-constructed Tensor validates one), which matters once per input per node.
+const Tensor& EmptyTensor() {
+  static const Tensor* const empty = new Tensor();
+  return *empty;
+}
+
 // One input slot of a step.
 struct Entry {
   Tensor value;                   // the value, unless the producer's output was a ref
@@ -65,7 +72,7 @@ struct Entry {
   bool is_dead = false;
 
   void Clear() {
-    value = Tensor();
+    value = EmptyTensor();
     ref = nullptr;
     ref_mu = nullptr;
     has_value = false;
@@ -189,8 +196,11 @@ class ExecutorState {
   // Set with the first error: stop running nodes.
   std::atomic<bool> aborted_{false};
 
-  absl::Mutex mu_;
-  absl::Status status_ ABSL_GUARDED_BY(mu_);
+  // The first error claims the step's status. Written once by the claiming thread before
+  // its node finishes, and read only by Finish, which the acq_rel decrements of
+  // outstanding_ order after it; no mutex, whose construction per step is not free.
+  std::atomic<bool> error_claimed_{false};
+  absl::Status status_;
 };
 
 // What an asynchronous kernel's context needs until its done callback: a copy of the
@@ -430,8 +440,10 @@ absl::Status ExecutorState::PropagateOutputs(const ExecutorNode& item, OpKernelC
       }
       entry.has_value = true;
     }
-    // Release: the slot written above is visible to whoever sees the count reach zero.
-    if (pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    // Release: the slot written above is visible to whoever sees the count reach zero. A
+    // consumer with this one in-edge is made ready by this thread alone, so needs no count.
+    if (edge.sole_input ||
+        pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
       ready->push_back(edge.dst);
     }
   }
@@ -484,12 +496,9 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
 }
 
 void ExecutorState::RecordError(const absl::Status& s) {
-  {
-    absl::MutexLock lock(&mu_);
-    if (!status_.ok()) return;
-    status_ = s;
-    aborted_.store(true, std::memory_order_release);
-  }
+  if (error_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+  status_ = s;
+  aborted_.store(true, std::memory_order_release);
   // This node has not finished yet (outstanding_ > 0), so the step outlives these calls
   // even when they complete other nodes synchronously.
   if (rendezvous_ != nullptr) rendezvous_->StartAbort(s);
@@ -520,11 +529,7 @@ void ExecutorState::SaveStats(std::unique_ptr<NodeExecStats> stats) const {
 }
 
 void ExecutorState::Finish() {
-  absl::Status status;
-  {
-    absl::MutexLock lock(&mu_);
-    status = status_;
-  }
+  absl::Status status = std::move(status_);
   // Devices that queue work (GPU) finish it before the step counts as done.
   if (status.ok()) status = device_->Sync();
   Executor::DoneCallback done = std::move(done_);

@@ -80,6 +80,7 @@ absl::Status ExecutorGraph::Init(const CreateKernelFn& create_kernel) {
   }
   RETURN_IF_ERROR(LayOutEdges(index_of_id));
   RETURN_IF_ERROR(CheckAcyclic());
+  for (ExecutorEdge& edge : edges_) edge.sole_input = nodes_[edge.dst].initial_pending == 1;
 
   for (int32_t i = 0; i < num_nodes(); ++i) {
     if (nodes_[i].initial_pending != 0) continue;

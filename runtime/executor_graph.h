@@ -34,6 +34,9 @@ struct ExecutorEdge {
   // The last data edge reading `src_output`: it may take the value by move, so a consumer
   // that is the only reader can reuse the buffer in place.
   bool last_use = false;
+  // The consumer has this edge as its only in-edge: it is ready once the edge fires, with
+  // no shared count to decrement.
+  bool sole_input = false;
 };
 
 struct ExecutorNode {
