@@ -13,7 +13,6 @@
 // Signed integers wrap on overflow as in TensorFlow (the addition is done unsigned).
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -22,6 +21,7 @@
 #include "graph/tensor_shape.h"
 #include "graph/types.h"
 #include "runtime/device_base.h"
+#include "kernels/cpu/wrapping_add.h"
 #include "runtime/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -33,16 +33,6 @@ constexpr int64_t kBlock = 256;
 // Below this many elements times inputs the sum stays on the calling thread.
 constexpr int64_t kMinParallelWork = 32 * 1024;
 
-template <typename T>
-inline T AddValues(T a, T b) {
-  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
-
 // out[first, last) = sum over inputs of in[j][first, last). `out` may equal one of `in`.
 template <typename T>
 void SumRange(const T* const* in, int num_inputs, T* out, int64_t first, int64_t last) {
@@ -51,10 +41,10 @@ void SumRange(const T* const* in, int num_inputs, T* out, int64_t first, int64_t
     const int64_t len = std::min(kBlock, last - start);
     const T* a = in[0] + start;
     const T* b = in[1] + start;
-    for (int64_t i = 0; i < len; ++i) acc[i] = AddValues(a[i], b[i]);
+    for (int64_t i = 0; i < len; ++i) acc[i] = WrappingAdd(a[i], b[i]);
     for (int j = 2; j < num_inputs; ++j) {
       const T* c = in[j] + start;
-      for (int64_t i = 0; i < len; ++i) acc[i] = AddValues(acc[i], c[i]);
+      for (int64_t i = 0; i < len; ++i) acc[i] = WrappingAdd(acc[i], c[i]);
     }
     std::copy(acc, acc + len, out + start);
   }

@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
-#include <type_traits>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
@@ -28,6 +27,7 @@
 #include "graph/tensor_shape.h"
 #include "graph/types.h"
 #include "runtime/device_base.h"
+#include "kernels/cpu/wrapping_add.h"
 #include "runtime/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -37,16 +37,6 @@ namespace {
 // Below this many output elements a loop stays on the calling thread: handing a smaller one
 // to the intra-op pool costs more than it saves.
 constexpr int64_t kMinParallelElements = 32 * 1024;
-
-template <typename T>
-inline T AddValues(T a, T b) {
-  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
 
 // Runs fn(first, last) over [0, n) units, each costing `unit_cost`, on the device's pool
 // when there is enough work, else inline.
@@ -131,7 +121,7 @@ absl::Status MakeBroadcastPlan(const TensorShape& x, const TensorShape& y,
 // the loop vectorizes.
 template <typename T, int XS, int YS>
 void AddRow(const T* x, const T* y, T* z, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) z[i] = AddValues(x[i * XS], y[i * YS]);
+  for (int64_t i = 0; i < n; ++i) z[i] = WrappingAdd(x[i * XS], y[i * YS]);
 }
 
 template <typename T>
@@ -208,12 +198,12 @@ class AddOp : public OpKernel {
     ParallelFor(ctx, n, n, ElementCost(), [=](int64_t first, int64_t last) {
       if (y_scalar) {
         const T b = yp[0];
-        for (int64_t i = first; i < last; ++i) zp[i] = AddValues(xp[i], b);
+        for (int64_t i = first; i < last; ++i) zp[i] = WrappingAdd(xp[i], b);
       } else if (x_scalar) {
         const T a = xp[0];
-        for (int64_t i = first; i < last; ++i) zp[i] = AddValues(a, yp[i]);
+        for (int64_t i = first; i < last; ++i) zp[i] = WrappingAdd(a, yp[i]);
       } else {
-        for (int64_t i = first; i < last; ++i) zp[i] = AddValues(xp[i], yp[i]);
+        for (int64_t i = first; i < last; ++i) zp[i] = WrappingAdd(xp[i], yp[i]);
       }
     });
   }
