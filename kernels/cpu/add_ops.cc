@@ -27,32 +27,13 @@
 #include "graph/tensor_shape.h"
 #include "graph/types.h"
 #include "runtime/device_base.h"
+#include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/wrapping_add.h"
 #include "runtime/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {
 namespace {
-
-// Below this many output elements a loop stays on the calling thread: handing a smaller one
-// to the intra-op pool costs more than it saves.
-constexpr int64_t kMinParallelElements = 32 * 1024;
-
-// Runs fn(first, last) over [0, n) units, each costing `unit_cost`, on the device's pool
-// when there is enough work, else inline.
-template <typename Fn>
-void ParallelFor(OpKernelContext* ctx, int64_t n, int64_t elements,
-                 const Eigen::TensorOpCost& unit_cost, Fn&& fn) {
-  const Eigen::ThreadPoolDevice* device = ctx->device()->eigen_cpu_device();
-  if (device == nullptr || elements < kMinParallelElements || n < 2 ||
-      device->numThreads() < 2) {
-    fn(0, n);
-    return;
-  }
-  device->parallelFor(n, unit_cost, [&fn](Eigen::Index first, Eigen::Index last) {
-    fn(static_cast<int64_t>(first), static_cast<int64_t>(last));
-  });
-}
 
 // The merged dims of a broadcast and each operand's element stride in them (0: broadcast).
 struct BroadcastPlan {
