@@ -41,6 +41,8 @@ OPS = [
     "MatMul", "BatchMatMul", "BatchMatMulV2", "Conv2D", "DepthwiseConv2dNative",
     "Conv2DBackpropInput", "MaxPool", "AvgPool", "MaxPoolV2", "FusedBatchNorm",
     "FusedBatchNormV3", "Softmax", "LogSoftmax", "LRN",
+    # Fusions the remapper pass creates.
+    "_FusedConv2D", "_FusedMatMul",
     # Array.
     "Reshape", "Squeeze", "ExpandDims", "Shape", "ShapeN", "Size", "Rank", "Fill",
     "ZerosLike", "OnesLike", "Range", "Concat", "ConcatV2", "Pack", "Unpack", "Split",

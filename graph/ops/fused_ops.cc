@@ -1,0 +1,53 @@
+// TensorFlow's internal fused ops, which the remapper pass (passes/remapper.h) creates from
+// a convolution or matrix product followed by its bias / batch normalization and activation.
+// They never appear in user graphs; the names, signatures and attrs are TensorFlow's, so a
+// rewritten graph reads as TensorFlow's own remapper would have left it.
+#include "graph/common_shape_fns.h"
+#include "graph/op_registry.h"
+#include "graph/shape_inference.h"
+
+namespace sluice {
+
+// conv(input, filter) then fused_ops applied in order with `args`: ["BiasAdd"] takes the
+// bias; ["FusedBatchNorm"] takes scale, offset, mean and variance (inference) with epsilon;
+// either may be followed by an activation ("Relu", "Relu6", "Elu", "LeakyRelu" with
+// leakyrelu_alpha).
+REGISTER_OP("_FusedConv2D")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: TArgs")
+    .Input("host_args : num_host_args * float")
+    .Output("output: T")
+    .Attr("T: {half, float, double, int8, qint8}")
+    .Attr("TArgs: list(type)")
+    .Attr("num_args: int >= 0")
+    .Attr("num_host_args: int >= 0 =0")
+    .Attr("strides: list(int)")
+    .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+    .Attr("explicit_paddings: list(int) = []")
+    .Attr("data_format: { 'NHWC', 'NCHW', 'NCHW_VECT_C' } = 'NHWC'")
+    .Attr("filter_format: {'HWIO', 'OIHW', 'OIHW_VECT_I'} = 'HWIO'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("use_cudnn_on_gpu: bool = true")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(shape_inference::Conv2DShapeWithExplicitPadding);
+
+// matmul(a, b) then fused_ops with `args`: ["BiasAdd"] and an optional activation ("Relu",
+// "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid", "GeluApproximate", "GeluExact").
+REGISTER_OP("_FusedMatMul")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("args: num_args * T")
+    .Output("product: T")
+    .Attr("transpose_a: bool = false")
+    .Attr("transpose_b: bool = false")
+    .Attr("T: {bfloat16, half, float}")
+    .Attr("num_args: int >= 0")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(shape_inference::MatMulShape);
+
+}  // namespace sluice
