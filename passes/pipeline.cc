@@ -23,6 +23,7 @@
 #include "graph/tensor_id.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
+#include "passes/remapper.h"
 #include "passes/simplify.h"
 
 namespace sluice {
@@ -201,6 +202,14 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
   RETURN_IF_ERROR(runner.Run(
       "place", g, [&] { return PlaceGraph(opts.placer, opts.devices, opts.device_support, g); }));
   RETURN_IF_ERROR(Optimize(opts, g, &runner));
+  if (opts.optimizer_options.opt_level() >= OptimizerOptions::L1 && opts.kernel_exists) {
+    RemapperOptions remap_opts;
+    remap_opts.protected_names = NamedNodes(opts.prune);
+    remap_opts.kernel_exists = opts.kernel_exists;
+    bool fused = false;
+    RETURN_IF_ERROR(
+        runner.Run("remapper", g, [&] { return FuseContractions(remap_opts, g, &fused); }));
+  }
   return runner.RunPartition(opts.partition, *g, &result->partitions);
 }
 

@@ -9,6 +9,7 @@
 //               cse               OptimizeCSE              passes/cse.h
 //               simplify          SimplifyGraph            passes/simplify.h
 //             until a round changes nothing, at most kMaxOptimizationRounds rounds
+//   remapper  FuseContractions (L1 only)                   passes/remapper.h
 //   partition Partition(opts.partition)                    passes/partition.h
 // Which optimisations run follows TensorFlow's GraphOptimizer: at opt_level L1 (the default)
 // constant folding and CSE always run; at L0 each runs only if its OptimizerOptions flag
@@ -32,6 +33,7 @@
 #ifndef SLUICE_PASSES_PIPELINE_H_
 #define SLUICE_PASSES_PIPELINE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -45,6 +47,7 @@
 #include "passes/prune.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
+#include "proto/node_def.pb.h"
 
 namespace sluice {
 
@@ -70,6 +73,9 @@ struct PipelineOptions {
   PlacerOptions placer;
   // Computes folded values on the host; not owned. Null: constant folding is skipped.
   ConstantSubgraphEvaluator* constant_evaluator = nullptr;
+  // Whether a kernel exists for a node on a device (by full name); the remapper only creates
+  // fused nodes that have one. Unset: no fusion.
+  std::function<bool(const NodeDef& node, const std::string& device)> kernel_exists;
   PartitionOptions partition;
   // Where to write the graph after each pass; empty: $SLUICE_DUMP_GRAPHS_DIR, if set.
   std::string dump_dir;

@@ -184,6 +184,38 @@ TEST(PipelineTest, L0HonoursTheCseFlag) {
   EXPECT_EQ(NodesBeforePartition(result), 8);
 }
 
+TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
+  const std::string text = R"pb(
+    node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'w' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'b' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
+    node { name: 'mm' op: 'MatMul' input: 'x' input: 'w'
+           attr { key: 'T' value { type: DT_FLOAT } } }
+    node { name: 'out' op: 'BiasAdd' input: 'mm' input: 'b'
+           attr { key: 'T' value { type: DT_FLOAT } } }
+  )pb";
+  for (const bool with_kernel : {true, false}) {
+    auto g = std::make_unique<Graph>(OpRegistry::Global());
+    ASSERT_TRUE(GraphFromTextForTest(text, g.get()).ok());
+    PipelineOptions opts;
+    opts.prune.feeds = {"x", "w", "b"};
+    opts.prune.fetches = {"out"};
+    opts.devices = {{kCpu0, "CPU"}};
+    std::vector<std::string> asked;
+    opts.kernel_exists = [&](const NodeDef& node, const std::string& device) {
+      asked.push_back(absl::StrCat(node.op(), "@", device));
+      return with_kernel;
+    };
+    PipelineResult result;
+    ASSERT_TRUE(RunPipeline(opts, std::move(g), &result).ok());
+    EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
+              "prune,place,cse,simplify,remapper,partition");
+    EXPECT_EQ(asked, std::vector<std::string>{absl::StrCat("_FusedMatMul@", kCpu0)});
+    const std::string golden = PartitionString(result.partitions.at(kCpu0));
+    EXPECT_EQ(absl::StrContains(golden, "out(_FusedMatMul)"), with_kernel) << golden;
+  }
+}
+
 TEST(PipelineTest, PartitionsAcrossDevicesWithOneTransferPerTensor) {
   ScalarEvaluator evaluator;
   PipelineResult result;

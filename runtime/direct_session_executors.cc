@@ -37,6 +37,7 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   std::vector<DeviceType> types;
   for (const std::string& type : DeviceFactory::DeviceTypes()) types.emplace_back(type);
   opts.device_support = MakeDeviceSupport(std::move(types));
+  opts.kernel_exists = MakeKernelExists();
   opts.placer.allow_soft_placement = config.allow_soft_placement();
   opts.placer.log_device_placement = config.log_device_placement();
   // Nodes that could go anywhere prefer the host CPU, as TensorFlow's default local device.

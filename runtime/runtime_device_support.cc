@@ -69,6 +69,18 @@ DeviceSupport MakeDeviceSupport(std::vector<DeviceType> device_types) {
   return support;
 }
 
+std::function<bool(const NodeDef&, const std::string&)> MakeKernelExists() {
+  return [](const NodeDef& node, const std::string& device) {
+    ParsedDeviceName parsed;
+    if (!ParseFullName(device, &parsed) || !parsed.has_type) return false;
+    bool found = false;
+    return KernelRegistry::Global()
+               ->HasKernel(DeviceType(parsed.type), node, &found, nullptr)
+               .ok() &&
+           found;
+  };
+}
+
 void SetMemoryTypeCallbacks(PartitionOptions* opts) {
   auto memo = std::make_shared<MemoryTypeMemo>();
   opts->output_in_host_memory = [memo](const Node& node, int port) {

@@ -63,6 +63,19 @@ TEST(RuntimeDeviceSupportTest, SupportedTypesFollowKernelsAndPriority) {
   EXPECT_TRUE(types.empty());
 }
 
+TEST(RuntimeDeviceSupportTest, KernelExistsByDeviceName) {
+  const auto kernel_exists = MakeKernelExists();
+  NodeDef gpu_only;
+  gpu_only.set_name("g");
+  gpu_only.set_op("RdsTestGpuOnly");
+  EXPECT_TRUE(kernel_exists(gpu_only, "/job:localhost/replica:0/task:0/device:GPU:0"));
+  EXPECT_FALSE(kernel_exists(gpu_only, "/job:localhost/replica:0/task:0/device:CPU:0"));
+  EXPECT_FALSE(kernel_exists(gpu_only, "not a device"));
+  NodeDef unknown = gpu_only;
+  unknown.set_op("RdsNoSuchOp");
+  EXPECT_FALSE(kernel_exists(unknown, "/job:localhost/replica:0/task:0/device:GPU:0"));
+}
+
 TEST(RuntimeDeviceSupportTest, MemoryTypesOnTheAssignedDevice) {
   Graph g(OpRegistry::Global());
   ASSERT_TRUE(GraphFromTextForTest(kGraph, &g).ok());

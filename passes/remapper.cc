@@ -1,0 +1,231 @@
+// FuseContractions: find each chain, build the fused NodeDef, ask for a kernel, then splice
+// the fused node in place of the chain.
+#include "passes/remapper.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "graph/errors.h"
+#include "graph/graph.h"
+#include "graph/node_def_util.h"
+#include "graph/op_registry.h"
+#include "proto/attr_value.pb.h"
+
+namespace sluice {
+namespace {
+
+// One matched chain: the contraction, its bias or batch norm, and the optional activation.
+struct Chain {
+  Node* contraction = nullptr;
+  Node* post = nullptr;
+  Node* activation = nullptr;
+  Node* last() const { return activation != nullptr ? activation : post; }
+};
+
+bool IsConvActivation(absl::string_view op) {
+  return op == "Relu" || op == "Relu6" || op == "Elu" || op == "LeakyRelu";
+}
+
+bool IsMatMulActivation(absl::string_view op) {
+  return IsConvActivation(op) || op == "Tanh" || op == "Sigmoid";
+}
+
+std::string StringAttr(const Node* n, const std::string& name, const std::string& fallback) {
+  const auto it = n->def().attr().find(name);
+  return it == n->def().attr().end() ? fallback : it->second.s();
+}
+
+// The single data consumer of n's output 0 at its input 0, when n has exactly that one
+// consumer and no control consumers; else null. Data edges from other outputs disqualify n
+// too (the fused node has one output).
+Node* SoleConsumer(const Node* n) {
+  Node* consumer = nullptr;
+  for (const Edge* e : n->out_edges()) {
+    if (e->IsControlEdge() || e->src_output() != 0 || e->dst_input() != 0 ||
+        consumer != nullptr) {
+      return nullptr;
+    }
+    consumer = e->dst();
+  }
+  return consumer;
+}
+
+class Remapper {
+ public:
+  Remapper(const RemapperOptions& opts, Graph* g) : opts_(opts), g_(g) {}
+
+  absl::Status Run(bool* changed) {
+    *changed = false;
+    if (!opts_.kernel_exists) return absl::OkStatus();
+    std::vector<int> candidates;
+    for (Node* n : g_->op_nodes()) {
+      if (n->type_string() == "Conv2D" || n->type_string() == "MatMul") {
+        candidates.push_back(n->id());
+      }
+    }
+    for (int id : candidates) {
+      Node* n = g_->FindNodeId(id);
+      if (n == nullptr) continue;
+      Chain chain;
+      if (!Match(n, &chain)) continue;
+      NodeDef fused = MakeFusedDef(chain);
+      if (!opts_.kernel_exists(fused, chain.last()->assigned_device_name())) continue;
+      RETURN_IF_ERROR(Splice(chain, std::move(fused)));
+      *changed = true;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool Inner(const Node* n) const { return !opts_.protected_names.contains(n->name()); }
+
+  bool SameDevice(const Node* a, const Node* b) const {
+    return a->assigned_device_name() == b->assigned_device_name() &&
+           a->requested_device() == b->requested_device();
+  }
+
+  bool Match(Node* c, Chain* chain) const {
+    const bool conv = c->type_string() == "Conv2D";
+    if (!Inner(c)) return false;
+    Node* b = SoleConsumer(c);
+    if (b == nullptr || !SameDevice(c, b)) return false;
+    const std::string format = conv ? StringAttr(c, "data_format", "NHWC") : "NHWC";
+    if (b->type_string() == "BiasAdd") {
+      if (StringAttr(b, "data_format", "NHWC") != format) return false;
+    } else if (conv && (b->type_string() == "FusedBatchNorm" ||
+                        b->type_string() == "FusedBatchNormV3")) {
+      const auto it = b->def().attr().find("is_training");
+      if (it == b->def().attr().end() || it->second.b()) return false;
+      if (StringAttr(b, "data_format", "NHWC") != format) return false;
+      for (const Edge* e : b->out_edges()) {
+        if (!e->IsControlEdge() && e->src_output() != 0) return false;
+      }
+    } else {
+      return false;
+    }
+    chain->contraction = c;
+    chain->post = b;
+    if (!Inner(b)) return true;
+    Node* a = SoleConsumer(b);
+    if (a == nullptr || !SameDevice(b, a)) return true;
+    if (conv ? IsConvActivation(a->type_string()) : IsMatMulActivation(a->type_string())) {
+      chain->activation = a;
+    }
+    return true;
+  }
+
+  // The data inputs of the fused node: the contraction's two, then the post-op's operands.
+  static std::vector<const Edge*> DataInputs(const Chain& chain) {
+    std::vector<const Edge*> inputs;
+    for (const Node* n : {chain.contraction, chain.post}) {
+      std::vector<const Edge*> edges;
+      if (!n->input_edges(&edges).ok()) return {};
+      if (n == chain.contraction) {
+        inputs.insert(inputs.end(), edges.begin(), edges.end());
+      } else {
+        inputs.insert(inputs.end(), edges.begin() + 1, edges.end());
+      }
+    }
+    return inputs;
+  }
+
+  NodeDef MakeFusedDef(const Chain& chain) const {
+    const Node* c = chain.contraction;
+    const bool conv = c->type_string() == "Conv2D";
+    const bool batch_norm = chain.post->type_string() != "BiasAdd";
+    NodeDef def;
+    def.set_name(chain.last()->name());
+    def.set_op(conv ? "_FusedConv2D" : "_FusedMatMul");
+    def.set_device(chain.last()->requested_device());
+    const auto& attrs = c->def().attr();
+    const char* kept[] = {"T",           "strides",   "padding",          "explicit_paddings",
+                          "data_format", "dilations", "use_cudnn_on_gpu", "transpose_a",
+                          "transpose_b"};
+    for (const char* name : kept) {
+      const auto it = attrs.find(name);
+      if (it != attrs.end()) (*def.mutable_attr())[name] = it->second;
+    }
+    const int num_args = batch_norm ? 4 : 1;
+    AddNodeAttr("num_args", num_args, &def);
+    const DataType dtype = c->output_type(0);
+    if (conv) {
+      AddNodeAttr("TArgs", std::vector<DataType>(num_args, dtype), &def);
+    }
+    std::vector<std::string> fused_ops = {batch_norm ? "FusedBatchNorm" : "BiasAdd"};
+    if (batch_norm) {
+      const auto it = chain.post->def().attr().find("epsilon");
+      if (it != chain.post->def().attr().end()) (*def.mutable_attr())["epsilon"] = it->second;
+    }
+    if (chain.activation != nullptr) {
+      fused_ops.push_back(chain.activation->type_string());
+      if (chain.activation->type_string() == "LeakyRelu") {
+        const auto it = chain.activation->def().attr().find("alpha");
+        if (it != chain.activation->def().attr().end()) {
+          (*def.mutable_attr())["leakyrelu_alpha"] = it->second;
+        }
+      }
+    }
+    AddNodeAttr("fused_ops", fused_ops, &def);
+    const OpDef* op_def = nullptr;
+    if (g_->op_registry()->LookUpOpDef(def.op(), &op_def).ok()) {
+      AddDefaultsToNodeDef(*op_def, &def);
+    }
+    return def;
+  }
+
+  absl::Status Splice(const Chain& chain, NodeDef def) {
+    const std::vector<const Edge*> data_inputs = DataInputs(chain);
+    if (data_inputs.empty()) return errors::Internal("remapper: unreadable inputs");
+    // Batch norm's operands must be of the contraction's dtype (its U may differ).
+    const DataType dtype = chain.contraction->output_type(0);
+    for (size_t i = 2; i < data_inputs.size(); ++i) {
+      if (data_inputs[i]->src()->output_type(data_inputs[i]->src_output()) != dtype) {
+        return absl::OkStatus();
+      }
+    }
+    std::vector<std::pair<Node*, int>> sources;
+    for (const Edge* e : data_inputs) sources.emplace_back(e->src(), e->src_output());
+    std::vector<Node*> control_sources;
+    for (Node* n : {chain.contraction, chain.post, chain.activation}) {
+      if (n == nullptr) continue;
+      for (const Edge* e : n->in_edges()) {
+        if (e->IsControlEdge()) control_sources.push_back(e->src());
+      }
+    }
+    Node* last = chain.last();
+    std::vector<std::pair<Node*, int>> consumers;
+    for (const Edge* e : last->out_edges()) consumers.emplace_back(e->dst(), e->dst_input());
+    const std::string assigned = last->assigned_device_name();
+
+    for (Node* n : {chain.activation, chain.post, chain.contraction}) {
+      if (n != nullptr) g_->RemoveNode(n);
+    }
+    ASSIGN_OR_RETURN(Node * fused, g_->AddNode(std::move(def)));
+    fused->set_assigned_device_name(assigned);
+    for (int i = 0; i < static_cast<int>(sources.size()); ++i) {
+      g_->AddEdge(sources[i].first, sources[i].second, fused, i);
+    }
+    for (Node* src : control_sources) g_->AddControlEdge(src, fused);
+    for (const auto& [dst, input] : consumers) {
+      if (input == Graph::kControlSlot) {
+        g_->AddControlEdge(fused, dst);
+      } else {
+        g_->AddEdge(fused, 0, dst, input);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  const RemapperOptions& opts_;
+  Graph* g_;
+};
+
+}  // namespace
+
+absl::Status FuseContractions(const RemapperOptions& opts, Graph* g, bool* changed) {
+  return Remapper(opts, g).Run(changed);
+}
+
+}  // namespace sluice

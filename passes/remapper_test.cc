@@ -1,0 +1,218 @@
+#include "passes/remapper.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graph/graph.h"
+#include "graph/graph_testutil.h"
+#include "graph/op_registry.h"
+#include "gtest/gtest.h"
+#include "proto/graph.pb.h"
+
+namespace sluice {
+namespace {
+
+constexpr char kFloat[] = " attr { key: 'T' value { type: DT_FLOAT } }";
+
+std::string Placeholder(const std::string& name) {
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }");
+}
+
+std::string Node(const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs, const std::string& attrs = "") {
+  std::string s = absl::StrCat("node { name: '", name, "' op: '", op, "'");
+  for (const std::string& in : inputs) absl::StrAppend(&s, " input: '", in, "'");
+  return absl::StrCat(s, kFloat, attrs, " }");
+}
+
+std::string Conv(const std::string& name, const std::string& format = "NHWC") {
+  return Node(name, "Conv2D", {"x", "w"},
+              absl::StrCat(" attr { key: 'strides' value { list { i: [1, 2, 2, 1] } } }"
+                           " attr { key: 'padding' value { s: 'SAME' } }"
+                           " attr { key: 'data_format' value { s: '",
+                           format, "' } }"));
+}
+
+std::string BiasAdd(const std::string& name, const std::string& input,
+                    const std::string& format = "NHWC") {
+  return Node(name, "BiasAdd", {input, "bias"},
+              absl::StrCat(" attr { key: 'data_format' value { s: '", format, "' } }"));
+}
+
+std::string BatchNorm(const std::string& name, const std::string& input, bool training) {
+  return Node(name, "FusedBatchNormV3", {input, "scale", "offset", "mean", "var"},
+              absl::StrCat(" attr { key: 'U' value { type: DT_FLOAT } }"
+                           " attr { key: 'epsilon' value { f: 0.001 } }"
+                           " attr { key: 'is_training' value { b: ",
+                           training ? "true" : "false", " } }"));
+}
+
+std::string Inputs() {
+  std::string s;
+  for (const char* name : {"x", "w", "bias", "scale", "offset", "mean", "var"}) {
+    absl::StrAppend(&s, Placeholder(name));
+  }
+  return s;
+}
+
+class RemapperTest : public ::testing::Test {
+ protected:
+  RemapperTest() : g_(std::make_unique<Graph>(OpRegistry::Global())) {
+    opts_.kernel_exists = [this](const NodeDef& node, const std::string& device) {
+      asked_.push_back(absl::StrCat(node.op(), "@", device));
+      return kernels_exist_;
+    };
+  }
+
+  void Load(const std::string& text) {
+    const absl::Status s = GraphFromTextForTest(Inputs() + text, g_.get());
+    ASSERT_TRUE(s.ok()) << s;
+  }
+
+  bool Fuse() {
+    bool changed = false;
+    const absl::Status s = FuseContractions(opts_, g_.get(), &changed);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    g_->ToGraphDef(&out_);
+    return changed;
+  }
+
+  const NodeDef* Find(const std::string& name) const {
+    for (const NodeDef& n : out_.node()) {
+      if (n.name() == name) return &n;
+    }
+    return nullptr;
+  }
+
+  static std::string Strings(const NodeDef& n, const std::string& attr) {
+    const auto& list = n.attr().at(attr).list().s();
+    return absl::StrJoin(list.begin(), list.end(), ",");
+  }
+
+  std::unique_ptr<Graph> g_;
+  RemapperOptions opts_;
+  bool kernels_exist_ = true;
+  std::vector<std::string> asked_;
+  GraphDef out_;
+};
+
+TEST_F(RemapperTest, ConvBiasReluBecomesOneFusedConv) {
+  Load(Conv("conv") + BiasAdd("bias_add", "conv") + Node("relu", "Relu", {"bias_add"}) +
+       Node("out", "Identity", {"relu"}));
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Find("conv"), nullptr);
+  EXPECT_EQ(Find("bias_add"), nullptr);
+  const NodeDef* fused = Find("relu");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedConv2D");
+  EXPECT_EQ(absl::StrJoin(fused->input(), ","), "x,w,bias");
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd,Relu");
+  EXPECT_EQ(fused->attr().at("num_args").i(), 1);
+  EXPECT_EQ(fused->attr().at("TArgs").list().type_size(), 1);
+  EXPECT_EQ(fused->attr().at("strides").list().i(1), 2);
+  EXPECT_EQ(fused->attr().at("padding").s(), "SAME");
+  EXPECT_EQ(absl::StrJoin(Find("out")->input(), ","), "relu");
+}
+
+TEST_F(RemapperTest, MatMulBiasWithoutActivation) {
+  Load(Node("mm", "MatMul", {"x", "w"}, " attr { key: 'transpose_b' value { b: true } }") +
+       BiasAdd("logits", "mm") + Node("soft", "Softmax", {"logits"}));
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("logits");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedMatMul");
+  EXPECT_TRUE(fused->attr().at("transpose_b").b());
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd");
+  EXPECT_EQ(fused->attr().count("TArgs"), 0u);
+  EXPECT_EQ(Find("soft")->op(), "Softmax");
+}
+
+TEST_F(RemapperTest, ActivationsDependOnTheContraction) {
+  Load(Node("mm", "MatMul", {"x", "w"}) + BiasAdd("b1", "mm") + Node("t1", "Tanh", {"b1"}) +
+       Conv("conv") + BiasAdd("b2", "conv") + Node("t2", "Tanh", {"b2"}));
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Strings(*Find("t1"), "fused_ops"), "BiasAdd,Tanh");
+  // _FusedConv2D has no Tanh on the CPU: only the bias is fused, Tanh stays.
+  EXPECT_EQ(Find("b2")->op(), "_FusedConv2D");
+  EXPECT_EQ(Strings(*Find("b2"), "fused_ops"), "BiasAdd");
+  EXPECT_EQ(Find("t2")->op(), "Tanh");
+}
+
+TEST_F(RemapperTest, LeakyReluAlphaIsCarried) {
+  Load(Conv("conv") + BiasAdd("b", "conv") +
+       Node("act", "LeakyRelu", {"b"}, " attr { key: 'alpha' value { f: 0.3 } }"));
+  ASSERT_TRUE(Fuse());
+  EXPECT_FLOAT_EQ(Find("act")->attr().at("leakyrelu_alpha").f(), 0.3f);
+}
+
+TEST_F(RemapperTest, InferenceBatchNormIsFused) {
+  Load(Conv("conv") + BatchNorm("bn", "conv", false) + Node("act", "Relu6", {"bn"}));
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("act");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(absl::StrJoin(fused->input(), ","), "x,w,scale,offset,mean,var");
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "FusedBatchNorm,Relu6");
+  EXPECT_EQ(fused->attr().at("num_args").i(), 4);
+  EXPECT_FLOAT_EQ(fused->attr().at("epsilon").f(), 0.001f);
+}
+
+TEST_F(RemapperTest, TrainingBatchNormIsNot) {
+  Load(Conv("conv") + BatchNorm("bn", "conv", true));
+  EXPECT_FALSE(Fuse());
+  EXPECT_EQ(Find("conv")->op(), "Conv2D");
+}
+
+TEST_F(RemapperTest, BatchNormStatisticsInUseBlockFusion) {
+  Load(Conv("conv") + BatchNorm("bn", "conv", false) + Node("m", "Identity", {"bn:1"}));
+  EXPECT_FALSE(Fuse());
+}
+
+TEST_F(RemapperTest, SharedOrObservedIntermediatesAreKept) {
+  Load(Conv("conv") + BiasAdd("b", "conv") + Node("peek", "Identity", {"conv"}));
+  EXPECT_FALSE(Fuse());
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Conv("conv") + BiasAdd("b", "conv") + Node("r", "Relu", {"b"}));
+  opts_.protected_names = {"b"};
+  ASSERT_TRUE(Fuse());
+  // The protected bias ends the chain: the fusion takes its name; Relu stays.
+  EXPECT_EQ(Find("b")->op(), "_FusedConv2D");
+  EXPECT_EQ(Find("r")->op(), "Relu");
+}
+
+TEST_F(RemapperTest, MismatchedFormatOrDeviceBlocksFusion) {
+  Load(Conv("conv") + BiasAdd("b", "conv", "NCHW"));
+  EXPECT_FALSE(Fuse());
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Conv("conv") + BiasAdd("b", "conv"));
+  g_->FindNodeByName("b")->set_assigned_device_name("/job:a/replica:0/task:0/device:CPU:1");
+  EXPECT_FALSE(Fuse());
+}
+
+TEST_F(RemapperTest, ControlInputsAndConsumersMove) {
+  Load(Node("c0", "NoOp", {}) + Conv("conv").replace(Conv("conv").size() - 2, 0,
+                                                      " input: '^c0'") +
+       BiasAdd("b", "conv") + Node("after", "NoOp", {"^b"}));
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("b");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(absl::StrJoin(fused->input(), ","), "x,w,bias,^c0");
+  EXPECT_EQ(absl::StrJoin(Find("after")->input(), ","), "^b");
+}
+
+TEST_F(RemapperTest, NoKernelNoFusion) {
+  Load(Conv("conv") + BiasAdd("b", "conv"));
+  g_->FindNodeByName("b")->set_assigned_device_name("/job:a/replica:0/task:0/device:CPU:0");
+  g_->FindNodeByName("conv")->set_assigned_device_name("/job:a/replica:0/task:0/device:CPU:0");
+  kernels_exist_ = false;
+  EXPECT_FALSE(Fuse());
+  EXPECT_EQ(asked_, std::vector<std::string>{"_FusedConv2D@/job:a/replica:0/task:0/device:CPU:0"});
+  opts_.kernel_exists = nullptr;
+  EXPECT_FALSE(Fuse());
+}
+
+}  // namespace
+}  // namespace sluice
