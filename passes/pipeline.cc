@@ -21,6 +21,7 @@
 #include "graph/errors.h"
 #include "graph/graph.h"
 #include "graph/tensor_id.h"
+#include "passes/affine_folding.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/remapper.h"
@@ -202,7 +203,16 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
   RETURN_IF_ERROR(runner.Run(
       "place", g, [&] { return PlaceGraph(opts.placer, opts.devices, opts.device_support, g); }));
   RETURN_IF_ERROR(Optimize(opts, g, &runner));
-  if (opts.optimizer_options.opt_level() >= OptimizerOptions::L1 && opts.kernel_exists) {
+  const bool l1 = opts.optimizer_options.opt_level() >= OptimizerOptions::L1;
+  if (l1) {
+    AffineFoldingOptions fold_opts;
+    fold_opts.protected_names = NamedNodes(opts.prune);
+    bool folded = false;
+    RETURN_IF_ERROR(runner.Run("affine_folding", g, [&] {
+      return FoldAffineIntoContractions(fold_opts, g, &folded);
+    }));
+  }
+  if (l1 && opts.kernel_exists) {
     RemapperOptions remap_opts;
     remap_opts.protected_names = NamedNodes(opts.prune);
     remap_opts.kernel_exists = opts.kernel_exists;

@@ -9,7 +9,8 @@
 //               cse               OptimizeCSE              passes/cse.h
 //               simplify          SimplifyGraph            passes/simplify.h
 //             until a round changes nothing, at most kMaxOptimizationRounds rounds
-//   remapper  FuseContractions (L1 only)                   passes/remapper.h
+//   affine_folding FoldAffineIntoContractions (L1 only)   passes/affine_folding.h
+//   remapper  FuseContractions (L1, kernel_exists set)     passes/remapper.h
 //   partition Partition(opts.partition)                    passes/partition.h
 // Which optimisations run follows TensorFlow's GraphOptimizer: at opt_level L1 (the default)
 // constant folding and CSE always run; at L0 each runs only if its OptimizerOptions flag
