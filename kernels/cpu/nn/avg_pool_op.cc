@@ -1,0 +1,124 @@
+// AvgPool on the CPU: the mean over each spatial window (TensorFlow's semantics).
+//
+// SAME padding does not dilute the mean: each output divides by the number of input
+// elements its window actually covers. half and bfloat16 accumulate in float, float in
+// float, double in double. NHWC always; NCHW for float and bfloat16, where TensorFlow's
+// oneDNN kernel accepts it. Pooling over channels is UNIMPLEMENTED, as in TensorFlow.
+//
+// Algorithm: as MaxPool (max_pool_ops.cc): one NHWC walk, each task owning whole output
+// rows, summing the window's pixels into a per-task channel vector.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "graph/errors.h"
+#include "graph/padding.h"
+#include "graph/tensor.h"
+#include "graph/tensor_format.h"
+#include "graph/types.h"
+#include "kernels/cpu/nn/pool_params.h"
+#include "kernels/cpu/parallel_for.h"
+#include "runtime/op_kernel.h"
+#include "unsupported/Eigen/CXX11/Tensor"
+
+namespace sluice {
+namespace {
+
+template <typename T>
+using AccumulatorOf = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <typename T>
+void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row,
+                 int64_t last_row) {
+  using Acc = AccumulatorOf<T>;
+  const int64_t depth = g.depth;
+  std::vector<Acc> sum(depth);
+  for (int64_t row = first_row; row < last_row; ++row) {
+    const int64_t b = row / g.out_rows;
+    const int64_t h_start = (row % g.out_rows) * g.row_stride - g.pad_top;
+    const int64_t h0 = std::max<int64_t>(h_start, 0);
+    const int64_t h1 = std::min(h_start + g.window_rows, g.in_rows);
+    for (int64_t ow = 0; ow < g.out_cols; ++ow) {
+      const int64_t w_start = ow * g.col_stride - g.pad_left;
+      const int64_t w0 = std::max<int64_t>(w_start, 0);
+      const int64_t w1 = std::min(w_start + g.window_cols, g.in_cols);
+      std::fill(sum.begin(), sum.end(), Acc(0));
+      Acc* s = sum.data();
+      for (int64_t h = h0; h < h1; ++h) {
+        for (int64_t w = w0; w < w1; ++w) {
+          const T* x = in + ((b * g.in_rows + h) * g.in_cols + w) * depth;
+          for (int64_t c = 0; c < depth; ++c) s[c] += static_cast<Acc>(x[c]);
+        }
+      }
+      const Acc count = static_cast<Acc>(std::max<int64_t>(h1 - h0, 0) *
+                                         std::max<int64_t>(w1 - w0, 0));
+      T* o = out + (row * g.out_cols + ow) * depth;
+      for (int64_t c = 0; c < depth; ++c) o[c] = static_cast<T>(s[c] / count);
+    }
+  }
+}
+
+template <typename T>
+class AvgPoolOp : public OpKernel {
+ public:
+  explicit AvgPoolOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string format;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
+    OP_REQUIRES(ctx, FormatFromString(format, &window_.format),
+                errors::InvalidArgument("Invalid data format"));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("ksize", &window_.ksize));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("strides", &window_.strides));
+    std::string padding;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
+    OP_REQUIRES_OK(ctx, GetPaddingFromString(padding, &window_.padding));
+    constexpr bool kSupportsNchw = std::is_same_v<T, float> || std::is_same_v<T, bfloat16>;
+    OP_REQUIRES(ctx,
+                window_.format == FORMAT_NHWC ||
+                    (kSupportsNchw && window_.format == FORMAT_NCHW &&
+                     window_.ksize.size() == 4 && window_.ksize[1] == 1),
+                errors::InvalidArgument(
+                    "Default AvgPoolingOp only supports NHWC on device type CPU"));
+    OP_REQUIRES(ctx, window_.ksize.size() == 4,
+                errors::InvalidArgument("Sliding window ksize field must specify 4 dimensions"));
+    for (int32_t k : window_.ksize) {
+      OP_REQUIRES(ctx, k > 0,
+                  errors::InvalidArgument("ksize must be a positive int32 value, got:", k));
+    }
+    OP_REQUIRES_OK(ctx, CheckPoolWindowSizes(window_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    PoolGeometry g;
+    OP_REQUIRES_OK(ctx, ComputePoolGeometry(input.shape(), window_, &g));
+    OP_REQUIRES(ctx, g.depth_window == 1,
+                errors::Unimplemented("Non-spatial pooling is not yet supported. Volunteers? :)"));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, g.output_shape, &output));
+    const int64_t n = g.output_shape.num_elements();
+    if (n == 0) return;
+    const T* in = input.flat<T>().data();
+    T* out = output->flat<T>().data();
+    const double window_elements = static_cast<double>(g.window_rows * g.window_cols);
+    const double row_elements = static_cast<double>(g.out_cols * g.depth);
+    const Eigen::TensorOpCost row_cost(row_elements * window_elements * sizeof(T),
+                                       row_elements * sizeof(T),
+                                       row_elements * (window_elements + 1));
+    ParallelFor(ctx, g.batch * g.out_rows, n, row_cost, [&](int64_t first, int64_t last) {
+      AvgPoolRows<T>(g, in, out, first, last);
+    });
+  }
+
+ private:
+  PoolWindow window_;
+};
+
+#define REGISTER_AVG_POOL(T) \
+  REGISTER_KERNEL_BUILDER(Name("AvgPool").Device(DEVICE_CPU).TypeConstraint<T>("T"), AvgPoolOp<T>);
+SLUICE_CALL_FLOAT_TYPES(REGISTER_AVG_POOL)
+#undef REGISTER_AVG_POOL
+
+}  // namespace
+}  // namespace sluice
