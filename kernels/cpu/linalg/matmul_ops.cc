@@ -1,0 +1,372 @@
+// MatMul, BatchMatMul and BatchMatMulV2 on the CPU: out = op(x) * op(y) per batch entry, where
+// op transposes when transpose_a/transpose_b (adj_x/adj_y) say so (no conjugation: complex
+// types are not registered here).
+//
+// Algorithm:
+//  1. Validate as TensorFlow does (MatMul: both inputs matrices; BatchMatMul: equal ranks and
+//     batch dims; V2: numpy broadcasting of the batch dims), then build a plan: M, K, N and
+//     the batch dims with neighbours that broadcast alike merged, so any rank becomes a short
+//     list of dims that oneDNN (at most 12 dims) or the plain loop can walk.
+//  2. float and bfloat16 run one oneDNN matmul primitive over all batches (transposes are
+//     strides, broadcast batch dims have size 1 in that operand); half is widened to float
+//     for it and rounded back, as TensorFlow's CPU kernels compute half in float. Primitives
+//     are cached per kernel, keyed by the plan.
+//  3. double and the integer types use a plain row loop split over the intra-op pool;
+//     integer products wrap on overflow as in TensorFlow (computed unsigned, so defined).
+// K == 0 gives zeros; an empty output returns at once.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "graph/types.h"
+#include "kernels/cpu/linalg/onednn_util.h"
+#include "kernels/cpu/parallel_for.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+using Dims = absl::InlinedVector<int64_t, 6>;
+
+enum class Flavor { kMatMul, kBatchMatMul, kBatchMatMulV2 };
+
+// The product as merged batch dims and matrix sizes. x_batch/y_batch hold 1 where that
+// operand is broadcast.
+struct MatMulPlan {
+  TensorShape out_shape;
+  int64_t m = 0, k = 0, n = 0;
+  Dims batch, x_batch, y_batch;
+  bool adj_x = false, adj_y = false;
+};
+
+absl::Status Validate(Flavor flavor, const TensorShape& x, const TensorShape& y) {
+  if (flavor == Flavor::kMatMul) {
+    if (x.dims() != 2) {
+      return errors::InvalidArgument("In[0] is not a matrix. Instead it has shape ",
+                                     x.DebugString());
+    }
+    if (y.dims() != 2) {
+      return errors::InvalidArgument("In[1] is not a matrix. Instead it has shape ",
+                                     y.DebugString());
+    }
+  } else if (flavor == Flavor::kBatchMatMul) {
+    if (x.dims() != y.dims()) {
+      return errors::InvalidArgument("In[0] and In[1] has different ndims: ", x.DebugString(),
+                                     " vs. ", y.DebugString());
+    }
+    if (x.dims() < 2) {
+      return errors::InvalidArgument("In[0] and In[1] ndims must be >= 2: ", x.dims());
+    }
+    for (int i = 0; i < x.dims() - 2; ++i) {
+      if (x.dim_size(i) != y.dim_size(i)) {
+        return errors::InvalidArgument("In[0].dim(", i, ") and In[1].dim(", i,
+                                       ") must be the same: ", x.DebugString(), " vs ",
+                                       y.DebugString());
+      }
+    }
+  } else {
+    if (x.dims() < 2) return errors::InvalidArgument("In[0] ndims must be >= 2: ", x.dims());
+    if (y.dims() < 2) return errors::InvalidArgument("In[1] ndims must be >= 2: ", y.dims());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MakePlan(Flavor flavor, const TensorShape& x, const TensorShape& y, bool adj_x,
+                      bool adj_y, MatMulPlan* plan) {
+  const int xb = x.dims() - 2;
+  const int yb = y.dims() - 2;
+  const int rank = std::max(xb, yb);
+  Dims out_dims;
+  char last = 0;  // how the previous kept dim broadcasts: 'b'oth present, 'x' only, 'y' only
+  for (int i = 0; i < rank; ++i) {
+    const int64_t xd = i - (rank - xb) < 0 ? 1 : x.dim_size(i - (rank - xb));
+    const int64_t yd = i - (rank - yb) < 0 ? 1 : y.dim_size(i - (rank - yb));
+    if (xd != yd && xd != 1 && yd != 1) {
+      return errors::InvalidArgument("In[0] and In[1] must have compatible batch dimensions: ",
+                                     x.DebugString(), " vs. ", y.DebugString());
+    }
+    const int64_t d = xd == 1 ? yd : xd;
+    out_dims.push_back(d);
+    if (d == 1) continue;
+    const char kind = xd == yd ? 'b' : (xd == 1 ? 'y' : 'x');
+    if (kind == last) {
+      plan->batch.back() *= d;
+      if (kind != 'y') plan->x_batch.back() *= d;
+      if (kind != 'x') plan->y_batch.back() *= d;
+    } else {
+      plan->batch.push_back(d);
+      plan->x_batch.push_back(kind == 'y' ? 1 : d);
+      plan->y_batch.push_back(kind == 'x' ? 1 : d);
+    }
+    last = kind;
+  }
+  const int64_t x0 = x.dim_size(xb), x1 = x.dim_size(xb + 1);
+  const int64_t y0 = y.dim_size(yb), y1 = y.dim_size(yb + 1);
+  plan->m = adj_x ? x1 : x0;
+  plan->k = adj_x ? x0 : x1;
+  const int64_t ky = adj_y ? y1 : y0;
+  plan->n = adj_y ? y0 : y1;
+  if (plan->k != ky) {
+    // The batch flavors append the adjoint flags, as TensorFlow's messages do.
+    return errors::InvalidArgument(
+        "Matrix size-incompatible: In[0]: ", x.DebugString(), ", In[1]: ", y.DebugString(),
+        flavor == Flavor::kMatMul ? "" : absl::StrCat(" ", adj_x ? 1 : 0, " ", adj_y ? 1 : 0));
+  }
+  plan->adj_x = adj_x;
+  plan->adj_y = adj_y;
+  out_dims.push_back(plan->m);
+  out_dims.push_back(plan->n);
+  return TensorShape::BuildTensorShape(out_dims, &plan->out_shape);
+}
+
+// Row-major strides of an operand with batch dims `batch` and a stored matrix of
+// rows x cols, listed in (batch..., op rows, op cols) order.
+dnnl::memory::dims OperandStrides(const Dims& batch, int64_t rows, int64_t cols,
+                                  bool transposed) {
+  dnnl::memory::dims strides(batch.size() + 2);
+  strides[batch.size()] = transposed ? 1 : cols;
+  strides[batch.size() + 1] = transposed ? cols : 1;
+  int64_t step = rows * cols;
+  for (size_t i = batch.size(); i-- > 0;) {
+    strides[i] = step;
+    step *= batch[i];
+  }
+  return strides;
+}
+
+// One cached oneDNN matmul.
+struct MatMulPrimitive {
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul primitive;
+};
+
+std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p,
+                                              dnnl::memory::data_type type) {
+  dnnl::memory::dims x_dims(p.x_batch.begin(), p.x_batch.end());
+  x_dims.push_back(p.m);
+  x_dims.push_back(p.k);
+  dnnl::memory::dims y_dims(p.y_batch.begin(), p.y_batch.end());
+  y_dims.push_back(p.k);
+  y_dims.push_back(p.n);
+  dnnl::memory::dims out_dims(p.batch.begin(), p.batch.end());
+  out_dims.push_back(p.m);
+  out_dims.push_back(p.n);
+  const dnnl::memory::desc x_desc(
+      x_dims, type,
+      OperandStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x));
+  const dnnl::memory::desc y_desc(
+      y_dims, type,
+      OperandStrides(p.y_batch, p.adj_y ? p.n : p.k, p.adj_y ? p.k : p.n, p.adj_y));
+  const dnnl::memory::desc out_desc(out_dims, type, OperandStrides(p.batch, p.m, p.n, false));
+  auto prim = std::make_shared<MatMulPrimitive>();
+  prim->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
+                                          ScratchpadAttr(), OneDnnEngine());
+  prim->primitive = dnnl::matmul(prim->pd);
+  return prim;
+}
+
+// Integers accumulate in uint64_t: overflow then wraps (defined behaviour), and truncating
+// to T gives TensorFlow's wrapped result.
+template <typename T>
+using AccumType = std::conditional_t<std::is_integral_v<T>, uint64_t, T>;
+
+// Rows [first, last) of the flattened (batch, m) output, one product per row.
+template <typename T>
+void ReferenceRows(const MatMulPlan& p, const T* x, const T* y, T* out, int64_t first,
+                   int64_t last) {
+  using A = AccumType<T>;
+  const size_t nb = p.batch.size();
+  std::vector<A> acc(p.n);
+  for (int64_t row = first; row < last; ++row) {
+    const int64_t b = row / p.m;
+    const int64_t i = row % p.m;
+    // Batch offsets of x and y: walk the merged batch dims from the innermost.
+    int64_t x_off = 0, y_off = 0, x_step = 1, y_step = 1;
+    for (int64_t d = static_cast<int64_t>(nb) - 1, rest = b; d >= 0; --d) {
+      const int64_t idx = rest % p.batch[d];
+      rest /= p.batch[d];
+      if (p.x_batch[d] != 1) x_off += idx * x_step;
+      if (p.y_batch[d] != 1) y_off += idx * y_step;
+      x_step *= p.x_batch[d];
+      y_step *= p.y_batch[d];
+    }
+    const T* xm = x + x_off * p.m * p.k;
+    const T* ym = y + y_off * p.k * p.n;
+    std::fill(acc.begin(), acc.end(), A(0));
+    for (int64_t kk = 0; kk < p.k; ++kk) {
+      const A a = static_cast<A>(p.adj_x ? xm[kk * p.m + i] : xm[i * p.k + kk]);
+      if (p.adj_y) {
+        for (int64_t j = 0; j < p.n; ++j) acc[j] += a * static_cast<A>(ym[j * p.k + kk]);
+      } else {
+        const T* yr = ym + kk * p.n;
+        for (int64_t j = 0; j < p.n; ++j) acc[j] += a * static_cast<A>(yr[j]);
+      }
+    }
+    T* o = out + row * p.n;
+    for (int64_t j = 0; j < p.n; ++j) o[j] = static_cast<T>(acc[j]);
+  }
+}
+
+template <typename T>
+constexpr bool kRunsOnOneDnn =
+    std::is_same_v<T, float> || std::is_same_v<T, bfloat16> || std::is_same_v<T, half>;
+
+template <typename T>
+class MatMulOp : public OpKernel {
+ public:
+  MatMulOp(OpKernelConstruction* ctx, Flavor flavor) : OpKernel(ctx), flavor_(flavor) {
+    const bool matmul = flavor == Flavor::kMatMul;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr(matmul ? "transpose_a" : "adj_x", &adj_x_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr(matmul ? "transpose_b" : "adj_y", &adj_y_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    const Tensor& y = ctx->input(1);
+    OP_REQUIRES_OK(ctx, Validate(flavor_, x.shape(), y.shape()));
+    MatMulPlan plan;
+    OP_REQUIRES_OK(ctx, MakePlan(flavor_, x.shape(), y.shape(), adj_x_, adj_y_, &plan));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.out_shape, &out));
+    if (out->NumElements() == 0) return;
+    if (plan.k == 0) {
+      std::fill_n(out->flat<T>().data(), out->NumElements(), T(0));
+      return;
+    }
+    if constexpr (std::is_same_v<T, half>) {
+      ComputeWidened(ctx, plan, x, y, out);
+    } else if constexpr (kRunsOnOneDnn<T>) {
+      const absl::Status native = RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(),
+                                            y.raw_data(), out->raw_data());
+      // CPUs without AVX-512 have no oneDNN bfloat16 matmul: compute it in float instead.
+      if (std::is_same_v<T, bfloat16> && !native.ok()) {
+        ComputeWidened(ctx, plan, x, y, out);
+      } else {
+        OP_REQUIRES_OK(ctx, native);
+      }
+    } else {
+      const T* xp = x.flat<T>().data();
+      const T* yp = y.flat<T>().data();
+      T* op = out->flat<T>().data();
+      const int64_t rows = out->NumElements() / plan.n;
+      const Eigen::TensorOpCost row_cost(sizeof(T) * (plan.k + plan.k * plan.n),
+                                         sizeof(T) * plan.n, 2.0 * plan.k * plan.n);
+      ParallelFor(ctx, rows, out->NumElements() * plan.k, row_cost,
+                  [&](int64_t first, int64_t last) {
+                    ReferenceRows<T>(plan, xp, yp, op, first, last);
+                  });
+    }
+  }
+
+ private:
+  // Widens to float, multiplies there and rounds back.
+  void ComputeWidened(OpKernelContext* ctx, const MatMulPlan& plan, const Tensor& x,
+                   const Tensor& y, Tensor* out) {
+    Tensor xf, yf, of;
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, x.shape(), &xf));
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, y.shape(), &yf));
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, out->shape(), &of));
+    xf.flat<float>() = x.flat<T>().template cast<float>();
+    yf.flat<float>() = y.flat<T>().template cast<float>();
+    OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, dnnl::memory::data_type::f32, xf.raw_data(),
+                                  yf.raw_data(), of.raw_data()));
+    out->flat<T>() = of.flat<float>().cast<T>();
+  }
+
+  absl::Status RunOneDnn(OpKernelContext* ctx, const MatMulPlan& plan,
+                         dnnl::memory::data_type type, const void* x, const void* y,
+                         void* out) {
+    if (plan.batch.size() + 2 > DNNL_MAX_NDIMS) {
+      return errors::Unimplemented("MatMul with more than ", DNNL_MAX_NDIMS - 2,
+                                   " non-broadcast batch dimension groups");
+    }
+    std::shared_ptr<MatMulPrimitive> prim;
+    RETURN_IF_ERROR(GetPrimitive(plan, type, &prim));
+    Tensor scratch;
+    std::unordered_map<int, dnnl::memory> args;
+    RETURN_IF_ERROR(OneDnnCall("matmul", [&] {
+      args.emplace(DNNL_ARG_SRC, WrapMemory(prim->pd.src_desc(), x));
+      args.emplace(DNNL_ARG_WEIGHTS, WrapMemory(prim->pd.weights_desc(), y));
+      args.emplace(DNNL_ARG_DST, WrapMemory(prim->pd.dst_desc(), out));
+    }));
+    RETURN_IF_ERROR(AddScratchpad(ctx, prim->pd, &scratch, &args));
+    return OneDnnCall("matmul", [&] {
+      dnnl::stream& stream = OneDnnStream();
+      prim->primitive.execute(stream, args);
+      stream.wait();
+    });
+  }
+
+  absl::Status GetPrimitive(const MatMulPlan& plan, dnnl::memory::data_type type,
+                            std::shared_ptr<MatMulPrimitive>* prim) {
+    std::vector<int64_t> key = {plan.m, plan.k, plan.n, plan.adj_x, plan.adj_y,
+                                static_cast<int64_t>(type)};
+    key.insert(key.end(), plan.x_batch.begin(), plan.x_batch.end());
+    key.insert(key.end(), plan.y_batch.begin(), plan.y_batch.end());
+    const bool caching = OneDnnCachingEnabled();
+    if (caching) {
+      absl::MutexLock lock(&mu_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) {
+        *prim = it->second;
+        return absl::OkStatus();
+      }
+    }
+    RETURN_IF_ERROR(OneDnnCall("matmul creation", [&] { *prim = CreateMatMul(plan, type); }));
+    if (caching) {
+      absl::MutexLock lock(&mu_);
+      // Shapes that change every step would grow the cache without bound; start over.
+      if (cache_.size() >= kMaxCachedShapes) cache_.clear();
+      cache_.emplace(std::move(key), *prim);
+    }
+    return absl::OkStatus();
+  }
+
+  static constexpr size_t kMaxCachedShapes = 32;
+
+  // Constant after construction.
+  const Flavor flavor_;
+  bool adj_x_ = false;
+  bool adj_y_ = false;
+
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::vector<int64_t>, std::shared_ptr<MatMulPrimitive>> cache_
+      ABSL_GUARDED_BY(mu_);
+};
+
+template <typename T, Flavor F>
+class FlavoredMatMulOp : public MatMulOp<T> {
+ public:
+  explicit FlavoredMatMulOp(OpKernelConstruction* ctx) : MatMulOp<T>(ctx, F) {}
+};
+
+#define REGISTER_MATMUL(T)                                                            \
+  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
+                          FlavoredMatMulOp<T, Flavor::kMatMul>);                      \
+  REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          FlavoredMatMulOp<T, Flavor::kBatchMatMul>);
+#define REGISTER_BATCH_MATMUL_V2(T)                                                    \
+  REGISTER_KERNEL_BUILDER(Name("BatchMatMulV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          FlavoredMatMulOp<T, Flavor::kBatchMatMulV2>);
+SLUICE_CALL_FLOAT_TYPES(REGISTER_MATMUL)
+SLUICE_CALL_int32(REGISTER_MATMUL)
+SLUICE_CALL_int64(REGISTER_MATMUL)
+SLUICE_CALL_FLOAT_TYPES(REGISTER_BATCH_MATMUL_V2)
+SLUICE_CALL_int16(REGISTER_BATCH_MATMUL_V2)
+SLUICE_CALL_int32(REGISTER_BATCH_MATMUL_V2)
+SLUICE_CALL_int64(REGISTER_BATCH_MATMUL_V2)
+#undef REGISTER_MATMUL
+#undef REGISTER_BATCH_MATMUL_V2
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,74 @@
+// The CPU engine, per-thread streams, scratchpads and the weight fingerprint.
+#include "kernels/cpu/linalg/onednn_util.h"
+
+#include <atomic>
+#include <cstring>
+
+#include "graph/tensor_shape.h"
+
+namespace sluice {
+namespace {
+
+std::atomic<bool> caching_enabled{true};
+
+}  // namespace
+
+const dnnl::engine& OneDnnEngine() {
+  static const dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+dnnl::stream& OneDnnStream() {
+  thread_local dnnl::stream stream(OneDnnEngine());
+  return stream;
+}
+
+dnnl::primitive_attr ScratchpadAttr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
+                           Tensor* scratch, std::unordered_map<int, dnnl::memory>* args) {
+  const dnnl::memory::desc desc = pd.scratchpad_desc();
+  const int64_t bytes = static_cast<int64_t>(desc.get_size());
+  void* data = nullptr;
+  if (bytes > 0) {
+    RETURN_IF_ERROR(ctx->allocate_temp(DT_UINT8, TensorShape({bytes}), scratch));
+    data = scratch->raw_data();
+  }
+  args->emplace(DNNL_ARG_SCRATCHPAD, WrapMemory(desc, data));
+  return absl::OkStatus();
+}
+
+uint64_t TensorFingerprint(const Tensor& t) {
+  const absl::string_view bytes = t.tensor_data();
+  const size_t words = bytes.size() / 8;
+  // Four independent multiply-xor lanes keep the loop at memory speed; the position of each
+  // word matters, so permuted weights give another fingerprint.
+  uint64_t lane[4] = {0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull,
+                      0x27d4eb2f165667c5ull};
+  constexpr uint64_t kMul = 0xff51afd7ed558ccdull;
+  size_t i = 0;
+  for (; i + 4 <= words; i += 4) {
+    for (int l = 0; l < 4; ++l) {
+      uint64_t w;
+      std::memcpy(&w, bytes.data() + 8 * (i + l), 8);
+      lane[l] = (lane[l] ^ w) * kMul;
+    }
+  }
+  uint64_t h = lane[0] ^ (lane[1] << 1) ^ (lane[2] << 2) ^ (lane[3] << 3);
+  for (size_t b = 8 * i; b < bytes.size(); ++b) {
+    h = (h ^ static_cast<unsigned char>(bytes[b])) * kMul;
+  }
+  return h ^ (h >> 29) ^ bytes.size();
+}
+
+bool OneDnnCachingEnabled() { return caching_enabled.load(std::memory_order_relaxed); }
+
+void SetOneDnnCachingEnabled(bool enabled) {
+  caching_enabled.store(enabled, std::memory_order_relaxed);
+}
+
+}  // namespace sluice

@@ -1,0 +1,83 @@
+// oneDNN plumbing shared by the CPU kernels that run on oneDNN primitives (matrix products,
+// convolutions; pooling and normalization may reuse it).
+//
+// Contract:
+//  - OneDnnEngine() is the process's one CPU engine; OneDnnStream() an in-order stream on it
+//    owned by the calling thread (oneDNN streams are not thread-safe, so each thread that runs
+//    kernels gets its own).
+//  - Debian's libdnnl runs its parallel regions on OpenMP; CpuDevice::Compute sets the calling
+//    thread's OpenMP thread count to the device's intra-op count, so no setting is made here.
+//  - oneDNN's C++ API reports failures with exceptions; OneDnnCall runs a callable and turns a
+//    dnnl::error into an INTERNAL status, so no exception leaves a kernel.
+//  - Primitives are created with a user-managed scratchpad (ScratchpadAttr) so that one cached
+//    primitive may run on several threads at once: each call passes its own scratch buffer.
+//  - OneDnnCachingEnabled() is true unless a benchmark turned the kernels' caches off to
+//    measure what they save.
+#ifndef SLUICE_KERNELS_CPU_LINALG_ONEDNN_UTIL_H_
+#define SLUICE_KERNELS_CPU_LINALG_ONEDNN_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/types.h"
+#include "oneapi/dnnl/dnnl.hpp"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+
+const dnnl::engine& OneDnnEngine();
+dnnl::stream& OneDnnStream();
+
+// The oneDNN element type of T; only float and bfloat16 run natively here.
+template <typename T>
+struct OneDnnType;
+template <>
+struct OneDnnType<float> {
+  static constexpr dnnl::memory::data_type value = dnnl::memory::data_type::f32;
+};
+template <>
+struct OneDnnType<bfloat16> {
+  static constexpr dnnl::memory::data_type value = dnnl::memory::data_type::bf16;
+};
+
+// A primitive attribute with the user-managed scratchpad every cached primitive uses.
+dnnl::primitive_attr ScratchpadAttr();
+
+// Runs fn(); a dnnl::error becomes INTERNAL "oneDNN <what> failed: <message>".
+template <typename Fn>
+absl::Status OneDnnCall(absl::string_view what, Fn&& fn) {
+  try {
+    fn();
+  } catch (const dnnl::error& e) {
+    return errors::Internal("oneDNN ", what, " failed: ", e.what());
+  }
+  return absl::OkStatus();
+}
+
+// Wraps a tensor's buffer (or nullptr) as oneDNN memory of `desc` without copying.
+inline dnnl::memory WrapMemory(const dnnl::memory::desc& desc, const void* data) {
+  return dnnl::memory(desc, OneDnnEngine(), const_cast<void*>(data));
+}
+
+// Allocates the primitive's scratchpad as a temp tensor and adds it to `args`.
+absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
+                           Tensor* scratch, std::unordered_map<int, dnnl::memory>* args);
+
+// A content fingerprint of `t`'s bytes, so a cached transform of a tensor (reordered weights)
+// is redone when the tensor changed in place even though its buffer stayed the same.
+uint64_t TensorFingerprint(const Tensor& t);
+
+// Whether kernels keep primitives and reordered weights across calls (default true).
+bool OneDnnCachingEnabled();
+void SetOneDnnCachingEnabled(bool enabled);
+
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_LINALG_ONEDNN_UTIL_H_
