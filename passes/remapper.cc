@@ -61,7 +61,8 @@ class Remapper {
     if (!opts_.kernel_exists) return absl::OkStatus();
     std::vector<int> candidates;
     for (Node* n : g_->op_nodes()) {
-      if (n->type_string() == "Conv2D" || n->type_string() == "MatMul") {
+      if (n->type_string() == "Conv2D" || n->type_string() == "DepthwiseConv2dNative" ||
+          n->type_string() == "MatMul") {
         candidates.push_back(n->id());
       }
     }
@@ -87,14 +88,17 @@ class Remapper {
   }
 
   bool Match(Node* c, Chain* chain) const {
-    const bool conv = c->type_string() == "Conv2D";
+    const bool depthwise = c->type_string() == "DepthwiseConv2dNative";
+    const bool conv = c->type_string() == "Conv2D" || depthwise;
     if (!Inner(c)) return false;
+    // TensorFlow's fused depthwise convolution has no explicit padding.
+    if (depthwise && StringAttr(c, "padding", "") == "EXPLICIT") return false;
     Node* b = SoleConsumer(c);
     if (b == nullptr || !SameDevice(c, b)) return false;
     const std::string format = conv ? StringAttr(c, "data_format", "NHWC") : "NHWC";
     if (b->type_string() == "BiasAdd") {
       if (StringAttr(b, "data_format", "NHWC") != format) return false;
-    } else if (conv && (b->type_string() == "FusedBatchNorm" ||
+    } else if (conv && !depthwise && (b->type_string() == "FusedBatchNorm" ||
                         b->type_string() == "FusedBatchNormV3")) {
       const auto it = b->def().attr().find("is_training");
       if (it == b->def().attr().end() || it->second.b()) return false;
@@ -131,21 +135,27 @@ class Remapper {
     return inputs;
   }
 
+  static const char* FusedOp(const Node* c) {
+    if (c->type_string() == "Conv2D") return "_FusedConv2D";
+    if (c->type_string() == "DepthwiseConv2dNative") return "_FusedDepthwiseConv2dNative";
+    return "_FusedMatMul";
+  }
+
   NodeDef MakeFusedDef(const Chain& chain) const {
     const Node* c = chain.contraction;
     const bool conv = c->type_string() == "Conv2D";
     const bool batch_norm = chain.post->type_string() != "BiasAdd";
     NodeDef def;
     def.set_name(chain.last()->name());
-    def.set_op(conv ? "_FusedConv2D" : "_FusedMatMul");
+    def.set_op(FusedOp(c));
     def.set_device(chain.last()->requested_device());
-    const auto& attrs = c->def().attr();
-    const char* kept[] = {"T",           "strides",   "padding",          "explicit_paddings",
-                          "data_format", "dilations", "use_cudnn_on_gpu", "transpose_a",
-                          "transpose_b"};
-    for (const char* name : kept) {
-      const auto it = attrs.find(name);
-      if (it != attrs.end()) (*def.mutable_attr())[name] = it->second;
+    const OpDef* op_def = nullptr;
+    if (!g_->op_registry()->LookUpOpDef(def.op(), &op_def).ok()) return def;
+    // The contraction's attrs that the fused op also has (strides, padding, T, ...).
+    for (const auto& [name, value] : c->def().attr()) {
+      for (const OpDef::AttrDef& attr : op_def->attr()) {
+        if (attr.name() == name) (*def.mutable_attr())[name] = value;
+      }
     }
     const int num_args = batch_norm ? 4 : 1;
     AddNodeAttr("num_args", num_args, &def);
@@ -168,10 +178,7 @@ class Remapper {
       }
     }
     AddNodeAttr("fused_ops", fused_ops, &def);
-    const OpDef* op_def = nullptr;
-    if (g_->op_registry()->LookUpOpDef(def.op(), &op_def).ok()) {
-      AddDefaultsToNodeDef(*op_def, &def);
-    }
+    AddDefaultsToNodeDef(*op_def, &def);
     return def;
   }
 

@@ -1,13 +1,15 @@
 // FuseContractions: TensorFlow's remapper for the CPU, restricted to the fusions that pay in
 // inference graphs — a convolution or matrix product, the bias or batch normalization that
-// follows it, and an activation become one `_FusedConv2D` / `_FusedMatMul` node, so that the
-// kernel applies them while the product is still in cache (oneDNN post-ops) instead of three
-// passes over memory.
+// follows it, and an activation become one `_FusedConv2D` / `_FusedDepthwiseConv2dNative` /
+// `_FusedMatMul` node, so that the kernel applies them while the product is still in cache
+// (oneDNN post-ops) instead of three passes over memory.
 //
 // Patterns (c → b → a, each consuming the previous one's output 0 as its input 0):
 //   Conv2D → BiasAdd [→ act]           fused_ops ["BiasAdd"(, act)],        args [bias]
 //   Conv2D → FusedBatchNorm(V3) [→ act] fused_ops ["FusedBatchNorm"(, act)], args [scale,
 //            (is_training = false)       offset, mean, variance], epsilon from the norm
+//   DepthwiseConv2dNative → BiasAdd [→ act]  (not with EXPLICIT padding)
+//                                      → _FusedDepthwiseConv2dNative, args [bias]
 //   MatMul → BiasAdd [→ act]           fused_ops ["BiasAdd"(, act)],        args [bias]
 // with act one of Relu, Relu6, Elu, LeakyRelu (its alpha becomes leakyrelu_alpha) and, after
 // MatMul only, Tanh and Sigmoid. BiasAdd's data_format must be the convolution's (NHWC for

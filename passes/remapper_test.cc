@@ -142,6 +142,21 @@ TEST_F(RemapperTest, ActivationsDependOnTheContraction) {
   EXPECT_EQ(Find("t2")->op(), "Tanh");
 }
 
+TEST_F(RemapperTest, DepthwiseBiasRelu6) {
+  Load(Node("dw", "DepthwiseConv2dNative", {"x", "w"},
+            " attr { key: 'strides' value { list { i: [1, 1, 1, 1] } } }"
+            " attr { key: 'padding' value { s: 'SAME' } }") +
+       BiasAdd("b", "dw") + Node("act", "Relu6", {"b"}));
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("act");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedDepthwiseConv2dNative");
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd,Relu6");
+  // Only the attrs the fused op has are carried (no explicit_paddings here).
+  EXPECT_EQ(fused->attr().count("explicit_paddings"), 0u);
+  EXPECT_EQ(fused->attr().at("padding").s(), "SAME");
+}
+
 TEST_F(RemapperTest, LeakyReluAlphaIsCarried) {
   Load(Conv("conv") + BiasAdd("b", "conv") +
        Node("act", "LeakyRelu", {"b"}, " attr { key: 'alpha' value { f: 0.3 } }"));

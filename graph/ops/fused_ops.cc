@@ -4,6 +4,7 @@
 // rewritten graph reads as TensorFlow's own remapper would have left it.
 #include "graph/common_shape_fns.h"
 #include "graph/op_registry.h"
+#include "graph/padding.h"
 #include "graph/shape_inference.h"
 
 namespace sluice {
@@ -33,6 +34,24 @@ REGISTER_OP("_FusedConv2D")
     .Attr("epsilon: float = 0.0001")
     .Attr("leakyrelu_alpha: float = 0.2")
     .SetShapeFn(shape_inference::Conv2DShapeWithExplicitPadding);
+
+// depthwise_conv(input, filter) then fused_ops with `args`: ["BiasAdd"] and an optional
+// activation ("Relu", "Relu6", "Elu", "LeakyRelu").
+REGISTER_OP("_FusedDepthwiseConv2dNative")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("args: num_args * T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("num_args: int >= 0")
+    .Attr("strides: list(int)")
+    .Attr(GetPaddingAttrString())
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1]")
+    .Attr("fused_ops: list(string) = []")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("leakyrelu_alpha: float = 0.2")
+    .SetShapeFn(shape_inference::DepthwiseConv2DNativeShapeWithExplicitPadding);
 
 // matmul(a, b) then fused_ops with `args`: ["BiasAdd"] and an optional activation ("Relu",
 // "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid", "GeluApproximate", "GeluExact").

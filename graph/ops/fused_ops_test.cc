@@ -27,6 +27,14 @@ TEST(FusedConv2DShapeTest, RejectsWhatConv2DRejects) {
               IsInvalidArgument("Shape must be rank 4 but is rank 3"));
 }
 
+TEST(FusedDepthwiseShapeTest, MultipliesChannels) {
+  EXPECT_EQ(Infer("_FusedDepthwiseConv2dNative",
+                  "T=DT_FLOAT, num_args=1, strides=[1, 1, 1, 1], padding='SAME', "
+                  "fused_ops=['BiasAdd', 'Relu6']",
+                  "[1,5,5,3];[3,3,3,2];[6]"),
+            "[1,5,5,6]");
+}
+
 TEST(FusedMatMulShapeTest, FollowsMatMul) {
   EXPECT_EQ(Infer("_FusedMatMul", "T=DT_FLOAT, num_args=1, fused_ops=['BiasAdd']",
                   "[3,4];[4,5];[5]"),

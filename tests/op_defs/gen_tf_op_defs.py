@@ -42,7 +42,7 @@ OPS = [
     "Conv2DBackpropInput", "MaxPool", "AvgPool", "MaxPoolV2", "FusedBatchNorm",
     "FusedBatchNormV3", "Softmax", "LogSoftmax", "LRN",
     # Fusions the remapper pass creates.
-    "_FusedConv2D", "_FusedMatMul",
+    "_FusedConv2D", "_FusedDepthwiseConv2dNative", "_FusedMatMul",
     # Array.
     "Reshape", "Squeeze", "ExpandDims", "Shape", "ShapeN", "Size", "Rank", "Fill",
     "ZerosLike", "OnesLike", "Range", "Concat", "ConcatV2", "Pack", "Unpack", "Split",
