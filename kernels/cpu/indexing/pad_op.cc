@@ -1,0 +1,150 @@
+// Pad and PadV2 on the CPU: surround the input with before/after elements per dim, equal to
+// zero (Pad; "" for strings) or to the scalar constant_values (PadV2).
+//
+// Validation follows TensorFlow's kernel and texts: input rank at most 8 (UNIMPLEMENTED
+// beyond, as TensorFlow), paddings a [rank, 2] matrix, non-negative entries, a scalar
+// constant value, an output shape that fits. With no padding at all the input is forwarded
+// unchanged (sharing its buffer). The copy itself is PadRows (pad_rows.h), moving elements by
+// size so one instantiation serves every dtype of that size.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "graph/types.h"
+#include "kernels/cpu/indexing/element_bytes.h"
+#include "kernels/cpu/indexing/index_types.h"
+#include "kernels/cpu/indexing/pad_rows.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+constexpr int kMaxPadDims = 8;
+// TensorFlow's kernel merges each run of unpadded dims into one and handles at most this
+// many dims after merging (INVALID_ARGUMENT beyond); Sluice keeps the limit to agree.
+constexpr int kMaxMergedPadDims = 6;
+
+// The input shape with each run of unpadded dims merged into one dim, as TensorFlow's error
+// message shows it (`any_merged` tells whether there was an unpadded dim at all).
+TensorShape MergedPadShape(const Tensor& input, const Tensor& paddings, bool* any_merged) {
+  TensorShape merged;
+  *any_merged = false;
+  for (int d = 0; d < input.dims();) {
+    if (ReadIndex(paddings, 2 * d) != 0 || ReadIndex(paddings, 2 * d + 1) != 0) {
+      merged.AddDim(input.dim_size(d++));
+      continue;
+    }
+    int64_t size = 1;
+    for (; d < input.dims() && ReadIndex(paddings, 2 * d) == 0 &&
+           ReadIndex(paddings, 2 * d + 1) == 0;
+         ++d) {
+      size *= input.dim_size(d);
+    }
+    merged.AddDim(size);
+    *any_merged = true;
+  }
+  return merged;
+}
+
+class PadOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& paddings = ctx->input(1);
+    const int dims = input.dims();
+    OP_REQUIRES(ctx, dims <= kMaxPadDims,
+                errors::Unimplemented("inputs rank not in [0,", kMaxPadDims, "]: ", dims));
+    OP_REQUIRES(ctx, paddings.dims() == 2 && paddings.dim_size(1) == 2,
+                errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
+                                        paddings.shape().DebugString()));
+    OP_REQUIRES(ctx, dims == paddings.dim_size(0),
+                errors::InvalidArgument(
+                    "The first dimension of paddings must be the rank of inputs",
+                    paddings.shape().DebugString(), " ", input.shape().DebugString()));
+    const Tensor* constant = nullptr;
+    if (ctx->num_inputs() == 3) {
+      constant = &ctx->input(2);
+      OP_REQUIRES(ctx, constant->dims() == 0,
+                  errors::InvalidArgument("constant_values must be a scalar. Found: ",
+                                          constant->shape().DebugString()));
+    }
+
+    PadPlan plan;
+    TensorShape output_shape;
+    for (int d = 0; d < dims; ++d) {
+      const int64_t before = ReadIndex(paddings, 2 * d);
+      const int64_t after = ReadIndex(paddings, 2 * d + 1);
+      OP_REQUIRES(ctx, before >= 0 && after >= 0,
+                  errors::InvalidArgument("Paddings must be non-negative: ", before, " ",
+                                          after));
+      const int64_t size = input.dim_size(d);
+      OP_REQUIRES(ctx, before <= kint64max - size - after,
+                  errors::InvalidArgument("Padded size of dimension ", d,
+                                          " overflows int64: ", before, " + ", size, " + ",
+                                          after));
+      OP_REQUIRES_OK(ctx, output_shape.AddDimWithStatus(before + size + after));
+      plan.in_dims.push_back(size);
+      plan.out_dims.push_back(before + size + after);
+      if (d == dims - 1) plan.inner_begin = before;
+    }
+    if (output_shape.num_elements() == input.NumElements()) {
+      // Nothing to add (or nothing at all): the input is the output, reshaped if empty.
+      Tensor out;
+      OP_REQUIRES(ctx, out.CopyFrom(input, output_shape),
+                  errors::Internal("Pad could not reshape its input"));
+      ctx->set_output(0, out);
+      return;
+    }
+    bool any_merged = false;
+    const TensorShape merged = MergedPadShape(input, paddings, &any_merged);
+    OP_REQUIRES(ctx, merged.dims() <= kMaxMergedPadDims,
+                errors::InvalidArgument("Only ranks up to ", kMaxMergedPadDims, " supported: ",
+                                        (any_merged ? merged : input.shape()).DebugString()));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
+    for (int d = 0; d < dims; ++d) {
+      const int64_t before = ReadIndex(paddings, 2 * d);
+      std::vector<int64_t> source(plan.out_dims[d]);
+      for (int64_t o = 0; o < plan.out_dims[d]; ++o) {
+        const int64_t i = o - before;
+        source[o] = i >= 0 && i < plan.in_dims[d] ? i : -1;
+      }
+      plan.source.push_back(std::move(source));
+    }
+    VisitByElementSize(input.dtype(), [&](auto tag) {
+      using U = typename decltype(tag)::type;
+      U pad_value{};
+      if (constant != nullptr) pad_value = ElementsAs<U>(*constant)[0];
+      PadRows<U>(ctx, plan, ElementsAs<U>(input), MutableElementsAs<U>(output), pad_value);
+    });
+  }
+
+ private:
+  static constexpr int64_t kint64max = std::numeric_limits<int64_t>::max();
+};
+
+// TensorFlow's CPU registrations: numbers, bool, string and qint8/quint8/qint32.
+constexpr DataType kPadTypes[] = {
+#define SLUICE_PAD_TYPE(T) DataTypeToEnum<T>::value,
+    SLUICE_CALL_NUMBER_TYPES(SLUICE_PAD_TYPE) SLUICE_CALL_bool(SLUICE_PAD_TYPE)
+        SLUICE_CALL_string(SLUICE_PAD_TYPE)
+#undef SLUICE_PAD_TYPE
+            DT_QINT8,
+    DT_QUINT8, DT_QINT32};
+
+REGISTER_KERNEL_BUILDER(Name("Pad").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes)
+                            .HostMemory("paddings"),
+                        PadOp);
+REGISTER_KERNEL_BUILDER(Name("PadV2").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes)
+                            .HostMemory("paddings"),
+                        PadOp);
+
+}  // namespace
+}  // namespace sluice
