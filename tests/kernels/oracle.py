@@ -30,8 +30,10 @@ def _indent(text, prefix):
   return "".join(prefix + line + "\n" for line in text.splitlines())
 
 
-def _tensor_text(value):
-  proto = tf.make_tensor_proto(value)
+def _tensor_text(value, dtype=None):
+  # The dtype is passed for outputs: numpy has no quantized types, so a qint8 output would
+  # otherwise be recorded as int8.
+  proto = tf.make_tensor_proto(value, dtype=dtype)
   return text_format.MessageToString(proto, as_one_line=True)
 
 
@@ -99,8 +101,8 @@ class CaseWriter:
                  "  }\n")
     for x in inputs:
       parts.append("  inputs { " + _tensor_text(x) + " }\n")
-    for y in outputs:
-      parts.append("  outputs { " + _tensor_text(np.asarray(y)) + " }\n")
+    for y, tensor in zip(outputs, op.outputs):
+      parts.append("  outputs { " + _tensor_text(np.asarray(y), tensor.dtype) + " }\n")
     if code:
       parts.append("  error_code: %d\n" % code)
       parts.append("  error_message: %s\n" % _quote(_error_text(message)))
