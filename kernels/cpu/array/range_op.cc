@@ -1,0 +1,104 @@
+// Range: start, start + delta, ... up to (excluding) limit, for int32, int64, float, double,
+// half and bfloat16. As in TensorFlow, the count and the values are computed in the element
+// type (element i is start + T(i) * delta), and a count beyond int64 is INVALID_ARGUMENT
+// before anything is allocated. Integer counts are computed without overflow.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "graph/types.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+// A value as errors::InvalidArgument can print it (half and bfloat16 as float).
+template <typename T>
+auto Printable(T v) {
+  if constexpr (std::is_integral_v<T> || std::is_same_v<T, double>) {
+    return v;
+  } else {
+    return static_cast<float>(v);
+  }
+}
+
+template <typename T>
+class RangeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const char* names[] = {"start", "limit", "delta"};
+    T values[3];
+    for (int i = 0; i < 3; ++i) {
+      const Tensor& t = ctx->input(i);
+      OP_REQUIRES(ctx, t.dims() == 0 || (t.dims() == 1 && t.NumElements() == 1),
+                  errors::InvalidArgument(names[i], " must be a scalar, not shape ",
+                                          t.shape().DebugString()));
+      values[i] = t.base<T>()[0];
+    }
+    const T start = values[0];
+    const T limit = values[1];
+    const T delta = values[2];
+    const T zero = T(0);
+    OP_REQUIRES(ctx, delta != zero,
+                errors::InvalidArgument("Requires delta != 0: ", Printable(delta)));
+    if (delta > zero) {
+      OP_REQUIRES(ctx, start <= limit,
+                  errors::InvalidArgument("Requires start <= limit when delta > 0: ",
+                                          Printable(start), "/", Printable(limit)));
+    } else {
+      OP_REQUIRES(ctx, start >= limit,
+                  errors::InvalidArgument("Requires start >= limit when delta < 0: ",
+                                          Printable(start), "/", Printable(limit)));
+    }
+    int64_t size = 0;
+    if constexpr (std::is_integral_v<T>) {
+      // In unsigned arithmetic, so that limit - start cannot overflow.
+      using U = std::make_unsigned_t<T>;
+      const U span = delta > 0 ? U(U(limit) - U(start)) : U(U(start) - U(limit));
+      const U step = delta > 0 ? U(delta) : U(U(0) - U(delta));
+      size = static_cast<int64_t>(span / step + (span % step != 0 ? 1 : 0));
+    } else {
+      const double count =
+          std::ceil(std::abs(static_cast<double>(T((limit - start) / delta))));
+      OP_REQUIRES(ctx, count <= static_cast<double>(std::numeric_limits<int64_t>::max()),
+                  errors::InvalidArgument("Requires ((limit - start) / delta) <= ",
+                                          std::numeric_limits<int64_t>::max()));
+      size = static_cast<int64_t>(count);
+    }
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({size}), &out));
+    T* data = out->base<T>();
+    if constexpr (std::is_integral_v<T>) {
+      // Wrapping uint64 arithmetic: each value fits T, but i * delta alone may not.
+      const uint64_t s = static_cast<uint64_t>(start);
+      const uint64_t d = static_cast<uint64_t>(delta);
+      for (int64_t i = 0; i < size; ++i) {
+        data[i] = static_cast<T>(s + static_cast<uint64_t>(i) * d);
+      }
+    } else {
+      for (int64_t i = 0; i < size; ++i) data[i] = start + static_cast<T>(i) * delta;
+    }
+  }
+};
+
+#define REGISTER_RANGE(T)                                                          \
+  REGISTER_KERNEL_BUILDER(Name("Range").Device(DEVICE_CPU).HostMemory("start")     \
+                              .HostMemory("limit").HostMemory("delta")             \
+                              .TypeConstraint<T>("Tidx"),                          \
+                          RangeOp<T>);
+SLUICE_CALL_int32(REGISTER_RANGE)
+SLUICE_CALL_int64(REGISTER_RANGE)
+SLUICE_CALL_float(REGISTER_RANGE)
+SLUICE_CALL_double(REGISTER_RANGE)
+SLUICE_CALL_half(REGISTER_RANGE)
+SLUICE_CALL_bfloat16(REGISTER_RANGE)
+#undef REGISTER_RANGE
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,40 @@
+// StridedCopy: gathers a strided view of one tensor into a dense output tensor. Slice,
+// StridedSlice, Transpose, Tile, BroadcastTo, ReverseV2, Split and Unpack are all this one
+// operation with different strides.
+//
+// The view is described per output dim: output element (i_0, ..., i_k) (row-major in `dst`)
+// is source element offset + sum_d i_d * strides[d] of `src`'s buffer. Strides are in
+// elements and may be zero (broadcast) or negative (reverse).
+//
+// Algorithm: dims of size 1 are dropped and neighbouring dims that are contiguous in the
+// source are merged, so most views become a few long rows. Rows whose source is contiguous
+// are memcpy'd; when the innermost dim is strided but another dim is contiguous in the
+// source (a transpose), the copy goes in square tiles so that reads and writes both stay in
+// cache; otherwise elements are gathered one by one. The work is split over the intra-op
+// pool with ParallelFor.
+//
+// REQUIRES (the caller validates user data first): every addressed source element lies in
+// `src`; `dst` has `src`'s dtype and prod(dims) elements.
+#ifndef SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_
+#define SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_
+
+#include <cstdint>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/types/span.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+
+void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
+                 absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
+                 Tensor* dst);
+
+// The row-major element strides of `shape`.
+absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape);
+
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_

@@ -1,0 +1,87 @@
+// Transpose: output dim i is input dim perm[i]. The permutation is validated as TensorFlow
+// does, then the copy is one StridedCopy, which merges dims that stay contiguous (so a
+// permutation keeping the innermost dim copies whole rows) and tiles true transposes (2-D
+// and batched) for cache locality. A permutation that moves only size-1 dims returns the
+// input's buffer under the new shape.
+#include <cstdint>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_join.h"
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "graph/types.h"
+#include "kernels/cpu/array/array_types.h"
+#include "kernels/cpu/array/index_util.h"
+#include "kernels/cpu/array/strided_copy.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+using array_internal::ArrayTypes;
+using array_internal::IndexVector;
+
+class TransposeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    const Tensor& perm_t = ctx->input(1);
+    OP_REQUIRES(ctx, perm_t.dims() == 1,
+                errors::InvalidArgument("perm must be rank 1, got shape ",
+                                        perm_t.shape().DebugString()));
+    const int rank = input.dims();
+    OP_REQUIRES(ctx, perm_t.NumElements() == rank,
+                errors::InvalidArgument("transpose expects a vector of size ", rank,
+                                        ". But input(1) is a vector of size ",
+                                        perm_t.NumElements()));
+    IndexVector perm;
+    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(perm_t, &perm));
+    absl::InlinedVector<bool, 8> seen(rank, false);
+    for (int i = 0; i < rank; ++i) {
+      const int64_t d = perm[i];
+      OP_REQUIRES(ctx, 0 <= d && d < rank,
+                  errors::InvalidArgument(d, " is out of range [0 .. ", rank, ")"));
+      seen[d] = true;
+    }
+    for (int i = 0; i < rank; ++i) {
+      OP_REQUIRES(ctx, seen[i],
+                  errors::InvalidArgument(i, " is missing from {", absl::StrJoin(perm, ","),
+                                          "}."));
+    }
+    const auto in_strides = RowMajorStrides(input.shape());
+    IndexVector dims(rank);
+    IndexVector strides(rank);
+    // Whether the non-trivial dims keep their order, so no element moves.
+    bool in_order = true;
+    int64_t last = -1;
+    for (int i = 0; i < rank; ++i) {
+      dims[i] = input.dim_size(perm[i]);
+      strides[i] = in_strides[perm[i]];
+      if (dims[i] != 1) {
+        in_order &= perm[i] > last;
+        last = perm[i];
+      }
+    }
+    const TensorShape shape(dims);
+    if (in_order) {
+      Tensor view;
+      CHECK(view.CopyFrom(input, shape));
+      ctx->set_output(0, view);
+      return;
+    }
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+    StridedCopy(ctx, input, 0, dims, strides, out);
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("Transpose").Device(DEVICE_CPU).HostMemory("perm")
+                            .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
+                        TransposeOp);
+
+}  // namespace
+}  // namespace sluice
