@@ -1,0 +1,174 @@
+// Parsing is one left-to-right pass: each argument is "--", a flag (long, `=`-joined, or a
+// one-letter alias), or the next positional.
+#include "tools/cli/args.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "graph/errors.h"
+
+namespace sluice {
+namespace cli {
+
+ArgParser::ArgParser(std::string usage, std::string summary)
+    : usage_(std::move(usage)), summary_(std::move(summary)) {}
+
+void ArgParser::AddString(const std::string& name, const std::string& value_name,
+                          const std::string& help, std::string* value) {
+  flags_.push_back({name, value_name, help, Kind::kString, value});
+}
+
+void ArgParser::AddRepeated(const std::string& name, const std::string& value_name,
+                            const std::string& help, std::vector<std::string>* values) {
+  flags_.push_back({name, value_name, help, Kind::kRepeated, values});
+}
+
+void ArgParser::AddInt(const std::string& name, const std::string& value_name,
+                       const std::string& help, int64_t* value) {
+  flags_.push_back({name, value_name, help, Kind::kInt, value});
+}
+
+void ArgParser::AddDouble(const std::string& name, const std::string& value_name,
+                          const std::string& help, double* value) {
+  flags_.push_back({name, value_name, help, Kind::kDouble, value});
+}
+
+void ArgParser::AddBool(const std::string& name, const std::string& help, bool* value) {
+  flags_.push_back({name, "", help, Kind::kBool, value});
+}
+
+void ArgParser::AddAlias(char alias, const std::string& name) {
+  Flag* flag = FindFlag(name);
+  if (flag != nullptr) flag->alias = alias;
+}
+
+void ArgParser::AddPositional(const std::string& name, const std::string& help,
+                              std::string* value) {
+  positionals_.push_back({name, help, value});
+}
+
+ArgParser::Flag* ArgParser::FindFlag(const std::string& name) {
+  for (Flag& flag : flags_) {
+    if (flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+ArgParser::Flag* ArgParser::FindAlias(char alias) {
+  for (Flag& flag : flags_) {
+    if (flag.alias == alias) return &flag;
+  }
+  return nullptr;
+}
+
+absl::Status ArgParser::SetValue(Flag& flag, const std::string& text) {
+  switch (flag.kind) {
+    case Kind::kString:
+      *static_cast<std::string*>(flag.value) = text;
+      return absl::OkStatus();
+    case Kind::kRepeated:
+      static_cast<std::vector<std::string>*>(flag.value)->push_back(text);
+      return absl::OkStatus();
+    case Kind::kInt:
+      if (!absl::SimpleAtoi(text, static_cast<int64_t*>(flag.value))) {
+        return errors::InvalidArgument("--", flag.name, " expects an integer, got '", text, "'");
+      }
+      return absl::OkStatus();
+    case Kind::kDouble:
+      if (!absl::SimpleAtod(text, static_cast<double*>(flag.value))) {
+        return errors::InvalidArgument("--", flag.name, " expects a number, got '", text, "'");
+      }
+      return absl::OkStatus();
+    case Kind::kBool:
+      break;
+  }
+  return errors::InvalidArgument("--", flag.name, " takes no value");
+}
+
+absl::Status ArgParser::Parse(const std::vector<std::string>& args) {
+  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+      std::find(args.begin(), args.end(), "-h") != args.end()) {
+    help_requested_ = true;
+    return absl::OkStatus();
+  }
+  size_t next_positional = 0;
+  bool flags_ended = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool is_flag = !flags_ended && arg.size() > 1 && arg[0] == '-';
+    if (!is_flag) {
+      if (next_positional == positionals_.size()) {
+        return errors::InvalidArgument("unexpected argument '", arg, "'");
+      }
+      *positionals_[next_positional++].value = arg;
+      continue;
+    }
+    if (arg == "--") {
+      flags_ended = true;
+      continue;
+    }
+    Flag* flag = nullptr;
+    std::string value;
+    bool has_value = false;
+    if (arg[1] == '-') {
+      std::string name = arg.substr(2);
+      if (size_t eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name.resize(eq);
+        has_value = true;
+      }
+      flag = FindFlag(name);
+    } else if (arg.size() == 2) {
+      flag = FindAlias(arg[1]);
+    }
+    if (flag == nullptr) return errors::InvalidArgument("unknown flag '", arg, "'");
+    if (flag->kind == Kind::kBool) {
+      if (has_value) return errors::InvalidArgument("--", flag->name, " takes no value");
+      *static_cast<bool*>(flag->value) = true;
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 == args.size()) {
+        return errors::InvalidArgument("--", flag->name, " needs a value (", flag->value_name,
+                                       ")");
+      }
+      value = args[++i];
+    }
+    RETURN_IF_ERROR(SetValue(*flag, value));
+  }
+  if (next_positional < positionals_.size()) {
+    return errors::InvalidArgument("missing argument ", positionals_[next_positional].name);
+  }
+  return absl::OkStatus();
+}
+
+std::string ArgParser::Help() const {
+  std::string text = absl::StrCat("usage: sluice ", usage_, "\n\n", summary_, "\n");
+  if (!positionals_.empty()) absl::StrAppend(&text, "\narguments:\n");
+  for (const Positional& positional : positionals_) {
+    absl::StrAppend(&text, absl::StrFormat("  %-24s %s\n", positional.name, positional.help));
+  }
+  absl::StrAppend(&text, "\nflags:\n");
+  for (const Flag& flag : flags_) {
+    std::string spelling = flag.alias != 0 ? absl::StrCat("-", std::string(1, flag.alias), ", ")
+                                           : std::string();
+    absl::StrAppend(&spelling, "--", flag.name);
+    if (!flag.value_name.empty()) absl::StrAppend(&spelling, " ", flag.value_name);
+    std::string help = flag.help;
+    if (flag.kind == Kind::kRepeated) absl::StrAppend(&help, " (repeatable)");
+    absl::StrAppend(&text, absl::StrFormat("  %-24s %s\n", spelling, help));
+  }
+  absl::StrAppend(&text, absl::StrFormat("  %-24s %s\n", "-h, --help", "show this help"));
+  return text;
+}
+
+std::string ArgParser::ShortUsage() const {
+  return absl::StrCat("usage: sluice ", usage_, "\n(sluice ",
+                      usage_.substr(0, usage_.find(' ')), " --help for details)\n");
+}
+
+}  // namespace cli
+}  // namespace sluice

@@ -1,0 +1,239 @@
+// sluice benchmark: times steps of a model after a warmup and reports latency percentiles,
+// throughput and peak memory; --profile adds per-op-type and per-node tables from traced
+// steps run after the timed ones (tracing costs time, so it never skews the latencies).
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "graph/errors.h"
+#include "tools/cli/args.h"
+#include "tools/cli/benchmark_stats.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/feeds.h"
+#include "tools/cli/json_writer.h"
+#include "tools/cli/model.h"
+#include "tools/cli/report.h"
+#include "tools/cli/runner.h"
+
+namespace sluice {
+namespace cli {
+namespace {
+
+constexpr int kProfileNodes = 25;
+
+struct BenchmarkFlags {
+  std::string model;
+  std::vector<std::string> outputs;
+  FeedOptions feeds;
+  RunnerOptions runner;
+  int64_t warmup = 5;
+  int64_t runs = -1;    // -1: not given
+  double seconds = -1;  // -1: not given
+  int64_t profile_runs = 20;
+  bool profile = false;
+  bool json = false;
+};
+
+using Clock = std::chrono::steady_clock;
+
+double MillisSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double PeakRssMb() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
+}
+
+// A one-line bar on stderr, redrawn in place when its percentage changes (so fast models do
+// not pay for a write per step); only on a terminal.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled) {}
+  void Update(double fraction, int64_t steps) {
+    const int percent = static_cast<int>(100 * std::min(fraction, 1.0));
+    if (!enabled_ || percent == drawn_percent_) return;
+    drawn_percent_ = percent;
+    const int filled = percent * kWidth / 100;
+    std::fprintf(stderr, "\r[%s%s] %3d%% %lld steps", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, ' ').c_str(), percent,
+                 static_cast<long long>(steps));
+  }
+  void Done() {
+    if (enabled_) std::fprintf(stderr, "\r%*s\r", kWidth + 24, "");
+  }
+
+ private:
+  static constexpr int kWidth = 40;
+  const bool enabled_;
+  int drawn_percent_ = -1;
+};
+
+void PrintText(const BenchmarkFlags& flags, const LatencyStats& stats, double total_ms,
+               const std::string& device) {
+  std::printf("Benchmark of %s on %s (batch %lld, %lld warmup step(s))\n", flags.model.c_str(),
+              device.c_str(), static_cast<long long>(flags.feeds.batch),
+              static_cast<long long>(flags.warmup));
+  std::printf("Steps: %lld in %.3f s\n", static_cast<long long>(stats.count), total_ms / 1e3);
+  std::printf("Latency ms: p50 %.4f  p90 %.4f  p99 %.4f  (min %.4f, max %.4f, mean %.4f, "
+              "std %.4f)\n",
+              stats.p50_ms, stats.p90_ms, stats.p99_ms, stats.min_ms, stats.max_ms,
+              stats.mean_ms, stats.stddev_ms);
+  const double steps_per_s = total_ms > 0 ? stats.count * 1e3 / total_ms : 0;
+  std::printf("Throughput: %.2f steps/s, %.2f items/s\n", steps_per_s,
+              steps_per_s * flags.feeds.batch);
+  std::printf("Peak memory (RSS): %.1f MiB\n", PeakRssMb());
+}
+
+void PrintJson(const BenchmarkFlags& flags, const LatencyStats& stats, double total_ms,
+               const std::string& device, const Profile* profile) {
+  JsonWriter json;
+  const double steps_per_s = total_ms > 0 ? stats.count * 1e3 / total_ms : 0;
+  json.BeginObject().Key("model").String(flags.model).Key("device").String(device);
+  json.Key("batch").Int(flags.feeds.batch).Key("warmup").Int(flags.warmup);
+  json.Key("steps").Int(stats.count).Key("total_ms").Double(total_ms);
+  json.Key("latency_ms").BeginObject();
+  json.Key("p50").Double(stats.p50_ms).Key("p90").Double(stats.p90_ms);
+  json.Key("p99").Double(stats.p99_ms).Key("min").Double(stats.min_ms);
+  json.Key("max").Double(stats.max_ms).Key("mean").Double(stats.mean_ms);
+  json.Key("stddev").Double(stats.stddev_ms).EndObject();
+  json.Key("steps_per_second").Double(steps_per_s);
+  json.Key("items_per_second").Double(steps_per_s * flags.feeds.batch);
+  json.Key("peak_rss_mib").Double(PeakRssMb());
+  if (profile != nullptr) {
+    json.Key("profile").BeginObject().Key("steps").Int(profile->steps);
+    json.Key("op_ms_per_step").Double(profile->total_ms).Key("by_op_type").BeginArray();
+    for (const ProfileRow& row : profile->by_op_type) {
+      json.BeginObject().Key("op").String(row.name).Key("nodes").Int(row.count);
+      json.Key("avg_ms").Double(row.avg_ms).Key("share").Double(row.share).EndObject();
+    }
+    json.EndArray().Key("by_node").BeginArray();
+    for (const ProfileRow& row : profile->by_node) {
+      json.BeginObject().Key("node").String(row.name).Key("op").String(row.op);
+      json.Key("avg_ms").Double(row.avg_ms).Key("share").Double(row.share).EndObject();
+    }
+    json.EndArray().EndObject();
+  }
+  json.EndObject();
+  std::fputs(json.str().c_str(), stdout);
+}
+
+absl::Status Benchmark(BenchmarkFlags flags) {
+  Model model;
+  RETURN_IF_ERROR(LoadModel(flags.model, &model));
+  std::vector<std::string> fetches;
+  for (const std::string& name :
+       flags.outputs.empty() ? LikelyOutputs(model.graph_def) : flags.outputs) {
+    std::string tensor;
+    DataType dtype;
+    RETURN_IF_ERROR(errors::PrependToMessage(
+        ResolveOutput(model.graph_def, name, &tensor, &dtype), "--output: "));
+    fetches.push_back(tensor);
+  }
+  if (fetches.empty()) {
+    return errors::InvalidArgument("the model has no obvious outputs; name them with --output");
+  }
+  std::vector<Feed> feeds;
+  RETURN_IF_ERROR(BuildFeeds(model.graph_def, flags.feeds, &feeds));
+  std::vector<std::pair<std::string, Tensor>> feed_pairs;
+  for (const Feed& feed : feeds) feed_pairs.emplace_back(feed.tensor, feed.value);
+  std::unique_ptr<ModelRunner> runner;
+  RETURN_IF_ERROR(
+      ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs), fetches, &runner));
+
+  const RunOptions plain;
+  std::vector<Tensor> outputs;
+  for (int64_t i = 0; i < flags.warmup; ++i) RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
+
+  const bool by_time = flags.seconds > 0;
+  const int64_t runs = flags.runs > 0 ? flags.runs : 50;
+  ProgressBar bar(isatty(STDERR_FILENO) == 1 && !flags.json);
+  std::vector<double> latencies;
+  const Clock::time_point start = Clock::now();
+  while (by_time ? MillisSince(start) < flags.seconds * 1e3
+                 : static_cast<int64_t>(latencies.size()) < runs) {
+    const Clock::time_point step = Clock::now();
+    RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
+    latencies.push_back(MillisSince(step));
+    bar.Update(by_time ? MillisSince(start) / (flags.seconds * 1e3)
+                       : static_cast<double>(latencies.size()) / runs,
+               static_cast<int64_t>(latencies.size()));
+  }
+  const double total_ms = MillisSince(start);
+  bar.Done();
+  const LatencyStats stats = ComputeLatencyStats(latencies);
+
+  std::unique_ptr<Profile> profile;
+  if (flags.profile) {
+    RunOptions traced;
+    traced.set_trace_level(RunOptions::FULL_TRACE);
+    std::vector<StepStats> steps;
+    for (int64_t i = 0; i < flags.profile_runs; ++i) {
+      RunMetadata metadata;
+      RETURN_IF_ERROR(runner->Run(traced, &outputs, &metadata));
+      steps.push_back(metadata.step_stats());
+    }
+    profile = std::make_unique<Profile>(BuildProfile(steps));
+  }
+  if (flags.json) {
+    PrintJson(flags, stats, total_ms, runner->device_type(), profile.get());
+  } else {
+    PrintText(flags, stats, total_ms, runner->device_type());
+    if (profile != nullptr) std::fputs(FormatProfile(*profile, kProfileNodes).c_str(), stdout);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int BenchmarkCommand(const Args& args) {
+  BenchmarkFlags flags;
+  ArgParser parser(
+      "benchmark MODEL [--warmup N] [--runs N | --seconds S] [--batch B] [--profile] [flags]",
+      "Times steps of a frozen GraphDef: latency percentiles (p50/p90/p99), throughput and\n"
+      "peak memory, with a progress bar on a terminal. Inputs are random unless given with\n"
+      "--input; --profile adds time per op type and per node from traced steps.");
+  parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
+  parser.AddInt("warmup", "N", "untimed steps first (default 5)", &flags.warmup);
+  parser.AddInt("runs", "N", "timed steps (default 50)", &flags.runs);
+  parser.AddDouble("seconds", "S", "time steps for S seconds instead of --runs", &flags.seconds);
+  parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
+                &flags.feeds.batch);
+  parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
+  parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
+  parser.AddRepeated("input", "NAME=SPEC", "feed NAME from FILE.npy, random or zeros",
+                     &flags.feeds.inputs);
+  parser.AddRepeated("shape", "NAME=D0,D1,...", "shape of a generated input", &flags.feeds.shapes);
+  parser.AddRepeated("output", "NAME[:i]", "fetch this tensor (default: likely outputs)",
+                     &flags.outputs);
+  parser.AddBool("profile", "print time per op type and per node", &flags.profile);
+  parser.AddInt("profile-runs", "N", "traced steps for --profile (default 20)",
+                &flags.profile_runs);
+  parser.AddBool("json", "print one JSON object instead of text", &flags.json);
+  const int parsed = HandleParseResult("benchmark", parser, parser.Parse(args));
+  if (parsed >= 0) return parsed;
+  if (flags.runs != -1 && flags.seconds != -1) {
+    return ReportUsageError("benchmark", parser, "give --runs or --seconds, not both");
+  }
+  if ((flags.runs != -1 && flags.runs < 1) || (flags.seconds != -1 && !(flags.seconds > 0)) ||
+      flags.warmup < 0 ||
+      flags.feeds.batch < 1 || flags.profile_runs < 1) {
+    return ReportUsageError("benchmark", parser,
+                            "--runs, --seconds, --batch and --profile-runs must be positive, "
+                            "--warmup non-negative");
+  }
+  absl::Status status = Benchmark(std::move(flags));
+  return status.ok() ? 0 : ReportError("benchmark", status);
+}
+
+}  // namespace cli
+}  // namespace sluice

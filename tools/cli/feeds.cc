@@ -1,0 +1,220 @@
+// Building feeds: parse each flag, resolve its name, then read or generate the value and check
+// it against the input's declared dtype and shape.
+#include "tools/cli/feeds.h"
+
+#include <map>
+#include <random>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "graph/allocator.h"
+#include "graph/errors.h"
+#include "io/npy.h"
+#include "tools/cli/model.h"
+
+namespace sluice {
+namespace cli {
+namespace {
+
+absl::Status SplitAssignment(const std::string& flag, const std::string& text,
+                             std::string* name, std::string* value) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    return errors::InvalidArgument("--", flag, " expects NAME=VALUE, got '", text, "'");
+  }
+  *name = text.substr(0, eq);
+  *value = text.substr(eq + 1);
+  return absl::OkStatus();
+}
+
+absl::Status ParseDims(const std::string& name, const std::string& text, TensorShape* shape) {
+  std::vector<int64_t> dims;
+  if (text != "[]" && text != "scalar") {
+    for (absl::string_view part : absl::StrSplit(text, ',')) {
+      int64_t dim = 0;
+      if (!absl::SimpleAtoi(part, &dim) || dim < 0) {
+        return errors::InvalidArgument("--shape ", name, "=", text,
+                                       ": dims must be non-negative integers, e.g. 1,224,224,3 "
+                                       "(or [] for a scalar)");
+      }
+      dims.push_back(dim);
+    }
+  }
+  return errors::PrependToMessage(TensorShape::BuildTensorShape(dims, shape), "--shape ", name,
+                                  ": ");
+}
+
+std::string PartialShapeString(const PartialTensorShape& shape) {
+  if (shape.unknown_rank()) return "<unknown shape>";
+  std::vector<std::string> dims;
+  for (int64_t dim : shape.dim_sizes()) dims.push_back(dim < 0 ? "?" : absl::StrCat(dim));
+  return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
+}
+
+// The shape of a generated input when no --shape is given.
+absl::Status DefaultShape(const ModelInput& input, int64_t batch, TensorShape* shape) {
+  if (input.shape.unknown_rank()) {
+    return errors::InvalidArgument("input '", input.name,
+                                   "' has an unknown shape; give one with --shape ", input.name,
+                                   "=D0,D1,...");
+  }
+  std::vector<int64_t> dims;
+  for (int d = 0; d < input.shape.dims(); ++d) {
+    const int64_t dim = input.shape.dim_size(d);
+    dims.push_back(dim >= 0 ? dim : (d == 0 ? batch : 1));
+  }
+  return TensorShape::BuildTensorShape(dims, shape);
+}
+
+template <typename T, typename Draw>
+void Fill(Tensor* t, Draw draw) {
+  T* data = t->base<T>();
+  for (int64_t i = 0; i < t->NumElements(); ++i) data[i] = static_cast<T>(draw());
+}
+
+absl::Status Generate(DataType dtype, const TensorShape& shape, bool zeros, std::mt19937_64* rng,
+                      Tensor* out) {
+  ASSIGN_OR_RETURN(*out, Tensor::Allocate(DefaultCpuAllocator(), dtype, shape));
+  std::uniform_real_distribution<double> real(0.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 9);
+  auto number = [&]() { return zeros ? 0.0 : real(*rng); };
+  auto integer = [&]() { return zeros ? 0 : small(*rng); };
+  switch (dtype) {
+    case DT_FLOAT: Fill<float>(out, number); break;
+    case DT_DOUBLE: Fill<double>(out, number); break;
+    case DT_HALF: Fill<half>(out, [&] { return static_cast<float>(number()); }); break;
+    case DT_BFLOAT16: Fill<bfloat16>(out, [&] { return static_cast<float>(number()); }); break;
+    case DT_COMPLEX64: Fill<complex64>(out, [&] { return complex64(number(), 0); }); break;
+    case DT_COMPLEX128: Fill<complex128>(out, [&] { return complex128(number(), 0); }); break;
+    case DT_INT8: Fill<int8_t>(out, integer); break;
+    case DT_INT16: Fill<int16_t>(out, integer); break;
+    case DT_INT32: Fill<int32_t>(out, integer); break;
+    case DT_INT64: Fill<int64_t>(out, integer); break;
+    case DT_UINT8: Fill<uint8_t>(out, integer); break;
+    case DT_UINT16: Fill<uint16_t>(out, integer); break;
+    case DT_UINT32: Fill<uint32_t>(out, integer); break;
+    case DT_UINT64: Fill<uint64_t>(out, integer); break;
+    case DT_BOOL: Fill<bool>(out, [&] { return integer() % 2 == 1; }); break;
+    default:
+      return errors::Unimplemented("cannot generate values of dtype ", DataTypeString(dtype),
+                                   "; feed this input from a .npy file");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFits(const ModelInput& input, const std::string& what, const Tensor& value) {
+  const bool dtype_ok = input.dtype == DT_INVALID || value.dtype() == input.dtype;
+  const bool shape_ok = input.shape.IsCompatibleWith(PartialTensorShape(value.shape()));
+  if (dtype_ok && shape_ok) return absl::OkStatus();
+  return errors::InvalidArgument("input '", input.name, "': ", what, " is ",
+                                 DataTypeString(value.dtype()), " ", ShapeString(value.shape()),
+                                 " but the model expects ", DataTypeString(input.dtype), " ",
+                                 PartialShapeString(input.shape));
+}
+
+struct Request {
+  std::string flag_name;  // as the user wrote it
+  std::string spec;       // file, "random" or "zeros"
+  ModelInput input;
+  bool has_shape = false;
+  TensorShape shape;
+};
+
+absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::mt19937_64* rng,
+                      Feed* feed) {
+  const ModelInput& input = request.input;
+  if (request.spec == "random" || request.spec == "zeros") {
+    TensorShape shape = request.shape;
+    if (!request.has_shape) RETURN_IF_ERROR(DefaultShape(input, options.batch, &shape));
+    if (!input.shape.IsCompatibleWith(PartialTensorShape(shape))) {
+      return errors::InvalidArgument("input '", input.name, "': --shape ", ShapeString(shape),
+                                     " does not fit the model's ", PartialShapeString(input.shape));
+    }
+    if (input.dtype == DT_INVALID) {
+      return errors::InvalidArgument("input '", input.name, "': its dtype is unknown");
+    }
+    RETURN_IF_ERROR(Generate(input.dtype, shape, request.spec == "zeros", rng, &feed->value));
+    feed->description = absl::StrCat(request.spec, " ", DataTypeString(input.dtype), " ",
+                                      ShapeString(shape));
+    return absl::OkStatus();
+  }
+  const std::string path = UserPath(request.spec);
+  RETURN_IF_ERROR(ReadNpyFile(path, &feed->value));
+  if (request.has_shape && request.shape != feed->value.shape()) {
+    return errors::InvalidArgument("input '", input.name, "': ", request.spec, " holds ",
+                                   ShapeString(feed->value.shape()), ", not the --shape ",
+                                   ShapeString(request.shape));
+  }
+  RETURN_IF_ERROR(CheckFits(input, request.spec, feed->value));
+  feed->description = absl::StrCat(request.spec, " ", DataTypeString(feed->value.dtype()), " ",
+                                   ShapeString(feed->value.shape()));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string ShapeString(const TensorShape& shape) {
+  return absl::StrCat("[", absl::StrJoin(shape.dim_sizes(), ","), "]");
+}
+
+absl::Status BuildFeeds(const GraphDef& graph_def, const FeedOptions& options,
+                        std::vector<Feed>* feeds) {
+  std::map<std::string, Request> requests;  // by canonical tensor name
+  std::vector<std::string> order;
+  auto request_for = [&](const std::string& flag, const std::string& name,
+                         Request** request) -> absl::Status {
+    std::string tensor;
+    ModelInput input;
+    RETURN_IF_ERROR(errors::PrependToMessage(ResolveInput(graph_def, name, &tensor, &input),
+                                             "--", flag, ": "));
+    auto [it, added] = requests.try_emplace(tensor);
+    if (added) {
+      it->second.input = std::move(input);
+      order.push_back(tensor);
+    }
+    *request = &it->second;
+    return absl::OkStatus();
+  };
+  for (const std::string& text : options.inputs) {
+    std::string name, spec;
+    RETURN_IF_ERROR(SplitAssignment("input", text, &name, &spec));
+    Request* request = nullptr;
+    RETURN_IF_ERROR(request_for("input", name, &request));
+    if (!request->spec.empty()) {
+      return errors::InvalidArgument("--input: '", name, "' is given twice");
+    }
+    request->spec = spec;
+  }
+  for (const std::string& text : options.shapes) {
+    std::string name, dims;
+    RETURN_IF_ERROR(SplitAssignment("shape", text, &name, &dims));
+    Request* request = nullptr;
+    RETURN_IF_ERROR(request_for("shape", name, &request));
+    if (request->has_shape) return errors::InvalidArgument("--shape: '", name, "' is given twice");
+    RETURN_IF_ERROR(ParseDims(name, dims, &request->shape));
+    request->has_shape = true;
+  }
+  for (const ModelInput& input : ModelInputs(graph_def)) {
+    if (input.has_default || requests.count(input.name) > 0) continue;
+    requests[input.name].input = input;
+    order.push_back(input.name);
+  }
+  std::mt19937_64 rng(options.seed);
+  feeds->clear();
+  for (const std::string& tensor : order) {
+    Request& request = requests[tensor];
+    if (request.spec.empty()) request.spec = "random";
+    Feed feed;
+    feed.tensor = tensor;
+    RETURN_IF_ERROR(MakeFeed(request, options, &rng, &feed));
+    feeds->push_back(std::move(feed));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace cli
+}  // namespace sluice

@@ -1,0 +1,147 @@
+// Kernel availability from the kernel registry, phrased for users.
+#include "tools/cli/kernel_info.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graph/errors.h"
+#include "graph/tensor_id.h"
+#include "graph/types.h"
+#include "runtime/device_factory.h"
+#include "runtime/device_type.h"
+#include "runtime/kernel_registry.h"
+
+namespace sluice {
+namespace cli {
+namespace {
+
+bool HasKernelOn(const NodeDef& node, const std::string& device_type) {
+  bool found = false;
+  absl::Status status =
+      KernelRegistry::Global()->HasKernel(DeviceType(device_type), node, &found, nullptr);
+  return status.ok() && found;
+}
+
+}  // namespace
+
+std::vector<std::string> KnownDeviceTypes() {
+  std::vector<std::string> types = DeviceFactory::DeviceTypes();
+  std::sort(types.begin(), types.end(), [](const std::string& a, const std::string& b) {
+    return (a == DEVICE_CPU) != (b == DEVICE_CPU) ? a == DEVICE_CPU : a < b;
+  });
+  std::set<std::string> seen(types.begin(), types.end());
+  std::set<std::string> kernel_only;
+  const KernelList kernels = GetAllRegisteredKernels();
+  for (const KernelDef& def : kernels.kernel()) {
+    if (seen.count(def.device_type()) == 0) kernel_only.insert(def.device_type());
+  }
+  types.insert(types.end(), kernel_only.begin(), kernel_only.end());
+  return types;
+}
+
+std::vector<std::string> DevicesWithKernel(const std::string& op) {
+  std::set<std::string> devices;
+  const KernelList kernels = GetRegisteredKernelsForOp(op);
+  for (const KernelDef& def : kernels.kernel()) {
+    devices.insert(def.device_type());
+  }
+  return std::vector<std::string>(devices.begin(), devices.end());
+}
+
+std::string DescribeKernelDef(const KernelDef& def) {
+  std::vector<std::string> parts;
+  for (const KernelDef::AttrConstraint& constraint : def.constraint()) {
+    std::vector<std::string> types;
+    for (int type : constraint.allowed_values().list().type()) {
+      types.push_back(DataTypeString(static_cast<DataType>(type)));
+    }
+    parts.push_back(absl::StrCat(constraint.name(), " in {", absl::StrJoin(types, ", "), "}"));
+  }
+  if (parts.empty()) parts.push_back("(any dtype)");
+  if (!def.label().empty()) parts.push_back(absl::StrCat("label '", def.label(), "'"));
+  if (def.priority() != 0) parts.push_back(absl::StrCat("priority ", def.priority()));
+  if (def.host_memory_arg_size() > 0) {
+    parts.push_back(absl::StrCat("host memory: ", absl::StrJoin(def.host_memory_arg(), ", ")));
+  }
+  return absl::StrJoin(parts, "; ");
+}
+
+std::string NodeTypeAttrs(const NodeDef& node) {
+  std::map<std::string, std::string> attrs;  // sorted by name
+  for (const auto& [name, value] : node.attr()) {
+    if (value.value_case() == AttrValue::kType) {
+      attrs[name] = DataTypeString(value.type());
+    } else if (value.value_case() == AttrValue::kList && value.list().type_size() > 0) {
+      std::vector<std::string> types;
+      for (int type : value.list().type()) {
+        types.push_back(DataTypeString(static_cast<DataType>(type)));
+      }
+      attrs[name] = absl::StrCat("[", absl::StrJoin(types, ","), "]");
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : attrs) parts.push_back(absl::StrCat(name, "=", value));
+  return absl::StrJoin(parts, ", ");
+}
+
+std::set<std::string> NeededNodes(const GraphDef& graph_def,
+                                  const std::vector<std::string>& fetch_nodes,
+                                  const std::set<std::string>& fed_nodes) {
+  std::map<std::string, const NodeDef*> by_name;
+  for (const NodeDef& node : graph_def.node()) by_name[node.name()] = &node;
+  std::set<std::string> needed;
+  std::vector<std::string> stack(fetch_nodes.begin(), fetch_nodes.end());
+  while (!stack.empty()) {
+    std::string name = std::move(stack.back());
+    stack.pop_back();
+    auto it = by_name.find(name);
+    if (it == by_name.end() || !needed.insert(name).second || fed_nodes.count(name) > 0) {
+      continue;
+    }
+    for (const std::string& input : it->second->input()) {
+      stack.push_back(std::string(ParseTensorName(input).node));
+    }
+  }
+  return needed;
+}
+
+absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>& nodes,
+                          const std::string& device_type) {
+  for (const NodeDef& node : graph_def.node()) {
+    if (nodes.count(node.name()) == 0 || HasKernelOn(node, device_type)) continue;
+    std::vector<std::string> devices = DevicesWithKernel(node.op());
+    const std::string attrs = NodeTypeAttrs(node);
+    const std::string where =
+        devices.empty() ? absl::StrCat("no device has a kernel for ", node.op(), " in this build")
+                        : absl::StrCat(node.op(), " kernels exist on: ",
+                                       absl::StrJoin(devices, ", "), " (sluice ops --op ",
+                                       node.op(), " lists them)");
+    return errors::NotFound("no ", device_type, " kernel for op '", node.op(), "' (node ",
+                            node.name(), attrs.empty() ? "" : ", ", attrs, "); ", where);
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> OpsWithoutKernel(const GraphDef& graph_def,
+                                          const std::string& device_type) {
+  std::map<std::string, std::set<std::string>> missing;
+  for (const NodeDef& node : graph_def.node()) {
+    if (!HasKernelOn(node, device_type)) missing[node.op()].insert(NodeTypeAttrs(node));
+  }
+  std::vector<std::string> lines;
+  for (const auto& [op, attrs] : missing) {
+    std::vector<std::string> variants;
+    for (const std::string& attr : attrs) {
+      if (!attr.empty()) variants.push_back(attr);
+    }
+    lines.push_back(variants.empty() ? op
+                                     : absl::StrCat(op, " (", absl::StrJoin(variants, "; "), ")"));
+  }
+  return lines;
+}
+
+}  // namespace cli
+}  // namespace sluice

@@ -1,0 +1,172 @@
+// Model loading and name resolution for the command line.
+#include "tools/cli/model.h"
+
+#include <cstdlib>
+#include <set>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graph/errors.h"
+#include "graph/graph_def_io.h"
+#include "graph/graph_def_util.h"
+#include "graph/node_def_util.h"
+#include "graph/op_registry.h"
+#include "graph/tensor_id.h"
+
+namespace sluice {
+namespace cli {
+namespace {
+
+const NodeDef* FindNode(const GraphDef& graph_def, absl::string_view name) {
+  for (const NodeDef& node : graph_def.node()) {
+    if (node.name() == name) return &node;
+  }
+  return nullptr;
+}
+
+// Ops run for their effect on state, which a user does not fetch.
+bool IsEffectOnly(const std::string& op) {
+  return absl::StartsWith(op, "Assign") || absl::StartsWith(op, "Save") ||
+         absl::StartsWith(op, "Restore") || op == "NoOp" || absl::StartsWith(op, "Scatter");
+}
+
+std::string ShapeText(const PartialTensorShape& shape) {
+  if (shape.unknown_rank()) return "<unknown shape>";
+  std::vector<std::string> dims;
+  for (int64_t dim : shape.dim_sizes()) dims.push_back(dim < 0 ? "?" : absl::StrCat(dim));
+  return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
+}
+
+absl::Status ParseUserTensorName(const std::string& name, TensorId* id) {
+  RETURN_IF_ERROR(ParseTensorNameStrict(name, id));
+  if (id->index == kControlSlot) {
+    return errors::InvalidArgument("'", name, "' names a control dependency, not a tensor");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string UserPath(const std::string& path) {
+  const char* user_dir = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (user_dir == nullptr || path.empty() || path[0] == '/') return path;
+  return absl::StrCat(user_dir, "/", path);
+}
+
+absl::Status LoadModel(const std::string& path, Model* model) {
+  model->path = UserPath(path);
+  GraphDef& graph_def = model->graph_def;
+  RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
+  absl::Status status = CheckGraphDefVersions(graph_def.versions());
+  if (status.ok()) status = AddDefaultAttrsToGraphDef(&graph_def, *OpRegistry::Global());
+  if (status.ok()) {
+    status = ValidateGraphDefAgainstOpRegistry(graph_def, *OpRegistry::Global());
+  }
+  return errors::PrependToMessage(status, model->path, ": ");
+}
+
+std::vector<ModelInput> ModelInputs(const GraphDef& graph_def) {
+  std::vector<ModelInput> inputs;
+  for (const NodeDef& node : graph_def.node()) {
+    if (node.op() != "Placeholder" && node.op() != "PlaceholderWithDefault") continue;
+    ModelInput input;
+    input.name = node.name();
+    input.has_default = node.op() == "PlaceholderWithDefault";
+    GetNodeAttr(AttrSlice(node), "dtype", &input.dtype).IgnoreError();
+    auto shape = node.attr().find("shape");
+    if (shape != node.attr().end() && shape->second.has_shape()) {
+      PartialTensorShape::BuildFromProto(shape->second.shape(), &input.shape).IgnoreError();
+    } else {
+      input.shape = PartialTensorShape();
+    }
+    inputs.push_back(std::move(input));
+  }
+  return inputs;
+}
+
+std::vector<std::string> LikelyOutputs(const GraphDef& graph_def) {
+  std::set<std::string> read;
+  for (const NodeDef& node : graph_def.node()) {
+    for (const std::string& input : node.input()) {
+      if (!IsControlInput(input)) read.insert(std::string(ParseTensorName(input).node));
+    }
+  }
+  std::vector<std::string> outputs;
+  for (const NodeDef& node : graph_def.node()) {
+    if (read.count(node.name()) > 0 || IsEffectOnly(node.op()) ||
+        node.op() == "Placeholder" || node.op() == "PlaceholderWithDefault") {
+      continue;
+    }
+    DataTypeVector types;
+    if (!NodeOutputTypes(node, &types).ok()) continue;
+    for (size_t i = 0; i < types.size(); ++i) {
+      outputs.push_back(types.size() == 1 ? node.name() : absl::StrCat(node.name(), ":", i));
+    }
+  }
+  return outputs;
+}
+
+absl::Status NodeOutputTypes(const NodeDef& node, DataTypeVector* types) {
+  const OpDef* op_def = nullptr;
+  RETURN_IF_ERROR(OpRegistry::Global()->LookUpOpDef(node.op(), &op_def));
+  return OutputTypesForNode(node, *op_def, types);
+}
+
+std::string DescribeInput(const ModelInput& input) {
+  return absl::StrCat(DataTypeString(input.dtype), " ", ShapeText(input.shape),
+                      input.has_default ? " (has a default)" : "");
+}
+
+absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name,
+                           std::string* tensor, DataType* dtype) {
+  TensorId id;
+  RETURN_IF_ERROR(ParseUserTensorName(name, &id));
+  const NodeDef* node = FindNode(graph_def, id.node);
+  if (node == nullptr) {
+    return errors::NotFound("unknown output '", name, "'; the model's likely outputs are: ",
+                            absl::StrJoin(LikelyOutputs(graph_def), ", "),
+                            " (any node name, or node:index, may be fetched)");
+  }
+  DataTypeVector types;
+  RETURN_IF_ERROR(NodeOutputTypes(*node, &types));
+  if (id.index >= static_cast<int>(types.size())) {
+    return errors::OutOfRange("output '", name, "': node '", node->name(), "' (", node->op(),
+                              ") has ", types.size(), " output(s)");
+  }
+  *tensor = TensorIdString(id);
+  *dtype = types[id.index];
+  return absl::OkStatus();
+}
+
+absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name,
+                          std::string* tensor, ModelInput* input) {
+  TensorId id;
+  RETURN_IF_ERROR(ParseUserTensorName(name, &id));
+  const NodeDef* node = FindNode(graph_def, id.node);
+  if (node == nullptr) {
+    std::vector<std::string> valid;
+    for (const ModelInput& candidate : ModelInputs(graph_def)) {
+      valid.push_back(absl::StrCat(candidate.name, " (", DescribeInput(candidate), ")"));
+    }
+    return errors::NotFound("unknown input '", name, "'; the model's inputs are: ",
+                            valid.empty() ? "none (no Placeholders)" : absl::StrJoin(valid, ", "));
+  }
+  DataType dtype = DT_INVALID;
+  RETURN_IF_ERROR(ResolveOutput(graph_def, name, tensor, &dtype));
+  for (ModelInput& candidate : ModelInputs(graph_def)) {
+    if (candidate.name == node->name()) {
+      *input = std::move(candidate);
+      return absl::OkStatus();
+    }
+  }
+  input->name = *tensor;
+  input->dtype = dtype;
+  input->shape = PartialTensorShape();
+  input->has_default = false;
+  return absl::OkStatus();
+}
+
+}  // namespace cli
+}  // namespace sluice

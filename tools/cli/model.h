@@ -1,0 +1,72 @@
+// Model: a frozen GraphDef loaded for the command line, and what the subcommands ask of it:
+// its inputs (Placeholders), its likely outputs, and user-given tensor names resolved
+// against it with errors that list the valid names.
+//
+// Loading reads a binary or text GraphDef (graph/graph_def_io.h, which recognises SavedModel
+// directories, TensorFlow Lite and ONNX files and says so), checks its versions, fills in
+// default attrs and validates every node against the op registry. Relative paths are taken
+// from the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY) when set.
+//
+// Name resolution accepts TensorFlow's tensor form ("probs:0") and bare node names ("probs"
+// means output 0). Unknown names are NOT_FOUND; an output index the node lacks is
+// OUT_OF_RANGE; a malformed name is INVALID_ARGUMENT.
+#ifndef SLUICE_TOOLS_CLI_MODEL_H_
+#define SLUICE_TOOLS_CLI_MODEL_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graph/partial_tensor_shape.h"
+#include "graph/types.h"
+#include "proto/graph.pb.h"
+
+namespace sluice {
+namespace cli {
+
+struct Model {
+  std::string path;    // as resolved
+  GraphDef graph_def;  // validated, default attrs filled in
+};
+
+// `path` as the user meant it (see above).
+std::string UserPath(const std::string& path);
+
+// Loads and validates; errors name the file.
+absl::Status LoadModel(const std::string& path, Model* model);
+
+// A Placeholder (or PlaceholderWithDefault) of the graph.
+struct ModelInput {
+  std::string name;
+  DataType dtype = DT_INVALID;
+  PartialTensorShape shape;  // unknown rank when the node has no shape attr
+  bool has_default = false;
+};
+
+std::vector<ModelInput> ModelInputs(const GraphDef& graph_def);
+
+// The tensors a user most likely wants: every output of each node whose outputs no other
+// node reads (control edges do not count), leaving out Placeholders and ops that produce
+// nothing or exist for their effect (NoOp, Assign*, Save*). "node" for a single-output node,
+// "node:i" otherwise.
+std::vector<std::string> LikelyOutputs(const GraphDef& graph_def);
+
+// The dtypes of a node's outputs; "?" strings are the caller's business.
+absl::Status NodeOutputTypes(const NodeDef& node, DataTypeVector* types);
+
+// "float [?,8,8,1]"; "float <unknown shape>".
+std::string DescribeInput(const ModelInput& input);
+
+// A tensor the user names for an output: its canonical name ("node" or "node:i") and dtype.
+absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name,
+                           std::string* tensor, DataType* dtype);
+
+// A tensor the user names for an input. Placeholders come with their declared shape; other
+// nodes' outputs may be fed too (as TensorFlow allows), with an unknown shape.
+absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name,
+                          std::string* tensor, ModelInput* input);
+
+}  // namespace cli
+}  // namespace sluice
+
+#endif  // SLUICE_TOOLS_CLI_MODEL_H_

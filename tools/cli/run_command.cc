@@ -1,0 +1,141 @@
+// sluice run: feeds a model, runs one step and summarises (and optionally saves) its outputs.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graph/errors.h"
+#include "io/npy.h"
+#include "tools/cli/args.h"
+#include "tools/cli/commands.h"
+#include "tools/cli/feeds.h"
+#include "tools/cli/model.h"
+#include "tools/cli/report.h"
+#include "tools/cli/runner.h"
+#include "tools/cli/summary.h"
+
+namespace sluice {
+namespace cli {
+namespace {
+
+struct RunFlags {
+  std::string model;
+  std::vector<std::string> outputs;
+  std::string save_dir;
+  RunnerOptions runner;
+  FeedOptions feeds;
+  int64_t seed = 0;
+};
+
+// The fetches: --output names resolved, or the model's likely outputs.
+absl::Status ResolveOutputs(const GraphDef& graph_def, const std::vector<std::string>& names,
+                            std::vector<std::string>* fetches) {
+  std::vector<std::string> wanted = names.empty() ? LikelyOutputs(graph_def) : names;
+  if (wanted.empty()) {
+    return errors::InvalidArgument("the model has no obvious outputs; name them with --output");
+  }
+  for (const std::string& name : wanted) {
+    std::string tensor;
+    DataType dtype;
+    RETURN_IF_ERROR(
+        errors::PrependToMessage(ResolveOutput(graph_def, name, &tensor, &dtype), "--output: "));
+    fetches->push_back(tensor);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SaveOutputs(const std::string& dir, const std::vector<Tensor>& outputs) {
+  const std::string path = UserPath(dir);
+  std::error_code error;
+  std::filesystem::create_directories(path, error);
+  if (error) {
+    return errors::InvalidArgument("--save-outputs: cannot create ", path, ": ", error.message());
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string file = absl::StrCat(path, "/out_", i, ".npy");
+    Tensor output = outputs[i];
+    if (output.dtype() == DT_BFLOAT16) {
+      // numpy has no bfloat16; float32 holds every bfloat16 value exactly.
+      Tensor widened(DT_FLOAT, output.shape());
+      for (int64_t j = 0; j < output.NumElements(); ++j) {
+        widened.base<float>()[j] = static_cast<float>(output.base<bfloat16>()[j]);
+      }
+      output = widened;
+      std::printf("Output %zu is bfloat16; saved as float32\n", i);
+    }
+    RETURN_IF_ERROR(errors::PrependToMessage(WriteNpyFile(file, output), file, ": "));
+    std::printf("Saved %s\n", file.c_str());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Run(const RunFlags& flags) {
+  Model model;
+  RETURN_IF_ERROR(LoadModel(flags.model, &model));
+  std::vector<std::string> fetches;
+  RETURN_IF_ERROR(ResolveOutputs(model.graph_def, flags.outputs, &fetches));
+  FeedOptions feed_options = flags.feeds;
+  feed_options.seed = static_cast<uint64_t>(flags.seed);
+  std::vector<Feed> feeds;
+  RETURN_IF_ERROR(BuildFeeds(model.graph_def, feed_options, &feeds));
+
+  std::vector<std::pair<std::string, Tensor>> feed_pairs;
+  std::printf("Inputs (%zu):\n", feeds.size());
+  for (const Feed& feed : feeds) {
+    std::printf("  %s: %s\n", feed.tensor.c_str(), feed.description.c_str());
+    feed_pairs.emplace_back(feed.tensor, feed.value);
+  }
+  std::unique_ptr<ModelRunner> runner;
+  RETURN_IF_ERROR(ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs),
+                                      fetches, &runner));
+  std::vector<Tensor> outputs;
+  const auto start = std::chrono::steady_clock::now();
+  RETURN_IF_ERROR(runner->Run(RunOptions(), &outputs, nullptr));
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("Outputs (%zu), computed on %s in %.3f ms (first run, including setup):\n",
+              outputs.size(), runner->device_type().c_str(), ms);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::fputs(SummarizeOutput(fetches[i], outputs[i]).c_str(), stdout);
+  }
+  if (!flags.save_dir.empty()) RETURN_IF_ERROR(SaveOutputs(flags.save_dir, outputs));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int RunCommand(const Args& args) {
+  RunFlags flags;
+  ArgParser parser(
+      "run MODEL [--input NAME=FILE.npy|random|zeros]... [--output NAME[:i]]... [flags]",
+      "Runs a frozen GraphDef (.pb or .pbtxt) once and summarises each output: shape, dtype,\n"
+      "min/max/mean, the first values and, for 2-D scores, the top-5 classes. Inputs not named\n"
+      "with --input get random values; outputs default to the nodes nothing else reads.");
+  parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
+  parser.AddRepeated("input", "NAME=SPEC",
+                     "feed NAME (a Placeholder, or node:i) from FILE.npy, random or zeros",
+                     &flags.feeds.inputs);
+  parser.AddRepeated("shape", "NAME=D0,D1,...", "shape of a generated input", &flags.feeds.shapes);
+  parser.AddRepeated("output", "NAME[:i]", "fetch this tensor (default: likely outputs)",
+                     &flags.outputs);
+  parser.AddString("save-outputs", "DIR", "write DIR/out_0.npy, out_1.npy, ... in --output order",
+                   &flags.save_dir);
+  parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
+  parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
+  parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
+                &flags.feeds.batch);
+  parser.AddInt("seed", "S", "seed of generated inputs (default 0)", &flags.seed);
+  const int parsed = HandleParseResult("run", parser, parser.Parse(args));
+  if (parsed >= 0) return parsed;
+  if (flags.feeds.batch < 1) return ReportUsageError("run", parser, "--batch must be >= 1");
+  absl::Status status = Run(flags);
+  return status.ok() ? 0 : ReportError("run", status);
+}
+
+}  // namespace cli
+}  // namespace sluice

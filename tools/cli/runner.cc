@@ -1,0 +1,83 @@
+// ModelRunner: request checks, then a DirectSession configured from the flags.
+#include "tools/cli/runner.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_join.h"
+#include "graph/errors.h"
+#include "graph/tensor_id.h"
+#include "runtime/device_factory.h"
+#include "runtime/device_type.h"
+#include "runtime/session_options.h"
+#include "tools/cli/kernel_info.h"
+
+namespace sluice {
+namespace cli {
+namespace {
+
+absl::Status CheckDevice(const std::string& device, std::string* device_type) {
+  *device_type = absl::AsciiStrToUpper(device);
+  if (*device_type != DEVICE_CPU && *device_type != DEVICE_GPU) {
+    return errors::InvalidArgument("--device must be cpu or gpu, got '", device, "'");
+  }
+  std::vector<std::string> types = DeviceFactory::DeviceTypes();
+  if (std::find(types.begin(), types.end(), *device_type) == types.end()) {
+    return errors::InvalidArgument("--device ", device, ": this build of Sluice has no ",
+                                   *device_type, " device (it has: ",
+                                   absl::StrJoin(types, ", "), ")");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+ModelRunner::~ModelRunner() {
+  if (session_ != nullptr) session_->Close().IgnoreError();
+}
+
+absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions& options,
+                                 std::vector<std::pair<std::string, Tensor>> feeds,
+                                 std::vector<std::string> fetches,
+                                 std::unique_ptr<ModelRunner>* runner) {
+  std::unique_ptr<ModelRunner> result(new ModelRunner());
+  RETURN_IF_ERROR(CheckDevice(options.device, &result->device_type_));
+  if (options.threads < 0) return errors::InvalidArgument("--threads must be >= 0");
+
+  std::set<std::string> fed_nodes;
+  for (const auto& feed : feeds) fed_nodes.insert(std::string(ParseTensorName(feed.first).node));
+  std::vector<std::string> fetch_nodes;
+  for (const std::string& fetch : fetches) {
+    fetch_nodes.push_back(std::string(ParseTensorName(fetch).node));
+  }
+  RETURN_IF_ERROR(CheckKernels(graph_def, NeededNodes(graph_def, fetch_nodes, fed_nodes),
+                               result->device_type_));
+
+  SessionOptions session_options;
+  ConfigProto& config = session_options.config;
+  config.set_intra_op_parallelism_threads(static_cast<int32_t>(options.threads));
+  GraphDef placed = graph_def;
+  if (result->device_type_ == DEVICE_GPU) {
+    config.set_allow_soft_placement(true);
+    for (NodeDef& node : *placed.mutable_node()) {
+      if (node.device().empty()) node.set_device("/device:GPU:0");
+    }
+  } else {
+    (*config.mutable_device_count())[DEVICE_GPU] = 0;
+  }
+  RETURN_IF_ERROR(NewSession(session_options, &result->session_));
+  RETURN_IF_ERROR(result->session_->Create(placed));
+  result->feeds_ = std::move(feeds);
+  result->fetches_ = std::move(fetches);
+  *runner = std::move(result);
+  return absl::OkStatus();
+}
+
+absl::Status ModelRunner::Run(const RunOptions& run_options, std::vector<Tensor>* outputs,
+                              RunMetadata* run_metadata) {
+  return session_->Run(run_options, feeds_, fetches_, {}, outputs, run_metadata);
+}
+
+}  // namespace cli
+}  // namespace sluice

@@ -1,0 +1,64 @@
+// ModelRunner: a session over a loaded model with fixed feeds and fetches, for `sluice run`
+// and `sluice benchmark`.
+//
+// Create checks the request before any step runs, so users see the real cause rather than a
+// runtime failure deep in a step: the device exists in this build, and every node the fetches
+// need has a kernel on it (kernel_info.h's CheckKernels names the op and the devices that have
+// one). `--device gpu` pins every node without a device to GPU:0 with soft placement on, so
+// ops without a GPU kernel fall back to the CPU as in TensorFlow; `--device cpu` hides GPUs.
+// `threads` > 0 sets the intra-op pool size (0: one per core).
+//
+// Errors: INVALID_ARGUMENT for an unknown device name or a device this build lacks; the
+// kernel check's NOT_FOUND; the session's own errors otherwise. Run's errors come from the
+// session unchanged. Not thread-safe (one command drives it).
+#ifndef SLUICE_TOOLS_CLI_RUNNER_H_
+#define SLUICE_TOOLS_CLI_RUNNER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graph/tensor.h"
+#include "proto/config.pb.h"
+#include "proto/graph.pb.h"
+#include "runtime/session.h"
+
+namespace sluice {
+namespace cli {
+
+struct RunnerOptions {
+  std::string device = "cpu";
+  int64_t threads = 0;
+};
+
+class ModelRunner {
+ public:
+  static absl::Status Create(const GraphDef& graph_def, const RunnerOptions& options,
+                             std::vector<std::pair<std::string, Tensor>> feeds,
+                             std::vector<std::string> fetches,
+                             std::unique_ptr<ModelRunner>* runner);
+  ~ModelRunner();
+
+  // One step; `run_metadata` may be null.
+  absl::Status Run(const RunOptions& run_options, std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata);
+
+  // The upper-case device type ("CPU").
+  const std::string& device_type() const { return device_type_; }
+
+ private:
+  ModelRunner() = default;
+
+  std::unique_ptr<Session> session_;
+  std::string device_type_;
+  std::vector<std::pair<std::string, Tensor>> feeds_;
+  std::vector<std::string> fetches_;
+};
+
+}  // namespace cli
+}  // namespace sluice
+
+#endif  // SLUICE_TOOLS_CLI_RUNNER_H_

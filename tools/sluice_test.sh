@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# End-to-end tests of the `sluice` command line: runs the binary on small graphs of its own
+# (tools/testdata), on TensorFlow-made fixtures (tests/fixtures) and on bad inputs, checking
+# what it prints and its exit status (0 success, 1 failure, 2 usage error).
+#
+# The mlp/cnn fixtures need kernels that are still being written (MatMul, Conv2D, ...): their
+# checks accept either TensorFlow's results or a clean "no CPU kernel" error.
+#
+# Usage: sluice_test.sh SLUICE   (run from the runfiles root, as Bazel does)
+set -uo pipefail
+
+sluice=$1
+data=tools/testdata
+fixtures=tests/fixtures
+npy=io/testdata
+tmp=${TEST_TMPDIR:-$(mktemp -d)}
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect FILE TEXT: FILE contains TEXT (a fixed string).
+expect() {
+  grep -qF -- "$2" "$1" || fail "expected '$2' in $(basename "$1"):"$'\n'"$(cat "$1")"
+}
+
+# expect_not FILE TEXT: FILE does not contain TEXT.
+expect_not() {
+  ! grep -qF -- "$2" "$1" || fail "did not expect '$2' in $(basename "$1"):"$'\n'"$(cat "$1")"
+}
+
+# run NAME EXPECTED_STATUS ARGS...: runs sluice, saving stdout in $tmp/NAME.out and stderr in
+# $tmp/NAME.err; EXPECTED_STATUS -1 accepts any. No run may print a crash or stack trace.
+run() {
+  local name=$1 expected=$2
+  shift 2
+  "$sluice" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  local status=$?
+  [ "$expected" -eq -1 ] || [ "$status" -eq "$expected" ] ||
+    fail "$name: exit status $status, expected $expected; stderr: $(cat "$tmp/$name.err")"
+  for marker in "Check failed" "*** " "Segmentation" "terminate called" "Aborted" "#0 "; do
+    expect_not "$tmp/$name.err" "$marker"
+  done
+}
+
+# ---- Usage and help -----------------------------------------------------------------------
+run no_args 2
+expect "$tmp/no_args.err" "usage: sluice COMMAND"
+run help 0 --help
+expect "$tmp/help.out" "benchmark"
+run unknown_command 2 frobnicate
+expect "$tmp/unknown_command.err" "unknown command 'frobnicate'"
+for command in run inspect optimize convert benchmark ops; do
+  run "help_$command" 0 "$command" --help
+  expect "$tmp/help_$command.out" "usage: sluice $command"
+done
+run help_via_help 0 help run
+expect "$tmp/help_via_help.out" "--save-outputs DIR"
+run unknown_flag 2 run "$data/add.pbtxt" --frobnicate
+expect "$tmp/unknown_flag.err" "unknown flag '--frobnicate'"
+expect "$tmp/unknown_flag.err" "usage: sluice run"
+run missing_model_arg 2 inspect
+expect "$tmp/missing_model_arg.err" "missing argument MODEL"
+
+# ---- run ----------------------------------------------------------------------------------
+# total = (x + c) + y + y with c = [1, 2, 3]; twice = x + x.
+run add_zeros 0 run "$data/add.pbtxt" --input x=zeros --input y=zeros --shape x=2,3 \
+  --save-outputs "$tmp/saved"
+expect "$tmp/add_zeros.out" "x: zeros float [2,3]"
+expect "$tmp/add_zeros.out" "total: float [2,3]  min 1 max 3 mean 2"
+expect "$tmp/add_zeros.out" "values: [1 2 3][1 2 3]"
+expect "$tmp/add_zeros.out" "top-3 row 0: 2 (3), 1 (2), 0 (1)"
+expect "$tmp/add_zeros.out" "twice: float [2,3]  min 0 max 0 mean 0"
+expect "$tmp/add_zeros.out" "Saved $tmp/saved/out_1.npy"
+for i in 0 1; do
+  [ "$(head -c 6 "$tmp/saved/out_$i.npy" | tail -c 5)" = "NUMPY" ] || fail "out_$i.npy is not .npy"
+done
+
+# Outputs named both ways, in --output order; an input fed from a .npy sluice wrote.
+run add_npy 0 run "$data/add.pbtxt" --input "x=$tmp/saved/out_0.npy" --input y=zeros \
+  --output twice:0 --output total --save-outputs "$tmp/saved2"
+expect "$tmp/add_npy.out" "x: $tmp/saved/out_0.npy float [2,3]"
+expect "$tmp/add_npy.out" "twice: float [2,3]  min 2 max 6 mean 4"
+expect "$tmp/add_npy.out" "values: [2 4 6][2 4 6]"
+# With x = [1 2 3] rows and y = 0, total = x + c and twice = x + x agree.
+cmp -s "$tmp/saved2/out_0.npy" "$tmp/saved2/out_1.npy" || fail "saved twice and total differ"
+
+# Inputs not named are random with the Placeholder's shape; unknown dims become 1 (or --batch).
+run add_default 0 run "$data/add.pbtxt" --output twice
+expect "$tmp/add_default.out" "x: random float [1,3]"
+run add_batch 0 run "$data/add.pbtxt" --output twice --batch 4
+expect "$tmp/add_batch.out" "twice: float [4,3]"
+
+run int_add 0 run "$data/int_add.pbtxt" --input n=zeros --shape n=2 --output out --output kk
+expect "$tmp/int_add.out" "out: int32 [2]  min 20 max 20 mean 20"
+expect "$tmp/int_add.out" "kk: int32 []"
+run unknown_rank 1 run "$data/int_add.pbtxt" --input n=zeros
+expect "$tmp/unknown_rank.err" "input 'n' has an unknown shape; give one with --shape n="
+
+run bf16 0 run "$data/bf16.pbtxt" --save-outputs "$tmp/bf16"
+expect "$tmp/bf16.out" "Inputs (0):"
+expect "$tmp/bf16.out" "out: bfloat16 [2]  min 1 max 2 mean 1.5"
+expect "$tmp/bf16.out" "Output 0 is bfloat16; saved as float32"
+expect "$tmp/bf16/out_0.npy" "'descr': '<f4'"
+
+run bad_output 1 run "$data/add.pbtxt" --output nosuch
+expect "$tmp/bad_output.err" "unknown output 'nosuch'"
+expect "$tmp/bad_output.err" "likely outputs are: total, twice"
+run bad_output_index 1 run "$data/add.pbtxt" --output total:3
+expect "$tmp/bad_output_index.err" "OUT_OF_RANGE"
+run bad_input 1 run "$data/add.pbtxt" --input nosuch=zeros
+expect "$tmp/bad_input.err" "unknown input 'nosuch'"
+expect "$tmp/bad_input.err" "x (float [?,3]), y (float [2,3])"
+run bad_input_spec 1 run "$data/add.pbtxt" --input x
+expect "$tmp/bad_input_spec.err" "--input expects NAME=VALUE"
+run bad_shape 1 run "$data/add.pbtxt" --shape y=3,3
+expect "$tmp/bad_shape.err" "does not fit the model's [2,3]"
+run npy_and_shape 1 run "$data/add.pbtxt" --input "x=$npy/f32_2x3_v1.npy" --shape x=1,3
+expect "$tmp/npy_and_shape.err" "holds [2,3], not the --shape [1,3]"
+
+run npy_dtype 1 run "$data/add.pbtxt" --input "x=$npy/i64_4_v2.npy"
+expect "$tmp/npy_dtype.err" "is int64 [4] but the model expects float [?,3]"
+run npy_dtype2 1 run "$data/add.pbtxt" --input "y=$tmp/saved/out_0.npy" --input "x=$npy/f64_big_endian.npy"
+expect "$tmp/npy_dtype2.err" "is double [3] but the model expects float [?,3]"
+run make_1x3 0 run "$data/add.pbtxt" --shape x=1,3 --output twice --save-outputs "$tmp/saved3"
+run npy_shape 1 run "$data/add.pbtxt" --input "y=$tmp/saved3/out_0.npy"
+expect "$tmp/npy_shape.err" "input 'y': $tmp/saved3/out_0.npy is float [1,3] but the model expects float [2,3]"
+run npy_fortran 1 run "$data/add.pbtxt" --input "y=$npy/f32_fortran.npy"
+expect "$tmp/npy_fortran.err" "Fortran-order"
+run npy_object 1 run "$data/add.pbtxt" --input "y=$npy/object.npy"
+expect "$tmp/npy_object.err" "dtype=object"
+run npy_missing 1 run "$data/add.pbtxt" --input "y=$tmp/nothing.npy"
+expect "$tmp/npy_missing.err" "NOT_FOUND"
+
+run no_kernel 1 run "$data/no_kernel.pbtxt"
+expect "$tmp/no_kernel.err" "no CPU kernel for op 'Abort' (node stop)"
+run device_bad 1 run "$data/add.pbtxt" --device tpu --output twice
+expect "$tmp/device_bad.err" "--device must be cpu or gpu, got 'tpu'"
+run device_gpu -1 run "$data/add.pbtxt" --device gpu --output twice
+if [ "$(cat "$tmp/device_gpu.err" | wc -c)" -ne 0 ]; then
+  expect "$tmp/device_gpu.err" "has no GPU device"
+fi
+
+# ---- Files that are not GraphDefs ---------------------------------------------------------
+run missing_file 1 run "$tmp/does_not_exist.pb"
+expect "$tmp/missing_file.err" "NOT_FOUND"
+expect "$tmp/missing_file.err" "does_not_exist.pb"
+printf '\x93\xff\x00\x01 definitely not a graph \xfe' >"$tmp/garbage.pb"
+run garbage 1 inspect "$tmp/garbage.pb"
+expect "$tmp/garbage.err" "GraphDef"
+printf '\x1c\x00\x00\x00TFL3\x00\x00\x00\x00' >"$tmp/model.tflite"
+run tflite 1 run "$tmp/model.tflite"
+expect "$tmp/tflite.err" "TensorFlow Lite"
+printf '\x08\x08\x12\x07pytorch\x3a\x03\x52\x01g\x42\x02\x10\x11' >"$tmp/model.onnx"
+run onnx 1 benchmark "$tmp/model.onnx"
+expect "$tmp/onnx.err" "ONNX"
+mkdir -p "$tmp/saved_model" && : >"$tmp/saved_model/saved_model.pb"
+run saved_model 1 run "$tmp/saved_model"
+expect "$tmp/saved_model.err" "SavedModel"
+
+# ---- inspect ------------------------------------------------------------------------------
+run inspect 0 inspect "$data/add.pbtxt"
+expect "$tmp/inspect.out" "GraphDef versions: producer 1087, min_consumer 0"
+expect "$tmp/inspect.out" "Inputs (2):"
+expect "$tmp/inspect.out" "x: float [?,3]"
+expect "$tmp/inspect.out" "Likely outputs (2):"
+expect "$tmp/inspect.out" "total: float"
+expect "$tmp/inspect.out" "AddV2                        2"
+expect "$tmp/inspect.out" "Parameters: 3 values in 1 Consts, 12 bytes"
+expect "$tmp/inspect.out" "CPU: every op has a kernel"
+run inspect_json 0 inspect --json "$data/add.pbtxt"
+expect "$tmp/inspect_json.out" '"inputs":[{"name":"x","dtype":"float","shape":[-1,3]'
+expect "$tmp/inspect_json.out" '"ops_without_kernel":{"CPU":[]'
+run inspect_no_kernel 0 inspect "$data/no_kernel.pbtxt"
+expect "$tmp/inspect_no_kernel.out" "CPU: no kernel for 1 op(s): Abort"
+run inspect_cnn 0 inspect "$fixtures/cnn.pb"
+expect "$tmp/inspect_cnn.out" "images: float [?,8,8,1]"
+expect "$tmp/inspect_cnn.out" "classes: int64"
+expect "$tmp/inspect_cnn.out" "Conv2D                       3"
+
+# ---- optimize -----------------------------------------------------------------------------
+run optimize 0 optimize "$data/int_add.pbtxt" -o "$tmp/opt.pbtxt" --dump-dir "$tmp/dump"
+expect "$tmp/optimize.out" "constant_folding"
+expect "$tmp/optimize.out" "Wrote $tmp/opt.pbtxt: 4 nodes (the input had 7)"
+[ -f "$tmp/dump/00_input.pbtxt" ] || fail "optimize --dump-dir wrote no 00_input.pbtxt"
+run optimized_runs 0 run "$tmp/opt.pbtxt" --input n=zeros --shape n=2
+expect "$tmp/optimized_runs.out" "out: int32 [2]  min 20 max 20 mean 20"
+run optimize_l0 0 optimize "$data/int_add.pbtxt" -o "$tmp/opt_l0.pb" --level L0 --fetch out
+expect "$tmp/optimize_l0.out" "Wrote $tmp/opt_l0.pb: 6 nodes (the input had 7)"
+run optimize_level 2 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --level L2
+run optimize_no_out 2 optimize "$data/int_add.pbtxt"
+run optimize_bad_fetch 1 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --fetch nosuch
+expect "$tmp/optimize_bad_fetch.err" "unknown output 'nosuch'"
+
+# ---- convert ------------------------------------------------------------------------------
+run to_text 0 convert "$fixtures/mlp.pb" -o "$tmp/mlp.pbtxt"
+expect "$tmp/to_text.out" "text GraphDef"
+run to_binary 0 convert "$tmp/mlp.pbtxt" -o "$tmp/mlp.pb"
+cmp -s "$fixtures/mlp.pb" "$tmp/mlp.pb" || fail "mlp.pb -> text -> binary changed the bytes"
+run to_binary_format 0 convert "$data/add.pbtxt" -o "$tmp/add.pbtxt.out" --format binary
+expect "$tmp/to_binary_format.out" "binary GraphDef"
+run convert_no_out 2 convert "$fixtures/mlp.pb"
+run convert_missing 1 convert "$tmp/nothing.pb" -o "$tmp/x.pbtxt"
+
+# ---- benchmark ----------------------------------------------------------------------------
+run bench 0 benchmark "$data/add.pbtxt" --warmup 1 --runs 5 --shape x=2,3
+expect "$tmp/bench.out" "Steps: 5 in"
+expect "$tmp/bench.out" "Latency ms: p50"
+expect "$tmp/bench.out" "Throughput:"
+expect "$tmp/bench.out" "Peak memory (RSS):"
+expect_not "$tmp/bench.err" "["
+run bench_profile 0 benchmark "$data/add.pbtxt" --runs 3 --profile --profile-runs 2 --shape x=2,3
+expect "$tmp/bench_profile.out" "Profile over 2 traced step(s)"
+expect "$tmp/bench_profile.out" "By op type:"
+expect "$tmp/bench_profile.out" "AddN"
+expect "$tmp/bench_profile.out" "By node:"
+run bench_json 0 benchmark "$data/add.pbtxt" --runs 3 --json --profile --batch 2
+expect "$tmp/bench_json.out" '"batch":2'
+expect "$tmp/bench_json.out" '"latency_ms":{"p50":'
+expect "$tmp/bench_json.out" '"by_op_type":[{"op":'
+run bench_seconds 0 benchmark "$data/add.pbtxt" --seconds 0.2 --warmup 0 --batch 2
+run bench_both 2 benchmark "$data/add.pbtxt" --runs 3 --seconds 1
+expect "$tmp/bench_both.err" "give --runs or --seconds, not both"
+run bench_zero 2 benchmark "$data/add.pbtxt" --runs 0
+run bench_no_kernel 1 benchmark "$data/no_kernel.pbtxt"
+expect "$tmp/bench_no_kernel.err" "no CPU kernel for op 'Abort'"
+
+# ---- ops ----------------------------------------------------------------------------------
+run ops 0 ops
+grep -qE '^AddV2 +CPU\[[a-z0-9,]*float' "$tmp/ops.out" || fail "no AddV2 CPU float kernel in ops"
+expect "$tmp/ops.out" "ops registered"
+run ops_cpu 0 ops --device cpu --json
+expect "$tmp/ops_cpu.out" '{"op":"AddN","kernels":{"CPU":"'
+run ops_one 0 ops --op AddV2
+expect "$tmp/ops_one.out" 'name: "AddV2"'
+expect "$tmp/ops_one.out" "# kernels:"
+expect "$tmp/ops_one.out" "#   CPU: T in {"
+run ops_unknown 1 ops --op addv
+expect "$tmp/ops_unknown.err" "no op named 'addv'; similar: "
+expect "$tmp/ops_unknown.err" "AddV2"
+
+# ---- TensorFlow fixtures (kernels still landing: results or a clean no-kernel error) -------
+run mlp -1 run "$fixtures/mlp.pb" --input "x=$fixtures/mlp.in.x.npy"
+run cnn -1 run "$fixtures/cnn.pb" --input "images=$fixtures/cnn.in.images.npy" \
+  --output classes --save-outputs "$tmp/cnn"
+for model in mlp cnn; do
+  if [ -s "$tmp/$model.err" ]; then
+    expect "$tmp/$model.err" "no CPU kernel for op"
+  fi
+done
+expect "$tmp/mlp.out" "x: $fixtures/mlp.in.x.npy float [4,16]"
+if [ -f "$tmp/cnn/out_0.npy" ]; then
+  cmp -s "$tmp/cnn/out_0.npy" "$fixtures/cnn.out.classes.npy" ||
+    fail "cnn classes differ from TensorFlow's"
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "PASS"
