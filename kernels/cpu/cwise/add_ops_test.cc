@@ -242,13 +242,6 @@ TEST_F(AddOpsTest, LargeTensorsAreSplitCorrectly) {
   for (size_t i = 0; i < x.size(); ++i) ASSERT_EQ(v[i], x[i] + 7);
 }
 
-TEST_F(AddOpsTest, UnregisteredTypeIsNotFound) {
-  absl::Status s =
-      InitOp(NodeDefBuilder("add", "AddV2").Input("x").Input("y").Attr("T", DT_UINT8).Build());
-  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
-  EXPECT_THAT(std::string(s.message()), HasSubstr("No registered 'AddV2' OpKernel"));
-}
-
 }  // namespace
 }  // namespace test
 }  // namespace sluice

@@ -1,0 +1,84 @@
+// BiasAdd on the CPU: value + bias along the channel dim, which is the last dim for
+// data_format NHWC and dim 1 for NCHW, for any rank >= 2 (TensorFlow's rules and messages).
+// The bias is viewed as [C] (NHWC) or [C, 1, ..., 1] (NCHW) and added with BinaryOp's
+// broadcasting rows (binary_op.h), so each row is a contiguous run of one channel or of
+// all channels. The output takes value's buffer when unshared; integers wrap.
+#include <cstdint>
+#include <string>
+
+#include "absl/container/inlined_vector.h"
+#include "graph/errors.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "graph/types.h"
+#include "kernels/cpu/cwise/binary_op.h"
+#include "kernels/cpu/cwise/broadcast.h"
+#include "kernels/cpu/cwise/cwise_functors.h"
+#include "kernels/cpu/parallel_for.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+template <typename T>
+class BiasAddOp : public OpKernel {
+ public:
+  explicit BiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string format = "NHWC";
+    if (ctx->HasAttr("data_format")) {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
+    }
+    OP_REQUIRES(ctx, format == "NHWC" || format == "NCHW",
+                errors::InvalidArgument("Invalid data format"));
+    nchw_ = format == "NCHW";
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& value = ctx->input(0);
+    const Tensor& bias = ctx->input(1);
+    OP_REQUIRES(ctx, value.dims() >= 2,
+                errors::InvalidArgument("Input tensor must be at least 2D: ",
+                                        value.shape().DebugString()));
+    OP_REQUIRES(ctx, bias.dims() == 1,
+                errors::InvalidArgument("Biases must be 1D: ", bias.shape().DebugString()));
+    const int channel_dim = nchw_ ? 1 : value.dims() - 1;
+    OP_REQUIRES(ctx, bias.dim_size(0) == value.dim_size(channel_dim),
+                errors::InvalidArgument(
+                    "Must provide as many biases as the last dimension of the input tensor: ",
+                    bias.shape().DebugString(), " vs. ", value.shape().DebugString()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &out));
+    const int64_t n = value.NumElements();
+    if (n == 0) return;
+
+    absl::InlinedVector<int64_t, 6> bias_dims(value.dims() - channel_dim, 1);
+    bias_dims[0] = bias.dim_size(0);
+    TensorShape bias_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(bias_dims, &bias_shape));
+    BroadcastPlan plan;
+    const TensorShape* shapes[] = {&value.shape(), &bias_shape};
+    OP_REQUIRES(ctx, MakeBroadcastPlan(shapes, &plan),
+                errors::Internal("BiasAdd shapes do not broadcast"));
+    using F = cwise::AddFunctor<T>;
+    const T* vp = value.flat<T>().data();
+    const T* bp = bias.flat<T>().data();
+    T* op = out->flat<T>().data();
+    const Eigen::TensorOpCost row_cost(2.0 * sizeof(T) * plan.inner(),
+                                       1.0 * sizeof(T) * plan.inner(), 1.0 * plan.inner());
+    ParallelFor(ctx, plan.rows(), n, row_cost, [&](int64_t first, int64_t last) {
+      BinaryRows<F>(plan, vp, bp, op, first, last);
+    });
+  }
+
+ private:
+  bool nchw_ = false;
+};
+
+#define REGISTER_BIAS_ADD(T)                                                           \
+  REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BiasAddOp<T>);
+SLUICE_CALL_NUMBER_TYPES(REGISTER_BIAS_ADD)
+#undef REGISTER_BIAS_ADD
+
+}  // namespace
+}  // namespace sluice
