@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "graph/errors.h"
 #include "io/npy.h"
+#include "tools/cli/accuracy.h"
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/feeds.h"
@@ -27,6 +28,7 @@ struct RunFlags {
   std::string model;
   std::vector<std::string> outputs;
   std::string save_dir;
+  std::string labels;
   RunnerOptions runner;
   FeedOptions feeds;
   int64_t seed = 0;
@@ -74,6 +76,21 @@ absl::Status SaveOutputs(const std::string& dir, const std::vector<Tensor>& outp
   return absl::OkStatus();
 }
 
+// Top-1 accuracy of the first output against the labels in `path`.
+absl::Status ReportAccuracy(const std::string& path, const std::vector<std::string>& fetches,
+                            const std::vector<Tensor>& outputs) {
+  Tensor labels;
+  RETURN_IF_ERROR(errors::PrependToMessage(ReadNpyFile(UserPath(path), &labels), "--labels: "));
+  Accuracy accuracy;
+  RETURN_IF_ERROR(TopOneAccuracy(outputs[0], labels, &accuracy));
+  const double percent =
+      accuracy.total == 0 ? 0.0 : 100.0 * accuracy.correct / static_cast<double>(accuracy.total);
+  std::printf("Accuracy of %s against %s: %lld of %lld correct (%.2f%%)\n", fetches[0].c_str(),
+              path.c_str(), static_cast<long long>(accuracy.correct),
+              static_cast<long long>(accuracy.total), percent);
+  return absl::OkStatus();
+}
+
 absl::Status Run(const RunFlags& flags) {
   Model model;
   RETURN_IF_ERROR(LoadModel(flags.model, &model));
@@ -103,6 +120,7 @@ absl::Status Run(const RunFlags& flags) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::fputs(SummarizeOutput(fetches[i], outputs[i]).c_str(), stdout);
   }
+  if (!flags.labels.empty()) RETURN_IF_ERROR(ReportAccuracy(flags.labels, fetches, outputs));
   if (!flags.save_dir.empty()) RETURN_IF_ERROR(SaveOutputs(flags.save_dir, outputs));
   return absl::OkStatus();
 }
@@ -125,6 +143,9 @@ int RunCommand(const Args& args) {
                      &flags.outputs);
   parser.AddString("save-outputs", "DIR", "write DIR/out_0.npy, out_1.npy, ... in --output order",
                    &flags.save_dir);
+  parser.AddString("labels", "FILE.npy",
+                   "integer labels: report the first output's top-1 accuracy against them",
+                   &flags.labels);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
   parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",

@@ -57,7 +57,10 @@ absl::Status ParseConv2DAttrs(OpKernelConstruction* ctx, absl::StatusCode batch_
   std::string padding;
   RETURN_IF_ERROR(ctx->GetAttr("padding", &padding));
   RETURN_IF_ERROR(GetPaddingFromString(padding, &attrs->padding));
-  RETURN_IF_ERROR(ctx->GetAttr("explicit_paddings", &attrs->explicit_paddings));
+  // _FusedDepthwiseConv2dNative has no explicit_paddings (nor EXPLICIT padding).
+  if (ctx->HasAttr("explicit_paddings")) {
+    RETURN_IF_ERROR(ctx->GetAttr("explicit_paddings", &attrs->explicit_paddings));
+  }
   std::string format;
   RETURN_IF_ERROR(ctx->GetAttr("data_format", &format));
   if (!FormatFromString(format, &attrs->data_format) ||

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "absl/base/casts.h"
 #include "graph/errors.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 
@@ -13,7 +14,7 @@ using dnnl::memory;
 
 struct OneDnnConv::Primitive {
   dnnl::primitive primitive;
-  memory::desc src, dst, scratchpad;
+  memory::desc src, dst, scratchpad, bias;
   memory::desc plain_weights;  // TensorFlow's HWIO filter, through strides
   memory::desc weights;        // the layout the primitive wants
 };
@@ -62,6 +63,7 @@ memory::desc AnyWeightsDesc(const ConvGeometry& geo, memory::data_type type) {
 }  // namespace
 
 absl::Status OneDnnConv::CreatePrimitive(const ConvGeometry& geo, memory::data_type type,
+                                         const ConvEpilogue& epilogue,
                                          std::shared_ptr<const Primitive>* primitive) const {
   auto p = std::make_shared<Primitive>();
   RETURN_IF_ERROR(OneDnnCall("convolution creation", [&] {
@@ -74,13 +76,25 @@ absl::Status OneDnnConv::CreatePrimitive(const ConvGeometry& geo, memory::data_t
     const memory::dims dilations = {geo.dilation_rows - 1, geo.dilation_cols - 1};
     const memory::dims pad_l = {geo.pad_top, geo.pad_left};
     const memory::dims pad_r = {geo.pad_bottom, geo.pad_right};
-    const dnnl::primitive_attr attr = ScratchpadAttr();
+    dnnl::primitive_attr attr = ScratchpadAttr();
     const dnnl::algorithm algo = dnnl::algorithm::convolution_direct;
     if (direction_ == Direction::kForward) {
-      const dnnl::convolution_forward::primitive_desc pd(
-          dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algo, input,
-                                          weights, output, strides, dilations, pad_l, pad_r),
-          attr, OneDnnEngine());
+      if (epilogue.activation != dnnl::algorithm::undef) {
+        dnnl::post_ops ops;
+        ops.append_eltwise(1.0f, epilogue.activation, epilogue.alpha, epilogue.beta);
+        attr.set_post_ops(ops);
+      }
+      const auto prop = dnnl::prop_kind::forward_inference;
+      const dnnl::convolution_forward::desc desc =
+          epilogue.bias == nullptr
+              ? dnnl::convolution_forward::desc(prop, algo, input, weights, output, strides,
+                                                dilations, pad_l, pad_r)
+              : dnnl::convolution_forward::desc(prop, algo, input, weights,
+                                                memory::desc({geo.out_depth}, type,
+                                                             memory::format_tag::a),
+                                                output, strides, dilations, pad_l, pad_r);
+      const dnnl::convolution_forward::primitive_desc pd(desc, attr, OneDnnEngine());
+      p->bias = pd.bias_desc();
       p->primitive = dnnl::convolution_forward(pd);
       p->src = pd.src_desc();
       p->dst = pd.dst_desc();
@@ -126,9 +140,13 @@ absl::Status OneDnnConv::ReorderWeights(const Primitive& primitive, const Tensor
 
 absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo,
                              memory::data_type type, const Tensor& filter, const void* src,
-                             void* dst) {
+                             void* dst, const ConvEpilogue& epilogue) {
   std::vector<int64_t> key = geo.Key();
   key.push_back(static_cast<int64_t>(type));
+  key.push_back(epilogue.bias != nullptr);
+  key.push_back(static_cast<int64_t>(epilogue.activation));
+  key.push_back(absl::bit_cast<int32_t>(epilogue.alpha));
+  key.push_back(absl::bit_cast<int32_t>(epilogue.beta));
   const bool caching = OneDnnCachingEnabled();
   Entry entry;
   if (caching) {
@@ -138,7 +156,7 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo,
   }
   bool changed = false;
   if (entry.primitive == nullptr) {
-    RETURN_IF_ERROR(CreatePrimitive(geo, type, &entry.primitive));
+    RETURN_IF_ERROR(CreatePrimitive(geo, type, epilogue, &entry.primitive));
     changed = true;
   }
   const Primitive& p = *entry.primitive;
@@ -173,6 +191,7 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo,
     args.emplace(DNNL_ARG_WEIGHTS, reorder ? entry.weights->reordered
                                            : WrapMemory(p.plain_weights, filter.raw_data()));
     args.emplace(DNNL_ARG_SCRATCHPAD, WrapMemory(p.scratchpad, scratch.raw_data()));
+    if (epilogue.bias != nullptr) args.emplace(DNNL_ARG_BIAS, WrapMemory(p.bias, epilogue.bias));
     dnnl::stream& stream = OneDnnStream();
     p.primitive.execute(stream, args);
     stream.wait();

@@ -10,6 +10,9 @@
 //
 // Layout: activations are NHWC or NCHW as geo.data_format says; the filter is TensorFlow's
 // [rows, cols, in_depth / groups, out_depth] (HWIO), read through strides.
+// A forward convolution may apply an epilogue before storing its result: a per-channel bias
+// (part of the primitive) and then an eltwise activation (a post-op), both keyed into the
+// primitive cache.
 // Thread safety: Run may be called concurrently; the cache is guarded by a mutex and each
 // call brings its own scratchpad.
 #ifndef SLUICE_KERNELS_CPU_LINALG_ONEDNN_CONV_H_
@@ -30,6 +33,15 @@
 
 namespace sluice {
 
+// What a forward convolution applies to its result: bias (out_depth elements of the
+// convolution's type, or null for none), then the activation post-ops.
+struct ConvEpilogue {
+  const void* bias = nullptr;
+  dnnl::algorithm activation = dnnl::algorithm::undef;
+  float alpha = 0.0f;
+  float beta = 0.0f;
+};
+
 class OneDnnConv {
  public:
   enum class Direction {
@@ -39,12 +51,12 @@ class OneDnnConv {
 
   explicit OneDnnConv(Direction direction) : direction_(direction) {}
 
-  // Convolves `src` with `filter` into `dst` (buffers of `type` elements laid out per `geo`).
-  // INTERNAL if oneDNN fails. REQUIRES: geo came from the checks in conv_params.h and the
-  // output is not empty.
+  // Convolves `src` with `filter` into `dst` (buffers of `type` elements laid out per `geo`),
+  // then applies `epilogue` (forward only). INTERNAL if oneDNN fails. REQUIRES: geo came from
+  // the checks in conv_params.h and the output is not empty.
   absl::Status Run(OpKernelContext* ctx, const ConvGeometry& geo,
                    dnnl::memory::data_type type, const Tensor& filter, const void* src,
-                   void* dst);
+                   void* dst, const ConvEpilogue& epilogue = {});
 
  private:
   struct Primitive;
@@ -55,6 +67,7 @@ class OneDnnConv {
   };
 
   absl::Status CreatePrimitive(const ConvGeometry& geo, dnnl::memory::data_type type,
+                               const ConvEpilogue& epilogue,
                                std::shared_ptr<const Primitive>* primitive) const;
   absl::Status ReorderWeights(const Primitive& primitive, const Tensor& filter,
                               std::shared_ptr<const Weights>* weights) const;

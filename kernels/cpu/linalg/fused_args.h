@@ -1,0 +1,94 @@
+// What a fused contraction (_FusedConv2D, _FusedDepthwiseConv2dNative, _FusedMatMul) applies
+// after its product, read from the node's fused_ops / num_args / epsilon / leakyrelu_alpha
+// attrs, and the per-call checks of the extra arguments.
+//
+// ParseFusion accepts exactly the combinations TensorFlow's CPU kernels implement:
+//   conv2d:    ["BiasAdd"] or ["FusedBatchNorm"], optionally followed by one of Relu, Relu6,
+//              Elu, LeakyRelu
+//   depthwise: ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu
+//   matmul:    ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu, Tanh,
+//              Sigmoid, GeluApproximate, GeluExact (the Gelus only where `allow_gelu`)
+// Anything else is UNIMPLEMENTED "Fusion is not implemented: [A,B]"; a num_args that does not
+// fit the fusion, or no fused op at all, is INVALID_ARGUMENT (TensorFlow's messages).
+//
+// The activation is then either a oneDNN eltwise post-op (ActivationEltwise) or, for the
+// dtypes computed with plain loops, Activate() on each element.
+#ifndef SLUICE_KERNELS_CPU_LINALG_FUSED_ARGS_H_
+#define SLUICE_KERNELS_CPU_LINALG_FUSED_ARGS_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "graph/tensor.h"
+#include "oneapi/dnnl/dnnl.hpp"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+
+enum class FusedContraction { kConv2D, kDepthwiseConv2D, kMatMul };
+
+enum class FusedActivation {
+  kNone,
+  kRelu,
+  kRelu6,
+  kElu,
+  kLeakyRelu,
+  kTanh,
+  kSigmoid,
+  kGeluApproximate,
+  kGeluExact,
+};
+
+struct FusionSpec {
+  bool batch_norm = false;  // FusedBatchNorm (scale, offset, mean, variance); else BiasAdd
+  FusedActivation activation = FusedActivation::kNone;
+  float leakyrelu_alpha = 0.2f;
+  float epsilon = 0.0f;  // batch norm only
+};
+
+absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool allow_gelu,
+                         FusionSpec* spec);
+
+// INVALID_ARGUMENT unless the extra arguments (inputs 2.. of ctx) fit `spec` for an output of
+// `channels` channels: a bias vector of that length, or four such batch-norm vectors.
+absl::Status CheckFusionArgs(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels);
+
+// The activation as a oneDNN eltwise operation; algorithm undef for kNone.
+struct Eltwise {
+  dnnl::algorithm algorithm = dnnl::algorithm::undef;
+  float alpha = 0.0f;
+  float beta = 0.0f;
+};
+Eltwise ActivationEltwise(const FusionSpec& spec);
+
+// The activation of one value, as TensorFlow's element-wise ops compute it.
+template <typename T>
+T Activate(FusedActivation act, float leakyrelu_alpha, T x) {
+  switch (act) {
+    case FusedActivation::kNone:
+      return x;
+    case FusedActivation::kRelu:
+      return x > T(0) ? x : T(0);
+    case FusedActivation::kRelu6:
+      return x > T(0) ? (x < T(6) ? x : T(6)) : T(0);
+    case FusedActivation::kElu:
+      return x < T(0) ? std::expm1(x) : x;
+    case FusedActivation::kLeakyRelu:
+      return x > T(0) ? x : x * static_cast<T>(leakyrelu_alpha);
+    case FusedActivation::kTanh:
+      return std::tanh(x);
+    case FusedActivation::kSigmoid:
+      return T(1) / (T(1) + std::exp(-x));
+    case FusedActivation::kGeluApproximate:
+      return T(0.5) * x *
+             (T(1) + std::tanh(T(0.7978845608028654) * (x + T(0.044715) * x * x * x)));
+    case FusedActivation::kGeluExact:
+      return T(0.5) * x * (T(1) + std::erf(x * T(0.7071067811865476)));
+  }
+  return x;
+}
+
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_LINALG_FUSED_ARGS_H_

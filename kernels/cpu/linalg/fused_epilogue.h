@@ -1,0 +1,54 @@
+// ApplyFusedEpilogue: what a fused contraction does after its product, done with plain loops
+// over the output in place: bias (x + bias[c]) or inference batch norm
+// ((x - mean[c]) * scale[c] * rsqrt(variance[c] + epsilon) + offset[c]), then the activation.
+// The oneDNN paths do the same inside the primitive; this one serves the dtypes oneDNN does
+// not run (double) and products with no terms (empty inputs), whose output is the epilogue
+// of zeros. Arithmetic is in double for double and in float otherwise.
+//
+// REQUIRES: the extra arguments (ctx inputs 2..) passed CheckFusionArgs for `channels`; the
+// channel of element i of `out` is (i / inner) % channels (inner = 1 for channels-last).
+#ifndef SLUICE_KERNELS_CPU_LINALG_FUSED_EPILOGUE_H_
+#define SLUICE_KERNELS_CPU_LINALG_FUSED_EPILOGUE_H_
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/cpu/linalg/fused_args.h"
+#include "kernels/cpu/parallel_for.h"
+#include "runtime/op_kernel.h"
+
+namespace sluice {
+
+template <typename T>
+void ApplyFusedEpilogue(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels,
+                        int64_t inner, T* out, int64_t n) {
+  using W = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  auto arg = [&](int index, int64_t c) {
+    return static_cast<W>(ctx->input(index).flat<T>().data()[c]);
+  };
+  // out = (x - center) * mul + add per channel; the bias is the case center 0, mul 1.
+  std::vector<W> center(channels, W(0)), mul(channels, W(1)), add(channels);
+  for (int64_t c = 0; c < channels; ++c) {
+    if (spec.batch_norm) {
+      mul[c] = arg(2, c) / std::sqrt(arg(5, c) + static_cast<W>(spec.epsilon));
+      add[c] = arg(3, c);
+      center[c] = arg(4, c);
+    } else {
+      add[c] = arg(2, c);
+    }
+  }
+  const Eigen::TensorOpCost cost(sizeof(T), sizeof(T), 8);
+  ParallelFor(ctx, n, n, cost, [&](int64_t first, int64_t last) {
+    for (int64_t i = first; i < last; ++i) {
+      const int64_t c = (i / inner) % channels;
+      const W x = (static_cast<W>(out[i]) - center[c]) * mul[c] + add[c];
+      out[i] = static_cast<T>(Activate<W>(spec.activation, spec.leakyrelu_alpha, x));
+    }
+  });
+}
+
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_LINALG_FUSED_EPILOGUE_H_

@@ -1,0 +1,168 @@
+// _FusedConv2D / _FusedDepthwiseConv2dNative / _FusedMatMul: what the TensorFlow fixtures
+// (tests/kernels/fixtures/fused.pbtxt) cannot show — batch norm folded once and refolded when
+// its arguments change, the oneDNN path against the plain-loop one on a shape large enough
+// to run in parallel, attrs TensorFlow rejects while building a graph, and buffer reuse.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "kernels/kernel_test_util.h"
+
+namespace sluice {
+namespace test {
+namespace {
+
+std::vector<float> Random(int64_t n, uint32_t seed, float lo = -1, float hi = 1) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(gen);
+  return v;
+}
+
+std::vector<double> ToDouble(const std::vector<float>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+class FusedOpsTest : public KernelTest {
+ protected:
+  absl::Status InitConv(DataType dtype, std::vector<std::string> fused_ops, int num_args) {
+    NodeDefBuilder b("fused", "_FusedConv2D");
+    b.Input("input").Input("filter");
+    for (int i = 0; i < num_args; ++i) b.Input("arg" + std::to_string(i));
+    return InitOp(b.Attr("T", dtype)
+                      .Attr("TArgs", std::vector<DataType>(num_args, dtype))
+                      .Attr("num_args", num_args)
+                      .Attr("strides", std::vector<int32_t>{1, 1, 1, 1})
+                      .Attr("padding", "SAME")
+                      .Attr("fused_ops", fused_ops)
+                      .Attr("epsilon", 0.001f)
+                      .Build());
+  }
+};
+
+// y = (conv - mean) * scale / sqrt(var + eps) + offset, then Relu, per output channel.
+TEST_F(FusedOpsTest, BatchNormIsRefoldedWhenItsArgumentsChange) {
+  ASSERT_TRUE(InitConv(DT_FLOAT, {"FusedBatchNorm", "Relu"}, 4).ok());
+  const Tensor input = MakeTensor<float>(TensorShape({1, 1, 1, 1}), {2});
+  const Tensor filter = MakeTensor<float>(TensorShape({1, 1, 1, 2}), {1, -1});
+  const Tensor offset = MakeTensor<float>(TensorShape({2}), {0.5f, 10});
+  const Tensor mean = MakeTensor<float>(TensorShape({2}), {1, 0});
+  const Tensor var = MakeTensor<float>(TensorShape({2}), {3.999f, 0.999f});
+  for (const float s : {1.0f, 2.0f}) {
+    const Tensor scale = MakeTensor<float>(TensorShape({2}), {s, s});
+    for (int run = 0; run < 2; ++run) {
+      for (const Tensor* t : {&input, &filter, &scale, &offset, &mean, &var}) AddInput(*t);
+      ASSERT_TRUE(RunOpKernel().ok());
+      const std::vector<float> got = Values<float>(*GetOutput(0));
+      EXPECT_NEAR(got[0], (2 - 1) * s / 2 + 0.5f, 1e-5);
+      EXPECT_NEAR(got[1], std::max(0.0f, -2 * s + 10), 1e-5);
+      InitConv(DT_FLOAT, {"FusedBatchNorm", "Relu"}, 4).IgnoreError();
+    }
+  }
+}
+
+// The same convolution in float (oneDNN, folded batch norm) and in double (plain loops and
+// the epilogue loop) on an output large enough for ParallelFor to split.
+TEST_F(FusedOpsTest, OneDnnAgreesWithPlainLoopsOnLargeShapes) {
+  const TensorShape in_shape({2, 24, 24, 16}), f_shape({3, 3, 16, 32});
+  const std::vector<float> in = Random(in_shape.num_elements(), 1);
+  const std::vector<float> f = Random(f_shape.num_elements(), 2);
+  const std::vector<std::vector<float>> args = {Random(32, 3, 0.5, 2), Random(32, 4),
+                                                Random(32, 5), Random(32, 6, 0.1, 1)};
+  for (const char* act : {"Relu6", "Elu", "LeakyRelu"}) {
+    ASSERT_TRUE(InitConv(DT_FLOAT, {"FusedBatchNorm", act}, 4).ok());
+    AddInputFromArray<float>(in_shape, in);
+    AddInputFromArray<float>(f_shape, f);
+    for (const auto& a : args) AddInputFromArray<float>(TensorShape({32}), a);
+    ASSERT_TRUE(RunOpKernel().ok());
+    const std::vector<float> got = Values<float>(*GetOutput(0));
+
+    ASSERT_TRUE(InitConv(DT_DOUBLE, {"FusedBatchNorm", act}, 4).ok());
+    AddInputFromArray<double>(in_shape, ToDouble(in));
+    AddInputFromArray<double>(f_shape, ToDouble(f));
+    for (const auto& a : args) AddInputFromArray<double>(TensorShape({32}), ToDouble(a));
+    ASSERT_TRUE(RunOpKernel().ok());
+    const std::vector<double> want = Values<double>(*GetOutput(0));
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << act << " at " << i;
+    }
+  }
+}
+
+TEST_F(FusedOpsTest, AttrErrors) {
+  EXPECT_EQ(InitConv(DT_FLOAT, {}, 1).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Tanh"}, 1).code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Relu", "Relu"}, 1).code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"FusedBatchNorm"}, 1).code(),
+            absl::StatusCode::kInvalidArgument);
+  const absl::Status s = InitOp(NodeDefBuilder("fused", "_FusedMatMul")
+                                    .Input("a").Input("b").Input("bias")
+                                    .Attr("T", DT_HALF)
+                                    .Attr("num_args", 1)
+                                    .Attr("fused_ops", std::vector<std::string>{"BiasAdd",
+                                                                                "GeluExact"})
+                                    .Build());
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
+}
+
+// Inputs TensorFlow's oneDNN kernels abort on or do not check, so the fixtures lack them.
+TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
+  const Tensor input = MakeTensor<float>(TensorShape({1, 2, 2, 1}), {1, 2, 3, 4});
+  const Tensor filter = MakeTensor<float>(TensorShape({1, 1, 1, 2}), {1, 2});
+  const Tensor two = MakeTensor<float>(TensorShape({2}), {1, 1});
+  const Tensor three = MakeTensor<float>(TensorShape({3}), {1, 1, 1});
+  const Tensor row = MakeTensor<float>(TensorShape({1, 2}), {1, 1});
+  const std::vector<std::vector<Tensor>> bias_cases = {
+      {input, filter, three}, {input, filter, row},
+      {MakeTensor<float>(TensorShape({2, 2, 1}), {1, 2, 3, 4}), filter, two}};
+  for (const auto& inputs : bias_cases) {
+    ASSERT_TRUE(InitConv(DT_FLOAT, {"BiasAdd", "Relu"}, 1).ok());
+    for (const Tensor& t : inputs) AddInput(t);
+    const absl::Status s = RunOpKernel();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  }
+  for (int bad = 0; bad < 4; ++bad) {
+    ASSERT_TRUE(InitConv(DT_FLOAT, {"FusedBatchNorm"}, 4).ok());
+    AddInput(input);
+    AddInput(filter);
+    for (int i = 0; i < 4; ++i) AddInput(i == bad ? three : two);
+    EXPECT_EQ(RunOpKernel().code(), absl::StatusCode::kInvalidArgument);
+  }
+  NodeDefBuilder b("fused", "_FusedMatMul");
+  ASSERT_TRUE(InitOp(b.Input("a").Input("b").Input("x").Input("y")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("num_args", 2)
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd"})
+                         .Build())
+                  .code() == absl::StatusCode::kInvalidArgument);
+}
+
+// A half matmul is computed in float and rounded once.
+TEST_F(FusedOpsTest, HalfMatMulWithSigmoid) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
+                         .Input("a").Input("b").Input("bias")
+                         .Attr("T", DT_HALF)
+                         .Attr("num_args", 1)
+                         .Attr("transpose_b", true)
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "Sigmoid"})
+                         .Build())
+                  .ok());
+  AddInputFromArray<half>(TensorShape({1, 2}), {half(1), half(2)});
+  AddInputFromArray<half>(TensorShape({2, 2}), {half(1), half(1), half(-1), half(0.5f)});
+  AddInputFromArray<half>(TensorShape({2}), {half(-3), half(0)});
+  ASSERT_TRUE(RunOpKernel().ok());
+  const std::vector<half> got = Values<half>(*GetOutput(0));
+  EXPECT_NEAR(static_cast<float>(got[0]), 0.5f, 1e-3);
+  EXPECT_NEAR(static_cast<float>(got[1]), 0.5f, 1e-3);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace sluice
