@@ -55,8 +55,12 @@ CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads)
 
 CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads,
                      std::unique_ptr<CpuAllocator> allocator)
-    : Device(attributes, allocator.get()),
-      allocator_(std::move(allocator)),
+    : CpuDevice(attributes, num_threads, new RetainingAllocator(std::move(allocator))) {}
+
+CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads,
+                     RetainingAllocator* allocator)
+    : Device(attributes, allocator),
+      allocator_(allocator),
       num_threads_(num_threads),
       pool_(SharedPool(num_threads)) {
   set_eigen_cpu_device(pool_->device());

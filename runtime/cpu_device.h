@@ -2,7 +2,9 @@
 //
 // Each CpuDevice owns a CpuAllocator of its own, so per-device memory statistics (bytes in
 // use, peak) are exact even when several CPU devices are configured
-// (device_count {key: "CPU" value: 2} is how partitioning is exercised without a GPU).
+// (device_count {key: "CPU" value: 2} is how partitioning is exercised without a GPU). The
+// allocator outlives the device while tensors it allocated do (runtime/retaining_allocator.h),
+// so a fetched tensor stays valid after its session is gone.
 //
 // Intra-op parallelism: kernels split work over an Eigen::ThreadPool of
 // config.intra_op_parallelism_threads threads (0: the hardware concurrency), reached
@@ -28,6 +30,7 @@
 
 #include "absl/status/status.h"
 #include "graph/allocator.h"
+#include "runtime/retaining_allocator.h"
 #include "graph/device_name.h"
 #include "runtime/device.h"
 #include "runtime/device_factory.h"
@@ -64,10 +67,12 @@ class CpuDevice : public Device {
  private:
   CpuDevice(const DeviceAttributes& attributes, int num_threads,
             std::unique_ptr<CpuAllocator> allocator);
+  // Takes the owner's reference to `allocator`.
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, RetainingAllocator* allocator);
   // Sets the calling thread's OpenMP thread count to num_threads_ if not already so.
   void SetOmpThreadsForCurrentThread() const;
 
-  const std::unique_ptr<CpuAllocator> allocator_;
+  const std::unique_ptr<RetainingAllocator, RetainingAllocator::Releaser> allocator_;
   const int num_threads_;
   const std::shared_ptr<IntraOpThreadPool> pool_;
 };

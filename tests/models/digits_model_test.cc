@@ -67,13 +67,17 @@ TEST_P(DigitsModelTest, MatchesTensorFlow) {
   options.config.set_intra_op_parallelism_threads(GetParam().threads);
   options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
       GetParam().level);
-  std::unique_ptr<Session> session;
-  ASSERT_TRUE(NewSession(options, &session).ok());
-  ASSERT_TRUE(session->Create(graph).ok());
+  // The outputs outlive the session, as in TensorFlow's C++ examples: the fetched tensors
+  // must stay valid after the session and its devices are gone.
   std::vector<Tensor> outputs;
-  const absl::Status status =
-      session->Run({{"images", images}}, {"probabilities"}, {}, &outputs);
-  ASSERT_TRUE(status.ok()) << status;
+  {
+    std::unique_ptr<Session> session;
+    ASSERT_TRUE(NewSession(options, &session).ok());
+    ASSERT_TRUE(session->Create(graph).ok());
+    const absl::Status status =
+        session->Run({{"images", images}}, {"probabilities"}, {}, &outputs);
+    ASSERT_TRUE(status.ok()) << status;
+  }
   ASSERT_EQ(outputs.size(), 1u);
   const Tensor& probabilities = outputs[0];
   ASSERT_EQ(probabilities.shape().DebugString(), expected.shape().DebugString());
