@@ -1,0 +1,12 @@
+// TensorFlow's Tensor header: tensorflow::Tensor, TensorShape, DataType and DT_* names.
+#ifndef SLUICE_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
+#define SLUICE_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
+
+#include "graph/partial_tensor_shape.h"
+#include "graph/tensor.h"
+#include "graph/tensor_shape.h"
+#include "graph/types.h"
+#include "tensorflow/core/lib/core/status.h"
+#include "tensorflow/core/platform/namespace.h"
+
+#endif  // SLUICE_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
