@@ -3,9 +3,6 @@
 # (tools/testdata), on TensorFlow-made fixtures (tests/fixtures) and on bad inputs, checking
 # what it prints and its exit status (0 success, 1 failure, 2 usage error).
 #
-# The mlp/cnn fixtures need kernels that are still being written (MatMul, Conv2D, ...): their
-# checks accept either TensorFlow's results or a clean "no CPU kernel" error.
-#
 # Usage: sluice_test.sh SLUICE   (run from the runfiles root, as Bazel does)
 set -uo pipefail
 
@@ -241,20 +238,22 @@ run ops_unknown 1 ops --op addv
 expect "$tmp/ops_unknown.err" "no op named 'addv'; similar: "
 expect "$tmp/ops_unknown.err" "AddV2"
 
-# ---- TensorFlow fixtures (kernels still landing: results or a clean no-kernel error) -------
-run mlp -1 run "$fixtures/mlp.pb" --input "x=$fixtures/mlp.in.x.npy"
-run cnn -1 run "$fixtures/cnn.pb" --input "images=$fixtures/cnn.in.images.npy" \
-  --output classes --save-outputs "$tmp/cnn"
-for model in mlp cnn; do
-  if [ -s "$tmp/$model.err" ]; then
-    expect "$tmp/$model.err" "no CPU kernel for op"
-  fi
-done
+# ---- TensorFlow fixtures and the bundled model ----------------------------------------------
+run mlp 0 run "$fixtures/mlp.pb" --input "x=$fixtures/mlp.in.x.npy"
 expect "$tmp/mlp.out" "x: $fixtures/mlp.in.x.npy float [4,16]"
-if [ -f "$tmp/cnn/out_0.npy" ]; then
-  cmp -s "$tmp/cnn/out_0.npy" "$fixtures/cnn.out.classes.npy" ||
-    fail "cnn classes differ from TensorFlow's"
-fi
+run cnn 0 run "$fixtures/cnn.pb" --input "images=$fixtures/cnn.in.images.npy" \
+  --output classes --save-outputs "$tmp/cnn"
+cmp -s "$tmp/cnn/out_0.npy" "$fixtures/cnn.out.classes.npy" ||
+  fail "cnn classes differ from TensorFlow's"
+digits=models/digits
+run digits 0 run "$digits/digits_cnn.pb" --input "images=$digits/test_images.npy" \
+  --labels "$digits/test_labels.npy"
+# TensorFlow's count, from the manifest make_digits_model.py wrote.
+tf_correct=$(awk '$1 == "tensorflow_correct" {print $2}' "$digits/manifest.txt")
+expect "$tmp/digits.out" "Accuracy of probabilities:0 against $digits/test_labels.npy: $tf_correct of 360 correct"
+run digits_bad_labels 1 run "$digits/digits_cnn.pb" --input "images=$digits/test_images.npy" \
+  --labels "$digits/test_images.npy"
+expect "$tmp/digits_bad_labels.err" "--labels must hold 360 integer labels"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures check(s) failed" >&2
