@@ -250,7 +250,7 @@ run digits 0 run "$digits/digits_cnn.pb" --input "images=$digits/test_images.npy
   --labels "$digits/test_labels.npy"
 # TensorFlow's count, from the manifest make_digits_model.py wrote.
 tf_correct=$(awk '$1 == "tensorflow_correct" {print $2}' "$digits/manifest.txt")
-expect "$tmp/digits.out" "Accuracy of probabilities:0 against $digits/test_labels.npy: $tf_correct of 360 correct"
+expect "$tmp/digits.out" "Accuracy of probabilities against $digits/test_labels.npy: $tf_correct of 360 correct"
 run digits_bad_labels 1 run "$digits/digits_cnn.pb" --input "images=$digits/test_images.npy" \
   --labels "$digits/test_images.npy"
 expect "$tmp/digits_bad_labels.err" "--labels must hold 360 integer labels"
