@@ -8,7 +8,7 @@ TensorFlow's output on it, written to $SLUICE_MODEL_DIR (default ~/.cache/sluice
   <name>.tf_output.npy TensorFlow's output for it (tf.compat.v1.Session on the same .pb)
 
 Models: mobilenet_v2, resnet50, inception_v3, efficientnet_b0 (tf.keras.applications,
-weights=None, include_top=True, inference mode) and transformer_encoder (one encoder block
+weights=None, include_top=True with logits out, inference mode) and transformer_encoder (one encoder block
 of width 256, 4 heads, sequence 128, written with MatMul / BatchMatMulV2 / Softmax / layer
 norm from Mean, SquaredDifference and Rsqrt / GELU through Erf, as frozen BERT-style
 graphs contain them).
@@ -36,7 +36,10 @@ def model_dir():
 
 def keras_app(constructor, size):
   def build():
-    model = constructor(weights=None, input_shape=(size, size, 3), classes=1000)
+    # Logits rather than softmax: with random weights the probabilities are all close to
+    # 1/1000, which would hide most errors.
+    model = constructor(weights=None, input_shape=(size, size, 3), classes=1000,
+                        classifier_activation=None)
     return model, [None, size, size, 3]
   return build
 
