@@ -69,6 +69,23 @@ TEST(GraphDefIoTest, BinaryAndTextRoundTrip) {
   }
 }
 
+// TensorFlow annotates Shape-like nodes with full types; a text GraphDef names them.
+TEST(GraphDefIoTest, TextFullTypesParse) {
+  GraphDef graph_def;
+  const absl::Status s = ParseGraphDef(R"pb(
+    node {
+      name: "shape"
+      op: "Shape"
+      experimental_type {
+        type_id: TFT_PRODUCT
+        args { type_id: TFT_SHAPE_TENSOR args { type_id: TFT_INT32 } }
+      }
+    }
+  )pb", &graph_def);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(graph_def.node(0).experimental_type().args(0).type_id(), TFT_SHAPE_TENSOR);
+}
+
 TEST(GraphDefIoTest, SerializationIsDeterministic) {
   GraphDef a = SmallGraph();
   GraphDef b;
