@@ -2,7 +2,8 @@
 # Import + optimisation benchmark of the graph pipeline, Sluice against TensorFlow.
 #
 # Usage: bench/run_pipeline_bench.sh
-#   SLUICE_REPS (default 20) and TF_REPS (default 10) set the repetitions of each side.
+#   SLUICE_REPS (default 20) and TF_REPS (default 10) set the repetitions of each side;
+#   BAZEL_OUTPUT_BASE, if set, is passed to bazel as --output_base.
 #
 # Generates bench/.cache/pipeline_graph.{pb,json} if missing (bench/gen_pipeline_graph.py),
 # builds //bench:graph_pipeline_bench with -c opt, runs it with the Placeholders fed (as a
@@ -21,8 +22,12 @@ if [[ ! -f $graph.pb || ! -f $graph.json ]]; then
   python3 bench/gen_pipeline_graph.py --out "$graph"
 fi
 
-bazel build -c opt //bench:graph_pipeline_bench
-bench_bin="$(bazel info -c opt bazel-bin)/bench/graph_pipeline_bench"
+# BAZEL_OUTPUT_BASE, if set, gives bazel its own output base (so that a shared machine's other
+# builds do not wait on this one).
+bazel_cmd=(bazel)
+if [[ -n ${BAZEL_OUTPUT_BASE:-} ]]; then bazel_cmd+=(--output_base="$BAZEL_OUTPUT_BASE"); fi
+"${bazel_cmd[@]}" build -c opt //bench:graph_pipeline_bench
+bench_bin="$("${bazel_cmd[@]}" info -c opt bazel-bin)/bench/graph_pipeline_bench"
 
 read -r feeds fetches < <(python3 -c '
 import json, sys

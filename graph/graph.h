@@ -33,6 +33,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -53,6 +54,9 @@ namespace sluice {
 class Edge;
 class Graph;
 class Node;
+namespace import_internal {
+class GraphConstructor;
+}  // namespace import_internal
 
 // The in- or out-edges of one node: a set with constant-time insert and erase (by
 // position bookkeeping kept in the Edge) and deterministic iteration. Only Graph mutates it.
@@ -135,6 +139,10 @@ class Node {
     AddNodeAttr(name, value, &def_);
   }
   void ClearAttr(const std::string& name) { def_.mutable_attr()->erase(name); }
+  // Swaps the node's attrs with those of `def`, for a caller about to destroy the graph
+  // that wants them without a copy (Partition of a graph it consumes): afterwards attrs()
+  // and def() no longer describe the node, and nothing but destruction may follow.
+  void MoveAttrsTo(NodeDef* def) { def->mutable_attr()->swap(*def_.mutable_attr()); }
 
   const EdgeSet& in_edges() const { return in_edges_; }
   const EdgeSet& out_edges() const { return out_edges_; }
@@ -350,7 +358,14 @@ class Graph {
 
  private:
   friend class Node;
+  friend class import_internal::GraphConstructor;
 
+  // AddNode for a NodeDef the importer has validated: `op_def` is its op and `inputs` and
+  // `outputs` its flat types (ValidateNodeDef computed them). REQUIRES: the name is free.
+  Node* AddValidatedNode(NodeDef node_def, const OpDef* op_def, DataTypeVector inputs,
+                         DataTypeVector outputs) {
+    return AllocateNode(std::move(node_def), op_def, std::move(inputs), std::move(outputs));
+  }
   Node* AllocateNode(NodeDef def, const OpDef* op_def, DataTypeVector inputs,
                      DataTypeVector outputs);
   void RemoveEdgeInternal(Edge* e, bool update_dst_def);

@@ -16,7 +16,6 @@
 #include "graph/graph_constructor.h"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -130,7 +129,8 @@ absl::Status GraphConstructor::BuildNodeIndex() {
             "Node '", name, "': Control dependencies must come after regular dependencies");
       }
     }
-    AddPrefixes(name, &gdef_prefixes_);
+    // Only uniquifying names (ImportGraphDef) asks for the GraphDef's prefixes.
+    if (opts_.importing) AddPrefixes(name, &gdef_prefixes_);
   }
   return absl::OkStatus();
 }
@@ -175,7 +175,7 @@ absl::Status GraphConstructor::InitFromEdges() {
     }
     pending = std::max(pending, 0);
     pending_[i] = pending;
-    if (pending == 0) ready_.insert(i);
+    if (pending == 0) ready_.push(i);
   }
   return absl::OkStatus();
 }
@@ -183,8 +183,8 @@ absl::Status GraphConstructor::InitFromEdges() {
 absl::Status GraphConstructor::Convert() {
   int processed = 0;
   while (!ready_.empty()) {
-    const int index = *ready_.begin();
-    ready_.erase(ready_.begin());
+    const int index = ready_.top();
+    ready_.pop();
     ++processed;
     RETURN_IF_ERROR(ConvertNode(index));
   }
@@ -245,7 +245,7 @@ void GraphConstructor::ReleaseConsumers(int index, bool is_next_iteration) {
   for (int consumer : consumers_[index]) {
     // NextIteration -> Merge edges were not counted as pending.
     if (is_next_iteration && merge_indices_.contains(consumer)) continue;
-    if (--pending_[consumer] == 0) ready_.insert(consumer);
+    if (--pending_[consumer] == 0) ready_.push(consumer);
   }
 }
 
@@ -281,12 +281,20 @@ absl::Status GraphConstructor::MakeNode(NodeDef node_def, Node** node) {
   RETURN_IF_ERROR(import_internal::LookUpOpForNode(*g_->op_registry(), node_def, &op_def));
   const bool add_defaults = opts_.importing || opts_.add_default_attributes;
   const bool validate = opts_.importing || opts_.validate_nodes;
-  RETURN_IF_ERROR(import_internal::PrepareNodeDef(*op_def, add_defaults, validate, &node_def));
+  bool typed = false;
+  DataTypeVector input_types, output_types;
+  RETURN_IF_ERROR(import_internal::PrepareNodeDef(*op_def, add_defaults, validate, &node_def,
+                                                  &typed, &input_types, &output_types));
   RETURN_IF_ERROR(import_internal::CheckOpDeprecation(*op_def, gdef_.versions().producer()));
   if (g_->FindNodeByName(node_def.name()) != nullptr) {
     return errors::InvalidArgument("Node name '", node_def.name(), "' already exists in the Graph");
   }
-  ASSIGN_OR_RETURN(*node, g_->AddNode(std::move(node_def)));
+  if (typed) {
+    *node = g_->AddValidatedNode(std::move(node_def), op_def, std::move(input_types),
+                                 std::move(output_types));
+  } else {
+    ASSIGN_OR_RETURN(*node, g_->AddNode(std::move(node_def)));
+  }
   created_.push_back(*node);
   if (opts_.expect_device_spec) (*node)->set_assigned_device_name((*node)->requested_device());
   return absl::OkStatus();

@@ -5,8 +5,10 @@
 #ifndef SLUICE_GRAPH_GRAPH_CONSTRUCTOR_INTERNAL_H_
 #define SLUICE_GRAPH_GRAPH_CONSTRUCTOR_INTERNAL_H_
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <queue>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,9 +52,12 @@ absl::Status CheckOpDeprecation(const OpDef& op_def, int producer);
 
 // Prepares a NodeDef for AddNode: adds default attrs (if asked), then, if `validate`, drops
 // attrs the OpDef does not declare (TensorFlow ignores them, for graphs from newer
-// producers; names starting with '_' are kept) and runs ValidateNodeDef.
+// producers; names starting with '_' are kept) and runs ValidateNodeDef. When it both added
+// defaults and validated, sets *typed and leaves the node's flat types in *inputs and
+// *outputs (what Graph::AddNode would compute again); otherwise *typed is false.
 absl::Status PrepareNodeDef(const OpDef& op_def, bool add_defaults, bool validate,
-                            NodeDef* node_def);
+                            NodeDef* node_def, bool* typed, DataTypeVector* inputs,
+                            DataTypeVector* outputs);
 
 // Runs the shape functions of imported nodes through a ShapeRefiner: the caller's, or a
 // private one. Nodes must be checked in topological order (back edges aside).
@@ -211,7 +216,9 @@ class GraphConstructor {
   absl::flat_hash_set<int> merge_indices_;
   std::vector<int> pending_;
   std::vector<absl::InlinedVector<int, 4>> consumers_;
-  std::set<int> ready_;
+  // Ready GraphDef indices, lowest first. A node becomes ready once (its pending count only
+  // falls), so a heap needs no duplicate check and, unlike a set, no allocation per node.
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready_;
   std::vector<Node*> created_;
   std::vector<BackEdge> back_edges_;
   std::set<TensorIndex> used_input_map_keys_;

@@ -126,7 +126,9 @@ absl::Status CheckOpDeprecation(const OpDef& op_def, int producer) {
 }
 
 absl::Status PrepareNodeDef(const OpDef& op_def, bool add_defaults, bool validate,
-                            NodeDef* node_def) {
+                            NodeDef* node_def, bool* typed, DataTypeVector* inputs,
+                            DataTypeVector* outputs) {
+  *typed = false;
   if (add_defaults) AddDefaultsToNodeDef(op_def, node_def);
   if (!validate) return absl::OkStatus();
   std::vector<std::string> unknown;
@@ -142,7 +144,10 @@ absl::Status PrepareNodeDef(const OpDef& op_def, bool add_defaults, bool validat
                  << "will be ignored. NodeDef: " << FormatNodeDefForError(*node_def);
     node_def->mutable_attr()->erase(name);
   }
-  return ValidateNodeDef(*node_def, op_def);
+  RETURN_IF_ERROR(ValidateNodeDef(*node_def, op_def, inputs, outputs));
+  // Without the defaults, validation typed a copy that has them, which the node lacks.
+  *typed = add_defaults;
+  return absl::OkStatus();
 }
 
 }  // namespace import_internal

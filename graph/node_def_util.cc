@@ -422,6 +422,31 @@ absl::Status CountDataInputs(const NodeDef& node_def, int64_t* num_inputs) {
   return absl::OkStatus();
 }
 
+// Checks one attr of `node_def` against its declaration in `op_def`.
+absl::Status ValidateAttrEntry(const AttrValueMap::value_type& entry, const NodeDef& node_def,
+                               const OpDef& op_def) {
+  // Internal attrs ("_class", "_output_shapes", ...) are not part of op signatures.
+  if (absl::StartsWith(entry.first, "_")) return absl::OkStatus();
+  const OpDef::AttrDef* attr_def = FindAttr(entry.first, op_def);
+  if (attr_def == nullptr) {
+    return errors::InvalidArgument(
+        "NodeDef mentions attr '", entry.first, "' not in ", SummarizeOpDef(op_def),
+        "; NodeDef: ", FormatNodeDefForError(node_def),
+        ". (Check whether your GraphDef-interpreting binary is up to date with your "
+        "GraphDef-generating binary.).");
+  }
+  // A placeholder stands for a function's attr and is resolved when the function is
+  // instantiated, so there is nothing to check yet.
+  if (entry.second.value_case() == AttrValue::kPlaceholder) return absl::OkStatus();
+  // The message parts are built only on failure: they cost more than the check itself.
+  absl::Status status = ValidateAttrValue(entry.second, *attr_def);
+  if (!status.ok()) {
+    return errors::AppendToMessage(std::move(status), "\n\t; NodeDef: ",
+                                   FormatNodeDefForError(node_def), "; ", SummarizeOpDef(op_def));
+  }
+  return absl::OkStatus();
+}
+
 // Checks every attr of the NodeDef against the OpDef and that none of the OpDef's is missing.
 // Attrs are visited in name order so that the first error reported is deterministic.
 absl::Status ValidateAttrs(const NodeDef& node_def, const OpDef& op_def) {
@@ -435,31 +460,21 @@ absl::Status ValidateAttrs(const NodeDef& node_def, const OpDef& op_def) {
       }
     }
   }
-  std::vector<const AttrValueMap::value_type*> sorted;
-  for (const auto& entry : node_def.attr()) sorted.push_back(&entry);
-  std::sort(sorted.begin(), sorted.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  for (const auto* entry : sorted) {
-    // Internal attrs ("_class", "_output_shapes", ...) are not part of op signatures.
-    if (absl::StartsWith(entry->first, "_")) continue;
-    const OpDef::AttrDef* attr_def = FindAttr(entry->first, op_def);
-    if (attr_def == nullptr) {
-      return errors::InvalidArgument(
-          "NodeDef mentions attr '", entry->first, "' not in ", SummarizeOpDef(op_def),
-          "; NodeDef: ", FormatNodeDefForError(node_def),
-          ". (Check whether your GraphDef-interpreting binary is up to date with your "
-          "GraphDef-generating binary.).");
+  // Valid NodeDefs are the rule: the attrs are checked in map order first, and sorted (so
+  // that the error reported does not depend on the map's order) only once one fails.
+  bool all_valid = true;
+  for (const auto& entry : node_def.attr()) {
+    if (!ValidateAttrEntry(entry, node_def, op_def).ok()) {
+      all_valid = false;
+      break;
     }
-    // A placeholder stands for a function's attr and is resolved when the function is
-    // instantiated, so there is nothing to check yet.
-    if (entry->second.value_case() == AttrValue::kPlaceholder) continue;
-    // The message parts are built only on failure: they cost more than the check itself.
-    absl::Status status = ValidateAttrValue(entry->second, *attr_def);
-    if (!status.ok()) {
-      return errors::AppendToMessage(std::move(status), "\n\t; NodeDef: ",
-                                     FormatNodeDefForError(node_def), "; ",
-                                     SummarizeOpDef(op_def));
-    }
+  }
+  if (!all_valid) {
+    std::vector<const AttrValueMap::value_type*> sorted;
+    for (const auto& entry : node_def.attr()) sorted.push_back(&entry);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto* a, const auto* b) { return a->first < b->first; });
+    for (const auto* entry : sorted) RETURN_IF_ERROR(ValidateAttrEntry(*entry, node_def, op_def));
   }
   std::vector<std::string> missing;
   for (const OpDef::AttrDef& attr : op_def.attr()) {
@@ -473,17 +488,17 @@ absl::Status ValidateAttrs(const NodeDef& node_def, const OpDef& op_def) {
   return absl::OkStatus();
 }
 
-// ValidateNodeDef for a NodeDef that has every attr the OpDef gives a default.
-absl::Status ValidateCompleteNodeDef(const NodeDef& node_def, const OpDef& op_def) {
+// ValidateNodeDef for a NodeDef that has every attr the OpDef gives a default; leaves the
+// flat types in *inputs and *outputs (which start empty).
+absl::Status ValidateCompleteNodeDef(const NodeDef& node_def, const OpDef& op_def,
+                                     DataTypeVector* inputs, DataTypeVector* outputs) {
   int64_t num_inputs = 0;
   RETURN_IF_ERROR(CountDataInputs(node_def, &num_inputs));
   RETURN_IF_ERROR(ValidateAttrs(node_def, op_def));
-  DataTypeVector inputs;
-  DataTypeVector outputs;
-  RETURN_IF_ERROR(InOutTypesForNode(node_def, op_def, &inputs, &outputs));
-  if (num_inputs != static_cast<int64_t>(inputs.size())) {
+  RETURN_IF_ERROR(InOutTypesForNode(node_def, op_def, inputs, outputs));
+  if (num_inputs != static_cast<int64_t>(inputs->size())) {
     const std::string expected = absl::StrJoin(
-        inputs, ", ", [](std::string* out, DataType t) { out->append(DataTypeString(t)); });
+        *inputs, ", ", [](std::string* out, DataType t) { out->append(DataTypeString(t)); });
     return errors::InvalidArgument("NodeDef expected inputs '", expected, "' do not match ",
                                    num_inputs, " inputs specified; ", SummarizeOpDef(op_def),
                                    "; NodeDef: ", FormatNodeDefForError(node_def));
@@ -501,6 +516,15 @@ bool LacksADefault(const NodeDef& node_def, const OpDef& op_def) {
 }  // namespace
 
 absl::Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def) {
+  DataTypeVector inputs;
+  DataTypeVector outputs;
+  return ValidateNodeDef(node_def, op_def, &inputs, &outputs);
+}
+
+absl::Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def, DataTypeVector* inputs,
+                             DataTypeVector* outputs) {
+  inputs->clear();
+  outputs->clear();
   if (node_def.op() != op_def.name()) {
     return errors::InvalidArgument("NodeDef op '", node_def.op(), "' does not match ",
                                    SummarizeOpDef(op_def),
@@ -511,9 +535,9 @@ absl::Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def) {
   if (LacksADefault(node_def, op_def)) {
     NodeDef with_defaults = node_def;
     AddDefaultsToNodeDef(op_def, &with_defaults);
-    return ValidateCompleteNodeDef(with_defaults, op_def);
+    return ValidateCompleteNodeDef(with_defaults, op_def, inputs, outputs);
   }
-  return ValidateCompleteNodeDef(node_def, op_def);
+  return ValidateCompleteNodeDef(node_def, op_def, inputs, outputs);
 }
 
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node_def) {

@@ -144,6 +144,11 @@ void AddNodeAttr(absl::string_view name, std::initializer_list<T> value, NodeDef
 // default are reported missing. INVALID_ARGUMENT on failure, e.g.
 //   "NodeDef missing attr 'T' from Op<name=MatMul; ...>; NodeDef: {{node m}}".
 absl::Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def);
+// The same, and on success sets *inputs and *outputs to the flat types validation computed
+// (InOutTypesForNode of the NodeDef with defaults added), sparing callers a second
+// computation.
+absl::Status ValidateNodeDef(const NodeDef& node_def, const OpDef& op_def, DataTypeVector* inputs,
+                             DataTypeVector* outputs);
 
 // Adds each attr of `op_def` that has a default and is absent from `node_def`.
 void AddDefaultsToNodeDef(const OpDef& op_def, NodeDef* node_def);

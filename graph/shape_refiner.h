@@ -125,6 +125,9 @@ class ShapeRefiner {
   bool require_shape_inference_fns_ = true;
   ConstantEvaluator evaluator_;
   absl::flat_hash_map<const Node*, std::unique_ptr<NodeState>> states_;
+  // Registrations of ops already looked up, by the OpDef of their nodes (a node's op_def()
+  // and its type_string() name the same op; ops are never removed from a registry).
+  mutable absl::flat_hash_map<const OpDef*, const OpRegistrationData*> registrations_;
   // States replaced by a re-add: other contexts may still hold handles into their arenas.
   std::vector<std::unique_ptr<NodeState>> retired_;
 };

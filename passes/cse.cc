@@ -76,11 +76,25 @@ bool MayMerge(const Node* n) {
   return !HasRefType(n->input_types()) && !HasRefType(n->output_types());
 }
 
-uint64_t NodeHash(const Node* n, const Inputs& in) {
+uint64_t AttrsHash(const Node* n) {
   // Attrs are a map, so their hashes are combined in an order-independent way.
   uint64_t attrs = 0;
   for (const auto& attr : n->attrs()) {
     attrs += absl::HashOf(attr.first, AttrValueHash(attr.second));
+  }
+  return attrs;
+}
+
+// `cache`, if set, holds AttrsHash by node id (0: not computed yet).
+uint64_t NodeHash(const Node* n, const Inputs& in, std::vector<uint64_t>* cache) {
+  uint64_t attrs = 0;
+  if (cache == nullptr) {
+    attrs = AttrsHash(n);
+  } else {
+    if (cache->size() <= static_cast<size_t>(n->id())) cache->resize(n->graph()->num_node_ids());
+    uint64_t& cached = (*cache)[n->id()];
+    if (cached == 0) cached = AttrsHash(n);
+    attrs = cached;
   }
   return absl::HashOf(n->type_string(), n->requested_device(), n->assigned_device_name(), attrs,
                       in.data, in.control);
@@ -172,7 +186,7 @@ bool CsePass::Run(bool* again) {
   Inputs in;
   for (Node* n : order) {
     if (!MayMerge(n) || (consider_ && !consider_(n)) || !GetInputs(n, &in)) continue;
-    std::vector<Candidate>& bucket = available[NodeHash(n, in)];
+    std::vector<Candidate>& bucket = available[NodeHash(n, in, opts_.attr_hash_cache)];
     if (TryMerge(n, in, &bucket, again)) {
       changed = true;
     } else {

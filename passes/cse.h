@@ -18,8 +18,10 @@
 #ifndef SLUICE_PASSES_CSE_H_
 #define SLUICE_PASSES_CSE_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
@@ -33,6 +35,11 @@ struct CseOptions {
   // Names that must survive the pass (fetched, fed or targeted nodes): a protected node may
   // absorb an unprotected one, never the reverse.
   absl::flat_hash_set<std::string> protected_names;
+  // Optional: a hash of each node's attrs, by node id (0: not yet computed), kept from one
+  // call to the next so that unchanged nodes, Consts above all, are not hashed again. Valid
+  // only while no pass changes the attrs of a node between the calls (adding and removing
+  // nodes is fine: ids are never reused). The pipeline's optimisation rounds use one.
+  std::vector<uint64_t>* attr_hash_cache = nullptr;
 };
 
 absl::Status OptimizeCSE(Graph* g, const CseOptions& opts, bool* changed,

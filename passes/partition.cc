@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -44,9 +45,11 @@ struct Transfer {
 
 class Partitioner {
  public:
-  Partitioner(const PartitionOptions& opts, const Graph& graph,
+  // With `consumed` (the same graph as `graph`), attrs are moved out of its nodes rather
+  // than copied, once nothing reads them any more.
+  Partitioner(const PartitionOptions& opts, const Graph& graph, Graph* consumed,
               std::unordered_map<std::string, GraphDef>* partitions)
-      : opts_(opts), graph_(graph), partitions_(partitions) {}
+      : opts_(opts), graph_(graph), consumed_(consumed), partitions_(partitions) {}
 
   absl::Status Run();
 
@@ -73,6 +76,9 @@ class Partitioner {
 
   const PartitionOptions& opts_;
   const Graph& graph_;
+  Graph* const consumed_;
+  // Each op node with the NodeDef made for it, for the attrs moved at the end.
+  std::vector<std::pair<Node*, NodeDef*>> made_;
   std::unordered_map<std::string, GraphDef>* partitions_;
   // By node id: whether the node is assigned to a CPU device.
   std::vector<bool> on_cpu_;
@@ -87,7 +93,10 @@ absl::Status Partitioner::Run() {
   partitions_->clear();
   RETURN_IF_ERROR(CheckDevices());
   RETURN_IF_ERROR(CheckNoCrossDeviceLoops(graph_));
+  if (consumed_ != nullptr) made_.reserve(graph_.num_op_nodes());
   for (const Node* n : graph_.op_nodes()) RETURN_IF_ERROR(AddNode(*n));
+  // Memory-type callbacks may read any node's attrs until every input is written.
+  for (auto& [node, def] : made_) node->MoveAttrsTo(def);
   for (auto& [device, gdef] : *partitions_) {
     *gdef.mutable_versions() = graph_.versions();
     *gdef.mutable_library() = graph_.library();
@@ -97,6 +106,8 @@ absl::Status Partitioner::Run() {
 
 absl::Status Partitioner::CheckDevices() {
   on_cpu_.assign(graph_.num_node_ids(), true);
+  // Graphs use a handful of devices: each distinct name is parsed once.
+  absl::flat_hash_map<absl::string_view, bool> cpu_devices;
   for (const Node* n : graph_.op_nodes()) {
     const std::string& device = n->assigned_device_name();
     if (device.empty()) {
@@ -104,12 +115,16 @@ absl::Status Partitioner::CheckDevices() {
                                      ") has no assigned device; place the graph before "
                                      "partitioning it");
     }
-    ParsedDeviceName parsed;
-    if (!ParseFullName(device, &parsed) || !parsed.has_type) {
-      return errors::InvalidArgument("Malformed assigned device '", device, "' of node '",
-                                     n->name(), "' (", n->type_string(), ")");
+    auto known = cpu_devices.find(device);
+    if (known == cpu_devices.end()) {
+      ParsedDeviceName parsed;
+      if (!ParseFullName(device, &parsed) || !parsed.has_type) {
+        return errors::InvalidArgument("Malformed assigned device '", device, "' of node '",
+                                       n->name(), "' (", n->type_string(), ")");
+      }
+      known = cpu_devices.emplace(device, parsed.type == "CPU").first;
     }
-    on_cpu_[n->id()] = parsed.type == "CPU";
+    on_cpu_[n->id()] = known->second;
   }
   return absl::OkStatus();
 }
@@ -140,9 +155,20 @@ absl::Status Partitioner::AddNode(const Node& dst) {
   std::vector<const Edge*> inputs;
   RETURN_IF_ERROR(SortedInputs(dst, &inputs));
   NodeDef* dst_def = PartitionOf(dst)->add_node();
-  *dst_def = dst.def();
+  // Field by field, so that the graph's input strings are never copied only to be cleared.
+  const NodeDef& def = dst.def();
+  dst_def->set_name(def.name());
+  dst_def->set_op(def.op());
   dst_def->set_device(dst.assigned_device_name());
-  dst_def->clear_input();
+  if (def.has_experimental_debug_info()) {
+    *dst_def->mutable_experimental_debug_info() = def.experimental_debug_info();
+  }
+  if (def.has_experimental_type()) *dst_def->mutable_experimental_type() = def.experimental_type();
+  if (consumed_ != nullptr) {
+    made_.emplace_back(consumed_->FindNodeId(dst.id()), dst_def);
+  } else {
+    *dst_def->mutable_attr() = def.attr();
+  }
   control_inputs_.clear();
   for (const Edge* e : inputs) {
     if (e->src()->IsOp()) AddInput(*e, dst_def);
@@ -258,7 +284,12 @@ std::string Partitioner::NewName(absl::string_view prefix) {
 
 absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
                        std::unordered_map<std::string, GraphDef>* partitions) {
-  return Partitioner(opts, graph, partitions).Run();
+  return Partitioner(opts, graph, nullptr, partitions).Run();
+}
+
+absl::Status Partition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
+                       std::unordered_map<std::string, GraphDef>* partitions) {
+  return Partitioner(opts, *graph, graph.get(), partitions).Run();
 }
 
 std::string RendezvousKey(absl::string_view src_device, uint64_t src_incarnation,

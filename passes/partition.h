@@ -29,12 +29,13 @@
 // data input without an edge ("Incomplete graph"); UNIMPLEMENTED as above. Each names the
 // node. *partitions is cleared first and holds partial results on error.
 //
-// Reads `graph` only; the callbacks are called from the calling thread.
+// Reads `graph` only (but for the overload that consumes it); the callbacks are called from the calling thread.
 #ifndef SLUICE_PASSES_PARTITION_H_
 #define SLUICE_PASSES_PARTITION_H_
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -58,6 +59,10 @@ struct PartitionOptions {
 };
 
 absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
+                       std::unordered_map<std::string, GraphDef>* partitions);
+// The same for a graph the caller gives up (as RunPipeline does): each node's attrs move into
+// its partition instead of being copied, and the graph is destroyed before returning.
+absl::Status Partition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                        std::unordered_map<std::string, GraphDef>* partitions);
 
 // The rendezvous key of a transfer, in TensorFlow's format:

@@ -1,13 +1,16 @@
 #include "passes/partition.h"
 
+#include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/substitute.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "graph/graph.h"
 #include "graph/graph_constructor.h"
 #include "graph/graph_testutil.h"
@@ -221,6 +224,38 @@ TEST(PartitionTest, HostMemoryTensorsUseHostSendAndHostRecv) {
   DataType t = DT_INVALID;
   ASSERT_TRUE(GetNodeAttr(AttrSlice(*FindNode(parts[kGpu0], "s/_2")), "T", &t).ok());
   EXPECT_EQ(t, DT_INT32);
+}
+
+// The overload that consumes the graph moves attrs instead of copying them; what it writes
+// must not differ, even with memory-type callbacks that read attrs of nodes already written.
+TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
+  const std::string text =
+      N("x", "Placeholder", kCpu0, {}, {{"dtype", "type: DT_FLOAT"}}) + IntConst("k", kCpu0) +
+      Unary("s", "Shape", kGpu0, "x") + Unary("n", "Neg", kCpu0, "s", "DT_INT32") +
+      N("r", "Reshape", kGpu0, {"x", "s"}, {{"T", "type: DT_FLOAT"}}) +
+      N("r2", "Reshape", kGpu0, {"x", "k", "^n"}, {{"T", "type: DT_FLOAT"}}) +
+      Unary("m", "Neg", kGpu0, "s", "DT_INT32");
+  PartitionOptions opts;
+  opts.output_in_host_memory = [](const Node& n, int) {
+    return n.type_string() == "Shape" && n.attrs().Find("out_type") != nullptr;
+  };
+  opts.input_in_host_memory = [](const Node& n, int port) {
+    return n.type_string() == "Reshape" && port == 1 && n.attrs().Find("Tshape") != nullptr;
+  };
+  Graph copied(OpRegistry::Global());
+  ASSERT_TRUE(Build(text, &copied).ok());
+  Partitions want;
+  ASSERT_TRUE(Partition(opts, copied, &want).ok());
+  auto consumed = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(Build(text, consumed.get()).ok());
+  Partitions got;
+  ASSERT_TRUE(Partition(opts, std::move(consumed), &got).ok());
+  ASSERT_EQ(got.size(), want.size());
+  for (const auto& [device, gdef] : want) {
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got[device], gdef))
+        << device << "\n" << got[device].DebugString() << "\nwant\n" << gdef.DebugString();
+  }
+  EXPECT_EQ(FindNode(got[kCpu0], "k")->attr().count("value"), 1u);
 }
 
 TEST(PartitionTest, IncarnationsAndRendezvousKeys) {

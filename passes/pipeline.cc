@@ -4,11 +4,13 @@
 #include "passes/pipeline.h"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -39,8 +41,9 @@ class PassRunner {
 
   // Runs `pass`, which transforms `graph`; records its stats and, on success, dumps the graph.
   absl::Status Run(absl::string_view name, Graph* graph, const std::function<absl::Status()>& pass);
-  // Runs Partition on `graph` into *partitions, recording stats and dumping each partition.
-  absl::Status RunPartition(const PartitionOptions& opts, const Graph& graph,
+  // Runs Partition on `graph`, which it consumes, into *partitions, recording stats and
+  // dumping each partition.
+  absl::Status RunPartition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                             std::unordered_map<std::string, GraphDef>* partitions);
   void DumpInput(const Graph& graph);
 
@@ -82,10 +85,11 @@ absl::Status PassRunner::Run(absl::string_view name, Graph* graph,
   return status;
 }
 
-absl::Status PassRunner::RunPartition(const PartitionOptions& opts, const Graph& graph,
+absl::Status PassRunner::RunPartition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                                       std::unordered_map<std::string, GraphDef>* partitions) {
-  absl::Status status =
-      Timed("partition", graph.num_op_nodes(), [&] { return Partition(opts, graph, partitions); });
+  absl::Status status = Timed("partition", graph->num_op_nodes(), [&] {
+    return Partition(opts, std::move(graph), partitions);
+  });
   int nodes_after = 0;
   for (const auto& [device, gdef] : *partitions) nodes_after += gdef.node_size();
   stats_->back().nodes_after = nodes_after;
@@ -152,6 +156,9 @@ absl::Status Optimize(const PipelineOptions& opts, Graph* graph, PassRunner* run
   fold_opts.protected_names = named;
   CseOptions cse_opts;
   cse_opts.protected_names = named;
+  // No pass of the rounds changes an existing node's attrs, so each is hashed once.
+  std::vector<uint64_t> attr_hashes;
+  cse_opts.attr_hash_cache = &attr_hashes;
   SimplifyOptions simplify_opts;
   simplify_opts.protected_names = named;
 
@@ -220,7 +227,7 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
     RETURN_IF_ERROR(
         runner.Run("remapper", g, [&] { return FuseContractions(remap_opts, g, &fused); }));
   }
-  return runner.RunPartition(opts.partition, *g, &result->partitions);
+  return runner.RunPartition(opts.partition, std::move(graph), &result->partitions);
 }
 
 std::string FormatPassStats(absl::Span<const PassStats> stats) {
