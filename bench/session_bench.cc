@@ -2,6 +2,7 @@
 // nothing, so that what is timed is the runtime (executor, session, call frame), not math.
 //
 //   session_bench --graph_dir=DIR [--reps=25] [--inter_op=2] [--intra_op=1] [--threads=8]
+//                 [--only=chain|fanin|one_node|threads]
 //
 // DIR holds the GraphDefs bench/tf_session_bench.py writes (the same files TensorFlow runs):
 //   chain.pb     Placeholder x (float scalar) and 1,000 AddV2s, each adding x to the previous
@@ -16,7 +17,8 @@
 // median and minimum over repetitions are printed. The concurrency case runs the one-node
 // graph from `threads` threads at once (each a batch of Runs) and from one thread, and
 // reports runs per second (median over repetitions) and their ratio. The last line is
-// "JSON {...}" with every figure, for run_session_bench.sh.
+// "JSON {...}" with every figure, for run_session_bench.sh. --only=CASE times that case alone
+// (after loading all three graphs) and prints no JSON: for profilers such as callgrind.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -51,6 +53,7 @@ struct Flags {
   int inter_op = 2;
   int intra_op = 1;
   int threads = 8;
+  std::string only;  // empty: every case
 };
 
 absl::Status ParseFlags(int argc, char** argv, Flags* flags) {
@@ -62,8 +65,8 @@ absl::Status ParseFlags(int argc, char** argv, Flags* flags) {
     }
     const absl::string_view name = arg.substr(2, eq - 2);
     const absl::string_view value = arg.substr(eq + 1);
-    if (name == "graph_dir") {
-      flags->graph_dir = std::string(value);
+    if (name == "graph_dir" || name == "only") {
+      (name == "only" ? flags->only : flags->graph_dir) = std::string(value);
       continue;
     }
     int* target = name == "reps"       ? &flags->reps
@@ -78,6 +81,11 @@ absl::Status ParseFlags(int argc, char** argv, Flags* flags) {
     }
   }
   if (flags->graph_dir.empty()) return errors::InvalidArgument("--graph_dir is required");
+  if (!flags->only.empty() && flags->only != "chain" && flags->only != "fanin" &&
+      flags->only != "one_node" && flags->only != "threads") {
+    return errors::InvalidArgument("--only must be chain, fanin, one_node or threads, got '",
+                                   flags->only, "'");
+  }
   if (flags->reps < 1 || flags->threads < 1) {
     return errors::InvalidArgument("--reps and --threads must be at least 1");
   }
@@ -179,11 +187,20 @@ int Main(int argc, char** argv) {
     if (!status.ok()) return Fail(status);
   }
   Summary chain_us, fanin_us, one_us, tp1, tpn;
-  for (auto [bench, batch, out] : {std::tuple{&chain, 20, &chain_us},
-                                   std::tuple{&fanin, 20, &fanin_us},
-                                   std::tuple{&one_node, 2000, &one_us}}) {
+  for (auto [name, bench, batch, out] : {std::tuple{"chain", &chain, 20, &chain_us},
+                                         std::tuple{"fanin", &fanin, 20, &fanin_us},
+                                         std::tuple{"one_node", &one_node, 2000, &one_us}}) {
+    if (!flags.only.empty() && flags.only != name) continue;
     status = TimeRuns(*bench, flags.reps, batch, out);
     if (!status.ok()) return Fail(status);
+  }
+  if (!flags.only.empty()) {
+    if (flags.only == "threads") {
+      status = Throughput(one_node, flags.reps, flags.threads, 4000, &tpn);
+    }
+    if (!status.ok()) return Fail(status);
+    std::printf("%s done\n", flags.only.c_str());
+    return 0;
   }
   status = Throughput(one_node, flags.reps, 1, 4000, &tp1);
   if (status.ok()) status = Throughput(one_node, flags.reps, flags.threads, 4000, &tpn);

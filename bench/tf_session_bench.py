@@ -1,9 +1,11 @@
 """Session runtime benchmark, TensorFlow 2.21 side (see bench/session_bench.cc for Sluice's).
 
-  tf_session_bench.py --write=DIR
+  tf_session_bench.py --write=DIR [--inter_op=2] [--intra_op=1]
       writes the three GraphDefs both sides run: chain.pb (Placeholder x and 1,000 scalar
       AddV2s, each adding x to the previous; fetch out:0), fanin.pb (x, 1,000 scalar Consts
-      c_i, 1,000 AddV2(x, c_i), one AddN; fetch out:0), one_node.pb (one scalar Const "out").
+      c_i, 1,000 AddV2(x, c_i), one AddN; fetch out:0), one_node.pb (one scalar Const "out");
+      and config.pb, the ConfigProto of TensorFlow's sessions (these thread counts, Grappler
+      off), which tf_capi_session_bench.cc reads.
   tf_session_bench.py --graph_dir=DIR [--reps=25] [--inter_op=2] [--intra_op=1] [--threads=8]
       runs them in tf.compat.v1.Session with the same method as session_bench.cc and prints
       the figures and a "JSON {...}" line.
@@ -33,7 +35,14 @@ NUM_OPS = 1000
 WARMUP = 20
 
 
-def write_graphs(out_dir):
+def session_config(args):
+    config = tf1.ConfigProto(inter_op_parallelism_threads=args.inter_op,
+                             intra_op_parallelism_threads=args.intra_op)
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    return config
+
+
+def write_graphs(out_dir, args):
     os.makedirs(out_dir, exist_ok=True)
     graphs = {}
     g = tf.Graph()
@@ -59,6 +68,8 @@ def write_graphs(out_dir):
         data = graph.as_graph_def().SerializeToString(deterministic=True)
         with open(os.path.join(out_dir, name + ".pb"), "wb") as f:
             f.write(data)
+    with open(os.path.join(out_dir, "config.pb"), "wb") as f:
+        f.write(session_config(args).SerializeToString(deterministic=True))
 
 
 def make_session(path, args):
@@ -68,10 +79,7 @@ def make_session(path, args):
     graph = tf.Graph()
     with graph.as_default():
         tf1.import_graph_def(graph_def, name="")
-    config = tf1.ConfigProto(inter_op_parallelism_threads=args.inter_op,
-                             intra_op_parallelism_threads=args.intra_op)
-    config.graph_options.rewrite_options.disable_meta_optimizer = True
-    sess = tf1.Session(graph=graph, config=config)
+    sess = tf1.Session(graph=graph, config=session_config(args))
     opts = config_pb2.CallableOptions()
     feeds = []
     if any(n.name == "x" for n in graph_def.node):
@@ -159,7 +167,7 @@ def main():
     p.add_argument("--threads", type=int, default=8)
     args = p.parse_args()
     if args.write:
-        write_graphs(args.write)
+        write_graphs(args.write, args)
     elif args.graph_dir:
         bench(args)
     else:

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "graph/errors.h"
@@ -98,6 +99,19 @@ std::string ExactSignatureKey(const std::vector<std::pair<std::string, Tensor>>&
   return key;
 }
 
+// Debian's Abseil is a debug build: with deadlock detection on, every Mutex a step locks or
+// destroys (the step's, the rendezvous', the cancellation manager's, the notification's)
+// updates a process-wide lock graph under a global lock, thousands of instructions per Run
+// and a point of contention between concurrent Runs. Release builds of Abseil (and
+// TensorFlow's) have no such detection; sessions turn it off once per process.
+void DisableMutexDeadlockDetection() {
+  static const bool disabled = [] {
+    absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+    return true;
+  }();
+  (void)disabled;
+}
+
 int DefaultThreadCount() {
   const unsigned cores = std::thread::hardware_concurrency();
   return cores == 0 ? 1 : static_cast<int>(cores);
@@ -137,6 +151,7 @@ absl::Status MergeExtension(const GraphDef& extension, GraphDef* base) {
 absl::Status DirectSession::Make(const SessionOptions& options,
                                  std::unique_ptr<Session>* session) {
   session->reset();
+  DisableMutexDeadlockDetection();
   std::vector<std::unique_ptr<Device>> devices;
   RETURN_IF_ERROR(DeviceFactory::AddDevices(options, kHostPrefix, &devices));
   session->reset(new DirectSession(options, std::make_unique<DeviceMgr>(std::move(devices))));

@@ -1,5 +1,9 @@
 // DirectSession: the in-process Session (TensorFlow's DirectSession).
 //
+// Side effect: the first session made turns off Abseil's Mutex deadlock detection for the
+// process (Debian's Abseil has it on, at thousands of instructions per Run; see
+// direct_session.cc).
+//
 // Construction makes the devices (DeviceFactory, ConfigProto.device_count), an inter-op
 // thread pool (inter_op_parallelism_threads; 0 = one thread per core) on which executors
 // run kernels, and a ResourceMgr whose state (variables) lives as long as the session.

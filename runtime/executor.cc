@@ -4,15 +4,23 @@
 // its kernel, the start of its inputs in a per-step slot array, its out edges as
 // (consumer, consumer slot) runs sorted by output, its initial pending count (in-edges,
 // data and control) and whether its kernel is asynchronous or expensive; the roots are the
-// nodes without in-edges. A step (ExecutorState, deleted when the step ends) owns exactly
-// two per-node arrays: an atomic pending count per node and an Entry per input slot.
+// nodes without in-edges. A step (ExecutorState, deleted when the step ends) uses exactly
+// two per-node arrays, a StepFrame: an atomic pending count per node and an Entry per input
+// slot. The executor keeps one frame from a finished step for the next one, so that
+// sequential steps do not allocate them, and an Entry constructs its Tensor only while it
+// holds a value (an empty Tensor costs a validated shape, once per slot per step otherwise).
 //
-// A thread runs Process over a small local ready queue: for each node it points the
-// kernel's inputs at the node's slots, calls Device::Compute, clears the input slots (so a
-// buffer held only by its consumer can be forwarded in place), then moves every output
-// into its consumers' slots (the last reader of an output takes it by move; the others
-// copy, which shares the buffer) and decrements their pending counts. A consumer whose
-// count reaches zero is ready: cheap ones join the local queue; expensive ones go to
+// RunAsync runs the cheap roots, and every cheap node they make ready, on the calling thread
+// (a caller that waits for the step would otherwise hand its first node to the pool and
+// sleep); expensive roots go to args.runner. A thread runs Process over a small local ready
+// queue: for each node it points the kernel's inputs at the node's slots, calls
+// Device::Compute, clears the input slots (so a buffer held only by its consumer can be
+// forwarded in place), then copies every output into its consumers' slots (sharing the
+// buffer; a copy is cheaper than a move, which rebuilds the source's shape) and decrements
+// their pending counts. The kernel's context, which holds the other reference, is gone
+// before the consumers run on this thread. A consumer whose count reaches zero is ready:
+// cheap ones join the local queue (a kernel that calls itself expensive but is measured to
+// take a few microseconds counts as cheap, see KernelCosts); expensive ones go to
 // args.runner, except one that stays on this thread when nothing cheap is queued. No lock
 // is taken per node: slots are written by the one producer of each slot before the
 // release-decrement that makes the consumer ready, and read after it.
@@ -31,11 +39,17 @@
 // such graphs are rejected at construction; Entry keeps an is_dead bit for them.
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <new>
 #include <string>
 #include <utility>
 
+#include "absl/base/optimization.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -52,37 +66,121 @@
 #include "runtime/resource_var.h"
 #include "runtime/step_stats_collector.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
 namespace sluice {
 namespace {
 
-// What a cleared slot holds. Assigning from it drops the buffer without building a new
-// shape (a default-constructed Tensor validates one), which matters once per input per node.
-const Tensor& EmptyTensor() {
-  static const Tensor* const empty = new Tensor();
-  return *empty;
-}
+// Which nodes are worth another thread, learned as TensorFlow's executor learns it: a
+// kernel that calls itself expensive (the default on CPU) is timed whenever it runs, and
+// once the moving average of its cycles falls under kExpensiveCycles it is scheduled like a
+// cheap one (inline, no hand-off to the pool, which costs more than a scalar add). Per node,
+// shared by every step; updated without ordering: a stale estimate only changes where one
+// node runs.
+class KernelCosts {
+ public:
+  // About 2-3 microseconds, TensorFlow's threshold.
+  static constexpr uint32_t kExpensiveCycles = 8000;
 
-// One input slot of a step.
+  explicit KernelCosts(const ExecutorGraph& layout)
+      : cycles_(new std::atomic<uint32_t>[layout.num_nodes()]) {
+    for (int i = 0; i < layout.num_nodes(); ++i) {
+      const ExecutorNode& item = layout.node(i);
+      // Start well above the threshold: a few cheap runs are needed to run inline.
+      cycles_[i].store(item.expensive ? 8 * kExpensiveCycles : 0, std::memory_order_relaxed);
+    }
+  }
+
+  bool IsExpensive(int32_t id) const {
+    return cycles_[id].load(std::memory_order_relaxed) > kExpensiveCycles;
+  }
+  void Update(int32_t id, uint64_t elapsed) {
+    const uint64_t clamped = std::min<uint64_t>(elapsed, std::numeric_limits<uint32_t>::max());
+    const uint64_t old = cycles_[id].load(std::memory_order_relaxed);
+    cycles_[id].store(static_cast<uint32_t>((3 * old + clamped) / 4), std::memory_order_relaxed);
+  }
+
+  // A cycle count where the CPU has a cheap one, else nanoseconds.
+  static uint64_t Now() {
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count());
+#endif
+  }
+
+ private:
+  std::unique_ptr<std::atomic<uint32_t>[]> cycles_;
+};
+
+// One input slot of a step. `value` is alive only while value_alive: slots are made and
+// cleared far more often than they hold anything, and an empty Tensor is not free.
 struct Entry {
-  Tensor value;                   // the value, unless the producer's output was a ref
-  Tensor* ref = nullptr;          // a ref output: the producer's tensor ...
-  absl::Mutex* ref_mu = nullptr;  // ... and the mutex guarding it
-  bool has_value = false;
-  // Set by Switch for the untaken branch once control flow is supported; false until then.
-  bool is_dead = false;
+  Entry() {}
+  ~Entry() { Clear(); }
+  Entry(const Entry&) = delete;
+  Entry& operator=(const Entry&) = delete;
 
+  void SetValue(const Tensor& t) {
+    new (&value) Tensor(t);
+    value_alive = true;
+    has_value = true;
+  }
+  void SetRef(Tensor* t, absl::Mutex* mu) {
+    ref = t;
+    ref_mu = mu;
+    has_value = true;
+  }
+  // Room for a snapshot of a ref read as a value.
+  Tensor* MutableValue() {
+    if (!value_alive) {
+      new (&value) Tensor();
+      value_alive = true;
+    }
+    return &value;
+  }
   void Clear() {
-    value = EmptyTensor();
+    if (value_alive) {
+      value.~Tensor();
+      value_alive = false;
+    }
     ref = nullptr;
     ref_mu = nullptr;
     has_value = false;
     is_dead = false;
   }
+
+  union {
+    Tensor value;  // the value, unless the producer's output was a ref
+  };
+  Tensor* ref = nullptr;          // a ref output: the producer's tensor ...
+  absl::Mutex* ref_mu = nullptr;  // ... and the mutex guarding it
+  bool has_value = false;
+  bool value_alive = false;
+  // Set by Switch for the untaken branch once control flow is supported; false until then.
+  bool is_dead = false;
+};
+
+// The per-step arrays. A frame goes back to its executor with every slot cleared.
+struct StepFrame {
+  explicit StepFrame(const ExecutorGraph& layout)
+      : pending(new std::atomic<int32_t>[layout.num_nodes()]),
+        slots(new Entry[layout.num_input_slots()]),
+        inputs(new TensorValue[layout.num_input_slots()]) {}
+
+  std::unique_ptr<std::atomic<int32_t>[]> pending;
+  std::unique_ptr<Entry[]> slots;
+  // What each node's kernel sees as its inputs (OpKernelContext::Params::inputs): the
+  // node's run of this array, filled from its slots just before it runs. Only the thread
+  // running a node touches its run.
+  std::unique_ptr<TensorValue[]> inputs;
 };
 
 using ReadyList = absl::InlinedVector<int32_t, 8>;
-using InputVector = absl::InlinedVector<TensorValue, 4>;
-using OutputVector = absl::InlinedVector<TensorValue, 4>;
 
 // The step's status for a node's failure: the kernel's code and message, the op type, and
 // the node (TensorFlow's "\n\t [[{{node n}}]]").
@@ -124,16 +222,36 @@ void RecordOutput(int slot, const TensorValue& value, Allocator* allocator,
 class ExecutorImpl : public Executor {
  public:
   ExecutorImpl(Device* device, std::unique_ptr<ExecutorGraph> layout)
-      : device_(device), layout_(std::move(layout)) {}
+      : device_(device), layout_(std::move(layout)), costs_(*layout_) {}
+  ~ExecutorImpl() override { delete spare_frame_.load(std::memory_order_acquire); }
 
   void RunAsync(const Args& args, DoneCallback done) override;
 
   Device* device() const { return device_; }
   const ExecutorGraph& layout() const { return *layout_; }
+  KernelCosts& costs() const { return costs_; }
+
+  // The spare frame if there is one, else a new one. Lock-free: concurrent steps beyond
+  // the first simply allocate their own.
+  std::unique_ptr<StepFrame> TakeFrame() const {
+    StepFrame* spare = spare_frame_.exchange(nullptr, std::memory_order_acq_rel);
+    if (spare != nullptr) return std::unique_ptr<StepFrame>(spare);
+    return std::make_unique<StepFrame>(*layout_);
+  }
+  // REQUIRES: every slot of `frame` is clear.
+  void ReturnFrame(std::unique_ptr<StepFrame> frame) const {
+    StepFrame* expected = nullptr;
+    if (spare_frame_.compare_exchange_strong(expected, frame.get(), std::memory_order_acq_rel,
+                                             std::memory_order_relaxed)) {
+      frame.release();
+    }
+  }
 
  private:
   Device* const device_;
   const std::unique_ptr<ExecutorGraph> layout_;
+  mutable KernelCosts costs_;
+  mutable std::atomic<StepFrame*> spare_frame_{nullptr};
 };
 
 // The state of one step; deletes itself when the step ends.
@@ -152,16 +270,20 @@ class ExecutorState {
   void Process(absl::Span<const int32_t> initial);
   // Runs node `id`. Returns false if it went asynchronous and someone else completes it;
   // otherwise its status and the nodes it made ready are in *status and *ready.
-  bool RunNode(int32_t id, OpKernelContext::Params* params, InputVector* inputs,
-               ReadyList* ready, absl::Status* status);
+  bool RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
+               absl::Status* status);
   void AsyncDone(AsyncNode* async_node);
-  absl::Status PrepareInputs(const ExecutorNode& item, InputVector* inputs);
+  // Points the node's run of frame inputs at its slots.
+  absl::Status PrepareInputs(const ExecutorNode& item);
   void ClearInputs(const ExecutorNode& item);
   // After the kernel ran: clears its inputs and propagates its outputs.
   absl::Status FinishNode(const ExecutorNode& item, OpKernelContext* ctx, NodeExecStats* stats,
                           ReadyList* ready);
   absl::Status PropagateOutputs(const ExecutorNode& item, OpKernelContext* ctx,
                                 NodeExecStats* stats, ReadyList* ready);
+  // Counts `edge` as done for its consumer; appends the consumer to *ready if that was its
+  // last pending input.
+  void MarkInputReady(const ExecutorEdge& edge, ReadyList* ready);
   // Accounts for a finished node; returns true if the step is over (call Finish).
   bool NodeDone(const absl::Status& s, const ReadyList& ready, ReadyList* inline_ready);
   // inline_ready is null when the caller is not a Process loop (an async callback).
@@ -177,7 +299,9 @@ class ExecutorState {
   void Finish();
 
   // Constant for the step.
+  const ExecutorImpl& impl_;
   const ExecutorGraph& layout_;
+  KernelCosts& costs_;
   Device* const device_;
   const int64_t step_id_;
   Rendezvous* const rendezvous_;
@@ -188,9 +312,12 @@ class ExecutorState {
   const std::function<void(std::function<void()>)> runner_;
   Executor::DoneCallback done_;
 
-  // Per node and per input slot; see the file comment for why no lock guards them.
-  std::unique_ptr<std::atomic<int32_t>[]> pending_;
-  std::unique_ptr<Entry[]> slots_;
+  // Per node and per input slot, in frame_; see the file comment for why no lock guards
+  // them.
+  std::unique_ptr<StepFrame> frame_;
+  std::atomic<int32_t>* const pending_;
+  Entry* const slots_;
+  TensorValue* const inputs_;
   // Nodes ready or running.
   std::atomic<int64_t> outstanding_{0};
   // Set with the first error: stop running nodes.
@@ -203,22 +330,15 @@ class ExecutorState {
   absl::Status status_;
 };
 
-// What an asynchronous kernel's context needs until its done callback: a copy of the
-// inputs and params (the Process loop reuses its own), the context, the stats.
+// What an asynchronous kernel's context needs until its done callback: a copy of the params
+// (the Process loop reuses its own; the inputs they point to stay in the frame), the
+// context, the stats.
 struct ExecutorState::AsyncNode {
-  AsyncNode(int32_t id, const OpKernelContext::Params& p, const InputVector& in,
+  AsyncNode(int32_t id, const OpKernelContext::Params& p,
             std::unique_ptr<NodeExecStats> node_stats)
-      : id(id), inputs(in), params(p), ctx(BindInputs(&params, inputs)),
-        stats(std::move(node_stats)) {}
-
-  static OpKernelContext::Params* BindInputs(OpKernelContext::Params* p,
-                                             const InputVector& inputs) {
-    p->inputs = absl::MakeConstSpan(inputs);
-    return p;
-  }
+      : id(id), params(p), ctx(&params), stats(std::move(node_stats)) {}
 
   const int32_t id;
-  const InputVector inputs;
   OpKernelContext::Params params;
   OpKernelContext ctx;
   std::unique_ptr<NodeExecStats> stats;
@@ -231,7 +351,9 @@ struct ExecutorState::AsyncNode {
 
 ExecutorState::ExecutorState(const ExecutorImpl& impl, const Executor::Args& args,
                              Executor::DoneCallback done)
-    : layout_(impl.layout()),
+    : impl_(impl),
+      layout_(impl.layout()),
+      costs_(impl.costs()),
       device_(impl.device()),
       step_id_(args.step_id),
       rendezvous_(args.rendezvous),
@@ -241,8 +363,10 @@ ExecutorState::ExecutorState(const ExecutorImpl& impl, const Executor::Args& arg
       stats_collector_(args.stats_collector),
       runner_(args.runner),
       done_(std::move(done)),
-      pending_(new std::atomic<int32_t>[layout_.num_nodes()]),
-      slots_(new Entry[layout_.num_input_slots()]) {
+      frame_(impl.TakeFrame()),
+      pending_(frame_->pending.get()),
+      slots_(frame_->slots.get()),
+      inputs_(frame_->inputs.get()) {
   for (int i = 0; i < layout_.num_nodes(); ++i) {
     pending_[i].store(layout_.node(i).initial_pending, std::memory_order_relaxed);
   }
@@ -263,10 +387,24 @@ void ExecutorState::Start() {
     Process(roots);
     return;
   }
-  HoldWhileDispatching([this, cheap, expensive]() {
-    for (int32_t id : expensive) Dispatch(id);
-    if (!cheap.empty()) runner_([this, cheap]() { Process(cheap); });
-  });
+  if (expensive.empty()) {
+    Process(cheap);
+    return;
+  }
+  ReadyList inline_roots(cheap.begin(), cheap.end());
+  ReadyList dispatched;
+  for (int32_t id : expensive) {
+    (costs_.IsExpensive(id) ? dispatched : inline_roots).push_back(id);
+  }
+  if (inline_roots.empty()) {
+    HoldWhileDispatching([this, &dispatched]() {
+      for (int32_t id : dispatched) Dispatch(id);
+    });
+    return;
+  }
+  // The inline roots are counted and not yet run, so the step outlives the dispatching.
+  for (int32_t id : dispatched) Dispatch(id);
+  Process(inline_roots);
 }
 
 void ExecutorState::Dispatch(int32_t id) {
@@ -286,7 +424,6 @@ void ExecutorState::Process(absl::Span<const int32_t> initial) {
   // Popped from the back: reversed so that `initial` runs in order.
   ReadyList inline_ready(initial.rbegin(), initial.rend());
   ReadyList ready;
-  InputVector inputs;
   OpKernelContext::Params params;
   params.step_id = step_id_;
   params.device = device_;
@@ -308,7 +445,7 @@ void ExecutorState::Process(absl::Span<const int32_t> initial) {
                                     layout_.node(id).node->name(), "' ran"));
     }
     if (!aborted_.load(std::memory_order_acquire)) {
-      if (!RunNode(id, &params, &inputs, &ready, &s)) continue;
+      if (!RunNode(id, &params, &ready, &s)) continue;
     }
     if (NodeDone(s, ready, &inline_ready)) {
       Finish();
@@ -317,13 +454,13 @@ void ExecutorState::Process(absl::Span<const int32_t> initial) {
   }
 }
 
-bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, InputVector* inputs,
-                            ReadyList* ready, absl::Status* status) {
+bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
+                            absl::Status* status) {
   const ExecutorNode& item = layout_.node(id);
   std::unique_ptr<NodeExecStats> stats;
   if (stats_collector_ != nullptr) stats = StartStats(item);
 
-  absl::Status s = PrepareInputs(item, inputs);
+  absl::Status s = PrepareInputs(item);
   if (!s.ok()) {
     ClearInputs(item);
     SaveStats(std::move(stats));
@@ -331,10 +468,10 @@ bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, InputVe
     return true;
   }
   params->op_kernel = item.kernel;
-  params->inputs = absl::MakeConstSpan(*inputs);
+  params->inputs = absl::MakeConstSpan(inputs_ + item.input_start, item.num_inputs);
 
   if (item.async != nullptr) {
-    auto* async_node = new AsyncNode(id, *params, *inputs, std::move(stats));
+    auto* async_node = new AsyncNode(id, *params, std::move(stats));
     if (async_node->stats) SetOpStart(async_node->stats.get());
     device_->ComputeAsync(item.async, &async_node->ctx,
                           [this, async_node]() { AsyncDone(async_node); });
@@ -348,7 +485,13 @@ bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, InputVe
 
   OpKernelContext ctx(params);
   if (stats) SetOpStart(stats.get());
-  device_->Compute(item.kernel, &ctx);
+  if (item.expensive) {
+    const uint64_t start = KernelCosts::Now();
+    device_->Compute(item.kernel, &ctx);
+    costs_.Update(id, KernelCosts::Now() - start);
+  } else {
+    device_->Compute(item.kernel, &ctx);
+  }
   *status = FinishNode(item, &ctx, stats.get(), ready);
   SaveStats(std::move(stats));
   return true;
@@ -368,16 +511,20 @@ void ExecutorState::AsyncDone(AsyncNode* async_node) {
   if (NodeDone(status, ready, nullptr)) Finish();
 }
 
-absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item, InputVector* inputs) {
-  inputs->resize(item.num_inputs);
-  Entry* first = slots_.get() + item.input_start;
+absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item) {
+  Entry* first = slots_ + item.input_start;
+  TensorValue* inputs = inputs_ + item.input_start;
   for (int i = 0; i < item.num_inputs; ++i) {
     Entry& entry = first[i];
-    if (!entry.has_value) {
+    if (ABSL_PREDICT_FALSE(!entry.has_value)) {
       return AttachDef(errors::Internal("Missing required input ", i, " of ",
                                         item.node->type_string(), " node '",
                                         item.node->name(), "': its producer is not in this graph"),
                        item.node->def());
+    }
+    if (entry.ref == nullptr && !item.ref_inputs) {
+      inputs[i] = TensorValue(&entry.value);
+      continue;
     }
     const bool expects_ref = IsRefType(item.kernel->input_type(i));
     if (entry.ref == nullptr) {
@@ -385,22 +532,23 @@ absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item, InputVector*
         return AttachDef(errors::InvalidArgument(i, "-th input expects a ref type"),
                          item.node->def());
       }
-      (*inputs)[i] = TensorValue(&entry.value);
+      inputs[i] = TensorValue(&entry.value);
     } else if (expects_ref) {
-      (*inputs)[i] = TensorValue(entry.ref_mu, entry.ref);
+      inputs[i] = TensorValue(entry.ref_mu, entry.ref);
     } else {
       // A ref read as a value: a snapshot taken under the ref's mutex, sharing its buffer;
       // an uninitialized variable is TensorFlow's FAILED_PRECONDITION naming it.
-      RETURN_IF_ERROR(ReadRefInput(item.node->def(), i, TensorValue(entry.ref_mu, entry.ref),
-                                   &entry.value));
-      (*inputs)[i] = TensorValue(&entry.value);
+      Tensor* snapshot = entry.MutableValue();
+      RETURN_IF_ERROR(
+          ReadRefInput(item.node->def(), i, TensorValue(entry.ref_mu, entry.ref), snapshot));
+      inputs[i] = TensorValue(snapshot);
     }
   }
   return absl::OkStatus();
 }
 
 void ExecutorState::ClearInputs(const ExecutorNode& item) {
-  Entry* first = slots_.get() + item.input_start;
+  Entry* first = slots_ + item.input_start;
   for (int i = 0; i < item.num_inputs; ++i) first[i].Clear();
 }
 
@@ -414,44 +562,49 @@ absl::Status ExecutorState::FinishNode(const ExecutorNode& item, OpKernelContext
 
 absl::Status ExecutorState::PropagateOutputs(const ExecutorNode& item, OpKernelContext* ctx,
                                              NodeExecStats* stats, ReadyList* ready) {
-  OutputVector outputs(item.num_outputs);
+  // Out edges come as the data edges of output 0, of output 1, ..., then control edges, so
+  // each output is released and handed to its readers in one pass.
+  absl::Span<const ExecutorEdge> edges = layout_.out_edges(item);
+  const ExecutorEdge* edge = edges.data();
+  const ExecutorEdge* const end = edge + edges.size();
   for (int i = 0; i < item.num_outputs; ++i) {
-    outputs[i] = ctx->release_output(i);
-    if (outputs[i].tensor == nullptr) {
+    const TensorValue value = ctx->release_output(i);
+    if (ABSL_PREDICT_FALSE(value.tensor == nullptr)) {
       return AttachDef(errors::Internal("Missing ", i, "-th output from ",
                                         FormatNodeDefForError(item.node->def())),
                        item.node->def());
     }
-    if (stats != nullptr) {
-      RecordOutput(i, outputs[i], device_->GetAllocator(), stats);
-    }
-  }
-  for (const ExecutorEdge& edge : layout_.out_edges(item)) {
-    if (edge.dst_slot >= 0) {
-      Entry& entry = slots_[edge.dst_slot];
-      const TensorValue& value = outputs[edge.src_output];
+    if (stats != nullptr) RecordOutput(i, value, device_->GetAllocator(), stats);
+    for (; edge != end && edge->src_output == i; ++edge) {
+      Entry& entry = slots_[edge->dst_slot];
       if (value.is_ref()) {
-        entry.ref = value.tensor;
-        entry.ref_mu = value.mutex_if_ref;
-      } else if (edge.last_use) {
-        entry.value = std::move(*value.tensor);
+        entry.SetRef(value.tensor, value.mutex_if_ref);
       } else {
-        entry.value = *value.tensor;
+        entry.SetValue(*value.tensor);
       }
-      entry.has_value = true;
-    }
-    // Release: the slot written above is visible to whoever sees the count reach zero. A
-    // consumer with this one in-edge is made ready by this thread alone, so needs no count.
-    if (edge.sole_input ||
-        pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      ready->push_back(edge.dst);
+      MarkInputReady(*edge, ready);
     }
   }
+  for (; edge != end; ++edge) MarkInputReady(*edge, ready);  // control edges
   return absl::OkStatus();
+}
+
+void ExecutorState::MarkInputReady(const ExecutorEdge& edge, ReadyList* ready) {
+  // Release: the slot written before is visible to whoever sees the count reach zero. A
+  // consumer with this one in-edge is made ready by this thread alone, so needs no count.
+  if (edge.sole_input || pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    ready->push_back(edge.dst);
+  }
 }
 
 bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready,
                              ReadyList* inline_ready) {
+  // The common case: one cheap successor, which inherits this node's count.
+  if (inline_ready != nullptr && ready.size() == 1 && s.ok() &&
+      !costs_.IsExpensive(ready[0]) && !aborted_.load(std::memory_order_acquire)) {
+    inline_ready->push_back(ready[0]);
+    return false;
+  }
   if (!s.ok()) RecordError(s);
   const int64_t num_ready =
       aborted_.load(std::memory_order_acquire) ? 0 : static_cast<int64_t>(ready.size());
@@ -480,7 +633,7 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
   }
   int32_t kept = -1;  // the last expensive node, a candidate to run on this thread
   for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
-    if (!layout_.node(*it).expensive) {
+    if (!costs_.IsExpensive(*it)) {
       inline_ready->push_back(*it);
       continue;
     }
@@ -529,6 +682,12 @@ void ExecutorState::SaveStats(std::unique_ptr<NodeExecStats> stats) const {
 }
 
 void ExecutorState::Finish() {
+  // A failed step leaves values in the slots of nodes that never ran; a successful one ran
+  // every node, and each cleared its inputs.
+  if (aborted_.load(std::memory_order_acquire)) {
+    for (int i = 0; i < layout_.num_input_slots(); ++i) slots_[i].Clear();
+  }
+  impl_.ReturnFrame(std::move(frame_));
   absl::Status status = std::move(status_);
   // Devices that queue work (GPU) finish it before the step counts as done.
   if (status.ok()) status = device_->Sync();

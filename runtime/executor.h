@@ -4,9 +4,10 @@
 // every node's kernel once (through params.create_kernel) and lays the graph out for
 // execution. Each RunAsync is a step: nodes run once all their inputs (data and control)
 // are ready; values enter through `_Arg`/`_Recv` kernels (call frame, rendezvous) and leave
-// through `_Retval`/`_Send`. Cheap kernels run inline on the thread that made them ready;
-// expensive ones (OpKernel::IsExpensive) go to args.runner; asynchronous kernels
-// (AsyncOpKernel) finish on whatever thread calls them back.
+// through `_Retval`/`_Send`. Cheap kernels run inline on the thread that made them ready
+// (the cheap roots on the thread calling RunAsync, before it returns); expensive ones
+// (OpKernel::IsExpensive) go to args.runner; asynchronous kernels (AsyncOpKernel) finish
+// on whatever thread calls them back.
 //
 // Errors: the first failing node ends the step. Its status keeps the kernel's code and
 // message, with the op and node appended (" [Op:AddV2]" then "\n\t [[{{node add}}]]", see
@@ -66,7 +67,8 @@ class Executor {
 
   virtual ~Executor() = default;
 
-  // Starts a step. `done` may run before RunAsync returns.
+  // Starts a step, running its cheap roots and what they make ready on this thread (so it
+  // may return only once much of the step has run). `done` may run before RunAsync returns.
   virtual void RunAsync(const Args& args, DoneCallback done) = 0;
 
   // Runs a step and blocks until it is done.

@@ -1,5 +1,5 @@
 // ExecutorGraph: kernels are created in node order; edges are then laid out per producer,
-// data edges sorted by output slot (so the last reader of each output is known) before
+// data edges sorted by output slot (so the readers of each output are contiguous) before
 // control edges.
 #include "runtime/executor_graph.h"
 
@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "graph/errors.h"
 #include "graph/node_def_util.h"
+#include "graph/types.h"
 
 namespace sluice {
 namespace {
@@ -70,6 +71,7 @@ absl::Status ExecutorGraph::Init(const CreateKernelFn& create_kernel) {
     item.kernel = kernel.get();
     item.async = kernel->AsAsync();
     item.expensive = kernel->IsExpensive();
+    for (DataType type : kernel->input_types()) item.ref_inputs |= IsRefType(type);
     item.input_start = num_input_slots_;
     item.num_inputs = node->num_inputs();
     item.num_outputs = node->num_outputs();
@@ -151,8 +153,6 @@ absl::Status ExecutorGraph::LayOutEdges(const std::vector<int32_t>& index_of_id)
         }
         edge.src_output = e->src_output();
         edge.dst_slot = dst.input_start + e->dst_input();
-        edge.last_use = k + 1 == out.size() || out[k + 1]->IsControlEdge() ||
-                        out[k + 1]->src_output() != e->src_output();
       }
       edges_.push_back(edge);
     }

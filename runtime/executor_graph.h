@@ -31,9 +31,6 @@ struct ExecutorEdge {
   int32_t dst = 0;          // dense index of the consumer
   int32_t dst_slot = -1;    // global input slot it fills; -1 for a control edge
   int32_t src_output = -1;  // producer's output; -1 for a control edge
-  // The last data edge reading `src_output`: it may take the value by move, so a consumer
-  // that is the only reader can reuse the buffer in place.
-  bool last_use = false;
   // The consumer has this edge as its only in-edge: it is ready once the edge fires, with
   // no shared count to decrement.
   bool sole_input = false;
@@ -44,6 +41,7 @@ struct ExecutorNode {
   OpKernel* kernel = nullptr;      // owned by the ExecutorGraph
   AsyncOpKernel* async = nullptr;  // kernel->AsAsync(), cached
   bool expensive = false;          // kernel->IsExpensive(), cached
+  bool ref_inputs = false;         // some input of the kernel is ref-typed
   int32_t input_start = 0;
   int32_t num_inputs = 0;
   int32_t num_outputs = 0;

@@ -67,6 +67,8 @@ class LocalRendezvous : public Rendezvous {
   std::array<Bucket, kNumBuckets> buckets_;
   // Lets Send/Recv skip the status lock until an abort happened.
   std::atomic<bool> aborted_{false};
+  // Set by the first Send or RecvAsync; the destructor has nothing to sweep before.
+  std::atomic<bool> used_{false};
   mutable absl::Mutex status_mu_;
   absl::Status status_ ABSL_GUARDED_BY(status_mu_);
 };
