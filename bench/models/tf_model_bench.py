@@ -3,9 +3,11 @@
 Runs the model in a tf.compat.v1.Session (Grappler and TensorFlow's oneDNN paths on, as a
 user gets them) with `--threads` intra-op threads and one inter-op thread, feeding a random
 float32 batch of `--batch` for the input node, and prints one JSON line:
-  {"p50_ms", "p90_ms", "p99_ms", "mean_ms", "throughput", "peak_rss_mb", "runs"}
+  {"p50_ms", "p90_ms", "p99_ms", "mean_ms", "throughput", "peak_rss_mb", "runs", "flops"}
 throughput is items (batch elements) per second; peak_rss_mb is this process's peak
-resident memory (ru_maxrss), so run one configuration per process.
+resident memory (VmHWM, not ru_maxrss, which a child inherits from its parent across exec),
+so run one configuration per process; flops counts the contractions' multiply-adds (as two
+operations each) of one step at this batch size, from the graph's inferred shapes.
 """
 import argparse
 import json
@@ -17,6 +19,29 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
+
+
+def peak_rss_mb():
+  with open("/proc/self/status") as f:
+    for line in f:
+      if line.startswith("VmHWM:"):
+        return int(line.split()[1]) / 1024.0
+  return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def contraction_flops(graph):
+  """2 x multiply-adds of Conv2D, DepthwiseConv2dNative, MatMul and BatchMatMulV2."""
+  flops = 0
+  for op in graph.get_operations():
+    if op.type in ("Conv2D", "DepthwiseConv2dNative"):
+      kh, kw, cin, _ = op.inputs[1].shape.as_list()
+      per_output = kh * kw * (1 if op.type == "DepthwiseConv2dNative" else cin)
+      flops += 2 * int(np.prod(op.outputs[0].shape.as_list())) * per_output
+    elif op.type in ("MatMul", "BatchMatMulV2"):
+      a = op.inputs[0].shape.as_list()
+      adjoint = op.get_attr("transpose_a" if op.type == "MatMul" else "adj_x")
+      flops += 2 * int(np.prod(op.outputs[0].shape.as_list())) * (a[-2] if adjoint else a[-1])
+  return flops
 
 
 def main():
@@ -33,11 +58,15 @@ def main():
   graph_def = tf.compat.v1.GraphDef()
   with open(args.model, "rb") as f:
     graph_def.ParseFromString(f.read())
+  declared = None
+  for node in graph_def.node:
+    if node.name == args.input:
+      declared = [d.size for d in node.attr["shape"].shape.dim]
+  shape = [args.batch] + [d if d > 0 else 1 for d in declared[1:]]
   graph = tf.Graph()
   with graph.as_default():
-    tf.import_graph_def(graph_def, name="")
-  placeholder = graph.get_tensor_by_name(args.input + ":0")
-  shape = [args.batch] + [d if d is not None else 1 for d in placeholder.shape.as_list()[1:]]
+    placeholder = tf.compat.v1.placeholder(tf.float32, shape, name="fixed_input")
+    tf.import_graph_def(graph_def, input_map={args.input + ":0": placeholder}, name="")
   x = np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
   config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=args.threads,
                                     inter_op_parallelism_threads=1)
@@ -57,8 +86,9 @@ def main():
       "p99_ms": float(np.percentile(times, 99)),
       "mean_ms": float(times.mean()),
       "throughput": float(args.batch * 1e3 / times.mean()),
-      "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+      "peak_rss_mb": peak_rss_mb(),
       "runs": args.runs,
+      "flops": contraction_flops(graph),
   }))
 
 
