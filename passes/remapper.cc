@@ -98,8 +98,9 @@ class Remapper {
     const std::string format = conv ? StringAttr(c, "data_format", "NHWC") : "NHWC";
     if (b->type_string() == "BiasAdd") {
       if (StringAttr(b, "data_format", "NHWC") != format) return false;
-    } else if (conv && !depthwise && (b->type_string() == "FusedBatchNorm" ||
-                        b->type_string() == "FusedBatchNormV3")) {
+    } else if (conv && !depthwise &&
+               (b->type_string() == "FusedBatchNorm" ||
+                b->type_string() == "FusedBatchNormV3")) {
       const auto it = b->def().attr().find("is_training");
       if (it == b->def().attr().end() || it->second.b()) return false;
       if (StringAttr(b, "data_format", "NHWC") != format) return false;
