@@ -19,7 +19,11 @@ namespace {
 struct BlockHeader {
   void* base;
   size_t num_bytes;
+  size_t block_bytes;  // the whole block from `base`: what a cached block can hold
+  bool cacheable;      // default alignment and large enough for the cache
 };
+
+constexpr size_t kPageBytes = 4096;
 
 size_t PhysicalMemoryBytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);      // NOLINT(runtime/int): POSIX type
@@ -33,6 +37,19 @@ void UpdateMax(std::atomic<int64_t>* target, int64_t value) {
   while (value > current &&
          !target->compare_exchange_weak(current, value, std::memory_order_relaxed)) {
   }
+}
+
+size_t DefaultCacheBytes() {
+#if defined(__SANITIZE_ADDRESS__)
+  return 0;
+#else
+  if (const char* mb = std::getenv("SLUICE_CPU_CACHE_MB"); mb != nullptr && *mb != '\0') {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(mb, &end, 10);  // NOLINT(runtime/int)
+    if (end != nullptr && *end == '\0') return static_cast<size_t>(value) << 20;
+  }
+  return PhysicalMemoryBytes() / 8;
+#endif
 }
 
 }  // namespace
@@ -52,7 +69,11 @@ void Allocator::ClearStats() {}
 CpuAllocator::CpuAllocator() : CpuAllocator(PhysicalMemoryBytes()) {}
 
 CpuAllocator::CpuAllocator(size_t max_allocation_bytes)
-    : max_allocation_bytes_(max_allocation_bytes) {}
+    : CpuAllocator(max_allocation_bytes, DefaultCacheBytes()) {}
+
+CpuAllocator::CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes)
+    : max_allocation_bytes_(max_allocation_bytes),
+      cache_(cache_bytes == 0 ? nullptr : std::make_unique<LargeBlockCache>(cache_bytes)) {}
 
 void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
@@ -62,11 +83,22 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   const size_t front = ((sizeof(BlockHeader) + alignment - 1) / alignment) * alignment;
   if (num_bytes > std::numeric_limits<size_t>::max() - front - alignment) return nullptr;
   // aligned_alloc needs a size that is a multiple of the alignment.
-  const size_t total = ((front + num_bytes + alignment - 1) / alignment) * alignment;
-  void* base = std::aligned_alloc(alignment, total);
+  size_t total = ((front + num_bytes + alignment - 1) / alignment) * alignment;
+  // Cached blocks all have the default alignment, so that any of them fits any request
+  // that asks for no more; whole pages make near sizes share blocks.
+  const bool cacheable = cache_ != nullptr && alignment == kAllocatorAlignment &&
+                         total >= kMinCachedBlockBytes;
+  void* base = nullptr;
+  if (cacheable) {
+    total = ((total + kPageBytes - 1) / kPageBytes) * kPageBytes;
+    size_t cached_size = 0;
+    base = cache_->Take(total, &cached_size);
+    if (base != nullptr) total = cached_size;
+  }
+  if (base == nullptr) base = std::aligned_alloc(alignment, total);
   if (base == nullptr) return nullptr;
   char* payload = static_cast<char*>(base) + front;
-  BlockHeader header{base, num_bytes};
+  BlockHeader header{base, num_bytes, total, cacheable};
   std::memcpy(payload - sizeof(BlockHeader), &header, sizeof(header));
 
   const int64_t size = static_cast<int64_t>(num_bytes);
@@ -82,6 +114,7 @@ void CpuAllocator::DeallocateRaw(void* ptr) {
   BlockHeader header;
   std::memcpy(&header, static_cast<char*>(ptr) - sizeof(BlockHeader), sizeof(header));
   bytes_in_use_.fetch_sub(static_cast<int64_t>(header.num_bytes), std::memory_order_relaxed);
+  if (header.cacheable && cache_->Put(header.base, header.block_bytes)) return;
   std::free(header.base);
 }
 

@@ -8,14 +8,20 @@
 //  - An allocator must outlive every buffer it handed out.
 //
 // CpuAllocator serves host memory aligned to at least kAllocatorAlignment and keeps
-// statistics (allocation count, bytes in use and their peak, the largest request).
+// statistics (allocation count, bytes in use and their peak, the largest request). Freed
+// blocks of kMinCachedBlockBytes or more are kept in a LargeBlockCache and reused by later
+// requests of about the same size (a step's activations recur every step); the statistics
+// count requested bytes, so cached blocks are not "in use".
 #ifndef SLUICE_GRAPH_ALLOCATOR_H_
 #define SLUICE_GRAPH_ALLOCATOR_H_
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "graph/large_block_cache.h"
 
 namespace sluice {
 
@@ -52,8 +58,14 @@ class CpuAllocator : public Allocator {
   // allocator. The default limit is the machine's physical memory: a larger request can
   // never be served and, with overcommit, might otherwise "succeed" and get the process
   // killed when touched.
+  //
+  // `cache_bytes` bounds the freed large blocks kept for reuse (0: none). By default it is
+  // an eighth of physical memory, or the environment variable SLUICE_CPU_CACHE_MB
+  // (megabytes) when set; it is 0 under AddressSanitizer, which must see every free to
+  // catch later uses.
   CpuAllocator();
   explicit CpuAllocator(size_t max_allocation_bytes);
+  CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes);
   ~CpuAllocator() override = default;
 
   CpuAllocator(const CpuAllocator&) = delete;
@@ -66,9 +78,16 @@ class CpuAllocator : public Allocator {
   void ClearStats() override;
 
   size_t max_allocation_bytes() const { return max_allocation_bytes_; }
+  // Bytes of freed blocks held for reuse.
+  size_t cached_bytes() const { return cache_ == nullptr ? 0 : cache_->cached_bytes(); }
+
+  // Blocks from this size up (header and padding included) are cached when freed. Smaller
+  // ones come from glibc's heap, which already recycles them cheaply.
+  static constexpr size_t kMinCachedBlockBytes = size_t{256} << 10;
 
  private:
   const size_t max_allocation_bytes_;
+  const std::unique_ptr<LargeBlockCache> cache_;  // null when caching is off
 
   // Lock-free counters: allocation sits on every step's hot path.
   std::atomic<int64_t> num_allocs_{0};
