@@ -110,6 +110,43 @@ TEST(CpuAllocatorTest, ConcurrentUseKeepsCountsExact) {
   EXPECT_LE(stats.peak_bytes_in_use, 16 * (1 + 2 + 3 + 4));
 }
 
+TEST(CpuAllocatorTest, ReusesFreedLargeBlocks) {
+  CpuAllocator allocator(size_t{1} << 30, size_t{64} << 20);
+  constexpr size_t kLarge = size_t{1} << 20;
+  void* first = allocator.AllocateRaw(kAllocatorAlignment, kLarge);
+  ASSERT_NE(first, nullptr);
+  std::memset(first, 1, kLarge);
+  allocator.DeallocateRaw(first);
+  EXPECT_GE(allocator.cached_bytes(), kLarge);
+  EXPECT_EQ(allocator.GetStats().bytes_in_use, 0);  // cached blocks are not in use
+
+  // A request a little smaller reuses the same block, with its header rewritten.
+  void* second = allocator.AllocateRaw(kAllocatorAlignment, kLarge - 1000);
+  EXPECT_EQ(second, first);
+  EXPECT_EQ(allocator.cached_bytes(), 0u);
+  EXPECT_EQ(allocator.GetStats().bytes_in_use, static_cast<int64_t>(kLarge - 1000));
+  std::memset(second, 2, kLarge - 1000);
+  allocator.DeallocateRaw(second);
+  EXPECT_EQ(allocator.GetStats().bytes_in_use, 0);
+}
+
+TEST(CpuAllocatorTest, CachesOnlyLargeDefaultAlignedBlocks) {
+  CpuAllocator allocator(size_t{1} << 30, size_t{64} << 20);
+  allocator.DeallocateRaw(allocator.AllocateRaw(kAllocatorAlignment, 1000));
+  EXPECT_EQ(allocator.cached_bytes(), 0u);
+  void* aligned = allocator.AllocateRaw(4096, size_t{1} << 20);
+  EXPECT_TRUE(IsAlignedTo(aligned, 4096));
+  allocator.DeallocateRaw(aligned);
+  EXPECT_EQ(allocator.cached_bytes(), 0u);
+}
+
+TEST(CpuAllocatorTest, NoCacheWhenItsCapacityIsZero) {
+  CpuAllocator allocator(size_t{1} << 30, 0);
+  void* block = allocator.AllocateRaw(kAllocatorAlignment, size_t{1} << 20);
+  allocator.DeallocateRaw(block);
+  EXPECT_EQ(allocator.cached_bytes(), 0u);
+}
+
 TEST(DefaultCpuAllocatorTest, IsOneInstance) {
   EXPECT_EQ(DefaultCpuAllocator(), DefaultCpuAllocator());
   EXPECT_EQ(DefaultCpuAllocator()->Name(), "cpu");
