@@ -2,6 +2,8 @@
 // the fused node in place of the chain.
 #include "passes/remapper.h"
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,8 +22,12 @@ namespace {
 struct Chain {
   Node* contraction = nullptr;
   Node* post = nullptr;
-  Node* activation = nullptr;
+  Node* activation = nullptr;  // for swish, the final Mul
+  // Swish only: the Sigmoid, and the Mul by one that Keras' silu puts before it (or null).
+  Node* swish_sigmoid = nullptr;
+  Node* swish_scale = nullptr;
   Node* last() const { return activation != nullptr ? activation : post; }
+  bool swish() const { return swish_sigmoid != nullptr; }
 };
 
 bool IsConvActivation(absl::string_view op) {
@@ -35,6 +41,48 @@ bool IsMatMulActivation(absl::string_view op) {
 std::string StringAttr(const Node* n, const std::string& name, const std::string& fallback) {
   const auto it = n->def().attr().find(name);
   return it == n->def().attr().end() ? fallback : it->second.s();
+}
+
+// Whether n is a Const scalar (or one-element vector) equal to one, float or double.
+bool IsConstOne(const Node* n) {
+  if (n->type_string() != "Const") return false;
+  const auto it = n->def().attr().find("value");
+  if (it == n->def().attr().end()) return false;
+  const TensorProto& t = it->second.tensor();
+  // Rank 0 or 1 only, so that multiplying by it never changes the other operand's shape.
+  if (t.tensor_shape().dim_size() > 1) return false;
+  if (t.tensor_shape().dim_size() == 1 && t.tensor_shape().dim(0).size() != 1) return false;
+  float f = 0;
+  double d = 0;
+  if (t.dtype() == DT_FLOAT) {
+    if (t.float_val_size() == 1) {
+      f = t.float_val(0);
+    } else if (t.tensor_content().size() == sizeof(f)) {
+      std::memcpy(&f, t.tensor_content().data(), sizeof(f));
+    } else {
+      return false;
+    }
+    return f == 1.0f;
+  }
+  if (t.dtype() == DT_DOUBLE) {
+    if (t.double_val_size() == 1) {
+      d = t.double_val(0);
+    } else if (t.tensor_content().size() == sizeof(d)) {
+      std::memcpy(&d, t.tensor_content().data(), sizeof(d));
+    } else {
+      return false;
+    }
+    return d == 1.0;
+  }
+  return false;
+}
+
+// The data source of n's input `index`, or null.
+const Edge* DataInput(const Node* n, int index) {
+  for (const Edge* e : n->in_edges()) {
+    if (!e->IsControlEdge() && e->dst_input() == index) return e;
+  }
+  return nullptr;
 }
 
 // The single data consumer of n's output 0 at its input 0, when n has exactly that one
@@ -113,12 +161,70 @@ class Remapper {
     chain->contraction = c;
     chain->post = b;
     if (!Inner(b)) return true;
+    if (MatchSwish(b, chain)) return true;
     Node* a = SoleConsumer(b);
     if (a == nullptr || !SameDevice(b, a)) return true;
     if (conv ? IsConvActivation(a->type_string()) : IsMatMulActivation(a->type_string())) {
       chain->activation = a;
     }
     return true;
+  }
+
+  // b → Sigmoid → Mul(b, ·) with b's output used by exactly those two (either operand
+  // order), or Keras' silu b → Mul(1, b) → Sigmoid → Mul(b, ·); the inner nodes have no
+  // other consumers and are not protected.
+  bool MatchSwish(Node* b, Chain* chain) const {
+    Node* consumers[2] = {nullptr, nullptr};
+    int count = 0;
+    for (const Edge* e : b->out_edges()) {
+      if (e->IsControlEdge() || e->src_output() != 0 || count == 2) return false;
+      consumers[count++] = e->dst();
+    }
+    if (count != 2 || consumers[0] == consumers[1]) return false;
+    return TrySwish(b, consumers[0], consumers[1], chain) ||
+           TrySwish(b, consumers[1], consumers[0], chain);
+  }
+
+  // Whether `first` (the Sigmoid or the Mul by one) and `product` complete a swish of b.
+  bool TrySwish(Node* b, Node* first, Node* product, Chain* chain) const {
+    if (product->type_string() != "Mul" || !SwishProduct(b, product) || !Inner(first) ||
+        !SameDevice(b, first) || !SameDevice(b, product)) {
+      return false;
+    }
+    Node* scale = nullptr;
+    Node* sigmoid = first;
+    if (first->type_string() == "Mul") {
+      const Edge* one = DataInput(first, 0);
+      const Edge* other = DataInput(first, 1);
+      if (one == nullptr || other == nullptr) return false;
+      if (one->src() == b) std::swap(one, other);
+      if (other->src() != b || other->src_output() != 0 || !IsConstOne(one->src())) {
+        return false;
+      }
+      scale = first;
+      sigmoid = SoleConsumer(first);
+      if (sigmoid == nullptr || !Inner(sigmoid) || !SameDevice(b, sigmoid)) return false;
+    }
+    if (sigmoid->type_string() != "Sigmoid") return false;
+    // The Sigmoid's one use is the product's other operand.
+    int uses = 0;
+    for (const Edge* e : sigmoid->out_edges()) {
+      if (e->IsControlEdge() || e->dst() != product || e->src_output() != 0) return false;
+      ++uses;
+    }
+    if (uses != 1) return false;
+    chain->activation = product;
+    chain->swish_sigmoid = sigmoid;
+    chain->swish_scale = scale;
+    return true;
+  }
+
+  // Whether `mul` multiplies b's output 0 by something else (its two data inputs).
+  static bool SwishProduct(const Node* b, const Node* mul) {
+    const Edge* x = DataInput(mul, 0);
+    const Edge* y = DataInput(mul, 1);
+    if (x == nullptr || y == nullptr) return false;
+    return (x->src() == b && y->src() != b) || (y->src() == b && x->src() != b);
   }
 
   // The data inputs of the fused node: the contraction's two, then the post-op's operands.
@@ -169,7 +275,9 @@ class Remapper {
       const auto it = chain.post->def().attr().find("epsilon");
       if (it != chain.post->def().attr().end()) (*def.mutable_attr())["epsilon"] = it->second;
     }
-    if (chain.activation != nullptr) {
+    if (chain.swish()) {
+      fused_ops.push_back("_FusedSwish");
+    } else if (chain.activation != nullptr) {
       fused_ops.push_back(chain.activation->type_string());
       if (chain.activation->type_string() == "LeakyRelu") {
         const auto it = chain.activation->def().attr().find("alpha");
@@ -196,7 +304,8 @@ class Remapper {
     std::vector<std::pair<Node*, int>> sources;
     for (const Edge* e : data_inputs) sources.emplace_back(e->src(), e->src_output());
     std::vector<Node*> control_sources;
-    for (Node* n : {chain.contraction, chain.post, chain.activation}) {
+    for (Node* n : {chain.contraction, chain.post, chain.swish_scale, chain.swish_sigmoid,
+                    chain.activation}) {
       if (n == nullptr) continue;
       for (const Edge* e : n->in_edges()) {
         if (e->IsControlEdge()) control_sources.push_back(e->src());
@@ -207,7 +316,8 @@ class Remapper {
     for (const Edge* e : last->out_edges()) consumers.emplace_back(e->dst(), e->dst_input());
     const std::string assigned = last->assigned_device_name();
 
-    for (Node* n : {chain.activation, chain.post, chain.contraction}) {
+    for (Node* n : {chain.activation, chain.swish_sigmoid, chain.swish_scale, chain.post,
+                    chain.contraction}) {
       if (n != nullptr) g_->RemoveNode(n);
     }
     ASSIGN_OR_RETURN(Node * fused, g_->AddNode(std::move(def)));

@@ -15,6 +15,12 @@
 // MatMul only, Tanh and Sigmoid. BiasAdd's data_format must be the convolution's (NHWC for
 // MatMul); the batch norm's too.
 //
+// Swish (SiLU) after any of them becomes the activation "_FusedSwish" (TensorFlow's oneDNN
+// builds use the same name): b's output feeds exactly a Sigmoid and a Mul of b by that
+// Sigmoid, in either operand order, or — as Keras 3's silu writes it — Mul(1, b) → Sigmoid
+// → Mul(b, ·), with the constant one a float/double scalar or one-element vector. The
+// Sigmoid (and the Mul by one) are inner nodes, the final Mul is the chain's last node.
+//
 // A chain is fused only when every node in it is on the same assigned device, the inner
 // nodes (c, and b when an activation follows) have that one consumer and no control
 // consumers and are not in `protected_names`, batch norm's other outputs are unused, and

@@ -18,7 +18,8 @@ bool ParseActivation(const std::string& name, FusedContraction kind, bool allow_
   } kConv[] = {{"Relu", FusedActivation::kRelu},
                {"Relu6", FusedActivation::kRelu6},
                {"Elu", FusedActivation::kElu},
-               {"LeakyRelu", FusedActivation::kLeakyRelu}},
+               {"LeakyRelu", FusedActivation::kLeakyRelu},
+               {"_FusedSwish", FusedActivation::kSwish}},
     kMatMulOnly[] = {{"Tanh", FusedActivation::kTanh},
                      {"Sigmoid", FusedActivation::kSigmoid},
                      {"GeluApproximate", FusedActivation::kGeluApproximate},
@@ -127,6 +128,8 @@ Eltwise ActivationEltwise(const FusionSpec& spec) {
       return {algorithm::eltwise_elu, 1.0f, 0.0f};
     case FusedActivation::kLeakyRelu:
       return {algorithm::eltwise_relu, spec.leakyrelu_alpha, 0.0f};
+    case FusedActivation::kSwish:
+      return {algorithm::eltwise_swish, 1.0f, 0.0f};  // x * sigmoid(alpha * x)
     case FusedActivation::kTanh:
       return {algorithm::eltwise_tanh, 0.0f, 0.0f};
     case FusedActivation::kSigmoid:

@@ -4,10 +4,12 @@
 //
 // ParseFusion accepts exactly the combinations TensorFlow's CPU kernels implement:
 //   conv2d:    ["BiasAdd"] or ["FusedBatchNorm"], optionally followed by one of Relu, Relu6,
-//              Elu, LeakyRelu
-//   depthwise: ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu
-//   matmul:    ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu, Tanh,
-//              Sigmoid, GeluApproximate, GeluExact (the Gelus only where `allow_gelu`)
+//              Elu, LeakyRelu, _FusedSwish
+//   depthwise: ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu, _FusedSwish
+//   matmul:    ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu, _FusedSwish,
+//              Tanh, Sigmoid, GeluApproximate, GeluExact (the Gelus only where `allow_gelu`)
+// _FusedSwish (x * sigmoid(x)) is what TensorFlow's oneDNN builds name the remapped
+// Sigmoid-and-Mul; its stock CPU kernels do not take it, Sluice's remapper produces it.
 // Anything else is UNIMPLEMENTED "Fusion is not implemented: [A,B]"; a num_args that does not
 // fit the fusion, or no fused op at all, is INVALID_ARGUMENT (TensorFlow's messages).
 //
@@ -34,6 +36,7 @@ enum class FusedActivation {
   kRelu6,
   kElu,
   kLeakyRelu,
+  kSwish,
   kTanh,
   kSigmoid,
   kGeluApproximate,
@@ -76,6 +79,8 @@ T Activate(FusedActivation act, float leakyrelu_alpha, T x) {
       return x < T(0) ? std::expm1(x) : x;
     case FusedActivation::kLeakyRelu:
       return x > T(0) ? x : x * static_cast<T>(leakyrelu_alpha);
+    case FusedActivation::kSwish:
+      return x * (T(1) / (T(1) + std::exp(-x)));
     case FusedActivation::kTanh:
       return std::tanh(x);
     case FusedActivation::kSigmoid:

@@ -73,7 +73,7 @@ TEST_F(FusedOpsTest, OneDnnAgreesWithPlainLoopsOnLargeShapes) {
   const std::vector<float> f = Random(f_shape.num_elements(), 2);
   const std::vector<std::vector<float>> args = {Random(32, 3, 0.5, 2), Random(32, 4),
                                                 Random(32, 5), Random(32, 6, 0.1, 1)};
-  for (const char* act : {"Relu6", "Elu", "LeakyRelu"}) {
+  for (const char* act : {"Relu6", "Elu", "LeakyRelu", "_FusedSwish"}) {
     ASSERT_TRUE(InitConv(DT_FLOAT, {"FusedBatchNorm", act}, 4).ok());
     AddInputFromArray<float>(in_shape, in);
     AddInputFromArray<float>(f_shape, f);
@@ -142,6 +142,42 @@ TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
                          .Attr("fused_ops", std::vector<std::string>{"BiasAdd"})
                          .Build())
                   .code() == absl::StatusCode::kInvalidArgument);
+}
+
+// Swish is x * sigmoid(x) of the biased product, as TensorFlow's Sigmoid then Mul give.
+TEST_F(FusedOpsTest, SwishOnMatMulAndDepthwise) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
+                         .Input("a").Input("b").Input("bias")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("num_args", 1)
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "_FusedSwish"})
+                         .Build())
+                  .ok());
+  AddInputFromArray<float>(TensorShape({1, 2}), {1, 2});
+  AddInputFromArray<float>(TensorShape({2, 3}), {1, -1, 0.5f, 2, -3, 0});
+  AddInputFromArray<float>(TensorShape({3}), {0, 1, -0.5f});
+  ASSERT_TRUE(RunOpKernel().ok());
+  auto swish = [](double x) { return x / (1 + std::exp(-x)); };
+  std::vector<float> got = Values<float>(*GetOutput(0));
+  const double pre[] = {5, -6, 0};
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(got[i], swish(pre[i]), 1e-6) << i;
+
+  ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedDepthwiseConv2dNative")
+                         .Input("input").Input("filter").Input("bias")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("num_args", 1)
+                         .Attr("strides", std::vector<int32_t>{1, 1, 1, 1})
+                         .Attr("padding", "VALID")
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "_FusedSwish"})
+                         .Build())
+                  .ok());
+  AddInputFromArray<float>(TensorShape({1, 1, 2, 2}), {1, -2, 3, 4});
+  AddInputFromArray<float>(TensorShape({1, 1, 2, 1}), {2, 0.5f});
+  AddInputFromArray<float>(TensorShape({2}), {-1, 1});
+  ASSERT_TRUE(RunOpKernel().ok());
+  got = Values<float>(*GetOutput(0));
+  const double dw[] = {1, 0, 5, 3};  // x * filter[c] + bias[c]
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(got[i], swish(dw[i]), 1e-6) << i;
 }
 
 // A half matmul is computed in float and rounded once.
