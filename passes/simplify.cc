@@ -7,6 +7,7 @@
 //       adds device crossings, or breaks one of the rules in simplify.h
 //     otherwise: data consumers read n's input; control consumers depend on its producer;
 //       every consumer depends on n's control inputs; remove n
+//   an unprotected IdentityN without control edges: consumers of output k read input k
 //   reconnect source and sink if anything was removed.
 #include "passes/simplify.h"
 
@@ -127,6 +128,41 @@ void Bypass(Graph* g, Node* n, const Neighbourhood& nb) {
   g->RemoveNode(n);
 }
 
+// IdentityN forwards input k to output k, so its data consumers can read the inputs
+// directly. Done only when the node has no control edges either way (the general rules
+// above cover single-input forwarding) and forwarding does no work for any input. Bypassing
+// rewires edges one for one, so it never adds any.
+bool BypassIdentityN(Graph* g, Node* n, const SimplifyOptions& opts) {
+  if (opts.protected_names.contains(n->name())) return false;
+  std::vector<const Edge*> inputs(n->num_inputs(), nullptr);
+  for (const Edge* e : n->in_edges()) {
+    if (e->IsControlEdge()) {
+      if (!e->src()->IsSource()) return false;
+      continue;
+    }
+    if (ForwardingDoesWork(n, e)) return false;
+    inputs[e->dst_input()] = e;
+  }
+  for (const Edge* e : inputs) {
+    if (e == nullptr) return false;
+  }
+  std::vector<const Edge*> outputs;
+  for (const Edge* e : n->out_edges()) {
+    if (e->dst()->IsSink()) continue;
+    if (e->IsControlEdge()) return false;
+    outputs.push_back(e);
+  }
+  for (const Edge* e : outputs) {
+    const Edge* in = inputs[e->src_output()];
+    Node* dst = e->dst();
+    const int dst_input = e->dst_input();
+    g->RemoveEdge(e);
+    g->AddEdge(in->src(), in->src_output(), dst, dst_input);
+  }
+  g->RemoveNode(n);
+  return true;
+}
+
 }  // namespace
 
 absl::Status SimplifyGraph(Graph* g, const SimplifyOptions& opts, bool* changed) {
@@ -134,6 +170,10 @@ absl::Status SimplifyGraph(Graph* g, const SimplifyOptions& opts, bool* changed)
   std::vector<Node*> order;
   GetReversePostOrder(*g, &order, NodeComparatorID());
   for (Node* n : order) {
+    if (n->IsOp() && n->type_string() == "IdentityN") {
+      if (BypassIdentityN(g, n, opts)) *changed = true;
+      continue;
+    }
     if (!n->IsOp() || !(IsForwarding(n) || n->IsNoOp())) continue;
     Neighbourhood nb;
     if (!GetNeighbourhood(n, &nb) || !CanRemove(n, opts, nb)) continue;

@@ -1,5 +1,7 @@
-// SimplifyGraph: removes forwarding nodes (Identity, StopGradient, PreventGradient) and NoOps
-// that nothing observes by name, keeping every data value and every control dependency.
+// SimplifyGraph: removes forwarding nodes (Identity, StopGradient, PreventGradient,
+// IdentityN) and NoOps that nothing observes by name, keeping every data value and every
+// control dependency. (Keras wraps each custom-gradient activation in an IdentityN, which
+// would otherwise hide its producers' real consumers from the remapper.)
 //
 // A removable node n is bypassed as follows:
 //   - a forwarding node's data consumers read its input tensor directly; its control
@@ -7,6 +9,9 @@
 //   - every consumer of n (data or control) gets a control edge from each of n's control
 //     inputs, so whatever had to run before n still runs before n's consumers.
 // A control edge is not added where the consumer already has an edge from that producer.
+//
+// An IdentityN is bypassed (consumers of its output k read its input k) only when it has no
+// control inputs or control consumers, under the same device/ref/Switch/_Recv rules.
 //
 // A node is kept when:
 //   - its name is in `protected_names` (fetched, fed, targeted);

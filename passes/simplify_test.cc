@@ -63,6 +63,38 @@ class SimplifyTest : public ::testing::Test {
   bool changed_ = false;
 };
 
+TEST_F(SimplifyTest, BypassesIdentityNOutputByOutput) {
+  Load(absl::StrCat(ConstNode("a"), ConstNode("b"),
+                    "node { name: 'idn' op: 'IdentityN' input: 'a' input: 'b'"
+                    " attr { key: 'T' value { list { type: DT_FLOAT type: DT_FLOAT } } } }",
+                    OpNode("m", "Mul", {"idn:1", "idn"}), OpNode("n", "Neg", {"idn:1"})));
+  EXPECT_EQ(Simplify(), "a(Const);b(Const);m(Mul);n(Neg)|a->m:1;b->m;b->n");
+  EXPECT_TRUE(changed_);
+}
+
+TEST_F(SimplifyTest, KeepsIdentityNWithControlEdgesOrAName) {
+  const std::string idn =
+      "node { name: 'idn' op: 'IdentityN' input: 'a' input: '^b'"
+      " attr { key: 'T' value { list { type: DT_FLOAT } } } }";
+  Load(absl::StrCat(ConstNode("a"), ConstNode("b"), idn, OpNode("n", "Neg", {"idn"})));
+  const std::string kept = Simplify();
+  EXPECT_FALSE(changed_) << kept;
+
+  Graph other(OpRegistry::Global());
+  ASSERT_TRUE(GraphFromTextForTest(
+                  absl::StrCat(ConstNode("a"),
+                               "node { name: 'idn' op: 'IdentityN' input: 'a'"
+                               " attr { key: 'T' value { list { type: DT_FLOAT } } } }",
+                               OpNode("n", "Neg", {"idn"})),
+                  &other)
+                  .ok());
+  SimplifyOptions opts;
+  opts.protected_names = {"idn"};
+  bool changed = true;
+  ASSERT_TRUE(SimplifyGraph(&other, opts, &changed).ok());
+  EXPECT_FALSE(changed);
+}
+
 TEST_F(SimplifyTest, RemovesForwardingNodes) {
   Load(absl::StrCat(ConstNode("a"), OpNode("i", "Identity", {"a"}),
                     OpNode("s", "StopGradient", {"a"}), OpNode("p", "PreventGradient", {"a"}),
