@@ -25,6 +25,7 @@
 #ifndef SLUICE_KERNELS_CPU_CWISE_BINARY_OP_H_
 #define SLUICE_KERNELS_CPU_CWISE_BINARY_OP_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -67,24 +68,86 @@ void BinaryRow(const typename F::In* x, const typename F::In* y, typename F::Out
   for (int64_t i = 0; i < n; ++i) z[i] = F::Apply(x[kXVaries ? i : 0], y[kYVaries ? i : 0]);
 }
 
-// Rows [first_row, last_row) of a broadcast.
+// Rows [k, k + run) of one run along the second-innermost merged dim: operand offsets
+// advance by that dim's strides, the output by whole rows.
+template <typename F, bool kXVaries, bool kYVaries>
+void BinaryRun(const typename F::In* x, const typename F::In* y, typename F::Out* z,
+               int64_t inner, int64_t run, int64_t x_step, int64_t y_step) {
+  for (int64_t k = 0; k < run; ++k) {
+    BinaryRow<F, kXVaries, kYVaries>(x + k * x_step, y + k * y_step, z + k * inner, inner);
+  }
+}
+
+// Short rows where one operand repeats the same row (stride 0 along the second-innermost
+// dim) and the other is contiguous across rows — BiasAdd, [N,H,W,C] * [C], [N,HW,C] *
+// [N,1,C]: the repeated row is tiled `kTile` times into a buffer, so that kTile rows at a
+// time are one contiguous, vectorisable loop instead of kTile tiny ones.
+template <typename F>
+bool BinaryTiledRun(const typename F::In* x, const typename F::In* y, typename F::Out* z,
+                    int64_t inner, int64_t run, int64_t x_step, int64_t y_step) {
+  using In = typename F::In;
+  if constexpr (!std::is_trivially_copyable_v<In>) {
+    return false;  // strings: copying them would cost more than it saves
+  }
+  constexpr int64_t kTileElements = 256;
+  const bool x_repeats = x_step == 0 && y_step == inner;
+  const bool y_repeats = y_step == 0 && x_step == inner;
+  if (!(x_repeats || y_repeats) || inner * 4 > kTileElements) return false;
+  const int64_t tile = kTileElements / inner;  // rows per tile
+  In buffer[kTileElements];
+  const In* row = x_repeats ? x : y;
+  for (int64_t t = 0; t < tile; ++t) {
+    for (int64_t i = 0; i < inner; ++i) buffer[t * inner + i] = row[i];
+  }
+  int64_t k = 0;
+  for (; k + tile <= run; k += tile) {
+    const int64_t offset = k * inner;
+    if (x_repeats) {
+      BinaryRow<F, true, true>(buffer, y + offset, z + offset, tile * inner);
+    } else {
+      BinaryRow<F, true, true>(x + offset, buffer, z + offset, tile * inner);
+    }
+  }
+  const int64_t rest = (run - k) * inner;
+  if (rest > 0) {
+    const int64_t offset = k * inner;
+    if (x_repeats) {
+      BinaryRow<F, true, true>(buffer, y + offset, z + offset, rest);
+    } else {
+      BinaryRow<F, true, true>(x + offset, buffer, z + offset, rest);
+    }
+  }
+  return true;
+}
+
+// Rows [first_row, last_row) of a broadcast, a run along the second-innermost merged dim at
+// a time (the cursor's odometer costs more than a short row's arithmetic).
 template <typename F>
 void BinaryRows(const BroadcastPlan& plan, const typename F::In* x, const typename F::In* y,
                 typename F::Out* z, int64_t first_row, int64_t last_row) {
   const int64_t inner = plan.inner();
   const bool xv = plan.inner_varies(0);
   const bool yv = plan.inner_varies(1);
-  for (RowCursor c(plan, first_row); c.row() < last_row; c.Next()) {
+  const int nd = static_cast<int>(plan.dims.size());
+  const int64_t mid = nd >= 2 ? plan.dims[nd - 2] : 1;
+  const int64_t x_step = nd >= 2 ? plan.strides[0][nd - 2] : 0;
+  const int64_t y_step = nd >= 2 ? plan.strides[1][nd - 2] : 0;
+  for (int64_t row = first_row; row < last_row;) {
+    const RowCursor c(plan, row);
+    const int64_t run = std::min(mid - row % mid, last_row - row);
     const typename F::In* xr = x + c.offset(0);
     const typename F::In* yr = y + c.offset(1);
-    typename F::Out* zr = z + c.row() * inner;
+    typename F::Out* zr = z + row * inner;
     if (xv && yv) {
-      BinaryRow<F, true, true>(xr, yr, zr, inner);
+      if (!BinaryTiledRun<F>(xr, yr, zr, inner, run, x_step, y_step)) {
+        BinaryRun<F, true, true>(xr, yr, zr, inner, run, x_step, y_step);
+      }
     } else if (xv) {
-      BinaryRow<F, true, false>(xr, yr, zr, inner);
+      BinaryRun<F, true, false>(xr, yr, zr, inner, run, x_step, y_step);
     } else {
-      BinaryRow<F, false, true>(xr, yr, zr, inner);
+      BinaryRun<F, false, true>(xr, yr, zr, inner, run, x_step, y_step);
     }
+    row += run;
   }
 }
 

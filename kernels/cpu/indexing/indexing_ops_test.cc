@@ -176,6 +176,35 @@ TEST_F(IndexingOpsTest, LargePadV2) {
   }
 }
 
+// Unpadded dims fold into the padded dim before them ([N,H,W,C] padded along H and W copies
+// rows of W*C); checked against the definition with an unpadded leading, middle and last dim.
+TEST_F(IndexingOpsTest, PadFoldsUnpaddedDims) {
+  Init(NodeDefBuilder("p", "Pad").Input("x").Input("p").Attr("T", DT_FLOAT).Build());
+  const int64_t n = 2, h = 30, m = 4, w = 40, c = 3;
+  AddInput(Iota(TensorShape({n, h, m, w, c})));
+  AddInputFromArray<int64_t>(TensorShape({5, 2}), {0, 0, 1, 2, 0, 0, 3, 1, 0, 0});
+  ASSERT_TRUE(RunOpKernel().ok());
+  const int64_t oh = h + 3, ow = w + 4;
+  ASSERT_EQ(GetOutput(0)->shape(), TensorShape({n, oh, m, ow, c}));
+  const float* y = GetOutput(0)->base<float>();
+  int64_t i = 0;
+  for (int64_t a = 0; a < n; ++a) {
+    for (int64_t r = 0; r < oh; ++r) {
+      for (int64_t k = 0; k < m; ++k) {
+        for (int64_t q = 0; q < ow; ++q) {
+          for (int64_t ch = 0; ch < c; ++ch, ++i) {
+            const bool inside = r >= 1 && r < h + 1 && q >= 3 && q < w + 3;
+            const float want =
+                inside ? static_cast<float>((((a * h + r - 1) * m + k) * w + q - 3) * c + ch)
+                       : 0.0f;
+            ASSERT_EQ(y[i], want) << i;
+          }
+        }
+      }
+    }
+  }
+}
+
 // The fixtures cannot carry quantized outputs (the oracle records them as plain integers),
 // so the quantized registrations are checked here.
 TEST_F(IndexingOpsTest, QuantizedGatherV2AndGatherNd) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "graph/errors.h"
 #include "graph/tensor.h"
 #include "graph/tensor_shape.h"
@@ -76,7 +77,6 @@ class PadOp : public OpKernel {
                                           constant->shape().DebugString()));
     }
 
-    PadPlan plan;
     TensorShape output_shape;
     for (int d = 0; d < dims; ++d) {
       const int64_t before = ReadIndex(paddings, 2 * d);
@@ -90,9 +90,6 @@ class PadOp : public OpKernel {
                                           " overflows int64: ", before, " + ", size, " + ",
                                           after));
       OP_REQUIRES_OK(ctx, output_shape.AddDimWithStatus(before + size + after));
-      plan.in_dims.push_back(size);
-      plan.out_dims.push_back(before + size + after);
-      if (d == dims - 1) plan.inner_begin = before;
     }
     if (output_shape.num_elements() == input.NumElements()) {
       // Nothing to add (or nothing at all): the input is the output, reshaped if empty.
@@ -109,11 +106,32 @@ class PadOp : public OpKernel {
                                         (any_merged ? merged : input.shape()).DebugString()));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
+    // A dim without padding folds into the dim before it: [.., W, C] padded only along W by
+    // (b, a) is [.., W*C] padded by (b*C, a*C). NHWC images padded along H and W then copy
+    // rows of W*C elements rather than rows of C. (Constant padding only: mirror padding
+    // would reverse the folded channels.) The products cannot overflow: each is at most an
+    // element count of the output, which AddDimWithStatus bounded.
+    PadPlan plan;
+    absl::InlinedVector<int64_t, 8> befores;
     for (int d = 0; d < dims; ++d) {
       const int64_t before = ReadIndex(paddings, 2 * d);
+      const int64_t after = ReadIndex(paddings, 2 * d + 1);
+      const int64_t size = input.dim_size(d);
+      if (d > 0 && before == 0 && after == 0) {
+        plan.in_dims.back() *= size;
+        plan.out_dims.back() *= size;
+        befores.back() *= size;
+      } else {
+        plan.in_dims.push_back(size);
+        plan.out_dims.push_back(before + size + after);
+        befores.push_back(before);
+      }
+    }
+    plan.inner_begin = befores.back();
+    for (size_t d = 0; d < befores.size(); ++d) {
       std::vector<int64_t> source(plan.out_dims[d]);
       for (int64_t o = 0; o < plan.out_dims[d]; ++o) {
-        const int64_t i = o - before;
+        const int64_t i = o - befores[d];
         source[o] = i >= 0 && i < plan.in_dims[d] ? i : -1;
       }
       plan.source.push_back(std::move(source));
