@@ -219,6 +219,8 @@ int BenchmarkCommand(const Args& args) {
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
+  parser.AddInt("inter-op-threads", "N", "inter-op threads (default: one per core)",
+                &flags.runner.inter_op_threads);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
   parser.AddRepeated("input", "NAME=SPEC", "feed NAME from FILE.npy, random or zeros",
                      &flags.feeds.inputs);

@@ -148,6 +148,8 @@ int RunCommand(const Args& args) {
                    &flags.labels);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
   parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
+  parser.AddInt("inter-op-threads", "N", "inter-op threads (default: one per core)",
+                &flags.runner.inter_op_threads);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("seed", "S", "seed of generated inputs (default 0)", &flags.seed);

@@ -44,6 +44,9 @@ absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions&
   std::unique_ptr<ModelRunner> result(new ModelRunner());
   RETURN_IF_ERROR(CheckDevice(options.device, &result->device_type_));
   if (options.threads < 0) return errors::InvalidArgument("--threads must be >= 0");
+  if (options.inter_op_threads < 0) {
+    return errors::InvalidArgument("--inter-op-threads must be >= 0");
+  }
 
   std::set<std::string> fed_nodes;
   for (const auto& feed : feeds) fed_nodes.insert(std::string(ParseTensorName(feed.first).node));
@@ -57,6 +60,7 @@ absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions&
   SessionOptions session_options;
   ConfigProto& config = session_options.config;
   config.set_intra_op_parallelism_threads(static_cast<int32_t>(options.threads));
+  config.set_inter_op_parallelism_threads(static_cast<int32_t>(options.inter_op_threads));
   GraphDef placed = graph_def;
   if (result->device_type_ == DEVICE_GPU) {
     config.set_allow_soft_placement(true);

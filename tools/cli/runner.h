@@ -6,7 +6,8 @@
 // need has a kernel on it (kernel_info.h's CheckKernels names the op and the devices that have
 // one). `--device gpu` pins every node without a device to GPU:0 with soft placement on, so
 // ops without a GPU kernel fall back to the CPU as in TensorFlow; `--device cpu` hides GPUs.
-// `threads` > 0 sets the intra-op pool size (0: one per core).
+// `threads` > 0 sets the intra-op pool size, `inter_op_threads` > 0 the inter-op pool size
+// (0: one per core, for each).
 //
 // Errors: INVALID_ARGUMENT for an unknown device name or a device this build lacks; the
 // kernel check's NOT_FOUND; the session's own errors otherwise. Run's errors come from the
@@ -32,6 +33,7 @@ namespace cli {
 struct RunnerOptions {
   std::string device = "cpu";
   int64_t threads = 0;
+  int64_t inter_op_threads = 0;
 };
 
 class ModelRunner {
