@@ -175,6 +175,79 @@ TEST_F(RemapperTest, InferenceBatchNormIsFused) {
   EXPECT_FLOAT_EQ(fused->attr().at("epsilon").f(), 0.001f);
 }
 
+std::string ScalarConst(const std::string& name, float value) {
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }"
+                      " attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} "
+                      "float_val: ",
+                      value, " } } } }");
+}
+
+TEST_F(RemapperTest, SwishBecomesFusedSwish) {
+  // Sigmoid(b) * b, product operands in either order.
+  Load(Conv("conv") + BiasAdd("b", "conv") + Node("sig", "Sigmoid", {"b"}) +
+       Node("swish", "Mul", {"sig", "b"}) + Node("out", "Identity", {"swish"}));
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("swish");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedConv2D");
+  EXPECT_EQ(absl::StrJoin(fused->input(), ","), "x,w,bias");
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd,_FusedSwish");
+  EXPECT_EQ(Find("sig"), nullptr);
+  EXPECT_EQ(Find("b"), nullptr);
+  EXPECT_EQ(absl::StrJoin(Find("out")->input(), ","), "swish");
+}
+
+TEST_F(RemapperTest, KerasSiluWithItsMulByOneIsFused) {
+  Load(ScalarConst("beta", 1.0f) +
+       Node("dw", "DepthwiseConv2dNative", {"x", "w"},
+            " attr { key: 'strides' value { list { i: [1, 1, 1, 1] } } }"
+            " attr { key: 'padding' value { s: 'SAME' } }") +
+       BiasAdd("b", "dw") + Node("scaled", "Mul", {"beta", "b"}) +
+       Node("sig", "Sigmoid", {"scaled"}) + Node("silu", "Mul", {"b", "sig"}));
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("silu");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedDepthwiseConv2dNative");
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd,_FusedSwish");
+  EXPECT_EQ(Find("scaled"), nullptr);
+  EXPECT_EQ(Find("sig"), nullptr);
+}
+
+TEST_F(RemapperTest, SwishLookalikesAreNotFused) {
+  // A scale other than one is sigmoid(beta * x) * x: only the bias is fused.
+  Load(ScalarConst("beta", 2.0f) + Conv("conv") + BiasAdd("b", "conv") +
+       Node("scaled", "Mul", {"beta", "b"}) + Node("sig", "Sigmoid", {"scaled"}) +
+       Node("silu", "Mul", {"b", "sig"}));
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Strings(*Find("b"), "fused_ops"), "BiasAdd");
+  EXPECT_EQ(Find("silu")->op(), "Mul");
+
+  // The Sigmoid is used elsewhere too: it must stay, so no swish.
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Conv("conv") + BiasAdd("b", "conv") + Node("sig", "Sigmoid", {"b"}) +
+       Node("swish", "Mul", {"b", "sig"}) + Node("peek", "Identity", {"sig"}));
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Strings(*Find("b"), "fused_ops"), "BiasAdd");
+  EXPECT_EQ(Find("sig")->op(), "Sigmoid");
+
+  // A product of b with something other than its Sigmoid.
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Conv("conv") + BiasAdd("b", "conv") + Node("sig", "Sigmoid", {"b"}) +
+       Node("prod", "Mul", {"b", "x"}) + Node("sum", "AddV2", {"prod", "sig"}));
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Strings(*Find("b"), "fused_ops"), "BiasAdd");
+  EXPECT_EQ(Find("prod")->op(), "Mul");
+
+  // A fetched Sigmoid is protected.
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Conv("conv") + BiasAdd("b", "conv") + Node("sig", "Sigmoid", {"b"}) +
+       Node("swish", "Mul", {"b", "sig"}));
+  opts_.protected_names = {"sig"};
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Strings(*Find("b"), "fused_ops"), "BiasAdd");
+}
+
 TEST_F(RemapperTest, TrainingBatchNormIsNot) {
   Load(Conv("conv") + BatchNorm("bn", "conv", true));
   EXPECT_FALSE(Fuse());
