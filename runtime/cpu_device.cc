@@ -19,8 +19,8 @@ namespace sluice {
 
 class IntraOpThreadPool {
  public:
-  explicit IntraOpThreadPool(int num_threads)
-      : pool_(num_threads), device_(&pool_, num_threads) {}
+  IntraOpThreadPool(int num_threads, bool allow_spinning)
+      : pool_(num_threads, allow_spinning), device_(&pool_, num_threads) {}
 
   Eigen::ThreadPool* pool() { return &pool_; }
   const Eigen::ThreadPoolDevice* device() const { return &device_; }
@@ -32,15 +32,18 @@ class IntraOpThreadPool {
 
 namespace {
 
-// The shared pool of `num_threads` threads, created if no live device holds one.
-std::shared_ptr<IntraOpThreadPool> SharedPool(int num_threads) {
+// The shared pool of `num_threads` threads (spinning or not), created if no live device
+// holds one.
+std::shared_ptr<IntraOpThreadPool> SharedPool(int num_threads, bool allow_spinning) {
   static absl::Mutex mu(absl::kConstInit);
-  static auto* pools = new absl::flat_hash_map<int, std::weak_ptr<IntraOpThreadPool>>();
+  static auto* pools =
+      new absl::flat_hash_map<std::pair<int, bool>, std::weak_ptr<IntraOpThreadPool>>();
   absl::MutexLock lock(&mu);
-  std::shared_ptr<IntraOpThreadPool> pool = (*pools)[num_threads].lock();
+  std::weak_ptr<IntraOpThreadPool>& slot = (*pools)[{num_threads, allow_spinning}];
+  std::shared_ptr<IntraOpThreadPool> pool = slot.lock();
   if (pool == nullptr) {
-    pool = std::make_shared<IntraOpThreadPool>(num_threads);
-    (*pools)[num_threads] = pool;
+    pool = std::make_shared<IntraOpThreadPool>(num_threads, allow_spinning);
+    slot = pool;
   }
   return pool;
 }
@@ -50,19 +53,20 @@ thread_local int omp_threads_of_this_thread = 0;
 
 }  // namespace
 
-CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads)
-    : CpuDevice(attributes, num_threads, std::make_unique<CpuAllocator>()) {}
+CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning)
+    : CpuDevice(attributes, num_threads, allow_spinning, std::make_unique<CpuAllocator>()) {}
 
-CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads,
+CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
                      std::unique_ptr<CpuAllocator> allocator)
-    : CpuDevice(attributes, num_threads, new RetainingAllocator(std::move(allocator))) {}
+    : CpuDevice(attributes, num_threads, allow_spinning,
+                new RetainingAllocator(std::move(allocator))) {}
 
-CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads,
+CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
                      RetainingAllocator* allocator)
     : Device(attributes, allocator),
       allocator_(allocator),
       num_threads_(num_threads),
-      pool_(SharedPool(num_threads)) {
+      pool_(SharedPool(num_threads, allow_spinning)) {
   set_eigen_cpu_device(pool_->device());
 }
 
@@ -103,6 +107,10 @@ absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_t
   return absl::OkStatus();
 }
 
+bool ThreadSpinningFromOptions(const SessionOptions& options) {
+  return !options.config.experimental().disable_thread_spinning();
+}
+
 absl::Status CpuDeviceFactory::CreateDevices(const SessionOptions& options,
                                              const std::string& name_prefix,
                                              std::vector<std::unique_ptr<Device>>* devices) {
@@ -119,7 +127,7 @@ absl::Status CpuDeviceFactory::CreateDevices(const SessionOptions& options,
     devices->push_back(std::make_unique<CpuDevice>(
         Device::BuildDeviceAttributes(name, DEVICE_CPU, CpuDevice::kMemoryLimitBytes,
                                       DeviceLocality(), /*physical_device_desc=*/""),
-        num_threads));
+        num_threads, ThreadSpinningFromOptions(options)));
   }
   return absl::OkStatus();
 }

@@ -50,8 +50,9 @@ class CpuDevice : public Device {
   // TensorFlow's CPU memory_limit attribute.
   static constexpr int64_t kMemoryLimitBytes = int64_t{256} << 20;
 
-  // `num_threads` > 0 selects the shared pool of that size.
-  CpuDevice(const DeviceAttributes& attributes, int num_threads);
+  // `num_threads` > 0 selects the shared pool of that size whose idle threads spin for work
+  // before sleeping, or not (`allow_spinning`).
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning = true);
   ~CpuDevice() override;
 
   void Compute(OpKernel* op_kernel, OpKernelContext* context) override;
@@ -65,10 +66,11 @@ class CpuDevice : public Device {
   Eigen::ThreadPoolInterface* intra_op_thread_pool() const;
 
  private:
-  CpuDevice(const DeviceAttributes& attributes, int num_threads,
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
             std::unique_ptr<CpuAllocator> allocator);
   // Takes the owner's reference to `allocator`.
-  CpuDevice(const DeviceAttributes& attributes, int num_threads, RetainingAllocator* allocator);
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
+            RetainingAllocator* allocator);
   // Sets the calling thread's OpenMP thread count to num_threads_ if not already so.
   void SetOmpThreadsForCurrentThread() const;
 
@@ -80,6 +82,9 @@ class CpuDevice : public Device {
 // The intra-op thread count `options` asks for: intra_op_parallelism_threads, or the
 // hardware concurrency when it is 0. INVALID_ARGUMENT if negative.
 absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_threads);
+
+// Whether the session's pools may spin: not when config.experimental.disable_thread_spinning.
+bool ThreadSpinningFromOptions(const SessionOptions& options);
 
 // Registered for "CPU" at priority 100. Creates config.device_count["CPU"] devices
 // (default 1), named name_prefix + "/device:CPU:<i>", sharing one intra-op pool.

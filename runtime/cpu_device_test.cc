@@ -145,6 +145,19 @@ TEST(CpuDeviceTest, ThreadPoolSizeFromOptions) {
             cores > 0 ? cores : 1);
 }
 
+TEST(CpuDeviceTest, SpinningAndSleepingPoolsAreNotShared) {
+  std::vector<std::unique_ptr<Device>> spinning = AddDevicesOrDie(Options(1, 3));
+  SessionOptions options = Options(1, 3);
+  options.config.mutable_experimental()->set_disable_thread_spinning(true);
+  EXPECT_FALSE(ThreadSpinningFromOptions(options));
+  EXPECT_TRUE(ThreadSpinningFromOptions(Options(1, 3)));
+  std::vector<std::unique_ptr<Device>> sleeping = AddDevicesOrDie(options);
+  auto* a = static_cast<CpuDevice*>(spinning[0].get());
+  auto* b = static_cast<CpuDevice*>(sleeping[0].get());
+  EXPECT_NE(a->intra_op_thread_pool(), b->intra_op_thread_pool());
+  EXPECT_EQ(b->intra_op_thread_pool()->NumThreads(), 3);
+}
+
 TEST(CpuDeviceTest, EigenDeviceRunsParallelWork) {
   std::vector<std::unique_ptr<Device>> devices = AddDevicesOrDie(Options(1, 2));
   Eigen::Tensor<float, 1> a(1024);

@@ -169,8 +169,9 @@ DirectSession::DirectSession(const SessionOptions& options, std::unique_ptr<Devi
     // empty runner tells the executor exactly that.
     return;
   }
-  inter_op_pool_ = std::make_unique<Eigen::ThreadPool>(threads == 0 ? DefaultThreadCount()
-                                                                    : threads);
+  inter_op_pool_ = std::make_unique<Eigen::ThreadPool>(
+      threads == 0 ? DefaultThreadCount() : threads,
+      /*allow_spinning=*/!options_.config.experimental().disable_thread_spinning());
   Eigen::ThreadPoolInterface* pool = inter_op_pool_.get();
   runner_ = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
 }

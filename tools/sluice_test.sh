@@ -218,7 +218,8 @@ expect "$tmp/bench_json.out" '"batch":2'
 expect "$tmp/bench_json.out" '"latency_ms":{"p50":'
 expect "$tmp/bench_json.out" '"by_op_type":[{"op":'
 run bench_seconds 0 benchmark "$data/add.pbtxt" --seconds 0.2 --warmup 0 --batch 2
-run bench_threads 0 benchmark "$data/add.pbtxt" --runs 2 --threads 1 --inter-op-threads 1 --shape x=2,3
+run bench_threads 0 benchmark "$data/add.pbtxt" --runs 2 --threads 1 --inter-op-threads 1 \
+  --no-thread-spinning --shape x=2,3
 run bench_bad_threads 1 benchmark "$data/add.pbtxt" --runs 2 --inter-op-threads -1
 expect "$tmp/bench_bad_threads.err" "--inter-op-threads must be >= 0"
 run bench_both 2 benchmark "$data/add.pbtxt" --runs 3 --seconds 1

@@ -221,6 +221,8 @@ int BenchmarkCommand(const Args& args) {
   parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
   parser.AddInt("inter-op-threads", "N", "inter-op threads (default: one per core)",
                 &flags.runner.inter_op_threads);
+  parser.AddBool("no-thread-spinning", "idle pool threads sleep at once (no spinning)",
+                 &flags.runner.no_thread_spinning);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
   parser.AddRepeated("input", "NAME=SPEC", "feed NAME from FILE.npy, random or zeros",
                      &flags.feeds.inputs);

@@ -150,6 +150,8 @@ int RunCommand(const Args& args) {
   parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
   parser.AddInt("inter-op-threads", "N", "inter-op threads (default: one per core)",
                 &flags.runner.inter_op_threads);
+  parser.AddBool("no-thread-spinning", "idle pool threads sleep at once (no spinning)",
+                 &flags.runner.no_thread_spinning);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("seed", "S", "seed of generated inputs (default 0)", &flags.seed);

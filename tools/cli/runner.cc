@@ -61,6 +61,7 @@ absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions&
   ConfigProto& config = session_options.config;
   config.set_intra_op_parallelism_threads(static_cast<int32_t>(options.threads));
   config.set_inter_op_parallelism_threads(static_cast<int32_t>(options.inter_op_threads));
+  config.mutable_experimental()->set_disable_thread_spinning(options.no_thread_spinning);
   GraphDef placed = graph_def;
   if (result->device_type_ == DEVICE_GPU) {
     config.set_allow_soft_placement(true);

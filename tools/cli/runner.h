@@ -34,6 +34,8 @@ struct RunnerOptions {
   std::string device = "cpu";
   int64_t threads = 0;
   int64_t inter_op_threads = 0;
+  // ConfigProto.experimental.disable_thread_spinning.
+  bool no_thread_spinning = false;
 };
 
 class ModelRunner {
