@@ -6,7 +6,9 @@
 // The file is read once; every repetition then starts from its bytes and times:
 //   parse      ParseGraphDef
 //   import     ConvertGraphDefToGraph with validate_shape (every node's shape function runs),
-//              given the parsed GraphDef by rvalue so that its NodeDefs move into the graph
+//              given the parsed GraphDef by rvalue so that its NodeDefs move into the graph,
+//              and a ShapeRefiner that RunPipeline then takes (its first constant folding
+//              re-infers only what prune changed)
 //   pipeline   RunPipeline on one CPU device: prune (feeds become _Arg, fetches _Retval),
 //              place (every op is taken to run on CPU: no DeviceSupport callback, since the
 //              kernel registry holds no CPU kernels for real ops yet), rounds of
@@ -47,6 +49,7 @@
 #include "graph/graph_constructor.h"
 #include "graph/graph_def_io.h"
 #include "graph/op_registry.h"
+#include "graph/shape_refiner.h"
 #include "passes/pipeline.h"
 #include "proto/graph.pb.h"
 #include "runtime/host_constant_evaluator.h"
@@ -176,7 +179,10 @@ absl::Status RunOnce(const Flags& flags, const std::string& bytes,
   import_opts.validate_shape = true;
   // The GraphDef is not needed afterwards, so its NodeDefs move into the graph (as a
   // session that parsed a file would do) instead of being copied.
-  RETURN_IF_ERROR(ConvertGraphDefToGraph(import_opts, std::move(gdef), graph.get()));
+  // The import's shapes go on to constant folding, as a session keeping them would do.
+  auto shapes = std::make_unique<ShapeRefiner>(OpRegistry::Global());
+  RETURN_IF_ERROR(
+      ConvertGraphDefToGraph(import_opts, std::move(gdef), graph.get(), shapes.get()));
   const double import_ms = MillisSince(import_start);
   const int imported = graph->num_op_nodes();
 
@@ -184,7 +190,8 @@ absl::Status RunOnce(const Flags& flags, const std::string& bytes,
   // destruction belongs to whoever ran them, not to the next pipeline.
   *result = PipelineResult();
   const auto pipeline_start = std::chrono::steady_clock::now();
-  RETURN_IF_ERROR(RunPipeline(MakePipelineOptions(flags, evaluator), std::move(graph), result));
+  RETURN_IF_ERROR(RunPipeline(MakePipelineOptions(flags, evaluator), std::move(graph),
+                              std::move(shapes), result));
   const double pipeline_ms = MillisSince(pipeline_start);
   const double total_ms = MillisSince(start);
 

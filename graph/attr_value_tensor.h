@@ -21,7 +21,7 @@
 namespace sluice {
 namespace attr_value_internal {
 
-// Deterministic 64-bit hashing (FNV-1a based), stable across processes.
+// Deterministic 64-bit hashing (word-wise, MurmurHash64A-like), stable across processes.
 uint64_t Hash64(absl::string_view data, uint64_t seed);
 uint64_t Hash64Combine(uint64_t a, uint64_t b);
 

@@ -380,8 +380,13 @@ absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts, const G
 
 absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts, GraphDef&& gdef,
                                     Graph* g) {
+  return ConvertGraphDefToGraph(opts, std::move(gdef), g, nullptr);
+}
+
+absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts, GraphDef&& gdef, Graph* g,
+                                    ShapeRefiner* refiner) {
   Options options(opts);
-  return GraphConstructor(options, gdef, &gdef, g, nullptr, nullptr).Run();
+  return GraphConstructor(options, gdef, &gdef, g, refiner, nullptr).Run();
 }
 
 absl::Status ImportGraphDef(const ImportGraphDefOptions& opts, const GraphDef& gdef, Graph* g,

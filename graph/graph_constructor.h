@@ -59,6 +59,11 @@ struct GraphConstructorOptions {
 absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts, const GraphDef& gdef,
                                     Graph* g);
 absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts, GraphDef&& gdef, Graph* g);
+// As above, with validate_shape's shape functions run through `refiner` (null: a private
+// one), which then holds the shapes of g's nodes; it must start empty and not outlive g's
+// use. Callers keep it to hand those shapes on (e.g. to RunPipeline).
+absl::Status ConvertGraphDefToGraph(const GraphConstructorOptions& opts, GraphDef&& gdef, Graph* g,
+                                    ShapeRefiner* refiner);
 
 // A tensor named by (node name, output index); index -1 (kControlSlot) names the node itself
 // as a control input.

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "graph/errors.h"
 #include "graph/node_def_util.h"
@@ -57,7 +58,19 @@ bool SameShapesAndTypes(const std::vector<ShapeAndType>* a, const std::vector<Sh
 
 struct ShapeRefiner::NodeState {
   NodeState(const Node& node, std::vector<ShapeHandle> inputs)
-      : context(node.def(), node.op_def(), node.num_outputs(), std::move(inputs)) {}
+      : node_id(node.id()),
+        context(node.def(), node.op_def(), node.num_outputs(), std::move(inputs)) {}
+
+  // What RefreshNode checks. Retired states are never freed, so a producer's state pointer
+  // identifies the producer's context at the time this one was made.
+  const int node_id;
+  // False once SetShape or UpdateNode changed the context.
+  bool as_added = true;
+  // Set by RefreshNode when it kept the context although some data input now comes from
+  // another producer, or from one with this flag: the shapes are right, values need not be.
+  bool changed_above = false;
+  // Per data input (by index): the producer's state and output, or null when it had none.
+  absl::InlinedVector<std::pair<const NodeState*, int>, 4> producers;
 
   // Inline rather than behind a pointer: one allocation per node fewer.
   InferenceContext context;
@@ -112,17 +125,20 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
   // context can take them (and the producers' shapes) directly.
   const int num_inputs = node->num_inputs();
   std::vector<ShapeHandle> inputs(num_inputs);
+  absl::InlinedVector<std::pair<const NodeState*, int>, 4> producers(num_inputs, {nullptr, 0});
   bool any_handle_data = false;
   for (const Edge* e : node->in_edges()) {
     if (e->IsControlEdge() || e->dst_input() >= num_inputs) continue;
     const auto it = states_.find(e->src());
     // A producer not added yet is the back edge of a loop: leave that input unknown.
     if (it == states_.end()) continue;
+    producers[e->dst_input()] = {it->second.get(), e->src_output()};
     const InferenceContext* src = &it->second->context;
     inputs[e->dst_input()] = src->output(e->src_output());
     any_handle_data |= src->output_handle_shapes_and_types(e->src_output()) != nullptr;
   }
   auto state = std::make_unique<NodeState>(*node, std::move(inputs));
+  state->producers = std::move(producers);
   InferenceContext* c = &state->context;
   for (const Edge* e : node->in_edges()) {
     if (!any_handle_data) break;
@@ -138,6 +154,53 @@ absl::Status ShapeRefiner::AddNode(const Node* node) {
   RETURN_IF_ERROR(RunShapeFn(node, op_reg_data, state.get()));
   states_[node] = std::move(state);
   return absl::OkStatus();
+}
+
+absl::Status ShapeRefiner::RefreshNode(const Node* node) {
+  const auto it = states_.find(node);
+  if (it == states_.end()) return AddNode(node);
+  NodeState* state = it->second.get();
+  bool changed_inputs = false;
+  if (!CanKeep(*node, *state, &changed_inputs)) return AddNode(node);
+  if (changed_inputs) {
+    // The shapes still hold, but values computed through the old inputs may not.
+    state->changed_above = true;
+    evaluator_.Forget(node);
+  }
+  return absl::OkStatus();
+}
+
+bool ShapeRefiner::CanKeep(const Node& node, const NodeState& state, bool* changed_inputs) const {
+  const InferenceContext& c = state.context;
+  if (state.node_id != node.id() || !state.as_added ||
+      static_cast<int>(state.producers.size()) != node.num_inputs()) {
+    return false;
+  }
+  for (const Edge* e : node.in_edges()) {
+    if (e->IsControlEdge()) continue;
+    const int input = e->dst_input();
+    if (input >= node.num_inputs()) return false;
+    const auto it = states_.find(e->src());
+    if (it == states_.end()) return false;
+    const NodeState* producer = it->second.get();
+    if (producer == state.producers[input].first &&
+        e->src_output() == state.producers[input].second && !producer->changed_above) {
+      continue;
+    }
+    // A different producer (or one whose own inputs changed) will do if it gives the same
+    // fully known shape and the shape function used nothing else of that input.
+    *changed_inputs = true;
+    if (c.requested_input_tensor(input) || c.requested_input_tensor_as_partial_shape(input) ||
+        c.input_handle_shapes_and_types(input) != nullptr) {
+      return false;
+    }
+    const InferenceContext& src = producer->context;
+    if (src.output_handle_shapes_and_types(e->src_output()) != nullptr) return false;
+    const ShapeHandle now = src.output(e->src_output());
+    const ShapeHandle before = c.input(input);
+    if (!InferenceContext::FullyDefined(now) || !SameDefinedShape(now, before)) return false;
+  }
+  return true;
 }
 
 absl::Status ShapeRefiner::RunShapeFn(const Node* node, const OpRegistrationData* op_reg_data,
@@ -225,6 +288,7 @@ absl::Status ShapeRefiner::SetShape(const Node* node, int output_port, ShapeHand
   ShapeHandle merged;
   RETURN_IF_ERROR(AttachDef(c->Merge(c->output(output_port), shape, &merged), node->def()));
   c->set_output(output_port, merged);
+  states_.find(node)->second->as_added = false;
   return absl::OkStatus();
 }
 
@@ -235,6 +299,7 @@ absl::Status ShapeRefiner::UpdateNode(const Node* node, bool relax, bool* refine
     return AddNode(node);
   }
   NodeState* state = it->second.get();
+  state->as_added = false;
   InferenceContext* c = &state->context;
   bool inputs_changed = false;
   for (const Edge* e : node->in_edges()) {

@@ -74,6 +74,20 @@ class ShapeRefiner {
   // added.
   absl::Status UpdateNode(const Node* node, bool relax, bool* refined);
 
+  // Keeps `node`'s context when it is still what AddNode would compute, else adds the node
+  // again (returning AddNode's status). The context is kept when AddNode made it for this
+  // very node (not for an earlier one at the same address; not changed since by SetShape or
+  // UpdateNode) and each data input either still comes from the same producer output, whose
+  // context was itself kept with the same inputs, or now has the same fully known shape
+  // from a producer whose value, partial shape and handle data the shape function did not
+  // ask for (so a fed Placeholder replaced by an _Arg of its shape changes nothing below
+  // it). For passes that start from the shapes of a graph inferred earlier (the importer's)
+  // after nodes were removed, added or rewired: refreshing every node in topological order
+  // gives the shapes a new refiner would infer, and re-runs only the shape functions of
+  // what changed. REQUIRES: the graph has no back edges, and nodes' attrs have not changed
+  // since they were added.
+  absl::Status RefreshNode(const Node* node);
+
   // Forgets `node` (its context and cached values), e.g. before the node is deleted, so a
   // later node at the same address never sees them. Contexts that may still point into its
   // arena are kept alive until the refiner is destroyed. No-op if the node was not added.
@@ -96,6 +110,9 @@ class ShapeRefiner {
  private:
   struct NodeState;
 
+  // Whether RefreshNode may keep `state`, found for `node`; sets *changed_inputs when some
+  // data input is not the one the state was made from.
+  bool CanKeep(const Node& node, const NodeState& state, bool* changed_inputs) const;
   // The registry entry of `node`'s op, checking that it has a shape function when required.
   absl::Status LookUpShapeFn(const Node* node, const OpRegistrationData** op_reg_data) const;
   // Runs the shape function, supplying requested input values and partial shapes, until it

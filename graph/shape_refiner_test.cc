@@ -515,5 +515,73 @@ TEST_F(ShapeRefinerTest, ResourceHandleDataFlowsToConsumers) {
   EXPECT_EQ(c->DebugString((*handle_data)[0].shape), "[3]");
 }
 
+// ---- RefreshNode ------------------------------------------------------------------------
+
+TEST_F(ShapeRefinerTest, RefreshKeepsTheContextsOfAnUnchangedGraph) {
+  AddAll({Placeholder("x", PartialTensorShape({2, 3})), IntConst("s", {3, -1}),
+          Def("r", "Reshape", {"x", "s"}).Attr("T", DT_FLOAT)});
+  std::vector<const InferenceContext*> before;
+  for (const char* name : {"x", "s", "r"}) before.push_back(refiner_.GetContext(N(name)));
+  for (const char* name : {"x", "s", "r"}) ASSERT_TRUE(refiner_.RefreshNode(N(name)).ok());
+  std::vector<const InferenceContext*> after;
+  for (const char* name : {"x", "s", "r"}) after.push_back(refiner_.GetContext(N(name)));
+  EXPECT_EQ(after, before);
+  EXPECT_EQ(Shape("r"), "[3,2]");
+}
+
+// As prune replaces a fed Placeholder by an _Arg of its shape.
+TEST_F(ShapeRefinerTest, RefreshKeepsConsumersOfAReplacementWithTheSameShape) {
+  AddAll({Placeholder("a", PartialTensorShape({2, 3})),
+          Def("r", "Relu", {"a"}).Attr("T", DT_FLOAT),
+          Def("i", "Identity", {"r"}).Attr("T", DT_FLOAT)});
+  const InferenceContext* r_before = refiner_.GetContext(N("r"));
+  AddAll({Placeholder("b", PartialTensorShape({2, 3}))});
+  ASSERT_TRUE(graph_.UpdateEdge(N("b"), 0, N("r"), 0).ok());
+  graph_.RemoveNode(N("a"));
+  for (const char* name : {"b", "r", "i"}) ASSERT_TRUE(refiner_.RefreshNode(N(name)).ok());
+  EXPECT_EQ(refiner_.GetContext(N("r")), r_before);
+  EXPECT_EQ(Shape("i"), "[2,3]");
+
+  // Another shape is inferred again, and so is everything below it.
+  AddAll({Placeholder("c", PartialTensorShape({4, -1}))});
+  ASSERT_TRUE(graph_.UpdateEdge(N("c"), 0, N("r"), 0).ok());
+  for (const char* name : {"c", "r", "i"}) ASSERT_TRUE(refiner_.RefreshNode(N(name)).ok());
+  EXPECT_NE(refiner_.GetContext(N("r")), r_before);
+  EXPECT_EQ(Shape("i"), "[4,?]");
+}
+
+TEST_F(ShapeRefinerTest, RefreshReinfersNodesThatReadAChangedValue) {
+  // r reads the value of s through i; a new s of the same shape but another value keeps
+  // i's shape, not r's.
+  AddAll({Placeholder("x", PartialTensorShape({2, 3})), IntConst("s", {3, -1}),
+          Def("i", "Identity", {"s"}).Attr("T", DT_INT32),
+          Def("r", "Reshape", {"x", "i"}).Attr("T", DT_FLOAT)});
+  EXPECT_EQ(Shape("r"), "[3,2]");
+  const InferenceContext* i_before = refiner_.GetContext(N("i"));
+  AddAll({IntConst("t", {6, -1})});
+  ASSERT_TRUE(graph_.UpdateEdge(N("t"), 0, N("i"), 0).ok());
+  for (const char* name : {"x", "t", "i", "r"}) ASSERT_TRUE(refiner_.RefreshNode(N(name)).ok());
+  EXPECT_EQ(refiner_.GetContext(N("i")), i_before);
+  EXPECT_EQ(Shape("r"), "[6,1]");
+}
+
+TEST_F(ShapeRefinerTest, RefreshUndoesSetShape) {
+  AddAll({Placeholder("a", PartialTensorShape({2, -1}))});
+  InferenceContext* c = refiner_.GetContext(N("a"));
+  ASSERT_TRUE(refiner_.SetShape(N("a"), 0, c->Matrix(-1, 5)).ok());
+  EXPECT_EQ(Shape("a"), "[2,5]");
+  ASSERT_TRUE(refiner_.RefreshNode(N("a")).ok());
+  EXPECT_EQ(Shape("a"), "[2,?]");
+}
+
+TEST_F(ShapeRefinerTest, RefreshAddsNodesNotAddedBefore) {
+  AddAll({Placeholder("a", PartialTensorShape({2}))});
+  ShapeRefiner other(OpRegistry::Global());
+  ASSERT_TRUE(other.RefreshNode(N("a")).ok());
+  PartialTensorShape shape;
+  ASSERT_TRUE(other.GetOutputShape(N("a"), 0, &shape).ok());
+  EXPECT_EQ(shape.DebugString(), "[2]");
+}
+
 }  // namespace
 }  // namespace sluice

@@ -46,6 +46,7 @@ ColocationGroups::ColocationGroups(const Graph& graph, absl::Span<const Placemen
 
 absl::Status ColocationGroups::Initialize() {
   RETURN_IF_ERROR(InitializeDevices());
+  if (IsSingleDeviceCase()) return InitializeSingleDevice();
   members_.resize(graph_.num_node_ids());
   reported_types_.resize(graph_.num_node_ids());
   for (const Node* node : graph_.op_nodes()) {
@@ -76,6 +77,35 @@ absl::Status ColocationGroups::InitializeDevices() {
     return errors::InvalidArgument("Malformed default device specification '",
                                    options_.default_device, "'");
   }
+  return absl::OkStatus();
+}
+
+bool ColocationGroups::IsSingleDeviceCase() const {
+  if (devices_.size() != 1) return false;
+  for (const Node* node : graph_.op_nodes()) {
+    if (!node->requested_device().empty() || node->has_assigned_device_name()) return false;
+    // A string-valued "_class" is logged by ColocateByClassAttrs; lists only merge groups,
+    // which cannot conflict without requests and with one device type.
+    const AttrValue* classes = node->attrs().Find("_class");
+    if (classes != nullptr && !classes->has_list()) return false;
+  }
+  return true;
+}
+
+absl::Status ColocationGroups::InitializeSingleDevice() {
+  // Without a support callback every node runs on every device type.
+  if (support_.supported_device_types) {
+    reported_types_.resize(graph_.num_node_ids());
+    const std::string& type = device_types_.front();
+    for (const Node* node : graph_.op_nodes()) {
+      std::vector<std::string>& types = reported_types_[node->id()];
+      RETURN_IF_ERROR(AttachDef(ReportedTypes(*node, &types), node->def()));
+      if (std::find(types.begin(), types.end(), type) == types.end()) {
+        return AttachDef(NoKernelError(*node), node->def());
+      }
+    }
+  }
+  single_device_ = true;
   return absl::OkStatus();
 }
 
@@ -293,6 +323,8 @@ absl::Status ColocationGroups::LimitToAssignedDevice(const Node& node) {
     return errors::Internal("Assigned device '", node.assigned_device_name(), "' of node '",
                             node.name(), "' does not match any device");
   }
+  // The group's only candidate is already that device.
+  if (single_device_) return absl::OkStatus();
   Member& root = members_[FindRoot(node.id())];
   const ParsedDeviceName& device = parsed_devices_[index];
   absl::Status status = MergeDevNames(&root.assigned, device);
@@ -310,6 +342,11 @@ absl::Status ColocationGroups::LimitToAssignedDevice(const Node& node) {
 }
 
 int ColocationGroups::FindDevice(absl::string_view name) const {
+  // Names usually come from devices_ itself; an exact match parses to that device, and the
+  // parsed devices are distinct.
+  for (size_t i = 0; i < devices_.size(); ++i) {
+    if (devices_[i].name == name) return static_cast<int>(i);
+  }
   ParsedDeviceName parsed;
   if (name.empty() || !ParseFullName(name, &parsed)) return -1;
   for (size_t i = 0; i < parsed_devices_.size(); ++i) {

@@ -12,6 +12,10 @@
 // node, LimitToAssignedDevice() so the rest of its group follows. See placer.h for the
 // semantics and the error messages.
 //
+// The common case of one device, no requested or assigned devices and no string "_class"
+// attrs has a single answer for every group (that device, once `support` confirms it can run
+// each node), so Initialize builds no forest for it and the other calls answer directly.
+//
 // The graph, the devices and `support` must outlive this object, and the graph's topology and
 // attrs must not change while it is used (assigned devices may). Not thread-safe.
 #ifndef SLUICE_PASSES_COLOCATION_GROUPS_H_
@@ -71,6 +75,10 @@ class ColocationGroups {
   };
 
   absl::Status InitializeDevices();
+  // Whether the graph is in the single-device case described above.
+  bool IsSingleDeviceCase() const;
+  // Initialize for that case: checks that `support` can run every op node on the device.
+  absl::Status InitializeSingleDevice();
   absl::Status InitializeMember(const Node& node);
   absl::Status InitializeAssignedMember(const Node& node, Member* member);
   absl::Status ColocateRefAndResourceEdges();
@@ -115,6 +123,8 @@ class ColocationGroups {
   const DeviceSupport& support_;
   const PlacerOptions options_;
 
+  // Set by Initialize in the single-device case; members_ is then left empty.
+  bool single_device_ = false;
   std::vector<ParsedDeviceName> parsed_devices_;
   // Device types in order of first appearance in devices_.
   std::vector<std::string> device_types_;

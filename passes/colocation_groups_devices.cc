@@ -23,6 +23,10 @@
 namespace sluice {
 
 absl::Status ColocationGroups::DevicesForNode(const Node& node, std::vector<int>* devices) {
+  if (single_device_) {
+    devices->assign(1, 0);
+    return absl::OkStatus();
+  }
   const int root_id = FindRoot(node.id());
   Member& root = members_[root_id];
   if (!root.has_possible_devices) {

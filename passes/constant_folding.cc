@@ -1,6 +1,8 @@
 // Constant folding. The algorithm:
 //   1. Infer shapes over the whole graph (best effort) with a ShapeRefiner, on the first
 //      question that needs a shape (a graph with nothing shape-foldable or evaluable skips it).
+//      Given a refiner that already holds the graph's shapes (opts.shapes), only the nodes
+//      that changed since, and what depends on them, are inferred again.
 //   2. Walk the nodes in topological order and mark the foldable ones: Consts; Shape, ShapeN,
 //      Size and Rank whose value the inferred input shapes give; other side-effect-free,
 //      evaluable nodes whose data inputs are all foldable. Each foldable node accumulates the
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <set>
 #include <utility>
 #include <vector>
@@ -103,7 +106,7 @@ class ConstantFolder {
       : opts_(opts),
         evaluator_(evaluator),
         graph_(graph),
-        refiner_(graph->op_registry()),
+        refiner_(opts.shapes),
         foldable_(graph->num_node_ids(), false),
         shape_values_(graph->num_node_ids()),
         control_deps_(graph->num_node_ids()) {}
@@ -132,7 +135,9 @@ class ConstantFolder {
   const ConstantFoldingOptions& opts_;
   ConstantSubgraphEvaluator* const evaluator_;
   Graph* const graph_;
-  ShapeRefiner refiner_;
+  // opts.shapes, or a private refiner made on first use (EnsureShapes).
+  ShapeRefiner* refiner_;
+  std::unique_ptr<ShapeRefiner> own_refiner_;
   // Op nodes in topological order, and their ids (which outlive nodes replaced in place).
   std::vector<Node*> order_;
   std::vector<int> order_ids_;
@@ -149,8 +154,18 @@ class ConstantFolder {
 void ConstantFolder::EnsureShapes() {
   if (shapes_inferred_) return;
   shapes_inferred_ = true;
-  refiner_.set_require_shape_inference_fns(false);
-  for (Node* n : order_) refiner_.AddNode(n).IgnoreError();
+  // A loop's Merge is added before its NextIteration, which RefreshNode cannot reproduce.
+  const bool reuse =
+      refiner_ != nullptr &&
+      std::none_of(order_.begin(), order_.end(), [](Node* n) { return n->IsNextIteration(); });
+  if (!reuse) {
+    own_refiner_ = std::make_unique<ShapeRefiner>(graph_->op_registry());
+    refiner_ = own_refiner_.get();
+  }
+  refiner_->set_require_shape_inference_fns(false);
+  for (Node* n : order_) {
+    (reuse ? refiner_->RefreshNode(n) : refiner_->AddNode(n)).IgnoreError();
+  }
 }
 
 bool ConstantFolder::ShapeOpValues(const Node& n, std::vector<Tensor>* values) {
@@ -159,7 +174,7 @@ bool ConstantFolder::ShapeOpValues(const Node& n, std::vector<Tensor>* values) {
   if (!n.input_edges(&inputs).ok()) return false;
   std::vector<PartialTensorShape> shapes(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!refiner_.GetOutputShape(inputs[i]->src(), inputs[i]->src_output(), &shapes[i]).ok()) {
+    if (!refiner_->GetOutputShape(inputs[i]->src(), inputs[i]->src_output(), &shapes[i]).ok()) {
       return false;
     }
   }
@@ -188,7 +203,8 @@ bool ConstantFolder::KnownTooLarge(const Node& n) {
   for (int i = 0; i < n.num_outputs(); ++i) {
     PartialTensorShape shape;
     const int64_t element_size = DataTypeSize(n.output_type(i));
-    if (element_size > 0 && refiner_.GetOutputShape(&n, i, &shape).ok() && shape.IsFullyDefined() &&
+    if (element_size > 0 && refiner_->GetOutputShape(&n, i, &shape).ok() &&
+        shape.IsFullyDefined() &&
         shape.num_elements() > opts_.max_constant_size_in_bytes / element_size) {
       return true;
     }

@@ -45,6 +45,8 @@
 
 namespace sluice {
 
+class ShapeRefiner;
+
 struct ConstantFoldingOptions {
   // Results larger than this are not folded (TensorFlow's default, 10 MiB), so folding
   // cannot blow up the graph's size.
@@ -57,6 +59,14 @@ struct ConstantFoldingOptions {
   // When set, a node other than a Const or a shape-foldable Shape/ShapeN/Size/Rank folds only
   // if this returns true (as TensorFlow's `consider`).
   std::function<bool(const Node*)> consider_fn;
+  // Not owned; may be null. A refiner that inferred this graph's shapes earlier (the
+  // importer's): folding then re-infers only what changed since (ShapeRefiner::RefreshNode)
+  // instead of the whole graph, and gets the same shapes as a new refiner would, provided
+  // the passes since have removed, added or rewired nodes but changed no node's attrs, and
+  // the refiner has no node folder. It is left holding the shapes of the graph before
+  // folding, with require_shape_inference_fns off: use it for one ConstantFold only. A
+  // graph with loops (NextIteration) gets a private refiner anyway.
+  ShapeRefiner* shapes = nullptr;
 };
 
 // Folds what can be folded in `graph` (see above) using `evaluator` to compute values.

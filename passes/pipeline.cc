@@ -22,6 +22,7 @@
 #include "google/protobuf/text_format.h"
 #include "graph/errors.h"
 #include "graph/graph.h"
+#include "graph/shape_refiner.h"
 #include "graph/tensor_id.h"
 #include "passes/affine_folding.h"
 #include "passes/constant_folding.h"
@@ -135,7 +136,8 @@ absl::flat_hash_set<std::string> NamedNodes(const PruneOptions& prune) {
   return names;
 }
 
-absl::Status Optimize(const PipelineOptions& opts, Graph* graph, PassRunner* runner) {
+absl::Status Optimize(const PipelineOptions& opts, Graph* graph,
+                      std::unique_ptr<ShapeRefiner> shapes, PassRunner* runner) {
   const OptimizerOptions& oo = opts.optimizer_options;
   const bool l1 = oo.opt_level() >= OptimizerOptions::L1;
   const bool fold = (l1 || oo.do_constant_folding()) && opts.constant_evaluator != nullptr;
@@ -167,7 +169,11 @@ absl::Status Optimize(const PipelineOptions& opts, Graph* graph, PassRunner* run
     bool pass_changed = false;
     if (fold) {
       RETURN_IF_ERROR(runner->Run("constant_folding", graph, [&] {
+        // Folding does not tell the refiner of its own changes: only the first run may use it.
+        fold_opts.shapes = shapes.get();
         absl::Status s = ConstantFold(fold_opts, opts.constant_evaluator, graph, &pass_changed);
+        fold_opts.shapes = nullptr;
+        shapes.reset();
         if (!s.ok()) {
           LOG(WARNING) << "Constant folding failed; continuing without it: " << s;
           pass_changed = false;
@@ -195,6 +201,11 @@ absl::Status Optimize(const PipelineOptions& opts, Graph* graph, PassRunner* run
 
 absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> graph,
                          PipelineResult* result) {
+  return RunPipeline(opts, std::move(graph), nullptr, result);
+}
+
+absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> graph,
+                         std::unique_ptr<ShapeRefiner> shapes, PipelineResult* result) {
   if (graph == nullptr) return errors::InvalidArgument("RunPipeline: no graph");
   result->partitions.clear();
   result->stats.clear();
@@ -209,7 +220,7 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
   RETURN_IF_ERROR(runner.Run("prune", g, [&] { return PruneGraph(opts.prune, g); }));
   RETURN_IF_ERROR(runner.Run(
       "place", g, [&] { return PlaceGraph(opts.placer, opts.devices, opts.device_support, g); }));
-  RETURN_IF_ERROR(Optimize(opts, g, &runner));
+  RETURN_IF_ERROR(Optimize(opts, g, std::move(shapes), &runner));
   const bool l1 = opts.optimizer_options.opt_level() >= OptimizerOptions::L1;
   if (l1) {
     AffineFoldingOptions fold_opts;

@@ -53,6 +53,7 @@
 namespace sluice {
 
 class Graph;
+class ShapeRefiner;
 
 inline constexpr int kMaxOptimizationRounds = 10;
 
@@ -91,6 +92,12 @@ struct PipelineResult {
 
 absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> graph,
                          PipelineResult* result);
+// As above, with the refiner that inferred `graph`'s shapes as it was imported (see
+// ConvertGraphDefToGraph), or null. The first constant folding starts from those shapes
+// (ConstantFoldingOptions::shapes) instead of inferring them all again; the results are
+// the same. The refiner is destroyed once that folding has run.
+absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> graph,
+                         std::unique_ptr<ShapeRefiner> shapes, PipelineResult* result);
 
 // A fixed-width table for tools and logs, one row per entry plus a total:
 //   pass               before   after      ms

@@ -19,8 +19,10 @@
 #include "graph/graph_def_io.h"
 #include "graph/graph_testutil.h"
 #include "graph/node_def_util.h"
+#include "graph/shape_refiner.h"
 #include "graph/tensor.h"
 #include "graph/tensor_proto.h"
+#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "passes/constant_evaluator.h"
 
@@ -215,6 +217,71 @@ TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
     const std::string golden = PartitionString(result.partitions.at(kCpu0));
     EXPECT_EQ(absl::StrContains(golden, "out(_FusedMatMul)"), with_kernel) << golden;
   }
+}
+
+// The import's shapes give the same result as folding's own inference: x is fed with its
+// declared shape (Shape(x) folds either way); r is fed as an intermediate tensor, whose
+// _Arg has no shape (Shape(r) folds neither way, although the import knew r's shape); z's
+// shape came from "_output_shapes", which folding's own inference never sees.
+// Evaluates Consts of any type: enough for shape-folded nodes.
+class ConstEvaluator : public ConstantSubgraphEvaluator {
+ public:
+  bool CanEvaluate(const Node& node) const override { return node.type_string() == "Const"; }
+
+  absl::Status Evaluate(absl::Span<const Node* const> nodes,
+                        absl::Span<const std::pair<const Node*, int>> outputs,
+                        std::vector<Tensor>* values) override {
+    values->clear();
+    for (const auto& [node, index] : outputs) {
+      Tensor t;
+      RETURN_IF_ERROR(TensorFromProto(node->def().attr().at("value").tensor(), &t));
+      values->push_back(std::move(t));
+    }
+    return absl::OkStatus();
+  }
+};
+
+TEST(PipelineTest, ImportShapesFoldAsFoldingsOwnInferenceDoes) {
+  const std::string float_t = "attr { key: 'T' value { type: DT_FLOAT } }";
+  const std::string text = absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'shape' value { shape { dim { size: 2 } dim { size: 3 } } } } }\n"
+      "node { name: 'y' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'shape' value { shape { dim { size: 4 } } } } }\n"
+      "node { name: 'r' op: 'Relu' input: 'y' ", float_t, " }\n",
+      "node { name: 'z' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: '_output_shapes' value { list { shape { dim { size: 5 } } } } } }\n"
+      "node { name: 'sx' op: 'Shape' input: 'x' ", float_t, " }\n",
+      "node { name: 'sr' op: 'Shape' input: 'r' ", float_t, " }\n",
+      "node { name: 'sz' op: 'Shape' input: 'z' ", float_t, " }\n");
+  GraphDef gdef;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &gdef));
+  ConstEvaluator evaluator;
+  PipelineOptions opts = TestOptions(&evaluator);
+  opts.prune.feeds = {"x", "r:0"};
+  opts.prune.fetches = {"sx", "sr", "sz"};
+  opts.devices = {{kCpu0, "CPU"}};
+  GraphConstructorOptions import_opts;
+  import_opts.validate_shape = true;
+
+  std::vector<std::string> results;
+  for (const bool keep_shapes : {false, true}) {
+    auto graph = std::make_unique<Graph>(OpRegistry::Global());
+    auto shapes = std::make_unique<ShapeRefiner>(OpRegistry::Global());
+    GraphDef copy = gdef;
+    ASSERT_TRUE(
+        ConvertGraphDefToGraph(import_opts, std::move(copy), graph.get(), shapes.get()).ok());
+    if (!keep_shapes) shapes.reset();
+    PipelineResult result;
+    absl::Status s = RunPipeline(opts, std::move(graph), std::move(shapes), &result);
+    ASSERT_TRUE(s.ok()) << s;
+    ASSERT_EQ(result.partitions.size(), 1);
+    results.push_back(PartitionString(result.partitions.begin()->second));
+  }
+  EXPECT_EQ(results[1], results[0]);
+  EXPECT_TRUE(absl::StrContains(results[0], "sx(Const)")) << results[0];
+  EXPECT_TRUE(absl::StrContains(results[0], "sr(Shape)")) << results[0];
+  EXPECT_TRUE(absl::StrContains(results[0], "sz(Shape)")) << results[0];
 }
 
 TEST(PipelineTest, PartitionsAcrossDevicesWithOneTransferPerTensor) {

@@ -597,5 +597,26 @@ TEST_F(PlacerTest, LogsIgnoredColocations) {
             "[[{{node b}}]]");
 }
 
+// ---- One device ------------------------------------------------------------------------
+
+// One device and no requests take a shortcut (no colocation forest); the answers are those
+// of the general case.
+TEST_F(PlacerTest, SingleDevicePlacesEverythingThere) {
+  devices_ = {Device("CPU", 0)};
+  ASSERT_TRUE(Place(Const("a", "", Class({"loc:@c"})) + Const("c") + Identity("b", "a") +
+                    NodeText("s", "Shape", {"b"}, "", FloatT()))
+                  .ok());
+  EXPECT_EQ(Placed(), "a(Const)@CPU:0;b(Identity)@CPU:0;c(Const)@CPU:0;s(Shape)@CPU:0|a->b;b->s");
+
+  support_ = DeviceSupport();
+  ASSERT_TRUE(Place(Const("a") + Identity("b", "a")).ok());
+  EXPECT_EQ(Placed(), "a(Const)@CPU:0;b(Identity)@CPU:0|a->b");
+
+  support_ = DeviceSupport{TestSupport};
+  absl::Status s = Place(Const("a") + NodeText("f", "PlTestSupportFails", {}));
+  EXPECT_EQ(s.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(s.message(), "registry unavailable\n\t [[{{node f}}]]");
+}
+
 }  // namespace
 }  // namespace sluice
