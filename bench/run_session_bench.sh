@@ -3,7 +3,8 @@
 #
 # Usage: bench/run_session_bench.sh
 #   REPS (default 25), INTER_OP (default: the number of cores), INTRA_OP (default 1) and
-#   THREADS (default 8) apply to both sides.
+#   THREADS (default 8) apply to both sides. BAZEL_OUTPUT_BASE, if set, is passed to bazel as
+#   --output_base.
 #
 # bench/tf_session_bench.py writes the GraphDefs (and TensorFlow's ConfigProto) once to a
 # temporary directory; Sluice's //bench:session_bench (built with -c opt), TensorFlow from
@@ -28,8 +29,12 @@ trap 'rm -rf "$graphs"' EXIT
 python3 bench/tf_session_bench.py --write="$graphs" --inter_op="$inter_op" \
   --intra_op="$intra_op" 2>/dev/null
 
-bazel build -c opt //bench:session_bench
-bench_bin="$(bazel info -c opt bazel-bin)/bench/session_bench"
+# BAZEL_OUTPUT_BASE, if set, gives bazel its own output base (so that a shared machine's other
+# builds do not wait on this one).
+bazel_cmd=(bazel)
+if [[ -n ${BAZEL_OUTPUT_BASE:-} ]]; then bazel_cmd+=(--output_base="$BAZEL_OUTPUT_BASE"); fi
+"${bazel_cmd[@]}" build -c opt //bench:session_bench
+bench_bin="$("${bazel_cmd[@]}" info -c opt bazel-bin)/bench/session_bench"
 
 tf_lib=$(python3 -c "import tensorflow as tf; print(tf.sysconfig.get_lib())" 2>/dev/null)
 tf_bin="$cache/tf_capi_session_bench"

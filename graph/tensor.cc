@@ -84,9 +84,21 @@ class Tensor::Buffer {
   const std::function<void(void*)> release_;
 };
 
+namespace {
+
+// The shape of an empty Tensor, [0]. Copied rather than built: building validates it, and
+// every default-constructed or moved-from Tensor (a kernel's outputs before they are set)
+// needs one.
+const TensorShape& EmptyVectorShape() {
+  static const TensorShape* const shape = new TensorShape({0});
+  return *shape;
+}
+
+}  // namespace
+
 Tensor::Tensor() : Tensor(DT_FLOAT) {}
 
-Tensor::Tensor(DataType dtype) : dtype_(dtype), shape_({0}) {
+Tensor::Tensor(DataType dtype) : dtype_(dtype), shape_(EmptyVectorShape()) {
   CHECK(!IsRefType(dtype)) << "Tensor of dtype " << DataTypeString(dtype)
                            << ": ref types are not supported";
 }
@@ -186,7 +198,7 @@ Tensor::Tensor(const Tensor& other)
 Tensor::Tensor(Tensor&& other) noexcept
     : dtype_(other.dtype_), shape_(std::move(other.shape_)), buf_(other.buf_),
       data_(other.data_) {
-  other.shape_ = TensorShape({0});
+  other.shape_ = EmptyVectorShape();
   other.buf_ = nullptr;
   other.data_ = nullptr;
 }
@@ -205,7 +217,7 @@ Tensor& Tensor::operator=(Tensor&& other) noexcept {
   shape_ = std::move(other.shape_);
   buf_ = other.buf_;
   data_ = other.data_;
-  other.shape_ = TensorShape({0});
+  other.shape_ = EmptyVectorShape();
   other.buf_ = nullptr;
   other.data_ = nullptr;
   return *this;
@@ -248,11 +260,6 @@ bool Tensor::SharesBufferWith(const Tensor& other) const {
 }
 
 bool Tensor::RefCountIsOne() const { return buf_ != nullptr && buf_->RefCountIsOne(); }
-
-bool Tensor::IsAligned() const {
-  constexpr uintptr_t kEigenAlignment = EIGEN_MAX_ALIGN_BYTES > 0 ? EIGEN_MAX_ALIGN_BYTES : 1;
-  return reinterpret_cast<uintptr_t>(data_) % kEigenAlignment == 0;
-}
 
 bool Tensor::CopyFrom(const Tensor& other, const TensorShape& shape) {
   if (other.NumElements() != shape.num_elements()) return false;
@@ -346,14 +353,14 @@ absl::string_view Tensor::tensor_data() const {
   return absl::string_view(data_, static_cast<size_t>(NumElements()) * ElementSize(dtype_));
 }
 
-void Tensor::CheckType(DataType expected) const {
-  CHECK(dtype_ == expected) << "Tensor of type " << DataTypeString(dtype_)
-                            << " accessed as type " << DataTypeString(expected);
+void Tensor::TypeMismatch(DataType expected) const {
+  LOG(FATAL) << "Check failed: dtype_ == expected Tensor of type " << DataTypeString(dtype_)
+             << " accessed as type " << DataTypeString(expected);
 }
 
-void Tensor::CheckTypeAndIsAligned(DataType expected) const {
-  CheckType(expected);
-  CHECK(IsAligned()) << "Aligned view of an unaligned tensor (a slice?); use unaligned_*";
+void Tensor::Misaligned() {
+  LOG(FATAL) << "Check failed: IsAligned() Aligned view of an unaligned tensor (a slice?); "
+                "use unaligned_*";
 }
 
 void Tensor::CheckReshape(absl::Span<const int64_t> new_sizes, size_t ndims) const {

@@ -27,6 +27,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/base/optimization.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -122,7 +123,10 @@ class Tensor {
   // True when this is the only Tensor referring to its buffer, so a kernel may overwrite it
   // (forward it as an output). False without a buffer.
   bool RefCountIsOne() const;
-  bool IsAligned() const;
+  bool IsAligned() const {
+    constexpr uintptr_t kEigenAlignment = EIGEN_MAX_ALIGN_BYTES > 0 ? EIGEN_MAX_ALIGN_BYTES : 1;
+    return reinterpret_cast<uintptr_t>(data_) % kEigenAlignment == 0;
+  }
 
   // Becomes a view of `other`'s buffer and dtype with `shape`. Returns false (and changes
   // nothing) unless `shape` has `other`'s element count.
@@ -141,17 +145,28 @@ class Tensor {
 
   // Typed views. Each CHECKs that DataTypeToEnum<T>::value == dtype(), that the rank or
   // element count fits the view, and (for the aligned views) IsAligned().
+  // The flat views skip the reshape check: {NumElements()} always fits. Every kernel takes
+  // them on every call, so they are inline down to the dtype and alignment tests.
   template <typename T>
-  typename TTypes<T>::Flat flat() { return shaped<T, 1>({NumElements()}); }
+  typename TTypes<T>::Flat flat() {
+    CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+    return typename TTypes<T>::Flat(reinterpret_cast<T*>(data_), FlatSizes());
+  }
   template <typename T>
-  typename TTypes<T>::ConstFlat flat() const { return shaped<T, 1>({NumElements()}); }
+  typename TTypes<T>::ConstFlat flat() const {
+    CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+    return typename TTypes<T>::ConstFlat(reinterpret_cast<const T*>(data_), FlatSizes());
+  }
   template <typename T>
   typename TTypes<T>::UnalignedFlat unaligned_flat() {
-    return unaligned_shaped<T, 1>({NumElements()});
+    CheckType(DataTypeToEnum<T>::value);
+    return typename TTypes<T>::UnalignedFlat(reinterpret_cast<T*>(data_), FlatSizes());
   }
   template <typename T>
   typename TTypes<T>::UnalignedConstFlat unaligned_flat() const {
-    return unaligned_shaped<T, 1>({NumElements()});
+    CheckType(DataTypeToEnum<T>::value);
+    return typename TTypes<T>::UnalignedConstFlat(reinterpret_cast<const T*>(data_),
+                                                  FlatSizes());
   }
   template <typename T>
   typename TTypes<T>::Vec vec() { return tensor<T, 1>(); }
@@ -219,8 +234,19 @@ class Tensor {
  private:
   class Buffer;
 
-  void CheckType(DataType expected) const;
-  void CheckTypeAndIsAligned(DataType expected) const;
+  // Inline tests; the CHECK failures (and their messages) are out of line.
+  void CheckType(DataType expected) const {
+    if (ABSL_PREDICT_FALSE(dtype_ != expected)) TypeMismatch(expected);
+  }
+  void CheckTypeAndIsAligned(DataType expected) const {
+    CheckType(expected);
+    if (ABSL_PREDICT_FALSE(!IsAligned())) Misaligned();
+  }
+  [[noreturn]] void TypeMismatch(DataType expected) const;
+  [[noreturn]] static void Misaligned();
+  Eigen::DSizes<Eigen::DenseIndex, 1> FlatSizes() const {
+    return Eigen::DSizes<Eigen::DenseIndex, 1>(static_cast<Eigen::DenseIndex>(NumElements()));
+  }
   // CHECKs that `new_sizes` has `ndims` entries multiplying to NumElements().
   void CheckReshape(absl::Span<const int64_t> new_sizes, size_t ndims) const;
   absl::InlinedVector<int64_t, 4> FlatInnerDims(int num_out_dims) const;

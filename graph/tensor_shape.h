@@ -15,6 +15,7 @@
 #ifndef SLUICE_GRAPH_TENSOR_SHAPE_H_
 #define SLUICE_GRAPH_TENSOR_SHAPE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <ostream>
@@ -40,6 +41,18 @@ class TensorShape {
   TensorShape();
   TensorShape(std::initializer_list<int64_t> dims);
   explicit TensorShape(absl::Span<const int64_t> dims);
+
+  TensorShape(const TensorShape& other) = default;
+  TensorShape(TensorShape&& other) = default;
+  TensorShape& operator=(TensorShape&& other) = default;
+  // InlinedVector's copy assignment goes through an out-of-line element-wise Assign; a copy
+  // construction and a move assignment are inline memcpys of the inline storage. Tensors
+  // copy shapes on every hand-off between kernels, so this is on the executor's hot path.
+  TensorShape& operator=(const TensorShape& other) {
+    dims_ = absl::InlinedVector<int64_t, 4>(other.dims_);
+    num_elements_ = other.num_elements_;
+    return *this;
+  }
 
   // INVALID_ARGUMENT for a negative dim, rank > kMaxDims, or an element count overflowing
   // int64_t. `out` is left unchanged on error.
@@ -77,7 +90,17 @@ class TensorShape {
   // Back to a scalar.
   void Clear();
 
-  bool IsSameSize(const TensorShape& other) const { return dims_ == other.dims_; }
+  bool IsSameSize(const TensorShape& other) const {
+    // Inline rather than InlinedVector's operator==, which is an out-of-line call.
+    const size_t rank = dims_.size();
+    if (rank != other.dims_.size() || num_elements_ != other.num_elements_) return false;
+    const int64_t* a = dims_.data();
+    const int64_t* b = other.dims_.data();
+    for (size_t d = 0; d < rank; ++d) {
+      if (a[d] != b[d]) return false;
+    }
+    return true;
+  }
   bool operator==(const TensorShape& other) const { return IsSameSize(other); }
   bool operator!=(const TensorShape& other) const { return !IsSameSize(other); }
 

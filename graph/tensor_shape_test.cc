@@ -166,6 +166,37 @@ TEST(TensorShapeTest, Equality) {
   EXPECT_TRUE(TensorShape({3}).IsSameSize(TensorShape({3})));
 }
 
+TEST(TensorShapeTest, EqualityBeyondInlineRank) {
+  EXPECT_EQ(TensorShape({1, 2, 3, 4, 5, 6}), TensorShape({1, 2, 3, 4, 5, 6}));
+  EXPECT_NE(TensorShape({1, 2, 3, 4, 5, 6}), TensorShape({1, 2, 3, 4, 6, 5}));
+  // Same element count, different dims.
+  EXPECT_NE(TensorShape({2, 3}), TensorShape({3, 2}));
+  EXPECT_NE(TensorShape({0, 3}), TensorShape({0, 2}));
+}
+
+TEST(TensorShapeTest, CopyAssignmentAcrossInlineAndHeapRanks) {
+  const TensorShape small({2, 3});
+  const TensorShape large({1, 2, 3, 4, 5, 6});
+  TensorShape s;
+  s = large;
+  EXPECT_EQ(s, large);
+  EXPECT_EQ(s.num_elements(), 720);
+  s = small;
+  EXPECT_EQ(s, small);
+  EXPECT_EQ(s.num_elements(), 6);
+  s = large;
+  const TensorShape& alias = s;
+  s = alias;
+  EXPECT_EQ(s, large);
+  s.AddDim(2);
+  EXPECT_EQ(s.dims(), 7);
+  EXPECT_EQ(large.dims(), 6);  // copies do not share storage
+  TensorShape scalar;
+  s = scalar;
+  EXPECT_EQ(s.dims(), 0);
+  EXPECT_EQ(s.num_elements(), 1);
+}
+
 TEST(TensorShapeDeathTest, ProgrammerErrorsCheck) {
   EXPECT_DEATH(TensorShape({-1}), "non-negative");
   EXPECT_DEATH(TensorShape({2}).dim_size(1), "out of range");

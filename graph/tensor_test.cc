@@ -119,6 +119,20 @@ TEST(TensorTest, CopiesShareMovesTransfer) {
   c = Tensor();
   EXPECT_TRUE(a.RefCountIsOne());
 
+  // Moved-from tensors, by construction and by assignment, are empty [0] tensors that may
+  // be reused.
+  Tensor d = a;
+  Tensor e = std::move(d);
+  EXPECT_EQ(d.shape(), TensorShape({0}));  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(d.dims(), 1);
+  Tensor f;
+  f = std::move(e);
+  EXPECT_EQ(e.shape(), TensorShape({0}));  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(e.raw_data(), nullptr);
+  EXPECT_TRUE(f.SharesBufferWith(a));
+  e = a;
+  EXPECT_EQ(e.flat<float>()(1), 2);
+
   Tensor self = a;
   self = self;
   EXPECT_TRUE(self.SharesBufferWith(a));

@@ -16,9 +16,9 @@
 // queue: for each node it points the kernel's inputs at the node's slots, calls
 // Device::Compute, clears the input slots (so a buffer held only by its consumer can be
 // forwarded in place), then copies every output into its consumers' slots (sharing the
-// buffer; a copy is cheaper than a move, which rebuilds the source's shape) and decrements
-// their pending counts. The kernel's context, which holds the other reference, is gone
-// before the consumers run on this thread. A consumer whose count reaches zero is ready:
+// buffer; the last reader of an output takes the context's reference instead) and
+// decrements their pending counts. The kernel's context, which holds the other reference
+// when there are several readers, is gone before the consumers run on this thread. A consumer whose count reaches zero is ready:
 // cheap ones join the local queue (a kernel that calls itself expensive but is measured to
 // take a few microseconds counts as cheap, see KernelCosts); expensive ones go to
 // args.runner, except one that stays on this thread when nothing cheap is queued. No lock
@@ -74,32 +74,51 @@ namespace sluice {
 namespace {
 
 // Which nodes are worth another thread, learned as TensorFlow's executor learns it: a
-// kernel that calls itself expensive (the default on CPU) is timed whenever it runs, and
-// once the moving average of its cycles falls under kExpensiveCycles it is scheduled like a
-// cheap one (inline, no hand-off to the pool, which costs more than a scalar add). Per node,
-// shared by every step; updated without ordering: a stale estimate only changes where one
-// node runs.
+// kernel that calls itself expensive (the default on CPU) is timed while its estimate is
+// expensive, and once the moving average of its cycles falls under kExpensiveCycles it is
+// scheduled like a cheap one (inline, no hand-off to the pool, which costs more than a
+// scalar add). TensorFlow then stops timing it; here one run in kResampleRuns of the node
+// is still timed, so a kernel whose inputs grow is noticed, while the two cycle-counter
+// reads (tens of cycles each, a tenth of a scalar node) are off the common path. Per node,
+// shared by every step; updated without ordering (plain loads and stores, no
+// read-modify-write): a stale estimate or a lost count only changes where one node runs or
+// when it is timed next.
 class KernelCosts {
  public:
   // About 2-3 microseconds, TensorFlow's threshold.
   static constexpr uint32_t kExpensiveCycles = 8000;
+  static constexpr uint32_t kMaxSampleCycles = 2 * kExpensiveCycles;
+  static constexpr uint32_t kResampleRuns = 16;
 
-  explicit KernelCosts(const ExecutorGraph& layout)
-      : cycles_(new std::atomic<uint32_t>[layout.num_nodes()]) {
+  explicit KernelCosts(const ExecutorGraph& layout) : nodes_(new Node[layout.num_nodes()]) {
     for (int i = 0; i < layout.num_nodes(); ++i) {
       const ExecutorNode& item = layout.node(i);
       // Start well above the threshold: a few cheap runs are needed to run inline.
-      cycles_[i].store(item.expensive ? 8 * kExpensiveCycles : 0, std::memory_order_relaxed);
+      nodes_[i].cycles.store(item.expensive ? 8 * kExpensiveCycles : 0,
+                             std::memory_order_relaxed);
+      nodes_[i].untimed_runs.store(0, std::memory_order_relaxed);
     }
   }
 
   bool IsExpensive(int32_t id) const {
-    return cycles_[id].load(std::memory_order_relaxed) > kExpensiveCycles;
+    return nodes_[id].cycles.load(std::memory_order_relaxed) > kExpensiveCycles;
   }
+  // Whether to time this run of node `id` (one whose kernel calls itself expensive).
+  bool ShouldTime(int32_t id) {
+    if (IsExpensive(id)) return true;
+    std::atomic<uint32_t>& runs = nodes_[id].untimed_runs;
+    const uint32_t n = runs.load(std::memory_order_relaxed) + 1;
+    runs.store(n, std::memory_order_relaxed);
+    return n % kResampleRuns == 0;
+  }
+  // A sample counts for at most kMaxSampleCycles, so that one run stretched by preemption
+  // or contention cannot flip a cheap node (it takes three such runs in a row); a node
+  // whose every run is expensive still converges above the threshold.
   void Update(int32_t id, uint64_t elapsed) {
-    const uint64_t clamped = std::min<uint64_t>(elapsed, std::numeric_limits<uint32_t>::max());
-    const uint64_t old = cycles_[id].load(std::memory_order_relaxed);
-    cycles_[id].store(static_cast<uint32_t>((3 * old + clamped) / 4), std::memory_order_relaxed);
+    const uint64_t clamped = std::min<uint64_t>(elapsed, kMaxSampleCycles);
+    std::atomic<uint32_t>& cycles = nodes_[id].cycles;
+    const uint64_t old = cycles.load(std::memory_order_relaxed);
+    cycles.store(static_cast<uint32_t>((3 * old + clamped) / 4), std::memory_order_relaxed);
   }
 
   // A cycle count where the CPU has a cheap one, else nanoseconds.
@@ -114,7 +133,11 @@ class KernelCosts {
   }
 
  private:
-  std::unique_ptr<std::atomic<uint32_t>[]> cycles_;
+  struct Node {
+    std::atomic<uint32_t> cycles;        // moving average of the timed runs
+    std::atomic<uint32_t> untimed_runs;  // runs while cheap, for resampling
+  };
+  std::unique_ptr<Node[]> nodes_;
 };
 
 // One input slot of a step. `value` is alive only while value_alive: slots are made and
@@ -127,6 +150,13 @@ struct Entry {
 
   void SetValue(const Tensor& t) {
     new (&value) Tensor(t);
+    value_alive = true;
+    has_value = true;
+  }
+  // For an output's last reader: takes the producer's reference instead of adding one (two
+  // atomic read-modify-writes fewer per edge).
+  void SetValue(Tensor&& t) {
+    new (&value) Tensor(std::move(t));
     value_alive = true;
     has_value = true;
   }
@@ -485,7 +515,7 @@ bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyLi
 
   OpKernelContext ctx(params);
   if (stats) SetOpStart(stats.get());
-  if (item.expensive) {
+  if (item.expensive && costs_.ShouldTime(id)) {
     const uint64_t start = KernelCosts::Now();
     device_->Compute(item.kernel, &ctx);
     costs_.Update(id, KernelCosts::Now() - start);
@@ -579,8 +609,10 @@ absl::Status ExecutorState::PropagateOutputs(const ExecutorNode& item, OpKernelC
       Entry& entry = slots_[edge->dst_slot];
       if (value.is_ref()) {
         entry.SetRef(value.tensor, value.mutex_if_ref);
-      } else {
+      } else if (edge + 1 != end && edge[1].src_output == i) {
         entry.SetValue(*value.tensor);
+      } else {
+        entry.SetValue(std::move(*value.tensor));
       }
       MarkInputReady(*edge, ready);
     }

@@ -1,5 +1,7 @@
 #include "runtime/executor.h"
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -125,6 +127,7 @@ class ExecutorTest : public ExecutorTestBase, public ::testing::WithParamInterfa
 };
 
 using ExecutorConstructionTest = ExecutorTestBase;
+using ExecutorCostTest = ExecutorTestBase;
 
 INSTANTIATE_TEST_SUITE_P(InlineAndRunner, ExecutorTest, ::testing::Bool());
 
@@ -582,6 +585,43 @@ TEST_F(ExecutorConstructionTest, ParamsAreChecked) {
   EXPECT_EQ(NewLocalExecutor(null_kernel, std::move(graph), &executor).code(),
             absl::StatusCode::kInternal);
   EXPECT_EQ(executor, nullptr);
+}
+
+// A kernel that calls itself expensive but runs cheap is scheduled inline once measured;
+// when it turns slow, the executor notices (it still times some of its runs) and hands it
+// to the runner again.
+TEST_F(ExecutorCostTest, KernelThatTurnsSlowIsDispatchedAgain) {
+  std::unique_ptr<Executor> executor;
+  ASSERT_TRUE(Build(Const("c", 1) + NodeText("a", "ExecTestSlowAddOne", {"c"}) +
+                        NodeText("b", "ExecTestSlowAddOne", {"c"}) + Retval("r0", "a", 0) +
+                        Retval("r1", "b", 1),
+                    &executor)
+                  .ok());
+  std::atomic<int> dispatched{0};
+  Executor::Args args = Args(/*use_runner=*/true);
+  args.runner = [&dispatched, runner = args.runner](std::function<void()> fn) {
+    ++dispatched;
+    runner(std::move(fn));
+  };
+  std::vector<float> results;
+  // While a and b are expensive, one of the two goes to the runner each step.
+  int quiet_steps = 0;
+  for (int step = 0; step < 500 && quiet_steps < 20; ++step) {
+    const int before = dispatched.load();
+    ASSERT_TRUE(RunStep(executor.get(), args, 2, &results).ok());
+    EXPECT_THAT(results, ::testing::ElementsAre(2.0f, 2.0f));
+    quiet_steps = dispatched.load() == before ? quiet_steps + 1 : 0;
+  }
+  if (quiet_steps < 20) GTEST_SKIP() << "a scalar add is not measured cheap in this build";
+
+  Counters().slow_add_one_sleep_us = 2000;
+  const int before = dispatched.load();
+  // Timed once in 16 runs, and three slow samples in a row are needed: 48 runs at most.
+  for (int step = 0; step < 100 && dispatched.load() == before; ++step) {
+    ASSERT_TRUE(RunStep(executor.get(), args, 2, &results).ok());
+  }
+  Counters().slow_add_one_sleep_us = 0;
+  EXPECT_GT(dispatched.load(), before);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <functional>
 #include <utility>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "graph/common_shape_fns.h"
 #include "graph/errors.h"
 #include "graph/op_registry.h"
@@ -98,7 +100,11 @@ REGISTER_OP("ExecTestSlowAddOne").Input("x: float").Output("y: float").SetShapeF
 class SlowAddOneOp : public OpKernel {  // expensive: the default for CPU kernels
  public:
   using OpKernel::OpKernel;
-  void Compute(OpKernelContext* ctx) override { AddOneInto(ctx); }
+  void Compute(OpKernelContext* ctx) override {
+    const int sleep_us = Counters().slow_add_one_sleep_us.load();
+    if (sleep_us > 0) absl::SleepFor(absl::Microseconds(sleep_us));
+    AddOneInto(ctx);
+  }
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestSlowAddOne").Device(DEVICE_CPU), SlowAddOneOp);
 

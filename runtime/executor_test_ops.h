@@ -43,6 +43,8 @@ struct ExecutorTestCounters {
   std::atomic<int> add_one_runs{0};
   std::atomic<int> in_place_sole_owner{0};
   std::atomic<int> in_place_shared{0};
+  // How long each ExecTestSlowAddOne sleeps, in microseconds (0: not at all).
+  std::atomic<int> slow_add_one_sleep_us{0};
 };
 ExecutorTestCounters& Counters();
 

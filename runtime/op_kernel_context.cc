@@ -88,13 +88,11 @@ MemoryType OpKernelContext::input_memory_type(int index) const {
   return op_kernel().input_memory_types()[index];
 }
 
-const Tensor& OpKernelContext::input(int index) const {
+void OpKernelContext::BadInput(int index) const {
   CHECK_GE(index, 0);
   CHECK_LT(index, num_inputs()) << " kernel=" << op_kernel().name();
-  const TensorValue& value = params_->inputs[index];
-  CHECK(!value.is_ref()) << "input " << index << " of " << op_kernel().name()
-                         << " is a ref; use mutable_input";
-  return *value.tensor;
+  LOG(FATAL) << "Check failed: !value.is_ref() input " << index << " of "
+             << op_kernel().name() << " is a ref; use mutable_input";
 }
 
 absl::Status OpKernelContext::InputIndex(absl::string_view name, int* index) const {
@@ -220,11 +218,16 @@ bool OpKernelContext::forward_input_to_output_with_shape(int input_index, int ou
   CHECK_GE(output_index, 0);
   CHECK_LT(output_index, num_outputs());
   const TensorValue& input = params_->inputs[input_index];
-  const DataType output_dtype = expected_output_dtype(output_index);
+  // The kernel's type vectors are read directly: the indices are checked above, and the
+  // accessors' own checks cost as much as the rest of this call (every elementwise kernel
+  // makes it).
+  const OpKernel& kernel = *params_->op_kernel;
+  DCHECK_LT(input_index, kernel.num_inputs());
+  const DataType output_dtype = kernel.output_type(output_index);
   if (input.tensor == nullptr || input.is_ref() || outputs_[output_index].tensor != nullptr ||
       IsRefType(output_dtype) || input.tensor->dtype() != output_dtype ||
       input.tensor->NumElements() != shape.num_elements() ||
-      input_memory_type(input_index) != output_memory_type(output_index) ||
+      kernel.input_memory_types()[input_index] != kernel.output_memory_types()[output_index] ||
       !input.tensor->RefCountIsOne()) {
     return false;
   }
@@ -312,14 +315,6 @@ Tensor* OpKernelContext::mutable_output(int index) {
   CHECK_GE(index, 0);
   CHECK_LT(index, num_outputs());
   return outputs_[index].tensor;
-}
-
-TensorValue OpKernelContext::release_output(int index) {
-  CHECK_GE(index, 0);
-  CHECK_LT(index, num_outputs());
-  TensorValue value = outputs_[index];
-  outputs_[index] = TensorValue();
-  return value;
 }
 
 // Status ------------------------------------------------------------------------------------

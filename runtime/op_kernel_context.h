@@ -29,11 +29,13 @@
 #include <functional>
 #include <string>
 
+#include "absl/base/optimization.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
+#include "glog/logging.h"
 #include "graph/tensor.h"
 #include "graph/tensor_shape.h"
 #include "graph/types.h"
@@ -152,8 +154,15 @@ class OpKernelContext {
   DataType input_dtype(int index) const;
   bool input_is_ref(int index) const;
   MemoryType input_memory_type(int index) const;
-  // REQUIRES: 0 <= index < num_inputs() and the input is not a ref.
-  const Tensor& input(int index) const;
+  // REQUIRES: 0 <= index < num_inputs() and the input is not a ref (CHECKed). Inline:
+  // kernels call it for every input on every run.
+  const Tensor& input(int index) const {
+    if (ABSL_PREDICT_FALSE(index < 0 || index >= num_inputs() ||
+                           params_->inputs[index].is_ref())) {
+      BadInput(index);
+    }
+    return *params_->inputs[index].tensor;
+  }
   // The single input named `name`. INVALID_ARGUMENT for an unknown name, a list-valued arg
   // or a ref input.
   absl::Status input(absl::string_view name, const Tensor** tensor) const;
@@ -203,7 +212,14 @@ class OpKernelContext {
   // Hands output `index` to the caller and empties the slot. For a non-ref output the
   // tensor is still owned by the context (valid until it is destroyed; the caller may move
   // from it); a ref output points at the caller's tensor.
-  TensorValue release_output(int index);
+  // REQUIRES: 0 <= index < num_outputs() (DCHECKed: only the executor calls it).
+  TensorValue release_output(int index) {
+    DCHECK_GE(index, 0);
+    DCHECK_LT(index, num_outputs());
+    const TensorValue value = outputs_[index];
+    outputs_[index] = TensorValue();
+    return value;
+  }
 
   // Status ------------------------------------------------------------------------------
   // Keeps the first non-OK status.
@@ -216,6 +232,8 @@ class OpKernelContext {
   void CtxFailureWithWarning(const char* file, int line, const absl::Status& status);
 
  private:
+  // CHECK-fails with what is wrong with input(index).
+  [[noreturn]] void BadInput(int index) const;
   absl::Status InputIndex(absl::string_view name, int* index) const;
   absl::Status OutputIndex(absl::string_view name, int* index) const;
   Allocator* AllocatorFor(MemoryType memory_type) const;
