@@ -92,7 +92,9 @@ const void* NotifiedFlag(const absl::Notification* n) {
 // Abseil evaluates a wait's Condition inside the library while it holds the mutex, on the waiting
 // thread or on whichever thread is unlocking. TSan sees neither that the mutex is held there nor
 // the hand-off, so each wait passes Abseil a Condition that brackets the caller's one with
-// acquire/release of the mutex.
+// acquire/release of the mutex. The waiter also releases the mutex after building that
+// Condition: another thread's Unlock may read it (once the waiter has queued itself inside the
+// library), and that thread acquired the mutex after the waiter queued.
 struct GuardedCondition {
   const absl::Mutex* mu;
   const absl::Condition* cond;
@@ -151,14 +153,18 @@ bool Mutex::ReaderTryLock() {
 void Mutex::LockWhen(const Condition& cond) {
   SLUICE_REAL(void (*)(Mutex*, const Condition&), "", "5Mutex8LockWhenERKNS0_9ConditionE");
   GuardedCondition guarded{this, &cond};
-  real(this, absl::Condition(&EvalGuarded, &guarded));
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  real(this, condition);
   Acquire(this);
 }
 
 void Mutex::ReaderLockWhen(const Condition& cond) {
   SLUICE_REAL(void (*)(Mutex*, const Condition&), "", "5Mutex14ReaderLockWhenERKNS0_9ConditionE");
   GuardedCondition guarded{this, &cond};
-  real(this, absl::Condition(&EvalGuarded, &guarded));
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  real(this, condition);
   Acquire(this);
 }
 
@@ -166,7 +172,9 @@ bool Mutex::LockWhenWithTimeout(const Condition& cond, absl::Duration timeout) {
   SLUICE_REAL(bool (*)(Mutex*, const Condition&, absl::Duration), "",
               "5Mutex19LockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
   GuardedCondition guarded{this, &cond};
-  const bool result = real(this, absl::Condition(&EvalGuarded, &guarded), timeout);
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  const bool result = real(this, condition, timeout);
   Acquire(this);  // The mutex is held on return either way.
   return result;
 }
@@ -175,7 +183,9 @@ bool Mutex::LockWhenWithDeadline(const Condition& cond, absl::Time deadline) {
   SLUICE_REAL(bool (*)(Mutex*, const Condition&, absl::Time), "",
               "5Mutex20LockWhenWithDeadlineERKNS0_9ConditionENS0_4TimeE");
   GuardedCondition guarded{this, &cond};
-  const bool result = real(this, absl::Condition(&EvalGuarded, &guarded), deadline);
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  const bool result = real(this, condition, deadline);
   Acquire(this);
   return result;
 }
@@ -184,7 +194,9 @@ bool Mutex::ReaderLockWhenWithTimeout(const Condition& cond, absl::Duration time
   SLUICE_REAL(bool (*)(Mutex*, const Condition&, absl::Duration), "",
               "5Mutex25ReaderLockWhenWithTimeoutERKNS0_9ConditionENS0_8DurationE");
   GuardedCondition guarded{this, &cond};
-  const bool result = real(this, absl::Condition(&EvalGuarded, &guarded), timeout);
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  const bool result = real(this, condition, timeout);
   Acquire(this);
   return result;
 }
@@ -193,7 +205,9 @@ bool Mutex::ReaderLockWhenWithDeadline(const Condition& cond, absl::Time deadlin
   SLUICE_REAL(bool (*)(Mutex*, const Condition&, absl::Time), "",
               "5Mutex26ReaderLockWhenWithDeadlineERKNS0_9ConditionENS0_4TimeE");
   GuardedCondition guarded{this, &cond};
-  const bool result = real(this, absl::Condition(&EvalGuarded, &guarded), deadline);
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  const bool result = real(this, condition, deadline);
   Acquire(this);
   return result;
 }
@@ -203,7 +217,9 @@ void Mutex::Await(const Condition& cond) {
   SLUICE_REAL(void (*)(Mutex*, const Condition&), "", "5Mutex5AwaitERKNS0_9ConditionE");
   GuardedCondition guarded{this, &cond};
   Release(this);
-  real(this, absl::Condition(&EvalGuarded, &guarded));
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  real(this, condition);
   Acquire(this);
 }
 
@@ -212,7 +228,9 @@ bool Mutex::AwaitWithTimeout(const Condition& cond, absl::Duration timeout) {
               "5Mutex16AwaitWithTimeoutERKNS0_9ConditionENS0_8DurationE");
   GuardedCondition guarded{this, &cond};
   Release(this);
-  const bool result = real(this, absl::Condition(&EvalGuarded, &guarded), timeout);
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  const bool result = real(this, condition, timeout);
   Acquire(this);
   return result;
 }
@@ -222,7 +240,9 @@ bool Mutex::AwaitWithDeadline(const Condition& cond, absl::Time deadline) {
               "5Mutex17AwaitWithDeadlineERKNS0_9ConditionENS0_4TimeE");
   GuardedCondition guarded{this, &cond};
   Release(this);
-  const bool result = real(this, absl::Condition(&EvalGuarded, &guarded), deadline);
+  const absl::Condition condition(&EvalGuarded, &guarded);
+  Release(this);  // publishes `condition` to whichever thread evaluates it
+  const bool result = real(this, condition, deadline);
   Acquire(this);
   return result;
 }
