@@ -29,7 +29,6 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -221,13 +220,15 @@ class BinaryOp : public OpKernel {
   // Output `shape`, from an input's buffer when one of that shape and dtype is unshared.
   Tensor* AllocateOutput(OpKernelContext* ctx, const Tensor& x, const Tensor& y,
                          const TensorShape& shape) {
-    absl::InlinedVector<int, 2> candidates;
+    int candidates[2] = {0, 0};
+    size_t num_candidates = 0;
     if (std::is_same_v<In, Out>) {
-      if (x.shape() == shape) candidates.push_back(0);
-      if (y.shape() == shape) candidates.push_back(1);
+      if (x.shape() == shape) candidates[num_candidates++] = 0;
+      if (y.shape() == shape) candidates[num_candidates++] = 1;
     }
     Tensor* z = nullptr;
-    const absl::Status s = ctx->forward_input_or_allocate_output(candidates, 0, shape, &z);
+    const absl::Status s = ctx->forward_input_or_allocate_output(
+        absl::Span<const int>(candidates, num_candidates), 0, shape, &z);
     if (!s.ok()) {
       ctx->SetStatus(s);
       return nullptr;
