@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "graph/large_block_cache.h"
 
 namespace sluice {
 namespace {
@@ -74,6 +75,12 @@ CpuAllocator::CpuAllocator(size_t max_allocation_bytes)
 CpuAllocator::CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes)
     : max_allocation_bytes_(max_allocation_bytes),
       cache_(cache_bytes == 0 ? nullptr : std::make_unique<LargeBlockCache>(cache_bytes)) {}
+
+CpuAllocator::~CpuAllocator() = default;
+
+size_t CpuAllocator::cached_bytes() const {
+  return cache_ == nullptr ? 0 : cache_->cached_bytes();
+}
 
 void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;

@@ -21,9 +21,10 @@
 #include <memory>
 #include <string>
 
-#include "graph/large_block_cache.h"
-
 namespace sluice {
+
+class LargeBlockCache;  // graph/large_block_cache.h; kept out of this header, which custom-op
+                        // libraries compile against
 
 // Alignment of every tensor buffer: enough for any SIMD load Eigen or oneDNN issues.
 inline constexpr size_t kAllocatorAlignment = 64;
@@ -66,7 +67,7 @@ class CpuAllocator : public Allocator {
   CpuAllocator();
   explicit CpuAllocator(size_t max_allocation_bytes);
   CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes);
-  ~CpuAllocator() override = default;
+  ~CpuAllocator() override;
 
   CpuAllocator(const CpuAllocator&) = delete;
   CpuAllocator& operator=(const CpuAllocator&) = delete;
@@ -79,7 +80,7 @@ class CpuAllocator : public Allocator {
 
   size_t max_allocation_bytes() const { return max_allocation_bytes_; }
   // Bytes of freed blocks held for reuse.
-  size_t cached_bytes() const { return cache_ == nullptr ? 0 : cache_->cached_bytes(); }
+  size_t cached_bytes() const;
 
   // Blocks from this size up (header and padding included) are cached when freed. Smaller
   // ones come from glibc's heap, which already recycles them cheaply.
