@@ -43,6 +43,20 @@ std::string StringAttr(const Node* n, const std::string& name, const std::string
   return it == n->def().attr().end() ? fallback : it->second.s();
 }
 
+// Whether a one-element tensor of type T, given as a value list or as raw content, is one.
+template <typename T, typename Values>
+bool SingleValueIsOne(const Values& values, const std::string& content) {
+  T value;
+  if (values.size() == 1) {
+    value = values.Get(0);
+  } else if (content.size() == sizeof(value)) {
+    std::memcpy(&value, content.data(), sizeof(value));
+  } else {
+    return false;
+  }
+  return value == T(1);
+}
+
 // Whether n is a Const scalar (or one-element vector) equal to one, float or double.
 bool IsConstOne(const Node* n) {
   if (n->type_string() != "Const") return false;
@@ -52,28 +66,8 @@ bool IsConstOne(const Node* n) {
   // Rank 0 or 1 only, so that multiplying by it never changes the other operand's shape.
   if (t.tensor_shape().dim_size() > 1) return false;
   if (t.tensor_shape().dim_size() == 1 && t.tensor_shape().dim(0).size() != 1) return false;
-  float f = 0;
-  double d = 0;
-  if (t.dtype() == DT_FLOAT) {
-    if (t.float_val_size() == 1) {
-      f = t.float_val(0);
-    } else if (t.tensor_content().size() == sizeof(f)) {
-      std::memcpy(&f, t.tensor_content().data(), sizeof(f));
-    } else {
-      return false;
-    }
-    return f == 1.0f;
-  }
-  if (t.dtype() == DT_DOUBLE) {
-    if (t.double_val_size() == 1) {
-      d = t.double_val(0);
-    } else if (t.tensor_content().size() == sizeof(d)) {
-      std::memcpy(&d, t.tensor_content().data(), sizeof(d));
-    } else {
-      return false;
-    }
-    return d == 1.0;
-  }
+  if (t.dtype() == DT_FLOAT) return SingleValueIsOne<float>(t.float_val(), t.tensor_content());
+  if (t.dtype() == DT_DOUBLE) return SingleValueIsOne<double>(t.double_val(), t.tensor_content());
   return false;
 }
 
