@@ -3,28 +3,42 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "graph/large_block_cache.h"
+#include "graph/small_block_cache.h"
 
 namespace sluice {
 namespace {
 
 // Each block starts with a header recording what DeallocateRaw needs: the requested size
 // (for the statistics) and where the block really begins. The header sits just before the
-// returned pointer, which is kept aligned by padding the front to a multiple of the
-// alignment.
+// returned pointer, which is kept aligned by padding: cached blocks (page-sized, from
+// aligned_alloc) pad the front to a multiple of the alignment; malloc'd blocks skip to the
+// first aligned address past the header.
 struct BlockHeader {
+  // Where a freed block goes.
+  enum class Reuse : uint8_t {
+    kNone,   // std::free
+    kSmall,  // small_block_cache (block_bytes is its class size), else std::free
+    kLarge,  // the allocator's LargeBlockCache, else std::free
+  };
   void* base;
   size_t num_bytes;
   size_t block_bytes;  // the whole block from `base`: what a cached block can hold
-  bool cacheable;      // default alignment and large enough for the cache
+  Reuse reuse;
 };
 
 constexpr size_t kPageBytes = 4096;
+// What malloc guarantees on the 64-bit targets Sluice builds for.
+constexpr size_t kMallocAlignment = alignof(std::max_align_t);
+static_assert(kMallocAlignment <= kAllocatorAlignment);
+static_assert(sizeof(BlockHeader) % kMallocAlignment == 0);
 
 size_t PhysicalMemoryBytes() {
   const long pages = sysconf(_SC_PHYS_PAGES);      // NOLINT(runtime/int): POSIX type
@@ -96,16 +110,37 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   const bool cacheable = cache_ != nullptr && alignment == kAllocatorAlignment &&
                          total >= kMinCachedBlockBytes;
   void* base = nullptr;
+  char* payload = nullptr;
+  BlockHeader::Reuse reuse = BlockHeader::Reuse::kNone;
   if (cacheable) {
+    reuse = BlockHeader::Reuse::kLarge;
     total = ((total + kPageBytes - 1) / kPageBytes) * kPageBytes;
     size_t cached_size = 0;
     base = cache_->Take(total, &cached_size);
-    if (base != nullptr) total = cached_size;
+    if (base != nullptr) {
+      total = cached_size;
+    } else {
+      base = std::aligned_alloc(alignment, total);
+      if (base == nullptr) return nullptr;
+    }
+    payload = static_cast<char*>(base) + front;
+  } else {
+    // malloc, aligned here: aligned_alloc always takes glibc's general path (about 600
+    // instructions, most of a scalar kernel's cost). Past the header, malloc's alignment
+    // leaves at most alignment - kMallocAlignment bytes to skip. Small blocks are rounded to
+    // a class size and recycled per thread.
+    total = sizeof(BlockHeader) + (alignment - kMallocAlignment) + num_bytes;
+    if (const size_t class_bytes = small_block_cache::ClassBytes(total); class_bytes != 0) {
+      reuse = BlockHeader::Reuse::kSmall;
+      total = class_bytes;
+      base = small_block_cache::Take(total);
+    }
+    if (base == nullptr) base = std::malloc(total);
+    if (base == nullptr) return nullptr;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(base) + sizeof(BlockHeader);
+    payload = reinterpret_cast<char*>((first + alignment - 1) & ~(uintptr_t{alignment} - 1));
   }
-  if (base == nullptr) base = std::aligned_alloc(alignment, total);
-  if (base == nullptr) return nullptr;
-  char* payload = static_cast<char*>(base) + front;
-  BlockHeader header{base, num_bytes, total, cacheable};
+  BlockHeader header{base, num_bytes, total, reuse};
   std::memcpy(payload - sizeof(BlockHeader), &header, sizeof(header));
 
   const int64_t size = static_cast<int64_t>(num_bytes);
@@ -121,7 +156,16 @@ void CpuAllocator::DeallocateRaw(void* ptr) {
   BlockHeader header;
   std::memcpy(&header, static_cast<char*>(ptr) - sizeof(BlockHeader), sizeof(header));
   bytes_in_use_.fetch_sub(static_cast<int64_t>(header.num_bytes), std::memory_order_relaxed);
-  if (header.cacheable && cache_->Put(header.base, header.block_bytes)) return;
+  switch (header.reuse) {
+    case BlockHeader::Reuse::kSmall:
+      if (small_block_cache::Put(header.base, header.block_bytes)) return;
+      break;
+    case BlockHeader::Reuse::kLarge:
+      if (cache_->Put(header.base, header.block_bytes)) return;
+      break;
+    case BlockHeader::Reuse::kNone:
+      break;
+  }
   std::free(header.base);
 }
 
