@@ -49,8 +49,12 @@ void OpOutputList::set(int i, const Tensor& tensor) {
 
 OpKernelContext::OpKernelContext(Params* params)
     : params_(params),
-      output_tensors_(params->op_kernel->num_outputs()),
-      outputs_(params->op_kernel->num_outputs()) {
+      outputs_(params->op_kernel->num_outputs()),
+      heap_output_tensors_(outputs_.size() > kInlineOutputs
+                               ? std::make_unique<LazyTensor[]>(outputs_.size())
+                               : nullptr),
+      output_tensors_(heap_output_tensors_ != nullptr ? heap_output_tensors_.get()
+                                                      : inline_output_tensors_) {
   CHECK(params_->device != nullptr) << "OpKernelContext needs a device";
 }
 
@@ -185,10 +189,10 @@ absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shap
     return errors::Internal("allocate_output on same index multiple times. index = ", index,
                             " kernel=", op_kernel().name());
   }
-  RETURN_IF_ERROR(
-      AllocateTensor(dtype, shape, output_memory_type(index), &output_tensors_[index]));
-  outputs_[index] = TensorValue(&output_tensors_[index]);
-  *output = outputs_[index].tensor;
+  Tensor allocated;
+  RETURN_IF_ERROR(AllocateTensor(dtype, shape, output_memory_type(index), &allocated));
+  *output = output_tensors_[index].Set(std::move(allocated));
+  outputs_[index] = TensorValue(*output);
   return absl::OkStatus();
 }
 
@@ -231,10 +235,12 @@ bool OpKernelContext::forward_input_to_output_with_shape(int input_index, int ou
       !input.tensor->RefCountIsOne()) {
     return false;
   }
-  Tensor& slot = output_tensors_[output_index];
-  if (!slot.CopyFrom(*input.tensor, shape)) return false;
-  outputs_[output_index] = TensorValue(&slot);
-  *output = &slot;
+  // A copy shares the buffer; most forwards keep the input's shape, else it is replaced
+  // (the element counts agree, checked above).
+  Tensor* slot = output_tensors_[output_index].Set(*input.tensor);
+  if (!slot->shape().IsSameSize(shape) && !slot->CopyFrom(*input.tensor, shape)) return false;
+  outputs_[output_index] = TensorValue(slot);
+  *output = slot;
   return true;
 }
 
@@ -271,8 +277,7 @@ void OpKernelContext::set_output(int index, const Tensor& tensor) {
                                FormatNodeDefForError(op_kernel().def())));
     return;
   }
-  output_tensors_[index] = tensor;
-  outputs_[index] = TensorValue(&output_tensors_[index]);
+  outputs_[index] = TensorValue(output_tensors_[index].Set(tensor));
 }
 
 absl::Status OpKernelContext::set_output(absl::string_view name, const Tensor& tensor) {

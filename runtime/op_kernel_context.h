@@ -27,7 +27,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <new>
 #include <string>
+#include <utility>
 
 #include "absl/base/optimization.h"
 #include "absl/container/inlined_vector.h"
@@ -240,11 +243,57 @@ class OpKernelContext {
   absl::Status AllocateTensor(DataType dtype, const TensorShape& shape,
                               MemoryType memory_type, Tensor* out) const;
 
+  // The tensor of one non-ref output, constructed when the kernel first sets that output.
+  // Most nodes set one or two outputs, and building and destroying an empty Tensor for
+  // every declared output cost as much as running a scalar kernel.
+  class LazyTensor {
+   public:
+    LazyTensor() {}
+    ~LazyTensor() {
+      if (constructed_) tensor_.~Tensor();
+    }
+    LazyTensor(const LazyTensor&) = delete;
+    LazyTensor& operator=(const LazyTensor&) = delete;
+
+    // The tensor, empty if nothing was stored yet.
+    Tensor* get() {
+      if (!constructed_) Construct(Tensor());
+      return &tensor_;
+    }
+    // Stores `value` (copied or moved) and returns the stored tensor.
+    template <typename T>
+    Tensor* Set(T&& value) {
+      if (constructed_) {
+        tensor_ = std::forward<T>(value);
+      } else {
+        Construct(std::forward<T>(value));
+      }
+      return &tensor_;
+    }
+
+   private:
+    template <typename T>
+    void Construct(T&& value) {
+      new (&tensor_) Tensor(std::forward<T>(value));
+      constructed_ = true;
+    }
+
+    union {
+      Tensor tensor_;
+    };
+    bool constructed_ = false;
+  };
+  static constexpr int kInlineOutputs = 4;
+
   Params* const params_;
   absl::Status status_;
-  // outputs_[i] points into output_tensors_[i] for non-ref outputs once set.
-  absl::InlinedVector<Tensor, 4> output_tensors_;
-  absl::InlinedVector<TensorValue, 4> outputs_;
+  // outputs_[i] points at output_tensors_[i] for a non-ref output once set.
+  absl::InlinedVector<TensorValue, kInlineOutputs> outputs_;
+  // Storage for the tensors of non-ref outputs: inline for kernels with at most
+  // kInlineOutputs outputs, else heap_output_tensors_.
+  LazyTensor inline_output_tensors_[kInlineOutputs];
+  std::unique_ptr<LazyTensor[]> heap_output_tensors_;
+  LazyTensor* const output_tensors_;
 };
 
 template <>
