@@ -25,6 +25,9 @@
 // is taken per node: slots are written by the one producer of each slot before the
 // release-decrement that makes the consumer ready, and read after it.
 //
+// A Const (its kernel's const_tensor()) is not run: its value is copied to the readers'
+// slots, sharing the kernel's buffer, unless step stats are collected (they time every node).
+//
 // Asynchronous kernels get a heap-allocated AsyncNode (their context must outlive the
 // call). Whichever comes second, the kernel's done callback or ComputeAsync returning,
 // completes the node, so a kernel that calls back at once continues on the same loop
@@ -311,6 +314,8 @@ class ExecutorState {
                           ReadyList* ready);
   absl::Status PropagateOutputs(const ExecutorNode& item, OpKernelContext* ctx,
                                 NodeExecStats* stats, ReadyList* ready);
+  // A Const (item.const_tensor set) in place of running it: its value goes to the readers.
+  void PropagateConst(const ExecutorNode& item, ReadyList* ready);
   // Counts `edge` as done for its consumer; appends the consumer to *ready if that was its
   // last pending input.
   void MarkInputReady(const ExecutorEdge& edge, ReadyList* ready);
@@ -487,6 +492,10 @@ void ExecutorState::Process(absl::Span<const int32_t> initial) {
 bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
                             absl::Status* status) {
   const ExecutorNode& item = layout_.node(id);
+  if (item.const_tensor != nullptr && stats_collector_ == nullptr) {
+    PropagateConst(item, ready);
+    return true;
+  }
   std::unique_ptr<NodeExecStats> stats;
   if (stats_collector_ != nullptr) stats = StartStats(item);
 
@@ -619,6 +628,13 @@ absl::Status ExecutorState::PropagateOutputs(const ExecutorNode& item, OpKernelC
   }
   for (; edge != end; ++edge) MarkInputReady(*edge, ready);  // control edges
   return absl::OkStatus();
+}
+
+void ExecutorState::PropagateConst(const ExecutorNode& item, ReadyList* ready) {
+  for (const ExecutorEdge& edge : layout_.out_edges(item)) {
+    if (edge.src_output == 0) slots_[edge.dst_slot].SetValue(*item.const_tensor);
+    MarkInputReady(edge, ready);
+  }
 }
 
 void ExecutorState::MarkInputReady(const ExecutorEdge& edge, ReadyList* ready) {

@@ -70,6 +70,10 @@ absl::Status ExecutorGraph::Init(const CreateKernelFn& create_kernel) {
     item.node = node;
     item.kernel = kernel.get();
     item.async = kernel->AsAsync();
+    // The shortcut covers what Const is: no data inputs, one output.
+    if (node->num_inputs() == 0 && node->num_outputs() == 1) {
+      item.const_tensor = kernel->const_tensor();
+    }
     item.expensive = kernel->IsExpensive();
     for (DataType type : kernel->input_types()) item.ref_inputs |= IsRefType(type);
     item.input_start = num_input_slots_;

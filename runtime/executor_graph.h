@@ -40,6 +40,8 @@ struct ExecutorNode {
   const Node* node = nullptr;
   OpKernel* kernel = nullptr;      // owned by the ExecutorGraph
   AsyncOpKernel* async = nullptr;  // kernel->AsAsync(), cached
+  // kernel->const_tensor(), cached: the value of a Const, handed on without running it.
+  const Tensor* const_tensor = nullptr;
   bool expensive = false;          // kernel->IsExpensive(), cached
   bool ref_inputs = false;         // some input of the kernel is ref-typed
   int32_t input_start = 0;

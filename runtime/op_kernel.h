@@ -65,6 +65,10 @@ class OpKernel {
   // TensorFlow: true, except for kernels on GPU devices (they only enqueue work).
   virtual bool IsExpensive() { return expensive_; }
 
+  // The output of a kernel that always produces the same tensor (Const), else nullptr. The
+  // executor hands it to the consumers without calling Compute, as TensorFlow's does.
+  virtual const Tensor* const_tensor() const { return nullptr; }
+
   const NodeDef& def() const { return def_; }
   const std::string& name() const { return def_.name(); }
   const std::string& type_string() const { return def_.op(); }
