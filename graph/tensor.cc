@@ -2,12 +2,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "graph/errors.h"
+#include "graph/small_block_cache.h"
 
 namespace sluice {
 namespace {
@@ -34,7 +36,7 @@ bool HasPodElementType(DataType dtype) {
 // The reference-counted storage behind one or more Tensors. It owns `num_elements` elements
 // of `dtype` (constructed here for strings and handles) in memory from `allocator`, or
 // caller memory given back through `release`.
-class Tensor::Buffer {
+class Tensor::Buffer : public Tensor::BufferRefs {
  public:
   Buffer(DataType dtype, int64_t num_elements, void* data, size_t num_bytes,
          Allocator* allocator, std::function<void(void*)> release)
@@ -48,18 +50,28 @@ class Tensor::Buffer {
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
-  void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
-  // Deletes the buffer when the last reference goes.
-  void Unref() {
-    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+  // Every kernel run that allocates makes one: recycled per thread like small tensor
+  // buffers (a step holding a thousand scalar outputs would otherwise fall through
+  // malloc's per-thread cache to its general path).
+  // The cache holds malloc'd blocks of its class size, so that is what is allocated.
+  static void* operator new(size_t size) {
+    if (kBlockBytes == 0) return ::operator new(size);
+    void* block = small_block_cache::Take(kBlockBytes);
+    if (block == nullptr) block = std::malloc(kBlockBytes);
+    if (block == nullptr) throw std::bad_alloc();
+    return block;
   }
-  // Acquire pairs with the release in Unref, so a writer that sees 1 also sees every other
-  // holder's accesses finished.
-  bool RefCountIsOne() const { return refs_.load(std::memory_order_acquire) == 1; }
+  static void operator delete(void* block, size_t size) {
+    if (kBlockBytes == 0) {
+      ::operator delete(block, size);
+    } else if (!small_block_cache::Put(block, kBlockBytes)) {
+      std::free(block);
+    }
+  }
+
   char* data() const { return static_cast<char*>(data_); }
   size_t num_bytes() const { return num_bytes_; }
 
- private:
   ~Buffer() {
     VisitElementType(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -75,7 +87,8 @@ class Tensor::Buffer {
     }
   }
 
-  std::atomic<int> refs_{1};
+  static const size_t kBlockBytes;
+
   const DataType dtype_;
   const int64_t num_elements_;
   void* const data_;
@@ -84,17 +97,10 @@ class Tensor::Buffer {
   const std::function<void(void*)> release_;
 };
 
-namespace {
+// 0 when the cache is off (sanitizers): Take is then never asked for a block.
+const size_t Tensor::Buffer::kBlockBytes = small_block_cache::ClassBytes(sizeof(Buffer));
 
-// The shape of an empty Tensor, [0]. Copied rather than built: building validates it, and
-// every default-constructed or moved-from Tensor (a kernel's outputs before they are set)
-// needs one.
-const TensorShape& EmptyVectorShape() {
-  static const TensorShape* const shape = new TensorShape({0});
-  return *shape;
-}
-
-}  // namespace
+void Tensor::DestroyBuffer(BufferRefs* buf) { delete static_cast<Buffer*>(buf); }
 
 Tensor::Tensor() : Tensor(DT_FLOAT) {}
 
@@ -190,19 +196,6 @@ SLUICE_TENSOR_SCALAR_CTOR(ResourceHandleProto)
 
 Tensor::Tensor(const char* value) : Tensor(std::string(value)) {}
 
-Tensor::Tensor(const Tensor& other)
-    : dtype_(other.dtype_), shape_(other.shape_), buf_(other.buf_), data_(other.data_) {
-  if (buf_ != nullptr) buf_->Ref();
-}
-
-Tensor::Tensor(Tensor&& other) noexcept
-    : dtype_(other.dtype_), shape_(std::move(other.shape_)), buf_(other.buf_),
-      data_(other.data_) {
-  other.shape_ = EmptyVectorShape();
-  other.buf_ = nullptr;
-  other.data_ = nullptr;
-}
-
 Tensor& Tensor::operator=(const Tensor& other) {
   dtype_ = other.dtype_;
   shape_ = other.shape_;
@@ -223,20 +216,12 @@ Tensor& Tensor::operator=(Tensor&& other) noexcept {
   return *this;
 }
 
-Tensor::~Tensor() { Unref(); }
-
-void Tensor::ShareBuffer(Buffer* buf, char* data) {
+void Tensor::ShareBuffer(BufferRefs* buf, char* data) {
   // Ref before Unref: `buf` may be the buffer this tensor already holds.
-  if (buf != nullptr) buf->Ref();
+  if (buf != nullptr) buf->refs.fetch_add(1, std::memory_order_relaxed);
   Unref();
   buf_ = buf;
   data_ = data;
-}
-
-void Tensor::Unref() {
-  if (buf_ != nullptr) buf_->Unref();
-  buf_ = nullptr;
-  data_ = nullptr;
 }
 
 size_t Tensor::TotalBytes() const {
@@ -253,13 +238,14 @@ size_t Tensor::TotalBytes() const {
   return total;
 }
 
-size_t Tensor::AllocatedBytes() const { return buf_ == nullptr ? 0 : buf_->num_bytes(); }
+size_t Tensor::AllocatedBytes() const {
+  return buf_ == nullptr ? 0 : static_cast<const Buffer*>(buf_)->num_bytes();
+}
 
 bool Tensor::SharesBufferWith(const Tensor& other) const {
   return buf_ != nullptr && buf_ == other.buf_;
 }
 
-bool Tensor::RefCountIsOne() const { return buf_ != nullptr && buf_->RefCountIsOne(); }
 
 bool Tensor::CopyFrom(const Tensor& other, const TensorShape& shape) {
   if (other.NumElements() != shape.num_elements()) return false;

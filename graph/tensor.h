@@ -21,6 +21,7 @@
 #ifndef SLUICE_GRAPH_TENSOR_H_
 #define SLUICE_GRAPH_TENSOR_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -97,11 +98,21 @@ class Tensor {
   explicit Tensor(const char* value);
   explicit Tensor(ResourceHandleProto value);
 
-  Tensor(const Tensor& other);
-  Tensor(Tensor&& other) noexcept;
+  // Copies, moves and destruction are inline: the executor makes several per node.
+  Tensor(const Tensor& other)
+      : dtype_(other.dtype_), shape_(other.shape_), buf_(other.buf_), data_(other.data_) {
+    if (buf_ != nullptr) buf_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Tensor(Tensor&& other) noexcept
+      : dtype_(other.dtype_), shape_(std::move(other.shape_)), buf_(other.buf_),
+        data_(other.data_) {
+    other.shape_ = EmptyVectorShape();
+    other.buf_ = nullptr;
+    other.data_ = nullptr;
+  }
   Tensor& operator=(const Tensor& other);
   Tensor& operator=(Tensor&& other) noexcept;
-  ~Tensor();
+  ~Tensor() { Unref(); }
 
   DataType dtype() const { return dtype_; }
   const TensorShape& shape() const { return shape_; }
@@ -122,7 +133,11 @@ class Tensor {
   bool SharesBufferWith(const Tensor& other) const;
   // True when this is the only Tensor referring to its buffer, so a kernel may overwrite it
   // (forward it as an output). False without a buffer.
-  bool RefCountIsOne() const;
+  bool RefCountIsOne() const {
+    // Acquire pairs with the release in Unref, so a writer that sees 1 also sees every
+    // other holder's accesses finished.
+    return buf_ != nullptr && buf_->refs.load(std::memory_order_acquire) == 1;
+  }
   bool IsAligned() const {
     constexpr uintptr_t kEigenAlignment = EIGEN_MAX_ALIGN_BYTES > 0 ? EIGEN_MAX_ALIGN_BYTES : 1;
     return reinterpret_cast<uintptr_t>(data_) % kEigenAlignment == 0;
@@ -232,7 +247,21 @@ class Tensor {
   std::string SummarizeValue(int64_t max_entries, bool print_v2 = false) const;
 
  private:
+  // The reference count at the start of every buffer. Buffer (tensor.cc) derives from it;
+  // it is visible here so that the inline members can count references.
+  struct BufferRefs {
+    std::atomic<int> refs{1};
+  };
   class Buffer;
+  // Deletes a buffer whose last reference is gone (its elements, then its memory).
+  static void DestroyBuffer(BufferRefs* buf);
+  // The shape of an empty Tensor, [0]. Copied rather than built: building validates it, and
+  // every default-constructed or moved-from Tensor (a kernel's outputs before they are set)
+  // needs one.
+  static const TensorShape& EmptyVectorShape() {
+    static const TensorShape* const shape = new TensorShape({0});
+    return *shape;
+  }
 
   // Inline tests; the CHECK failures (and their messages) are out of line.
   void CheckType(DataType expected) const {
@@ -254,12 +283,19 @@ class Tensor {
   template <int NDIMS>
   static Eigen::DSizes<Eigen::DenseIndex, NDIMS> ToDSizes(absl::Span<const int64_t> sizes);
   // Shares `buf` (may be null) with data starting at `data`.
-  void ShareBuffer(Buffer* buf, char* data);
-  void Unref();
+  void ShareBuffer(BufferRefs* buf, char* data);
+  // Drops this tensor's reference (deleting the buffer if it was the last) and its data.
+  void Unref() {
+    if (buf_ != nullptr && buf_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      DestroyBuffer(buf_);
+    }
+    buf_ = nullptr;
+    data_ = nullptr;
+  }
 
   DataType dtype_;
   TensorShape shape_;
-  Buffer* buf_ = nullptr;  // holds one reference; null when there are no elements
+  BufferRefs* buf_ = nullptr;  // a Buffer holding one reference; null without elements
   char* data_ = nullptr;   // first element, inside buf_
 };
 
