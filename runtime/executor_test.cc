@@ -196,6 +196,35 @@ TEST_P(ExecutorTest, SameOutputFeedsManyConsumersAndOneConsumerTwice) {
   EXPECT_THAT(results, ::testing::ElementsAre(6.0f, 4.0f, 4.0f, 3.0f));
 }
 
+TEST_P(ExecutorTest, ConstValuesReachReadersWithoutRunningTheKernel) {
+  // "f" feeds a reader that forwards its input in place (it must not: the kernel keeps the
+  // value), a result directly, and waits on a control edge.
+  const std::string text = Const("gate", 0) +
+                           NodeText("f", "ExecTestFixed", {"^gate"}, FloatAttr("value", 5)) +
+                           NodeText("a", "ExecTestAddOne", {"f"}) + Retval("r0", "a", 0) +
+                           Retval("r1", "f", 1);
+  std::unique_ptr<Executor> executor;
+  ASSERT_TRUE(Build(text, &executor).ok());
+  const int runs_before = Counters().fixed_runs.load();
+  for (int step = 0; step < 3; ++step) {
+    std::vector<float> results;
+    ASSERT_TRUE(RunStep(executor.get(), 2, &results).ok());
+    EXPECT_EQ(results, (std::vector<float>{6, 5})) << "step " << step;
+  }
+  EXPECT_EQ(Counters().fixed_runs.load(), runs_before);
+
+  // Step stats time every node, so there the kernel runs (and gives the same values).
+  StepStats step_stats;
+  StepStatsCollector collector(&step_stats);
+  Executor::Args args = Args(GetParam());
+  args.stats_collector = &collector;
+  std::vector<float> results;
+  ASSERT_TRUE(RunStep(executor.get(), args, 2, &results).ok());
+  collector.Finalize();
+  EXPECT_EQ(results, (std::vector<float>{6, 5}));
+  EXPECT_EQ(Counters().fixed_runs.load(), runs_before + 1);
+}
+
 TEST_P(ExecutorTest, EmptyGraphSucceeds) {
   std::unique_ptr<Executor> executor;
   ASSERT_TRUE(Build("", &executor).ok());

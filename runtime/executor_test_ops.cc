@@ -83,6 +83,26 @@ class ConstOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestConst").Device(DEVICE_CPU), ConstOp);
 
+REGISTER_OP("ExecTestFixed").Output("y: float").Attr("value: float").SetShapeFn(
+    shape_inference::ScalarShape);
+class FixedOp : public CheapKernel {
+ public:
+  explicit FixedOp(OpKernelConstruction* ctx) : CheapKernel(ctx), value_(0.0f) {
+    float value = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &value));
+    value_.flat<float>()(0) = value;
+  }
+  void Compute(OpKernelContext* ctx) override {
+    ++Counters().fixed_runs;
+    ctx->set_output(0, value_);
+  }
+  const Tensor* const_tensor() const override { return &value_; }
+
+ private:
+  Tensor value_;
+};
+REGISTER_KERNEL_BUILDER(Name("ExecTestFixed").Device(DEVICE_CPU), FixedOp);
+
 REGISTER_OP("ExecTestAddOne").Input("x: float").Output("y: float").SetShapeFn(
     shape_inference::UnchangedShape);
 class AddOneOp : public CheapKernel {

@@ -2,6 +2,9 @@
 // kernels exist at this layer). All take and make float scalars or tensors:
 //
 //   ExecTestConst(value)       -> y = value                          cheap
+//   ExecTestFixed(value)       -> y = value, a const_tensor() kernel (as Const): the
+//                                 executor skips its Compute except when collecting
+//                                 step stats; counted
 //   ExecTestAddOne(x)          -> x + 1, forwarding x's buffer       cheap; counted
 //   ExecTestSlowAddOne(x)      -> x + 1                              expensive
 //   ExecTestAdd(x, y)          -> x + y                              cheap
@@ -41,6 +44,7 @@ namespace test {
 struct ExecutorTestCounters {
   std::atomic<int> add_one_built{0};
   std::atomic<int> add_one_runs{0};
+  std::atomic<int> fixed_runs{0};
   std::atomic<int> in_place_sole_owner{0};
   std::atomic<int> in_place_shared{0};
   // How long each ExecTestSlowAddOne sleeps, in microseconds (0: not at all).
