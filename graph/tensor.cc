@@ -130,10 +130,8 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
     return errors::Unimplemented("Tensors of type ", DataTypeString(dtype),
                                  " are not supported");
   }
-  Tensor tensor(dtype);
-  tensor.shape_ = shape;
   const int64_t n = shape.num_elements();
-  if (n == 0) return tensor;
+  if (n == 0) return Tensor(dtype, shape, nullptr, nullptr);
   const int64_t num_bytes = MultiplyWithoutOverflow(n, static_cast<int64_t>(element_size));
   if (num_bytes < 0) {
     return errors::ResourceExhausted("Tensor of type ", DataTypeString(dtype), " and shape ",
@@ -153,9 +151,9 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
       for (int64_t i = 0; i < n; ++i) new (elements + i) T();
     }
   });
-  tensor.buf_ = new Buffer(dtype, n, data, static_cast<size_t>(num_bytes), allocator, nullptr);
-  tensor.data_ = static_cast<char*>(data);
-  return tensor;
+  return Tensor(dtype, shape,
+                new Buffer(dtype, n, data, static_cast<size_t>(num_bytes), allocator, nullptr),
+                static_cast<char*>(data));
 }
 
 absl::StatusOr<Tensor> Tensor::FromExternalData(DataType dtype, const TensorShape& shape,

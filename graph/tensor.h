@@ -282,6 +282,10 @@ class Tensor {
   absl::InlinedVector<int64_t, 4> FlatOuterDims(int num_out_dims) const;
   template <int NDIMS>
   static Eigen::DSizes<Eigen::DenseIndex, NDIMS> ToDSizes(absl::Span<const int64_t> sizes);
+  // A tensor holding `buf`'s reference (null when there are no elements); for Allocate,
+  // which has checked the dtype.
+  Tensor(DataType dtype, const TensorShape& shape, BufferRefs* buf, char* data)
+      : dtype_(dtype), shape_(shape), buf_(buf), data_(data) {}
   // Shares `buf` (may be null) with data starting at `data`.
   void ShareBuffer(BufferRefs* buf, char* data);
   // Drops this tensor's reference (deleting the buffer if it was the last) and its data.

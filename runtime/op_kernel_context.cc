@@ -160,18 +160,17 @@ Allocator* OpKernelContext::AllocatorFor(MemoryType memory_type) const {
                                     : params_->device->GetAllocator();
 }
 
-absl::Status OpKernelContext::AllocateTensor(DataType dtype, const TensorShape& shape,
-                                             MemoryType memory_type, Tensor* out) const {
+absl::StatusOr<Tensor> OpKernelContext::AllocateTensor(DataType dtype, const TensorShape& shape,
+                                                       MemoryType memory_type) const {
   Allocator* allocator = AllocatorFor(memory_type);
   absl::StatusOr<Tensor> tensor = Tensor::Allocate(allocator, dtype, shape);
-  if (!tensor.ok()) {
+  if (ABSL_PREDICT_FALSE(!tensor.ok())) {
     return errors::ResourceExhausted("OOM when allocating tensor with shape",
                                      shape.DebugString(), " and type ", DataTypeString(dtype),
                                      " on ", params_->device->name(), " by allocator ",
                                      allocator->Name(), ": ", tensor.status().message());
   }
-  *out = *std::move(tensor);
-  return absl::OkStatus();
+  return tensor;
 }
 
 absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shape,
@@ -189,9 +188,9 @@ absl::Status OpKernelContext::allocate_output(int index, const TensorShape& shap
     return errors::Internal("allocate_output on same index multiple times. index = ", index,
                             " kernel=", op_kernel().name());
   }
-  Tensor allocated;
-  RETURN_IF_ERROR(AllocateTensor(dtype, shape, output_memory_type(index), &allocated));
-  *output = output_tensors_[index].Set(std::move(allocated));
+  absl::StatusOr<Tensor> allocated = AllocateTensor(dtype, shape, output_memory_type(index));
+  if (ABSL_PREDICT_FALSE(!allocated.ok())) return allocated.status();
+  *output = output_tensors_[index].Set(*std::move(allocated));
   outputs_[index] = TensorValue(*output);
   return absl::OkStatus();
 }
@@ -228,11 +227,13 @@ bool OpKernelContext::forward_input_to_output_with_shape(int input_index, int ou
   const OpKernel& kernel = *params_->op_kernel;
   DCHECK_LT(input_index, kernel.num_inputs());
   const DataType output_dtype = kernel.output_type(output_index);
-  if (input.tensor == nullptr || input.is_ref() || outputs_[output_index].tensor != nullptr ||
-      IsRefType(output_dtype) || input.tensor->dtype() != output_dtype ||
+  // Shared buffers, the usual refusal (a tensor with several readers, a Const's value), are
+  // tested first.
+  if (input.tensor == nullptr || input.is_ref() || !input.tensor->RefCountIsOne() ||
+      outputs_[output_index].tensor != nullptr || IsRefType(output_dtype) ||
+      input.tensor->dtype() != output_dtype ||
       input.tensor->NumElements() != shape.num_elements() ||
-      kernel.input_memory_types()[input_index] != kernel.output_memory_types()[output_index] ||
-      !input.tensor->RefCountIsOne()) {
+      kernel.input_memory_types()[input_index] != kernel.output_memory_types()[output_index]) {
     return false;
   }
   // A copy shares the buffer; most forwards keep the input's shape, else it is replaced
@@ -259,7 +260,10 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
 
 absl::Status OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape,
                                             Tensor* out_temp) {
-  return AllocateTensor(dtype, shape, DEVICE_MEMORY, out_temp);
+  absl::StatusOr<Tensor> allocated = AllocateTensor(dtype, shape, DEVICE_MEMORY);
+  if (!allocated.ok()) return allocated.status();
+  *out_temp = *std::move(allocated);
+  return absl::OkStatus();
 }
 
 void OpKernelContext::set_output(int index, const Tensor& tensor) {

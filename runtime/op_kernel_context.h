@@ -35,6 +35,7 @@
 #include "absl/base/optimization.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
@@ -240,8 +241,8 @@ class OpKernelContext {
   absl::Status InputIndex(absl::string_view name, int* index) const;
   absl::Status OutputIndex(absl::string_view name, int* index) const;
   Allocator* AllocatorFor(MemoryType memory_type) const;
-  absl::Status AllocateTensor(DataType dtype, const TensorShape& shape,
-                              MemoryType memory_type, Tensor* out) const;
+  absl::StatusOr<Tensor> AllocateTensor(DataType dtype, const TensorShape& shape,
+                                        MemoryType memory_type) const;
 
   // The tensor of one non-ref output, constructed when the kernel first sets that output.
   // Most nodes set one or two outputs, and building and destroying an empty Tensor for
