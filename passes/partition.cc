@@ -72,7 +72,16 @@ class Partitioner {
   bool InputOnHost(const Node& n, int port) const {
     return !on_cpu_[n.id()] && opts_.input_in_host_memory && opts_.input_in_host_memory(n, port);
   }
-  GraphDef* PartitionOf(const Node& n) { return &(*partitions_)[n.assigned_device_name()]; }
+  // Nodes come mostly in runs on one device: the last partition is kept, so that most
+  // lookups compare the name instead of hashing it (map elements never move).
+  GraphDef* PartitionOf(const Node& n) {
+    const std::string& device = n.assigned_device_name();
+    if (last_partition_ == nullptr || device != last_device_) {
+      last_partition_ = &(*partitions_)[device];
+      last_device_ = device;
+    }
+    return last_partition_;
+  }
 
   const PartitionOptions& opts_;
   const Graph& graph_;
@@ -87,6 +96,8 @@ class Partitioner {
   // Control inputs already written to the current node.
   absl::flat_hash_set<std::string> control_inputs_;
   int64_t name_counter_ = 0;
+  std::string last_device_;
+  GraphDef* last_partition_ = nullptr;
 };
 
 absl::Status Partitioner::Run() {
@@ -187,6 +198,17 @@ void Partitioner::AddInput(const Edge& edge, NodeDef* dst_def) {
   t.recv_on_host = !control && InputOnHost(dst, edge.dst_input());
   const bool local = t.src_graph == t.dst_graph && t.send_on_host == t.recv_on_host;
 
+  if (local && !control) {
+    // The common case, written in place: "name" or "name:port".
+    std::string* input = dst_def->add_input();
+    const int port = edge.src_output();
+    if (port == 0) {
+      *input = src.name();
+    } else {
+      absl::StrAppend(input, src.name(), ":", port);
+    }
+    return;
+  }
   std::string input;
   if (local) {
     input = src.name();
@@ -199,10 +221,8 @@ void Partitioner::AddInput(const Edge& edge, NodeDef* dst_def) {
   }
   if (control) {
     if (control_inputs_.insert(input).second) dst_def->add_input(absl::StrCat("^", input));
-  } else if (local && edge.src_output() != 0) {
-    dst_def->add_input(absl::StrCat(input, ":", edge.src_output()));
   } else {
-    dst_def->add_input(input);
+    dst_def->add_input(std::move(input));  // a Recv: its output 0
   }
 }
 
