@@ -97,7 +97,7 @@ class Tensor::Buffer : public Tensor::BufferRefs {
   const std::function<void(void*)> release_;
 };
 
-// 0 when the cache is off (sanitizers): Take is then never asked for a block.
+// 0 when the cache is off (AddressSanitizer): Take is then never asked for a block.
 const size_t Tensor::Buffer::kBlockBytes = small_block_cache::ClassBytes(sizeof(Buffer));
 
 void Tensor::DestroyBuffer(BufferRefs* buf) { delete static_cast<Buffer*>(buf); }
