@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -106,7 +107,11 @@ class Tensor {
   Tensor(Tensor&& other) noexcept
       : dtype_(other.dtype_), shape_(std::move(other.shape_)), buf_(other.buf_),
         data_(other.data_) {
-    other.shape_ = EmptyVectorShape();
+    // Rebuilt in place (an inline copy of one dim) rather than assigned: assignment goes
+    // through a temporary InlinedVector, which GCC then reports as maybe uninitialised
+    // wherever this constructor is inlined.
+    other.shape_.~TensorShape();
+    new (&other.shape_) TensorShape(EmptyVectorShape());
     other.buf_ = nullptr;
     other.data_ = nullptr;
   }
