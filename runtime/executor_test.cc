@@ -124,6 +124,16 @@ class ExecutorTest : public ExecutorTestBase, public ::testing::WithParamInterfa
   absl::Status RunStep(Executor* executor, int num_retvals, std::vector<float>* results) {
     return RunStep(executor, Args(GetParam()), num_retvals, results);
   }
+  // RunStep with a StepStatsCollector filling *step_stats.
+  absl::Status RunStepWithStats(Executor* executor, int num_retvals, std::vector<float>* results,
+                                StepStats* step_stats) {
+    StepStatsCollector collector(step_stats);
+    Executor::Args args = Args(GetParam());
+    args.stats_collector = &collector;
+    const absl::Status status = RunStep(executor, args, num_retvals, results);
+    collector.Finalize();
+    return status;
+  }
 };
 
 using ExecutorConstructionTest = ExecutorTestBase;
@@ -215,12 +225,8 @@ TEST_P(ExecutorTest, ConstValuesReachReadersWithoutRunningTheKernel) {
 
   // Step stats time every node, so there the kernel runs (and gives the same values).
   StepStats step_stats;
-  StepStatsCollector collector(&step_stats);
-  Executor::Args args = Args(GetParam());
-  args.stats_collector = &collector;
   std::vector<float> results;
-  ASSERT_TRUE(RunStep(executor.get(), args, 2, &results).ok());
-  collector.Finalize();
+  ASSERT_TRUE(RunStepWithStats(executor.get(), 2, &results, &step_stats).ok());
   EXPECT_EQ(results, (std::vector<float>{6, 5}));
   EXPECT_EQ(Counters().fixed_runs.load(), runs_before + 1);
 }
@@ -500,12 +506,8 @@ TEST_P(ExecutorTest, StepStatsAreRecorded) {
                     &executor)
                   .ok());
   StepStats step_stats;
-  StepStatsCollector collector(&step_stats);
-  Executor::Args args = Args(GetParam());
-  args.stats_collector = &collector;
   std::vector<float> results;
-  ASSERT_TRUE(RunStep(executor.get(), args, 1, &results).ok());
-  collector.Finalize();
+  ASSERT_TRUE(RunStepWithStats(executor.get(), 1, &results, &step_stats).ok());
 
   ASSERT_EQ(step_stats.dev_stats_size(), 1);
   const DeviceStepStats& dev = step_stats.dev_stats(0);
