@@ -137,12 +137,22 @@ class Tensor {
   // True when both refer to the same underlying allocation (slices included).
   bool SharesBufferWith(const Tensor& other) const;
   // True when this is the only Tensor referring to its buffer, so a kernel may overwrite it
-  // (forward it as an output). False without a buffer.
+  // (forward it as an output). False without a buffer, and always false for a read-only one.
   bool RefCountIsOne() const {
     // Acquire pairs with the release in Unref, so a writer that sees 1 also sees every
     // other holder's accesses finished.
-    return buf_ != nullptr && buf_->refs.load(std::memory_order_acquire) == 1;
+    return buf_ != nullptr && buf_->refs.load(std::memory_order_acquire) == 1 &&
+           !buf_->read_only;
   }
+  // Promises that the elements of this tensor's buffer never change again, through this or
+  // any other Tensor sharing it: a Const's value, weights a kernel derived once. Caches keyed
+  // on a buffer's address may then trust it without looking at its contents (a convolution's
+  // reordered filter), and no kernel is handed it to overwrite. Call it before the tensor is
+  // shared with other threads. No-op without a buffer.
+  void MarkReadOnly() {
+    if (buf_ != nullptr) buf_->read_only = true;
+  }
+  bool IsReadOnly() const { return buf_ != nullptr && buf_->read_only; }
   bool IsAligned() const {
     constexpr uintptr_t kEigenAlignment = EIGEN_MAX_ALIGN_BYTES > 0 ? EIGEN_MAX_ALIGN_BYTES : 1;
     return reinterpret_cast<uintptr_t>(data_) % kEigenAlignment == 0;
@@ -256,6 +266,7 @@ class Tensor {
   // it is visible here so that the inline members can count references.
   struct BufferRefs {
     std::atomic<int> refs{1};
+    bool read_only = false;  // set by MarkReadOnly before the buffer is shared
   };
   class Buffer;
   // Deletes a buffer whose last reference is gone (its elements, then its memory).

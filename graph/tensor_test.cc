@@ -103,6 +103,28 @@ TEST(TensorTest, BufferReturnsToAllocator) {
   EXPECT_EQ(allocator.GetStats().peak_bytes_in_use, 80);
 }
 
+TEST(TensorTest, ReadOnlyMarkTravelsWithTheBufferAndBlocksForwarding) {
+  Tensor a = MakeTensor<float>(TensorShape({2, 2}), {1, 2, 3, 4});
+  EXPECT_FALSE(a.IsReadOnly());
+  EXPECT_TRUE(a.RefCountIsOne());
+  a.MarkReadOnly();
+  EXPECT_TRUE(a.IsReadOnly());
+  // The only reference, but no kernel may overwrite it.
+  EXPECT_FALSE(a.RefCountIsOne());
+  Tensor copy = a;
+  Tensor row = a.Slice(1, 2);
+  Tensor reshaped;
+  ASSERT_TRUE(reshaped.CopyFrom(a, TensorShape({4})));
+  EXPECT_TRUE(copy.IsReadOnly());
+  EXPECT_TRUE(row.IsReadOnly());
+  EXPECT_TRUE(reshaped.IsReadOnly());
+  // A fresh buffer with the same values is not read-only; an empty tensor never is.
+  EXPECT_FALSE(MakeTensor<float>(TensorShape({2, 2}), {1, 2, 3, 4}).IsReadOnly());
+  Tensor empty(DT_FLOAT, TensorShape({0}));
+  empty.MarkReadOnly();
+  EXPECT_FALSE(empty.IsReadOnly());
+}
+
 TEST(TensorTest, CopiesShareMovesTransfer) {
   Tensor a = MakeTensor<float>(TensorShape({2}), {1, 2});
   EXPECT_TRUE(a.RefCountIsOne());

@@ -20,6 +20,9 @@ class ConstantOp : public OpKernel {
                 errors::InvalidArgument("Type mismatch between value (",
                                         DataTypeString(value_.dtype()), ") and dtype (",
                                         DataTypeString(ctx->output_type(0)), ")"));
+    // No kernel writes a Const's value, so caches of what was derived from it (reordered
+    // convolution filters) need not check its contents each step.
+    value_.MarkReadOnly();
   }
 
   void Compute(OpKernelContext* ctx) override { ctx->set_output(0, value_); }

@@ -10,7 +10,12 @@ namespace sluice {
 
 uint64_t BatchNormFolder::Fingerprint(const Tensor* const (&sources)[5]) {
   uint64_t h = 0;
-  for (const Tensor* t : sources) h = (h ^ TensorFingerprint(*t)) * 0x100000001b3ull;
+  for (const Tensor* t : sources) {
+    // A read-only tensor cannot change under the same buffer, which the cache compares
+    // anyway: reading its contents (a whole filter) each step would be wasted.
+    const uint64_t part = t->IsReadOnly() ? 0 : TensorFingerprint(*t);
+    h = (h ^ part) * 0x100000001b3ull;
+  }
   return h;
 }
 
@@ -58,6 +63,9 @@ void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tens
     for (int64_t i = 0; depth > 0 && i < n; i += depth) {
       for (int64_t c = 0; c < depth; ++c) wf[i + c] = w[i + c] * s[c];
     }
+    // An entry is never written after this; a change of the sources makes a new one.
+    fresh->filter.MarkReadOnly();
+    fresh->bias.MarkReadOnly();
     entry = fresh;
     absl::MutexLock lock(&mu_);
     entry_ = std::move(fresh);

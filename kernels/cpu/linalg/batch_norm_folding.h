@@ -5,8 +5,9 @@
 //   b[c] = offset[c] - mean[c] * s[c],      y = conv(x, w') + b.
 // Fold() computes w' and b in float and keeps them while the filter and the four batch-norm
 // vectors are the same buffers with the same contents (a content fingerprint catches
-// in-place updates), so constant weights are folded once and the returned w' keeps its
-// buffer, which lets OneDnnConv's cache of reordered weights hit too.
+// in-place updates; read-only sources, such as Consts' values, are not fingerprinted), so
+// constant weights are folded once and the returned w' keeps its buffer, which lets
+// OneDnnConv's cache of reordered weights hit too. w' and b are read-only tensors.
 //
 // The filter is TensorFlow's [rows, cols, in_depth / groups, out_depth]: the output channel
 // is the innermost dim. Thread safety: Fold may be called concurrently.

@@ -21,7 +21,7 @@ struct OneDnnConv::Primitive {
 
 struct OneDnnConv::Weights {
   Tensor filter;  // keeps the source buffer alive, so its address identifies it
-  uint64_t fingerprint = 0;
+  uint64_t fingerprint = 0;  // of the filter's contents; 0 for a read-only filter
   memory reordered;
 };
 
@@ -126,7 +126,7 @@ absl::Status OneDnnConv::ReorderWeights(const Primitive& primitive, const Tensor
                                         std::shared_ptr<const Weights>* weights) const {
   auto w = std::make_shared<Weights>();
   w->filter = filter;
-  w->fingerprint = TensorFingerprint(filter);
+  w->fingerprint = filter.IsReadOnly() ? 0 : TensorFingerprint(filter);
   RETURN_IF_ERROR(OneDnnCall("weight reorder", [&] {
     memory plain = WrapMemory(primitive.plain_weights, filter.raw_data());
     w->reordered = memory(primitive.weights, OneDnnEngine());
@@ -163,9 +163,10 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo,
   const bool reorder = p.weights != p.plain_weights;
   if (reorder) {
     const Weights* w = entry.weights.get();
+    // The same buffer keeps its read-only mark, so the mark needs no separate comparison.
     const bool valid = w != nullptr && w->filter.raw_data() == filter.raw_data() &&
                        w->filter.shape() == filter.shape() &&
-                       w->fingerprint == TensorFingerprint(filter);
+                       (filter.IsReadOnly() || w->fingerprint == TensorFingerprint(filter));
     if (!valid) {
       RETURN_IF_ERROR(ReorderWeights(p, filter, &entry.weights));
       changed = true;
