@@ -8,27 +8,40 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
+#include "graph/algorithm.h"
 #include "graph/errors.h"
 #include "graph/graph.h"
 #include "graph/node_def_util.h"
 #include "graph/op_registry.h"
+#include "graph/shape_inference.h"
+#include "graph/shape_refiner.h"
 #include "proto/attr_value.pb.h"
 
 namespace sluice {
 namespace {
 
-// One matched chain: the contraction, its bias or batch norm, and the optional activation.
+// One matched chain: the contraction, its bias or batch norm, the optional residual add and
+// the optional activation.
 struct Chain {
   Node* contraction = nullptr;
   Node* post = nullptr;
+  // Conv2D → BiasAdd only: the Add/AddV2 of post's output and `addend`, of the same shape.
+  Node* residual = nullptr;
+  const Edge* addend = nullptr;
   Node* activation = nullptr;  // for swish, the final Mul
   // Swish only: the Sigmoid, and the Mul by one that Keras' silu puts before it (or null).
   Node* swish_sigmoid = nullptr;
   Node* swish_scale = nullptr;
-  Node* last() const { return activation != nullptr ? activation : post; }
+  Node* last() const {
+    if (activation != nullptr) return activation;
+    return residual != nullptr ? residual : post;
+  }
   bool swish() const { return swish_sigmoid != nullptr; }
 };
+
+bool IsAdd(const Node* n) { return n->type_string() == "AddV2" || n->type_string() == "Add"; }
 
 bool IsConvActivation(absl::string_view op) {
   return op == "Relu" || op == "Relu6" || op == "Elu" || op == "LeakyRelu";
@@ -79,19 +92,39 @@ const Edge* DataInput(const Node* n, int index) {
   return nullptr;
 }
 
-// The single data consumer of n's output 0 at its input 0, when n has exactly that one
-// consumer and no control consumers; else null. Data edges from other outputs disqualify n
-// too (the fused node has one output).
-Node* SoleConsumer(const Node* n) {
+// The single data consumer of n's output 0 at its input 0 (at any input when
+// `any_input`), when n has exactly that one consumer and no control consumers; else null.
+// Data edges from other outputs disqualify n too (the fused node has one output).
+Node* SoleConsumer(const Node* n, bool any_input = false) {
   Node* consumer = nullptr;
   for (const Edge* e : n->out_edges()) {
-    if (e->IsControlEdge() || e->src_output() != 0 || e->dst_input() != 0 ||
+    if (e->IsControlEdge() || e->src_output() != 0 || (e->dst_input() != 0 && !any_input) ||
         consumer != nullptr) {
       return nullptr;
     }
     consumer = e->dst();
   }
   return consumer;
+}
+
+// Whether two inferred shapes are the same: equal known ranks, and each pair of dims either
+// known and equal or the very same unknown dim (TensorFlow's remapper compares them
+// symbolically too: a batch dim left unknown is one handle along a chain of ops).
+bool SymbolicallyEqual(shape_inference::ShapeHandle a, shape_inference::ShapeHandle b) {
+  using shape_inference::InferenceContext;
+  if (!InferenceContext::RankKnown(a) || !InferenceContext::RankKnown(b)) return false;
+  const int rank = InferenceContext::Rank(a);
+  if (InferenceContext::Rank(b) != rank) return false;
+  for (int i = 0; i < rank; ++i) {
+    const shape_inference::DimensionHandle x = InferenceContext::DimKnownRank(a, i);
+    const shape_inference::DimensionHandle y = InferenceContext::DimKnownRank(b, i);
+    if (x.SameHandle(y)) continue;
+    if (!InferenceContext::ValueKnown(x) ||
+        InferenceContext::Value(x) != InferenceContext::Value(y)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 class Remapper {
@@ -108,6 +141,7 @@ class Remapper {
         candidates.push_back(n->id());
       }
     }
+    FindSameShapeAdds();
     for (int id : candidates) {
       Node* n = g_->FindNodeId(id);
       if (n == nullptr) continue;
@@ -123,6 +157,61 @@ class Remapper {
 
  private:
   bool Inner(const Node* n) const { return !opts_.protected_names.contains(n->name()); }
+
+  // A residual add's operands are compared by inferred shape, which the graph does not hold:
+  // before anything is spliced, the adds that could end a Conv2D → BiasAdd chain are found
+  // and, if there are any, the graph's shapes inferred once (best effort) to keep those
+  // whose two operands have the same shape. Splicing keeps each add's operands' shapes.
+  void FindSameShapeAdds() {
+    std::vector<const Node*> adds;
+    for (const Node* n : g_->op_nodes()) {
+      if (!IsAdd(n) || n->num_inputs() != 2) continue;
+      for (const Edge* e : n->in_edges()) {
+        const Node* b = e->src();
+        if (e->IsControlEdge() || b->type_string() != "BiasAdd") continue;
+        const Edge* c = DataInput(b, 0);
+        if (c != nullptr && c->src()->type_string() == "Conv2D") {
+          adds.push_back(n);
+          break;
+        }
+      }
+    }
+    if (adds.empty()) return;
+    ShapeRefiner refiner(g_->op_registry());
+    refiner.set_require_shape_inference_fns(false);
+    std::vector<Node*> order;
+    GetReversePostOrder(*g_, &order);
+    for (const Node* n : order) {
+      if (n->IsOp()) refiner.AddNode(n).IgnoreError();
+    }
+    for (const Node* add : adds) {
+      const Edge* x = DataInput(add, 0);
+      const Edge* y = DataInput(add, 1);
+      if (x == nullptr || y == nullptr) continue;
+      const shape_inference::InferenceContext* cx = refiner.GetContext(x->src());
+      const shape_inference::InferenceContext* cy = refiner.GetContext(y->src());
+      if (cx == nullptr || cy == nullptr) continue;
+      if (SymbolicallyEqual(cx->output(x->src_output()), cy->output(y->src_output()))) {
+        same_shape_adds_.insert(add->id());
+      }
+    }
+  }
+
+  // Whether b (a Conv2D's BiasAdd) feeds only a same-shape Add that may join its chain;
+  // fills the chain's residual and addend.
+  bool MatchResidual(Node* b, Chain* chain) const {
+    Node* add = SoleConsumer(b, /*any_input=*/true);
+    if (add == nullptr || !IsAdd(add) || !same_shape_adds_.contains(add->id()) ||
+        !SameDevice(b, add)) {
+      return false;
+    }
+    const Edge* x = DataInput(add, 0);
+    const Edge* y = DataInput(add, 1);
+    if (x == nullptr || y == nullptr) return false;
+    chain->residual = add;
+    chain->addend = x->src() == b ? y : x;
+    return true;
+  }
 
   bool SameDevice(const Node* a, const Node* b) const {
     return a->assigned_device_name() == b->assigned_device_name() &&
@@ -155,9 +244,13 @@ class Remapper {
     chain->contraction = c;
     chain->post = b;
     if (!Inner(b)) return true;
-    if (MatchSwish(b, chain)) return true;
-    Node* a = SoleConsumer(b);
-    if (a == nullptr || !SameDevice(b, a)) return true;
+    const bool residual = conv && !depthwise && b->type_string() == "BiasAdd" &&
+                          MatchResidual(b, chain);
+    if (!residual && MatchSwish(b, chain)) return true;
+    if (residual && !Inner(chain->residual)) return true;
+    Node* before_activation = residual ? chain->residual : b;
+    Node* a = SoleConsumer(before_activation);
+    if (a == nullptr || !SameDevice(before_activation, a)) return true;
     if (conv ? IsConvActivation(a->type_string()) : IsMatMulActivation(a->type_string())) {
       chain->activation = a;
     }
@@ -221,7 +314,8 @@ class Remapper {
     return (x->src() == b && y->src() != b) || (y->src() == b && x->src() != b);
   }
 
-  // The data inputs of the fused node: the contraction's two, then the post-op's operands.
+  // The data inputs of the fused node: the contraction's two, then the post-op's operands,
+  // then the residual add's addend.
   static std::vector<const Edge*> DataInputs(const Chain& chain) {
     std::vector<const Edge*> inputs;
     for (const Node* n : {chain.contraction, chain.post}) {
@@ -233,6 +327,7 @@ class Remapper {
         inputs.insert(inputs.end(), edges.begin() + 1, edges.end());
       }
     }
+    if (chain.addend != nullptr) inputs.push_back(chain.addend);
     return inputs;
   }
 
@@ -258,13 +353,14 @@ class Remapper {
         if (attr.name() == name) (*def.mutable_attr())[name] = value;
       }
     }
-    const int num_args = batch_norm ? 4 : 1;
+    const int num_args = batch_norm ? 4 : chain.residual != nullptr ? 2 : 1;
     AddNodeAttr("num_args", num_args, &def);
     const DataType dtype = c->output_type(0);
     if (conv) {
       AddNodeAttr("TArgs", std::vector<DataType>(num_args, dtype), &def);
     }
     std::vector<std::string> fused_ops = {batch_norm ? "FusedBatchNorm" : "BiasAdd"};
+    if (chain.residual != nullptr) fused_ops.push_back("Add");
     if (batch_norm) {
       const auto it = chain.post->def().attr().find("epsilon");
       if (it != chain.post->def().attr().end()) (*def.mutable_attr())["epsilon"] = it->second;
@@ -298,8 +394,8 @@ class Remapper {
     std::vector<std::pair<Node*, int>> sources;
     for (const Edge* e : data_inputs) sources.emplace_back(e->src(), e->src_output());
     std::vector<Node*> control_sources;
-    for (Node* n : {chain.contraction, chain.post, chain.swish_scale, chain.swish_sigmoid,
-                    chain.activation}) {
+    for (Node* n : {chain.contraction, chain.post, chain.residual, chain.swish_scale,
+                    chain.swish_sigmoid, chain.activation}) {
       if (n == nullptr) continue;
       for (const Edge* e : n->in_edges()) {
         if (e->IsControlEdge()) control_sources.push_back(e->src());
@@ -310,8 +406,8 @@ class Remapper {
     for (const Edge* e : last->out_edges()) consumers.emplace_back(e->dst(), e->dst_input());
     const std::string assigned = last->assigned_device_name();
 
-    for (Node* n : {chain.activation, chain.swish_sigmoid, chain.swish_scale, chain.post,
-                    chain.contraction}) {
+    for (Node* n : {chain.activation, chain.swish_sigmoid, chain.swish_scale, chain.residual,
+                    chain.post, chain.contraction}) {
       if (n != nullptr) g_->RemoveNode(n);
     }
     ASSIGN_OR_RETURN(Node * fused, g_->AddNode(std::move(def)));
@@ -332,6 +428,7 @@ class Remapper {
 
   const RemapperOptions& opts_;
   Graph* g_;
+  absl::flat_hash_set<int> same_shape_adds_;  // ids of Adds whose operands' shapes match
 };
 
 }  // namespace

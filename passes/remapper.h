@@ -11,9 +11,15 @@
 //   DepthwiseConv2dNative → BiasAdd [→ act]  (not with EXPLICIT padding)
 //                                      → _FusedDepthwiseConv2dNative, args [bias]
 //   MatMul → BiasAdd [→ act]           fused_ops ["BiasAdd"(, act)],        args [bias]
+//   Conv2D → BiasAdd → Add/AddV2(·, r) [→ act]   fused_ops ["BiasAdd", "Add"(, act)],
+//                                      args [bias, r] (a residual connection; BiasAdd's
+//                                      output may be either operand of the add)
 // with act one of Relu, Relu6, Elu, LeakyRelu (its alpha becomes leakyrelu_alpha) and, after
 // MatMul only, Tanh and Sigmoid. BiasAdd's data_format must be the convolution's (NHWC for
-// MatMul); the batch norm's too.
+// MatMul); the batch norm's too. A residual add is fused only when its two operands have the
+// same inferred shape (dims equal, or the very same unknown dim), since the fused kernel does
+// not broadcast; the pass infers the graph's shapes once, and only when such an add exists.
+// Swish does not follow a residual add (TensorFlow does not fuse that either).
 //
 // Swish (SiLU) after any of them becomes the activation "_FusedSwish" (TensorFlow's oneDNN
 // builds use the same name): b's output feeds exactly a Sigmoid and a Mul of b by that

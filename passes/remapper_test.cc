@@ -291,6 +291,72 @@ TEST_F(RemapperTest, ControlInputsAndConsumersMove) {
   EXPECT_EQ(absl::StrJoin(Find("after")->input(), ","), "^b");
 }
 
+// A float Placeholder of `dims` (-1 for an unknown dim).
+std::string ShapedPlaceholder(const std::string& name, const std::vector<int>& dims) {
+  std::string shape;
+  for (int d : dims) absl::StrAppend(&shape, " dim { size: ", d, " }");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }"
+                      " attr { key: 'shape' value { shape {", shape, " } } } }");
+}
+
+// A residual block's end: conv(xs) + bias, added to `addend`, then Relu. `short` is another
+// convolution of xs, so its unknown batch dim is the very same as the block's.
+std::string ResidualBlock(const std::string& addend) {
+  const std::string conv_attrs =
+      " attr { key: 'strides' value { list { i: [1, 1, 1, 1] } } }"
+      " attr { key: 'padding' value { s: 'SAME' } }";
+  return ShapedPlaceholder("xs", {-1, 8, 8, 4}) + ShapedPlaceholder("w1", {1, 1, 4, 6}) +
+         ShapedPlaceholder("b1", {6}) + ShapedPlaceholder("row", {6}) +
+         ShapedPlaceholder("other", {-1, 8, 8, 6}) +
+         Node("short", "Conv2D", {"xs", "w1"}, conv_attrs) +
+         Node("conv", "Conv2D", {"xs", "w1"}, conv_attrs) + Node("ba", "BiasAdd", {"conv", "b1"}) +
+         Node("sum", "AddV2", {addend, "ba"}) + Node("relu", "Relu", {"sum"}) +
+         Node("out", "Identity", {"relu"});
+}
+
+TEST_F(RemapperTest, SameShapeResidualAddJoinsTheChain) {
+  Load(ResidualBlock("short"));
+  ASSERT_TRUE(Fuse());
+  EXPECT_EQ(Find("sum"), nullptr);
+  EXPECT_EQ(Find("ba"), nullptr);
+  const NodeDef* fused = Find("relu");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(fused->op(), "_FusedConv2D");
+  // The conv's operand was the add's second input; the addend comes last either way.
+  EXPECT_EQ(absl::StrJoin(fused->input(), ","), "xs,w1,b1,short");
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd,Add,Relu");
+  EXPECT_EQ(fused->attr().at("num_args").i(), 2);
+  EXPECT_EQ(fused->attr().at("TArgs").list().type_size(), 2);
+}
+
+// Broadcasting adds (a row, or a batch dim that may differ) are not fused: the fused kernel
+// adds elementwise only.
+TEST_F(RemapperTest, AddsThatMayBroadcastStaySeparate) {
+  for (const char* addend : {"row", "other"}) {
+    SCOPED_TRACE(addend);
+    g_ = std::make_unique<Graph>(OpRegistry::Global());
+    Load(ResidualBlock(addend));
+    ASSERT_TRUE(Fuse());
+    ASSERT_NE(Find("sum"), nullptr);
+    EXPECT_EQ(Find("sum")->op(), "AddV2");
+    EXPECT_EQ(Find("relu")->op(), "Relu");
+    ASSERT_NE(Find("ba"), nullptr);
+    EXPECT_EQ(Strings(*Find("ba"), "fused_ops"), "BiasAdd");
+  }
+}
+
+// A fetched add ends the chain (it keeps its name); its Relu stays a node of its own.
+TEST_F(RemapperTest, ObservedResidualAddEndsTheChain) {
+  Load(ResidualBlock("short"));
+  opts_.protected_names.insert("sum");
+  ASSERT_TRUE(Fuse());
+  const NodeDef* fused = Find("sum");
+  ASSERT_NE(fused, nullptr);
+  EXPECT_EQ(Strings(*fused, "fused_ops"), "BiasAdd,Add");
+  EXPECT_EQ(Find("relu")->op(), "Relu");
+}
+
 TEST_F(RemapperTest, NoKernelNoFusion) {
   Load(Conv("conv") + BiasAdd("b", "conv"));
   g_->FindNodeByName("b")->set_assigned_device_name("/job:a/replica:0/task:0/device:CPU:0");

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_join.h"
 #include "graph/errors.h"
+#include "graph/types.h"
 
 namespace sluice {
 namespace {
@@ -81,10 +82,14 @@ absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool 
     return errors::InvalidArgument("Fused ", Label(kind), " must have at least one fused op.");
   }
   const bool batch_norm = fused_ops[0] == "FusedBatchNorm";
-  bool known = fused_ops.size() <= 2 &&
+  const bool add = kind == FusedContraction::kConv2D && fused_ops[0] == "BiasAdd" &&
+                   fused_ops.size() >= 2 && fused_ops[1] == "Add";
+  const size_t activation_at = add ? 2 : 1;
+  bool known = fused_ops.size() <= activation_at + 1 &&
                (fused_ops[0] == "BiasAdd" || (batch_norm && kind == FusedContraction::kConv2D));
-  if (known && fused_ops.size() == 2) {
-    known = ParseActivation(fused_ops[1], kind, allow_gelu, &spec->activation);
+  if (known && fused_ops.size() == activation_at + 1) {
+    known = ParseActivation(fused_ops[activation_at], kind, allow_gelu, &spec->activation) &&
+            !(add && spec->activation == FusedActivation::kSwish);
   }
   if (!known) {
     return errors::Unimplemented("Fusion is not implemented: [", absl::StrJoin(fused_ops, ","),
@@ -99,9 +104,32 @@ absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool 
     }
     return ctx->GetAttr("epsilon", &spec->epsilon);
   }
+  spec->add = add;
+  if (add) {
+    if (num_args != 2) {
+      return errors::InvalidArgument("Fused ", Label(kind),
+                                     " with Add must have two extra arguments: bias and add.");
+    }
+    return absl::OkStatus();
+  }
   if (num_args != 1) {
     return errors::InvalidArgument("Fused ", Label(kind),
                                    " must have one extra argument: bias.");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFusionAddend(OpKernelContext* ctx, const TensorShape& shape) {
+  const Tensor& addend = ctx->input(kAddendInput);
+  if (addend.dtype() != ctx->expected_output_dtype(0)) {
+    return errors::InvalidArgument("The addend of a fused Add must be ",
+                                   DataTypeString(ctx->expected_output_dtype(0)), ", got ",
+                                   DataTypeString(addend.dtype()));
+  }
+  if (addend.shape() != shape) {
+    return errors::InvalidArgument("The addend of a fused Add must have the output's shape ",
+                                   shape.DebugString(), ", got ",
+                                   addend.shape().DebugString());
   }
   return absl::OkStatus();
 }

@@ -4,7 +4,10 @@
 //
 // ParseFusion accepts exactly the combinations TensorFlow's CPU kernels implement:
 //   conv2d:    ["BiasAdd"] or ["FusedBatchNorm"], optionally followed by one of Relu, Relu6,
-//              Elu, LeakyRelu, _FusedSwish
+//              Elu, LeakyRelu, _FusedSwish; or ["BiasAdd", "Add"], optionally followed by Relu,
+//              Relu6, Elu or LeakyRelu (TensorFlow's oneDNN builds' residual fusion: the
+//              last extra argument is a tensor of the output's shape added before the
+//              activation)
 //   depthwise: ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu, _FusedSwish
 //   matmul:    ["BiasAdd"], optionally followed by Relu, Relu6, Elu, LeakyRelu, _FusedSwish,
 //              Tanh, Sigmoid, GeluApproximate, GeluExact (the Gelus only where `allow_gelu`)
@@ -45,6 +48,7 @@ enum class FusedActivation {
 
 struct FusionSpec {
   bool batch_norm = false;  // FusedBatchNorm (scale, offset, mean, variance); else BiasAdd
+  bool add = false;         // "Add": the addend is input kAddendInput
   FusedActivation activation = FusedActivation::kNone;
   float leakyrelu_alpha = 0.2f;
   float epsilon = 0.0f;  // batch norm only
@@ -56,6 +60,13 @@ absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool 
 // INVALID_ARGUMENT unless the extra arguments (inputs 2.. of ctx) fit `spec` for an output of
 // `channels` channels: a bias vector of that length, or four such batch-norm vectors.
 absl::Status CheckFusionArgs(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels);
+
+// The input index of the "Add" fusion's addend (after the product's two and the bias).
+inline constexpr int kAddendInput = 3;
+
+// INVALID_ARGUMENT unless the addend of an "Add" fusion has the output's dtype and `shape`
+// (TensorFlow's remapper fuses only same-shape adds, and nothing is broadcast here).
+absl::Status CheckFusionAddend(OpKernelContext* ctx, const TensorShape& shape);
 
 // The activation as a oneDNN eltwise operation; algorithm undef for kNone.
 struct Eltwise {

@@ -1,9 +1,11 @@
 // _FusedConv2D and _FusedDepthwiseConv2dNative on the CPU: a convolution followed by BiasAdd
-// or inference FusedBatchNorm (Conv2D only) and an optional activation, as the remapper
-// (passes/remapper.h) writes them.
+// or inference FusedBatchNorm (Conv2D only), for Conv2D optionally a residual Add after the
+// BiasAdd, and an optional activation, as the remapper (passes/remapper.h) writes them.
 //
 // float and bfloat16 run one oneDNN convolution with the bias in the primitive and the
-// activation as an eltwise post-op, so the output is written once. Batch norm is folded into
+// activation as an eltwise post-op, so the output is written once. A residual Add is a sum
+// post-op: the output starts as the addend (its buffer, when no one else holds it, else a
+// copy) and the primitive adds the convolution to it. Batch norm is folded into
 // the filter and a bias first (batch_norm_folding.h, cached while the weights stay the same).
 // bfloat16 falls back to float where the CPU has no bfloat16 convolution. double runs the
 // plain-loop convolution of reference_conv.h and the epilogue loop of fused_epilogue.h, NHWC
@@ -11,6 +13,7 @@
 // _FusedConv2D float and double, _FusedDepthwiseConv2dNative float and bfloat16.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -65,12 +68,21 @@ class FusedConvOp : public OpKernel {
                 errors::Unimplemented("Fused conv implementation does not support grouped "
                                       "convolutions for now."));
     OP_REQUIRES_OK(ctx, CheckFusionArgs(ctx, spec_, geo.out_depth));
-    Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, geo.OutputShape(), &output));
-    if (output->NumElements() == 0) return;
-    OP_REQUIRES(ctx, kDepthwise || filter.NumElements() > 0,
+    const TensorShape output_shape = geo.OutputShape();
+    if (spec_.add) OP_REQUIRES_OK(ctx, CheckFusionAddend(ctx, output_shape));
+    OP_REQUIRES(ctx, kDepthwise || output_shape.num_elements() == 0 || filter.NumElements() > 0,
                 errors::InvalidArgument("filter must not have zero elements (i.e. all "
                                         "dimensions must be non-zero)"));
+    const bool sum_into_output = kOnOneDnn<T> && spec_.add && input.NumElements() > 0 &&
+                                 filter.NumElements() > 0;
+    Tensor* output = nullptr;
+    if (sum_into_output) {
+      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({kAddendInput}, 0,
+                                                                 output_shape, &output));
+    } else {
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
+    }
+    if (output->NumElements() == 0) return;
     T* out = output->flat<T>().data();
     const int64_t inner =
         attrs_.data_format == FORMAT_NHWC ? 1 : geo.out_rows * geo.out_cols;
@@ -102,6 +114,14 @@ class FusedConvOp : public OpKernel {
     }
     const Eltwise act = ActivationEltwise(spec_);
     ConvEpilogue epilogue;
+    if (spec_.add) {
+      // The sum post-op adds the convolution to what the output holds: the addend.
+      const Tensor& addend = ctx->input(kAddendInput);
+      if (!output->SharesBufferWith(addend)) {
+        std::memcpy(output->raw_data(), addend.raw_data(), addend.TotalBytes());
+      }
+      epilogue.sum = true;
+    }
     epilogue.activation = act.algorithm;
     epilogue.alpha = act.alpha;
     epilogue.beta = act.beta;
@@ -127,6 +147,7 @@ class FusedConvOp : public OpKernel {
     input_f.flat<float>() = input.flat<T>().template cast<float>();
     filter_f.flat<float>() = filter.flat<T>().template cast<float>();
     bias_f.flat<float>() = bias.flat<T>().template cast<float>();
+    if (epilogue.sum) output_f.flat<float>() = output->flat<T>().template cast<float>();
     epilogue.bias = bias_f.raw_data();
     OP_REQUIRES_OK(ctx, conv_.Run(ctx, geo, dnnl::memory::data_type::f32, filter_f,
                                   input_f.raw_data(), output_f.raw_data(), epilogue));

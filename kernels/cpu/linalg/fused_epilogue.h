@@ -1,11 +1,14 @@
 // ApplyFusedEpilogue: what a fused contraction does after its product, done with plain loops
 // over the output in place: bias (x + bias[c]) or inference batch norm
-// ((x - mean[c]) * scale[c] * rsqrt(variance[c] + epsilon) + offset[c]), then the activation.
+// ((x - mean[c]) * scale[c] * rsqrt(variance[c] + epsilon) + offset[c]), then the "Add"
+// fusion's addend (x + addend[i], rounded after the bias as TensorFlow's separate ops do),
+// then the activation.
 // The oneDNN paths do the same inside the primitive; this one serves the dtypes oneDNN does
 // not run (double) and products with no terms (empty inputs), whose output is the epilogue
 // of zeros. Arithmetic is in double for double and in float otherwise.
 //
-// REQUIRES: the extra arguments (ctx inputs 2..) passed CheckFusionArgs for `channels`; the
+// REQUIRES: the extra arguments (ctx inputs 2..) passed CheckFusionArgs for `channels` (and
+// the addend CheckFusionAddend for the output's shape); the
 // channel of element i of `out` is (i / inner) % channels (inner = 1 for channels-last).
 #ifndef SLUICE_KERNELS_CPU_LINALG_FUSED_EPILOGUE_H_
 #define SLUICE_KERNELS_CPU_LINALG_FUSED_EPILOGUE_H_
@@ -39,11 +42,15 @@ void ApplyFusedEpilogue(OpKernelContext* ctx, const FusionSpec& spec, int64_t ch
       add[c] = arg(2, c);
     }
   }
+  const T* addend = spec.add ? ctx->input(kAddendInput).flat<T>().data() : nullptr;
   const Eigen::TensorOpCost cost(sizeof(T), sizeof(T), 8);
   ParallelFor(ctx, n, n, cost, [&](int64_t first, int64_t last) {
     for (int64_t i = first; i < last; ++i) {
       const int64_t c = (i / inner) % channels;
-      const W x = (static_cast<W>(out[i]) - center[c]) * mul[c] + add[c];
+      W x = (static_cast<W>(out[i]) - center[c]) * mul[c] + add[c];
+      if (addend != nullptr) {
+        x = static_cast<W>(static_cast<T>(x)) + static_cast<W>(addend[i]);
+      }
       out[i] = static_cast<T>(Activate<W>(spec.activation, spec.leakyrelu_alpha, x));
     }
   });

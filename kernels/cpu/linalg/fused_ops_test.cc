@@ -94,6 +94,71 @@ TEST_F(FusedOpsTest, OneDnnAgreesWithPlainLoopsOnLargeShapes) {
   }
 }
 
+// The residual fusion: relu(conv + bias + addend), the float path (oneDNN's sum post-op)
+// against the double one (plain loops), with the addend's buffer taken over when the kernel
+// holds the only reference and copied when someone else holds it too.
+TEST_F(FusedOpsTest, ResidualAddMatchesPlainLoops) {
+  const TensorShape in_shape({2, 7, 7, 8}), f_shape({3, 3, 8, 16}), out_shape({2, 7, 7, 16});
+  const std::vector<float> in = Random(in_shape.num_elements(), 11);
+  const std::vector<float> f = Random(f_shape.num_elements(), 12);
+  const std::vector<float> bias = Random(16, 13);
+  const std::vector<float> addend = Random(out_shape.num_elements(), 14, -3, 3);
+  for (const char* act : {"", "Relu", "Relu6", "LeakyRelu"}) {
+    std::vector<std::string> ops = {"BiasAdd", "Add"};
+    if (*act != '\0') ops.push_back(act);
+    ASSERT_TRUE(InitConv(DT_DOUBLE, ops, 2).ok());
+    AddInputFromArray<double>(in_shape, ToDouble(in));
+    AddInputFromArray<double>(f_shape, ToDouble(f));
+    AddInputFromArray<double>(TensorShape({16}), ToDouble(bias));
+    AddInputFromArray<double>(out_shape, ToDouble(addend));
+    ASSERT_TRUE(RunOpKernel().ok());
+    const std::vector<double> want = Values<double>(*GetOutput(0));
+
+    for (const bool shared : {false, true}) {
+      SCOPED_TRACE(std::string(act) + (shared ? ", shared addend" : ", own addend"));
+      ASSERT_TRUE(InitConv(DT_FLOAT, ops, 2).ok());
+      AddInputFromArray<float>(in_shape, in);
+      AddInputFromArray<float>(f_shape, f);
+      AddInputFromArray<float>(TensorShape({16}), bias);
+      Tensor addend_tensor = MakeTensor<float>(out_shape, addend);
+      AddInput(addend_tensor);
+      if (!shared) addend_tensor = Tensor();
+      ASSERT_TRUE(RunOpKernel().ok());
+      const std::vector<float> got = Values<float>(*GetOutput(0));
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << i;
+      }
+      // A tensor someone else holds is never written.
+      if (shared) EXPECT_EQ(Values<float>(addend_tensor), addend);
+    }
+  }
+}
+
+TEST_F(FusedOpsTest, ResidualAddErrors) {
+  // Wrong num_args, an activation the fusion does not take, or Add without BiasAdd first.
+  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Add", "Relu"}, 1).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Add", "_FusedSwish"}, 2).code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"FusedBatchNorm", "Add"}, 5).code(),
+            absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Add", "Relu", "Relu"}, 2).code(),
+            absl::StatusCode::kUnimplemented);
+  // An addend that would need broadcasting.
+  for (const TensorShape& shape : {TensorShape({2}), TensorShape({1, 2, 2, 1}),
+                                   TensorShape({2, 2, 2, 2})}) {
+    ASSERT_TRUE(InitConv(DT_FLOAT, {"BiasAdd", "Add"}, 2).ok());
+    AddInputFromArray<float>(TensorShape({1, 2, 2, 1}), {1, 2, 3, 4});
+    AddInputFromArray<float>(TensorShape({1, 1, 1, 2}), {1, 2});
+    AddInputFromArray<float>(TensorShape({2}), {0, 0});
+    AddInputFromArray<float>(shape, std::vector<float>(shape.num_elements(), 1.0f));
+    const absl::Status s = RunOpKernel();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    EXPECT_NE(std::string(s.message()).find("addend"), std::string::npos) << s;
+  }
+}
+
 TEST_F(FusedOpsTest, AttrErrors) {
   EXPECT_EQ(InitConv(DT_FLOAT, {}, 1).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Tanh"}, 1).code(),

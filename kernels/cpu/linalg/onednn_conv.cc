@@ -79,11 +79,12 @@ absl::Status OneDnnConv::CreatePrimitive(const ConvGeometry& geo, memory::data_t
     dnnl::primitive_attr attr = ScratchpadAttr();
     const dnnl::algorithm algo = dnnl::algorithm::convolution_direct;
     if (direction_ == Direction::kForward) {
+      dnnl::post_ops ops;
+      if (epilogue.sum) ops.append_sum(1.0f);
       if (epilogue.activation != dnnl::algorithm::undef) {
-        dnnl::post_ops ops;
         ops.append_eltwise(1.0f, epilogue.activation, epilogue.alpha, epilogue.beta);
-        attr.set_post_ops(ops);
       }
+      attr.set_post_ops(ops);
       const auto prop = dnnl::prop_kind::forward_inference;
       const dnnl::convolution_forward::desc desc =
           epilogue.bias == nullptr
@@ -144,6 +145,7 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo,
   std::vector<int64_t> key = geo.Key();
   key.push_back(static_cast<int64_t>(type));
   key.push_back(epilogue.bias != nullptr);
+  key.push_back(epilogue.sum);
   key.push_back(static_cast<int64_t>(epilogue.activation));
   key.push_back(absl::bit_cast<int32_t>(epilogue.alpha));
   key.push_back(absl::bit_cast<int32_t>(epilogue.beta));

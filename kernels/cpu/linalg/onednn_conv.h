@@ -37,9 +37,11 @@
 namespace sluice {
 
 // What a forward convolution applies to its result: bias (out_depth elements of the
-// convolution's type, or null for none), then the activation post-ops.
+// convolution's type, or null for none), then, with `sum`, the values dst holds before the
+// call (a oneDNN sum post-op: the residual add), then the activation post-op.
 struct ConvEpilogue {
   const void* bias = nullptr;
+  bool sum = false;
   dnnl::algorithm activation = dnnl::algorithm::undef;
   float alpha = 0.0f;
   float beta = 0.0f;
