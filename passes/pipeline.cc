@@ -27,6 +27,7 @@
 #include "passes/affine_folding.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
+#include "passes/pad_folding.h"
 #include "passes/remapper.h"
 #include "passes/simplify.h"
 
@@ -228,6 +229,14 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
     bool folded = false;
     RETURN_IF_ERROR(runner.Run("affine_folding", g, [&] {
       return FoldAffineIntoContractions(fold_opts, g, &folded);
+    }));
+  }
+  if (l1) {
+    PadFoldingOptions pad_opts;
+    pad_opts.protected_names = NamedNodes(opts.prune);
+    bool folded = false;
+    RETURN_IF_ERROR(runner.Run("pad_folding", g, [&] {
+      return FoldPadIntoConvolutions(pad_opts, g, &folded);
     }));
   }
   if (l1 && opts.kernel_exists) {

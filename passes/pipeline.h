@@ -10,6 +10,7 @@
 //               simplify          SimplifyGraph            passes/simplify.h
 //             until a round changes nothing, at most kMaxOptimizationRounds rounds
 //   affine_folding FoldAffineIntoContractions (L1 only)   passes/affine_folding.h
+//   pad_folding FoldPadIntoConvolutions (L1 only)         passes/pad_folding.h
 //   remapper  FuseContractions (L1, kernel_exists set)     passes/remapper.h
 //   partition Partition(opts.partition)                    passes/partition.h
 // Which optimisations run follows TensorFlow's GraphOptimizer: at opt_level L1 (the default)
