@@ -6,7 +6,9 @@
 //  1. Validate as TensorFlow does (MatMul: both inputs matrices; BatchMatMul: equal ranks and
 //     batch dims; V2: numpy broadcasting of the batch dims), then build a plan: M, K, N and
 //     the batch dims with neighbours that broadcast alike merged, so any rank becomes a short
-//     list of dims that oneDNN (at most 12 dims) or the plain loop can walk.
+//     list of dims that oneDNN (at most 12 dims) or the plain loop can walk. When y is the
+//     same for every batch entry and x is not transposed, the batches fold into M: one
+//     matrix product.
 //  2. float and bfloat16 run one oneDNN matmul primitive over all batches (transposes are
 //     strides, broadcast batch dims have size 1 in that operand); half is widened to float
 //     for it and rounded back, as TensorFlow's CPU kernels compute half in float. Primitives
@@ -126,7 +128,19 @@ absl::Status MakePlan(Flavor flavor, const TensorShape& x, const TensorShape& y,
   plan->adj_y = adj_y;
   out_dims.push_back(plan->m);
   out_dims.push_back(plan->n);
-  return TensorShape::BuildTensorShape(out_dims, &plan->out_shape);
+  RETURN_IF_ERROR(TensorShape::BuildTensorShape(out_dims, &plan->out_shape));
+  // y shared by every batch entry and x stored row by row: the batches are rows of one
+  // taller product (a Dense layer on [batch, sequence, features] is one matrix product, not
+  // `batch` small ones), as TensorFlow's kernel also flattens them.
+  const bool y_shared = std::all_of(plan->y_batch.begin(), plan->y_batch.end(),
+                                    [](int64_t d) { return d == 1; });
+  if (!adj_x && y_shared && !plan->batch.empty()) {
+    for (int64_t d : plan->batch) plan->m *= d;
+    plan->batch.clear();
+    plan->x_batch.clear();
+    plan->y_batch.clear();
+  }
+  return absl::OkStatus();
 }
 
 // Row-major strides of an operand with batch dims `batch` and a stored matrix of
