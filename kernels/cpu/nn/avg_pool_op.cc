@@ -5,19 +5,28 @@
 // float, double in double. NHWC always; NCHW for float and bfloat16, where TensorFlow's
 // oneDNN kernel accepts it. Pooling over channels is UNIMPLEMENTED, as in TensorFlow.
 //
-// Algorithm: as MaxPool (max_pool_ops.cc): one NHWC walk, each task owning whole output
-// rows, summing the window's pixels into a per-task channel vector.
+// Algorithm: float NHWC runs one oneDNN pooling primitive (pooling_avg_exclude_padding, what
+// TensorFlow's oneDNN builds run too), cached per input shape. Everything else is as MaxPool
+// (max_pool_ops.cc): one NHWC walk, each task owning whole output rows, summing the window's
+// pixels into a per-task channel vector.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
 
 #include "graph/errors.h"
 #include "graph/padding.h"
 #include "graph/tensor.h"
 #include "graph/tensor_format.h"
 #include "graph/types.h"
+#include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/nn/pool_params.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/op_kernel.h"
@@ -60,6 +69,80 @@ void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row,
   }
 }
 
+// float NHWC average pooling on oneDNN, one primitive per input geometry.
+class OneDnnAvgPool {
+ public:
+  // REQUIRES: g came from ComputePoolGeometry for an NHWC input, spatial pooling only, and
+  // the output is not empty.
+  absl::Status Run(OpKernelContext* ctx, const PoolGeometry& g, const float* in, float* out) {
+    const std::vector<int64_t> key = {g.batch,       g.in_rows,    g.in_cols,
+                                      g.depth,       g.window_rows, g.window_cols,
+                                      g.row_stride,  g.col_stride, g.pad_top,
+                                      g.pad_left,    g.out_rows,   g.out_cols};
+    std::shared_ptr<const Primitive> p;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) p = it->second;
+    }
+    if (p == nullptr) {
+      RETURN_IF_ERROR(Create(g, &p));
+      absl::MutexLock lock(&mu_);
+      // Shapes that change every step would grow the cache without bound; start over.
+      if (cache_.size() >= kMaxCachedShapes) cache_.clear();
+      cache_[key] = p;
+    }
+    Tensor scratch;
+    std::unordered_map<int, dnnl::memory> args;
+    RETURN_IF_ERROR(AddScratchpad(ctx, p->pd, &scratch, &args));
+    return OneDnnCall("average pooling", [&] {
+      args.emplace(DNNL_ARG_SRC, WrapMemory(p->pd.src_desc(), in));
+      args.emplace(DNNL_ARG_DST, WrapMemory(p->pd.dst_desc(), out));
+      dnnl::stream& stream = OneDnnStream();
+      p->primitive.execute(stream, args);
+      stream.wait();
+    });
+  }
+
+ private:
+  struct Primitive {
+    dnnl::pooling_forward::primitive_desc pd;
+    dnnl::pooling_forward primitive;
+  };
+  static constexpr size_t kMaxCachedShapes = 16;
+
+  static absl::Status Create(const PoolGeometry& g, std::shared_ptr<const Primitive>* out) {
+    using dnnl::memory;
+    auto p = std::make_shared<Primitive>();
+    // Padding after the data: whatever makes oneDNN's output size TensorFlow's (SAME's
+    // remainder; none for VALID, whose last window ends inside the input).
+    const int64_t pad_bottom = std::max<int64_t>(
+        (g.out_rows - 1) * g.row_stride + g.window_rows - g.in_rows - g.pad_top, 0);
+    const int64_t pad_right = std::max<int64_t>(
+        (g.out_cols - 1) * g.col_stride + g.window_cols - g.in_cols - g.pad_left, 0);
+    RETURN_IF_ERROR(OneDnnCall("average pooling creation", [&] {
+      const memory::desc src({g.batch, g.depth, g.in_rows, g.in_cols}, memory::data_type::f32,
+                             memory::format_tag::nhwc);
+      const memory::desc dst({g.batch, g.depth, g.out_rows, g.out_cols},
+                             memory::data_type::f32, memory::format_tag::nhwc);
+      p->pd = dnnl::pooling_forward::primitive_desc(
+          dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference,
+                                      dnnl::algorithm::pooling_avg_exclude_padding, src, dst,
+                                      {g.row_stride, g.col_stride},
+                                      {g.window_rows, g.window_cols}, {g.pad_top, g.pad_left},
+                                      {pad_bottom, pad_right}),
+          ScratchpadAttr(), OneDnnEngine());
+      p->primitive = dnnl::pooling_forward(p->pd);
+    }));
+    *out = std::move(p);
+    return absl::OkStatus();
+  }
+
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::vector<int64_t>, std::shared_ptr<const Primitive>> cache_
+      ABSL_GUARDED_BY(mu_);
+};
+
 template <typename T>
 class AvgPoolOp : public OpKernel {
  public:
@@ -101,6 +184,12 @@ class AvgPoolOp : public OpKernel {
     if (n == 0) return;
     const T* in = input.flat<T>().data();
     T* out = output->flat<T>().data();
+    if constexpr (std::is_same_v<T, float>) {
+      // Should oneDNN refuse a geometry, the loop below computes it.
+      if (window_.format == FORMAT_NHWC) {
+        if (onednn_.Run(ctx, g, in, out).ok()) return;
+      }
+    }
     const double window_elements = static_cast<double>(g.window_rows * g.window_cols);
     const double row_elements = static_cast<double>(g.out_cols * g.depth);
     const Eigen::TensorOpCost row_cost(row_elements * window_elements * sizeof(T),
@@ -113,6 +202,7 @@ class AvgPoolOp : public OpKernel {
 
  private:
   PoolWindow window_;
+  OneDnnAvgPool onednn_;
 };
 
 #define REGISTER_AVG_POOL(T) \
