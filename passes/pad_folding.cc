@@ -130,7 +130,8 @@ class PadFolder {
  private:
   bool Match(Node* p, Candidate* c) const {
     const bool v2 = p->type_string() == "PadV2";
-    if ((p->type_string() != "Pad" && !v2) || opts_.protected_names.contains(p->name())) {
+    if ((p->type_string() != "Pad" && !v2) || opts_.protected_names.contains(p->name()) ||
+        DataInput(p, 0) == nullptr) {
       return false;
     }
     Node* conv = nullptr;
