@@ -19,7 +19,7 @@
 // MatMul); the batch norm's too. A residual add is fused only when its two operands have the
 // same inferred shape (dims equal, or the very same unknown dim), since the fused kernel does
 // not broadcast; the pass infers the graph's shapes once, and only when such an add exists.
-// Swish does not follow a residual add (TensorFlow does not fuse that either).
+// Swish is not matched after a residual add (the fused kernels do not take that form).
 //
 // Swish (SiLU) after any of them becomes the activation "_FusedSwish" (TensorFlow's oneDNN
 // builds use the same name): b's output feeds exactly a Sigmoid and a Mul of b by that
