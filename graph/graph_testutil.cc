@@ -55,4 +55,12 @@ absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt,
   return ConvertGraphDefToGraph(opts, std::move(graph_def), g);
 }
 
+std::string FloatPlaceholderText(absl::string_view name, absl::Span<const int64_t> dims) {
+  std::string shape;
+  for (int64_t d : dims) absl::StrAppend(&shape, " dim { size: ", d, " }");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }"
+                      " attr { key: 'shape' value { shape {", shape, " } } } }");
+}
+
 }  // namespace sluice

@@ -10,10 +10,12 @@
 #ifndef SLUICE_GRAPH_GRAPH_TESTUTIL_H_
 #define SLUICE_GRAPH_GRAPH_TESTUTIL_H_
 
+#include <cstdint>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "graph/graph.h"
 #include "graph/graph_constructor.h"
 
@@ -28,6 +30,10 @@ std::string CanonicalGraphString(const Graph& g);
 absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt, Graph* g);
 absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt,
                                   const GraphConstructorOptions& opts, Graph* g);
+
+// The text of a float Placeholder node named `name` whose shape attr is `dims` (-1 for an
+// unknown dim), to put in a GraphDef given to GraphFromTextForTest.
+std::string FloatPlaceholderText(absl::string_view name, absl::Span<const int64_t> dims);
 
 }  // namespace sluice
 

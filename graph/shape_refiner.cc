@@ -15,6 +15,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "graph/algorithm.h"
 #include "graph/errors.h"
 #include "graph/node_def_util.h"
 
@@ -346,6 +347,15 @@ absl::Status ShapeRefiner::GetOutputShape(const Node* node, int port,
   }
   *shape = c->AsPartialTensorShape(c->output(port));
   return absl::OkStatus();
+}
+
+void InferShapesBestEffort(const Graph& g, ShapeRefiner* refiner) {
+  refiner->set_require_shape_inference_fns(false);
+  std::vector<Node*> order;
+  GetReversePostOrder(g, &order);
+  for (const Node* n : order) {
+    if (n->IsOp()) refiner->AddNode(n).IgnoreError();
+  }
 }
 
 }  // namespace sluice

@@ -149,6 +149,12 @@ class ShapeRefiner {
   std::vector<std::unique_ptr<NodeState>> retired_;
 };
 
+// Adds every op node of `g` to `refiner` (which must start empty) in topological order, best
+// effort: shape functions need not exist, and a node whose function fails just has no
+// context, so its consumers see unknown shapes. For passes that use shapes as an aid only
+// (the remapper's residual adds, pad folding).
+void InferShapesBestEffort(const Graph& g, ShapeRefiner* refiner);
+
 }  // namespace sluice
 
 #endif  // SLUICE_GRAPH_SHAPE_REFINER_H_

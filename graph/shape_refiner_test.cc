@@ -157,6 +157,24 @@ TEST_F(ShapeRefinerTest, ShapesPropagateThroughAChain) {
   EXPECT_EQ(c->DebugString(c->input(1)), "[3,?]");
 }
 
+// A failing shape function leaves its node without a context and its consumers unknown;
+// the rest of the graph is inferred.
+TEST_F(ShapeRefinerTest, BestEffortInferenceSkipsFailures) {
+  AddAll({Placeholder("a", PartialTensorShape({2, 3})),
+          Def("r", "Relu", {"a"}).Attr("T", DT_FLOAT)});
+  EXPECT_FALSE(Add(Def("bad", "MatMul", {"a", "a"}).Attr("T", DT_FLOAT)).ok());
+  EXPECT_TRUE(Add(Def("after", "Relu", {"bad"}).Attr("T", DT_FLOAT)).ok());
+
+  ShapeRefiner fresh(OpRegistry::Global());
+  InferShapesBestEffort(graph_, &fresh);
+  PartialTensorShape shape;
+  ASSERT_TRUE(fresh.GetOutputShape(N("r"), 0, &shape).ok());
+  EXPECT_EQ(shape.DebugString(), "[2,3]");
+  EXPECT_EQ(fresh.GetContext(N("bad")), nullptr);
+  ASSERT_TRUE(fresh.GetOutputShape(N("after"), 0, &shape).ok());
+  EXPECT_EQ(shape.DebugString(), "<unknown>");
+}
+
 TEST_F(ShapeRefinerTest, RemovedNodesAreForgotten) {
   AddAll({Placeholder("a", PartialTensorShape({2, 3}))});
   ASSERT_NE(refiner_.GetContext(N("a")), nullptr);

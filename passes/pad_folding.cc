@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "graph/algorithm.h"
 #include "graph/graph.h"
 #include "graph/shape_inference.h"
 #include "graph/shape_refiner.h"
@@ -175,12 +174,7 @@ class PadFolder {
   // input and the filter, which folding other Pads does not change.
   void InferShapes() {
     shapes_ = std::make_unique<ShapeRefiner>(g_->op_registry());
-    shapes_->set_require_shape_inference_fns(false);
-    std::vector<Node*> order;
-    GetReversePostOrder(*g_, &order);
-    for (const Node* n : order) {
-      if (n->IsOp()) shapes_->AddNode(n).IgnoreError();
-    }
+    InferShapesBestEffort(*g_, shapes_.get());
   }
 
   // The known value of dim `d` of the shape of `e`'s source output, or -1.

@@ -15,15 +15,6 @@
 namespace sluice {
 namespace {
 
-// A float Placeholder of `dims` (-1 for an unknown dim).
-std::string Input(const std::string& name, const std::vector<int>& dims) {
-  std::string shape;
-  for (int d : dims) absl::StrAppend(&shape, " dim { size: ", d, " }");
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }"
-                      " attr { key: 'shape' value { shape {", shape, " } } } }");
-}
-
 // An int32 [4, 2] paddings Const.
 std::string Paddings(const std::string& name, const std::vector<int>& values) {
   std::string vals;
@@ -85,7 +76,7 @@ class PadFoldingTest : public ::testing::Test {
 
 // ResNet's stem: a symmetric pad of 3, then a 7x7 VALID convolution.
 TEST_F(PadFoldingTest, ConvolutionTakesThePadAsExplicitPadding) {
-  Load(Input("x", {-1, 16, 16, 3}) + Input("w", {7, 7, 3, 8}) +
+  Load(FloatPlaceholderText("x", {-1, 16, 16, 3}) + FloatPlaceholderText("w", {7, 7, 3, 8}) +
        Paddings("pads", {0, 0, 3, 3, 2, 1, 0, 0}) + Node("pad", "Pad", {"x", "pads"}) +
        Node("conv", "Conv2D", {"pad", "w"}, ConvAttrs(2, "VALID")));
   ASSERT_TRUE(Fold());
@@ -99,7 +90,7 @@ TEST_F(PadFoldingTest, ConvolutionTakesThePadAsExplicitPadding) {
 }
 
 TEST_F(PadFoldingTest, ExplicitPaddingsAddUp) {
-  Load(Input("x", {1, 8, 8, 2}) + Input("w", {3, 3, 2, 2}) +
+  Load(FloatPlaceholderText("x", {1, 8, 8, 2}) + FloatPlaceholderText("w", {3, 3, 2, 2}) +
        Paddings("pads", {0, 0, 1, 0, 0, 2, 0, 0}) + Node("pad", "Pad", {"x", "pads"}) +
        Node("conv", "Conv2D", {"pad", "w"},
             ConvAttrs(1, "EXPLICIT",
@@ -113,7 +104,8 @@ TEST_F(PadFoldingTest, ExplicitPaddingsAddUp) {
 // what SAME pads; on an odd size it pads (1, 1), which SAME would not.
 TEST_F(PadFoldingTest, DepthwisePadFoldsOnlyWhenItIsSame) {
   const std::string dw_attrs = ConvAttrs(2, "VALID");
-  Load(Input("x", {-1, 12, 12, 4}) + Input("y", {-1, 11, 11, 4}) + Input("w", {3, 3, 4, 1}) +
+  Load(FloatPlaceholderText("x", {-1, 12, 12, 4}) + FloatPlaceholderText("y", {-1, 11, 11, 4}) +
+       FloatPlaceholderText("w", {3, 3, 4, 1}) +
        Paddings("even_pads", {0, 0, 0, 1, 0, 1, 0, 0}) +
        Paddings("odd_pads", {0, 0, 0, 1, 0, 1, 0, 0}) +
        Node("even_pad", "Pad", {"x", "even_pads"}) + Node("odd_pad", "Pad", {"y", "odd_pads"}) +
@@ -129,7 +121,7 @@ TEST_F(PadFoldingTest, DepthwisePadFoldsOnlyWhenItIsSame) {
 }
 
 TEST_F(PadFoldingTest, DepthwiseWithAnUnknownSpatialSizeIsLeftAlone) {
-  Load(Input("x", {-1, -1, -1, 4}) + Input("w", {3, 3, 4, 1}) +
+  Load(FloatPlaceholderText("x", {-1, -1, -1, 4}) + FloatPlaceholderText("w", {3, 3, 4, 1}) +
        Paddings("pads", {0, 0, 0, 1, 0, 1, 0, 0}) + Node("pad", "Pad", {"x", "pads"}) +
        Node("dw", "DepthwiseConv2dNative", {"pad", "w"}, ConvAttrs(2, "VALID")));
   EXPECT_FALSE(Fold());
@@ -137,7 +129,8 @@ TEST_F(PadFoldingTest, DepthwiseWithAnUnknownSpatialSizeIsLeftAlone) {
 }
 
 TEST_F(PadFoldingTest, PadsThatAreNotSpatialZerosAreLeftAlone) {
-  const std::string base = Input("x", {1, 8, 8, 2}) + Input("w", {3, 3, 2, 2});
+  const std::string base =
+      FloatPlaceholderText("x", {1, 8, 8, 2}) + FloatPlaceholderText("w", {3, 3, 2, 2});
   const std::string conv = Node("conv", "Conv2D", {"pad", "w"}, ConvAttrs(1, "VALID"));
   // Channel padding; a SAME convolution; a pad another node reads; a PadV2 with a nonzero
   // constant; a pad that is fetched.
@@ -152,7 +145,8 @@ TEST_F(PadFoldingTest, PadsThatAreNotSpatialZerosAreLeftAlone) {
   EXPECT_FALSE(Fold());
   Load(base + Paddings("pads", {0, 0, 1, 1, 1, 1, 0, 0}) +
        "node { name: 'one' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } }"
-       " attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } }" +
+       " attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } }"
+       " }" +
        Node("pad", "PadV2", {"x", "pads", "one"}) + conv);
   EXPECT_FALSE(Fold());
   Load(base + Paddings("pads", {0, 0, 1, 1, 1, 1, 0, 0}) + Node("pad", "Pad", {"x", "pads"}) +

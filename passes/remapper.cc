@@ -10,7 +10,6 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
-#include "graph/algorithm.h"
 #include "graph/errors.h"
 #include "graph/graph.h"
 #include "graph/node_def_util.h"
@@ -178,12 +177,7 @@ class Remapper {
     }
     if (adds.empty()) return;
     ShapeRefiner refiner(g_->op_registry());
-    refiner.set_require_shape_inference_fns(false);
-    std::vector<Node*> order;
-    GetReversePostOrder(*g_, &order);
-    for (const Node* n : order) {
-      if (n->IsOp()) refiner.AddNode(n).IgnoreError();
-    }
+    InferShapesBestEffort(*g_, &refiner);
     for (const Node* add : adds) {
       const Edge* x = DataInput(add, 0);
       const Edge* y = DataInput(add, 1);

@@ -291,24 +291,15 @@ TEST_F(RemapperTest, ControlInputsAndConsumersMove) {
   EXPECT_EQ(absl::StrJoin(Find("after")->input(), ","), "^b");
 }
 
-// A float Placeholder of `dims` (-1 for an unknown dim).
-std::string ShapedPlaceholder(const std::string& name, const std::vector<int>& dims) {
-  std::string shape;
-  for (int d : dims) absl::StrAppend(&shape, " dim { size: ", d, " }");
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }"
-                      " attr { key: 'shape' value { shape {", shape, " } } } }");
-}
-
 // A residual block's end: conv(xs) + bias, added to `addend`, then Relu. `short` is another
 // convolution of xs, so its unknown batch dim is the very same as the block's.
 std::string ResidualBlock(const std::string& addend) {
   const std::string conv_attrs =
       " attr { key: 'strides' value { list { i: [1, 1, 1, 1] } } }"
       " attr { key: 'padding' value { s: 'SAME' } }";
-  return ShapedPlaceholder("xs", {-1, 8, 8, 4}) + ShapedPlaceholder("w1", {1, 1, 4, 6}) +
-         ShapedPlaceholder("b1", {6}) + ShapedPlaceholder("row", {6}) +
-         ShapedPlaceholder("other", {-1, 8, 8, 6}) +
+  return FloatPlaceholderText("xs", {-1, 8, 8, 4}) + FloatPlaceholderText("w1", {1, 1, 4, 6}) +
+         FloatPlaceholderText("b1", {6}) + FloatPlaceholderText("row", {6}) +
+         FloatPlaceholderText("other", {-1, 8, 8, 6}) +
          Node("short", "Conv2D", {"xs", "w1"}, conv_attrs) +
          Node("conv", "Conv2D", {"xs", "w1"}, conv_attrs) + Node("ba", "BiasAdd", {"conv", "b1"}) +
          Node("sum", "AddV2", {addend, "ba"}) + Node("relu", "Relu", {"sum"}) +
