@@ -4,9 +4,9 @@
 //   graph_pipeline_bench --graph=FILE.pb --fetches=x:0,y:0 [--feeds=a,b] [--reps=20] [--warmup=2]
 //
 // The file is read once; every repetition then starts from its bytes and times:
-//   parse      ParseGraphDef
+//   parse      ParseGraphDef onto the arena of the (new, empty) graph it is imported into
 //   import     ConvertGraphDefToGraph with validate_shape (every node's shape function runs),
-//              given the parsed GraphDef by rvalue so that its NodeDefs move into the graph,
+//              given the parsed GraphDef by rvalue so that the graph takes its NodeDefs,
 //              and a ShapeRefiner that RunPipeline then takes (its first constant folding
 //              re-infers only what prune changed)
 //   pipeline   RunPipeline on one CPU device: prune (feeds become _Arg, fetches _Retval),
@@ -19,7 +19,8 @@
 // Without --feeds the Placeholders stay in the graph, so folding sees their declared shapes;
 // fed, they become _Arg nodes of unknown shape.
 //
-// The previous repetition's PipelineResult is freed before the pipeline's clock starts.
+// The previous repetition's PipelineResult (the partitions, and the arena of the graph they
+// were made from) is freed before the repetition's clock starts, and timed as "release".
 //
 // Per-pass times come from the pipeline's own PassStats; a pass that runs in several rounds
 // is reported as the sum of its runs, with the op-node count before its first run and after
@@ -62,7 +63,7 @@ constexpr char kCpuDevice[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 // Stages in report order; the pass names are those RunPipeline records.
 const char* const kStages[] = {
     "parse", "import",   "parse+import", "prune",    "place",           "constant_folding",
-    "cse",   "simplify", "partition",    "pipeline", "import+pipeline", "total"};
+    "cse",   "simplify", "partition",    "pipeline", "import+pipeline", "total", "release"};
 
 struct Flags {
   std::string graph;
@@ -167,28 +168,35 @@ PipelineOptions MakePipelineOptions(const Flags& flags, ConstantSubgraphEvaluato
 absl::Status RunOnce(const Flags& flags, const std::string& bytes,
                      ConstantSubgraphEvaluator* evaluator, Samples* samples,
                      PipelineResult* result) {
+  // The previous repetition's partitions are freed first, outside every other stage: their
+  // destruction belongs to whoever ran them (a session keeps them until it closes), so it is
+  // reported on its own, as "release". They hold the arena of the graph they came from.
+  const bool had_result = !result->stats.empty();
+  const int released_nodes = had_result ? result->stats.back().nodes_after : 0;
+  const auto release_start = std::chrono::steady_clock::now();
+  *result = PipelineResult();
+  const double release_ms = MillisSince(release_start);
+
   const auto start = std::chrono::steady_clock::now();
-  GraphDef gdef;
-  RETURN_IF_ERROR(ParseGraphDef(bytes, &gdef));
+  // The file is parsed onto the arena of the graph it is imported into, so that its NodeDefs
+  // become the graph's without a copy (as a session that parsed a file would do).
+  auto graph = std::make_unique<Graph>(OpRegistry::Global());
+  GraphDef* gdef = google::protobuf::Arena::CreateMessage<GraphDef>(graph->arena());
+  RETURN_IF_ERROR(ParseGraphDef(bytes, gdef));
   const double parse_ms = MillisSince(start);
 
-  const int gdef_nodes = gdef.node_size();
+  const int gdef_nodes = gdef->node_size();
   const auto import_start = std::chrono::steady_clock::now();
-  auto graph = std::make_unique<Graph>(OpRegistry::Global());
   GraphConstructorOptions import_opts;
   import_opts.validate_shape = true;
-  // The GraphDef is not needed afterwards, so its NodeDefs move into the graph (as a
-  // session that parsed a file would do) instead of being copied.
   // The import's shapes go on to constant folding, as a session keeping them would do.
   auto shapes = std::make_unique<ShapeRefiner>(OpRegistry::Global());
   RETURN_IF_ERROR(
-      ConvertGraphDefToGraph(import_opts, std::move(gdef), graph.get(), shapes.get()));
+      ConvertGraphDefToGraph(import_opts, std::move(*gdef), graph.get(), shapes.get()));
   const double import_ms = MillisSince(import_start);
   const int imported = graph->num_op_nodes();
 
-  // The previous repetition's partitions are freed here, outside the timed region: their
-  // destruction belongs to whoever ran them, not to the next pipeline.
-  *result = PipelineResult();
+
   const auto pipeline_start = std::chrono::steady_clock::now();
   RETURN_IF_ERROR(RunPipeline(MakePipelineOptions(flags, evaluator), std::move(graph),
                               std::move(shapes), result));
@@ -203,6 +211,7 @@ absl::Status RunOnce(const Flags& flags, const std::string& bytes,
   Record(samples, "pipeline", pipeline_ms, imported, final_nodes);
   Record(samples, "import+pipeline", import_ms + pipeline_ms, gdef_nodes, final_nodes);
   Record(samples, "total", total_ms, 0, final_nodes);
+  if (had_result) Record(samples, "release", release_ms, released_nodes, 0);
   return absl::OkStatus();
 }
 
@@ -217,8 +226,8 @@ double Min(const std::vector<double>& v) { return *std::min_element(v.begin(), v
 // "Const=12 MatMul=3 ..." over every partition, ops by name.
 std::string OpHistogram(const PipelineResult& result) {
   std::map<std::string, int> counts;
-  for (const auto& [device, gdef] : result.partitions) {
-    for (const NodeDef& node : gdef.node()) ++counts[node.op()];
+  for (const auto& [device, gdef] : result.partitions.graphs()) {
+    for (const NodeDef& node : gdef->node()) ++counts[node.op()];
   }
   return absl::StrJoin(counts, " ", absl::PairFormatter("="));
 }

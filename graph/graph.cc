@@ -6,7 +6,10 @@
 // at index i (num_inputs() slots, "" while unconnected), control inputs follow, sorted.
 #include "graph/graph.h"
 
+#include <sanitizer/asan_interface.h>
+
 #include <algorithm>
+#include <new>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -102,6 +105,8 @@ Node::NodeClass Node::ClassForOp(absl::string_view op) {
 
 void Node::set_name(std::string name) { graph_->Rename(this, std::move(name)); }
 
+bool Node::def_on_arena() const { return def_->GetArena() == graph_->arena(); }
+
 DataType Node::input_type(int i) const {
   CHECK(i >= 0 && i < num_inputs()) << "input " << i << " of node " << name();
   return input_types_[i];
@@ -156,41 +161,70 @@ std::string Node::DebugString() const {
   if (IsSource()) return absl::StrCat(out, " source}");
   if (IsSink()) return absl::StrCat(out, " sink}");
   return absl::StrCat(out, " op:'", type_string(), "' device:{requested:'", requested_device(),
-                      "', assigned:'", assigned_device_name_, "'} def:{", SummarizeNodeDef(def_),
+                      "', assigned:'", assigned_device_name_, "'} def:{", SummarizeNodeDef(*def_),
                       "}}");
 }
 
 // ---- Graph: nodes -------------------------------------------------------------------------
 
-Graph::Graph(const OpRegistryInterface* ops) : ops_(ops) {
+Graph::Graph(const OpRegistryInterface* ops, std::shared_ptr<google::protobuf::Arena> arena)
+    : ops_(ops),
+      arena_(arena != nullptr ? std::move(arena) : std::make_shared<google::protobuf::Arena>()) {
   versions_.set_producer(kGraphDefVersion);
   versions_.set_min_consumer(kGraphDefVersionMinConsumer);
   for (const char* name : {"_SOURCE", "_SINK"}) {
-    NodeDef def;
-    def.set_name(name);
-    def.set_op("NoOp");
-    AllocateNode(std::move(def), &SourceSinkOpDef(), {}, {});
+    NodeDef* def = google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
+    def->set_name(name);
+    def->set_op("NoOp");
+    AllocateNode(def, &SourceSinkOpDef(), {}, {});
   }
   AddControlEdge(source_node(), sink_node());
 }
 
 Graph::~Graph() {
-  for (Edge* e : edges_) delete e;
-  for (Node* n : nodes_) delete n;
+  // Nodes and edges live on the arena; edges need no destructor.
+  for (Node* n : nodes_) {
+    if (n != nullptr) n->~Node();
+  }
 }
 
-Node* Graph::AllocateNode(NodeDef def, const OpDef* op_def, DataTypeVector inputs,
+template <typename T>
+T* Graph::NewOnArena() {
+  return new (arena_->AllocateAligned(sizeof(T), alignof(T))) T;
+}
+
+template <typename T>
+void Graph::DeleteOnArena(T* object) {
+  object->~T();
+  // The arena keeps the memory until the graph goes: let ASan still catch a use after removal.
+  ASAN_POISON_MEMORY_REGION(object, sizeof(T));
+}
+
+NodeDef* Graph::AdoptNodeDef(NodeDef&& def) {
+  if (def.GetArena() == arena_.get()) {
+    NodeDef* adopted = google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
+    adopted->Swap(&def);
+    return adopted;
+  }
+  // A heap message: moving it to the arena would copy it, so the arena owns a heap one.
+  auto* adopted = new NodeDef(std::move(def));
+  arena_->Own(adopted);
+  return adopted;
+}
+
+Node* Graph::AllocateNode(NodeDef* def, const OpDef* op_def, DataTypeVector inputs,
                           DataTypeVector outputs) {
-  Node* node = new Node;
+  Node* node = NewOnArena<Node>();
   node->id_ = static_cast<int>(nodes_.size());
   node->graph_ = this;
-  node->class_ = Node::ClassForOp(def.op());
+  node->class_ = Node::ClassForOp(def->op());
   node->op_def_ = op_def;
   node->input_types_ = std::move(inputs);
   node->output_types_ = std::move(outputs);
-  node->def_ = std::move(def);
-  node->def_.clear_input();
-  for (int i = 0; i < node->num_inputs(); ++i) node->def_.add_input();
+  node->def_ = def;
+  // Clearing keeps the input strings' storage, which the edges' inputs then reuse.
+  def->clear_input();
+  for (int i = 0; i < node->num_inputs(); ++i) def->add_input();
   names_[node->name()] = node;
   nodes_.push_back(node);
   ++num_nodes_;
@@ -206,13 +240,15 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef node_def) {
   if (!s.ok()) return AttachDef(s, node_def);
   DataTypeVector inputs, outputs;
   RETURN_IF_ERROR(AttachDef(InOutTypesForNode(node_def, *op_def, &inputs, &outputs), node_def));
-  return AllocateNode(std::move(node_def), op_def, std::move(inputs), std::move(outputs));
+  return AllocateNode(AdoptNodeDef(std::move(node_def)), op_def, std::move(inputs),
+                      std::move(outputs));
 }
 
 Node* Graph::CopyNode(const Node* node) {
-  NodeDef def = node->def();
-  if (names_.contains(def.name())) def.set_name(NewName(def.name()));
-  Node* copy = AllocateNode(std::move(def), node->op_def_, node->input_types_, node->output_types_);
+  NodeDef* def = google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
+  def->CopyFrom(node->def());
+  if (names_.contains(def->name())) def->set_name(NewName(def->name()));
+  Node* copy = AllocateNode(def, node->op_def_, node->input_types_, node->output_types_);
   copy->assigned_device_name_ = node->assigned_device_name_;
   return copy;
 }
@@ -226,7 +262,7 @@ void Graph::RemoveNode(Node* node) {
   names_.erase(node->name());
   nodes_[node->id_] = nullptr;
   --num_nodes_;
-  delete node;
+  DeleteOnArena(node);
 }
 
 void Graph::Rename(Node* node, std::string name) {
@@ -235,14 +271,14 @@ void Graph::Rename(Node* node, std::string name) {
                                 << ", which another node of the graph holds";
   const std::string old_control = absl::StrCat("^", node->name());
   names_.erase(node->name());
-  node->def_.set_name(std::move(name));
+  node->def_->set_name(std::move(name));
   names_[node->name()] = node;
   // Consumers spell this node's name in their inputs.
   for (Edge* e : node->out_edges_.edges_) {
     if (!ListedInDef(*e)) continue;
     if (e->IsControlEdge()) {
       Node* dst = e->dst();
-      auto* inputs = dst->def_.mutable_input();
+      auto* inputs = dst->def_->mutable_input();
       for (int i = dst->num_inputs(); i < inputs->size(); ++i) {
         if (inputs->Get(i) == old_control) {
           EraseInputAt(i, inputs);
@@ -289,7 +325,7 @@ const Edge* Graph::AddEdge(Node* source, int x, Node* dest, int y) {
         << "no output " << x << " on node " << source->name();
     CHECK(y >= 0 && y < dest->num_inputs()) << "no input " << y << " on node " << dest->name();
   }
-  Edge* e = new Edge;
+  Edge* e = NewOnArena<Edge>();
   e->id_ = static_cast<int>(edges_.size());
   e->src_ = source;
   e->dst_ = dest;
@@ -326,19 +362,19 @@ void Graph::RemoveControlEdge(const Edge* e) {
 
 void Graph::RemoveEdgeInternal(Edge* e, bool update_dst_def) {
   if (update_dst_def && ListedInDef(*e)) ForgetInput(e);
-  std::vector<Edge*>& out = e->src_->out_edges_.edges_;
+  EdgeSet::Edges& out = e->src_->out_edges_.edges_;
   Edge* last_out = out.back();
   out[e->out_pos_] = last_out;
   last_out->out_pos_ = e->out_pos_;
   out.pop_back();
-  std::vector<Edge*>& in = e->dst_->in_edges_.edges_;
+  EdgeSet::Edges& in = e->dst_->in_edges_.edges_;
   Edge* last_in = in.back();
   in[e->in_pos_] = last_in;
   last_in->in_pos_ = e->in_pos_;
   in.pop_back();
   edges_[e->id_] = nullptr;
   --num_edges_;
-  delete e;
+  DeleteOnArena(e);
 }
 
 absl::Status Graph::UpdateEdge(Node* new_src, int new_src_index, Node* dst, int dst_index) {
@@ -366,7 +402,7 @@ absl::Status Graph::UpdateEdge(Node* new_src, int new_src_index, Node* dst, int 
 
 void Graph::RecordInput(const Edge* e) {
   Node* dst = e->dst();
-  auto* inputs = dst->def_.mutable_input();
+  auto* inputs = dst->def_->mutable_input();
   if (!e->IsControlEdge()) {
     *inputs->Mutable(e->dst_input()) = DataInputString(*e);
     return;
@@ -377,7 +413,7 @@ void Graph::RecordInput(const Edge* e) {
 
 void Graph::ForgetInput(const Edge* e) {
   Node* dst = e->dst();
-  auto* inputs = dst->def_.mutable_input();
+  auto* inputs = dst->def_->mutable_input();
   if (!e->IsControlEdge()) {
     if (inputs->Get(e->dst_input()) == DataInputString(*e))
       inputs->Mutable(e->dst_input())->clear();

@@ -37,9 +37,11 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/arena.h"
 #include "graph/node_def_util.h"
 #include "graph/op_registry.h"
 #include "graph/types.h"
@@ -62,8 +64,11 @@ class GraphConstructor;
 // position bookkeeping kept in the Edge) and deterministic iteration. Only Graph mutates it.
 class EdgeSet {
  public:
+  // Most nodes have one or two edges each way: those are kept inside the Node, in the same
+  // space a std::vector would take.
+  using Edges = absl::InlinedVector<Edge*, 2>;
   // Dereferences to an Edge*; Edge has no public mutators, so this reads as const Edge*.
-  using const_iterator = std::vector<Edge*>::const_iterator;
+  using const_iterator = Edges::const_iterator;
 
   const_iterator begin() const { return edges_.begin(); }
   const_iterator end() const { return edges_.end(); }
@@ -72,7 +77,7 @@ class EdgeSet {
 
  private:
   friend class Graph;
-  std::vector<Edge*> edges_;
+  Edges edges_;
 };
 
 class Edge {
@@ -105,16 +110,16 @@ class Edge {
 class Node {
  public:
   int id() const { return id_; }
-  const std::string& name() const { return def_.name(); }
+  const std::string& name() const { return def_->name(); }
   // Renames the node and rewrites the input strings of its consumers. REQUIRES: no other
   // node of the graph has `name`.
   void set_name(std::string name);
 
-  const std::string& type_string() const { return def_.op(); }
-  const NodeDef& def() const { return def_; }
+  const std::string& type_string() const { return def_->op(); }
+  const NodeDef& def() const { return *def_; }
   // Valid for the lifetime of the registry that resolved it (ops are never removed).
   const OpDef& op_def() const { return *op_def_; }
-  AttrSlice attrs() const { return AttrSlice(def_); }
+  AttrSlice attrs() const { return AttrSlice(*def_); }
 
   // Flat input and output types, fixed when the node was added.
   int num_inputs() const { return static_cast<int>(input_types_.size()); }
@@ -125,8 +130,8 @@ class Node {
   const DataTypeVector& output_types() const { return output_types_; }
 
   // The device the NodeDef asks for (its `device` field), possibly partial or empty.
-  const std::string& requested_device() const { return def_.device(); }
-  void set_requested_device(const std::string& device) { def_.set_device(device); }
+  const std::string& requested_device() const { return def_->device(); }
+  void set_requested_device(const std::string& device) { def_->set_device(device); }
   // The full device name placement chose; empty until then.
   const std::string& assigned_device_name() const { return assigned_device_name_; }
   void set_assigned_device_name(const std::string& name) { assigned_device_name_ = name; }
@@ -136,13 +141,16 @@ class Node {
   // recomputed: changing an attr that types depend on is a programming error.
   template <typename T>
   void AddAttr(const std::string& name, const T& value) {
-    AddNodeAttr(name, value, &def_);
+    AddNodeAttr(name, value, def_);
   }
-  void ClearAttr(const std::string& name) { def_.mutable_attr()->erase(name); }
-  // Swaps the node's attrs with those of `def`, for a caller about to destroy the graph
-  // that wants them without a copy (Partition of a graph it consumes): afterwards attrs()
-  // and def() no longer describe the node, and nothing but destruction may follow.
-  void MoveAttrsTo(NodeDef* def) { def->mutable_attr()->swap(*def_.mutable_attr()); }
+  void ClearAttr(const std::string& name) { def_->mutable_attr()->erase(name); }
+  // The node's own NodeDef, for a caller about to destroy the graph that wants it without a
+  // copy (Partition of a graph it consumes). It lives on the graph's arena, or is owned by
+  // it (def_on_arena() tells which). The caller may change it; once it has, def() no longer
+  // describes the node, and nothing but destruction may follow.
+  NodeDef* ReleaseDefForDestruction() { return def_; }
+  // Whether def() is on the graph's arena (not a heap message the arena owns).
+  bool def_on_arena() const;
 
   const EdgeSet& in_edges() const { return in_edges_; }
   const EdgeSet& out_edges() const { return out_edges_; }
@@ -219,7 +227,9 @@ class Node {
 
   int id_ = -1;
   Graph* graph_ = nullptr;
-  NodeDef def_;
+  // On the graph's arena, or owned by it: it lives as long as the graph, even after the node
+  // is removed.
+  NodeDef* def_ = nullptr;
   const OpDef* op_def_ = nullptr;
   NodeClass class_ = kOther;
   DataTypeVector input_types_;
@@ -283,8 +293,10 @@ class Graph {
   static constexpr int kControlSlot = -1;
 
   // Creates _SOURCE (id 0) and _SINK (id 1) and the control edge between them. `ops` must
-  // outlive the graph; it resolves the op of every node added.
-  explicit Graph(const OpRegistryInterface* ops);
+  // outlive the graph; it resolves the op of every node added. The graph allocates on
+  // `arena` (shared with whoever else holds it), or on an arena of its own when it is null.
+  explicit Graph(const OpRegistryInterface* ops,
+                 std::shared_ptr<google::protobuf::Arena> arena = nullptr);
   ~Graph();
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
@@ -341,6 +353,15 @@ class Graph {
 
   const OpRegistryInterface* op_registry() const { return ops_; }
 
+  // The arena that holds the graph's NodeDefs. They are many small objects: allocating them
+  // together makes building, walking and destroying a graph cheaper, and a GraphDef parsed
+  // onto this arena (google::protobuf::Arena::CreateMessage<GraphDef>(graph.arena())) and
+  // moved into ConvertGraphDefToGraph gives the graph its NodeDefs without copying them.
+  // Memory taken from it is released only when the arena goes: with the graph, unless
+  // someone else shares it (shared_arena()), as the partitions of a consumed graph do.
+  google::protobuf::Arena* arena() const { return arena_.get(); }
+  const std::shared_ptr<google::protobuf::Arena>& shared_arena() const { return arena_; }
+
   const FunctionDefLibrary& library() const { return library_; }
   // Adds the functions and gradients of `lib`. A function or gradient already present with a
   // different definition is INVALID_ARGUMENT; an identical one is skipped.
@@ -361,13 +382,24 @@ class Graph {
   friend class import_internal::GraphConstructor;
 
   // AddNode for a NodeDef the importer has validated: `op_def` is its op and `inputs` and
-  // `outputs` its flat types (ValidateNodeDef computed them). REQUIRES: the name is free.
-  Node* AddValidatedNode(NodeDef node_def, const OpDef* op_def, DataTypeVector inputs,
+  // `outputs` its flat types (ValidateNodeDef computed them). REQUIRES: the name is free,
+  // and `node_def` is on arena() or owned by it (AdoptNodeDef).
+  Node* AddValidatedNode(NodeDef* node_def, const OpDef* op_def, DataTypeVector inputs,
                          DataTypeVector outputs) {
-    return AllocateNode(std::move(node_def), op_def, std::move(inputs), std::move(outputs));
+    return AllocateNode(node_def, op_def, std::move(inputs), std::move(outputs));
   }
-  Node* AllocateNode(NodeDef def, const OpDef* op_def, DataTypeVector inputs,
+  // A NodeDef that lives as long as the graph, holding `def`'s contents: moved (the arena
+  // takes ownership of a heap message) rather than copied.
+  NodeDef* AdoptNodeDef(NodeDef&& def);
+  // REQUIRES: `def` is on arena() or owned by it.
+  Node* AllocateNode(NodeDef* def, const OpDef* op_def, DataTypeVector inputs,
                      DataTypeVector outputs);
+  // Nodes and edges are made on the arena, in creation order, so that walks over a graph
+  // read memory that lies together.
+  template <typename T>
+  T* NewOnArena();
+  template <typename T>
+  void DeleteOnArena(T* object);
   void RemoveEdgeInternal(Edge* e, bool update_dst_def);
   // Keep the dst's def().input() in step with its in-edges.
   void RecordInput(const Edge* e);
@@ -375,10 +407,14 @@ class Graph {
   void Rename(Node* node, std::string name);
 
   const OpRegistryInterface* ops_;
+  // Declared first so that it outlives everything that points into it.
+  std::shared_ptr<google::protobuf::Arena> arena_;
   // Owned, by id; nullptr once removed (and deleted).
   std::vector<Node*> nodes_;
   std::vector<Edge*> edges_;
-  absl::flat_hash_map<std::string, Node*> names_;
+  // Keyed by views of the nodes' own names (a NodeDef outlives its node, and a rename
+  // re-keys the node before its name changes).
+  absl::flat_hash_map<absl::string_view, Node*> names_;
   int num_nodes_ = 0;
   int num_edges_ = 0;
   int64_t name_counter_ = 0;

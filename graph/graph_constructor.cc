@@ -218,22 +218,22 @@ absl::Status GraphConstructor::ConvertNode(int index) {
       return absl::OkStatus();
     }
   }
-  NodeDef node_def = ConsumeNodeDef(index);
-  const std::string gdef_name = node_def.name();
+  NodeDef* node_def = ConsumeNodeDef(index);
+  const std::string gdef_name = node_def->name();
   // existing[i]: input i names a node already in the graph rather than one being imported.
-  std::vector<bool> existing(node_def.input_size(), false);
-  if (opts_.importing) RewriteInputsForImport(&node_def, &existing);
-  RETURN_IF_ERROR(ValidateColocation(node_def));
+  std::vector<bool> existing(node_def->input_size(), false);
+  if (opts_.importing) RewriteInputsForImport(node_def, &existing);
+  RETURN_IF_ERROR(ValidateColocation(*node_def));
   std::vector<InputInfo> inputs;
-  RETURN_IF_ERROR(ResolveInputs(node_def, existing, &inputs));
+  RETURN_IF_ERROR(ResolveInputs(*node_def, existing, &inputs));
   if (opts_.importing) {
-    if (!prefix_.empty()) AddPrefix(existing, &node_def);
+    if (!prefix_.empty()) AddPrefix(existing, node_def);
     if (opts_.uniquify_names && (prefix_.empty() || !opts_.uniquify_prefix)) {
-      UniquifyNames(existing, &node_def);
+      UniquifyNames(existing, node_def);
     }
   }
   Node* node = nullptr;
-  RETURN_IF_ERROR(MakeNode(std::move(node_def), &node));
+  RETURN_IF_ERROR(MakeNode(node_def, &node));
   gdef_nodes_[gdef_name].node = node;
   RETURN_IF_ERROR(AddInputEdges(node, &inputs));
   if (opts_.validate_shape) RETURN_IF_ERROR(shapes_.Check(node));
@@ -249,9 +249,23 @@ void GraphConstructor::ReleaseConsumers(int index, bool is_next_iteration) {
   }
 }
 
-NodeDef GraphConstructor::ConsumeNodeDef(int index) {
-  if (movable_ != nullptr) return std::move(*movable_->mutable_node(index));
-  return gdef_.node(index);
+NodeDef* GraphConstructor::ConsumeNodeDef(int index) {
+  if (movable_ != nullptr && movable_->GetArena() == g_->arena()) {
+    borrowed_node_defs_ = true;
+    return movable_->mutable_node(index);
+  }
+  if (movable_ != nullptr) return g_->AdoptNodeDef(std::move(*movable_->mutable_node(index)));
+  NodeDef* copy = google::protobuf::Arena::CreateMessage<NodeDef>(g_->arena());
+  copy->CopyFrom(gdef_.node(index));
+  return copy;
+}
+
+void GraphConstructor::ReleaseBorrowedNodeDefs() {
+  if (!borrowed_node_defs_) return;
+  // On an arena, extracting without taking the elements only forgets them: the arena still
+  // owns them, and the graph's nodes keep them.
+  movable_->mutable_node()->UnsafeArenaExtractSubrange(0, movable_->node_size(), nullptr);
+  borrowed_node_defs_ = false;
 }
 
 absl::Status GraphConstructor::ResolveInputs(const NodeDef& node_def,
@@ -276,24 +290,26 @@ absl::Status GraphConstructor::ResolveInputs(const NodeDef& node_def,
   return absl::OkStatus();
 }
 
-absl::Status GraphConstructor::MakeNode(NodeDef node_def, Node** node) {
+absl::Status GraphConstructor::MakeNode(NodeDef* node_def, Node** node) {
   const OpDef* op_def = nullptr;
-  RETURN_IF_ERROR(import_internal::LookUpOpForNode(*g_->op_registry(), node_def, &op_def));
+  RETURN_IF_ERROR(import_internal::LookUpOpForNode(*g_->op_registry(), *node_def, &op_def));
   const bool add_defaults = opts_.importing || opts_.add_default_attributes;
   const bool validate = opts_.importing || opts_.validate_nodes;
   bool typed = false;
   DataTypeVector input_types, output_types;
-  RETURN_IF_ERROR(import_internal::PrepareNodeDef(*op_def, add_defaults, validate, &node_def,
+  RETURN_IF_ERROR(import_internal::PrepareNodeDef(*op_def, add_defaults, validate, node_def,
                                                   &typed, &input_types, &output_types));
   RETURN_IF_ERROR(import_internal::CheckOpDeprecation(*op_def, gdef_.versions().producer()));
-  if (g_->FindNodeByName(node_def.name()) != nullptr) {
-    return errors::InvalidArgument("Node name '", node_def.name(), "' already exists in the Graph");
+  if (g_->FindNodeByName(node_def->name()) != nullptr) {
+    return errors::InvalidArgument("Node name '", node_def->name(),
+                                   "' already exists in the Graph");
   }
   if (typed) {
-    *node = g_->AddValidatedNode(std::move(node_def), op_def, std::move(input_types),
+    *node = g_->AddValidatedNode(node_def, op_def, std::move(input_types),
                                  std::move(output_types));
   } else {
-    ASSIGN_OR_RETURN(*node, g_->AddNode(std::move(node_def)));
+    // Rare (validation off, defaults not added): AddNode computes the types, from a copy.
+    ASSIGN_OR_RETURN(*node, g_->AddNode(*node_def));
   }
   created_.push_back(*node);
   if (opts_.expect_device_spec) (*node)->set_assigned_device_name((*node)->requested_device());

@@ -149,6 +149,7 @@ class GraphConstructor {
   absl::Status Run() {
     absl::Status s = TryImport();
     if (!s.ok()) Undo();
+    ReleaseBorrowedNodeDefs();
     return s;
   }
 
@@ -184,7 +185,8 @@ class GraphConstructor {
   absl::Status ValidateColocation(const NodeDef& node_def) const;
   absl::Status ResolveInputs(const NodeDef& node_def, const std::vector<bool>& existing,
                              std::vector<InputInfo>* inputs) const;
-  absl::Status MakeNode(NodeDef node_def, Node** node);
+  // `node_def` is on the graph's arena or owned by it.
+  absl::Status MakeNode(NodeDef* node_def, Node** node);
   absl::Status AddInputEdges(Node* node, std::vector<InputInfo>* inputs);
   absl::Status MakeEdge(Node* src, int output, Node* dst, int input);
   absl::Status CycleError() const;
@@ -198,13 +200,21 @@ class GraphConstructor {
   bool NameExistsInGraph(absl::string_view name) const;
   bool NameExistsInGraphDef(absl::string_view name) const;
   std::string FindUniqueName(absl::string_view name) const;
-  NodeDef ConsumeNodeDef(int index);
+  // The NodeDef for gdef_.node(index), living as long as the graph: movable_'s own when it is
+  // on the graph's arena (it is then shared with movable_ until ReleaseBorrowedNodeDefs),
+  // else moved or copied out of gdef_.
+  NodeDef* ConsumeNodeDef(int index);
+  // Takes the NodeDefs ConsumeNodeDef shared out of movable_, so that nothing but the graph
+  // refers to them (movable_ is left without nodes).
+  void ReleaseBorrowedNodeDefs();
   void Undo();
 
   const Options& opts_;
   const GraphDef& gdef_;
   GraphDef* movable_;
   Graph* g_;
+  // Whether ConsumeNodeDef handed out NodeDefs that movable_ still lists.
+  bool borrowed_node_defs_ = false;
   const VersionDef original_versions_;
   std::string prefix_;  // opts_.prefix, possibly uniquified
   import_internal::ImportShapes shapes_;

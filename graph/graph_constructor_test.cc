@@ -86,6 +86,35 @@ TEST_F(ConvertTest, MovedGraphDef) {
   EXPECT_EQ(CanonicalGraphString(g_), "a(Placeholder);b(Identity)|a->b");
 }
 
+// A GraphDef on the graph's own arena gives the graph its NodeDefs: no copy is made, and the
+// GraphDef is left without nodes, so that nothing but the graph refers to them.
+TEST_F(ConvertTest, GraphDefOnTheGraphsArenaGivesUpItsNodeDefs) {
+  auto* gd = google::protobuf::Arena::CreateMessage<GraphDef>(g_.arena());
+  ASSERT_TRUE(ParseTextProto(Ph("a") + Unary("b", "Identity", "input: 'a'"), gd).ok());
+  const NodeDef* a = &gd->node(0);
+  const NodeDef* b = &gd->node(1);
+  ASSERT_TRUE(ConvertGraphDefToGraph(opts_, std::move(*gd), &g_).ok());
+  EXPECT_EQ(gd->node_size(), 0);
+  EXPECT_EQ(&g_.FindNodeByName("a")->def(), a);
+  EXPECT_EQ(&g_.FindNodeByName("b")->def(), b);
+  EXPECT_TRUE(g_.FindNodeByName("b")->def_on_arena());
+  EXPECT_EQ(CanonicalGraphString(g_), "a(Placeholder);b(Identity)|a->b");
+  // Defaults were added to the very NodeDef.
+  EXPECT_TRUE(HasNodeAttr(*a, "shape"));
+}
+
+// The same when the import fails: the GraphDef still gives up the NodeDefs it lent, and the
+// graph is left as it was.
+TEST_F(ConvertTest, FailedImportFromTheGraphsArena) {
+  auto* gd = google::protobuf::Arena::CreateMessage<GraphDef>(g_.arena());
+  ASSERT_TRUE(ParseTextProto(Ph("a") + Unary("b", "Identity", "input: 'a:3'"), gd).ok());
+  EXPECT_EQ(ConvertGraphDefToGraph(opts_, std::move(*gd), &g_).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(gd->node_size(), 0);
+  EXPECT_EQ(g_.num_op_nodes(), 0);
+  EXPECT_EQ(g_.num_edges(), 1);
+}
+
 TEST_F(ConvertTest, TakesVersionsAndLibrary) {
   ASSERT_TRUE(Convert(Ph("a") + "versions { producer: 27 min_consumer: 12 } "
                                 "library { function { signature { name: 'F' } } }")

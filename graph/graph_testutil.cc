@@ -49,10 +49,12 @@ absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt, Graph* g) {
 
 absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt,
                                   const GraphConstructorOptions& opts, Graph* g) {
-  GraphDef graph_def;
-  absl::Status s = ParseTextProto(graph_def_pbtxt, &graph_def);
+  // Parsed onto the graph's arena, as a tool that reads a file does: the graph then takes
+  // the NodeDefs over instead of copying them.
+  GraphDef* graph_def = google::protobuf::Arena::CreateMessage<GraphDef>(g->arena());
+  absl::Status s = ParseTextProto(graph_def_pbtxt, graph_def);
   if (!s.ok()) return s;
-  return ConvertGraphDefToGraph(opts, std::move(graph_def), g);
+  return ConvertGraphDefToGraph(opts, std::move(*graph_def), g);
 }
 
 std::string FloatPlaceholderText(absl::string_view name, absl::Span<const int64_t> dims) {

@@ -1,8 +1,9 @@
 // Partition, in four steps:
 //   1. Every op node must have a parsable assigned device; note which are on CPU devices.
 //   2. Reject device-crossing edges inside while loops (partition_control.cc).
-//   3. For each op node in id order, copy its NodeDef into its device's GraphDef with the
-//      inputs cleared, then walk its in-edges (data inputs by slot, then control edges by
+//   3. For each op node in id order, put its NodeDef into its device's GraphDef with the
+//      inputs cleared (the node's own NodeDef when the graph is consumed and the partitions
+//      share its arena, else a copy), then walk its in-edges (data inputs by slot, then control edges by
 //      source name):
 //        edge within a device        -> the input is written as it was;
 //        cut edge, transfer exists   -> read the Recv made for the same (source tensor,
@@ -45,10 +46,10 @@ struct Transfer {
 
 class Partitioner {
  public:
-  // With `consumed` (the same graph as `graph`), attrs are moved out of its nodes rather
-  // than copied, once nothing reads them any more.
+  // With `consumed` (the same graph as `graph`), the partitions share its arena and take
+  // its nodes' NodeDefs rather than copies.
   Partitioner(const PartitionOptions& opts, const Graph& graph, Graph* consumed,
-              std::unordered_map<std::string, GraphDef>* partitions)
+              GraphPartitions* partitions)
       : opts_(opts), graph_(graph), consumed_(consumed), partitions_(partitions) {}
 
   absl::Status Run();
@@ -77,7 +78,7 @@ class Partitioner {
   GraphDef* PartitionOf(const Node& n) {
     const std::string& device = n.assigned_device_name();
     if (last_partition_ == nullptr || device != last_device_) {
-      last_partition_ = &(*partitions_)[device];
+      last_partition_ = partitions_->GetOrAdd(device);
       last_device_ = device;
     }
     return last_partition_;
@@ -86,9 +87,7 @@ class Partitioner {
   const PartitionOptions& opts_;
   const Graph& graph_;
   Graph* const consumed_;
-  // Each op node with the NodeDef made for it, for the attrs moved at the end.
-  std::vector<std::pair<Node*, NodeDef*>> made_;
-  std::unordered_map<std::string, GraphDef>* partitions_;
+  GraphPartitions* partitions_;
   // By node id: whether the node is assigned to a CPU device.
   std::vector<bool> on_cpu_;
   // (source id, source output, destination device, recv on host) -> the node consumers read.
@@ -101,16 +100,13 @@ class Partitioner {
 };
 
 absl::Status Partitioner::Run() {
-  partitions_->clear();
+  partitions_->Reset(consumed_ != nullptr ? consumed_->shared_arena() : nullptr);
   RETURN_IF_ERROR(CheckDevices());
   RETURN_IF_ERROR(CheckNoCrossDeviceLoops(graph_));
-  if (consumed_ != nullptr) made_.reserve(graph_.num_op_nodes());
   for (const Node* n : graph_.op_nodes()) RETURN_IF_ERROR(AddNode(*n));
-  // Memory-type callbacks may read any node's attrs until every input is written.
-  for (auto& [node, def] : made_) node->MoveAttrsTo(def);
-  for (auto& [device, gdef] : *partitions_) {
-    *gdef.mutable_versions() = graph_.versions();
-    *gdef.mutable_library() = graph_.library();
+  for (const auto& [device, gdef] : partitions_->graphs()) {
+    *gdef->mutable_versions() = graph_.versions();
+    *gdef->mutable_library() = graph_.library();
   }
   return absl::OkStatus();
 }
@@ -165,19 +161,30 @@ absl::Status Partitioner::SortedInputs(const Node& dst, std::vector<const Edge*>
 absl::Status Partitioner::AddNode(const Node& dst) {
   std::vector<const Edge*> inputs;
   RETURN_IF_ERROR(SortedInputs(dst, &inputs));
-  NodeDef* dst_def = PartitionOf(dst)->add_node();
-  // Field by field, so that the graph's input strings are never copied only to be cleared.
-  const NodeDef& def = dst.def();
-  dst_def->set_name(def.name());
-  dst_def->set_op(def.op());
-  dst_def->set_device(dst.assigned_device_name());
-  if (def.has_experimental_debug_info()) {
-    *dst_def->mutable_experimental_debug_info() = def.experimental_debug_info();
-  }
-  if (def.has_experimental_type()) *dst_def->mutable_experimental_type() = def.experimental_type();
-  if (consumed_ != nullptr) {
-    made_.emplace_back(consumed_->FindNodeId(dst.id()), dst_def);
+  GraphDef* partition = PartitionOf(dst);
+  Node* own = consumed_ != nullptr ? consumed_->FindNodeId(dst.id()) : nullptr;
+  NodeDef* dst_def;
+  if (own != nullptr && own->def_on_arena()) {
+    // The node's own NodeDef, on the partitions' arena: only its inputs and device change.
+    // Its attrs stay where the memory-type callbacks read them; clearing the inputs keeps
+    // their strings for the inputs written below.
+    dst_def = own->ReleaseDefForDestruction();
+    dst_def->clear_input();
+    dst_def->set_device(dst.assigned_device_name());
+    partition->mutable_node()->UnsafeArenaAddAllocated(dst_def);
   } else {
+    dst_def = partition->add_node();
+    // Field by field, so that the graph's input strings are never copied only to be cleared.
+    const NodeDef& def = dst.def();
+    dst_def->set_name(def.name());
+    dst_def->set_op(def.op());
+    dst_def->set_device(dst.assigned_device_name());
+    if (def.has_experimental_debug_info()) {
+      *dst_def->mutable_experimental_debug_info() = def.experimental_debug_info();
+    }
+    if (def.has_experimental_type()) {
+      *dst_def->mutable_experimental_type() = def.experimental_type();
+    }
     *dst_def->mutable_attr() = def.attr();
   }
   control_inputs_.clear();
@@ -303,12 +310,12 @@ std::string Partitioner::NewName(absl::string_view prefix) {
 }  // namespace
 
 absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
-                       std::unordered_map<std::string, GraphDef>* partitions) {
+                       GraphPartitions* partitions) {
   return Partitioner(opts, graph, nullptr, partitions).Run();
 }
 
 absl::Status Partition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
-                       std::unordered_map<std::string, GraphDef>* partitions) {
+                       GraphPartitions* partitions) {
   return Partitioner(opts, *graph, graph.get(), partitions).Run();
 }
 

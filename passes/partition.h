@@ -27,7 +27,7 @@
 //
 // Errors: INVALID_ARGUMENT if an op node has no assigned device or a malformed one, or a
 // data input without an edge ("Incomplete graph"); UNIMPLEMENTED as above. Each names the
-// node. *partitions is cleared first and holds partial results on error.
+// node. *partitions is reset first and holds partial results on error.
 //
 // Reads `graph` only (but for the overload that consumes it); the callbacks are called from the calling thread.
 #ifndef SLUICE_PASSES_PARTITION_H_
@@ -37,10 +37,10 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <unordered_map>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "passes/graph_partitions.h"
 #include "proto/graph.pb.h"
 
 namespace sluice {
@@ -58,12 +58,14 @@ struct PartitionOptions {
   std::function<bool(const Node& node, int port)> input_in_host_memory;
 };
 
+// The partitions go on an arena of their own, copied from the graph.
 absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
-                       std::unordered_map<std::string, GraphDef>* partitions);
-// The same for a graph the caller gives up (as RunPipeline does): each node's attrs move into
-// its partition instead of being copied, and the graph is destroyed before returning.
+                       GraphPartitions* partitions);
+// The same for a graph the caller gives up (as RunPipeline does): the partitions go on the
+// graph's arena, each node's NodeDef becomes its partition's instead of being copied, and
+// the graph is destroyed before returning.
 absl::Status Partition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
-                       std::unordered_map<std::string, GraphDef>* partitions);
+                       GraphPartitions* partitions);
 
 // The rendezvous key of a transfer, in TensorFlow's format:
 //   "<src_device>;<incarnation as 16 hex digits>;<dst_device>;<tensor_name>;<frame_iter>"

@@ -2,7 +2,6 @@
 
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -108,7 +107,7 @@ int EdgeId(const Graph& g, const std::string& src, const std::string& dst) {
   return -1;
 }
 
-using Partitions = std::unordered_map<std::string, GraphDef>;
+using Partitions = GraphPartitions;
 
 TEST(PartitionTest, OnePairPerTensorPerDestinationDevice) {
   Graph g(OpRegistry::Global());
@@ -120,14 +119,14 @@ TEST(PartitionTest, OnePairPerTensorPerDestinationDevice) {
   Partitions parts;
   ASSERT_TRUE(Partition(PartitionOptions(), g, &parts).ok());
   ASSERT_EQ(parts.size(), 3u);
-  EXPECT_EQ(PartitionString(kCpu0, parts[kCpu0]),
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)),
             "a(Const);a/_0(_Send);a/_2(_Send);f(Neg)|a->a/_0;a->a/_2;a->f");
-  EXPECT_EQ(PartitionString(kCpu1, parts[kCpu1]),
+  EXPECT_EQ(PartitionString(kCpu1, parts.at(kCpu1)),
             "a/_1(_Recv);b(Identity);c(Neg);d(Identity)|a/_1->b;a/_1->c;a/_1->d");
-  EXPECT_EQ(PartitionString(kCpu2, parts[kCpu2]), "a/_3(_Recv);e(Neg)|a/_3->e");
+  EXPECT_EQ(PartitionString(kCpu2, parts.at(kCpu2)), "a/_3(_Recv);e(Neg)|a/_3->e");
 
-  const NodeDef& send = *FindNode(parts[kCpu0], "a/_0");
-  const NodeDef& recv = *FindNode(parts[kCpu1], "a/_1");
+  const NodeDef& send = *FindNode(parts.at(kCpu0), "a/_0");
+  const NodeDef& recv = *FindNode(parts.at(kCpu1), "a/_1");
   const std::string key = absl::StrCat("edge_", EdgeId(g, "a", "b"), "_a");
   for (const NodeDef* n : {&send, &recv}) {
     EXPECT_EQ(StringAttr(*n, "tensor_name"), key);
@@ -145,7 +144,7 @@ TEST(PartitionTest, OnePairPerTensorPerDestinationDevice) {
   EXPECT_EQ(t, DT_FLOAT);
   ASSERT_TRUE(GetNodeAttr(AttrSlice(recv), "tensor_type", &t).ok());
   EXPECT_EQ(t, DT_FLOAT);
-  EXPECT_EQ(StringAttr(*FindNode(parts[kCpu2], "a/_3"), "tensor_name"),
+  EXPECT_EQ(StringAttr(*FindNode(parts.at(kCpu2), "a/_3"), "tensor_name"),
             absl::StrCat("edge_", EdgeId(g, "a", "e"), "_a"));
 }
 
@@ -159,9 +158,9 @@ TEST(PartitionTest, SecondOutputIsSentFromItsPort) {
                   .ok());
   Partitions parts;
   ASSERT_TRUE(Partition(PartitionOptions(), g, &parts).ok());
-  EXPECT_EQ(PartitionString(kCpu0, parts[kCpu0]),
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)),
             "p(Placeholder);u(Unpack);u/_0(_Send);u/_2(_Send)|p->u;u->u/_2;u:1->u/_0");
-  EXPECT_EQ(PartitionString(kCpu1, parts[kCpu1]),
+  EXPECT_EQ(PartitionString(kCpu1, parts.at(kCpu1)),
             "u/_1(_Recv);u/_3(_Recv);x(Neg);y(Neg);z(Add)|u/_1->x;u/_1->z;u/_3->y;u/_3->z:1");
 }
 
@@ -173,21 +172,21 @@ TEST(PartitionTest, ControlEdgesBecomeDummyTransfers) {
                   .ok());
   Partitions parts;
   ASSERT_TRUE(Partition(PartitionOptions(), g, &parts).ok());
-  EXPECT_EQ(PartitionString(kCpu0, parts[kCpu0]),
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)),
             "a(Const);a/_1(_Send);a/ctrl/_0(Const);d(NoOp)|^a->a/ctrl/_0;^a->d;a/ctrl/_0->a/_1");
-  EXPECT_EQ(PartitionString(kCpu1, parts[kCpu1]),
+  EXPECT_EQ(PartitionString(kCpu1, parts.at(kCpu1)),
             "a/_2(_Recv);a/_3(Identity);b(NoOp);c(NoOp)|^a/_3->b;^a/_3->c;a/_2->a/_3");
 
-  const NodeDef& dummy = *FindNode(parts[kCpu0], "a/ctrl/_0");
+  const NodeDef& dummy = *FindNode(parts.at(kCpu0), "a/ctrl/_0");
   const AttrValue* value = AttrSlice(dummy).Find("value");
   ASSERT_NE(value, nullptr);
   EXPECT_EQ(value->tensor().dtype(), DT_FLOAT);
   ASSERT_EQ(value->tensor().tensor_shape().dim_size(), 1);
   EXPECT_EQ(value->tensor().tensor_shape().dim(0).size(), 0);
-  EXPECT_EQ(StringAttr(*FindNode(parts[kCpu0], "a/_1"), "tensor_name"),
-            StringAttr(*FindNode(parts[kCpu1], "a/_2"), "tensor_name"));
-  EXPECT_EQ(NodesWithOp(parts[kCpu0], "_Send").size(), 1u);
-  EXPECT_EQ(NodesWithOp(parts[kCpu1], "_Recv").size(), 1u);
+  EXPECT_EQ(StringAttr(*FindNode(parts.at(kCpu0), "a/_1"), "tensor_name"),
+            StringAttr(*FindNode(parts.at(kCpu1), "a/_2"), "tensor_name"));
+  EXPECT_EQ(NodesWithOp(parts.at(kCpu0), "_Send").size(), 1u);
+  EXPECT_EQ(NodesWithOp(parts.at(kCpu1), "_Recv").size(), 1u);
 }
 
 TEST(PartitionTest, HostMemoryTensorsUseHostSendAndHostRecv) {
@@ -208,26 +207,27 @@ TEST(PartitionTest, HostMemoryTensorsUseHostSendAndHostRecv) {
   Partitions parts;
   ASSERT_TRUE(Partition(opts, g, &parts).ok());
   // The CPU side ignores memory types: s arrives by plain _Recv, x and k leave by _Send.
-  EXPECT_EQ(PartitionString(kCpu0, parts[kCpu0]),
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)),
             "k(Const);k/_4(_Send);n(Neg);s/_3(_Recv);x(Placeholder);x/_0(_Send)|"
             "k->k/_4;s/_3->n;x->x/_0");
   // s (host output) leaves the GPU by _HostSend; k reaches Reshape's host input by
   // _HostRecv; s -> r:1 is host to host and stays local; s -> m crosses memory spaces on the
   // GPU, so it gets a pair inside the partition, the Recv waiting on the Send.
-  EXPECT_EQ(PartitionString(kGpu0, parts[kGpu0]),
+  EXPECT_EQ(PartitionString(kGpu0, parts.at(kGpu0)),
             "k/_5(_HostRecv);m(Neg);r(Reshape);r2(Reshape);s(Shape);s/_2(_HostSend);"
             "s/_6(_HostSend);s/_7(_Recv);x/_1(_Recv)|"
             "^s/_6->s/_7;k/_5->r2:1;s->r:1;s->s/_2;s->s/_6;s/_7->m;x/_1->r;x/_1->r2;x/_1->s");
-  const NodeDef& local_recv = *FindNode(parts[kGpu0], "s/_7");
+  const NodeDef& local_recv = *FindNode(parts.at(kGpu0), "s/_7");
   EXPECT_EQ(StringAttr(local_recv, "send_device"), kGpu0);
   EXPECT_EQ(StringAttr(local_recv, "recv_device"), kGpu0);
   DataType t = DT_INVALID;
-  ASSERT_TRUE(GetNodeAttr(AttrSlice(*FindNode(parts[kGpu0], "s/_2")), "T", &t).ok());
+  ASSERT_TRUE(GetNodeAttr(AttrSlice(*FindNode(parts.at(kGpu0), "s/_2")), "T", &t).ok());
   EXPECT_EQ(t, DT_INT32);
 }
 
-// The overload that consumes the graph moves attrs instead of copying them; what it writes
-// must not differ, even with memory-type callbacks that read attrs of nodes already written.
+// The overload that consumes the graph takes its NodeDefs instead of copying them; what it
+// writes must not differ, even with memory-type callbacks that read attrs of nodes already
+// written, and for a node whose NodeDef the graph does not hold on its arena (AddNode).
 TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
   const std::string text =
       N("x", "Placeholder", kCpu0, {}, {{"dtype", "type: DT_FLOAT"}}) + IntConst("k", kCpu0) +
@@ -242,20 +242,39 @@ TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
   opts.input_in_host_memory = [](const Node& n, int port) {
     return n.type_string() == "Reshape" && port == 1 && n.attrs().Find("Tshape") != nullptr;
   };
+  // A node added from a heap NodeDef, reading m.
+  auto add_extra = [](Graph* g) {
+    NodeDef def;
+    def.set_name("extra");
+    def.set_op("Neg");
+    AddNodeAttr("T", DT_INT32, &def);
+    Node* extra = g->AddNode(std::move(def)).value();
+    extra->set_assigned_device_name(kCpu0);
+    g->AddEdge(g->FindNodeByName("m"), 0, extra, 0);
+    return extra;
+  };
   Graph copied(OpRegistry::Global());
   ASSERT_TRUE(Build(text, &copied).ok());
+  add_extra(&copied);
   Partitions want;
   ASSERT_TRUE(Partition(opts, copied, &want).ok());
+  EXPECT_NE(want.arena(), copied.arena());
   auto consumed = std::make_unique<Graph>(OpRegistry::Global());
   ASSERT_TRUE(Build(text, consumed.get()).ok());
+  EXPECT_FALSE(add_extra(consumed.get())->def_on_arena());
+  google::protobuf::Arena* const graph_arena = consumed->arena();
+  const NodeDef* const k_def = &consumed->FindNodeByName("k")->def();
   Partitions got;
   ASSERT_TRUE(Partition(opts, std::move(consumed), &got).ok());
   ASSERT_EQ(got.size(), want.size());
-  for (const auto& [device, gdef] : want) {
-    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got[device], gdef))
-        << device << "\n" << got[device].DebugString() << "\nwant\n" << gdef.DebugString();
+  for (const auto& [device, gdef] : want.graphs()) {
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got.at(device), *gdef))
+        << device << "\n" << got.at(device).DebugString() << "\nwant\n" << gdef->DebugString();
   }
-  EXPECT_EQ(FindNode(got[kCpu0], "k")->attr().count("value"), 1u);
+  // The graph's own NodeDef, on the graph's arena, which the partitions now hold.
+  EXPECT_EQ(got.arena(), graph_arena);
+  EXPECT_EQ(FindNode(got.at(kCpu0), "k"), k_def);
+  EXPECT_EQ(FindNode(got.at(kCpu0), "k")->attr().count("value"), 1u);
 }
 
 TEST(PartitionTest, IncarnationsAndRendezvousKeys) {
@@ -267,8 +286,8 @@ TEST(PartitionTest, IncarnationsAndRendezvousKeys) {
   };
   Partitions parts;
   ASSERT_TRUE(Partition(opts, g, &parts).ok());
-  const NodeDef& send = *NodesWithOp(parts[kCpu0], "_Send").at(0);
-  const NodeDef& recv = *NodesWithOp(parts[kCpu1], "_Recv").at(0);
+  const NodeDef& send = *NodesWithOp(parts.at(kCpu0), "_Send").at(0);
+  const NodeDef& recv = *NodesWithOp(parts.at(kCpu1), "_Recv").at(0);
   EXPECT_EQ(static_cast<uint64_t>(IntAttr(send, "send_device_incarnation")), 0xfedcba9876543210ull);
   EXPECT_EQ(IntAttr(recv, "send_device_incarnation"), IntAttr(send, "send_device_incarnation"));
   const std::string tensor_name = StringAttr(send, "tensor_name");
@@ -289,9 +308,9 @@ TEST(PartitionTest, SingleDeviceKeepsGraphAndVersions) {
   Partitions parts;
   ASSERT_TRUE(Partition(PartitionOptions(), g, &parts).ok());
   ASSERT_EQ(parts.size(), 1u);
-  EXPECT_EQ(PartitionString(kCpu0, parts[kCpu0]), "a(Const);b(Neg);c(NoOp)|^b->c;a->b");
-  EXPECT_EQ(parts[kCpu0].versions().producer(), 27);
-  EXPECT_EQ(parts[kCpu0].versions().min_consumer(), 3);
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)), "a(Const);b(Neg);c(NoOp)|^b->c;a->b");
+  EXPECT_EQ(parts.at(kCpu0).versions().producer(), 27);
+  EXPECT_EQ(parts.at(kCpu0).versions().min_consumer(), 3);
 }
 
 TEST(PartitionTest, NewNamesAvoidExistingNodes) {
@@ -302,8 +321,8 @@ TEST(PartitionTest, NewNamesAvoidExistingNodes) {
                   .ok());
   Partitions parts;
   ASSERT_TRUE(Partition(PartitionOptions(), g, &parts).ok());
-  EXPECT_EQ(PartitionString(kCpu0, parts[kCpu0]), "a(Const);a/_0(Neg);a/_1(_Send)|a->a/_0;a->a/_1");
-  EXPECT_EQ(PartitionString(kCpu1, parts[kCpu1]), "a/_2(_Recv);b(Neg)|a/_2->b");
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)), "a(Const);a/_0(Neg);a/_1(_Send)|a->a/_0;a->a/_1");
+  EXPECT_EQ(PartitionString(kCpu1, parts.at(kCpu1)), "a/_2(_Recv);b(Neg)|a/_2->b");
 }
 
 TEST(PartitionTest, UnassignedNodeIsAnError) {
@@ -381,10 +400,10 @@ TEST(PartitionTest, LoopFedAndReadFromAnotherDeviceIsFine) {
   Partitions parts;
   absl::Status s = Partition(PartitionOptions(), g, &parts);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(NodesWithOp(parts[kCpu0], "_Recv").size(), 1u);  // init -> enter
-  EXPECT_EQ(NodesWithOp(parts[kCpu1], "_Recv").size(), 1u);  // exit -> out
-  PartitionString(kCpu0, parts[kCpu0]);
-  PartitionString(kCpu1, parts[kCpu1]);
+  EXPECT_EQ(NodesWithOp(parts.at(kCpu0), "_Recv").size(), 1u);  // init -> enter
+  EXPECT_EQ(NodesWithOp(parts.at(kCpu1), "_Recv").size(), 1u);  // exit -> out
+  PartitionString(kCpu0, parts.at(kCpu0));
+  PartitionString(kCpu1, parts.at(kCpu1));
 }
 
 TEST(PartitionTest, EnterWithoutFrameNameIsAnError) {

@@ -46,7 +46,7 @@ class PassRunner {
   // Runs Partition on `graph`, which it consumes, into *partitions, recording stats and
   // dumping each partition.
   absl::Status RunPartition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
-                            std::unordered_map<std::string, GraphDef>* partitions);
+                            GraphPartitions* partitions);
   void DumpInput(const Graph& graph);
 
  private:
@@ -88,17 +88,17 @@ absl::Status PassRunner::Run(absl::string_view name, Graph* graph,
 }
 
 absl::Status PassRunner::RunPartition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
-                                      std::unordered_map<std::string, GraphDef>* partitions) {
+                                      GraphPartitions* partitions) {
   absl::Status status = Timed("partition", graph->num_op_nodes(), [&] {
     return Partition(opts, std::move(graph), partitions);
   });
   int nodes_after = 0;
-  for (const auto& [device, gdef] : *partitions) nodes_after += gdef.node_size();
+  for (const auto& [device, gdef] : partitions->graphs()) nodes_after += gdef->node_size();
   stats_->back().nodes_after = nodes_after;
   if (!status.ok()) return status;
-  for (const auto& [device, gdef] : *partitions) {
+  for (const auto& [device, gdef] : partitions->graphs()) {
     const std::string file_name = absl::StrReplaceAll(device, {{"/", "_"}, {":", "_"}});
-    Dump(absl::StrCat(Stem("partition_"), absl::StripPrefix(file_name, "_")), gdef);
+    Dump(absl::StrCat(Stem("partition_"), absl::StripPrefix(file_name, "_")), *gdef);
   }
   return absl::OkStatus();
 }
@@ -208,7 +208,7 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
 absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> graph,
                          std::unique_ptr<ShapeRefiner> shapes, PipelineResult* result) {
   if (graph == nullptr) return errors::InvalidArgument("RunPipeline: no graph");
-  result->partitions.clear();
+  result->partitions.Reset();
   result->stats.clear();
   std::string dump_dir = opts.dump_dir;
   if (dump_dir.empty()) {

@@ -38,7 +38,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -85,8 +84,8 @@ struct PipelineOptions {
 };
 
 struct PipelineResult {
-  // Device full name -> its partition.
-  std::unordered_map<std::string, GraphDef> partitions;
+  // Device full name -> its partition, on the optimised graph's arena (graph_partitions.h).
+  GraphPartitions partitions;
   // One entry per pass run, in order.
   std::vector<PassStats> stats;
 };

@@ -276,7 +276,7 @@ TEST(PipelineTest, ImportShapesFoldAsFoldingsOwnInferenceDoes) {
     absl::Status s = RunPipeline(opts, std::move(graph), std::move(shapes), &result);
     ASSERT_TRUE(s.ok()) << s;
     ASSERT_EQ(result.partitions.size(), 1);
-    results.push_back(PartitionString(result.partitions.begin()->second));
+    results.push_back(PartitionString(*result.partitions.graphs().begin()->second));
   }
   EXPECT_EQ(results[1], results[0]);
   EXPECT_TRUE(absl::StrContains(results[0], "sx(Const)")) << results[0];

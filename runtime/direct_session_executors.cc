@@ -3,6 +3,7 @@
 #include "runtime/direct_session_executors.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -68,13 +69,15 @@ void DescribeSignature(const Graph& graph, SessionExecutors* sig) {
   }
 }
 
-absl::Status MakePartitionExecutor(Device* device, GraphDef graph_def,
-                                   SessionExecutors::Partition* partition) {
-  auto graph = std::make_unique<Graph>(OpRegistry::Global());
+// `graph_def` lives on `arena`, which the executor's graph shares so that it takes the
+// partition's NodeDefs over instead of copying them.
+absl::Status MakePartitionExecutor(Device* device, std::shared_ptr<google::protobuf::Arena> arena,
+                                   GraphDef* graph_def, SessionExecutors::Partition* partition) {
+  auto graph = std::make_unique<Graph>(OpRegistry::Global(), std::move(arena));
   GraphConstructorOptions opts;
   opts.allow_internal_ops = true;
   opts.expect_device_spec = true;
-  RETURN_IF_ERROR(ConvertGraphDefToGraph(opts, std::move(graph_def), graph.get()));
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(opts, std::move(*graph_def), graph.get()));
   LocalExecutorParams params;
   params.device = device;
   params.create_kernel = [device](const Node& node, std::unique_ptr<OpKernel>* kernel) {
@@ -122,16 +125,17 @@ absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const Gr
 
   // Partitions in device order, so that steps and partition_graphs are deterministic.
   for (Device* device : context.device_mgr->ListDevices()) {
-    auto it = result.partitions.find(device->name());
-    if (it == result.partitions.end()) continue;
-    sig->partition_graphs.push_back(it->second);
+    GraphDef* gdef = result.partitions.Find(device->name());
+    if (gdef == nullptr) continue;
+    sig->partition_graphs.push_back(*gdef);
     SessionExecutors::Partition partition;
-    RETURN_IF_ERROR(MakePartitionExecutor(device, std::move(it->second), &partition));
+    RETURN_IF_ERROR(
+        MakePartitionExecutor(device, result.partitions.shared_arena(), gdef, &partition));
     sig->partitions.push_back(std::move(partition));
-    result.partitions.erase(it);
+    result.partitions.Erase(device->name());
   }
   if (!result.partitions.empty()) {
-    return errors::Internal("Placement chose device ", result.partitions.begin()->first,
+    return errors::Internal("Placement chose device ", result.partitions.graphs().begin()->first,
                             ", which the session does not have");
   }
   *executors = std::move(sig);

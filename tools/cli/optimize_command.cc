@@ -73,11 +73,11 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   absl::Status status = RunPipeline(opts, std::move(graph), &result);
   std::fputs(FormatPassStats(result.stats).c_str(), stdout);
   RETURN_IF_ERROR(status);
-  auto partition = result.partitions.find(kDevice);
-  if (partition == result.partitions.end()) {
+  const GraphDef* partition = result.partitions.Find(kDevice);
+  if (partition == nullptr) {
     return errors::Internal("the pipeline produced no graph for ", kDevice);
   }
-  GraphDef optimized = std::move(partition->second);
+  GraphDef optimized = *partition;
   for (NodeDef& node : *optimized.mutable_node()) {
     if (node.device() == kDevice) node.clear_device();
   }
