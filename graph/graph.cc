@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <new>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -18,6 +20,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/errors.h"
 #include "graph/graph_def_util.h"
+#include "proto/tensor.pb.h"
 
 namespace sluice {
 namespace {
@@ -36,6 +39,19 @@ const OpDef& SourceSinkOpDef() {
 std::string DataInputString(const Edge& e) {
   if (e.src_output() == 0) return e.src()->name();
   return absl::StrCat(e.src()->name(), ":", e.src_output());
+}
+
+// A removed node's NodeDef stays until the arena goes, which may be long after (a session's
+// executors share the arena of the graph their partitions came from). Its tensors' bytes are
+// what makes it large (a frozen model's weights): their heap buffers are released now.
+void ReleaseTensorBytes(NodeDef* def) {
+  auto release = [](TensorProto* tensor) { std::string().swap(*tensor->mutable_tensor_content()); };
+  for (auto& [name, value] : *def->mutable_attr()) {
+    if (value.has_tensor()) release(value.mutable_tensor());
+    if (value.has_list()) {
+      for (TensorProto& tensor : *value.mutable_list()->mutable_tensor()) release(&tensor);
+    }
+  }
 }
 
 // Edges touching _SOURCE or _SINK are structural and not part of any NodeDef.
@@ -104,8 +120,6 @@ Node::NodeClass Node::ClassForOp(absl::string_view op) {
 }
 
 void Node::set_name(std::string name) { graph_->Rename(this, std::move(name)); }
-
-bool Node::def_on_arena() const { return def_->GetArena() == graph_->arena(); }
 
 DataType Node::input_type(int i) const {
   CHECK(i >= 0 && i < num_inputs()) << "input " << i << " of node " << name();
@@ -201,14 +215,23 @@ void Graph::DeleteOnArena(T* object) {
 }
 
 NodeDef* Graph::AdoptNodeDef(NodeDef&& def) {
+  NodeDef* adopted = google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
   if (def.GetArena() == arena_.get()) {
-    NodeDef* adopted = google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
     adopted->Swap(&def);
     return adopted;
   }
-  // A heap message: moving it to the arena would copy it, so the arena owns a heap one.
-  auto* adopted = new NodeDef(std::move(def));
-  arena_->Own(adopted);
+  // From elsewhere the message is copied, but for its tensors' bytes, which can be large (a
+  // folded weight): they are std::strings on either side, so they move.
+  std::vector<std::pair<std::string, std::string>> tensor_bytes;
+  for (auto& [name, value] : *def.mutable_attr()) {
+    if (value.has_tensor() && !value.tensor().tensor_content().empty()) {
+      tensor_bytes.emplace_back(name, std::move(*value.mutable_tensor()->mutable_tensor_content()));
+    }
+  }
+  adopted->CopyFrom(def);
+  for (auto& [name, bytes] : tensor_bytes) {
+    adopted->mutable_attr()->at(name).mutable_tensor()->mutable_tensor_content()->swap(bytes);
+  }
   return adopted;
 }
 
@@ -260,6 +283,7 @@ void Graph::RemoveNode(Node* node) {
   while (!node->in_edges_.empty()) RemoveEdgeInternal(node->in_edges_.edges_.back(), false);
   while (!node->out_edges_.empty()) RemoveEdgeInternal(node->out_edges_.edges_.back(), true);
   names_.erase(node->name());
+  ReleaseTensorBytes(node->def_);
   nodes_[node->id_] = nullptr;
   --num_nodes_;
   DeleteOnArena(node);

@@ -144,13 +144,11 @@ class Node {
     AddNodeAttr(name, value, def_);
   }
   void ClearAttr(const std::string& name) { def_->mutable_attr()->erase(name); }
-  // The node's own NodeDef, for a caller about to destroy the graph that wants it without a
-  // copy (Partition of a graph it consumes). It lives on the graph's arena, or is owned by
-  // it (def_on_arena() tells which). The caller may change it; once it has, def() no longer
-  // describes the node, and nothing but destruction may follow.
+  // The node's own NodeDef, on the graph's arena, for a caller about to destroy the graph
+  // that wants it without a copy (Partition of a graph it consumes). The caller may change
+  // it; once it has, def() no longer describes the node, and nothing but destruction may
+  // follow.
   NodeDef* ReleaseDefForDestruction() { return def_; }
-  // Whether def() is on the graph's arena (not a heap message the arena owns).
-  bool def_on_arena() const;
 
   const EdgeSet& in_edges() const { return in_edges_; }
   const EdgeSet& out_edges() const { return out_edges_; }
@@ -227,8 +225,7 @@ class Node {
 
   int id_ = -1;
   Graph* graph_ = nullptr;
-  // On the graph's arena, or owned by it: it lives as long as the graph, even after the node
-  // is removed.
+  // On the graph's arena: it lives as long as the arena, even after the node is removed.
   NodeDef* def_ = nullptr;
   const OpDef* op_def_ = nullptr;
   NodeClass class_ = kOther;
@@ -383,15 +380,15 @@ class Graph {
 
   // AddNode for a NodeDef the importer has validated: `op_def` is its op and `inputs` and
   // `outputs` its flat types (ValidateNodeDef computed them). REQUIRES: the name is free,
-  // and `node_def` is on arena() or owned by it (AdoptNodeDef).
+  // and `node_def` is on arena().
   Node* AddValidatedNode(NodeDef* node_def, const OpDef* op_def, DataTypeVector inputs,
                          DataTypeVector outputs) {
     return AllocateNode(node_def, op_def, std::move(inputs), std::move(outputs));
   }
-  // A NodeDef that lives as long as the graph, holding `def`'s contents: moved (the arena
-  // takes ownership of a heap message) rather than copied.
+  // A NodeDef on arena() with `def`'s contents: `def` itself swapped in when it is on
+  // arena(), else a copy whose tensors' bytes are moved from `def` rather than copied.
   NodeDef* AdoptNodeDef(NodeDef&& def);
-  // REQUIRES: `def` is on arena() or owned by it.
+  // REQUIRES: `def` is on arena().
   Node* AllocateNode(NodeDef* def, const OpDef* op_def, DataTypeVector inputs,
                      DataTypeVector outputs);
   // Nodes and edges are made on the arena, in creation order, so that walks over a graph

@@ -97,7 +97,7 @@ TEST_F(ConvertTest, GraphDefOnTheGraphsArenaGivesUpItsNodeDefs) {
   EXPECT_EQ(gd->node_size(), 0);
   EXPECT_EQ(&g_.FindNodeByName("a")->def(), a);
   EXPECT_EQ(&g_.FindNodeByName("b")->def(), b);
-  EXPECT_TRUE(g_.FindNodeByName("b")->def_on_arena());
+  EXPECT_EQ(g_.FindNodeByName("b")->def().GetArena(), g_.arena());
   EXPECT_EQ(CanonicalGraphString(g_), "a(Placeholder);b(Identity)|a->b");
   // Defaults were added to the very NodeDef.
   EXPECT_TRUE(HasNodeAttr(*a, "shape"));

@@ -263,6 +263,32 @@ TEST_F(GraphTest, RemoveNodeKeepsIdsAndBookkeeping) {
   EXPECT_THAT(ids, ElementsAre(2, 4, 5, 6, 7));
 }
 
+// Every NodeDef of a graph is on its arena. One added from elsewhere is copied there, but
+// its tensor's bytes move; once the node is removed, they are released, though the NodeDef
+// itself stays until the arena goes.
+TEST_F(GraphTest, NodeDefsLiveOnTheArenaAndTensorBytesMove) {
+  NodeDef def = MakeDef("w", "Const");
+  TensorProto* value = (*def.mutable_attr())["value"].mutable_tensor();
+  value->set_dtype(DT_FLOAT);
+  value->mutable_tensor_shape()->add_dim()->set_size(256);
+  value->mutable_tensor_content()->assign(256 * sizeof(float), '\x01');
+  const char* bytes = value->tensor_content().data();
+  Node* w = g_.AddNode(std::move(def)).value();
+  EXPECT_EQ(w->def().GetArena(), g_.arena());
+  const TensorProto& kept = w->def().attr().at("value").tensor();
+  EXPECT_EQ(kept.tensor_content().data(), bytes);
+  EXPECT_EQ(kept.tensor_content().size(), 256 * sizeof(float));
+  EXPECT_EQ(kept.tensor_shape().dim(0).size(), 256);
+  // A copy of the node copies the bytes.
+  Node* copy = g_.CopyNode(w);
+  EXPECT_NE(copy->def().attr().at("value").tensor().tensor_content().data(), bytes);
+  const NodeDef* removed = &w->def();
+  g_.RemoveNode(w);
+  EXPECT_EQ(removed->name(), "w");
+  EXPECT_TRUE(removed->attr().at("value").tensor().tensor_content().empty());
+  EXPECT_EQ(copy->def().attr().at("value").tensor().tensor_content().size(), 256 * sizeof(float));
+}
+
 TEST_F(GraphTest, ManyRemovalsKeepEdgeSetsConsistent) {
   Node* hub = Add("hub", "NoOp");
   std::vector<Node*> leaves;

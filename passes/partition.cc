@@ -162,13 +162,12 @@ absl::Status Partitioner::AddNode(const Node& dst) {
   std::vector<const Edge*> inputs;
   RETURN_IF_ERROR(SortedInputs(dst, &inputs));
   GraphDef* partition = PartitionOf(dst);
-  Node* own = consumed_ != nullptr ? consumed_->FindNodeId(dst.id()) : nullptr;
   NodeDef* dst_def;
-  if (own != nullptr && own->def_on_arena()) {
+  if (consumed_ != nullptr) {
     // The node's own NodeDef, on the partitions' arena: only its inputs and device change.
     // Its attrs stay where the memory-type callbacks read them; clearing the inputs keeps
     // their strings for the inputs written below.
-    dst_def = own->ReleaseDefForDestruction();
+    dst_def = consumed_->FindNodeId(dst.id())->ReleaseDefForDestruction();
     dst_def->clear_input();
     dst_def->set_device(dst.assigned_device_name());
     partition->mutable_node()->UnsafeArenaAddAllocated(dst_def);

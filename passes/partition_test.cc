@@ -227,7 +227,7 @@ TEST(PartitionTest, HostMemoryTensorsUseHostSendAndHostRecv) {
 
 // The overload that consumes the graph takes its NodeDefs instead of copying them; what it
 // writes must not differ, even with memory-type callbacks that read attrs of nodes already
-// written, and for a node whose NodeDef the graph does not hold on its arena (AddNode).
+// written, and for a node added from a NodeDef of its own (AddNode).
 TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
   const std::string text =
       N("x", "Placeholder", kCpu0, {}, {{"dtype", "type: DT_FLOAT"}}) + IntConst("k", kCpu0) +
@@ -261,7 +261,7 @@ TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
   EXPECT_NE(want.arena(), copied.arena());
   auto consumed = std::make_unique<Graph>(OpRegistry::Global());
   ASSERT_TRUE(Build(text, consumed.get()).ok());
-  EXPECT_FALSE(add_extra(consumed.get())->def_on_arena());
+  const NodeDef* const extra_def = &add_extra(consumed.get())->def();
   google::protobuf::Arena* const graph_arena = consumed->arena();
   const NodeDef* const k_def = &consumed->FindNodeByName("k")->def();
   Partitions got;
@@ -274,6 +274,7 @@ TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
   // The graph's own NodeDef, on the graph's arena, which the partitions now hold.
   EXPECT_EQ(got.arena(), graph_arena);
   EXPECT_EQ(FindNode(got.at(kCpu0), "k"), k_def);
+  EXPECT_EQ(FindNode(got.at(kCpu0), "extra"), extra_def);
   EXPECT_EQ(FindNode(got.at(kCpu0), "k")->attr().count("value"), 1u);
 }
 
