@@ -169,11 +169,17 @@ DirectSession::DirectSession(const SessionOptions& options, std::unique_ptr<Devi
     // empty runner tells the executor exactly that.
     return;
   }
+  // The thread that calls Run runs nodes too, so the pool has one thread fewer than the
+  // parallelism asked for: at most that many nodes run at once, as in TensorFlow (whose
+  // caller only waits). With a parallelism of 1 every node runs on the caller, and the pool's
+  // one thread only runs a step whose caller must watch a deadline.
+  const int parallelism = threads == 0 ? DefaultThreadCount() : threads;
   inter_op_pool_ = std::make_unique<Eigen::ThreadPool>(
-      threads == 0 ? DefaultThreadCount() : threads,
+      std::max(parallelism - 1, 1),
       /*allow_spinning=*/!options_.config.experimental().disable_thread_spinning());
   Eigen::ThreadPoolInterface* pool = inter_op_pool_.get();
-  runner_ = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+  pool_runner_ = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+  if (parallelism >= 2) runner_ = pool_runner_;
 }
 
 DirectSession::~DirectSession() { Close().IgnoreError(); }
@@ -335,9 +341,12 @@ absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
     auto start = [executor, &args, step] {
       executor->RunAsync(args, [step](const absl::Status& s) { step->PartitionDone(s); });
     };
-    // RunAsync runs the first ready nodes on the calling thread. This thread may take the
-    // last partition itself, unless it must keep watch over a deadline.
-    if (runner_ && (timeout_ms > 0 || i + 1 < n)) {
+    // RunAsync runs the first ready nodes on the calling thread. This thread takes the last
+    // partition itself (all of them when nodes run only here), unless it must keep watch
+    // over a deadline.
+    if (pool_runner_ && timeout_ms > 0) {
+      pool_runner_(start);
+    } else if (runner_ && i + 1 < n) {
       runner_(start);
     } else {
       start();

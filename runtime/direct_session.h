@@ -110,7 +110,10 @@ class DirectSession : public Session {
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
   std::unique_ptr<Eigen::ThreadPoolInterface> inter_op_pool_;
-  // Schedules a closure on inter_op_pool_; empty (run inline) without a pool.
+  // Schedules a closure on inter_op_pool_; empty without a pool.
+  std::function<void(std::function<void()>)> pool_runner_;
+  // What executors hand nodes to: pool_runner_ when the inter-op parallelism is 2 or more,
+  // else empty (every node runs on the thread that calls Run).
   std::function<void(std::function<void()>)> runner_;
   std::unique_ptr<ResourceMgr> resource_mgr_;
   std::unique_ptr<HostConstantEvaluator> constant_evaluator_;

@@ -99,6 +99,30 @@ class DsTestWaitForCancelOp : public OpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("DsTestWaitForCancel").Device(DEVICE_CPU), DsTestWaitForCancelOp);
 
+// Counts how many of its kind run at once (sleeping a little so that overlaps show).
+REGISTER_OP("DsTestCountConcurrent")
+    .Input("x: float")
+    .Output("y: float")
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnchangedShape);
+std::atomic<int> concurrent_running{0};
+std::atomic<int> concurrent_max{0};
+class DsTestCountConcurrentOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const int now = ++concurrent_running;
+    int seen = concurrent_max.load();
+    while (now > seen && !concurrent_max.compare_exchange_weak(seen, now)) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    --concurrent_running;
+    ctx->set_output(0, ctx->input(0));
+  }
+};
+REGISTER_KERNEL_BUILDER(Name("DsTestCountConcurrent").Device(DEVICE_CPU),
+                        DsTestCountConcurrentOp);
+
 GraphDef ParseGraph(const std::string& text) {
   GraphDef graph;
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &graph)) << text;
@@ -519,6 +543,38 @@ TEST(DirectSessionTest, NegativeInterOpThreadsRunInline) {
                                 {"out"}, {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(Values(outputs[0]), (std::vector<float>{2, 3, 4}));
+}
+
+// inter_op_parallelism_threads bounds how many nodes run at once, the calling thread
+// included (TensorFlow's caller only waits; Sluice's runs nodes too). With 1, nodes run one
+// at a time, also when a deadline makes the caller wait instead.
+TEST(DirectSessionTest, InterOpThreadsBoundConcurrentNodes) {
+  std::string text = PlaceholderNode("x");
+  std::vector<std::string> fetches;
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = absl::StrCat("c", i);
+    text += OpNode(name, "DsTestCountConcurrent", {"x"});
+    fetches.push_back(name);
+  }
+  for (int inter_op : {1, 2}) {
+    for (int64_t timeout_ms : {0, 60000}) {
+      SessionOptions options;
+      options.config.set_inter_op_parallelism_threads(inter_op);
+      options.config.set_operation_timeout_in_ms(timeout_ms);
+      std::unique_ptr<Session> session;
+      ASSERT_TRUE(NewSession(options, &session).ok());
+      ASSERT_TRUE(session->Create(ParseGraph(text)).ok());
+      concurrent_max = 0;
+      std::vector<Tensor> outputs;
+      absl::Status s = session->Run({{"x", Matrix(1, {1, 2, 3})}}, fetches, {}, &outputs);
+      ASSERT_TRUE(s.ok()) << s;
+      ASSERT_EQ(outputs.size(), 6u);
+      EXPECT_EQ(Values(outputs[5]), (std::vector<float>{1, 2, 3}));
+      EXPECT_GE(concurrent_max.load(), 1);
+      EXPECT_LE(concurrent_max.load(), inter_op)
+          << "inter_op " << inter_op << ", timeout " << timeout_ms;
+    }
+  }
 }
 
 TEST(DirectSessionTest, CloseRacingRunsAndExtends) {
