@@ -8,7 +8,9 @@
 //   sluice ops [--op NAME]                                           ops and kernels
 //
 // `sluice COMMAND --help` describes each. Exit status: 0 on success, 1 when the command
-// fails (the reason goes to stderr), 2 on a usage error.
+// fails (the reason goes to stderr), 2 on a usage error. Unless GOMP_SPINCOUNT or
+// OMP_WAIT_POLICY is set, the program sets GOMP_SPINCOUNT=10000 and executes itself again
+// (tools/cli/openmp_defaults.h says why).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/openmp_defaults.h"
 
 namespace {
 
@@ -47,6 +50,7 @@ void PrintUsage(std::FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  sluice::cli::ApplyOpenMpDefaults(argv);
   if (argc < 2) {
     PrintUsage(stderr);
     return sluice::cli::kUsageExitCode;
