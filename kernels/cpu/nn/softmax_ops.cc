@@ -6,17 +6,31 @@
 // double. A row holding NaN, or +inf, or only -inf, comes out all NaN, as in TensorFlow's
 // Eigen kernel.
 //
-// Algorithm: rows split over the intra-op pool; per row, the max, then the shifted values
-// in a per-task accumulator buffer, exponentiated with Eigen's vectorized exp, then the
-// normalisation. The output reuses the input's buffer when it is not shared.
+// Algorithm: float Softmax of finite logits runs oneDNN's softmax primitive over
+// [rows, cols] (AVX-512 where the CPU has it; a primitive per shape, the last few cached),
+// which computes the same stable form. oneDNN does not give TensorFlow's all-NaN rows for
+// NaN or infinite logits, so a tensor holding any goes, like other dtypes, LogSoftmax and
+// any shape oneDNN refuses, to the loop: rows split over the intra-op pool; per row, the
+// max, then the shifted values in a per-task accumulator buffer, exponentiated with
+// Eigen's vectorized exp, then the normalisation. The output reuses the input's buffer
+// when it is not shared.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <type_traits>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/synchronization/mutex.h"
 #include "graph/errors.h"
 #include "graph/tensor.h"
 #include "graph/types.h"
+#include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -53,6 +67,77 @@ void SoftmaxRows(const T* in, T* out, int64_t cols, int64_t first_row, int64_t l
   }
 }
 
+// Whether no value is NaN or infinite (their exponent bits are all ones). One pass that the
+// compiler vectorizes.
+bool AllFinite(const float* x, int64_t n) {
+  constexpr uint32_t kExponent = 0x7f800000u;
+  uint32_t largest = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, x + i, sizeof(bits));
+    largest = std::max(largest, bits & kExponent);
+  }
+  return largest != kExponent;
+}
+
+// float softmax over the last axis of [rows, cols] on oneDNN.
+class OneDnnSoftmax {
+ public:
+  // REQUIRES: rows > 0 and cols > 0. `out` may be `in`.
+  absl::Status Run(OpKernelContext* ctx, int64_t rows, int64_t cols, const float* in,
+                   float* out) {
+    const std::pair<int64_t, int64_t> key(rows, cols);
+    std::shared_ptr<const Primitive> p;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) p = it->second;
+    }
+    if (p == nullptr) {
+      RETURN_IF_ERROR(Create(rows, cols, &p));
+      absl::MutexLock lock(&mu_);
+      // Shapes that change every step would grow the cache without bound; start over.
+      if (cache_.size() >= kMaxCachedShapes) cache_.clear();
+      cache_[key] = p;
+    }
+    Tensor scratch;
+    std::unordered_map<int, dnnl::memory> args;
+    RETURN_IF_ERROR(AddScratchpad(ctx, p->pd, &scratch, &args));
+    return OneDnnCall("softmax", [&] {
+      args.emplace(DNNL_ARG_SRC, WrapMemory(p->pd.src_desc(), in));
+      args.emplace(DNNL_ARG_DST, WrapMemory(p->pd.dst_desc(), out));
+      dnnl::stream& stream = OneDnnStream();
+      p->primitive.execute(stream, args);
+      stream.wait();
+    });
+  }
+
+ private:
+  struct Primitive {
+    dnnl::softmax_forward::primitive_desc pd;
+    dnnl::softmax_forward primitive;
+  };
+  static constexpr size_t kMaxCachedShapes = 16;
+
+  static absl::Status Create(int64_t rows, int64_t cols, std::shared_ptr<const Primitive>* out) {
+    auto p = std::make_shared<Primitive>();
+    RETURN_IF_ERROR(OneDnnCall("softmax creation", [&] {
+      const dnnl::memory::desc md({rows, cols}, dnnl::memory::data_type::f32,
+                                  dnnl::memory::format_tag::ab);
+      p->pd = dnnl::softmax_forward::primitive_desc(
+          dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, /*axis=*/1),
+          ScratchpadAttr(), OneDnnEngine());
+      p->primitive = dnnl::softmax_forward(p->pd);
+    }));
+    *out = std::move(p);
+    return absl::OkStatus();
+  }
+
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::pair<int64_t, int64_t>, std::shared_ptr<const Primitive>> cache_
+      ABSL_GUARDED_BY(mu_);
+};
+
 template <typename T, bool kLog>
 class SoftmaxOp : public OpKernel {
  public:
@@ -70,12 +155,19 @@ class SoftmaxOp : public OpKernel {
     const int64_t cols = logits.dim_size(logits.dims() - 1);
     const T* in = logits.flat<T>().data();
     T* out = output->flat<T>().data();
+    if constexpr (std::is_same_v<T, float> && !kLog) {
+      // Should oneDNN refuse a shape, the loop below computes it.
+      if (AllFinite(in, n) && onednn_.Run(ctx, n / cols, cols, in, out).ok()) return;
+    }
     const double c = static_cast<double>(cols);
     const Eigen::TensorOpCost row_cost(c * sizeof(T), c * sizeof(T), c * 20);
     ParallelFor(ctx, n / cols, n, row_cost, [&](int64_t first, int64_t last) {
       SoftmaxRows<T, kLog>(in, out, cols, first, last);
     });
   }
+
+ private:
+  OneDnnSoftmax onednn_;
 };
 
 #define REGISTER_SOFTMAX(T)                                                          \
