@@ -1,8 +1,9 @@
 // Graph: the in-memory dataflow graph that passes transform and executors run.
 //
-// A Graph owns its Nodes and Edges. Every Graph has two special nodes: _SOURCE (id 0) and
-// _SINK (id 1), connected by a control edge; the importer gives each op node without inputs
-// a control edge from _SOURCE and each one without outputs a control edge to _SINK
+// A Graph owns its Nodes and Edges; they and its NodeDefs live on a protobuf arena (see
+// arena() below for the ownership rules). Every Graph has two special nodes: _SOURCE (id 0)
+// and _SINK (id 1), connected by a control edge; the importer gives each op node without
+// inputs a control edge from _SOURCE and each one without outputs a control edge to _SINK
 // (FixupSourceAndSinkEdges in algorithm.h), so that traversals have one root and one leaf.
 // An Edge joins output `src_output` of `src` to input `dst_input` of `dst`; a control edge
 // uses Graph::kControlSlot (-1) for both.

@@ -3,8 +3,8 @@
 //   2. Reject device-crossing edges inside while loops (partition_control.cc).
 //   3. For each op node in id order, put its NodeDef into its device's GraphDef with the
 //      inputs cleared (the node's own NodeDef when the graph is consumed and the partitions
-//      share its arena, else a copy), then walk its in-edges (data inputs by slot, then control edges by
-//      source name):
+//      share its arena, else a copy), then walk its in-edges (data inputs by slot, then
+//      control edges by source name):
 //        edge within a device        -> the input is written as it was;
 //        cut edge, transfer exists   -> read the Recv made for the same (source tensor,
 //                                       destination device, host memory);

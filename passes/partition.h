@@ -29,7 +29,8 @@
 // data input without an edge ("Incomplete graph"); UNIMPLEMENTED as above. Each names the
 // node. *partitions is reset first and holds partial results on error.
 //
-// Reads `graph` only (but for the overload that consumes it); the callbacks are called from the calling thread.
+// Reads `graph` only (but for the overload that consumes it); the callbacks are called from
+// the calling thread.
 #ifndef SLUICE_PASSES_PARTITION_H_
 #define SLUICE_PASSES_PARTITION_H_
 

@@ -322,7 +322,8 @@ TEST(PartitionTest, NewNamesAvoidExistingNodes) {
                   .ok());
   Partitions parts;
   ASSERT_TRUE(Partition(PartitionOptions(), g, &parts).ok());
-  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)), "a(Const);a/_0(Neg);a/_1(_Send)|a->a/_0;a->a/_1");
+  EXPECT_EQ(PartitionString(kCpu0, parts.at(kCpu0)),
+            "a(Const);a/_0(Neg);a/_1(_Send)|a->a/_0;a->a/_1");
   EXPECT_EQ(PartitionString(kCpu1, parts.at(kCpu1)), "a/_2(_Recv);b(Neg)|a/_2->b");
 }
 
