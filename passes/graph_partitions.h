@@ -25,6 +25,11 @@ class GraphPartitions {
 
   // Empty, on an arena of its own.
   GraphPartitions();
+  // Move-only: a copy would share the GraphDefs, not copy them.
+  GraphPartitions(GraphPartitions&&) = default;
+  GraphPartitions& operator=(GraphPartitions&&) = default;
+  GraphPartitions(const GraphPartitions&) = delete;
+  GraphPartitions& operator=(const GraphPartitions&) = delete;
 
   // Drops every partition and continues on `arena` (a new one of its own when null).
   void Reset(std::shared_ptr<google::protobuf::Arena> arena = nullptr);
