@@ -42,6 +42,21 @@ absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base
   return absl::OkStatus();
 }
 
+absl::Status RunSrcDstPrimitive(OpKernelContext* ctx, absl::string_view what,
+                                const dnnl::primitive& primitive,
+                                const dnnl::primitive_desc_base& pd, const void* src, void* dst) {
+  Tensor scratch;
+  std::unordered_map<int, dnnl::memory> args;
+  RETURN_IF_ERROR(AddScratchpad(ctx, pd, &scratch, &args));
+  return OneDnnCall(what, [&] {
+    args.emplace(DNNL_ARG_SRC, WrapMemory(pd.src_desc(), src));
+    args.emplace(DNNL_ARG_DST, WrapMemory(pd.dst_desc(), dst));
+    dnnl::stream& stream = OneDnnStream();
+    primitive.execute(stream, args);
+    stream.wait();
+  });
+}
+
 uint64_t TensorFingerprint(const Tensor& t) {
   const absl::string_view bytes = t.tensor_data();
   const size_t words = bytes.size() / 8;

@@ -1,5 +1,5 @@
 // oneDNN plumbing shared by the CPU kernels that run on oneDNN primitives (matrix products,
-// convolutions; pooling and normalization may reuse it).
+// convolutions, average pooling, softmax).
 //
 // Contract:
 //  - OneDnnEngine() is the process's one CPU engine; OneDnnStream() an in-order stream on it
@@ -16,12 +16,17 @@
 #ifndef SLUICE_KERNELS_CPU_LINALG_ONEDNN_UTIL_H_
 #define SLUICE_KERNELS_CPU_LINALG_ONEDNN_UTIL_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "graph/errors.h"
@@ -69,6 +74,44 @@ inline dnnl::memory WrapMemory(const dnnl::memory::desc& desc, const void* data)
 // Allocates the primitive's scratchpad as a temp tensor and adds it to `args`.
 absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
                            Tensor* scratch, std::unordered_map<int, dnnl::memory>* args);
+
+// Runs a primitive that reads `src` and writes `dst` (their descriptors are `pd`'s), with a
+// scratchpad of its own, on the calling thread's stream, and waits for it.
+absl::Status RunSrcDstPrimitive(OpKernelContext* ctx, absl::string_view what,
+                                const dnnl::primitive& primitive,
+                                const dnnl::primitive_desc_base& pd, const void* src, void* dst);
+
+// A kernel's primitives by shape key, for kernels whose primitive depends only on the shapes
+// they see (pooling, softmax). Thread-safe. Shapes that change every step would grow it
+// without bound, so it starts over once it holds kMaxEntries.
+template <typename Key, typename Primitive>
+class OneDnnShapeCache {
+ public:
+  static constexpr size_t kMaxEntries = 16;
+
+  // The primitive for `key`, made by create(std::shared_ptr<const Primitive>*) -> absl::Status
+  // when absent. Two threads may both make one; the later replaces the earlier.
+  template <typename Create>
+  absl::Status Get(const Key& key, Create&& create, std::shared_ptr<const Primitive>* out) {
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = cache_.find(key);
+      if (it != cache_.end()) {
+        *out = it->second;
+        return absl::OkStatus();
+      }
+    }
+    RETURN_IF_ERROR(create(out));
+    absl::MutexLock lock(&mu_);
+    if (cache_.size() >= kMaxEntries) cache_.clear();
+    cache_[key] = *out;
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Mutex mu_;
+  absl::flat_hash_map<Key, std::shared_ptr<const Primitive>> cache_ ABSL_GUARDED_BY(mu_);
+};
 
 // A content fingerprint of `t`'s bytes, so a cached transform of a tensor (reordered weights)
 // is redone when the tensor changed in place even though its buffer stayed the same.

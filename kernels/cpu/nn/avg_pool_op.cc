@@ -14,12 +14,8 @@
 #include <memory>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 
 #include "graph/errors.h"
 #include "graph/padding.h"
@@ -80,28 +76,9 @@ class OneDnnAvgPool {
                                       g.row_stride,  g.col_stride, g.pad_top,
                                       g.pad_left,    g.out_rows,   g.out_cols};
     std::shared_ptr<const Primitive> p;
-    {
-      absl::MutexLock lock(&mu_);
-      auto it = cache_.find(key);
-      if (it != cache_.end()) p = it->second;
-    }
-    if (p == nullptr) {
-      RETURN_IF_ERROR(Create(g, &p));
-      absl::MutexLock lock(&mu_);
-      // Shapes that change every step would grow the cache without bound; start over.
-      if (cache_.size() >= kMaxCachedShapes) cache_.clear();
-      cache_[key] = p;
-    }
-    Tensor scratch;
-    std::unordered_map<int, dnnl::memory> args;
-    RETURN_IF_ERROR(AddScratchpad(ctx, p->pd, &scratch, &args));
-    return OneDnnCall("average pooling", [&] {
-      args.emplace(DNNL_ARG_SRC, WrapMemory(p->pd.src_desc(), in));
-      args.emplace(DNNL_ARG_DST, WrapMemory(p->pd.dst_desc(), out));
-      dnnl::stream& stream = OneDnnStream();
-      p->primitive.execute(stream, args);
-      stream.wait();
-    });
+    RETURN_IF_ERROR(cache_.Get(
+        key, [&](std::shared_ptr<const Primitive>* made) { return Create(g, made); }, &p));
+    return RunSrcDstPrimitive(ctx, "average pooling", p->primitive, p->pd, in, out);
   }
 
  private:
@@ -109,7 +86,6 @@ class OneDnnAvgPool {
     dnnl::pooling_forward::primitive_desc pd;
     dnnl::pooling_forward primitive;
   };
-  static constexpr size_t kMaxCachedShapes = 16;
 
   static absl::Status Create(const PoolGeometry& g, std::shared_ptr<const Primitive>* out) {
     using dnnl::memory;
@@ -138,9 +114,7 @@ class OneDnnAvgPool {
     return absl::OkStatus();
   }
 
-  absl::Mutex mu_;
-  absl::flat_hash_map<std::vector<int64_t>, std::shared_ptr<const Primitive>> cache_
-      ABSL_GUARDED_BY(mu_);
+  OneDnnShapeCache<std::vector<int64_t>, Primitive> cache_;
 };
 
 template <typename T>

@@ -20,13 +20,9 @@
 #include <cstring>
 #include <memory>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
-#include "absl/synchronization/mutex.h"
 #include "graph/errors.h"
 #include "graph/tensor.h"
 #include "graph/types.h"
@@ -86,30 +82,11 @@ class OneDnnSoftmax {
   // REQUIRES: rows > 0 and cols > 0. `out` may be `in`.
   absl::Status Run(OpKernelContext* ctx, int64_t rows, int64_t cols, const float* in,
                    float* out) {
-    const std::pair<int64_t, int64_t> key(rows, cols);
     std::shared_ptr<const Primitive> p;
-    {
-      absl::MutexLock lock(&mu_);
-      auto it = cache_.find(key);
-      if (it != cache_.end()) p = it->second;
-    }
-    if (p == nullptr) {
-      RETURN_IF_ERROR(Create(rows, cols, &p));
-      absl::MutexLock lock(&mu_);
-      // Shapes that change every step would grow the cache without bound; start over.
-      if (cache_.size() >= kMaxCachedShapes) cache_.clear();
-      cache_[key] = p;
-    }
-    Tensor scratch;
-    std::unordered_map<int, dnnl::memory> args;
-    RETURN_IF_ERROR(AddScratchpad(ctx, p->pd, &scratch, &args));
-    return OneDnnCall("softmax", [&] {
-      args.emplace(DNNL_ARG_SRC, WrapMemory(p->pd.src_desc(), in));
-      args.emplace(DNNL_ARG_DST, WrapMemory(p->pd.dst_desc(), out));
-      dnnl::stream& stream = OneDnnStream();
-      p->primitive.execute(stream, args);
-      stream.wait();
-    });
+    RETURN_IF_ERROR(cache_.Get(
+        std::make_pair(rows, cols),
+        [&](std::shared_ptr<const Primitive>* made) { return Create(rows, cols, made); }, &p));
+    return RunSrcDstPrimitive(ctx, "softmax", p->primitive, p->pd, in, out);
   }
 
  private:
@@ -117,7 +94,6 @@ class OneDnnSoftmax {
     dnnl::softmax_forward::primitive_desc pd;
     dnnl::softmax_forward primitive;
   };
-  static constexpr size_t kMaxCachedShapes = 16;
 
   static absl::Status Create(int64_t rows, int64_t cols, std::shared_ptr<const Primitive>* out) {
     auto p = std::make_shared<Primitive>();
@@ -133,9 +109,7 @@ class OneDnnSoftmax {
     return absl::OkStatus();
   }
 
-  absl::Mutex mu_;
-  absl::flat_hash_map<std::pair<int64_t, int64_t>, std::shared_ptr<const Primitive>> cache_
-      ABSL_GUARDED_BY(mu_);
+  OneDnnShapeCache<std::pair<int64_t, int64_t>, Primitive> cache_;
 };
 
 template <typename T, bool kLog>
