@@ -577,6 +577,29 @@ TEST(DirectSessionTest, InterOpThreadsBoundConcurrentNodes) {
   }
 }
 
+// With one inter-op thread, a step's partitions all start on the calling thread, one after
+// the other: a partition that waits for another's _Send (the one started first here, when x
+// lives on the second device) must not hold that thread.
+TEST(DirectSessionTest, OneInterOpThreadRunsPartitionsThatWaitOnEachOther) {
+  for (const auto& [x_device, add_device] :
+       {std::pair<std::string, std::string>{"/cpu:0", "/cpu:1"}, {"/cpu:1", "/cpu:0"}}) {
+    for (int64_t timeout_ms : {0, 60000}) {
+      SessionOptions options;
+      (*options.config.mutable_device_count())["CPU"] = 2;
+      options.config.set_inter_op_parallelism_threads(1);
+      options.config.set_operation_timeout_in_ms(timeout_ms);
+      std::unique_ptr<Session> session;
+      ASSERT_TRUE(NewSession(options, &session).ok());
+      ASSERT_TRUE(session->Create(AddGraph(x_device, add_device)).ok());
+      std::vector<Tensor> outputs;
+      absl::Status s = session->Run({{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {1, 1, 1})}},
+                                    {"out"}, {}, &outputs);
+      ASSERT_TRUE(s.ok()) << s << " x on " << x_device << ", timeout " << timeout_ms;
+      EXPECT_EQ(Values(outputs[0]), (std::vector<float>{2, 3, 4}));
+    }
+  }
+}
+
 TEST(DirectSessionTest, CloseRacingRunsAndExtends) {
   auto session = MakeSession(2);
   ASSERT_TRUE(session->Create(AddGraph("/cpu:0", "/cpu:1")).ok());
