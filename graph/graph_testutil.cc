@@ -57,6 +57,13 @@ absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt,
   return ConvertGraphDefToGraph(opts, std::move(*graph_def), g);
 }
 
+const NodeDef* FindNodeDefForTest(const GraphDef& graph_def, absl::string_view name) {
+  for (const NodeDef& node : graph_def.node()) {
+    if (node.name() == name) return &node;
+  }
+  return nullptr;
+}
+
 std::string FloatPlaceholderText(absl::string_view name, absl::Span<const int64_t> dims) {
   std::string shape;
   for (int64_t d : dims) absl::StrAppend(&shape, " dim { size: ", d, " }");

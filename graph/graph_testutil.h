@@ -35,6 +35,9 @@ absl::Status GraphFromTextForTest(absl::string_view graph_def_pbtxt,
 // unknown dim), to put in a GraphDef given to GraphFromTextForTest.
 std::string FloatPlaceholderText(absl::string_view name, absl::Span<const int64_t> dims);
 
+// The node of `graph_def` named `name`, or nullptr.
+const NodeDef* FindNodeDefForTest(const GraphDef& graph_def, absl::string_view name);
+
 }  // namespace sluice
 
 #endif  // SLUICE_GRAPH_GRAPH_TESTUTIL_H_

@@ -66,12 +66,7 @@ class AffineFoldingTest : public ::testing::Test {
     return changed;
   }
 
-  const NodeDef* Find(const std::string& name) const {
-    for (const NodeDef& n : out_.node()) {
-      if (n.name() == name) return &n;
-    }
-    return nullptr;
-  }
+  const NodeDef* Find(const std::string& name) const { return FindNodeDefForTest(out_, name); }
 
   std::vector<float> ConstValues(const std::string& name) const {
     const NodeDef* n = Find(name);

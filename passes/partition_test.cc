@@ -73,10 +73,7 @@ std::string PartitionString(const std::string& device, const GraphDef& gdef) {
 }
 
 const NodeDef* FindNode(const GraphDef& gdef, const std::string& name) {
-  for (const NodeDef& n : gdef.node()) {
-    if (n.name() == name) return &n;
-  }
-  return nullptr;
+  return FindNodeDefForTest(gdef, name);
 }
 
 std::vector<const NodeDef*> NodesWithOp(const GraphDef& gdef, const std::string& op) {

@@ -81,12 +81,7 @@ class RemapperTest : public ::testing::Test {
     return changed;
   }
 
-  const NodeDef* Find(const std::string& name) const {
-    for (const NodeDef& n : out_.node()) {
-      if (n.name() == name) return &n;
-    }
-    return nullptr;
-  }
+  const NodeDef* Find(const std::string& name) const { return FindNodeDefForTest(out_, name); }
 
   static std::string Strings(const NodeDef& n, const std::string& attr) {
     const auto& list = n.attr().at(attr).list().s();
