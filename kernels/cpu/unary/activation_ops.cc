@@ -11,6 +11,7 @@
 // NaN propagates through each.
 #include "graph/errors.h"
 #include "graph/types.h"
+#include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
 #include "runtime/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -18,28 +19,9 @@
 namespace sluice {
 namespace {
 
-template <typename T>
-struct ActivationFunctor {
-  using In = T;
-  using Out = T;
-  static constexpr int kCycles = 4;
-};
-
-template <typename T>
-struct ReluFunctor : ActivationFunctor<T> {
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    y = x.cwiseMax(static_cast<T>(0));
-  }
-};
-
-template <typename T>
-struct Relu6Functor : ActivationFunctor<T> {
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    y = x.cwiseMax(static_cast<T>(0)).cwiseMin(static_cast<T>(6));
-  }
-};
+using unary::ActivationFunctor;
+using unary::Relu6Functor;
+using unary::ReluFunctor;
 
 template <typename T>
 struct EluFunctor : ActivationFunctor<T> {

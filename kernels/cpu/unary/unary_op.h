@@ -18,7 +18,9 @@
 // Contract: the output has x's shape; when In == Out it takes x's buffer if no one else holds
 // it (each element is read before it is written, so in place is safe). Empty tensors produce
 // empty outputs without calling the functor. Large tensors are split over the device's
-// intra-op pool with ParallelFor; the functor's operator() must be const and thread-safe.
+// intra-op pool with ParallelFor, in ranges of whole kBlockAlign elements (as TensorFlow's
+// Eigen executor aligns them), so only the tensor's last few elements take Eigen's scalar
+// path whatever the split; the functor's operator() must be const and thread-safe.
 #ifndef SLUICE_KERNELS_CPU_UNARY_UNARY_OP_H_
 #define SLUICE_KERNELS_CPU_UNARY_UNARY_OP_H_
 
@@ -37,6 +39,9 @@ template <typename T>
 using ConstVec = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::Index>>;
 template <typename T>
 using Vec = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::Index>>;
+
+// A multiple of every Eigen packet's element count on x86 (up to 16 floats).
+inline constexpr int64_t kBlockAlign = 64;
 
 template <typename Functor>
 class UnaryOp : public OpKernel {
@@ -60,11 +65,14 @@ class UnaryOp : public OpKernel {
     Out* out = y->flat<Out>().data();
     const Eigen::TensorOpCost cost(sizeof(In), sizeof(Out), Functor::kCycles);
     const Functor& f = functor_;
-    ParallelFor(ctx, n, n, cost, [in, out, &f](int64_t first, int64_t last) {
-      const ConstVec<In> src(in + first, last - first);
-      Vec<Out> dst(out + first, last - first);
-      f(src, dst);
-    });
+    ParallelFor(
+        ctx, n, n, cost,
+        [in, out, &f](int64_t first, int64_t last) {
+          const ConstVec<In> src(in + first, last - first);
+          Vec<Out> dst(out + first, last - first);
+          f(src, dst);
+        },
+        kBlockAlign);
   }
 
  private:

@@ -1,0 +1,173 @@
+// The functors of the elementwise ops of one tensor that more than one kernel evaluates:
+// the op's own UnaryOp kernel (registered in arith_ops.cc, transcendental_ops.cc and
+// activation_ops.cc) and `_FusedElementwise` (kernels/cpu/cwise/fused_elementwise_op.cc),
+// which must compute exactly what the op's kernel computes. Each is a UnaryOp functor
+// (unary_op.h): Eigen's scalar functor for floating-point and complex elements, as
+// TensorFlow uses; integer Neg, Abs and Square wrap around on overflow, computed in
+// unsigned arithmetic so that the wrap is defined behaviour.
+#ifndef SLUICE_KERNELS_CPU_UNARY_UNARY_FUNCTORS_H_
+#define SLUICE_KERNELS_CPU_UNARY_UNARY_FUNCTORS_H_
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "kernels/cpu/unary/unary_op.h"
+#include "unsupported/Eigen/CXX11/Tensor"
+#include "unsupported/Eigen/SpecialFunctions"
+
+namespace sluice {
+namespace unary {
+
+namespace ei = Eigen::internal;
+
+// Arithmetic: Neg, Abs, Square, Reciprocal, Sign and the rounding ops.
+
+template <typename T>
+using Unsigned = std::make_unsigned_t<T>;
+
+template <typename T>
+struct WrappingNeg {
+  static T Apply(T x) { return static_cast<T>(Unsigned<T>{0} - static_cast<Unsigned<T>>(x)); }
+};
+
+template <typename T>
+struct WrappingAbs {
+  static T Apply(T x) { return x < 0 ? WrappingNeg<T>::Apply(x) : x; }
+};
+
+// Widened to 64 bits first: uint16 * uint16 would otherwise promote to a signed int.
+template <typename T>
+struct WrappingSquare {
+  static T Apply(T x) {
+    const uint64_t u = static_cast<uint64_t>(x);
+    return static_cast<T>(u * u);
+  }
+};
+
+template <typename T>
+struct Identity {
+  static T Apply(T x) { return x; }
+};
+
+template <typename T, template <typename> class IntFn, typename EigenOp>
+using IntOrEigen = std::conditional_t<std::is_integral_v<T>, ScalarUnaryFunctor<T, T, IntFn<T>, 1>,
+                                      EigenUnaryFunctor<T, EigenOp>>;
+
+template <typename T>
+using NegFunctor = IntOrEigen<T, WrappingNeg, ei::scalar_opposite_op<T>>;
+template <typename T>
+using AbsFunctor = IntOrEigen<T, WrappingAbs, ei::scalar_abs_op<T>>;
+template <typename T>
+using SquareFunctor = IntOrEigen<T, WrappingSquare, ei::scalar_square_op<T>>;
+template <typename T>
+using SignFunctor = EigenUnaryFunctor<T, ei::scalar_sign_op<T>>;
+// 1/z as conj(z) / |z|^2, as TensorFlow's vectorised complex division computes it (so
+// 1/0 is NaN + NaN i, where std::complex would give an infinity).
+template <typename T>
+struct ComplexReciprocal {
+  static T Apply(T z) {
+    const typename T::value_type d = z.real() * z.real() + z.imag() * z.imag();
+    return T(z.real() / d, -z.imag() / d);
+  }
+};
+
+template <typename T>
+struct IsComplex : std::false_type {};
+template <typename T>
+struct IsComplex<std::complex<T>> : std::true_type {};
+
+template <typename T>
+using ReciprocalFunctor =
+    std::conditional_t<IsComplex<T>::value, ScalarUnaryFunctor<T, T, ComplexReciprocal<T>, 8>,
+                       EigenUnaryFunctor<T, ei::scalar_inverse_op<T>>>;
+template <typename T>
+using FloorFunctor = EigenUnaryFunctor<T, ei::scalar_floor_op<T>>;
+template <typename T>
+using CeilFunctor = EigenUnaryFunctor<T, ei::scalar_ceil_op<T>>;
+// rint rounds half to even under the default rounding mode, which kernels never change.
+template <typename T>
+using RintFunctor = EigenUnaryFunctor<T, ei::scalar_rint_op<T>>;
+template <typename T>
+using RoundFunctor = IntOrEigen<T, Identity, ei::scalar_rint_op<T>>;
+
+// Transcendental functions.
+template <typename T>
+using SqrtFunctor = EigenUnaryFunctor<T, ei::scalar_sqrt_op<T>>;
+template <typename T>
+using RsqrtFunctor = EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>;
+template <typename T>
+using ExpFunctor = EigenUnaryFunctor<T, ei::scalar_exp_op<T>>;
+template <typename T>
+using Expm1Functor = EigenUnaryFunctor<T, ei::scalar_expm1_op<T>>;
+// Eigen 3.4's vectorised float and double log treats subnormal inputs as the smallest
+// normal number (log(1e-45f) comes out -87.3, not -103.3). Subnormal elements are therefore
+// recomputed with std::log after Eigen's pass; every other element gets Eigen's value
+// whatever else its range holds, so a result does not depend on how a tensor was split.
+// The subnormals are noted before y is written, as y may be x's own buffer.
+template <typename T>
+struct SubnormalExactLog : EigenUnaryFunctor<T, ei::scalar_log_op<T>> {
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    const T* in = x.data();
+    const Eigen::Index n = x.size();
+    std::vector<std::pair<Eigen::Index, T>> subnormals;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (IsSubnormal(in[i])) subnormals.emplace_back(i, in[i]);
+    }
+    y = x.unaryExpr(ei::scalar_log_op<T>());
+    T* out = y.data();
+    for (const auto& [i, v] : subnormals) out[i] = std::log(v);
+  }
+  static bool IsSubnormal(T v) { return v > T(0) && v < std::numeric_limits<T>::min(); }
+};
+
+template <typename T>
+using LogFunctor =
+    std::conditional_t<std::is_floating_point_v<T>, SubnormalExactLog<T>,
+                       EigenUnaryFunctor<T, ei::scalar_log_op<T>>>;
+template <typename T>
+using Log1pFunctor = EigenUnaryFunctor<T, ei::scalar_log1p_op<T>>;
+template <typename T>
+using SinFunctor = EigenUnaryFunctor<T, ei::scalar_sin_op<T>>;
+template <typename T>
+using CosFunctor = EigenUnaryFunctor<T, ei::scalar_cos_op<T>>;
+template <typename T>
+using TanhFunctor = EigenUnaryFunctor<T, ei::scalar_tanh_op<T>>;
+template <typename T>
+using SigmoidFunctor = EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>;
+template <typename T>
+using ErfFunctor = EigenUnaryFunctor<T, ei::scalar_erf_op<T>>;
+
+// Activations without attrs.
+template <typename T>
+struct ActivationFunctor {
+  using In = T;
+  using Out = T;
+  static constexpr int kCycles = 4;
+};
+
+template <typename T>
+struct ReluFunctor : ActivationFunctor<T> {
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    y = x.cwiseMax(static_cast<T>(0));
+  }
+};
+
+template <typename T>
+struct Relu6Functor : ActivationFunctor<T> {
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    y = x.cwiseMax(static_cast<T>(0)).cwiseMin(static_cast<T>(6));
+  }
+};
+
+}  // namespace unary
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_UNARY_UNARY_FUNCTORS_H_
