@@ -2,8 +2,13 @@
 // a convolution or matrix product followed by its bias / batch normalization and activation.
 // They never appear in user graphs; the names, signatures and attrs are TensorFlow's, so a
 // rewritten graph reads as TensorFlow's own remapper would have left it.
+#include <string>
+#include <vector>
+
 #include "graph/common_shape_fns.h"
+#include "graph/errors.h"
 #include "graph/op_registry.h"
+#include "graph/ops/fused_elementwise_spec.h"
 #include "graph/padding.h"
 #include "graph/shape_inference.h"
 
@@ -68,5 +73,30 @@ REGISTER_OP("_FusedMatMul")
     .Attr("epsilon: float = 0.0001")
     .Attr("leakyrelu_alpha: float = 0.2")
     .SetShapeFn(shape_inference::MatMulShape);
+
+// Sluice's own: a chain of elementwise ops evaluated in one pass (fused_elementwise_spec.h
+// describes `ops` and `operands`). The output has the broadcast shape of all inputs, which
+// the fusion pass only creates when it is input 0's.
+REGISTER_OP("_FusedElementwise")
+    .Input("inputs: N * T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("N: int >= 1")
+    .Attr("ops: list(string)")
+    .Attr("operands: list(int)")
+    .SetShapeFn([](shape_inference::InferenceContext* c) -> absl::Status {
+      std::vector<std::string> ops;
+      std::vector<int64_t> operands;
+      RETURN_IF_ERROR(c->GetAttr("ops", &ops));
+      RETURN_IF_ERROR(c->GetAttr("operands", &operands));
+      RETURN_IF_ERROR(ParseFusedElementwiseProgram(c->num_inputs(), ops, operands).status());
+      shape_inference::ShapeHandle out = c->input(0);
+      for (int i = 1; i < c->num_inputs(); ++i) {
+        RETURN_IF_ERROR(shape_inference::BroadcastBinaryOpOutputShapeFnHelper(
+            c, out, c->input(i), /*incompatible_shape_error=*/true, &out));
+      }
+      c->set_output(0, out);
+      return absl::OkStatus();
+    });
 
 }  // namespace sluice

@@ -1,3 +1,5 @@
+#include <string>
+
 #include "graph/ops/ops_test_util.h"
 #include "gtest/gtest.h"
 
@@ -46,6 +48,36 @@ TEST(FusedMatMulShapeTest, FollowsMatMul) {
   EXPECT_THAT(Infer("_FusedMatMul", "T=DT_FLOAT, num_args=1, fused_ops=['BiasAdd']",
                     "[3,4];[3,5];[5]"),
               IsInvalidArgument(""));
+}
+
+TEST(FusedElementwiseShapeTest, BroadcastsEveryInputToTheOutput) {
+  // gelu: (x * 0.5) * (1 + erf(x / sqrt2)), with a bias on x first.
+  const std::string attrs =
+      "T=DT_FLOAT, N=5, ops=['AddV2', 'Mul', 'RealDiv', 'Erf', 'AddV2', 'Mul'], "
+      "operands=[0, 1,  5, 2,  5, 3,  7,  4, 8,  6, 9]";
+  EXPECT_EQ(Infer("_FusedElementwise", attrs, "[2,3,8];[8];[];[];[1]"), "[2,3,8]");
+  EXPECT_EQ(Infer("_FusedElementwise", attrs, "[?,3,8];[8];[];[];[]"), "[?,3,8]");
+  EXPECT_EQ(Infer("_FusedElementwise", "T=DT_FLOAT, N=2, ops=['Sub'], operands=[0, 1]",
+                  "[4,8];[4,1]"),
+            "[4,8]");
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=2, ops=['Sub'], operands=[0, 1]",
+                    "[4,8];[3]"),
+              IsInvalidArgument("Dimensions must be equal, but are 8 and 3"));
+}
+
+TEST(FusedElementwiseShapeTest, RejectsMalformedPrograms) {
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['MatMul'], operands=[0, 0]",
+                    "[2]"),
+              IsInvalidArgument("cannot evaluate op 0 'MatMul'"));
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Erf'], operands=[1]", "[2]"),
+              IsInvalidArgument("reads operand 1, which is neither"));
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Mul'], operands=[0]", "[2]"),
+              IsInvalidArgument("fewer than its ops take"));
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Exp'], operands=[0, 0]",
+                    "[2]"),
+              IsInvalidArgument("more than its ops take"));
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=[], operands=[]", "[2]"),
+              IsInvalidArgument("at least one op"));
 }
 
 }  // namespace
