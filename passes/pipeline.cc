@@ -28,6 +28,7 @@
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/pad_folding.h"
+#include "passes/elementwise_fusion.h"
 #include "passes/remapper.h"
 #include "passes/simplify.h"
 
@@ -246,6 +247,12 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
     bool fused = false;
     RETURN_IF_ERROR(
         runner.Run("remapper", g, [&] { return FuseContractions(remap_opts, g, &fused); }));
+    ElementwiseFusionOptions fusion_opts;
+    fusion_opts.protected_names = std::move(remap_opts.protected_names);
+    fusion_opts.kernel_exists = opts.kernel_exists;
+    RETURN_IF_ERROR(runner.Run("elementwise_fusion", g, [&] {
+      return FuseElementwise(fusion_opts, g, &fused);
+    }));
   }
   return runner.RunPartition(opts.partition, std::move(graph), &result->partitions);
 }

@@ -12,6 +12,7 @@
 //   affine_folding FoldAffineIntoContractions (L1 only)   passes/affine_folding.h
 //   pad_folding FoldPadIntoConvolutions (L1 only)         passes/pad_folding.h
 //   remapper  FuseContractions (L1, kernel_exists set)     passes/remapper.h
+//   elementwise_fusion FuseElementwise (L1, kernel_exists set) passes/elementwise_fusion.h
 //   partition Partition(opts.partition)                    passes/partition.h
 // Which optimisations run follows TensorFlow's GraphOptimizer: at opt_level L1 (the default)
 // constant folding and CSE always run; at L0 each runs only if its OptimizerOptions flag

@@ -212,7 +212,8 @@ TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
     PipelineResult result;
     ASSERT_TRUE(RunPipeline(opts, std::move(g), &result).ok());
     EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
-              "prune,place,cse,simplify,affine_folding,pad_folding,remapper,partition");
+              "prune,place,cse,simplify,affine_folding,pad_folding,remapper,elementwise_fusion,"
+              "partition");
     EXPECT_EQ(asked, std::vector<std::string>{absl::StrCat("_FusedMatMul@", kCpu0)});
     const std::string golden = PartitionString(result.partitions.at(kCpu0));
     EXPECT_EQ(absl::StrContains(golden, "out(_FusedMatMul)"), with_kernel) << golden;

@@ -16,6 +16,8 @@
 #include "graph/op_registry.h"
 #include "graph/shape_inference.h"
 #include "graph/shape_refiner.h"
+#include "passes/fused_node_splice.h"
+#include "passes/symbolic_shapes.h"
 #include "proto/attr_value.pb.h"
 
 namespace sluice {
@@ -104,26 +106,6 @@ Node* SoleConsumer(const Node* n, bool any_input = false) {
     consumer = e->dst();
   }
   return consumer;
-}
-
-// Whether two inferred shapes are the same: equal known ranks, and each pair of dims either
-// known and equal or the very same unknown dim (TensorFlow's remapper compares them
-// symbolically too: a batch dim left unknown is one handle along a chain of ops).
-bool SymbolicallyEqual(shape_inference::ShapeHandle a, shape_inference::ShapeHandle b) {
-  using shape_inference::InferenceContext;
-  if (!InferenceContext::RankKnown(a) || !InferenceContext::RankKnown(b)) return false;
-  const int rank = InferenceContext::Rank(a);
-  if (InferenceContext::Rank(b) != rank) return false;
-  for (int i = 0; i < rank; ++i) {
-    const shape_inference::DimensionHandle x = InferenceContext::DimKnownRank(a, i);
-    const shape_inference::DimensionHandle y = InferenceContext::DimKnownRank(b, i);
-    if (x.SameHandle(y)) continue;
-    if (!InferenceContext::ValueKnown(x) ||
-        InferenceContext::Value(x) != InferenceContext::Value(y)) {
-      return false;
-    }
-  }
-  return true;
 }
 
 class Remapper {
@@ -387,37 +369,12 @@ class Remapper {
     }
     std::vector<std::pair<Node*, int>> sources;
     for (const Edge* e : data_inputs) sources.emplace_back(e->src(), e->src_output());
-    std::vector<Node*> control_sources;
+    std::vector<Node*> members;
     for (Node* n : {chain.contraction, chain.post, chain.residual, chain.swish_scale,
                     chain.swish_sigmoid, chain.activation}) {
-      if (n == nullptr) continue;
-      for (const Edge* e : n->in_edges()) {
-        if (e->IsControlEdge()) control_sources.push_back(e->src());
-      }
+      if (n != nullptr) members.push_back(n);
     }
-    Node* last = chain.last();
-    std::vector<std::pair<Node*, int>> consumers;
-    for (const Edge* e : last->out_edges()) consumers.emplace_back(e->dst(), e->dst_input());
-    const std::string assigned = last->assigned_device_name();
-
-    for (Node* n : {chain.activation, chain.swish_sigmoid, chain.swish_scale, chain.residual,
-                    chain.post, chain.contraction}) {
-      if (n != nullptr) g_->RemoveNode(n);
-    }
-    ASSIGN_OR_RETURN(Node * fused, g_->AddNode(std::move(def)));
-    fused->set_assigned_device_name(assigned);
-    for (int i = 0; i < static_cast<int>(sources.size()); ++i) {
-      g_->AddEdge(sources[i].first, sources[i].second, fused, i);
-    }
-    for (Node* src : control_sources) g_->AddControlEdge(src, fused);
-    for (const auto& [dst, input] : consumers) {
-      if (input == Graph::kControlSlot) {
-        g_->AddControlEdge(fused, dst);
-      } else {
-        g_->AddEdge(fused, 0, dst, input);
-      }
-    }
-    return absl::OkStatus();
+    return SpliceFusedNode(g_, members, chain.last(), std::move(def), sources).status();
   }
 
   const RemapperOptions& opts_;
