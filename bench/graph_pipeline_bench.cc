@@ -2,6 +2,7 @@
 //
 // Usage:
 //   graph_pipeline_bench --graph=FILE.pb --fetches=x:0,y:0 [--feeds=a,b] [--reps=20] [--warmup=2]
+//                        [--fusions]
 //
 // The file is read once; every repetition then starts from its bytes and times:
 //   parse      ParseGraphDef onto the arena of the (new, empty) graph it is imported into
@@ -10,9 +11,11 @@
 //              and a ShapeRefiner that RunPipeline then takes (its first constant folding
 //              re-infers only what prune changed)
 //   pipeline   RunPipeline on one CPU device: prune (feeds become _Arg, fetches _Retval),
-//              place (every op is taken to run on CPU: no DeviceSupport callback, since the
-//              kernel registry holds no CPU kernels for real ops yet), rounds of
-//              constant_folding (HostConstantEvaluator) / cse / simplify, partition.
+//              place (every op is taken to run on CPU: no DeviceSupport callback), rounds of
+//              constant_folding (HostConstantEvaluator, with every CPU kernel linked, so
+//              it folds what a Session's folding folds) / cse / simplify, partition.
+// With --fusions the pipeline also asks the CPU kernel registry which fused nodes have kernels,
+// as a Session does, so the remapper and elementwise fusion run too.
 // Also reported: the sums parse+import, import+pipeline and total (all three), each summed
 // within a repetition before the median is taken.
 //
@@ -54,6 +57,7 @@
 #include "passes/pipeline.h"
 #include "proto/graph.pb.h"
 #include "runtime/host_constant_evaluator.h"
+#include "runtime/runtime_device_support.h"
 
 namespace sluice {
 namespace {
@@ -71,6 +75,7 @@ struct Flags {
   std::vector<std::string> fetches;
   int reps = 20;
   int warmup = 2;
+  bool fusions = false;  // run the remapper and elementwise fusion, as a Session does
 };
 
 // Sets *value to what follows "--<name>=" when `arg` starts with that.
@@ -101,6 +106,8 @@ absl::Status ParseFlags(int argc, char** argv, Flags* flags) {
       RETURN_IF_ERROR(ParseCount(arg, value, &flags->reps));
     } else if (FlagValue(arg, "warmup", &value)) {
       RETURN_IF_ERROR(ParseCount(arg, value, &flags->warmup));
+    } else if (arg == "--fusions") {
+      flags->fusions = true;
     } else {
       return errors::InvalidArgument("Unknown argument ", arg);
     }
@@ -160,6 +167,7 @@ PipelineOptions MakePipelineOptions(const Flags& flags, ConstantSubgraphEvaluato
   opts.devices.push_back(PlacementDevice{kCpuDevice, "CPU"});
   opts.placer.default_device = kCpuDevice;
   opts.constant_evaluator = evaluator;
+  if (flags.fusions) opts.kernel_exists = MakeKernelExists();
   return opts;
 }
 

@@ -8,7 +8,8 @@
 # Generates bench/.cache/pipeline_graph.{pb,json} if missing (bench/gen_pipeline_graph.py),
 # builds //bench:graph_pipeline_bench with -c opt, runs it with the Placeholders fed (as a
 # Session::Run would) and unfed (Placeholders kept, so their declared shapes reach constant
-# folding), runs bench/tf_pipeline_bench.py on the same file, prints all three reports and
+# folding) and fed with --fusions (the remapper and elementwise fusion too, as a Session runs
+# them), runs bench/tf_pipeline_bench.py on the same file, prints all four reports and
 # a summary with the ratios. Each report is also kept in bench/.cache/*.txt.
 set -euo pipefail
 
@@ -42,12 +43,17 @@ echo "== Sluice, Placeholders not fed =="
 "$bench_bin" --graph="$graph.pb" --fetches="$fetches" \
   --reps="$sluice_reps" | tee "$cache/sluice_unfed.txt"
 echo
+echo "== Sluice, Placeholders fed, with the remapper and elementwise fusion (as a Session) =="
+"$bench_bin" --graph="$graph.pb" --feeds="$feeds" --fetches="$fetches" --fusions \
+  --reps="$sluice_reps" | tee "$cache/sluice_fused.txt"
+echo
 echo "== TensorFlow =="
 python3 bench/tf_pipeline_bench.py --graph="$graph" --reps="$tf_reps" 2>/dev/null \
   | tee "$cache/tf.txt"
 echo
 
-python3 - "$cache/sluice_fed.txt" "$cache/sluice_unfed.txt" "$cache/tf.txt" <<'EOF'
+python3 - "$cache/sluice_fed.txt" "$cache/sluice_unfed.txt" "$cache/sluice_fused.txt" \
+  "$cache/tf.txt" <<'EOF'
 import json
 import sys
 
@@ -59,7 +65,7 @@ def load(path):
     sys.exit(f"no JSON line in {path}")
 
 
-fed, unfed, tf = (load(p) for p in sys.argv[1:])
+fed, unfed, fused, tf = (load(p) for p in sys.argv[1:])
 target_ms = 100.0
 print("== Summary: ms as median / min; ratio = TensorFlow / Sluice (above 1: Sluice faster) ==")
 
@@ -72,7 +78,7 @@ def compare(label, ours, stage):
           f"{theirs['min_ms'] / ours['min_ms']:5.2f}")
 
 
-for label, run in [("fed", fed), ("not fed", unfed)]:
+for label, run in [("fed", fed), ("not fed", unfed), ("fed, with fusions", fused)]:
     ours = run["stages"]
     after = ours["pipeline"]["nodes_after"]
     verdict = "met" if ours["import+pipeline"]["median_ms"] < target_ms else "NOT met"

@@ -101,15 +101,33 @@ class ElementwiseFuser {
   }
 
  private:
-  // Whether some fusable node feeds another, so that shape inference is worth running.
-  bool AnyCandidatePair() const {
+  // Whether some fusable node feeds another on a device and of a dtype that the fused op
+  // has a kernel for, so that shape inference (the pass's main cost) is worth running.
+  bool AnyCandidatePair() {
     for (const Node* n : g_->op_nodes()) {
-      if (!Fusable(n)) continue;
+      if (!Fusable(n) || !KernelFor(n)) continue;
       for (const Edge* e : n->in_edges()) {
         if (!e->IsControlEdge() && Fusable(e->src())) return true;
       }
     }
     return false;
+  }
+
+  // Whether `_FusedElementwise` of n's dtype has a kernel on n's device (asked once per pair).
+  bool KernelFor(const Node* n) {
+    const std::pair<std::string, DataType> key(n->assigned_device_name(), n->output_type(0));
+    const auto it = kernel_for_.find(key);
+    if (it != kernel_for_.end()) return it->second;
+    NodeDef probe;
+    probe.set_name(n->name());
+    probe.set_op(kFusedElementwiseOp);
+    AddNodeAttr("T", key.second, &probe);
+    AddNodeAttr("N", int64_t{1}, &probe);
+    AddNodeAttr("ops", std::vector<std::string>{"Neg"}, &probe);
+    AddNodeAttr("operands", std::vector<int64_t>{0}, &probe);
+    const bool exists = opts_.kernel_exists(probe, key.first);
+    kernel_for_.emplace(key, exists);
+    return exists;
   }
 
   ShapeHandle OutputShape(const Node* n, int output) const {
@@ -228,6 +246,7 @@ class ElementwiseFuser {
   Graph* g_;
   std::unique_ptr<ShapeRefiner> refiner_;
   absl::flat_hash_map<int, int> position_;  // node id -> index in post order
+  absl::flat_hash_map<std::pair<std::string, DataType>, bool> kernel_for_;
 };
 
 }  // namespace
