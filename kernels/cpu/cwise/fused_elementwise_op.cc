@@ -37,8 +37,9 @@ namespace sluice {
 namespace {
 
 // Elements per tile: a multiple of every packet size, and small enough that a chain's live
-// buffers stay in L1.
-constexpr int64_t kTile = 1024;
+// buffers stay in L1. The transformer block's Gelu at batch 32 took 6.8 ms per step with
+// 1024, 6.3 with 512, 6.4 with 256 and 7.7 with 4096.
+constexpr int64_t kTile = 512;
 
 template <typename T>
 using UnaryFn = void (*)(const T* x, T* y, int64_t n);

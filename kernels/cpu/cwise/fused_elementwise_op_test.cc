@@ -108,7 +108,7 @@ const std::vector<std::string> kBinaryOps = {"Add",     "AddV2",   "Sub",
                                              "Maximum", "Minimum", "SquaredDifference"};
 
 TEST_F(FusedElementwiseTest, EveryUnaryOpIsItsOwnKernel) {
-  // 3 tiles and a tail of 3 elements; then a value through two ops, so that the second
+  // Several tiles and a tail of 3 elements; then a value through two ops, so that the second
   // reads the first's tile buffer.
   const Tensor x = Random<float>(TensorShape({3, 1025}), -8.f, 8.f);
   for (const std::string& op : kUnaryOps) {
