@@ -28,6 +28,7 @@
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/pad_folding.h"
+#include "passes/division_by_constant.h"
 #include "passes/elementwise_fusion.h"
 #include "passes/remapper.h"
 #include "passes/simplify.h"
@@ -165,6 +166,8 @@ absl::Status Optimize(const PipelineOptions& opts, Graph* graph,
   cse_opts.attr_hash_cache = &attr_hashes;
   SimplifyOptions simplify_opts;
   simplify_opts.protected_names = named;
+  DivisionByConstantOptions division_opts;
+  division_opts.protected_names = named;
 
   for (int round = 0; round < kMaxOptimizationRounds; ++round) {
     bool changed = false;
@@ -192,6 +195,13 @@ absl::Status Optimize(const PipelineOptions& opts, Graph* graph,
     if (simplify) {
       RETURN_IF_ERROR(runner->Run(
           "simplify", graph, [&] { return SimplifyGraph(graph, simplify_opts, &pass_changed); }));
+      changed |= pass_changed;
+    }
+    if (l1) {
+      // Its Reciprocal nodes are folded by the next round's constant folding.
+      RETURN_IF_ERROR(runner->Run("division_by_constant", graph, [&] {
+        return ReduceDivisionByConstant(division_opts, graph, &pass_changed);
+      }));
       changed |= pass_changed;
     }
     if (!changed) break;

@@ -8,6 +8,7 @@
 //               constant_folding  ConstantFold             passes/constant_folding.h
 //               cse               OptimizeCSE              passes/cse.h
 //               simplify          SimplifyGraph            passes/simplify.h
+//               division_by_constant ReduceDivisionByConstant (L1) passes/division_by_constant.h
 //             until a round changes nothing, at most kMaxOptimizationRounds rounds
 //   affine_folding FoldAffineIntoContractions (L1 only)   passes/affine_folding.h
 //   pad_folding FoldPadIntoConvolutions (L1 only)         passes/pad_folding.h
@@ -18,7 +19,8 @@
 // constant folding and CSE always run; at L0 each runs only if its OptimizerOptions flag
 // (do_constant_folding, do_common_subexpression_elimination) is set. Simplification runs at
 // L1 only. Constant folding is skipped when no evaluator is given; its failures are logged
-// and treated as "nothing folded", as TensorFlow does. Fed, fetched and targeted nodes are
+// and treated as "nothing folded", as TensorFlow does. Division by a constant becomes a
+// multiplication by its reciprocal at L1 only (Grappler's rewrite). Fed, fetched and targeted nodes are
 // protected: never folded away, merged into others, or removed.
 //
 // Every pass run appends a PassStats (op nodes before and after, wall time; for partition,

@@ -150,8 +150,8 @@ TEST(PipelineTest, L1FoldsMergesAndSimplifiesUntilNothingChanges) {
   PipelineResult result;
   ASSERT_TRUE(RunPipeline(TestOptions(&evaluator), TestGraph(), &result).ok());
   EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
-            "prune,place,constant_folding,cse,simplify,constant_folding,cse,simplify,affine_folding,"
-            "pad_folding,partition");
+            "prune,place,constant_folding,cse,simplify,division_by_constant,constant_folding,cse,"
+            "simplify,division_by_constant,affine_folding,pad_folding,partition");
   EXPECT_EQ(evaluator.calls, 1);
   // c1 + c2 became one Const, m2 merged into m1, i bypassed.
   EXPECT_EQ(result.stats[2].nodes_before, 9);
@@ -171,7 +171,8 @@ TEST(PipelineTest, L1WithoutEvaluatorSkipsFolding) {
   PipelineResult result;
   ASSERT_TRUE(RunPipeline(TestOptions(nullptr), TestGraph(), &result).ok());
   EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
-            "prune,place,cse,simplify,cse,simplify,affine_folding,pad_folding,partition");
+            "prune,place,cse,simplify,division_by_constant,cse,simplify,division_by_constant,"
+            "affine_folding,pad_folding,partition");
   // m2 merged into m1 and i bypassed; the constant subgraph stays.
   EXPECT_EQ(NodesBeforePartition(result), 7);
 }
@@ -212,8 +213,8 @@ TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
     PipelineResult result;
     ASSERT_TRUE(RunPipeline(opts, std::move(g), &result).ok());
     EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
-              "prune,place,cse,simplify,affine_folding,pad_folding,remapper,elementwise_fusion,"
-              "partition");
+              "prune,place,cse,simplify,division_by_constant,affine_folding,pad_folding,remapper,"
+              "elementwise_fusion,partition");
     EXPECT_EQ(asked, std::vector<std::string>{absl::StrCat("_FusedMatMul@", kCpu0)});
     const std::string golden = PartitionString(result.partitions.at(kCpu0));
     EXPECT_EQ(absl::StrContains(golden, "out(_FusedMatMul)"), with_kernel) << golden;
@@ -316,9 +317,10 @@ TEST(PipelineTest, DumpsEveryPassAndEveryPartition) {
   std::sort(files.begin(), files.end());
   EXPECT_EQ(absl::StrJoin(files, ","),
             "00_input.pbtxt,01_prune.pbtxt,02_place.pbtxt,03_constant_folding.pbtxt,"
-            "04_cse.pbtxt,05_simplify.pbtxt,06_constant_folding.pbtxt,07_cse.pbtxt,"
-            "08_simplify.pbtxt,09_affine_folding.pbtxt,10_pad_folding.pbtxt,"
-            "11_partition_job_localhost_replica_0_task_0_device_CPU_0.pbtxt");
+            "04_cse.pbtxt,05_simplify.pbtxt,06_division_by_constant.pbtxt,"
+            "07_constant_folding.pbtxt,08_cse.pbtxt,09_simplify.pbtxt,"
+            "10_division_by_constant.pbtxt,11_affine_folding.pbtxt,12_pad_folding.pbtxt,"
+            "13_partition_job_localhost_replica_0_task_0_device_CPU_0.pbtxt");
   GraphDef gdef;
   ASSERT_TRUE(ReadGraphDefFile(dir + "/05_simplify.pbtxt", &gdef).ok());
   EXPECT_EQ(gdef.node_size(), result.stats[4].nodes_after);
