@@ -13,7 +13,8 @@
 // shapes: the same shape (read in place), one element (a scalar operand), the output's
 // trailing dims (a row repeated: a bias) and its leading dims followed by ones (each value
 // repeated over a run of elements: a per-row statistic). The last two are copied into a
-// tile-sized buffer per tile. Any other shape is INVALID_ARGUMENT naming the input.
+// tile-sized buffer per tile, except a row shorter than a tile, which is laid out repeated
+// once per run and read at an offset. Any other shape is INVALID_ARGUMENT naming the input.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -249,6 +250,10 @@ class FusedElementwiseOp : public OpKernel {
     std::vector<int> forwardable;
     int expanded = 0;  // inputs needing a tile buffer of their own
     std::vector<int> expand_slot(n_in, -1);
+    // A short repeated row (a per-channel constant over a 3-channel image) is laid out once,
+    // repeated over kTile + period elements, so that every tile reads it at an offset
+    // instead of copying it period by period.
+    std::vector<std::vector<T>> patterns(n_in);
     for (int i = 0; i < n_in; ++i) {
       const Tensor& in = ctx->input(i);
       const absl::Status s = LayoutOf(in.shape(), out_shape, &layouts[i]);
@@ -257,7 +262,11 @@ class FusedElementwiseOp : public OpKernel {
                                           " of ", s.message()));
       data[i] = in.flat<T>().data();
       if (layouts[i].kind == InputLayout::kFull) forwardable.push_back(i);
-      if (layouts[i].kind == InputLayout::kRow || layouts[i].kind == InputLayout::kRun) {
+      if (layouts[i].kind == InputLayout::kRow && layouts[i].period < kTile) {
+        const int64_t period = layouts[i].period;
+        patterns[i].resize(kTile + period);
+        for (int64_t e = 0; e < kTile + period; ++e) patterns[i][e] = data[i][e % period];
+      } else if (layouts[i].kind == InputLayout::kRow || layouts[i].kind == InputLayout::kRun) {
         expand_slot[i] = num_slots_ + expanded++;
       }
     }
@@ -291,6 +300,11 @@ class FusedElementwiseOp : public OpKernel {
             case InputLayout::kScalar:
               *varies = false;
               return data[ref];
+            case InputLayout::kRow:
+              if (!patterns[ref].empty()) {
+                return patterns[ref].data() + first % layouts[ref].period;
+              }
+              return scratch.get() + expand_slot[ref] * kTile;
             default:
               return scratch.get() + expand_slot[ref] * kTile;
           }

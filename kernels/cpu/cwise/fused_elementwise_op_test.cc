@@ -177,6 +177,17 @@ TEST_F(FusedElementwiseTest, LayerNormTail) {
                              {x, mean, inv_std, gamma, beta}, /*share_inputs=*/false);
 }
 
+// Keras' input normalisation of an RGB image: per-channel rows of 3 elements, read at an
+// offset into a repeated copy; large enough for the two-thread pool.
+TEST_F(FusedElementwiseTest, PerChannelNormalisationOfAnImage) {
+  const Tensor image = Random<float>(TensorShape({4, 64, 65, 3}), 0.f, 255.f);
+  const Tensor scale = MakeTensor<float>(TensorShape({}), {1.f / 255.f});
+  const Tensor mean = MakeTensor<float>(TensorShape({3}), {0.485f, 0.456f, 0.406f});
+  const Tensor stddev = MakeTensor<float>(TensorShape({1, 1, 1, 3}), {0.229f, 0.224f, 0.225f});
+  ExpectSameAsUnfused<float>({"Mul", "Sub", "RealDiv"}, {0, 1, 4, 2, 5, 3},
+                             {image, scale, mean, stddev});
+}
+
 TEST_F(FusedElementwiseTest, EmptyOutput) {
   ASSERT_TRUE(RunFused({"Exp", "AddV2"}, {0, 2, 1},
                        {MakeTensor<float>(TensorShape({0, 4}), {}),
