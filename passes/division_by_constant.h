@@ -1,19 +1,23 @@
 // ReduceDivisionByConstant: Grappler's strength reduction of a floating-point division by a
 // constant. Div(x, c) or RealDiv(x, c), where c is a Const's output and T is a floating-point
-// or complex type, becomes Mul(x, Reciprocal(c)); the pipeline's next constant folding turns
-// Reciprocal(c) into a Const holding 1/c, computed by the CPU Reciprocal kernel as
-// TensorFlow's folding computes it. A multiplication is several times cheaper than a
+// or complex type, becomes Mul(x, r) with r = 1/c: for float and double the pass computes r
+// itself (one IEEE division per element, as the Reciprocal kernel does) and adds it as a
+// Const; for the other types r is a Reciprocal(c) node that the pipeline's next constant
+// folding evaluates with the CPU kernel, as TensorFlow's folding does. A multiplication is several times cheaper than a
 // division, and TensorFlow's sessions (Grappler on, as users run them) compute exactly this
 // product, so results move closer to TensorFlow's, not away: x * (1/c) can differ from x / c
 // in the last bit, and TensorFlow returns the former.
 //
-// The Mul keeps the division's name, devices, consumers and control inputs; the Reciprocal
-// is named "<div>/reciprocal" (made unique) and placed with the division. Divisions whose
+// The Mul keeps the division's name, devices, consumers and control inputs; r is named
+// "<div>/reciprocal" (made unique) after the first division that needs it, placed with it,
+// and shared by the divisions by the same constant on the same device. Divisions whose
 // names are in `protected_names` (fetched, fed, targeted) are left alone, as are integer
 // divisions.
 //
-// `*changed` says whether a division was rewritten. Errors: only internal ones. Not
-// thread-safe with respect to `g`.
+// `*changed` says whether a division was rewritten; `*left_reciprocals` (may be null)
+// whether a Reciprocal node was added, which only a later constant folding removes. The
+// pipeline runs another optimisation round only for the latter: a computed Const gives
+// folding nothing new. Errors: only internal ones. Not thread-safe with respect to `g`.
 #ifndef SLUICE_PASSES_DIVISION_BY_CONSTANT_H_
 #define SLUICE_PASSES_DIVISION_BY_CONSTANT_H_
 
@@ -31,7 +35,7 @@ struct DivisionByConstantOptions {
 };
 
 absl::Status ReduceDivisionByConstant(const DivisionByConstantOptions& opts, Graph* g,
-                                      bool* changed);
+                                      bool* changed, bool* left_reciprocals = nullptr);
 
 }  // namespace sluice
 

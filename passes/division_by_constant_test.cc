@@ -7,6 +7,8 @@
 #include "graph/graph.h"
 #include "graph/graph_testutil.h"
 #include "graph/op_registry.h"
+#include "graph/tensor.h"
+#include "graph/tensor_proto.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -18,7 +20,9 @@ std::string Placeholder(const std::string& name, const std::string& dtype = "DT_
 }
 
 std::string Const(const std::string& name, const std::string& dtype = "DT_FLOAT") {
-  const std::string value = dtype == "DT_INT32" ? "int_val: 2" : "float_val: 1.5";
+  const std::string value = dtype == "DT_INT32"  ? "int_val: 2"
+                            : dtype == "DT_HALF" ? "half_val: 15872"  // 1.5
+                                                 : "float_val: 1.5";
   return absl::StrCat("node { name: '", name, "' op: 'Const' attr { key: 'dtype' value { type: ",
                       dtype, " } } attr { key: 'value' value { tensor { dtype: ", dtype,
                       " tensor_shape {} ", value, " } } } }");
@@ -38,12 +42,13 @@ class DivisionByConstantTest : public ::testing::Test {
     const absl::Status s = GraphFromTextForTest(text, g_.get());
     EXPECT_TRUE(s.ok()) << s;
     bool changed = false;
-    EXPECT_TRUE(ReduceDivisionByConstant(opts_, g_.get(), &changed).ok());
+    EXPECT_TRUE(ReduceDivisionByConstant(opts_, g_.get(), &changed, &left_reciprocals_).ok());
     return changed;
   }
 
   std::unique_ptr<Graph> g_;
   DivisionByConstantOptions opts_;
+  bool left_reciprocals_ = false;
 };
 
 TEST_F(DivisionByConstantTest, RealDivAndDivOfFloatsBecomeMulByReciprocal) {
@@ -52,11 +57,30 @@ TEST_F(DivisionByConstantTest, RealDivAndDivOfFloatsBecomeMulByReciprocal) {
                   Binary("r", "Div", "q", "c") +
                   "node { name: 'out' op: 'Neg' input: 'r' attr { key: 'T' value { type: "
                   "DT_FLOAT } } }"));
+  // float: the reciprocal is computed here, one Const for both divisions by c; c is left
+  // for whatever else reads it.
   EXPECT_EQ(CanonicalGraphString(*g_),
-            "c(Const);gate(Placeholder);out(Neg);q(Mul);q/reciprocal(Reciprocal);r(Mul);"
-            "r/reciprocal(Reciprocal);x(Placeholder)|"
-            "^gate->q;c->q/reciprocal;c->r/reciprocal;q->r;q/reciprocal->q:1;r->out;"
-            "r/reciprocal->r:1;x->q");
+            "c(Const);gate(Placeholder);out(Neg);q(Mul);q/reciprocal(Const);r(Mul);"
+            "x(Placeholder)|"
+            "^gate->q;q->r;q/reciprocal->q:1;q/reciprocal->r:1;r->out;x->q");
+  EXPECT_FALSE(left_reciprocals_);
+  Tensor r;
+  ASSERT_TRUE(
+      TensorFromProto(g_->FindNodeByName("q/reciprocal")->def().attr().at("value").tensor(), &r)
+          .ok());
+  ASSERT_EQ(r.dtype(), DT_FLOAT);
+  EXPECT_EQ(r.flat<float>()(0), 1.0f / 1.5f);
+}
+
+// Other floating types get a Reciprocal node, which constant folding evaluates with the
+// Reciprocal kernel.
+TEST_F(DivisionByConstantTest, HalfGetsAReciprocalNodeToFold) {
+  ASSERT_TRUE(Run(Placeholder("x", "DT_HALF") + Const("c", "DT_HALF") +
+                  Binary("q", "RealDiv", "x", "c", "DT_HALF")));
+  EXPECT_EQ(CanonicalGraphString(*g_),
+            "c(Const);q(Mul);q/reciprocal(Reciprocal);x(Placeholder)|"
+            "c->q/reciprocal;q/reciprocal->q:1;x->q");
+  EXPECT_TRUE(left_reciprocals_);
 }
 
 TEST_F(DivisionByConstantTest, LeavesIntegersVariablesAndProtectedNodes) {
@@ -66,6 +90,23 @@ TEST_F(DivisionByConstantTest, LeavesIntegersVariablesAndProtectedNodes) {
   EXPECT_FALSE(Run(Placeholder("x") + Placeholder("y") + Binary("d", "RealDiv", "x", "y")));
   opts_.protected_names = {"d"};
   EXPECT_FALSE(Run(Placeholder("x") + Const("c") + Binary("d", "RealDiv", "x", "c")));
+}
+
+TEST_F(DivisionByConstantTest, DevicesDoNotShareAReciprocal) {
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(GraphFromTextForTest(Placeholder("x") + Const("c") +
+                                       Binary("a", "RealDiv", "x", "c") +
+                                       Binary("b", "RealDiv", "x", "c"),
+                                   g_.get())
+                  .ok());
+  g_->FindNodeByName("b")->set_assigned_device_name("/job:a/replica:0/task:0/device:CPU:1");
+  bool changed = false;
+  ASSERT_TRUE(ReduceDivisionByConstant(opts_, g_.get(), &changed).ok());
+  EXPECT_TRUE(changed);
+  EXPECT_EQ(CanonicalGraphString(*g_),
+            "a(Mul);a/reciprocal(Const);b(Mul)@/job:a/replica:0/task:0/device:CPU:1;"
+            "b/reciprocal(Const)@/job:a/replica:0/task:0/device:CPU:1;c(Const);x(Placeholder)|"
+            "a/reciprocal->a:1;b/reciprocal->b:1;x->a;x->b");
 }
 
 TEST_F(DivisionByConstantTest, ReciprocalNameIsMadeUnique) {

@@ -198,11 +198,12 @@ absl::Status Optimize(const PipelineOptions& opts, Graph* graph,
       changed |= pass_changed;
     }
     if (l1) {
-      // Its Reciprocal nodes are folded by the next round's constant folding.
+      // Only Reciprocal nodes (not float or double) need another round, to be folded.
+      bool left_reciprocals = false;
       RETURN_IF_ERROR(runner->Run("division_by_constant", graph, [&] {
-        return ReduceDivisionByConstant(division_opts, graph, &pass_changed);
+        return ReduceDivisionByConstant(division_opts, graph, &pass_changed, &left_reciprocals);
       }));
-      changed |= pass_changed;
+      changed |= left_reciprocals;
     }
     if (!changed) break;
   }
