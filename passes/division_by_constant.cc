@@ -25,13 +25,12 @@ namespace sluice {
 namespace {
 
 bool IsFloatingOrComplex(DataType t) {
-  return t == DT_HALF || t == DT_BFLOAT16 || t == DT_FLOAT || t == DT_DOUBLE ||
-         t == DT_COMPLEX64 || t == DT_COMPLEX128;
+  return t == DT_HALF || t == DT_BFLOAT16 || t == DT_FLOAT || t == DT_DOUBLE || t == DT_COMPLEX64 ||
+         t == DT_COMPLEX128;
 }
 
 // The division's data inputs, when it is one to rewrite.
-bool Match(const Node* n, const DivisionByConstantOptions& opts, const Edge** x,
-           const Edge** c) {
+bool Match(const Node* n, const DivisionByConstantOptions& opts, const Edge** x, const Edge** c) {
   if (n->type_string() != "Div" && n->type_string() != "RealDiv") return false;
   if (n->num_inputs() != 2 || !IsFloatingOrComplex(n->output_type(0)) ||
       opts.protected_names.contains(n->name())) {
@@ -128,8 +127,7 @@ absl::Status ReduceDivisionByConstant(const DivisionByConstantOptions& opts, Gra
     if (div == nullptr || !Match(div, opts, &x, &c)) continue;
     const DataType dtype = div->output_type(0);
     // Divisions by the same constant on the same device share its reciprocal.
-    Node*& recip =
-        reciprocal_of[{c->src()->id(), c->src_output(), div->assigned_device_name()}];
+    Node*& recip = reciprocal_of[{c->src()->id(), c->src_output(), div->assigned_device_name()}];
     if (recip == nullptr) {
       ASSIGN_OR_RETURN(recip, AddReciprocal(g, *div, *c));
       if (left_reciprocals != nullptr && !recip->IsConstant()) *left_reciprocals = true;

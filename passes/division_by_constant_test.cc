@@ -15,24 +15,25 @@ namespace sluice {
 namespace {
 
 std::string Placeholder(const std::string& name, const std::string& dtype = "DT_FLOAT") {
-  return absl::StrCat("node { name: '", name, "' op: 'Placeholder' attr { key: 'dtype' value { type: ",
-                      dtype, " } } }");
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Placeholder' attr { key: 'dtype' value { type: ", dtype, " } } }");
 }
 
 std::string Const(const std::string& name, const std::string& dtype = "DT_FLOAT") {
   const std::string value = dtype == "DT_INT32"  ? "int_val: 2"
                             : dtype == "DT_HALF" ? "half_val: 15872"  // 1.5
                                                  : "float_val: 1.5";
-  return absl::StrCat("node { name: '", name, "' op: 'Const' attr { key: 'dtype' value { type: ",
-                      dtype, " } } attr { key: 'value' value { tensor { dtype: ", dtype,
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Const' attr { key: 'dtype' value { type: ", dtype,
+                      " } } attr { key: 'value' value { tensor { dtype: ", dtype,
                       " tensor_shape {} ", value, " } } } }");
 }
 
 std::string Binary(const std::string& name, const std::string& op, const std::string& x,
                    const std::string& y, const std::string& dtype = "DT_FLOAT",
                    const std::string& extra_input = "") {
-  return absl::StrCat("node { name: '", name, "' op: '", op, "' input: '", x, "' input: '", y,
-                      "'", extra_input, " attr { key: 'T' value { type: ", dtype, " } } }");
+  return absl::StrCat("node { name: '", name, "' op: '", op, "' input: '", x, "' input: '", y, "'",
+                      extra_input, " attr { key: 'T' value { type: ", dtype, " } } }");
 }
 
 class DivisionByConstantTest : public ::testing::Test {

@@ -112,9 +112,9 @@ TEST_F(ElementwiseFusionTest, GeluAfterABiasBecomesOneNode) {
   EXPECT_EQ(Operands(*fused), "0,1,5,2,6,3,7,4,5,9,8,10");
   EXPECT_EQ(Inputs(*Find("pool")), "out");
   // First whether float has a kernel at all (before shapes are inferred), then the node.
-  EXPECT_EQ(asked_, (std::vector<std::string>{
-                        "_FusedElementwise[Neg]@",
-                        "_FusedElementwise[AddV2,RealDiv,Erf,AddV2,Mul,Mul,Neg]@"}));
+  EXPECT_EQ(asked_,
+            (std::vector<std::string>{"_FusedElementwise[Neg]@",
+                                      "_FusedElementwise[AddV2,RealDiv,Erf,AddV2,Mul,Mul,Neg]@"}));
 }
 
 TEST_F(ElementwiseFusionTest, AValueReadOutsideTheChainStaysOutside) {
@@ -133,11 +133,11 @@ TEST_F(ElementwiseFusionTest, AValueReadOutsideTheChainStaysOutside) {
 // offset ([16]). The Rsqrt of the [4, 1] variance stays outside: a unary op joins only on
 // values of the output's shape. It forms a group of its own, of shape [4, 1].
 TEST_F(ElementwiseFusionTest, LayerNormTailWithRowStatistics) {
-  Load(Input("x", {4, 16}) + Input("mean", {4, 1}) + Input("var", {4, 1}) +
-       Input("gamma", {16}) + Input("beta", {16}) + Scalar("eps", 1e-3f) +
-       Node("var_eps", "AddV2", {"var", "eps"}) + Node("inv", "Rsqrt", {"var_eps"}) +
-       Node("centred", "Sub", {"x", "mean"}) + Node("normed", "Mul", {"centred", "inv"}) +
-       Node("scaled", "Mul", {"normed", "gamma"}) + Node("out", "AddV2", {"scaled", "beta"}));
+  Load(Input("x", {4, 16}) + Input("mean", {4, 1}) + Input("var", {4, 1}) + Input("gamma", {16}) +
+       Input("beta", {16}) + Scalar("eps", 1e-3f) + Node("var_eps", "AddV2", {"var", "eps"}) +
+       Node("inv", "Rsqrt", {"var_eps"}) + Node("centred", "Sub", {"x", "mean"}) +
+       Node("normed", "Mul", {"centred", "inv"}) + Node("scaled", "Mul", {"normed", "gamma"}) +
+       Node("out", "AddV2", {"scaled", "beta"}));
   ASSERT_TRUE(Fuse());
   ASSERT_NE(Find("inv"), nullptr);
   EXPECT_EQ(Ops(*Find("inv")), "AddV2,Rsqrt");
@@ -173,8 +173,8 @@ TEST_F(ElementwiseFusionTest, UnknownDimsFromDifferentPlacesAreNotEqual) {
 }
 
 TEST_F(ElementwiseFusionTest, ProtectedDeviceAndKernelRulesHold) {
-  const std::string graph = Input("x", {8}) + Node("a", "Exp", {"x"}) +
-                            Node("b", "Neg", {"a"}) + Node("c", "Sqrt", {"b"});
+  const std::string graph = Input("x", {8}) + Node("a", "Exp", {"x"}) + Node("b", "Neg", {"a"}) +
+                            Node("c", "Sqrt", {"b"});
   opts_.protected_names = {"b"};
   Load(graph);
   ASSERT_TRUE(Fuse());  // b may be a root: b ← a; c stays alone

@@ -29,8 +29,7 @@ template <typename Fn>
 void ParallelFor(OpKernelContext* ctx, int64_t n, int64_t elements,
                  const Eigen::TensorOpCost& unit_cost, Fn&& fn, int64_t align = 1) {
   const Eigen::ThreadPoolDevice* device = ctx->device()->eigen_cpu_device();
-  if (device == nullptr || elements < kMinParallelElements || n < 2 ||
-      device->numThreads() < 2) {
+  if (device == nullptr || elements < kMinParallelElements || n < 2 || device->numThreads() < 2) {
     fn(int64_t{0}, n);
     return;
   }

@@ -46,8 +46,7 @@ template <typename T>
 using UnaryFn = void (*)(const T* x, T* y, int64_t n);
 // z = f(x, y) where an operand that does not vary is one element read for every z.
 template <typename T>
-using BinaryFn = void (*)(const T* x, bool x_varies, const T* y, bool y_varies, T* z,
-                          int64_t n);
+using BinaryFn = void (*)(const T* x, bool x_varies, const T* y, bool y_varies, T* z, int64_t n);
 
 template <typename F>
 void ApplyUnary(const typename F::In* x, typename F::Out* y, int64_t n) {
@@ -57,8 +56,8 @@ void ApplyUnary(const typename F::In* x, typename F::Out* y, int64_t n) {
 }
 
 template <typename F>
-void ApplyBinary(const typename F::In* x, bool x_varies, const typename F::In* y,
-                 bool y_varies, typename F::Out* z, int64_t n) {
+void ApplyBinary(const typename F::In* x, bool x_varies, const typename F::In* y, bool y_varies,
+                 typename F::Out* z, int64_t n) {
   if (x_varies && y_varies) {
     BinaryRow<F, true, true>(x, y, z, n);
   } else if (x_varies) {
@@ -219,7 +218,8 @@ class FusedElementwiseOp : public OpKernel {
     for (int k = 0; k < num_steps; ++k) {
       const OpTable<T> table = LookUpOp<T>(steps_[k].op);
       OP_REQUIRES(ctx, table.unary != nullptr || table.binary != nullptr,
-                  errors::Unimplemented("_FusedElementwise has no ", DataTypeString(DataTypeToEnum<T>::value),
+                  errors::Unimplemented("_FusedElementwise has no ",
+                                        DataTypeString(DataTypeToEnum<T>::value),
                                         " kernel for op '", steps_[k].op, "'"));
       tables_.push_back(table);
       cycles_ += table.cycles;

@@ -49,9 +49,9 @@ class FusedElementwiseTest : public KernelTest {
     return values.back();
   }
 
-  absl::Status RunFused(const std::vector<std::string>& ops,
-                        const std::vector<int64_t>& operands, const std::vector<Tensor>& inputs,
-                        DataType dtype, bool share_inputs = true) {
+  absl::Status RunFused(const std::vector<std::string>& ops, const std::vector<int64_t>& operands,
+                        const std::vector<Tensor>& inputs, DataType dtype,
+                        bool share_inputs = true) {
     NodeDefBuilder b("fused", "_FusedElementwise");
     for (size_t i = 0; i < inputs.size(); ++i) b.Input("in" + std::to_string(i));
     RETURN_IF_ERROR(InitOp(b.Attr("T", dtype)
@@ -69,8 +69,8 @@ class FusedElementwiseTest : public KernelTest {
   // Fused and unfused results, equal to the bit.
   template <typename T>
   void ExpectSameAsUnfused(const std::vector<std::string>& ops,
-                           const std::vector<int64_t>& operands,
-                           const std::vector<Tensor>& inputs, bool share_inputs = true) {
+                           const std::vector<int64_t>& operands, const std::vector<Tensor>& inputs,
+                           bool share_inputs = true) {
     const DataType dtype = DataTypeToEnum<T>::value;
     const Tensor expected = RunUnfused(ops, operands, inputs, dtype);
     ASSERT_TRUE(RunFused(ops, operands, inputs, dtype, share_inputs).ok());
@@ -90,8 +90,11 @@ class FusedElementwiseTest : public KernelTest {
     std::vector<T> v(shape.num_elements());
     std::uniform_real_distribution<T> dist(lo, hi);
     for (T& x : v) x = dist(rng_);
-    const T specials[] = {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
-                          -std::numeric_limits<T>::infinity(), T(0), -T(0),
+    const T specials[] = {std::numeric_limits<T>::quiet_NaN(),
+                          std::numeric_limits<T>::infinity(),
+                          -std::numeric_limits<T>::infinity(),
+                          T(0),
+                          -T(0),
                           std::numeric_limits<T>::denorm_min()};
     for (size_t i = 0; i < v.size() && i < 6 * 97; i += 97) v[i] = specials[(i / 97) % 6];
     return MakeTensor<T>(shape, v);
@@ -100,12 +103,11 @@ class FusedElementwiseTest : public KernelTest {
   std::mt19937 rng_{20261130};
 };
 
-const std::vector<std::string> kUnaryOps = {"Neg",  "Abs",  "Square",  "Reciprocal", "Sqrt",
-                                            "Rsqrt", "Exp", "Log",     "Tanh",       "Sigmoid",
-                                            "Erf",  "Relu", "Relu6"};
-const std::vector<std::string> kBinaryOps = {"Add",     "AddV2",   "Sub",
-                                             "Mul",     "Div",     "RealDiv",
-                                             "Maximum", "Minimum", "SquaredDifference"};
+const std::vector<std::string> kUnaryOps = {"Neg",   "Abs",  "Square", "Reciprocal", "Sqrt",
+                                            "Rsqrt", "Exp",  "Log",    "Tanh",       "Sigmoid",
+                                            "Erf",   "Relu", "Relu6"};
+const std::vector<std::string> kBinaryOps = {
+    "Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "SquaredDifference"};
 
 TEST_F(FusedElementwiseTest, EveryUnaryOpIsItsOwnKernel) {
   // Several tiles and a tail of 3 elements; then a value through two ops, so that the second
@@ -207,17 +209,16 @@ TEST_F(FusedElementwiseTest, InputThatDoesNotBroadcastIsInvalidArgument) {
   EXPECT_THAT(s.message(), HasSubstr("input 1 of shape [2] does not broadcast"));
   // A broadcast the kernel does not take (both dims of input 1 differ from the output's in
   // different ways) is refused the same way rather than computed wrongly.
-  const absl::Status t = RunFused(
-      {"Mul"}, {0, 1},
-      {MakeTensor<float>(TensorShape({2, 1, 3}), {1, 2, 3, 4, 5, 6}),
-       MakeTensor<float>(TensorShape({1, 2, 1}), {1, 2})},
-      DT_FLOAT);
+  const absl::Status t = RunFused({"Mul"}, {0, 1},
+                                  {MakeTensor<float>(TensorShape({2, 1, 3}), {1, 2, 3, 4, 5, 6}),
+                                   MakeTensor<float>(TensorShape({1, 2, 1}), {1, 2})},
+                                  DT_FLOAT);
   EXPECT_EQ(t.code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(FusedElementwiseTest, MalformedProgramFailsAtConstruction) {
-  const absl::Status s = RunFused({"Erf"}, {3}, {MakeTensor<float>(TensorShape({1}), {1})},
-                                  DT_FLOAT);
+  const absl::Status s =
+      RunFused({"Erf"}, {3}, {MakeTensor<float>(TensorShape({1}), {1})}, DT_FLOAT);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("reads operand 3"));
 }

@@ -127,9 +127,8 @@ struct SubnormalExactLog : EigenUnaryFunctor<T, ei::scalar_log_op<T>> {
 };
 
 template <typename T>
-using LogFunctor =
-    std::conditional_t<std::is_floating_point_v<T>, SubnormalExactLog<T>,
-                       EigenUnaryFunctor<T, ei::scalar_log_op<T>>>;
+using LogFunctor = std::conditional_t<std::is_floating_point_v<T>, SubnormalExactLog<T>,
+                                      EigenUnaryFunctor<T, ei::scalar_log_op<T>>>;
 template <typename T>
 using Log1pFunctor = EigenUnaryFunctor<T, ei::scalar_log1p_op<T>>;
 template <typename T>
