@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/errors.h"
+#include "proto/attr_value.pb.h"
 
 namespace sluice {
 namespace {
@@ -272,6 +273,16 @@ void TensorToProtoField(const Tensor& tensor, TensorProto* proto) {
     const T* elements = tensor.base<T>();
     for (int64_t i = 0; i < tensor.NumElements(); ++i) Field<T>::Add(elements[i], proto);
   });
+}
+
+NodeDef MakeConstNodeDef(const std::string& name, const Tensor& value, const std::string& device) {
+  NodeDef def;
+  def.set_name(name);
+  def.set_op("Const");
+  def.set_device(device);
+  (*def.mutable_attr())["dtype"].set_type(value.dtype());
+  TensorToProtoContent(value, (*def.mutable_attr())["value"].mutable_tensor());
+  return def;
 }
 
 }  // namespace sluice

@@ -16,13 +16,17 @@
 //
 // Writing: TensorToProtoContent uses tensor_content (string_val and resource_handle_val for
 // the dtypes that have no byte layout), TensorToProtoField the typed *_val fields. Both
-// overwrite `proto` entirely.
+// overwrite `proto` entirely. MakeConstNodeDef wraps a tensor in a Const NodeDef (dtype and
+// value attrs, value in tensor_content), as graph rewrites that compute constants need.
 #ifndef SLUICE_GRAPH_TENSOR_PROTO_H_
 #define SLUICE_GRAPH_TENSOR_PROTO_H_
 
 #include "absl/status/status.h"
 #include "graph/allocator.h"
 #include "graph/tensor.h"
+#include <string>
+
+#include "proto/node_def.pb.h"
 #include "proto/tensor.pb.h"
 
 namespace sluice {
@@ -33,6 +37,8 @@ absl::Status TensorFromProto(Allocator* allocator, const TensorProto& proto, Ten
 
 void TensorToProtoContent(const Tensor& tensor, TensorProto* proto);
 void TensorToProtoField(const Tensor& tensor, TensorProto* proto);
+
+NodeDef MakeConstNodeDef(const std::string& name, const Tensor& value, const std::string& device);
 
 }  // namespace sluice
 

@@ -361,5 +361,21 @@ TEST(TensorProtoTest, WritersOverwriteAndHandleSlices) {
   EXPECT_EQ(proto.tensor_shape().dim(1).size(), 3);
 }
 
+TEST(TensorProtoTest, MakeConstNodeDefHoldsTheTensor) {
+  Tensor t(DT_FLOAT, TensorShape({2}));
+  t.flat<float>()(0) = 1.5f;
+  t.flat<float>()(1) = -2.f;
+  const NodeDef def = MakeConstNodeDef("c", t, "/device:CPU:0");
+  EXPECT_EQ(def.name(), "c");
+  EXPECT_EQ(def.op(), "Const");
+  EXPECT_EQ(def.device(), "/device:CPU:0");
+  EXPECT_EQ(def.attr().at("dtype").type(), DT_FLOAT);
+  Tensor back;
+  ASSERT_TRUE(TensorFromProto(def.attr().at("value").tensor(), &back).ok());
+  ASSERT_EQ(back.shape(), TensorShape({2}));
+  EXPECT_EQ(back.flat<float>()(0), 1.5f);
+  EXPECT_EQ(back.flat<float>()(1), -2.f);
+}
+
 }  // namespace
 }  // namespace sluice

@@ -80,18 +80,6 @@ bool MakeIntTensor(DataType dtype, const TensorShape& shape, absl::Span<const in
   return true;
 }
 
-NodeDef MakeConstNodeDef(const std::string& name, const Tensor& value, const std::string& device) {
-  NodeDef def;
-  def.set_name(name);
-  def.set_op("Const");
-  def.set_device(device);
-  AddNodeAttr("dtype", value.dtype(), &def);
-  TensorProto proto;
-  TensorToProtoContent(value, &proto);
-  AddNodeAttr("value", proto, &def);
-  return def;
-}
-
 // A value to splice back: output `port` of `node`, or the whole node when `in_place`.
 struct Target {
   Node* node;

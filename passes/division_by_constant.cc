@@ -67,18 +67,6 @@ bool ReciprocalConst(const Node& c, DataType dtype, Tensor* out) {
   return true;
 }
 
-NodeDef MakeConst(const std::string& name, const Tensor& value, const std::string& device) {
-  NodeDef def;
-  def.set_name(name);
-  def.set_op("Const");
-  def.set_device(device);
-  AddNodeAttr("dtype", value.dtype(), &def);
-  TensorProto proto;
-  TensorToProtoContent(value, &proto);
-  AddNodeAttr("value", proto, &def);
-  return def;
-}
-
 std::string UniqueName(const Graph& g, const std::string& base) {
   std::string name = base;
   for (int i = 1; g.FindNodeByName(name) != nullptr; ++i) name = absl::StrCat(base, "_", i);
@@ -92,7 +80,7 @@ absl::StatusOr<Node*> AddReciprocal(Graph* g, const Node& div, const Edge& c) {
   const std::string name = UniqueName(*g, absl::StrCat(div.name(), "/reciprocal"));
   Node* recip = nullptr;
   if (Tensor value; ReciprocalConst(*c.src(), dtype, &value)) {
-    ASSIGN_OR_RETURN(recip, g->AddNode(MakeConst(name, value, div.requested_device())));
+    ASSIGN_OR_RETURN(recip, g->AddNode(MakeConstNodeDef(name, value, div.requested_device())));
   } else {
     NodeDef reciprocal;
     reciprocal.set_name(name);
