@@ -19,6 +19,7 @@
 #include "kernels/cpu/linalg/onednn_conv.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/reference_conv.h"
+#include "kernels/cpu/linalg/winograd_conv.h"
 #include "runtime/op_kernel.h"
 
 namespace sluice {
@@ -46,14 +47,23 @@ void RunWidened(OpKernelContext* ctx, OneDnnConv* conv, const ConvGeometry& geo,
   dst->flat<T>() = dst_f.flat<float>().template cast<T>();
 }
 
-// Convolves src with filter into dst (already allocated, not empty) in `direction`.
+// Convolves src with filter into dst (already allocated, not empty) in `direction`; a forward
+// float convolution takes the Winograd path where WinogradConv::TileSize allows it.
 template <typename T>
-void RunConv(OpKernelContext* ctx, OneDnnConv* conv, Direction direction,
-             const ConvGeometry& geo, const Tensor& filter, const Tensor& src, Tensor* dst) {
+void RunConv(OpKernelContext* ctx, OneDnnConv* conv, WinogradConv* winograd,
+             Direction direction, const ConvGeometry& geo, const Tensor& filter,
+             const Tensor& src, Tensor* dst) {
   if (src.NumElements() == 0 || filter.NumElements() == 0) {
     // An empty window (all padding, or no channels) sums to zero.
     std::fill_n(dst->flat<T>().data(), dst->NumElements(), T(0));
     return;
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (winograd != nullptr && WinogradConv::TileSize(geo) != 0) {
+      OP_REQUIRES_OK(ctx, winograd->Run(ctx, geo, filter, src.flat<float>().data(),
+                                        dst->flat<float>().data(), {}));
+      return;
+    }
   }
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, bfloat16>) {
     const absl::Status native =
@@ -104,12 +114,14 @@ class Conv2DOp : public OpKernel {
     OP_REQUIRES(ctx, kDepthwise || filter.NumElements() > 0,
                 errors::InvalidArgument("filter must not have zero elements (i.e. all "
                                         "dimensions must be non-zero)"));
-    RunConv<T>(ctx, &conv_, Direction::kForward, geo, filter, input, output);
+    RunConv<T>(ctx, &conv_, kDepthwise ? nullptr : &winograd_, Direction::kForward, geo,
+               filter, input, output);
   }
 
  private:
   Conv2DAttrs attrs_;
   OneDnnConv conv_;
+  WinogradConv winograd_;
 };
 
 // input_sizes holds the gradient's shape: 4 values, or its 2 spatial dims (batch from
@@ -164,7 +176,8 @@ class Conv2DBackpropInputOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input_shape, &output));
     if (output->NumElements() == 0) return;
-    RunConv<T>(ctx, &conv_, Direction::kBackwardData, geo, filter, out_backprop, output);
+    RunConv<T>(ctx, &conv_, nullptr, Direction::kBackwardData, geo, filter, out_backprop,
+               output);
   }
 
  private:

@@ -27,6 +27,7 @@
 #include "kernels/cpu/linalg/onednn_conv.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/reference_conv.h"
+#include "kernels/cpu/linalg/winograd_conv.h"
 #include "runtime/op_kernel.h"
 
 namespace sluice {
@@ -126,6 +127,15 @@ class FusedConvOp : public OpKernel {
     epilogue.alpha = act.alpha;
     epilogue.beta = act.beta;
     epilogue.bias = bias.raw_data();
+    if constexpr (std::is_same_v<T, float>) {
+      winograd::OutputEpilogue winograd_epilogue;
+      if (!kDepthwise && WinogradConv::TileSize(geo) != 0 &&
+          WinogradConv::TranslateEpilogue(epilogue, &winograd_epilogue)) {
+        OP_REQUIRES_OK(ctx, winograd_.Run(ctx, geo, conv_filter, input.flat<float>().data(),
+                                          output->flat<float>().data(), winograd_epilogue));
+        return;
+      }
+    }
     const absl::Status native = conv_.Run(ctx, geo, OneDnnType<T>::value, conv_filter,
                                           input.raw_data(), output->raw_data(), epilogue);
     // CPUs without AVX-512 have no oneDNN bfloat16 convolution: compute it in float instead.
@@ -157,6 +167,7 @@ class FusedConvOp : public OpKernel {
   Conv2DAttrs attrs_;
   FusionSpec spec_;
   OneDnnConv conv_;
+  WinogradConv winograd_;  // float _FusedConv2D's stride-1 3x3 convolutions
   BatchNormFolder folder_;
 };
 
