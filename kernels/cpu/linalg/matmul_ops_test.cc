@@ -68,6 +68,33 @@ TEST_F(MatMulOpsTest, LargeFloatBroadcast) {
   }
 }
 
+TEST_F(MatMulOpsTest, ReadOnlyWeightsWithRowsOf4KiBRunOnAPaddedCopy) {
+  // y [k, 1024] read-only (a Const's value): the kernel multiplies a copy with padded rows.
+  // Small integers keep every float sum exact, so the result must equal the direct sum.
+  constexpr int64_t kM = 20, kK = 24, kN = 1024;
+  ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y")
+                         .Attr("T", DT_FLOAT).Build()).ok());
+  const std::vector<float> x = Random<float>(2 * kM * kK, 7);
+  const std::vector<float> y = Random<float>(kK * kN, 8);
+  Tensor weights = MakeTensor<float>(TensorShape({kK, kN}), y);
+  weights.MarkReadOnly();
+  AddInputFromArray<float>(TensorShape({2, kM, kK}), x);
+  AddInput(weights);
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the copy
+    const absl::Status status = RunOpKernel();
+    ASSERT_TRUE(status.ok()) << status;
+    const std::vector<float> got = Values<float>(*GetOutput(0));
+    ASSERT_EQ(got.size(), static_cast<size_t>(2 * kM * kN));
+    for (int64_t i = 0; i < 2 * kM; ++i) {
+      for (int64_t j = 0; j < kN; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < kK; ++l) sum += double(x[i * kK + l]) * y[l * kN + j];
+        ASSERT_EQ(got[i * kN + j], sum) << "row " << i << " col " << j << " run " << run;
+      }
+    }
+  }
+}
+
 TEST_F(MatMulOpsTest, LargeInt64SplitsRows) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y")
                          .Attr("T", DT_INT64).Build()).ok());
