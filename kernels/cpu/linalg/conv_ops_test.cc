@@ -95,6 +95,26 @@ TEST_F(ConvOpsTest, CachedFilterFollowsChanges) {
   EXPECT_EQ(Values<float>(*GetOutput(0)), std::vector<float>(16, 32.0f));
 }
 
+// The same for the Winograd path's transformed filter (a stride-1 3x3 convolution with 32
+// channels and 16 output tiles): an in-place change is seen.
+TEST_F(ConvOpsTest, WinogradFilterCacheFollowsChanges) {
+  ASSERT_TRUE(Init("Conv2D", {1, 1, 1, 1}, "SAME").ok());
+  AddInputFromArray<float>(TensorShape({1, 16, 16, 32}), std::vector<float>(16 * 16 * 32, 1));
+  Tensor filter = MakeTensor<float>(TensorShape({3, 3, 32, 32}), std::vector<float>(9216, 1));
+  AddInput(filter);
+  // Output (5, 5) sees all nine taps of 32 channels; corner (0, 0) sees four.
+  const auto at = [&](int64_t row, int64_t col) {
+    return GetOutput(0)->flat<float>()((row * 16 + col) * 32);
+  };
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_NEAR(at(5, 5), 288.0f, 1e-3);
+  EXPECT_NEAR(at(0, 0), 128.0f, 1e-3);
+  for (int64_t i = 0; i < 9216; ++i) filter.flat<float>()(i) = 0.5f;
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_NEAR(at(5, 5), 144.0f, 1e-3);
+  EXPECT_NEAR(at(0, 0), 64.0f, 1e-3);
+}
+
 // A shape large enough for oneDNN's blocked kernels and parallel loops, against a direct sum.
 TEST_F(ConvOpsTest, LargeSameConvMatchesDirectSum) {
   const int64_t n = 2, h = 20, w = 18, c = 24, k = 3, o = 40;

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "kernels/cpu/linalg/conv_params.h"
+#include "kernels/cpu/linalg/winograd_conv.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {
@@ -90,6 +92,74 @@ TEST_F(FusedOpsTest, OneDnnAgreesWithPlainLoopsOnLargeShapes) {
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i) {
       ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << act << " at " << i;
+    }
+  }
+}
+
+// Stride-1 3x3 convolutions with 32 channels take the Winograd path (F(4x4, 3x3)) for the
+// epilogues it applies, and oneDNN's for the others (Elu, Swish); every one must agree with
+// the double plain loops.
+TEST_F(FusedOpsTest, WinogradPathAgreesWithPlainLoops) {
+  const TensorShape in_shape({2, 16, 15, 32}), f_shape({3, 3, 32, 32});
+  const TensorShape out_shape({2, 16, 15, 32});
+  ConvGeometry geo;
+  geo.batch = 2;
+  geo.in_rows = geo.out_rows = 16;
+  geo.in_cols = geo.out_cols = 15;
+  geo.in_depth = geo.out_depth = 32;
+  geo.filter_rows = geo.filter_cols = 3;
+  geo.pad_top = geo.pad_bottom = geo.pad_left = geo.pad_right = 1;
+  ASSERT_EQ(WinogradConv::TileSize(geo), 4) << "the shape no longer takes the Winograd path";
+
+  const std::vector<float> in = Random(in_shape.num_elements(), 21);
+  const std::vector<float> f = Random(f_shape.num_elements(), 22, -0.2f, 0.2f);
+  const std::vector<float> addend = Random(out_shape.num_elements(), 23, -2, 2);
+  const std::vector<std::vector<float>> bn_args = {Random(32, 24, 0.5, 2), Random(32, 25),
+                                                   Random(32, 26), Random(32, 27, 0.1, 1)};
+  const std::vector<std::vector<std::string>> fusions = {
+      {"BiasAdd"},
+      {"BiasAdd", "Relu"},
+      {"BiasAdd", "Add", "Relu"},
+      {"BiasAdd", "Add", "Relu6"},
+      {"FusedBatchNorm", "Relu6"},
+      {"FusedBatchNorm", "LeakyRelu"},
+      {"BiasAdd", "Elu"},
+      {"FusedBatchNorm", "_FusedSwish"},
+  };
+  for (const std::vector<std::string>& ops : fusions) {
+    const bool batch_norm = ops[0] == "FusedBatchNorm";
+    const bool add = ops.size() > 1 && ops[1] == "Add";
+    const int num_args = batch_norm ? 4 : (add ? 2 : 1);
+    SCOPED_TRACE(ops.back());
+    std::vector<double> want;
+    std::vector<float> got;
+    for (DataType dtype : {DT_DOUBLE, DT_FLOAT}) {
+      ASSERT_TRUE(InitConv(dtype, ops, num_args).ok());
+      const auto add_input = [&](const TensorShape& shape, const std::vector<float>& v) {
+        if (dtype == DT_FLOAT) {
+          AddInputFromArray<float>(shape, v);
+        } else {
+          AddInputFromArray<double>(shape, ToDouble(v));
+        }
+      };
+      add_input(in_shape, in);
+      add_input(f_shape, f);
+      if (batch_norm) {
+        for (const auto& a : bn_args) add_input(TensorShape({32}), a);
+      } else {
+        add_input(TensorShape({32}), bn_args[1]);
+        if (add) add_input(out_shape, addend);
+      }
+      ASSERT_TRUE(RunOpKernel().ok());
+      if (dtype == DT_FLOAT) {
+        got = Values<float>(*GetOutput(0));
+      } else {
+        want = Values<double>(*GetOutput(0));
+      }
+    }
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << i;
     }
   }
 }
