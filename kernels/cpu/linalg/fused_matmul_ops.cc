@@ -3,7 +3,9 @@
 //
 // One oneDNN matmul primitive per shape does it all: the bias is the primitive's bias
 // argument (broadcast over rows) and the activation an eltwise post-op, so the product is
-// written once. Primitives are cached per kernel, keyed by shape, transposes and type.
+// written once. Primitives are cached per kernel, keyed by shape, transposes and type. A
+// read-only float b whose rows are a multiple of 4 KiB long is multiplied as a copy with
+// padded rows (padded_rows.h).
 // float and bfloat16 run natively (bfloat16 in float where the CPU has no bfloat16 matmul);
 // half is widened to float and rounded once, as TensorFlow's CPU kernels compute it, and
 // does not take the Gelu activations (TensorFlow has none for half on the CPU).
@@ -25,6 +27,7 @@
 #include "kernels/cpu/linalg/fused_args.h"
 #include "kernels/cpu/linalg/fused_epilogue.h"
 #include "kernels/cpu/linalg/onednn_util.h"
+#include "kernels/cpu/linalg/padded_rows.h"
 #include "runtime/op_kernel.h"
 
 namespace sluice {
@@ -42,11 +45,14 @@ struct MatMulPrimitive {
   dnnl::matmul primitive;
 };
 
+// b_row_stride: 0 for b as stored, else the elements between rows of a padded copy of b.
 std::shared_ptr<MatMulPrimitive> CreatePrimitive(const Shape& s, memory::data_type type,
-                                                 const Eltwise& act) {
+                                                 const Eltwise& act, int64_t b_row_stride) {
   // A transposed operand is the same buffer read through swapped strides.
   const memory::desc a({s.m, s.k}, type, s.ta ? memory::dims{1, s.m} : memory::dims{s.k, 1});
-  const memory::desc b({s.k, s.n}, type, s.tb ? memory::dims{1, s.k} : memory::dims{s.n, 1});
+  const memory::desc b({s.k, s.n}, type,
+                       b_row_stride != 0 ? memory::dims{b_row_stride, 1}
+                                         : (s.tb ? memory::dims{1, s.k} : memory::dims{s.n, 1}));
   const memory::desc bias({1, s.n}, type, memory::dims{s.n, 1});
   const memory::desc out({s.m, s.n}, type, memory::dims{s.n, 1});
   dnnl::primitive_attr attr = ScratchpadAttr();
@@ -115,6 +121,12 @@ class FusedMatMulOp : public OpKernel {
     const Tensor& bias = ctx->input(2);
     if constexpr (std::is_same_v<T, half>) {
       RunWidened(ctx, s, a, b, bias, out);
+    } else if (std::is_same_v<T, float> && !tb_ && PaddedRowsCopy::Applies(b, s.k, s.n)) {
+      Tensor padded;
+      OP_REQUIRES_OK(ctx, padded_b_.Get(b, s.k, s.n, &padded));
+      OP_REQUIRES_OK(ctx, Run(ctx, s, OneDnnType<T>::value, a.raw_data(), padded.raw_data(),
+                              bias.raw_data(), out->raw_data(),
+                              s.n + PaddedRowsCopy::kPadding));
     } else {
       const absl::Status native = Run(ctx, s, OneDnnType<T>::value, a.raw_data(),
                                       b.raw_data(), bias.raw_data(), out->raw_data());
@@ -144,9 +156,10 @@ class FusedMatMulOp : public OpKernel {
   }
 
   absl::Status Run(OpKernelContext* ctx, const Shape& s, memory::data_type type,
-                   const void* a, const void* b, const void* bias, void* out) {
+                   const void* a, const void* b, const void* bias, void* out,
+                   int64_t b_row_stride = 0) {
     std::shared_ptr<MatMulPrimitive> p;
-    RETURN_IF_ERROR(GetPrimitive(s, type, &p));
+    RETURN_IF_ERROR(GetPrimitive(s, type, b_row_stride, &p));
     Tensor scratch;
     std::unordered_map<int, memory> args;
     RETURN_IF_ERROR(OneDnnCall("matmul", [&] {
@@ -163,9 +176,10 @@ class FusedMatMulOp : public OpKernel {
     });
   }
 
-  absl::Status GetPrimitive(const Shape& s, memory::data_type type,
+  absl::Status GetPrimitive(const Shape& s, memory::data_type type, int64_t b_row_stride,
                             std::shared_ptr<MatMulPrimitive>* p) {
-    const std::vector<int64_t> key = {s.m, s.k, s.n, s.ta, s.tb, static_cast<int64_t>(type)};
+    const std::vector<int64_t> key = {
+        s.m, s.k, s.n, s.ta, s.tb, static_cast<int64_t>(type), b_row_stride};
     const bool caching = OneDnnCachingEnabled();
     if (caching) {
       absl::MutexLock lock(&mu_);
@@ -176,7 +190,8 @@ class FusedMatMulOp : public OpKernel {
       }
     }
     RETURN_IF_ERROR(
-        OneDnnCall("matmul creation", [&] { *p = CreatePrimitive(s, type, act_); }));
+        OneDnnCall("matmul creation",
+                   [&] { *p = CreatePrimitive(s, type, act_, b_row_stride); }));
     if (caching) {
       absl::MutexLock lock(&mu_);
       // Shapes that change every step would grow the cache without bound; start over.
@@ -197,6 +212,7 @@ class FusedMatMulOp : public OpKernel {
   absl::Mutex mu_;
   absl::flat_hash_map<std::vector<int64_t>, std::shared_ptr<MatMulPrimitive>> cache_
       ABSL_GUARDED_BY(mu_);
+  PaddedRowsCopy padded_b_;
 };
 
 #define REGISTER_FUSED_MATMUL(T)                                                      \

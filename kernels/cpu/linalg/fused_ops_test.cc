@@ -2,6 +2,7 @@
 // (tests/kernels/fixtures/fused.pbtxt) cannot show — batch norm folded once and refolded when
 // its arguments change, the oneDNN path against the plain-loop one on a shape large enough
 // to run in parallel, attrs TensorFlow rejects while building a graph, and buffer reuse.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -201,6 +202,44 @@ TEST_F(FusedOpsTest, ResidualAddMatchesPlainLoops) {
       }
       // A tensor someone else holds is never written.
       if (shared) EXPECT_EQ(Values<float>(addend_tensor), addend);
+    }
+  }
+}
+
+// A read-only b [k, 1024] (a Const's value) is multiplied as a copy with padded rows; small
+// integers keep the float sums exact, so the result equals relu(a * b + bias) exactly.
+TEST_F(FusedOpsTest, MatMulOnReadOnlyWeightsWithRowsOf4KiB) {
+  constexpr int64_t kM = 9, kK = 20, kN = 1024;
+  std::vector<float> a(kM * kK), b(kK * kN), bias(kN);
+  std::mt19937 gen(31);
+  std::uniform_int_distribution<int> dist(-4, 4);
+  for (float& x : a) x = dist(gen);
+  for (float& x : b) x = dist(gen);
+  for (float& x : bias) x = dist(gen);
+  ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
+                         .Input("a")
+                         .Input("b")
+                         .Input("bias")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("num_args", 1)
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "Relu"})
+                         .Build())
+                  .ok());
+  Tensor weights = MakeTensor<float>(TensorShape({kK, kN}), b);
+  weights.MarkReadOnly();
+  AddInputFromArray<float>(TensorShape({kM, kK}), a);
+  AddInput(weights);
+  AddInputFromArray<float>(TensorShape({kN}), bias);
+  for (int run = 0; run < 2; ++run) {  // the second run reuses the copy
+    ASSERT_TRUE(RunOpKernel().ok());
+    const std::vector<float> got = Values<float>(*GetOutput(0));
+    ASSERT_EQ(got.size(), static_cast<size_t>(kM * kN));
+    for (int64_t i = 0; i < kM; ++i) {
+      for (int64_t j = 0; j < kN; ++j) {
+        double sum = bias[j];
+        for (int64_t l = 0; l < kK; ++l) sum += double(a[i * kK + l]) * b[l * kN + j];
+        ASSERT_EQ(got[i * kN + j], std::max(sum, 0.0)) << i << ", " << j << " run " << run;
+      }
     }
   }
 }

@@ -13,8 +13,7 @@
 //     strides, broadcast batch dims have size 1 in that operand); half is widened to float
 //     for it and rounded back, as TensorFlow's CPU kernels compute half in float. Primitives
 //     are cached per kernel, keyed by the plan. A read-only float y (a Const) whose rows are
-//     a multiple of 4 KiB long is multiplied as a copy with padded rows, made once (see
-//     kAliasingRowBytes).
+//     a multiple of 4 KiB long is multiplied as a copy with padded rows (padded_rows.h).
 //  3. double and the integer types use a plain row loop split over the intra-op pool;
 //     integer products wrap on overflow as in TensorFlow (computed unsigned, so defined).
 // K == 0 gives zeros; an empty output returns at once.
@@ -34,6 +33,7 @@
 #include "graph/tensor_shape.h"
 #include "graph/types.h"
 #include "kernels/cpu/linalg/onednn_util.h"
+#include "kernels/cpu/linalg/padded_rows.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/op_kernel.h"
 
@@ -195,17 +195,10 @@ std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p, dnnl::memory:
   return prim;
 }
 
-// A constant y whose rows are a multiple of 4 KiB long is copied once with padded rows: when
-// the GEMM reads its columns, every row then maps to the same cache sets, and the transformer
-// block's [256, 1024] feed-forward weights multiplied 30% slower than the [1024, 256] ones.
-constexpr int64_t kAliasingRowBytes = 4096;
-constexpr int64_t kRowPadding = 16;  // elements: one 64-byte line
-
 bool PadsRowsOf(const MatMulPlan& p, const Tensor& y) {
   const bool single_matrix = std::all_of(p.y_batch.begin(), p.y_batch.end(),
                                          [](int64_t d) { return d == 1; });
-  return y.dtype() == DT_FLOAT && y.IsReadOnly() && !p.adj_y && single_matrix &&
-         (p.n * int64_t{sizeof(float)}) % kAliasingRowBytes == 0 && p.k > 1;
+  return !p.adj_y && single_matrix && PaddedRowsCopy::Applies(y, p.k, p.n);
 }
 
 // Integers accumulate in uint64_t: overflow then wraps (defined behaviour), and truncating
@@ -281,10 +274,10 @@ class MatMulOp : public OpKernel {
     } else if constexpr (std::is_same_v<T, float>) {
       if (PadsRowsOf(plan, y)) {
         Tensor padded;
-        OP_REQUIRES_OK(ctx, PaddedRows(y, plan, &padded));
+        OP_REQUIRES_OK(ctx, padded_y_.Get(y, plan.k, plan.n, &padded));
         OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(),
                                       padded.raw_data(), out->raw_data(),
-                                      plan.n + kRowPadding));
+                                      plan.n + PaddedRowsCopy::kPadding));
       } else {
         OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(),
                                       y.raw_data(), out->raw_data()));
@@ -325,32 +318,6 @@ class MatMulOp : public OpKernel {
     OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, dnnl::memory::data_type::f32, xf.raw_data(),
                                   yf.raw_data(), of.raw_data()));
     out->flat<T>() = of.flat<float>().cast<T>();
-  }
-
-  // The copy of read-only y with rows of n + kRowPadding elements, made once per buffer.
-  absl::Status PaddedRows(const Tensor& y, const MatMulPlan& plan, Tensor* padded) {
-    {
-      absl::MutexLock lock(&mu_);
-      if (padded_source_.raw_data() == y.raw_data() && padded_source_.shape() == y.shape()) {
-        *padded = padded_;
-        return absl::OkStatus();
-      }
-    }
-    const int64_t stride = plan.n + kRowPadding;
-    ASSIGN_OR_RETURN(Tensor copy, Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT,
-                                                   TensorShape({plan.k, stride})));
-    const float* src = y.flat<float>().data();
-    float* dst = copy.flat<float>().data();
-    for (int64_t row = 0; row < plan.k; ++row) {
-      std::copy_n(src + row * plan.n, plan.n, dst + row * stride);
-      std::fill_n(dst + row * stride + plan.n, kRowPadding, 0.0f);
-    }
-    absl::MutexLock lock(&mu_);
-    // The source is kept so that its buffer, and with it the address, stays the same.
-    padded_source_ = y;
-    padded_ = copy;
-    *padded = std::move(copy);
-    return absl::OkStatus();
   }
 
   absl::Status RunOneDnn(OpKernelContext* ctx, const MatMulPlan& plan,
@@ -413,8 +380,7 @@ class MatMulOp : public OpKernel {
   absl::Mutex mu_;
   absl::flat_hash_map<std::vector<int64_t>, std::shared_ptr<MatMulPrimitive>> cache_
       ABSL_GUARDED_BY(mu_);
-  Tensor padded_source_ ABSL_GUARDED_BY(mu_);
-  Tensor padded_ ABSL_GUARDED_BY(mu_);
+  PaddedRowsCopy padded_y_;
 };
 
 template <typename T, Flavor F>

@@ -1,0 +1,47 @@
+#include "kernels/cpu/linalg/padded_rows.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "graph/allocator.h"
+#include "graph/errors.h"
+
+namespace sluice {
+namespace {
+
+constexpr int64_t kAliasingRowBytes = 4096;
+
+}  // namespace
+
+bool PaddedRowsCopy::Applies(const Tensor& matrix, int64_t rows, int64_t cols) {
+  return matrix.dtype() == DT_FLOAT && matrix.IsReadOnly() && rows > 1 && cols > 0 &&
+         matrix.NumElements() == rows * cols &&
+         (cols * int64_t{sizeof(float)}) % kAliasingRowBytes == 0;
+}
+
+absl::Status PaddedRowsCopy::Get(const Tensor& matrix, int64_t rows, int64_t cols, Tensor* copy) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (source_.raw_data() == matrix.raw_data() && source_.shape() == matrix.shape()) {
+      *copy = copy_;
+      return absl::OkStatus();
+    }
+  }
+  const int64_t stride = cols + kPadding;
+  ASSIGN_OR_RETURN(Tensor padded,
+                   Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT, TensorShape({rows, stride})));
+  const float* src = matrix.flat<float>().data();
+  float* dst = padded.flat<float>().data();
+  for (int64_t row = 0; row < rows; ++row) {
+    std::copy_n(src + row * cols, cols, dst + row * stride);
+    std::fill_n(dst + row * stride + cols, kPadding, 0.0f);
+  }
+  padded.MarkReadOnly();
+  absl::MutexLock lock(&mu_);
+  source_ = matrix;
+  copy_ = padded;
+  *copy = std::move(padded);
+  return absl::OkStatus();
+}
+
+}  // namespace sluice
