@@ -10,7 +10,7 @@ namespace sluice {
 namespace winograd {
 namespace {
 
-// Every helper is always inlined: each then takes the instruction set of the clone that calls it
+// Every helper is always inlined: each then takes the instruction set of the copy that calls it
 // (below), and no vector crosses a call between code of different instruction sets.
 #define SLUICE_WINOGRAD_INLINE inline __attribute__((always_inline))
 
@@ -293,11 +293,14 @@ void TransformFilter(int m, const float* hwio, int64_t in_depth, int64_t out_dep
   }
 }
 
-// Compiled for AVX2 and for the baseline; the loader picks one for the CPU. The AVX2 clone does not
-// enable FMA, so both compute the same values.
-__attribute__((target_clones("avx2", "default"))) void TransformInputTiles(
-    const TileGeometry& geo, const float* input, int64_t first_tile, int64_t tile_count,
-    int64_t plane_stride, float* v) {
+namespace {
+
+// Each transform is compiled twice, for AVX2 and for the baseline, and picked on the first
+// call by what the CPU supports. The AVX2 copy does not enable FMA, so both compute the same
+// values. (GCC's target_clones would pick through an ifunc, which the dynamic loader resolves
+// before a sanitizer's runtime is up; a ThreadSanitizer build then crashes at start.)
+void InputBaseline(const TileGeometry& geo, const float* input, int64_t first_tile,
+                   int64_t tile_count, int64_t plane_stride, float* v) {
   if (geo.m == 2) {
     InputTiles<4>(geo, input, first_tile, tile_count, plane_stride, v);
   } else {
@@ -305,14 +308,54 @@ __attribute__((target_clones("avx2", "default"))) void TransformInputTiles(
   }
 }
 
-__attribute__((target_clones("avx2", "default"))) void TransformOutputTiles(
-    const TileGeometry& geo, const float* products, int64_t first_tile, int64_t tile_count,
-    int64_t plane_stride, const OutputEpilogue& epilogue, float* output) {
+__attribute__((target("avx2"))) void InputAvx2(const TileGeometry& geo, const float* input,
+                                               int64_t first_tile, int64_t tile_count,
+                                               int64_t plane_stride, float* v) {
+  if (geo.m == 2) {
+    InputTiles<4>(geo, input, first_tile, tile_count, plane_stride, v);
+  } else {
+    InputTiles<6>(geo, input, first_tile, tile_count, plane_stride, v);
+  }
+}
+
+void OutputBaseline(const TileGeometry& geo, const float* products, int64_t first_tile,
+                    int64_t tile_count, int64_t plane_stride, const OutputEpilogue& epilogue,
+                    float* output) {
   if (geo.m == 2) {
     OutputTiles<4>(geo, products, first_tile, tile_count, plane_stride, epilogue, output);
   } else {
     OutputTiles<6>(geo, products, first_tile, tile_count, plane_stride, epilogue, output);
   }
+}
+
+__attribute__((target("avx2"))) void OutputAvx2(const TileGeometry& geo, const float* products,
+                                                int64_t first_tile, int64_t tile_count,
+                                                int64_t plane_stride,
+                                                const OutputEpilogue& epilogue, float* output) {
+  if (geo.m == 2) {
+    OutputTiles<4>(geo, products, first_tile, tile_count, plane_stride, epilogue, output);
+  } else {
+    OutputTiles<6>(geo, products, first_tile, tile_count, plane_stride, epilogue, output);
+  }
+}
+
+bool HasAvx2() {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+
+}  // namespace
+
+void TransformInputTiles(const TileGeometry& geo, const float* input, int64_t first_tile,
+                         int64_t tile_count, int64_t plane_stride, float* v) {
+  (HasAvx2() ? InputAvx2 : InputBaseline)(geo, input, first_tile, tile_count, plane_stride, v);
+}
+
+void TransformOutputTiles(const TileGeometry& geo, const float* products, int64_t first_tile,
+                          int64_t tile_count, int64_t plane_stride, const OutputEpilogue& epilogue,
+                          float* output) {
+  (HasAvx2() ? OutputAvx2 : OutputBaseline)(geo, products, first_tile, tile_count, plane_stride,
+                                            epilogue, output);
 }
 
 }  // namespace winograd

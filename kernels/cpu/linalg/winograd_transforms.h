@@ -13,7 +13,7 @@
 // The matrices are Lavin and Gray's (interpolation points 0, +-1, +-2 and infinity for m = 4; 0,
 // +-1 and infinity for m = 2). The arithmetic is a fixed sequence of float adds and multiplies (no
 // fused multiply-add), so the result is the same on every CPU; the transforms run with AVX2 where
-// the CPU has it and SSE2 otherwise, chosen when the program loads.
+// the CPU has it and SSE2 otherwise, chosen on the first call.
 //
 // Layouts: the input is NHWC [batch, rows, cols, in_depth], the filter HWIO [3, 3, in_depth,
 // out_depth], the output NHWC [batch, out_rows, out_cols, out_depth]. Tile t is (image, tile row,
