@@ -1,11 +1,12 @@
 // WinogradConv: which convolutions take the Winograd path, and the cached filter transform.
 //
-// The thresholds in TileSize come from timing this path against oneDNN's direct AVX2 kernels on
-// ResNet50's and InceptionV3's 3x3 convolutions and on smaller ones (the measurements are in
-// docs/benchmarks.md). Below 64 channels the transforms cost more than the saved multiplications; a
-// tile size whose tiles overhang the output by more than a third wastes the savings; and m = 4
-// needs at least 16 tiles, since with fewer GEMM rows its four times larger transformed filter is
-// read from memory more slowly than it is used.
+// The thresholds in TileSize come from timing this path against oneDNN's direct AVX2 kernels
+// on ResNet50's and InceptionV3's 3x3 convolutions and on smaller ones (bench/
+// winograd_conv_bench; the figures are in docs/benchmarks.md). With fewer channels the
+// transforms cost more than the saved multiplications: below 24 for m = 4, below 64 for m = 2,
+// which saves less. A tile size whose tiles overhang the output by more than a third wastes the
+// savings. And m = 4 needs at least 16 tiles: with fewer GEMM rows its transformed filter, four
+// times the filter's size, is read from memory more slowly than it is used.
 #include "kernels/cpu/linalg/winograd_conv.h"
 
 #include <omp.h>
@@ -137,7 +138,6 @@ absl::Status WinogradConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, co
     auto t = std::make_shared<TransformedFilter>();
     t->filter = filter;
     t->fingerprint = filter.IsReadOnly() ? 0 : TensorFingerprint(filter);
-    t->m = m;
     t->row_stride = FilterRowStride(geo.out_depth);
     const int64_t alpha = m + 2;
     ASSIGN_OR_RETURN(t->u,

@@ -56,7 +56,6 @@ class WinogradConv {
   struct TransformedFilter {
     Tensor filter;             // keeps the source buffer alive, so its address identifies it
     uint64_t fingerprint = 0;  // of the filter's contents; 0 for a read-only filter
-    int m = 0;
     int64_t row_stride = 0;
     Tensor u;  // alpha^2 planes of [in_depth][row_stride] floats
   };

@@ -143,11 +143,23 @@ TEST_P(WinogradTest, ChannelsPastTheVectorWidth) {
   EXPECT_LT(MaxError({2, 5, 7, 3, 5, 1, 1, 1, 1}, m, 2, epilogue, false), Tolerance(m));
 }
 
-TEST_P(WinogradTest, ManyBlocksOverThreads) {
-  // Enough tiles for several blocks per thread (BlockTiles is at least 48 tiles).
+TEST_P(WinogradTest, BlocksSharedByThreadsAndPhasesSplitAmongThem) {
+  // Two threads take whole blocks when there are at least four blocks per thread, and split
+  // each phase of one block of all tiles otherwise; both ways must give the same result.
   const int m = GetParam();
   OutputEpilogue epilogue;
-  EXPECT_LT(MaxError({3, 30, 34, 8, 8, 1, 1, 1, 1}, m, 2, epilogue, false), Tolerance(m));
+  TileGeometry many;
+  many.m = m;
+  many.batch = 2;
+  many.out_rows = many.out_cols = 64;
+  many.in_depth = many.out_depth = 32;
+  ASSERT_GE(many.tiles() / winograd::BlockTiles(many), 8) << "not enough blocks";
+  EXPECT_LT(MaxError({2, 64, 64, 32, 32, 1, 1, 1, 1}, m, 2, epilogue, false), Tolerance(m));
+  TileGeometry few = many;
+  few.batch = 1;
+  few.out_rows = few.out_cols = 20;
+  ASSERT_LT(few.tiles() / winograd::BlockTiles(few), 8) << "too many blocks";
+  EXPECT_LT(MaxError({1, 20, 20, 32, 32, 1, 1, 1, 1}, m, 2, epilogue, false), Tolerance(m));
 }
 
 TEST_P(WinogradTest, Epilogues) {

@@ -88,9 +88,10 @@ absl::Status Convolve(const TileGeometry& geo, const float* u, int64_t u_row_str
     // transforms, planes for the products).
     float* v = scratch;
     float* m = v + planes * tiles * in_depth;
-    const int64_t chunk = (tiles + threads - 1) / threads;
 #pragma omp parallel num_threads(threads)
     {
+      // The team may be smaller than asked for (nested in another region, say).
+      const int64_t chunk = (tiles + omp_get_num_threads() - 1) / omp_get_num_threads();
       const int64_t first = std::min(tiles, omp_get_thread_num() * chunk);
       const int64_t count = std::min(chunk, tiles - first);
       if (count > 0) {
