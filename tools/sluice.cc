@@ -8,9 +8,9 @@
 //   sluice ops [--op NAME]                                           ops and kernels
 //
 // `sluice COMMAND --help` describes each. Exit status: 0 on success, 1 when the command
-// fails (the reason goes to stderr), 2 on a usage error. Unless GOMP_SPINCOUNT or
-// OMP_WAIT_POLICY is set, the program sets GOMP_SPINCOUNT=10000 and executes itself again
-// (tools/cli/openmp_defaults.h says why).
+// fails (the reason goes to stderr), 2 on a usage error. The program first sets
+// GOMP_SPINCOUNT=10000 and asks malloc for transparent huge pages (GLIBC_TUNABLES) where the
+// user set neither, and executes itself again (tools/cli/startup_environment.h says why).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -18,7 +18,7 @@
 
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/openmp_defaults.h"
+#include "tools/cli/startup_environment.h"
 
 namespace {
 
@@ -50,7 +50,7 @@ void PrintUsage(std::FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  sluice::cli::ApplyOpenMpDefaults(argv);
+  sluice::cli::ApplyStartupEnvironment(argv);
   if (argc < 2) {
     PrintUsage(stderr);
     return sluice::cli::kUsageExitCode;
