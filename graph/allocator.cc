@@ -41,8 +41,8 @@ static_assert(kMallocAlignment <= kAllocatorAlignment);
 static_assert(sizeof(BlockHeader) % kMallocAlignment == 0);
 
 size_t PhysicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);      // NOLINT(runtime/int): POSIX type
-  const long page_size = sysconf(_SC_PAGESIZE);    // NOLINT(runtime/int): POSIX type
+  const long pages = sysconf(_SC_PHYS_PAGES);    // NOLINT(runtime/int): POSIX type
+  const long page_size = sysconf(_SC_PAGESIZE);  // NOLINT(runtime/int): POSIX type
   if (pages <= 0 || page_size <= 0) return std::numeric_limits<size_t>::max() / 2;
   return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
 }
@@ -92,9 +92,7 @@ CpuAllocator::CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes)
 
 CpuAllocator::~CpuAllocator() = default;
 
-size_t CpuAllocator::cached_bytes() const {
-  return cache_ == nullptr ? 0 : cache_->cached_bytes();
-}
+size_t CpuAllocator::cached_bytes() const { return cache_ == nullptr ? 0 : cache_->cached_bytes(); }
 
 void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
@@ -107,8 +105,8 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   size_t total = ((front + num_bytes + alignment - 1) / alignment) * alignment;
   // Cached blocks all have the default alignment, so that any of them fits any request
   // that asks for no more; whole pages make near sizes share blocks.
-  const bool cacheable = cache_ != nullptr && alignment == kAllocatorAlignment &&
-                         total >= kMinCachedBlockBytes;
+  const bool cacheable =
+      cache_ != nullptr && alignment == kAllocatorAlignment && total >= kMinCachedBlockBytes;
   void* base = nullptr;
   char* payload = nullptr;
   BlockHeader::Reuse reuse = BlockHeader::Reuse::kNone;
@@ -120,6 +118,7 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
     if (base != nullptr) {
       total = cached_size;
     } else {
+      TrimCacheBefore(total);
       base = std::aligned_alloc(alignment, total);
       if (base == nullptr) return nullptr;
     }
@@ -140,6 +139,10 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
     const uintptr_t first = reinterpret_cast<uintptr_t>(base) + sizeof(BlockHeader);
     payload = reinterpret_cast<char*>((first + alignment - 1) & ~(uintptr_t{alignment} - 1));
   }
+  if (reuse == BlockHeader::Reuse::kLarge) {
+    large_block_slack_.fetch_add(static_cast<int64_t>(total - num_bytes),
+                                 std::memory_order_relaxed);
+  }
   BlockHeader header{base, num_bytes, total, reuse};
   std::memcpy(payload - sizeof(BlockHeader), &header, sizeof(header));
 
@@ -147,8 +150,22 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   num_allocs_.fetch_add(1, std::memory_order_relaxed);
   const int64_t in_use = bytes_in_use_.fetch_add(size, std::memory_order_relaxed) + size;
   UpdateMax(&peak_bytes_in_use_, in_use);
+  UpdateMax(&high_water_in_use_, in_use);
   UpdateMax(&largest_alloc_size_, size);
   return payload;
+}
+
+void CpuAllocator::TrimCacheBefore(size_t new_block_bytes) {
+  const size_t cached = cache_->cached_bytes();
+  if (cached == 0) return;
+  const auto load = [](const std::atomic<int64_t>& counter) {
+    return static_cast<size_t>(std::max<int64_t>(counter.load(std::memory_order_relaxed), 0));
+  };
+  const size_t requested = load(bytes_in_use_) + new_block_bytes;
+  const size_t held = requested + load(large_block_slack_);
+  const size_t high_water = std::max(load(high_water_in_use_), requested);
+  const size_t limit = high_water + high_water / kCacheSlackDivisor;
+  if (held + cached > limit) cache_->Trim(limit > held ? limit - held : 0);
 }
 
 void CpuAllocator::DeallocateRaw(void* ptr) {
@@ -161,6 +178,8 @@ void CpuAllocator::DeallocateRaw(void* ptr) {
       if (small_block_cache::Put(header.base, header.block_bytes)) return;
       break;
     case BlockHeader::Reuse::kLarge:
+      large_block_slack_.fetch_sub(static_cast<int64_t>(header.block_bytes - header.num_bytes),
+                                   std::memory_order_relaxed);
       if (cache_->Put(header.base, header.block_bytes)) return;
       break;
     case BlockHeader::Reuse::kNone:

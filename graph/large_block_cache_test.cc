@@ -10,32 +10,48 @@ namespace {
 TEST(LargeBlockCacheTest, TakesTheSmallestBlockThatFits) {
   LargeBlockCache cache(1 << 20);
   void* small = std::malloc(1000);
-  void* large = std::malloc(1200);
-  ASSERT_TRUE(cache.Put(large, 1200));
+  void* large = std::malloc(5000);
+  ASSERT_TRUE(cache.Put(large, 5000));
   ASSERT_TRUE(cache.Put(small, 1000));
-  EXPECT_EQ(cache.cached_bytes(), 2200u);
+  EXPECT_EQ(cache.cached_bytes(), 6000u);
 
   size_t size = 0;
   EXPECT_EQ(cache.Take(900, &size), small);
   EXPECT_EQ(size, 1000u);
-  EXPECT_EQ(cache.Take(900, &size), nullptr);  // 1200 > 900 + 225
-  EXPECT_EQ(cache.Take(1000, &size), large);  // 1200 <= 1000 + 250
-  EXPECT_EQ(size, 1200u);
+  EXPECT_EQ(cache.Take(5001, &size), nullptr);  // too small
+  EXPECT_EQ(cache.Take(900, &size), large);     // five times the request: still a fit
+  EXPECT_EQ(size, 5000u);
   EXPECT_EQ(cache.Take(900, &size), nullptr);
   EXPECT_EQ(cache.cached_bytes(), 0u);
   std::free(small);
   std::free(large);
 }
 
-TEST(LargeBlockCacheTest, RefusesBlocksFarLargerThanTheRequest) {
+TEST(LargeBlockCacheTest, TrimFreesTheBlocksCachedLongestAgo) {
   LargeBlockCache cache(1 << 20);
-  void* block = std::malloc(2000);
-  ASSERT_TRUE(cache.Put(block, 2000));
+  void* oldest = std::malloc(3000);
+  void* middle = std::malloc(1000);
+  void* newest = std::malloc(2000);
+  ASSERT_TRUE(cache.Put(oldest, 3000));
+  ASSERT_TRUE(cache.Put(middle, 1000));
+  ASSERT_TRUE(cache.Put(newest, 2000));
   size_t size = 0;
-  EXPECT_EQ(cache.Take(1500, &size), nullptr);  // 2000 > 1500 + 375: too wasteful
-  EXPECT_EQ(cache.Take(2001, &size), nullptr);  // too small
-  EXPECT_EQ(cache.Take(1600, &size), block);
-  std::free(block);
+  // Taking and putting back makes a block new again.
+  ASSERT_EQ(cache.Take(3000, &size), oldest);
+  ASSERT_TRUE(cache.Put(oldest, 3000));  // order now: middle, newest, oldest
+
+  EXPECT_EQ(cache.Trim(6000), 0u);     // already within
+  EXPECT_EQ(cache.Trim(5000), 1000u);  // middle alone brings 6000 to 5000
+  EXPECT_EQ(cache.cached_bytes(), 5000u);
+  EXPECT_EQ(cache.Take(900, &size), newest);  // middle is gone
+  ASSERT_TRUE(cache.Put(newest, 2000));       // order now: oldest, newest
+  EXPECT_EQ(cache.Trim(2000), 3000u);         // oldest goes, newest stays
+  EXPECT_EQ(cache.Take(1, &size), newest);
+  EXPECT_EQ(cache.cached_bytes(), 0u);
+  EXPECT_EQ(cache.Trim(0), 0u);
+  std::free(newest);
+  // `oldest` and `middle` were freed by Trim (LeakSanitizer would report them otherwise, and
+  // AddressSanitizer a double free if this test freed them too).
 }
 
 TEST(LargeBlockCacheTest, StaysWithinCapacityAndFreesWhatItHolds) {
