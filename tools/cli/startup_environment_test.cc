@@ -90,6 +90,9 @@ TEST(StartupEnvironmentTest, ImageStartsWithHugePagesForMallocUnlessTheUserChose
 // What the tunable is for, seen in the image that the exec started: malloc advises huge pages
 // ("hg" in the mapping's flags) on a block it maps for itself.
 TEST(StartupEnvironmentTest, MallocAdvisesHugePagesOnLargeBlocksUnlessTheUserSaidNo) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer's allocator replaces glibc's malloc";
+#endif
   if (!HugePagesOnlyWhereAsked()) GTEST_SKIP() << "the kernel's THP mode is not madvise";
   const std::optional<std::string> expected = InitialEnv("EXPECTED_HUGE_PAGE_ADVICE");
   ASSERT_TRUE(expected.has_value()) << "the BUILD file sets EXPECTED_HUGE_PAGE_ADVICE";
