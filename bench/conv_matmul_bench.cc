@@ -18,13 +18,13 @@
 
 #include "benchmark/benchmark.h"
 #include "glog/logging.h"
-#include "graph/node_def_util.h"
-#include "graph/tensor.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/tensor.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "proto/node_def.pb.h"
-#include "runtime/cpu_device.h"
-#include "runtime/create_op_kernel.h"
-#include "runtime/op_kernel.h"
+#include "runtime/device/cpu_device.h"
+#include "runtime/framework/create_op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -48,16 +48,16 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/graph_constructor.h"
-#include "graph/graph_def_io.h"
-#include "graph/op_registry.h"
+#include "graph/import/graph_constructor.h"
+#include "graph/import/graph_def_io.h"
+#include "graph/op/op_registry.h"
 #include "graph/shape_refiner.h"
 #include "passes/pipeline.h"
 #include "proto/graph.pb.h"
-#include "runtime/host_constant_evaluator.h"
-#include "runtime/runtime_device_support.h"
+#include "runtime/session/host_constant_evaluator.h"
+#include "runtime/session/runtime_device_support.h"
 
 namespace sluice {
 namespace {

@@ -36,13 +36,13 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "graph/errors.h"
-#include "graph/graph_def_io.h"
-#include "graph/tensor.h"
+#include "graph/core/errors.h"
+#include "graph/import/graph_def_io.h"
+#include "graph/core/tensor.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
-#include "runtime/session.h"
-#include "runtime/session_options.h"
+#include "runtime/session/session.h"
+#include "runtime/device/session_options.h"
 
 namespace sluice {
 namespace {

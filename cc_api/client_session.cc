@@ -4,7 +4,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "proto/graph.pb.h"
 
 namespace sluice {

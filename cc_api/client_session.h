@@ -23,10 +23,10 @@
 #include "absl/status/status.h"
 #include "cc_api/ops.h"
 #include "cc_api/scope.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "proto/config.pb.h"
-#include "runtime/session.h"
-#include "runtime/session_options.h"
+#include "runtime/session/session.h"
+#include "runtime/device/session_options.h"
 
 namespace sluice {
 

@@ -7,7 +7,7 @@
 #include "cc_api/scope.h"
 #include "cc_api/standard_ops.h"
 #include "gtest/gtest.h"
-#include "runtime/session_options.h"
+#include "runtime/device/session_options.h"
 
 namespace sluice {
 namespace {

@@ -4,9 +4,9 @@
 #include <type_traits>
 
 #include "cc_api/node_builder.h"
-#include "graph/errors.h"
-#include "graph/node_def_util.h"
-#include "graph/tensor_proto.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/tensor_proto.h"
 
 namespace sluice {
 namespace ops {

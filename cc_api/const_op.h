@@ -23,8 +23,8 @@
 #include "absl/types/span.h"
 #include "cc_api/ops.h"
 #include "cc_api/scope.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
 #include "proto/tensor.pb.h"
 
 namespace sluice {

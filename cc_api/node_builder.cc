@@ -4,8 +4,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
-#include "graph/op_registry.h"
+#include "graph/core/errors.h"
+#include "graph/op/op_registry.h"
 
 namespace sluice {
 

@@ -21,9 +21,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "cc_api/ops.h"
-#include "graph/attr_value_util.h"
+#include "graph/op/attr_value_util.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
+#include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {

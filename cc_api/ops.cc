@@ -4,7 +4,7 @@
 
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
-#include "graph/tensor_proto.h"
+#include "graph/core/tensor_proto.h"
 
 namespace sluice {
 

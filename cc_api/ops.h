@@ -29,9 +29,9 @@
 
 #include "absl/status/status.h"
 #include "graph/graph.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 

@@ -8,8 +8,8 @@
 #include "absl/strings/match.h"
 #include "cc_api/node_builder.h"
 #include "glog/logging.h"
-#include "graph/errors.h"
-#include "graph/op_registry.h"
+#include "graph/core/errors.h"
+#include "graph/op/op_registry.h"
 
 namespace sluice {
 namespace {

@@ -29,7 +29,7 @@
 #include "absl/types/span.h"
 #include "cc_api/ops.h"
 #include "graph/graph.h"
-#include "graph/graph_constructor.h"
+#include "graph/import/graph_constructor.h"
 #include "graph/shape_refiner.h"
 #include "proto/graph.pb.h"
 

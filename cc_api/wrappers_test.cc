@@ -4,7 +4,7 @@
 #include "cc_api/const_op.h"
 #include "cc_api/scope.h"
 #include "cc_api/standard_ops.h"
-#include "graph/node_def_util.h"
+#include "graph/op/node_def_util.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
-#include "graph/graph_testutil.h"
+#include "graph/import/graph_testutil.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

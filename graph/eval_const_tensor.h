@@ -37,7 +37,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "graph/graph.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 

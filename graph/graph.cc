@@ -18,8 +18,8 @@
 #include "absl/strings/str_cat.h"
 #include "glog/logging.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "graph/errors.h"
-#include "graph/graph_def_util.h"
+#include "graph/core/errors.h"
+#include "graph/op/graph_def_util.h"
 #include "proto/tensor.pb.h"
 
 namespace sluice {

@@ -16,8 +16,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "graph/algorithm.h"
-#include "graph/errors.h"
-#include "graph/node_def_util.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
 
 namespace sluice {
 

@@ -43,9 +43,9 @@
 #include "absl/status/status.h"
 #include "graph/eval_const_tensor.h"
 #include "graph/graph.h"
-#include "graph/op_registry.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/shape_inference.h"
+#include "graph/op/op_registry.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/errors.h"
-#include "graph/node_def_util.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
 #include "graph/shape_refiner.h"
 
 namespace sluice {

@@ -5,7 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 
 namespace sluice {
 namespace {

@@ -16,10 +16,10 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graph/allocator.h"
-#include "graph/errors.h"
-#include "graph/graph_def_io.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/allocator.h"
+#include "graph/core/errors.h"
+#include "graph/import/graph_def_io.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 namespace {

@@ -25,7 +25,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "proto/types.pb.h"
 
 namespace sluice {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -3,11 +3,11 @@
 
 #include <utility>
 
-#include "graph/allocator.h"
-#include "graph/errors.h"
-#include "graph/tensor_proto.h"
-#include "runtime/create_op_kernel.h"
-#include "runtime/resource_var.h"
+#include "graph/core/allocator.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor_proto.h"
+#include "runtime/framework/create_op_kernel.h"
+#include "runtime/framework/resource_var.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 

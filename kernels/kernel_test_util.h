@@ -40,17 +40,17 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
 #include "gtest/gtest.h"
-#include "graph/node_def_util.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "proto/node_def.pb.h"
-#include "runtime/call_frame.h"
-#include "runtime/device_base.h"
-#include "runtime/op_kernel.h"
-#include "runtime/op_kernel_test_util.h"
-#include "runtime/resource_mgr.h"
+#include "runtime/framework/call_frame.h"
+#include "runtime/framework/device_base.h"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/framework/op_kernel_test_util.h"
+#include "runtime/framework/resource_mgr.h"
 
 namespace Eigen {
 class ThreadPoolInterface;
@@ -68,7 +68,7 @@ class NodeDefBuilder {
   NodeDefBuilder& Input(const std::string& input);
   NodeDefBuilder& ControlInput(const std::string& node);
   NodeDefBuilder& Device(const std::string& device);
-  // Anything AddNodeAttr accepts (graph/node_def_util.h): DataType, shapes, strings, ints,
+  // Anything AddNodeAttr accepts (graph/op/node_def_util.h): DataType, shapes, strings, ints,
   // floats, bools, AttrValue, lists; and a Tensor (Const's value), stored in TensorFlow's
   // typed fields.
   template <typename T>
@@ -94,7 +94,7 @@ class NodeDefBuilder {
 };
 
 // MakeTensor<T>(shape, values) and Values<T>(tensor) come from
-// runtime/op_kernel_test_util.h.
+// runtime/framework/op_kernel_test_util.h.
 
 class KernelTest : public ::testing::Test {
  protected:

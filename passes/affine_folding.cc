@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
-#include "graph/tensor.h"
-#include "graph/tensor_proto.h"
-#include "graph/types.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
+#include "graph/core/types.h"
 #include "proto/attr_value.pb.h"
 #include "proto/tensor.pb.h"
 

@@ -19,10 +19,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "glog/logging.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
-#include "graph/types.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace {

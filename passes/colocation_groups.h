@@ -28,7 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "graph/device_name.h"
+#include "graph/core/device_name.h"
 #include "passes/placer.h"
 
 namespace sluice {

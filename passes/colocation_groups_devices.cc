@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "glog/logging.h"
-#include "graph/attr_value_util.h"
-#include "graph/errors.h"
+#include "graph/op/attr_value_util.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "passes/colocation_groups.h"
 

@@ -2,7 +2,7 @@
 //
 // Constant folding must compute the values of foldable subgraphs, which takes CPU kernels;
 // kernels live in runtime/, which depends on passes/. So the pass takes this interface and
-// the runtime implements it (runtime/host_constant_evaluator.h). Tests may implement it
+// the runtime implements it (runtime/session/host_constant_evaluator.h). Tests may implement it
 // directly.
 //
 // (graph/eval_const_tensor.h already declares a sluice::ConstantEvaluator, the best-effort
@@ -25,7 +25,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 

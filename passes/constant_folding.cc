@@ -27,12 +27,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/algorithm.h"
-#include "graph/errors.h"
-#include "graph/node_def_util.h"
-#include "graph/partial_tensor_shape.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/partial_tensor_shape.h"
 #include "graph/shape_refiner.h"
-#include "graph/tensor_proto.h"
-#include "graph/types.h"
+#include "graph/core/tensor_proto.h"
+#include "graph/core/types.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {

@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/graph.h"
-#include "graph/graph_testutil.h"
-#include "graph/op_registry.h"
-#include "graph/tensor.h"
-#include "graph/tensor_proto.h"
+#include "graph/import/graph_testutil.h"
+#include "graph/op/op_registry.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

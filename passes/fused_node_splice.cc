@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "absl/algorithm/container.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 
 namespace sluice {
 

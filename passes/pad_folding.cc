@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "graph/shape_inference.h"
+#include "graph/shape/shape_inference.h"
 #include "graph/shape_refiner.h"
-#include "graph/tensor.h"
-#include "graph/tensor_proto.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
+#include "graph/core/types.h"
 #include "proto/attr_value.pb.h"
 
 namespace sluice {

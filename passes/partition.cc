@@ -25,11 +25,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "graph/device_name.h"
-#include "graph/errors.h"
+#include "graph/core/device_name.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
-#include "graph/types.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/types.h"
 #include "passes/partition_control.h"
 #include "proto/tensor.pb.h"
 
@@ -316,13 +316,6 @@ absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
 absl::Status Partition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                        GraphPartitions* partitions) {
   return Partitioner(opts, *graph, graph.get(), partitions).Run();
-}
-
-std::string RendezvousKey(absl::string_view src_device, uint64_t src_incarnation,
-                          absl::string_view dst_device, absl::string_view tensor_name,
-                          absl::string_view frame_iter) {
-  return absl::StrCat(src_device, ";", absl::Hex(src_incarnation, absl::kZeroPad16), ";",
-                      dst_device, ";", tensor_name, ";", frame_iter);
 }
 
 }  // namespace sluice

@@ -19,8 +19,8 @@
 // so that names are unique among the graph and all partitions.
 //
 // Each partition has the graph's versions and function library and is a valid GraphDef on its
-// own (internal ops allowed). Rendezvous keys are built from the Send/Recv attrs with
-// RendezvousKey below.
+// own (internal ops allowed). The runtime builds each transfer's rendezvous key from the
+// Send/Recv attrs (send_device, send_device_incarnation, recv_device, tensor_name).
 //
 // Out of scope: while loops whose frame spans devices (UNIMPLEMENTED, naming the frame) and
 // TensorFlow's special handling of ref-typed edges (they are partitioned like any other).
@@ -67,12 +67,6 @@ absl::Status Partition(const PartitionOptions& opts, const Graph& graph,
 // the graph is destroyed before returning.
 absl::Status Partition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                        GraphPartitions* partitions);
-
-// The rendezvous key of a transfer, in TensorFlow's format:
-//   "<src_device>;<incarnation as 16 hex digits>;<dst_device>;<tensor_name>;<frame_iter>"
-std::string RendezvousKey(absl::string_view src_device, uint64_t src_incarnation,
-                          absl::string_view dst_device, absl::string_view tensor_name,
-                          absl::string_view frame_iter = "0:0");
 
 }  // namespace sluice
 

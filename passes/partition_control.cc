@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
+#include "graph/op/node_def_util.h"
 
 namespace sluice {
 namespace {

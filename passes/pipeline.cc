@@ -20,7 +20,7 @@
 #include "absl/strings/strip.h"
 #include "glog/logging.h"
 #include "google/protobuf/text_format.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/shape_refiner.h"
 #include "graph/tensor_id.h"

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "glog/logging.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
-#include "graph/types.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/types.h"
 #include "passes/colocation_groups.h"
 
 namespace sluice {

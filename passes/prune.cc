@@ -17,12 +17,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "graph/algorithm.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
-#include "graph/node_def_util.h"
-#include "graph/partial_tensor_shape.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/partial_tensor_shape.h"
 #include "graph/tensor_id.h"
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {

@@ -6,9 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/graph.h"
-#include "graph/graph_testutil.h"
-#include "graph/node_def_util.h"
-#include "graph/partial_tensor_shape.h"
+#include "graph/import/graph_testutil.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/partial_tensor_shape.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

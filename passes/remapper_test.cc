@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/graph.h"
-#include "graph/graph_testutil.h"
-#include "graph/op_registry.h"
+#include "graph/import/graph_testutil.h"
+#include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 

@@ -17,7 +17,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "graph/algorithm.h"
 #include "graph/graph.h"
-#include "graph/types.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace {

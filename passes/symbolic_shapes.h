@@ -5,7 +5,7 @@
 #ifndef SLUICE_PASSES_SYMBOLIC_SHAPES_H_
 #define SLUICE_PASSES_SYMBOLIC_SHAPES_H_
 
-#include "graph/shape_inference.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 

@@ -15,6 +15,7 @@ PACKAGES=(
   libgtest-dev
   libgmock-dev
   libbenchmark-dev
+  clang-format         # //tests/source:format_test checks every C++ file against .clang-format
 )
 
 missing=()

@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "graph/errors.h"
-#include "graph/graph_def_io.h"
+#include "graph/core/errors.h"
+#include "graph/import/graph_def_io.h"
 
 namespace sluice {
 namespace fixtures {

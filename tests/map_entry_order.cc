@@ -8,7 +8,7 @@
 
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/wire_format_lite.h"
-#include "graph/graph_def_io.h"
+#include "graph/import/graph_def_io.h"
 
 namespace sluice {
 namespace fixtures {

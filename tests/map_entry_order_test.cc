@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "graph/graph_def_io.h"
+#include "graph/import/graph_def_io.h"
 #include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 

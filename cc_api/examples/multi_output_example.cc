@@ -7,7 +7,7 @@
 #include "cc_api/client_session.h"
 #include "cc_api/logging.h"
 #include "cc_api/standard_ops.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 int main() {
   using namespace sluice;       // NOLINT(build/namespaces)

@@ -2,10 +2,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "graph/op_registry.h"
+#include "graph/op/op_registry.h"
 #include "graph/ops/ops_test_util.h"
-#include "graph/shape_inference.h"
-#include "graph/shape_inference_testutil.h"
+#include "graph/shape/shape_inference.h"
+#include "graph/shape/shape_inference_testutil.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

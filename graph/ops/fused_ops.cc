@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "graph/common_shape_fns.h"
-#include "graph/errors.h"
-#include "graph/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/core/errors.h"
+#include "graph/op/op_registry.h"
 #include "graph/ops/fused_elementwise_spec.h"
-#include "graph/padding.h"
-#include "graph/shape_inference.h"
+#include "graph/core/padding.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 

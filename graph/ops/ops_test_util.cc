@@ -2,10 +2,10 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "graph/attr_value_util.h"
-#include "graph/op_def_util.h"
-#include "graph/op_registry.h"
-#include "graph/shape_inference_testutil.h"
+#include "graph/op/attr_value_util.h"
+#include "graph/op/op_def_util.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/shape_inference_testutil.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -27,7 +27,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {

@@ -3,12 +3,12 @@
 // The handle carries the variable's dtype and shape as handle data for shape inference.
 #include <vector>
 
-#include "graph/common_shape_fns.h"
-#include "graph/errors.h"
-#include "graph/op_registry.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/shape_inference.h"
-#include "graph/types.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/core/errors.h"
+#include "graph/op/op_registry.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/shape/shape_inference.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace {

@@ -1,12 +1,12 @@
 #include <string>
 #include <vector>
 
-#include "graph/node_def_util.h"
-#include "graph/op_registry.h"
+#include "graph/op/node_def_util.h"
+#include "graph/op/op_registry.h"
 #include "graph/ops/ops_test_util.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/shape_inference.h"
-#include "graph/shape_inference_testutil.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/shape/shape_inference.h"
+#include "graph/shape/shape_inference_testutil.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 
 namespace sluice {
 namespace shape_fn_util {

@@ -4,7 +4,7 @@
 #include <array>
 
 #include "absl/types/span.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/ops/shape_fn_util.h"
 
 namespace sluice {

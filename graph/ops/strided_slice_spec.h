@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/tensor.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 

@@ -1,11 +1,11 @@
 // Const: the `value` attr, parsed once when the kernel is built; every step outputs a tensor
 // sharing that one buffer (no copy, no allocation per step).
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_proto.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
+#include "graph/core/types.h"
 #include "proto/tensor.pb.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

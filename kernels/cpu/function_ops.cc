@@ -1,11 +1,11 @@
 // _Arg and _Retval: the feeds and fetches of a step (or the arguments and results of a
-// function call) pass through the step's call frame (runtime/call_frame.h). _DeviceArg and
+// function call) pass through the step's call frame (runtime/framework/call_frame.h). _DeviceArg and
 // _DeviceRetval behave the same on the CPU.
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
-#include "runtime/call_frame.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
+#include "runtime/framework/call_frame.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -4,7 +4,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
-#include "runtime/call_frame.h"
+#include "runtime/framework/call_frame.h"
 
 namespace sluice {
 namespace test {

@@ -4,9 +4,9 @@
 // input's buffer is unshared.
 #include <cstring>
 
-#include "graph/tensor.h"
-#include "graph/types.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

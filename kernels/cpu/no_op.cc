@@ -1,5 +1,5 @@
 // NoOp: does nothing; it exists to carry control dependencies.
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "runtime/device_base.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/device_base.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/types.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/errors.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/types.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -20,12 +20,12 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "runtime/cancellation.h"
-#include "runtime/device_type.h"
-#include "runtime/op_kernel.h"
-#include "runtime/rendezvous.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "runtime/framework/cancellation.h"
+#include "runtime/framework/device_type.h"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/framework/rendezvous.h"
 
 namespace sluice {
 namespace {

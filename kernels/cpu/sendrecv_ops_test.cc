@@ -5,18 +5,17 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "graph/node_def_util.h"
-#include "graph/tensor.h"
+#include "graph/op/node_def_util.h"
+#include "graph/core/tensor.h"
 #include "gtest/gtest.h"
-#include "passes/partition.h"
 #include "proto/node_def.pb.h"
-#include "runtime/cancellation.h"
-#include "runtime/create_op_kernel.h"
-#include "runtime/device.h"
-#include "runtime/device_factory.h"
-#include "runtime/local_rendezvous.h"
-#include "runtime/op_kernel.h"
-#include "runtime/session_options.h"
+#include "runtime/framework/cancellation.h"
+#include "runtime/framework/create_op_kernel.h"
+#include "runtime/device/device.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/framework/local_rendezvous.h"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/device/session_options.h"
 
 namespace sluice {
 namespace {
@@ -149,13 +148,14 @@ TEST_F(SendRecvTest, HostVariants) {
   EXPECT_EQ(pending->ctx->mutable_output(0)->flat<int32_t>()(0), 42);
 }
 
-TEST_F(SendRecvTest, KeyIsPartitionsRendezvousKey) {
+TEST_F(SendRecvTest, KeyComesFromTheAttrs) {
   std::unique_ptr<OpKernel> send = Kernel(Def("_Send", DT_FLOAT, "edge_7_x"));
   LocalRendezvous rendezvous;
   ASSERT_TRUE(RunSend(send.get(), Tensor(5.0f), &rendezvous).ok());
   Rendezvous::ParsedKey key;
   ASSERT_TRUE(Rendezvous::ParseKey(
-                  RendezvousKey(src_->name(), src_->incarnation(), dst_->name(), "edge_7_x"),
+                  Rendezvous::CreateKey(src_->name(), src_->incarnation(), dst_->name(),
+                                        "edge_7_x", "0:0"),
                   &key)
                   .ok());
   Tensor value;

@@ -9,13 +9,13 @@
 // update the shared buffer without holding the mutex, as TensorFlow does ("Hogwild").
 #include <string>
 
-#include "graph/errors.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
-#include "runtime/op_kernel.h"
-#include "runtime/resource_mgr.h"
-#include "runtime/resource_var.h"
+#include "graph/core/errors.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/framework/resource_mgr.h"
+#include "runtime/framework/resource_var.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -5,7 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
-#include "runtime/resource_var.h"
+#include "runtime/framework/resource_var.h"
 
 namespace sluice {
 namespace test {

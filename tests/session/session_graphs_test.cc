@@ -8,11 +8,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "graph/graph_def_io.h"
-#include "graph/tensor.h"
+#include "graph/import/graph_def_io.h"
+#include "graph/core/tensor.h"
 #include "gtest/gtest.h"
-#include "runtime/session.h"
-#include "runtime/session_options.h"
+#include "runtime/session/session.h"
+#include "runtime/device/session_options.h"
 
 namespace sluice {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "graph/errors.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace cli {

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 namespace cli {

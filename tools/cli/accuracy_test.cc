@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "gtest/gtest.h"
-#include "runtime/op_kernel_test_util.h"
+#include "runtime/framework/op_kernel_test_util.h"
 
 namespace sluice {
 namespace cli {

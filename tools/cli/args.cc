@@ -8,7 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 
 namespace sluice {
 namespace cli {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "tools/cli/args.h"
 #include "tools/cli/benchmark_stats.h"
 #include "tools/cli/commands.h"

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "absl/strings/match.h"
-#include "graph/errors.h"
-#include "graph/graph_def_io.h"
+#include "graph/core/errors.h"
+#include "graph/import/graph_def_io.h"
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/model.h"

@@ -11,8 +11,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "graph/allocator.h"
-#include "graph/errors.h"
+#include "graph/core/allocator.h"
+#include "graph/core/errors.h"
 #include "io/npy.h"
 #include "tools/cli/model.h"
 

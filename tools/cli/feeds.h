@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "proto/graph.pb.h"
 
 namespace sluice {

@@ -7,12 +7,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/tensor_id.h"
-#include "graph/types.h"
-#include "runtime/device_factory.h"
-#include "runtime/device_type.h"
-#include "runtime/kernel_registry.h"
+#include "graph/core/types.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/framework/device_type.h"
+#include "runtime/framework/kernel_registry.h"
 
 namespace sluice {
 namespace cli {

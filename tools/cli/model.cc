@@ -8,11 +8,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "graph/errors.h"
-#include "graph/graph_def_io.h"
-#include "graph/graph_def_util.h"
-#include "graph/node_def_util.h"
-#include "graph/op_registry.h"
+#include "graph/core/errors.h"
+#include "graph/import/graph_def_io.h"
+#include "graph/op/graph_def_util.h"
+#include "graph/op/node_def_util.h"
+#include "graph/op/op_registry.h"
 #include "graph/tensor_id.h"
 
 namespace sluice {

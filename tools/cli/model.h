@@ -2,7 +2,7 @@
 // its inputs (Placeholders), its likely outputs, and user-given tensor names resolved
 // against it with errors that list the valid names.
 //
-// Loading reads a binary or text GraphDef (graph/graph_def_io.h, which recognises SavedModel
+// Loading reads a binary or text GraphDef (graph/import/graph_def_io.h, which recognises SavedModel
 // directories, TensorFlow Lite and ONNX files and says so), checks its versions, fills in
 // default attrs and validates every node against the op registry. Relative paths are taken
 // from the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY) when set.
@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/types.h"
 #include "proto/graph.pb.h"
 
 namespace sluice {

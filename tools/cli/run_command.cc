@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "io/npy.h"
 #include "tools/cli/accuracy.h"
 #include "tools/cli/args.h"

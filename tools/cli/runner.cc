@@ -6,11 +6,11 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/tensor_id.h"
-#include "runtime/device_factory.h"
-#include "runtime/device_type.h"
-#include "runtime/session_options.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/framework/device_type.h"
+#include "runtime/device/session_options.h"
 #include "tools/cli/kernel_info.h"
 
 namespace sluice {

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
-#include "runtime/session.h"
+#include "runtime/session/session.h"
 
 namespace sluice {
 namespace cli {

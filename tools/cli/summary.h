@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 namespace cli {

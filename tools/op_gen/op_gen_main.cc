@@ -5,7 +5,7 @@
 #include <iostream>
 #include <string>
 
-#include "graph/op_registry.h"
+#include "graph/op/op_registry.h"
 #include "proto/op_def.pb.h"
 #include "tools/op_gen/cc_op_gen.h"
 

@@ -7,7 +7,7 @@
 
 #include <initializer_list>
 
-#include "graph/types.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace array_internal {

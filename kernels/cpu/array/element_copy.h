@@ -16,7 +16,7 @@
 #include <string>
 #include <type_traits>
 
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "proto/resource_handle.pb.h"
 
 namespace sluice {

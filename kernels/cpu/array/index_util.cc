@@ -1,7 +1,7 @@
 #include "kernels/cpu/array/index_util.h"
 
-#include "graph/errors.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace array_internal {

@@ -8,7 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 namespace array_internal {

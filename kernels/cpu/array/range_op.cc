@@ -7,11 +7,11 @@
 #include <limits>
 #include <type_traits>
 
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -7,12 +7,12 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/array/index_util.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -5,14 +5,14 @@
 #include <cstdint>
 
 #include "absl/container/inlined_vector.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -22,9 +22,9 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
-#include "runtime/device_base.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
+#include "runtime/framework/device_base.h"
 #include "kernels/cpu/wrapping_add.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -7,15 +7,15 @@
 #include <string>
 
 #include "absl/container/inlined_vector.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/broadcast.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -20,7 +20,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 

@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #include "Eigen/Core"
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/wrapping_arithmetic.h"
 

@@ -22,17 +22,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "graph/ops/fused_elementwise_spec.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

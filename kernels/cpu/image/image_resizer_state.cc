@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "graph/errors.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 namespace {

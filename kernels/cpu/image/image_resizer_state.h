@@ -15,8 +15,8 @@
 
 #include <cstdint>
 
-#include "graph/tensor.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/tensor.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

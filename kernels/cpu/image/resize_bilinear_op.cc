@@ -15,11 +15,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

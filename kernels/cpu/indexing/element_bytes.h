@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <string>
 
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "proto/resource_handle.pb.h"
 
 namespace sluice {

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 

@@ -16,7 +16,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

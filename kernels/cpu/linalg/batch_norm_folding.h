@@ -19,7 +19,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 

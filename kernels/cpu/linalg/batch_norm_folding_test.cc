@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -11,16 +11,16 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/linalg/onednn_conv.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/reference_conv.h"
 #include "kernels/cpu/linalg/winograd_conv.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 
 namespace sluice {
 namespace {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/padding.h"
-#include "graph/tensor_format.h"
-#include "graph/tensor_shape.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/padding.h"
+#include "graph/core/tensor_format.h"
+#include "graph/core/tensor_shape.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "absl/strings/str_join.h"
-#include "graph/errors.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace {

@@ -25,9 +25,9 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "oneapi/dnnl/dnnl.hpp"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <type_traits>
 
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/linalg/batch_norm_folding.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/linalg/fused_args.h"
@@ -28,7 +28,7 @@
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/reference_conv.h"
 #include "kernels/cpu/linalg/winograd_conv.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

@@ -20,7 +20,7 @@
 
 #include "kernels/cpu/linalg/fused_args.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/base/casts.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 
 namespace sluice {

@@ -29,10 +29,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "oneapi/dnnl/dnnl.hpp"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

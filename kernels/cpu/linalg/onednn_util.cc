@@ -4,7 +4,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "graph/tensor_shape.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 namespace {

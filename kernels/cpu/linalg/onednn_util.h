@@ -29,11 +29,11 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "oneapi/dnnl/dnnl.hpp"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "graph/allocator.h"
-#include "graph/errors.h"
+#include "graph/core/allocator.h"
+#include "graph/core/errors.h"
 
 namespace sluice {
 namespace {

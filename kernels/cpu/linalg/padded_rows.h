@@ -18,7 +18,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 
 namespace sluice {
 

@@ -13,7 +13,7 @@
 
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace reference_conv {

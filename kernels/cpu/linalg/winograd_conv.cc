@@ -16,7 +16,7 @@
 #include <cstring>
 #include <utility>
 
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/winograd_convolve.h"
 

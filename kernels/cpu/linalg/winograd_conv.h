@@ -28,11 +28,11 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/linalg/onednn_conv.h"
 #include "kernels/cpu/linalg/winograd_transforms.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 

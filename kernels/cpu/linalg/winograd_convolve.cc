@@ -6,7 +6,7 @@
 #include <atomic>
 
 #include "absl/strings/str_cat.h"
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "oneapi/dnnl/dnnl.h"
 
 namespace sluice {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

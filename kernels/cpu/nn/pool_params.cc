@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-#include "graph/errors.h"
-#include "graph/padding.h"
-#include "graph/tensor_format.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/errors.h"
+#include "graph/core/padding.h"
+#include "graph/core/tensor_format.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 namespace {

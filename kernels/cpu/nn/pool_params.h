@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/padding.h"
-#include "graph/tensor_format.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/padding.h"
+#include "graph/core/tensor_format.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 

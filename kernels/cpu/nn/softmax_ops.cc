@@ -23,12 +23,12 @@
 #include <utility>
 #include <vector>
 
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -9,15 +9,15 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/reduction/reducers.h"
 #include "kernels/cpu/reduction/reduction_plan.h"
 #include "kernels/cpu/wrapping_add.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace reduction {

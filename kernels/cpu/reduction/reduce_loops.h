@@ -17,11 +17,11 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/reduction/reduction_plan.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace reduction {

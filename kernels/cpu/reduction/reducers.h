@@ -20,7 +20,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/wrapping_add.h"
 
 namespace sluice {

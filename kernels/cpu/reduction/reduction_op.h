@@ -11,13 +11,13 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/reduction/reduce_loops.h"
 #include "kernels/cpu/reduction/reduction_plan.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace reduction {

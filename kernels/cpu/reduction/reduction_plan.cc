@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "absl/container/inlined_vector.h"
-#include "graph/errors.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace {

@@ -14,8 +14,8 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
 
 namespace sluice {
 

@@ -4,8 +4,8 @@
 
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
-#include "graph/tensor.h"
-#include "runtime/op_kernel_test_util.h"
+#include "graph/core/tensor.h"
+#include "runtime/framework/op_kernel_test_util.h"
 
 namespace sluice {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {

@@ -9,11 +9,11 @@
 //                  exp(x)             if x < t      (log(1 + e^x) == e^x to machine precision)
 //                  log(exp(x) + 1)    otherwise,    t = log(epsilon of T) + 2.
 // NaN propagates through each.
-#include "graph/errors.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -26,7 +26,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "graph/types.h"
+#include "graph/core/types.h"
 
 namespace sluice {
 namespace cast_internal {

@@ -8,12 +8,12 @@
 // UNIMPLEMENTED "Cast string to int32 is not supported" when the kernel is built.
 #include <cstdint>
 
-#include "graph/errors.h"
-#include "graph/tensor.h"
-#include "graph/types.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/unary/cast_functions.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

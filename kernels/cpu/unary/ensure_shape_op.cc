@@ -2,10 +2,10 @@
 // `shape` attr (unknown dims and an unknown rank match anything); otherwise INVALID_ARGUMENT
 // "Shape of tensor x [2,3] is not compatible with expected shape [2,4].", naming the input
 // as the NodeDef does, in TensorFlow's words. Any dtype.
-#include "graph/errors.h"
-#include "graph/partial_tensor_shape.h"
-#include "graph/tensor.h"
-#include "runtime/op_kernel.h"
+#include "graph/core/errors.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/tensor.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {

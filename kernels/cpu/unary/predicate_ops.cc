@@ -1,8 +1,8 @@
 // Elementwise predicates on the CPU: IsNan, IsInf, IsFinite (floating-point in, bool out)
 // and LogicalNot (bool in, bool out).
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/unary/unary_op.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

@@ -8,10 +8,10 @@
 #include <limits>
 #include <type_traits>
 
-#include "graph/types.h"
+#include "graph/core/types.h"
 #include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
 

@@ -27,9 +27,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "graph/tensor.h"
+#include "graph/core/tensor.h"
 #include "kernels/cpu/parallel_for.h"
-#include "runtime/op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {

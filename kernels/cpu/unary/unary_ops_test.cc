@@ -13,7 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
-#include "runtime/op_kernel_test_util.h"
+#include "runtime/framework/op_kernel_test_util.h"
 
 namespace sluice {
 namespace test {

@@ -2,10 +2,10 @@
 #ifndef SLUICE_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
 #define SLUICE_COMPAT_TENSORFLOW_CORE_FRAMEWORK_TENSOR_H_
 
-#include "graph/partial_tensor_shape.h"
-#include "graph/tensor.h"
-#include "graph/tensor_shape.h"
-#include "graph/types.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
 #include "tensorflow/core/lib/core/status.h"
 #include "tensorflow/core/platform/namespace.h"
 

@@ -3,7 +3,7 @@
 #ifndef SLUICE_COMPAT_TENSORFLOW_CORE_LIB_CORE_STATUS_H_
 #define SLUICE_COMPAT_TENSORFLOW_CORE_LIB_CORE_STATUS_H_
 
-#include "graph/errors.h"
+#include "graph/core/errors.h"
 #include "tensorflow/core/platform/logging.h"
 #include "tensorflow/core/platform/namespace.h"
 

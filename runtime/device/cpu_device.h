@@ -1,0 +1,99 @@
+// CpuDevice: a device that runs kernels on the host's cores, and its factory ("CPU").
+//
+// Each CpuDevice owns a CpuAllocator of its own, so per-device memory statistics (bytes in
+// use, peak) are exact even when several CPU devices are configured
+// (device_count {key: "CPU" value: 2} is how partitioning is exercised without a GPU). The
+// allocator outlives the device while tensors it allocated do (runtime/device/retaining_allocator.h),
+// so a fetched tensor stays valid after its session is gone.
+//
+// Intra-op parallelism: kernels split work over an Eigen::ThreadPool of
+// config.intra_op_parallelism_threads threads (0: the hardware concurrency), reached
+// through eigen_cpu_device(). Pools are shared process-wide by size: every device (and
+// every session) asking for N threads uses the same N-thread pool, which lives as long as
+// one device uses it. Sharing keeps many sessions from multiplying threads.
+//
+// oneDNN: the system oneDNN uses OpenMP (libgomp), whose thread count is a per-thread
+// setting. Compute therefore sets omp_set_num_threads(intra_op threads) on the calling
+// thread when it differs from that thread's last setting (one thread_local compare per
+// kernel), so a oneDNN primitive never uses more cores than the Eigen pool would; the two
+// are never busy for the same kernel, so together they do not oversubscribe.
+//
+// Devices report TensorFlow's CPU memory_limit (256 MiB, informational only: allocation is
+// bounded by physical memory, see graph/core/allocator.h).
+// Thread safety: as Device.
+#ifndef SLUICE_RUNTIME_DEVICE_CPU_DEVICE_H_
+#define SLUICE_RUNTIME_DEVICE_CPU_DEVICE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graph/core/allocator.h"
+#include "runtime/device/retaining_allocator.h"
+#include "graph/core/device_name.h"
+#include "runtime/device/device.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/device/session_options.h"
+
+namespace Eigen {
+class ThreadPoolInterface;
+}  // namespace Eigen
+
+namespace sluice {
+
+// An Eigen::ThreadPool with the ThreadPoolDevice over it; shared by size (see above).
+class IntraOpThreadPool;
+
+class CpuDevice : public Device {
+ public:
+  // TensorFlow's CPU memory_limit attribute.
+  static constexpr int64_t kMemoryLimitBytes = int64_t{256} << 20;
+
+  // `num_threads` > 0 selects the shared pool of that size whose idle threads spin for work
+  // before sleeping, or not (`allow_spinning`).
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning = true);
+  ~CpuDevice() override;
+
+  void Compute(OpKernel* op_kernel, OpKernelContext* context) override;
+  void ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
+                    std::function<void()> done) override;
+
+  // This device's allocator statistics.
+  AllocatorStats GetAllocatorStats() const { return allocator_->GetStats(); }
+  int intra_op_parallelism_threads() const { return num_threads_; }
+  // The shared intra-op pool (NumThreads() == intra_op_parallelism_threads()).
+  Eigen::ThreadPoolInterface* intra_op_thread_pool() const;
+
+ private:
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
+            std::unique_ptr<CpuAllocator> allocator);
+  // Takes the owner's reference to `allocator`.
+  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
+            RetainingAllocator* allocator);
+  // Sets the calling thread's OpenMP thread count to num_threads_ if not already so.
+  void SetOmpThreadsForCurrentThread() const;
+
+  const std::unique_ptr<RetainingAllocator, RetainingAllocator::Releaser> allocator_;
+  const int num_threads_;
+  const std::shared_ptr<IntraOpThreadPool> pool_;
+};
+
+// The intra-op thread count `options` asks for: intra_op_parallelism_threads, or the
+// hardware concurrency when it is 0. INVALID_ARGUMENT if negative.
+absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_threads);
+
+// Whether the session's pools may spin: not when config.experimental.disable_thread_spinning.
+bool ThreadSpinningFromOptions(const SessionOptions& options);
+
+// Registered for "CPU" at priority 100. Creates config.device_count["CPU"] devices
+// (default 1), named name_prefix + "/device:CPU:<i>", sharing one intra-op pool.
+class CpuDeviceFactory : public DeviceFactory {
+ public:
+  absl::Status CreateDevices(const SessionOptions& options, const std::string& name_prefix,
+                             std::vector<std::unique_ptr<Device>>* devices) override;
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_RUNTIME_DEVICE_CPU_DEVICE_H_

@@ -1,0 +1,23 @@
+// SessionOptions: what a session (and the devices it creates) is configured with.
+//
+// `target` names the execution engine; Sluice runs in process, so only "" (the local engine)
+// is served. `config` is TensorFlow's ConfigProto: device_count, intra/inter-op thread
+// counts, placement flags, the operation timeout and graph options.
+// A plain value type; copy it freely.
+#ifndef SLUICE_RUNTIME_DEVICE_SESSION_OPTIONS_H_
+#define SLUICE_RUNTIME_DEVICE_SESSION_OPTIONS_H_
+
+#include <string>
+
+#include "proto/config.pb.h"
+
+namespace sluice {
+
+struct SessionOptions {
+  std::string target;
+  ConfigProto config;
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_RUNTIME_DEVICE_SESSION_OPTIONS_H_

@@ -1,0 +1,779 @@
+// The local executor.
+//
+// Design. Construction (executor_graph.h) lays the graph out once in flat arrays: per node
+// its kernel, the start of its inputs in a per-step slot array, its out edges as
+// (consumer, consumer slot) runs sorted by output, its initial pending count (in-edges,
+// data and control) and whether its kernel is asynchronous or expensive; the roots are the
+// nodes without in-edges. A step (ExecutorState, deleted when the step ends) uses exactly
+// two per-node arrays, a StepFrame: an atomic pending count per node and an Entry per input
+// slot. The executor keeps one frame from a finished step for the next one, so that
+// sequential steps do not allocate them, and an Entry constructs its Tensor only while it
+// holds a value (an empty Tensor costs a validated shape, once per slot per step otherwise).
+//
+// RunAsync runs the cheap roots, and every cheap node they make ready, on the calling thread
+// (a caller that waits for the step would otherwise hand its first node to the pool and
+// sleep); expensive roots go to args.runner. A thread runs Process over a small local ready
+// queue: for each node it points the kernel's inputs at the node's slots, calls
+// Device::Compute, clears the input slots (so a buffer held only by its consumer can be
+// forwarded in place), then copies every output into its consumers' slots (sharing the
+// buffer; the last reader of an output takes the context's reference instead) and
+// decrements their pending counts. The kernel's context, which holds the other reference
+// when there are several readers, is gone before the consumers run on this thread. A consumer whose count reaches zero is ready:
+// cheap ones join the local queue (a kernel that calls itself expensive but is measured to
+// take a few microseconds counts as cheap, see KernelCosts); expensive ones go to
+// args.runner, except one that stays on this thread when nothing cheap is queued. No lock
+// is taken per node: slots are written by the one producer of each slot before the
+// release-decrement that makes the consumer ready, and read after it.
+//
+// A Const (its kernel's const_tensor()) is not run: its value is copied to the readers'
+// slots, sharing the kernel's buffer, unless step stats are collected (they time every node).
+//
+// Asynchronous kernels get a heap-allocated AsyncNode (their context must outlive the
+// call). Whichever comes second, the kernel's done callback or ComputeAsync returning,
+// completes the node, so a kernel that calls back at once continues on the same loop
+// without recursion, and one that calls back later continues on the callback's thread.
+//
+// outstanding_ counts nodes that are ready or running; the thread that brings it to zero
+// ends the step. The first error is recorded, aborts the rendezvous and cancels the
+// cancellation manager; from then on ready nodes are dropped without running, and the step
+// ends once the nodes already running have finished.
+//
+// Dead tensors and loop frames (Switch/Merge/Enter/Exit/NextIteration) are not run yet:
+// such graphs are rejected at construction; Entry keeps an is_dead bit for them.
+#include "runtime/executor/executor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "absl/base/optimization.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "graph/core/allocator.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
+#include "proto/step_stats.pb.h"
+#include "runtime/framework/cancellation.h"
+#include "runtime/device/device.h"
+#include "runtime/executor/executor_graph.h"
+#include "runtime/framework/rendezvous.h"
+#include "runtime/framework/resource_var.h"
+#include "runtime/executor/step_stats_collector.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+namespace sluice {
+namespace {
+
+// Which nodes are worth another thread, learned as TensorFlow's executor learns it: a
+// kernel that calls itself expensive (the default on CPU) is timed while its estimate is
+// expensive, and once the moving average of its cycles falls under kExpensiveCycles it is
+// scheduled like a cheap one (inline, no hand-off to the pool, which costs more than a
+// scalar add). TensorFlow then stops timing it; here one run in kResampleRuns of the node
+// is still timed, so a kernel whose inputs grow is noticed, while the two cycle-counter
+// reads (tens of cycles each, a tenth of a scalar node) are off the common path. Per node,
+// shared by every step; updated without ordering (plain loads and stores, no
+// read-modify-write): a stale estimate or a lost count only changes where one node runs or
+// when it is timed next.
+class KernelCosts {
+ public:
+  // About 2-3 microseconds, TensorFlow's threshold.
+  static constexpr uint32_t kExpensiveCycles = 8000;
+  static constexpr uint32_t kMaxSampleCycles = 2 * kExpensiveCycles;
+  static constexpr uint32_t kResampleRuns = 16;
+
+  explicit KernelCosts(const ExecutorGraph& layout) : nodes_(new Node[layout.num_nodes()]) {
+    for (int i = 0; i < layout.num_nodes(); ++i) {
+      const ExecutorNode& item = layout.node(i);
+      // Start well above the threshold: a few cheap runs are needed to run inline.
+      nodes_[i].cycles.store(item.expensive ? 8 * kExpensiveCycles : 0,
+                             std::memory_order_relaxed);
+      nodes_[i].untimed_runs.store(0, std::memory_order_relaxed);
+    }
+  }
+
+  bool IsExpensive(int32_t id) const {
+    return nodes_[id].cycles.load(std::memory_order_relaxed) > kExpensiveCycles;
+  }
+  // Whether to time this run of node `id` (one whose kernel calls itself expensive).
+  bool ShouldTime(int32_t id) {
+    if (IsExpensive(id)) return true;
+    std::atomic<uint32_t>& runs = nodes_[id].untimed_runs;
+    const uint32_t n = runs.load(std::memory_order_relaxed) + 1;
+    runs.store(n, std::memory_order_relaxed);
+    return n % kResampleRuns == 0;
+  }
+  // A sample counts for at most kMaxSampleCycles, so that one run stretched by preemption
+  // or contention cannot flip a cheap node (it takes three such runs in a row); a node
+  // whose every run is expensive still converges above the threshold.
+  void Update(int32_t id, uint64_t elapsed) {
+    const uint64_t clamped = std::min<uint64_t>(elapsed, kMaxSampleCycles);
+    std::atomic<uint32_t>& cycles = nodes_[id].cycles;
+    const uint64_t old = cycles.load(std::memory_order_relaxed);
+    cycles.store(static_cast<uint32_t>((3 * old + clamped) / 4), std::memory_order_relaxed);
+  }
+
+  // A cycle count where the CPU has a cheap one, else nanoseconds.
+  static uint64_t Now() {
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count());
+#endif
+  }
+
+ private:
+  struct Node {
+    std::atomic<uint32_t> cycles;        // moving average of the timed runs
+    std::atomic<uint32_t> untimed_runs;  // runs while cheap, for resampling
+  };
+  std::unique_ptr<Node[]> nodes_;
+};
+
+// One input slot of a step. `value` is alive only while value_alive: slots are made and
+// cleared far more often than they hold anything, and an empty Tensor is not free.
+struct Entry {
+  Entry() {}
+  ~Entry() { Clear(); }
+  Entry(const Entry&) = delete;
+  Entry& operator=(const Entry&) = delete;
+
+  void SetValue(const Tensor& t) {
+    new (&value) Tensor(t);
+    value_alive = true;
+    has_value = true;
+  }
+  // For an output's last reader: takes the producer's reference instead of adding one (two
+  // atomic read-modify-writes fewer per edge).
+  void SetValue(Tensor&& t) {
+    new (&value) Tensor(std::move(t));
+    value_alive = true;
+    has_value = true;
+  }
+  void SetRef(Tensor* t, absl::Mutex* mu) {
+    ref = t;
+    ref_mu = mu;
+    has_value = true;
+  }
+  // Room for a snapshot of a ref read as a value.
+  Tensor* MutableValue() {
+    if (!value_alive) {
+      new (&value) Tensor();
+      value_alive = true;
+    }
+    return &value;
+  }
+  void Clear() {
+    if (value_alive) {
+      value.~Tensor();
+      value_alive = false;
+    }
+    ref = nullptr;
+    ref_mu = nullptr;
+    has_value = false;
+    is_dead = false;
+  }
+
+  union {
+    Tensor value;  // the value, unless the producer's output was a ref
+  };
+  Tensor* ref = nullptr;          // a ref output: the producer's tensor ...
+  absl::Mutex* ref_mu = nullptr;  // ... and the mutex guarding it
+  bool has_value = false;
+  bool value_alive = false;
+  // Set by Switch for the untaken branch once control flow is supported; false until then.
+  bool is_dead = false;
+};
+
+// The per-step arrays. A frame goes back to its executor with every slot cleared.
+struct StepFrame {
+  explicit StepFrame(const ExecutorGraph& layout)
+      : pending(new std::atomic<int32_t>[layout.num_nodes()]),
+        slots(new Entry[layout.num_input_slots()]),
+        inputs(new TensorValue[layout.num_input_slots()]) {}
+
+  std::unique_ptr<std::atomic<int32_t>[]> pending;
+  std::unique_ptr<Entry[]> slots;
+  // What each node's kernel sees as its inputs (OpKernelContext::Params::inputs): the
+  // node's run of this array, filled from its slots just before it runs. Only the thread
+  // running a node touches its run.
+  std::unique_ptr<TensorValue[]> inputs;
+};
+
+using ReadyList = absl::InlinedVector<int32_t, 8>;
+
+// The step's status for a node's failure: the kernel's code and message, the op type, and
+// the node (TensorFlow's "\n\t [[{{node n}}]]").
+absl::Status NodeError(const ExecutorNode& item, const absl::Status& s) {
+  return AttachDef(absl::Status(s.code(), absl::StrCat(s.message(), " [Op:",
+                                                       item.node->type_string(), "]")),
+                   item.node->def());
+}
+
+// Stats times are taken in nanoseconds; the micros fields are derived from them.
+void SetOpStart(NodeExecStats* stats) {
+  const int64_t rel = StatsNowNanos() - stats->all_start_nanos();
+  stats->set_op_start_rel_nanos(rel);
+  stats->set_op_start_rel_micros(rel / 1000);
+}
+
+void SetOpEnd(NodeExecStats* stats) {
+  const int64_t rel = StatsNowNanos() - stats->all_start_nanos();
+  stats->set_op_end_rel_nanos(rel);
+  stats->set_op_end_rel_micros(rel / 1000);
+}
+
+void RecordOutput(int slot, const TensorValue& value, Allocator* allocator,
+                  NodeExecStats* stats) {
+  NodeOutput* output = stats->add_output();
+  output->set_slot(slot);
+  TensorDescription* description = output->mutable_tensor_description();
+  const Tensor& t = *value.tensor;
+  description->set_dtype(t.dtype());
+  t.shape().AsProto(description->mutable_shape());
+  AllocationDescription* allocation = description->mutable_allocation_description();
+  allocation->set_requested_bytes(static_cast<int64_t>(t.TotalBytes()));
+  allocation->set_allocated_bytes(static_cast<int64_t>(t.AllocatedBytes()));
+  allocation->set_allocator_name(allocator->Name());
+  allocation->set_has_single_reference(t.RefCountIsOne());
+  allocation->set_ptr(reinterpret_cast<uint64_t>(t.raw_data()));
+}
+
+class ExecutorImpl : public Executor {
+ public:
+  ExecutorImpl(Device* device, std::unique_ptr<ExecutorGraph> layout)
+      : device_(device), layout_(std::move(layout)), costs_(*layout_) {}
+  ~ExecutorImpl() override { delete spare_frame_.load(std::memory_order_acquire); }
+
+  void RunAsync(const Args& args, DoneCallback done) override;
+
+  Device* device() const { return device_; }
+  const ExecutorGraph& layout() const { return *layout_; }
+  KernelCosts& costs() const { return costs_; }
+
+  // The spare frame if there is one, else a new one. Lock-free: concurrent steps beyond
+  // the first simply allocate their own.
+  std::unique_ptr<StepFrame> TakeFrame() const {
+    StepFrame* spare = spare_frame_.exchange(nullptr, std::memory_order_acq_rel);
+    if (spare != nullptr) return std::unique_ptr<StepFrame>(spare);
+    return std::make_unique<StepFrame>(*layout_);
+  }
+  // REQUIRES: every slot of `frame` is clear.
+  void ReturnFrame(std::unique_ptr<StepFrame> frame) const {
+    StepFrame* expected = nullptr;
+    if (spare_frame_.compare_exchange_strong(expected, frame.get(), std::memory_order_acq_rel,
+                                             std::memory_order_relaxed)) {
+      frame.release();
+    }
+  }
+
+ private:
+  Device* const device_;
+  const std::unique_ptr<ExecutorGraph> layout_;
+  mutable KernelCosts costs_;
+  mutable std::atomic<StepFrame*> spare_frame_{nullptr};
+};
+
+// The state of one step; deletes itself when the step ends.
+class ExecutorState {
+ public:
+  ExecutorState(const ExecutorImpl& impl, const Executor::Args& args,
+                Executor::DoneCallback done);
+
+  // Schedules the roots.
+  void Start();
+
+ private:
+  struct AsyncNode;
+
+  // Runs `initial` and every cheap node they make ready, on this thread.
+  void Process(absl::Span<const int32_t> initial);
+  // Runs node `id`. Returns false if it went asynchronous and someone else completes it;
+  // otherwise its status and the nodes it made ready are in *status and *ready.
+  bool RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
+               absl::Status* status);
+  void AsyncDone(AsyncNode* async_node);
+  // Points the node's run of frame inputs at its slots.
+  absl::Status PrepareInputs(const ExecutorNode& item);
+  void ClearInputs(const ExecutorNode& item);
+  // After the kernel ran: clears its inputs and propagates its outputs.
+  absl::Status FinishNode(const ExecutorNode& item, OpKernelContext* ctx, NodeExecStats* stats,
+                          ReadyList* ready);
+  absl::Status PropagateOutputs(const ExecutorNode& item, OpKernelContext* ctx,
+                                NodeExecStats* stats, ReadyList* ready);
+  // A Const (item.const_tensor set) in place of running it: its value goes to the readers.
+  void PropagateConst(const ExecutorNode& item, ReadyList* ready);
+  // Counts `edge` as done for its consumer; appends the consumer to *ready if that was its
+  // last pending input.
+  void MarkInputReady(const ExecutorEdge& edge, ReadyList* ready);
+  // Accounts for a finished node; returns true if the step is over (call Finish).
+  bool NodeDone(const absl::Status& s, const ReadyList& ready, ReadyList* inline_ready);
+  // inline_ready is null when the caller is not a Process loop (an async callback).
+  void ScheduleReady(const ReadyList& ready, ReadyList* inline_ready);
+  // Hands node `id` (already counted in outstanding_) to the runner.
+  void Dispatch(int32_t id);
+  // Runs `dispatch` (which calls Dispatch) so that the step outlives it.
+  template <typename Fn>
+  void HoldWhileDispatching(Fn dispatch);
+  void RecordError(const absl::Status& s);
+  std::unique_ptr<NodeExecStats> StartStats(const ExecutorNode& item) const;
+  void SaveStats(std::unique_ptr<NodeExecStats> stats) const;
+  void Finish();
+
+  // Constant for the step.
+  const ExecutorImpl& impl_;
+  const ExecutorGraph& layout_;
+  KernelCosts& costs_;
+  Device* const device_;
+  const int64_t step_id_;
+  Rendezvous* const rendezvous_;
+  CallFrameInterface* const call_frame_;
+  CancellationManager* const cancellation_manager_;
+  ResourceMgr* const resource_manager_;
+  StepStatsCollector* const stats_collector_;
+  const std::function<void(std::function<void()>)> runner_;
+  Executor::DoneCallback done_;
+
+  // Per node and per input slot, in frame_; see the file comment for why no lock guards
+  // them.
+  std::unique_ptr<StepFrame> frame_;
+  std::atomic<int32_t>* const pending_;
+  Entry* const slots_;
+  TensorValue* const inputs_;
+  // Nodes ready or running.
+  std::atomic<int64_t> outstanding_{0};
+  // Set with the first error: stop running nodes.
+  std::atomic<bool> aborted_{false};
+
+  // The first error claims the step's status. Written once by the claiming thread before
+  // its node finishes, and read only by Finish, which the acq_rel decrements of
+  // outstanding_ order after it; no mutex, whose construction per step is not free.
+  std::atomic<bool> error_claimed_{false};
+  absl::Status status_;
+};
+
+// What an asynchronous kernel's context needs until its done callback: a copy of the params
+// (the Process loop reuses its own; the inputs they point to stay in the frame), the
+// context, the stats.
+struct ExecutorState::AsyncNode {
+  AsyncNode(int32_t id, const OpKernelContext::Params& p,
+            std::unique_ptr<NodeExecStats> node_stats)
+      : id(id), params(p), ctx(&params), stats(std::move(node_stats)) {}
+
+  const int32_t id;
+  OpKernelContext::Params params;
+  OpKernelContext ctx;
+  std::unique_ptr<NodeExecStats> stats;
+  // Filled by AsyncDone for whoever completes the node.
+  absl::Status status;
+  ReadyList ready;
+  // The first of {done callback, ComputeAsync returning} sets it; the second completes.
+  std::atomic<bool> claimed{false};
+};
+
+ExecutorState::ExecutorState(const ExecutorImpl& impl, const Executor::Args& args,
+                             Executor::DoneCallback done)
+    : impl_(impl),
+      layout_(impl.layout()),
+      costs_(impl.costs()),
+      device_(impl.device()),
+      step_id_(args.step_id),
+      rendezvous_(args.rendezvous),
+      call_frame_(args.call_frame),
+      cancellation_manager_(args.cancellation_manager),
+      resource_manager_(args.resource_manager),
+      stats_collector_(args.stats_collector),
+      runner_(args.runner),
+      done_(std::move(done)),
+      frame_(impl.TakeFrame()),
+      pending_(frame_->pending.get()),
+      slots_(frame_->slots.get()),
+      inputs_(frame_->inputs.get()) {
+  for (int i = 0; i < layout_.num_nodes(); ++i) {
+    pending_[i].store(layout_.node(i).initial_pending, std::memory_order_relaxed);
+  }
+}
+
+void ExecutorState::Start() {
+  absl::Span<const int32_t> cheap = layout_.cheap_roots();
+  absl::Span<const int32_t> expensive = layout_.expensive_roots();
+  const int64_t num_roots = static_cast<int64_t>(cheap.size() + expensive.size());
+  if (num_roots == 0) {
+    Finish();
+    return;
+  }
+  outstanding_.store(num_roots, std::memory_order_relaxed);
+  if (!runner_) {
+    ReadyList roots(cheap.begin(), cheap.end());
+    roots.insert(roots.end(), expensive.begin(), expensive.end());
+    Process(roots);
+    return;
+  }
+  if (expensive.empty()) {
+    Process(cheap);
+    return;
+  }
+  ReadyList inline_roots(cheap.begin(), cheap.end());
+  ReadyList dispatched;
+  for (int32_t id : expensive) {
+    (costs_.IsExpensive(id) ? dispatched : inline_roots).push_back(id);
+  }
+  if (inline_roots.empty()) {
+    HoldWhileDispatching([this, &dispatched]() {
+      for (int32_t id : dispatched) Dispatch(id);
+    });
+    return;
+  }
+  // The inline roots are counted and not yet run, so the step outlives the dispatching.
+  for (int32_t id : dispatched) Dispatch(id);
+  Process(inline_roots);
+}
+
+void ExecutorState::Dispatch(int32_t id) {
+  runner_([this, id]() { Process(absl::MakeConstSpan(&id, 1)); });
+}
+
+template <typename Fn>
+void ExecutorState::HoldWhileDispatching(Fn dispatch) {
+  // Without the extra count, the last node handed out could end the step (deleting
+  // runner_) while runner_ is still being called.
+  outstanding_.fetch_add(1, std::memory_order_relaxed);
+  dispatch();
+  if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+}
+
+void ExecutorState::Process(absl::Span<const int32_t> initial) {
+  // Popped from the back: reversed so that `initial` runs in order.
+  ReadyList inline_ready(initial.rbegin(), initial.rend());
+  ReadyList ready;
+  OpKernelContext::Params params;
+  params.step_id = step_id_;
+  params.device = device_;
+  params.rendezvous = rendezvous_;
+  params.call_frame = call_frame_;
+  params.cancellation_manager = cancellation_manager_;
+  params.resource_manager = resource_manager_;
+  params.runner = runner_ ? &runner_ : nullptr;
+
+  while (!inline_ready.empty()) {
+    const int32_t id = inline_ready.back();
+    inline_ready.pop_back();
+    ready.clear();
+    absl::Status s;
+    if (cancellation_manager_ != nullptr && cancellation_manager_->IsCancelled() &&
+        !aborted_.load(std::memory_order_acquire)) {
+      // Cancelled from outside (e.g. the session's timeout): stop at the next node.
+      RecordError(errors::Cancelled("The step was cancelled before node '",
+                                    layout_.node(id).node->name(), "' ran"));
+    }
+    if (!aborted_.load(std::memory_order_acquire)) {
+      if (!RunNode(id, &params, &ready, &s)) continue;
+    }
+    if (NodeDone(s, ready, &inline_ready)) {
+      Finish();
+      return;
+    }
+  }
+}
+
+bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
+                            absl::Status* status) {
+  const ExecutorNode& item = layout_.node(id);
+  if (item.const_tensor != nullptr && stats_collector_ == nullptr) {
+    PropagateConst(item, ready);
+    return true;
+  }
+  std::unique_ptr<NodeExecStats> stats;
+  if (stats_collector_ != nullptr) stats = StartStats(item);
+
+  absl::Status s = PrepareInputs(item);
+  if (!s.ok()) {
+    ClearInputs(item);
+    SaveStats(std::move(stats));
+    *status = s;
+    return true;
+  }
+  params->op_kernel = item.kernel;
+  params->inputs = absl::MakeConstSpan(inputs_ + item.input_start, item.num_inputs);
+
+  if (item.async != nullptr) {
+    auto* async_node = new AsyncNode(id, *params, std::move(stats));
+    if (async_node->stats) SetOpStart(async_node->stats.get());
+    device_->ComputeAsync(item.async, &async_node->ctx,
+                          [this, async_node]() { AsyncDone(async_node); });
+    if (!async_node->claimed.exchange(true, std::memory_order_acq_rel)) return false;
+    // The kernel called back before ComputeAsync returned: complete it on this loop.
+    *status = std::move(async_node->status);
+    ready->swap(async_node->ready);
+    delete async_node;
+    return true;
+  }
+
+  OpKernelContext ctx(params);
+  if (stats) SetOpStart(stats.get());
+  if (item.expensive && costs_.ShouldTime(id)) {
+    const uint64_t start = KernelCosts::Now();
+    device_->Compute(item.kernel, &ctx);
+    costs_.Update(id, KernelCosts::Now() - start);
+  } else {
+    device_->Compute(item.kernel, &ctx);
+  }
+  *status = FinishNode(item, &ctx, stats.get(), ready);
+  SaveStats(std::move(stats));
+  return true;
+}
+
+void ExecutorState::AsyncDone(AsyncNode* async_node) {
+  const ExecutorNode& item = layout_.node(async_node->id);
+  async_node->status =
+      FinishNode(item, &async_node->ctx, async_node->stats.get(), &async_node->ready);
+  SaveStats(std::move(async_node->stats));
+  if (!async_node->claimed.exchange(true, std::memory_order_acq_rel)) {
+    return;  // ComputeAsync has not returned yet; the Process loop completes the node.
+  }
+  const absl::Status status = std::move(async_node->status);
+  const ReadyList ready = std::move(async_node->ready);
+  delete async_node;
+  if (NodeDone(status, ready, nullptr)) Finish();
+}
+
+absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item) {
+  Entry* first = slots_ + item.input_start;
+  TensorValue* inputs = inputs_ + item.input_start;
+  for (int i = 0; i < item.num_inputs; ++i) {
+    Entry& entry = first[i];
+    if (ABSL_PREDICT_FALSE(!entry.has_value)) {
+      return AttachDef(errors::Internal("Missing required input ", i, " of ",
+                                        item.node->type_string(), " node '",
+                                        item.node->name(), "': its producer is not in this graph"),
+                       item.node->def());
+    }
+    if (entry.ref == nullptr && !item.ref_inputs) {
+      inputs[i] = TensorValue(&entry.value);
+      continue;
+    }
+    const bool expects_ref = IsRefType(item.kernel->input_type(i));
+    if (entry.ref == nullptr) {
+      if (expects_ref) {
+        return AttachDef(errors::InvalidArgument(i, "-th input expects a ref type"),
+                         item.node->def());
+      }
+      inputs[i] = TensorValue(&entry.value);
+    } else if (expects_ref) {
+      inputs[i] = TensorValue(entry.ref_mu, entry.ref);
+    } else {
+      // A ref read as a value: a snapshot taken under the ref's mutex, sharing its buffer;
+      // an uninitialized variable is TensorFlow's FAILED_PRECONDITION naming it.
+      Tensor* snapshot = entry.MutableValue();
+      RETURN_IF_ERROR(
+          ReadRefInput(item.node->def(), i, TensorValue(entry.ref_mu, entry.ref), snapshot));
+      inputs[i] = TensorValue(snapshot);
+    }
+  }
+  return absl::OkStatus();
+}
+
+void ExecutorState::ClearInputs(const ExecutorNode& item) {
+  Entry* first = slots_ + item.input_start;
+  for (int i = 0; i < item.num_inputs; ++i) first[i].Clear();
+}
+
+absl::Status ExecutorState::FinishNode(const ExecutorNode& item, OpKernelContext* ctx,
+                                       NodeExecStats* stats, ReadyList* ready) {
+  if (stats != nullptr) SetOpEnd(stats);
+  ClearInputs(item);
+  if (!ctx->status().ok()) return NodeError(item, ctx->status());
+  return PropagateOutputs(item, ctx, stats, ready);
+}
+
+absl::Status ExecutorState::PropagateOutputs(const ExecutorNode& item, OpKernelContext* ctx,
+                                             NodeExecStats* stats, ReadyList* ready) {
+  // Out edges come as the data edges of output 0, of output 1, ..., then control edges, so
+  // each output is released and handed to its readers in one pass.
+  absl::Span<const ExecutorEdge> edges = layout_.out_edges(item);
+  const ExecutorEdge* edge = edges.data();
+  const ExecutorEdge* const end = edge + edges.size();
+  for (int i = 0; i < item.num_outputs; ++i) {
+    const TensorValue value = ctx->release_output(i);
+    if (ABSL_PREDICT_FALSE(value.tensor == nullptr)) {
+      return AttachDef(errors::Internal("Missing ", i, "-th output from ",
+                                        FormatNodeDefForError(item.node->def())),
+                       item.node->def());
+    }
+    if (stats != nullptr) RecordOutput(i, value, device_->GetAllocator(), stats);
+    for (; edge != end && edge->src_output == i; ++edge) {
+      Entry& entry = slots_[edge->dst_slot];
+      if (value.is_ref()) {
+        entry.SetRef(value.tensor, value.mutex_if_ref);
+      } else if (edge + 1 != end && edge[1].src_output == i) {
+        entry.SetValue(*value.tensor);
+      } else {
+        entry.SetValue(std::move(*value.tensor));
+      }
+      MarkInputReady(*edge, ready);
+    }
+  }
+  for (; edge != end; ++edge) MarkInputReady(*edge, ready);  // control edges
+  return absl::OkStatus();
+}
+
+void ExecutorState::PropagateConst(const ExecutorNode& item, ReadyList* ready) {
+  for (const ExecutorEdge& edge : layout_.out_edges(item)) {
+    if (edge.src_output == 0) slots_[edge.dst_slot].SetValue(*item.const_tensor);
+    MarkInputReady(edge, ready);
+  }
+}
+
+void ExecutorState::MarkInputReady(const ExecutorEdge& edge, ReadyList* ready) {
+  // Release: the slot written before is visible to whoever sees the count reach zero. A
+  // consumer with this one in-edge is made ready by this thread alone, so needs no count.
+  if (edge.sole_input || pending_[edge.dst].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    ready->push_back(edge.dst);
+  }
+}
+
+bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready,
+                             ReadyList* inline_ready) {
+  // The common case: one cheap successor, which inherits this node's count.
+  if (inline_ready != nullptr && ready.size() == 1 && s.ok() &&
+      !costs_.IsExpensive(ready[0]) && !aborted_.load(std::memory_order_acquire)) {
+    inline_ready->push_back(ready[0]);
+    return false;
+  }
+  if (!s.ok()) RecordError(s);
+  const int64_t num_ready =
+      aborted_.load(std::memory_order_acquire) ? 0 : static_cast<int64_t>(ready.size());
+  if (num_ready == 0) return outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1;
+  // This node's count passes to one of the ready nodes; count the others before any of
+  // them can run (and finish) elsewhere.
+  if (num_ready > 1) outstanding_.fetch_add(num_ready - 1, std::memory_order_relaxed);
+  ScheduleReady(ready, inline_ready);
+  return false;
+}
+
+void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_ready) {
+  if (inline_ready == nullptr) {
+    if (!runner_) {
+      Process(ready);
+      return;
+    }
+    HoldWhileDispatching([this, &ready]() {
+      for (int32_t id : ready) Dispatch(id);
+    });
+    return;
+  }
+  if (!runner_) {
+    inline_ready->insert(inline_ready->end(), ready.rbegin(), ready.rend());
+    return;
+  }
+  int32_t kept = -1;  // the last expensive node, a candidate to run on this thread
+  for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
+    if (!costs_.IsExpensive(*it)) {
+      inline_ready->push_back(*it);
+      continue;
+    }
+    if (kept >= 0) Dispatch(kept);
+    kept = *it;
+  }
+  if (kept < 0) return;
+  if (inline_ready->empty()) {
+    inline_ready->push_back(kept);
+  } else {
+    Dispatch(kept);
+  }
+}
+
+void ExecutorState::RecordError(const absl::Status& s) {
+  if (error_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+  status_ = s;
+  aborted_.store(true, std::memory_order_release);
+  // This node has not finished yet (outstanding_ > 0), so the step outlives these calls
+  // even when they complete other nodes synchronously.
+  if (rendezvous_ != nullptr) rendezvous_->StartAbort(s);
+  if (cancellation_manager_ != nullptr) cancellation_manager_->StartCancel();
+}
+
+std::unique_ptr<NodeExecStats> ExecutorState::StartStats(const ExecutorNode& item) const {
+  auto stats = std::make_unique<NodeExecStats>();
+  const NodeDef& def = item.node->def();
+  stats->set_node_name(def.name());
+  const int64_t now_nanos = StatsNowNanos();
+  stats->set_all_start_nanos(now_nanos);
+  stats->set_all_start_micros(now_nanos / 1000);
+  stats->set_scheduled_nanos(now_nanos);
+  stats->set_scheduled_micros(now_nanos / 1000);
+  stats->set_thread_id(StatsThreadId());
+  stats->set_timeline_label(
+      absl::StrCat(def.name(), " = ", def.op(), "(", absl::StrJoin(def.input(), ", "), ")"));
+  return stats;
+}
+
+void ExecutorState::SaveStats(std::unique_ptr<NodeExecStats> stats) const {
+  if (stats == nullptr) return;
+  const int64_t end_rel_nanos = StatsNowNanos() - stats->all_start_nanos();
+  stats->set_all_end_rel_nanos(end_rel_nanos);
+  stats->set_all_end_rel_micros(end_rel_nanos / 1000);
+  stats_collector_->Save(device_->name(), std::move(*stats));
+}
+
+void ExecutorState::Finish() {
+  // A failed step leaves values in the slots of nodes that never ran; a successful one ran
+  // every node, and each cleared its inputs.
+  if (aborted_.load(std::memory_order_acquire)) {
+    for (int i = 0; i < layout_.num_input_slots(); ++i) slots_[i].Clear();
+  }
+  impl_.ReturnFrame(std::move(frame_));
+  absl::Status status = std::move(status_);
+  // Devices that queue work (GPU) finish it before the step counts as done.
+  if (status.ok()) status = device_->Sync();
+  Executor::DoneCallback done = std::move(done_);
+  delete this;
+  done(status);
+}
+
+void ExecutorImpl::RunAsync(const Args& args, DoneCallback done) {
+  (new ExecutorState(*this, args, std::move(done)))->Start();
+}
+
+}  // namespace
+
+absl::Status Executor::Run(const Args& args) {
+  absl::Notification finished;
+  absl::Status status;
+  RunAsync(args, [&status, &finished](const absl::Status& s) {
+    status = s;
+    finished.Notify();
+  });
+  finished.WaitForNotification();
+  return status;
+}
+
+absl::Status NewLocalExecutor(const LocalExecutorParams& params, std::unique_ptr<const Graph> graph,
+                              std::unique_ptr<Executor>* executor) {
+  if (params.device == nullptr) {
+    return errors::InvalidArgument("NewLocalExecutor requires a device");
+  }
+  if (!params.create_kernel) {
+    return errors::InvalidArgument("NewLocalExecutor requires a create_kernel function");
+  }
+  if (graph == nullptr) return errors::InvalidArgument("NewLocalExecutor requires a graph");
+  std::unique_ptr<ExecutorGraph> layout;
+  RETURN_IF_ERROR(ExecutorGraph::Build(std::move(graph), params.create_kernel, &layout));
+  *executor = std::make_unique<ExecutorImpl>(params.device, std::move(layout));
+  return absl::OkStatus();
+}
+
+}  // namespace sluice

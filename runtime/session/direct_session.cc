@@ -1,0 +1,440 @@
+// DirectSession: graph management, the executor cache and the running of steps (see the
+// header). The per-signature build lives in direct_session_executors.cc.
+#include "runtime/session/direct_session.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "graph/core/errors.h"
+#include "graph/graph.h"
+#include "graph/op/op_registry.h"
+#include "runtime/framework/call_frame.h"
+#include "runtime/framework/cancellation.h"
+#include "runtime/device/device.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/device/device_mgr.h"
+#include "runtime/session/direct_session_executors.h"
+#include "runtime/session/host_constant_evaluator.h"
+#include "runtime/framework/local_rendezvous.h"
+#include "runtime/framework/resource_mgr.h"
+#include "runtime/executor/step_stats_collector.h"
+#include "unsupported/Eigen/CXX11/ThreadPool"
+
+namespace sluice {
+
+// One Run in flight: its services, and the bookkeeping that ends it.
+struct SessionStep {
+  explicit SessionStep(int64_t id) : step_id(id) {}
+
+  // Records the first failure and stops the rest of the step: pending Recvs wake up with
+  // it and blocked kernels see the cancellation. Later failures change nothing.
+  void Abort(const absl::Status& failure) {
+    {
+      absl::MutexLock lock(&mu);
+      if (!status.ok()) return;
+      status = failure;
+      failed.store(true, std::memory_order_release);
+    }
+    rendezvous.StartAbort(failure);
+    cancellation.StartCancel();
+  }
+
+  // Lock-free: asked once per partition on every Run, and a failure is rare.
+  bool aborted() const { return failed.load(std::memory_order_acquire); }
+
+  // One partition's executor is done. The notification is touched last: once it fires the
+  // waiting Run may destroy the step.
+  void PartitionDone(const absl::Status& partition_status) {
+    if (!partition_status.ok()) Abort(partition_status);
+    if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) all_done.Notify();
+  }
+
+  const int64_t step_id;
+  LocalRendezvous rendezvous;
+  CancellationManager cancellation;
+  std::unique_ptr<StepStatsCollector> stats;
+  std::atomic<int> pending{0};
+  absl::Notification all_done;
+
+  absl::Mutex mu;
+  absl::Status status ABSL_GUARDED_BY(mu);
+  std::atomic<bool> failed{false};  // !status.ok(), readable without mu
+};
+
+namespace {
+
+constexpr char kHostPrefix[] = "/job:localhost/replica:0/task:0";
+
+absl::Status ClosedError() { return errors::Cancelled("Session has been closed."); }
+
+// SignatureKey of the lists as given, built in one string: it is computed on every Run, and
+// the cache hit it serves must not first copy the feed names into a vector.
+std::string ExactSignatureKey(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                              const std::vector<std::string>& outputs,
+                              const std::vector<std::string>& targets) {
+  size_t size = 2 + inputs.size() + outputs.size() + targets.size();
+  for (const auto& input : inputs) size += input.first.size();
+  for (const std::string& name : outputs) size += name.size();
+  for (const std::string& name : targets) size += name.size();
+  std::string key;
+  key.reserve(size);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(inputs[i].first);
+  }
+  key.push_back('|');
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(outputs[i]);
+  }
+  key.push_back('|');
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (i > 0) key.push_back(',');
+    key.append(targets[i]);
+  }
+  return key;
+}
+
+// Debian's Abseil is a debug build: with deadlock detection on, every Mutex a step locks or
+// destroys (the step's, the rendezvous', the cancellation manager's, the notification's)
+// updates a process-wide lock graph under a global lock, thousands of instructions per Run
+// and a point of contention between concurrent Runs. Release builds of Abseil (and
+// TensorFlow's) have no such detection; sessions turn it off once per process.
+void DisableMutexDeadlockDetection() {
+  static const bool disabled = [] {
+    absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+    return true;
+  }();
+  (void)disabled;
+}
+
+int DefaultThreadCount() {
+  const unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+// Sorted; duplicates removed when `unique`.
+std::vector<std::string> Canonical(std::vector<std::string> names, bool unique) {
+  std::sort(names.begin(), names.end());
+  if (unique) names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+// The extension's nodes appended to `base`, checked for names `base` already has. The
+// first graph gives the versions; functions are added unless one of that name exists.
+absl::Status MergeExtension(const GraphDef& extension, GraphDef* base) {
+  absl::flat_hash_set<std::string> names;
+  for (const NodeDef& node : base->node()) names.insert(node.name());
+  for (const NodeDef& node : extension.node()) {
+    if (names.contains(node.name())) {
+      return errors::InvalidArgument("GraphDef argument to Extend includes node '", node.name(),
+                                     "', which was created by a previous call to Create or "
+                                     "Extend in this session.");
+    }
+    *base->add_node() = node;
+  }
+  if (!base->has_versions()) *base->mutable_versions() = extension.versions();
+  absl::flat_hash_set<std::string> functions;
+  for (const FunctionDef& f : base->library().function()) functions.insert(f.signature().name());
+  for (const FunctionDef& f : extension.library().function()) {
+    if (!functions.contains(f.signature().name())) *base->mutable_library()->add_function() = f;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status DirectSession::Make(const SessionOptions& options,
+                                 std::unique_ptr<Session>* session) {
+  session->reset();
+  DisableMutexDeadlockDetection();
+  std::vector<std::unique_ptr<Device>> devices;
+  RETURN_IF_ERROR(DeviceFactory::AddDevices(options, kHostPrefix, &devices));
+  session->reset(new DirectSession(options, std::make_unique<DeviceMgr>(std::move(devices))));
+  return absl::OkStatus();
+}
+
+DirectSession::DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr)
+    : options_(options),
+      device_mgr_(std::move(device_mgr)),
+      resource_mgr_(std::make_unique<ResourceMgr>()),
+      constant_evaluator_(std::make_unique<HostConstantEvaluator>()) {
+  const int threads = options_.config.inter_op_parallelism_threads();
+  if (threads < 0) {
+    // TensorFlow's meaning of a negative count: run everything on the caller's thread. An
+    // empty runner tells the executor exactly that.
+    return;
+  }
+  // The thread that calls Run runs nodes too, so the pool has one thread fewer than the
+  // parallelism asked for: at most that many nodes run at once, as in TensorFlow (whose
+  // caller only waits). With a parallelism of 1 every node runs on the caller, and the pool's
+  // one thread only runs a step whose caller must watch a deadline.
+  const int parallelism = threads == 0 ? DefaultThreadCount() : threads;
+  inter_op_pool_ = std::make_unique<Eigen::ThreadPool>(
+      std::max(parallelism - 1, 1),
+      /*allow_spinning=*/!options_.config.experimental().disable_thread_spinning());
+  Eigen::ThreadPoolInterface* pool = inter_op_pool_.get();
+  pool_runner_ = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
+  if (parallelism >= 2) runner_ = pool_runner_;
+}
+
+DirectSession::~DirectSession() { Close().IgnoreError(); }
+
+absl::Status DirectSession::Create(const GraphDef& graph) {
+  absl::MutexLock lock(&graph_mu_);
+  {
+    absl::MutexLock steps_lock(&steps_mu_);
+    if (closed_) return ClosedError();
+  }
+  if (graph.node_size() == 0) return absl::OkStatus();
+  if (graph_def_ != nullptr) {
+    return errors::AlreadyExists("A Graph has already been created for this session.");
+  }
+  return ExtendLocked(graph);
+}
+
+absl::Status DirectSession::Extend(const GraphDef& graph) {
+  absl::MutexLock lock(&graph_mu_);
+  {
+    absl::MutexLock steps_lock(&steps_mu_);
+    if (closed_) return ClosedError();
+  }
+  return ExtendLocked(graph);
+}
+
+absl::Status DirectSession::ExtendLocked(const GraphDef& graph) {
+  auto merged = std::make_shared<GraphDef>(graph_def_ != nullptr ? *graph_def_ : GraphDef());
+  RETURN_IF_ERROR(MergeExtension(graph, merged.get()));
+  Graph check(OpRegistry::Global());
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), *merged, &check));
+  graph_def_ = std::move(merged);
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::ListDevices(std::vector<DeviceAttributes>* response) {
+  response->clear();
+  device_mgr_->ListDeviceAttributes(response);
+  return absl::OkStatus();
+}
+
+int DirectSession::num_cached_signatures() const {
+  absl::ReaderMutexLock lock(&executors_mu_);
+  return static_cast<int>(executors_.size());
+}
+
+absl::Status DirectSession::BeginStep(SessionStep* step) {
+  absl::MutexLock lock(&steps_mu_);
+  if (closed_) return ClosedError();
+  steps_.insert(step);
+  return absl::OkStatus();
+}
+
+void DirectSession::EndStep(SessionStep* step) {
+  absl::MutexLock lock(&steps_mu_);
+  steps_.erase(step);
+}
+
+absl::Status DirectSession::Close() {
+  {
+    absl::MutexLock lock(&steps_mu_);
+    if (closed_) return absl::OkStatus();
+    closed_ = true;
+    // Steps unregister themselves (EndStep, under this mutex) only after their executors
+    // are done, so every step in the set is alive while it is aborted here.
+    for (SessionStep* step : steps_) step->Abort(ClosedError());
+    steps_mu_.Await(absl::Condition(
+        +[](absl::flat_hash_set<SessionStep*>* steps) { return steps->empty(); }, &steps_));
+  }
+  // No step runs and none can start: the executors (and their kernels) can go.
+  {
+    absl::MutexLock lock(&executors_mu_);
+    executors_by_exact_key_.clear();
+    executors_.clear();
+  }
+  absl::MutexLock lock(&graph_mu_);
+  graph_def_.reset();
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::GetOrCreateExecutors(
+    const std::vector<std::pair<std::string, Tensor>>& inputs,
+    const std::vector<std::string>& outputs, const std::vector<std::string>& targets,
+    std::shared_ptr<const SessionExecutors>* executors) {
+  // Most callers repeat their exact lists, so those are looked up before any sorting.
+  const std::string exact_key = ExactSignatureKey(inputs, outputs, targets);
+  {
+    absl::ReaderMutexLock lock(&executors_mu_);
+    auto it = executors_by_exact_key_.find(exact_key);
+    if (it != executors_by_exact_key_.end()) {
+      *executors = it->second;
+      return absl::OkStatus();
+    }
+  }
+  std::vector<std::string> feeds;
+  feeds.reserve(inputs.size());
+  for (const auto& input : inputs) feeds.push_back(input.first);
+  // Feeds keep their duplicates so that pruning reports them; a fetch may repeat.
+  feeds = Canonical(std::move(feeds), /*unique=*/false);
+  std::vector<std::string> fetches = Canonical(outputs, /*unique=*/true);
+  std::vector<std::string> sorted_targets = Canonical(targets, /*unique=*/true);
+  const std::string key = SignatureKey(feeds, fetches, sorted_targets);
+  {
+    absl::MutexLock lock(&executors_mu_);
+    auto it = executors_.find(key);
+    if (it != executors_.end()) {
+      executors_by_exact_key_.emplace(exact_key, it->second);
+      *executors = it->second;
+      return absl::OkStatus();
+    }
+  }
+
+  std::shared_ptr<const GraphDef> graph;
+  {
+    absl::MutexLock lock(&graph_mu_);
+    graph = graph_def_;
+  }
+  if (graph == nullptr) {
+    return errors::FailedPrecondition("Session was not created with a graph before Run()!");
+  }
+  // Built without the lock, so that steps of cached signatures are not held up; when two
+  // threads build the same signature at once, the first to finish wins.
+  ExecutorBuildContext context;
+  context.options = &options_;
+  context.device_mgr = device_mgr_.get();
+  context.constant_evaluator = constant_evaluator_.get();
+  std::unique_ptr<SessionExecutors> built;
+  RETURN_IF_ERROR(BuildSessionExecutors(context, *graph, std::move(feeds), std::move(fetches),
+                                        std::move(sorted_targets), &built));
+  absl::MutexLock lock(&executors_mu_);
+  auto inserted = executors_.emplace(key, std::move(built));
+  executors_by_exact_key_.emplace(exact_key, inserted.first->second);
+  *executors = inserted.first->second;
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
+                                          CallFrameInterface* call_frame, int64_t timeout_ms,
+                                          SessionStep* step) {
+  Executor::Args args;
+  args.step_id = step->step_id;
+  args.rendezvous = &step->rendezvous;
+  args.call_frame = call_frame;
+  args.cancellation_manager = &step->cancellation;
+  args.resource_manager = resource_mgr_.get();
+  args.stats_collector = step->stats.get();
+  args.runner = runner_;
+
+  const int n = static_cast<int>(executors.partitions.size());
+  step->pending.store(n, std::memory_order_release);
+  if (n == 0) step->all_done.Notify();
+  for (int i = 0; i < n; ++i) {
+    // A step cancelled before it started (by Close) starts none of its partitions.
+    if (step->aborted()) {
+      step->PartitionDone(absl::OkStatus());
+      continue;
+    }
+    Executor* executor = executors.partitions[i].executor.get();
+    auto start = [executor, &args, step] {
+      executor->RunAsync(args, [step](const absl::Status& s) { step->PartitionDone(s); });
+    };
+    // RunAsync runs the first ready nodes on the calling thread. This thread takes the last
+    // partition itself (all of them when nodes run only here), unless it must keep watch
+    // over a deadline.
+    if (pool_runner_ && timeout_ms > 0) {
+      pool_runner_(start);
+    } else if (runner_ && i + 1 < n) {
+      runner_(start);
+    } else {
+      start();
+    }
+  }
+  if (timeout_ms > 0) {
+    if (!step->all_done.WaitForNotificationWithTimeout(absl::Milliseconds(timeout_ms))) {
+      step->Abort(errors::DeadlineExceeded("Timed out waiting for notification"));
+      // Executors hold pointers into the step; they must be done before it goes away.
+      step->all_done.WaitForNotification();
+    }
+  } else {
+    step->all_done.WaitForNotification();
+  }
+  // Every partition is done, so a failure recorded by one of them is visible through
+  // `failed`. Locking mu on the OK path would cost more than the mutex itself: absl's
+  // debug builds register every locked mutex in a process-wide deadlock graph.
+  if (!step->aborted()) return absl::OkStatus();
+  absl::MutexLock lock(&step->mu);
+  return step->status;
+}
+
+absl::Status DirectSession::Run(const RunOptions& run_options,
+                                const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                const std::vector<std::string>& output_tensor_names,
+                                const std::vector<std::string>& target_node_names,
+                                std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
+  std::vector<Tensor> discarded;
+  if (outputs == nullptr) {
+    if (!output_tensor_names.empty()) {
+      return errors::InvalidArgument("Run fetches ", output_tensor_names.size(),
+                                     " tensors but was given no output vector");
+    }
+    outputs = &discarded;
+  }
+  outputs->clear();
+  SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed));
+  RETURN_IF_ERROR(BeginStep(&step));
+  absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names,
+                           &step, outputs, run_metadata);
+  EndStep(&step);
+  if (!s.ok()) outputs->clear();
+  return s;
+}
+
+absl::Status DirectSession::RunStep(const RunOptions& run_options,
+                                    const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                    const std::vector<std::string>& output_tensor_names,
+                                    const std::vector<std::string>& target_node_names,
+                                    SessionStep* step, std::vector<Tensor>* outputs,
+                                    RunMetadata* run_metadata) {
+  std::shared_ptr<const SessionExecutors> executors;
+  RETURN_IF_ERROR(
+      GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, &executors));
+
+  std::vector<Tensor> args(executors->feeds.size());
+  for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
+    const int index = executors->feed_index.at(inputs[i].first);
+    RETURN_IF_ERROR(ValidateFeed(executors->feed_specs[index], i, inputs[i].second));
+    args[index] = inputs[i].second;
+  }
+  FunctionCallFrame call_frame(executors->arg_types, executors->ret_types);
+  RETURN_IF_ERROR(call_frame.SetArgs(std::move(args)));
+
+  StepStats local_stats;
+  if (run_options.trace_level() != RunOptions::NO_TRACE) {
+    step->stats = std::make_unique<StepStatsCollector>(
+        run_metadata != nullptr ? run_metadata->mutable_step_stats() : &local_stats);
+  }
+  const int64_t timeout_ms = run_options.timeout_in_ms() > 0
+                                 ? run_options.timeout_in_ms()
+                                 : options_.config.operation_timeout_in_ms();
+  absl::Status s = RunPartitions(*executors, &call_frame, timeout_ms, step);
+  if (step->stats != nullptr) step->stats->Finalize();
+  RETURN_IF_ERROR(s);
+
+  std::vector<Tensor> retvals;
+  RETURN_IF_ERROR(call_frame.ConsumeRetvals(&retvals));
+  outputs->reserve(output_tensor_names.size());
+  for (const std::string& name : output_tensor_names) {
+    outputs->push_back(retvals[executors->fetch_index.at(name)]);
+  }
+  if (run_metadata != nullptr && run_options.output_partition_graphs()) {
+    for (const GraphDef& partition : executors->partition_graphs) {
+      *run_metadata->add_partition_graphs() = partition;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sluice

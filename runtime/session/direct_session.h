@@ -1,0 +1,144 @@
+// DirectSession: the in-process Session (TensorFlow's DirectSession).
+//
+// Side effect: the first session made turns off Abseil's Mutex deadlock detection for the
+// process (Debian's Abseil has it on, at thousands of instructions per Run; see
+// direct_session.cc).
+//
+// Construction makes the devices (DeviceFactory, ConfigProto.device_count), an inter-op
+// thread pool (inter_op_parallelism_threads; 0 = one thread per core) on which executors
+// run kernels, and a ResourceMgr whose state (variables) lives as long as the session.
+//
+// Create/Extend accumulate one GraphDef, validated as a whole (ConvertGraphDefToGraph) before
+// it is accepted. Run finds the executors of its signature (sorted feeds, fetches, targets)
+// in a cache, or builds them once: prune, place, optimise and partition the graph
+// (passes/pipeline.h), then one executor per partition, whose kernels are created once and
+// reused by every later step. Extend keeps the cache: new nodes can only consume existing
+// ones, so no cached signature's pruned graph changes.
+//
+// A step: feeds are checked against the graph (dtype, and a Placeholder's static shape) and
+// handed to the executors through a call frame; every partition's executor runs
+// concurrently on the inter-op pool with a fresh rendezvous and cancellation manager. The
+// first error aborts the rendezvous and cancels the rest of the step, and is returned. A
+// deadline (RunOptions.timeout_in_ms, else ConfigProto.operation_timeout_in_ms) cancels
+// only that step, which then returns DEADLINE_EXCEEDED.
+//
+// Thread safety: all methods may be called concurrently. The graph and the executor cache
+// are guarded by mutexes taken only outside steps; steps share nothing but the immutable
+// executors, the devices and the ResourceMgr (thread-safe). Close cancels the steps in
+// flight and waits for them before freeing anything.
+#ifndef SLUICE_RUNTIME_SESSION_DIRECT_SESSION_H_
+#define SLUICE_RUNTIME_SESSION_DIRECT_SESSION_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "proto/config.pb.h"
+#include "proto/graph.pb.h"
+#include "runtime/session/session.h"
+#include "runtime/device/session_options.h"
+
+namespace Eigen {
+class ThreadPoolInterface;
+}  // namespace Eigen
+
+namespace sluice {
+
+class CallFrameInterface;
+class DeviceMgr;
+class HostConstantEvaluator;
+class ResourceMgr;
+struct SessionExecutors;
+struct SessionStep;
+
+class DirectSession : public Session {
+ public:
+  // Makes the devices and thread pool. Errors from the device factories are returned.
+  static absl::Status Make(const SessionOptions& options, std::unique_ptr<Session>* session);
+
+  ~DirectSession() override;
+
+  absl::Status Create(const GraphDef& graph) override;
+  absl::Status Extend(const GraphDef& graph) override;
+  absl::Status Run(const RunOptions& run_options,
+                   const std::vector<std::pair<std::string, Tensor>>& inputs,
+                   const std::vector<std::string>& output_tensor_names,
+                   const std::vector<std::string>& target_node_names,
+                   std::vector<Tensor>* outputs, RunMetadata* run_metadata) override;
+  using Session::Run;
+  absl::Status ListDevices(std::vector<DeviceAttributes>* response) override;
+  absl::Status Close() override;
+
+  // Signatures whose executors are cached (for tests of the cache).
+  int num_cached_signatures() const;
+
+ private:
+  DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr);
+
+  // Executors of the step's signature, from the cache or built now.
+  absl::Status GetOrCreateExecutors(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                    const std::vector<std::string>& outputs,
+                                    const std::vector<std::string>& targets,
+                                    std::shared_ptr<const SessionExecutors>* executors);
+  // Run, once the step is registered.
+  absl::Status RunStep(const RunOptions& run_options,
+                       const std::vector<std::pair<std::string, Tensor>>& inputs,
+                       const std::vector<std::string>& output_tensor_names,
+                       const std::vector<std::string>& target_node_names, SessionStep* step,
+                       std::vector<Tensor>* outputs, RunMetadata* run_metadata);
+  // Runs every partition of one step and waits for the last one; at the deadline
+  // (timeout_ms > 0) the step is aborted with DEADLINE_EXCEEDED.
+  absl::Status RunPartitions(const SessionExecutors& executors, CallFrameInterface* call_frame,
+                             int64_t timeout_ms, SessionStep* step);
+
+  // Registers a step so that Close can cancel it; CANCELLED once the session is closed.
+  absl::Status BeginStep(SessionStep* step);
+  // Create/Extend: validates the graph with `graph`'s nodes added and adopts it.
+  absl::Status ExtendLocked(const GraphDef& graph) ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
+  void EndStep(SessionStep* step);
+
+  // Constant after construction.
+  const SessionOptions options_;
+  const std::unique_ptr<DeviceMgr> device_mgr_;
+  std::unique_ptr<Eigen::ThreadPoolInterface> inter_op_pool_;
+  // Schedules a closure on inter_op_pool_; empty without a pool.
+  std::function<void(std::function<void()>)> pool_runner_;
+  // What executors hand nodes to: pool_runner_ when the inter-op parallelism is 2 or more,
+  // else empty (every node runs on the thread that calls Run).
+  std::function<void(std::function<void()>)> runner_;
+  std::unique_ptr<ResourceMgr> resource_mgr_;
+  std::unique_ptr<HostConstantEvaluator> constant_evaluator_;
+
+  std::atomic<int64_t> next_step_id_{1};
+
+  // The graph. Extend replaces it with a bigger copy, so that a build in progress keeps
+  // reading the version it started with without holding the lock.
+  mutable absl::Mutex graph_mu_;
+  std::shared_ptr<const GraphDef> graph_def_ ABSL_GUARDED_BY(graph_mu_);
+
+  // Executors per canonical signature key.
+  mutable absl::Mutex executors_mu_;
+  absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>> executors_
+      ABSL_GUARDED_BY(executors_mu_);
+  // The same executors by the lists exactly as callers gave them (no sorting per step).
+  absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>>
+      executors_by_exact_key_ ABSL_GUARDED_BY(executors_mu_);
+
+  // The steps in flight, so that Close can cancel them.
+  mutable absl::Mutex steps_mu_;
+  bool closed_ ABSL_GUARDED_BY(steps_mu_) = false;
+  absl::flat_hash_set<SessionStep*> steps_ ABSL_GUARDED_BY(steps_mu_);
+};
+
+}  // namespace sluice
+
+#endif  // SLUICE_RUNTIME_SESSION_DIRECT_SESSION_H_

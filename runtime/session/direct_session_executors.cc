@@ -1,0 +1,145 @@
+// Builds the executors of one Run signature: full graph -> pass pipeline -> one executor per
+// device partition (see direct_session_executors.h).
+#include "runtime/session/direct_session_executors.h"
+
+#include <algorithm>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graph/core/errors.h"
+#include "graph/graph.h"
+#include "graph/import/graph_constructor.h"
+#include "graph/op/op_registry.h"
+#include "passes/pipeline.h"
+#include "runtime/framework/create_op_kernel.h"
+#include "runtime/device/device.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/device/device_mgr.h"
+#include "runtime/session/host_constant_evaluator.h"
+#include "runtime/framework/op_kernel.h"
+#include "runtime/session/runtime_device_support.h"
+
+namespace sluice {
+namespace {
+
+PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
+                                    const SessionExecutors& sig) {
+  const ConfigProto& config = context.options->config;
+  PipelineOptions opts;
+  opts.optimizer_options = config.graph_options().optimizer_options();
+  opts.prune.feeds = sig.feeds;
+  opts.prune.fetches = sig.fetches;
+  opts.prune.targets = sig.targets;
+  for (Device* device : context.device_mgr->ListDevices()) {
+    opts.devices.push_back({device->name(), device->device_type().type_string()});
+  }
+  std::vector<DeviceType> types;
+  for (const std::string& type : DeviceFactory::DeviceTypes()) types.emplace_back(type);
+  opts.device_support = MakeDeviceSupport(std::move(types));
+  opts.kernel_exists = MakeKernelExists();
+  opts.placer.allow_soft_placement = config.allow_soft_placement();
+  opts.placer.log_device_placement = config.log_device_placement();
+  // Nodes that could go anywhere prefer the host CPU, as TensorFlow's default local device.
+  if (Device* host = context.device_mgr->HostCPU(); host != nullptr) {
+    opts.placer.default_device = host->name();
+  }
+  opts.constant_evaluator = context.constant_evaluator;
+  const DeviceMgr* device_mgr = context.device_mgr;
+  opts.partition.get_incarnation = [device_mgr](const std::string& name) -> uint64_t {
+    Device* device = nullptr;
+    return device_mgr->LookupDevice(name, &device).ok() ? device->incarnation() : 1;
+  };
+  SetMemoryTypeCallbacks(&opts.partition);
+  return opts;
+}
+
+// Records the canonical signature, each feed's spec and the frame's dtypes from the full
+// graph. Names the graph lacks get DT_INVALID; the pipeline then rejects them.
+void DescribeSignature(const Graph& graph, SessionExecutors* sig) {
+  for (int i = 0; i < static_cast<int>(sig->feeds.size()); ++i) {
+    sig->feed_index[sig->feeds[i]] = i;
+    sig->feed_specs.push_back(MakeFeedSpec(graph, sig->feeds[i]));
+    sig->arg_types.push_back(sig->feed_specs.back().dtype);
+  }
+  for (int i = 0; i < static_cast<int>(sig->fetches.size()); ++i) {
+    sig->fetch_index[sig->fetches[i]] = i;
+    sig->ret_types.push_back(MakeFeedSpec(graph, sig->fetches[i]).dtype);
+  }
+}
+
+// `graph_def` lives on `arena`, which the executor's graph shares so that it takes the
+// partition's NodeDefs over instead of copying them.
+absl::Status MakePartitionExecutor(Device* device, std::shared_ptr<google::protobuf::Arena> arena,
+                                   GraphDef* graph_def, SessionExecutors::Partition* partition) {
+  auto graph = std::make_unique<Graph>(OpRegistry::Global(), std::move(arena));
+  GraphConstructorOptions opts;
+  opts.allow_internal_ops = true;
+  opts.expect_device_spec = true;
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(opts, std::move(*graph_def), graph.get()));
+  LocalExecutorParams params;
+  params.device = device;
+  params.create_kernel = [device](const Node& node, std::unique_ptr<OpKernel>* kernel) {
+    return CreateOpKernel(device->device_type(), device, device->GetAllocator(), node.def(),
+                          kernel);
+  };
+  partition->device = device;
+  return NewLocalExecutor(std::move(params), std::move(graph), &partition->executor);
+}
+
+}  // namespace
+
+GraphConstructorOptions SessionGraphOptions() {
+  GraphConstructorOptions opts;
+  // As TensorFlow's session: client graphs may hold internal names and ops (from tools
+  // that export partially rewritten graphs).
+  opts.allow_internal_ops = true;
+  return opts;
+}
+
+std::string SignatureKey(const std::vector<std::string>& feeds,
+                         const std::vector<std::string>& fetches,
+                         const std::vector<std::string>& targets) {
+  // Tensor and node names cannot contain ',' or '|' (graph/op/graph_def_util.h's name rules).
+  return absl::StrCat(absl::StrJoin(feeds, ","), "|", absl::StrJoin(fetches, ","), "|",
+                      absl::StrJoin(targets, ","));
+}
+
+absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
+                                   std::vector<std::string> feeds,
+                                   std::vector<std::string> fetches,
+                                   std::vector<std::string> targets,
+                                   std::unique_ptr<SessionExecutors>* executors) {
+  auto sig = std::make_unique<SessionExecutors>();
+  sig->feeds = std::move(feeds);
+  sig->fetches = std::move(fetches);
+  sig->targets = std::move(targets);
+
+  auto graph = std::make_unique<Graph>(OpRegistry::Global());
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), graph_def, graph.get()));
+  DescribeSignature(*graph, sig.get());
+
+  PipelineResult result;
+  RETURN_IF_ERROR(RunPipeline(MakePipelineOptions(context, *sig), std::move(graph), &result));
+
+  // Partitions in device order, so that steps and partition_graphs are deterministic.
+  for (Device* device : context.device_mgr->ListDevices()) {
+    GraphDef* gdef = result.partitions.Find(device->name());
+    if (gdef == nullptr) continue;
+    sig->partition_graphs.push_back(*gdef);
+    SessionExecutors::Partition partition;
+    RETURN_IF_ERROR(
+        MakePartitionExecutor(device, result.partitions.shared_arena(), gdef, &partition));
+    sig->partitions.push_back(std::move(partition));
+    result.partitions.Erase(device->name());
+  }
+  if (!result.partitions.empty()) {
+    return errors::Internal("Placement chose device ", result.partitions.graphs().begin()->first,
+                            ", which the session does not have");
+  }
+  *executors = std::move(sig);
+  return absl::OkStatus();
+}
+
+}  // namespace sluice

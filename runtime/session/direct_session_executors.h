@@ -1,0 +1,88 @@
+// SessionExecutors: everything DirectSession builds once per Run signature, and the build.
+//
+// A signature is (feeds, fetches, targets) in canonical order: feeds and targets sorted,
+// fetches sorted with duplicates removed. Feed i is `_Arg` index i and fetch i `_Retval`
+// index i of the pruned graph (passes/prune.h); callers that list names in another order
+// are mapped through feed_index / fetch_index.
+//
+// BuildSessionExecutors runs the pass pipeline over the session's graph (prune, place,
+// optimise, partition) with the runtime's kernel registry and devices, then makes one
+// executor per partition on its device, whose kernels are created there and then once.
+//
+// Errors: GraphDef conversion, pipeline (unknown feed/fetch/target names with TensorFlow's
+// texts, placement), partition conversion and kernel creation errors, each naming the node;
+// nothing is built on error.
+// Ownership and thread safety: a SessionExecutors is immutable once built and shared by
+// every step of its signature (executors may run many steps at once). Its executors refer
+// to devices owned by the session's DeviceMgr, which must outlive it.
+#ifndef SLUICE_RUNTIME_SESSION_DIRECT_SESSION_EXECUTORS_H_
+#define SLUICE_RUNTIME_SESSION_DIRECT_SESSION_EXECUTORS_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "graph/import/graph_constructor.h"
+#include "graph/core/types.h"
+#include "proto/graph.pb.h"
+#include "runtime/executor/executor.h"
+#include "runtime/session/feed_validation.h"
+#include "runtime/device/session_options.h"
+
+namespace sluice {
+
+class Device;
+class DeviceMgr;
+class HostConstantEvaluator;
+
+struct SessionExecutors {
+  struct Partition {
+    Device* device = nullptr;  // Not owned.
+    std::unique_ptr<Executor> executor;
+  };
+
+  // Canonical signature; position = _Arg / _Retval index.
+  std::vector<std::string> feeds;
+  std::vector<std::string> fetches;
+  std::vector<std::string> targets;
+  // Name as the caller spelled it -> index in feeds / fetches.
+  absl::flat_hash_map<std::string, int> feed_index;
+  absl::flat_hash_map<std::string, int> fetch_index;
+  // Per feed, what its value must look like.
+  std::vector<FeedSpec> feed_specs;
+  DataTypeVector arg_types;
+  DataTypeVector ret_types;
+
+  std::vector<Partition> partitions;
+  // The partitions' GraphDefs, for RunMetadata.partition_graphs.
+  std::vector<GraphDef> partition_graphs;
+};
+
+// What a build reads from the session; nothing is owned.
+struct ExecutorBuildContext {
+  const SessionOptions* options = nullptr;
+  const DeviceMgr* device_mgr = nullptr;
+  // Constant folding's evaluator; null disables folding.
+  HostConstantEvaluator* constant_evaluator = nullptr;
+};
+
+// How the session converts its GraphDef, at Create/Extend and at each build.
+GraphConstructorOptions SessionGraphOptions();
+
+// The canonical key of a signature (feeds, fetches, targets already canonical).
+std::string SignatureKey(const std::vector<std::string>& feeds,
+                         const std::vector<std::string>& fetches,
+                         const std::vector<std::string>& targets);
+
+// Builds the executors of the canonical signature over `graph_def`.
+absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
+                                   std::vector<std::string> feeds,
+                                   std::vector<std::string> fetches,
+                                   std::vector<std::string> targets,
+                                   std::unique_ptr<SessionExecutors>* executors);
+
+}  // namespace sluice
+
+#endif  // SLUICE_RUNTIME_SESSION_DIRECT_SESSION_EXECUTORS_H_

@@ -1,0 +1,27 @@
+// Session's convenience Run and NewSession (see session.h).
+#include "runtime/session/session.h"
+
+#include "graph/core/errors.h"
+#include "runtime/session/direct_session.h"
+#include "runtime/device/session_options.h"
+
+namespace sluice {
+
+absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                          const std::vector<std::string>& output_tensor_names,
+                          const std::vector<std::string>& target_node_names,
+                          std::vector<Tensor>* outputs) {
+  return Run(RunOptions(), inputs, output_tensor_names, target_node_names, outputs, nullptr);
+}
+
+absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* session) {
+  session->reset();
+  if (!options.target.empty() && options.target != "direct") {
+    return errors::NotFound(
+        "No session factory registered for the given session options: {target: \"",
+        options.target, "\"} Registered factories are {DIRECT_SESSION}.");
+  }
+  return DirectSession::Make(options, session);
+}
+
+}  // namespace sluice

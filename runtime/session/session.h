@@ -1,0 +1,79 @@
+// Session: runs steps of a graph (TensorFlow's Session API).
+//
+// A client builds a session with NewSession, gives it a graph with Create (and may add nodes
+// later with Extend), then calls Run any number of times with the tensors to feed, the
+// tensors to fetch and the nodes to run for their effects. Close releases the session's
+// resources; a session is closed by its destructor at the latest.
+//
+// Run semantics, as in TensorFlow: each fed tensor replaces the value its producer would
+// compute; fetch i lands in (*outputs)[i] (a name may be fetched twice); only what the
+// fetches and targets need runs. Variables and other per-session state persist across Runs.
+//
+// Errors are absl::Status with TensorFlow's codes and wording; the failure of one step leaves
+// the session usable. After Close, Create, Extend and Run are CANCELLED "Session has been
+// closed.".
+//
+// Thread safety: every method may be called concurrently; concurrent Runs are independent
+// steps. Close waits for the steps in flight to finish (or be cancelled).
+#ifndef SLUICE_RUNTIME_SESSION_SESSION_H_
+#define SLUICE_RUNTIME_SESSION_SESSION_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graph/core/tensor.h"
+#include "proto/config.pb.h"
+#include "proto/device_attributes.pb.h"
+#include "proto/graph.pb.h"
+
+namespace sluice {
+
+struct SessionOptions;
+
+class Session {
+ public:
+  virtual ~Session() = default;
+
+  // Sets the session's graph. A GraphDef without nodes is accepted and changes nothing;
+  // otherwise ALREADY_EXISTS if a graph was created before. Errors of GraphDef validation
+  // (unknown ops, bad attrs, dangling inputs, cycles...) leave the session without a graph.
+  virtual absl::Status Create(const GraphDef& graph) = 0;
+  // Adds the nodes of `graph` to the session's graph (Create when there is none yet). A node
+  // whose name the graph already has is INVALID_ARGUMENT; on any error nothing is added.
+  virtual absl::Status Extend(const GraphDef& graph) = 0;
+
+  // Runs one step. `inputs` pairs tensor names ("x", "x:1") with values; `outputs` receives
+  // one tensor per output name, in order (it may be null when nothing is fetched).
+  // `run_metadata` may be null; when not, it receives
+  // step stats if run_options.trace_level asks for them and the partition graphs if
+  // run_options.output_partition_graphs. On error *outputs is cleared.
+  virtual absl::Status Run(const RunOptions& run_options,
+                           const std::vector<std::pair<std::string, Tensor>>& inputs,
+                           const std::vector<std::string>& output_tensor_names,
+                           const std::vector<std::string>& target_node_names,
+                           std::vector<Tensor>* outputs, RunMetadata* run_metadata) = 0;
+  // Run with default RunOptions and no metadata.
+  absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                   const std::vector<std::string>& output_tensor_names,
+                   const std::vector<std::string>& target_node_names,
+                   std::vector<Tensor>* outputs);
+
+  // The attributes of every device the session runs on.
+  virtual absl::Status ListDevices(std::vector<DeviceAttributes>* response) = 0;
+
+  // Cancels the steps in flight, waits for them to end and releases the graph, the cached
+  // executors and the per-session resources. Idempotent.
+  virtual absl::Status Close() = 0;
+};
+
+// Builds a session for options.target: "" (or "direct") gives an in-process DirectSession.
+// Other targets are NOT_FOUND, as TensorFlow answers when no session factory accepts them.
+// Errors from setting up the devices are returned and *session is reset.
+absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* session);
+
+}  // namespace sluice
+
+#endif  // SLUICE_RUNTIME_SESSION_SESSION_H_
