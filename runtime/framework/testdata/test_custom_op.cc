@@ -2,9 +2,9 @@
 // (y = x + 1 elementwise, reusing x's buffer when it can). Written as a user's library
 // would be: outside namespace sluice, against the public headers only, through the paths
 // the README's custom-op example names (kept as forwarding headers; //runtime:custom_op_headers).
-#include "graph/shape/common_shape_fns.h"
-#include "graph/op/op_registry.h"
-#include "runtime/framework/op_kernel.h"
+#include "graph/common_shape_fns.h"
+#include "graph/op_registry.h"
+#include "runtime/op_kernel.h"
 
 REGISTER_OP("SluiceTestAddOne")
     .Input("x: T")
