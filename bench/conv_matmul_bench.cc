@@ -18,8 +18,8 @@
 
 #include "benchmark/benchmark.h"
 #include "glog/logging.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor.h"
+#include "graph/op/node_def_util.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "proto/node_def.pb.h"
 #include "runtime/device/cpu_device.h"
@@ -99,8 +99,8 @@ void BM_MatMul_1x1024_by_1024x1000(benchmark::State& state) {
   node.add_input("a");
   node.add_input("b");
   AddNodeAttr("T", DT_FLOAT, &node);
-  KernelRunner runner(node, {RandomTensor(TensorShape({1, 1024}), 3),
-                             RandomTensor(TensorShape({1024, 1000}), 4)});
+  KernelRunner runner(
+      node, {RandomTensor(TensorShape({1, 1024}), 3), RandomTensor(TensorShape({1024, 1000}), 4)});
   RunSteps(state, &runner);
 }
 BENCHMARK(BM_MatMul_1x1024_by_1024x1000)->ArgName("cache")->Arg(1)->Arg(0)->UseRealTime();

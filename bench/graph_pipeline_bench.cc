@@ -66,8 +66,8 @@ constexpr char kCpuDevice[] = "/job:localhost/replica:0/task:0/device:CPU:0";
 
 // Stages in report order; the pass names are those RunPipeline records.
 const char* const kStages[] = {
-    "parse", "import",   "parse+import", "prune",    "place",           "constant_folding",
-    "cse",   "simplify", "partition",    "pipeline", "import+pipeline", "total", "release"};
+    "parse",    "import",    "parse+import", "prune",           "place", "constant_folding", "cse",
+    "simplify", "partition", "pipeline",     "import+pipeline", "total", "release"};
 
 struct Flags {
   std::string graph;
@@ -199,11 +199,9 @@ absl::Status RunOnce(const Flags& flags, const std::string& bytes,
   import_opts.validate_shape = true;
   // The import's shapes go on to constant folding, as a session keeping them would do.
   auto shapes = std::make_unique<ShapeRefiner>(OpRegistry::Global());
-  RETURN_IF_ERROR(
-      ConvertGraphDefToGraph(import_opts, std::move(*gdef), graph.get(), shapes.get()));
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(import_opts, std::move(*gdef), graph.get(), shapes.get()));
   const double import_ms = MillisSince(import_start);
   const int imported = graph->num_op_nodes();
-
 
   const auto pipeline_start = std::chrono::steady_clock::now();
   RETURN_IF_ERROR(RunPipeline(MakePipelineOptions(flags, evaluator), std::move(graph),

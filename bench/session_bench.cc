@@ -37,12 +37,12 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "graph/core/errors.h"
-#include "graph/import/graph_def_io.h"
 #include "graph/core/tensor.h"
+#include "graph/import/graph_def_io.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
-#include "runtime/session/session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 
 namespace sluice {
 namespace {
@@ -148,8 +148,7 @@ absl::Status TimeRuns(const Bench& bench, int reps, int batch, Summary* us_per_r
 }
 
 // Runs per second with `threads` threads each running `batch` Runs, median over reps.
-absl::Status Throughput(const Bench& bench, int reps, int threads, int batch,
-                        Summary* runs_per_s) {
+absl::Status Throughput(const Bench& bench, int reps, int threads, int batch, Summary* runs_per_s) {
   std::vector<double> samples;
   for (int r = 0; r < reps; ++r) {
     std::vector<absl::Status> statuses(threads);
@@ -181,15 +180,15 @@ int Main(int argc, char** argv) {
   if (!status.ok()) return Fail(status);
 
   Bench chain, fanin, one_node;
-  for (auto [name, bench] : {std::pair{"chain", &chain}, std::pair{"fanin", &fanin},
-                             std::pair{"one_node", &one_node}}) {
+  for (auto [name, bench] :
+       {std::pair{"chain", &chain}, std::pair{"fanin", &fanin}, std::pair{"one_node", &one_node}}) {
     status = LoadBench(flags, name, bench);
     if (!status.ok()) return Fail(status);
   }
   Summary chain_us, fanin_us, one_us, tp1, tpn;
-  for (auto [name, bench, batch, out] : {std::tuple{"chain", &chain, 20, &chain_us},
-                                         std::tuple{"fanin", &fanin, 20, &fanin_us},
-                                         std::tuple{"one_node", &one_node, 2000, &one_us}}) {
+  for (auto [name, bench, batch, out] :
+       {std::tuple{"chain", &chain, 20, &chain_us}, std::tuple{"fanin", &fanin, 20, &fanin_us},
+        std::tuple{"one_node", &one_node, 2000, &one_us}}) {
     if (!flags.only.empty() && flags.only != name) continue;
     status = TimeRuns(*bench, flags.reps, batch, out);
     if (!status.ok()) return Fail(status);
@@ -210,14 +209,14 @@ int Main(int argc, char** argv) {
   const double fanin_ops = 1001;  // the AddV2s and the AddN (Consts are counted apart)
   std::printf("Sluice session benchmark: inter_op=%d intra_op=%d reps=%d\n", flags.inter_op,
               flags.intra_op, flags.reps);
-  std::printf("  chain     %5d nodes  step %9.1f us (min %9.1f)  %.3f us/AddV2\n",
-              chain.num_nodes, chain_us.median, chain_us.min, chain_us.median / chain_ops);
+  std::printf("  chain     %5d nodes  step %9.1f us (min %9.1f)  %.3f us/AddV2\n", chain.num_nodes,
+              chain_us.median, chain_us.min, chain_us.median / chain_ops);
   std::printf("  fanin     %5d nodes  step %9.1f us (min %9.1f)  %.3f us/op\n", fanin.num_nodes,
               fanin_us.median, fanin_us.min, fanin_us.median / fanin_ops);
   std::printf("  one_node  %5d nodes  Run  %9.2f us (min %9.2f)\n", one_node.num_nodes,
               one_us.median, one_us.min);
-  std::printf("  one_node  1 thread %10.0f runs/s; %d threads %10.0f runs/s (x%.2f)\n",
-              tp1.median, flags.threads, tpn.median, tpn.median / tp1.median);
+  std::printf("  one_node  1 thread %10.0f runs/s; %d threads %10.0f runs/s (x%.2f)\n", tp1.median,
+              flags.threads, tpn.median, tpn.median / tp1.median);
   std::printf(
       "JSON {\"inter_op\": %d, \"intra_op\": %d, \"reps\": %d, "
       "\"chain_step_us\": %.3f, \"chain_step_min_us\": %.3f, \"chain_us_per_node\": %.4f, "

@@ -186,14 +186,14 @@ int main(int argc, char** argv) {
 
   std::printf("TensorFlow %s session benchmark (C API, TF_SessionRun): reps=%d\n", TF_Version(),
               flags.reps);
-  std::printf("  chain     %5d nodes  step %9.1f us (min %9.1f)  %.3f us/AddV2\n",
-              chain.num_nodes, chain_us.median, chain_us.best, chain_us.median / 1000);
+  std::printf("  chain     %5d nodes  step %9.1f us (min %9.1f)  %.3f us/AddV2\n", chain.num_nodes,
+              chain_us.median, chain_us.best, chain_us.median / 1000);
   std::printf("  fanin     %5d nodes  step %9.1f us (min %9.1f)  %.3f us/op\n", fanin.num_nodes,
               fanin_us.median, fanin_us.best, fanin_us.median / 1001);
   std::printf("  one_node  %5d nodes  Run  %9.2f us (min %9.2f)\n", one_node.num_nodes,
               one_us.median, one_us.best);
-  std::printf("  one_node  1 thread %10.0f runs/s; %d threads %10.0f runs/s (x%.2f)\n",
-              tp1.median, flags.threads, tpn.median, tpn.median / tp1.median);
+  std::printf("  one_node  1 thread %10.0f runs/s; %d threads %10.0f runs/s (x%.2f)\n", tp1.median,
+              flags.threads, tpn.median, tpn.median / tp1.median);
   std::printf(
       "JSON {\"reps\": %d, \"chain_step_us\": %.3f, \"chain_step_min_us\": %.3f, "
       "\"chain_us_per_node\": %.4f, \"fanin_step_us\": %.3f, \"fanin_step_min_us\": %.3f, "
@@ -201,8 +201,8 @@ int main(int argc, char** argv) {
       "\"threads\": %d, \"runs_per_s_1\": %.1f, \"runs_per_s_n\": %.1f, "
       "\"runs_per_s_n_best\": %.1f}\n",
       flags.reps, chain_us.median, chain_us.best, chain_us.median / 1000, fanin_us.median,
-      fanin_us.best, fanin_us.median / 1001, one_us.median, one_us.best, flags.threads,
-      tp1.median, tpn.median, tpn.best);
+      fanin_us.best, fanin_us.median / 1001, one_us.median, one_us.best, flags.threads, tp1.median,
+      tpn.median, tpn.best);
   for (Bench* b : {&chain, &fanin, &one_node}) {
     TF_Status* status = TF_NewStatus();
     TF_CloseSession(b->session, status);

@@ -114,8 +114,8 @@ absl::Status ClientSession::Run(const RunOptions& run_options, const FeedType& i
     target_node_names.push_back(op.node()->name());
   }
   RETURN_IF_ERROR(impl_->MaybeExtendGraph());
-  return impl_->session()->Run(run_options, feeds, output_tensor_names, target_node_names,
-                               outputs, run_metadata);
+  return impl_->session()->Run(run_options, feeds, output_tensor_names, target_node_names, outputs,
+                               run_metadata);
 }
 
 }  // namespace sluice

@@ -25,8 +25,8 @@
 #include "cc_api/scope.h"
 #include "graph/core/tensor.h"
 #include "proto/config.pb.h"
-#include "runtime/session/session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 
 namespace sluice {
 
@@ -48,8 +48,7 @@ class ClientSession {
                    std::vector<Tensor>* outputs) const;
   // Also runs `run_outputs` (targets), whose results are not returned.
   absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
-                   const std::vector<Operation>& run_outputs,
-                   std::vector<Tensor>* outputs) const;
+                   const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs) const;
   // With RunOptions (timeout, tracing) and RunMetadata (step stats, partition graphs);
   // run_metadata may be null.
   absl::Status Run(const RunOptions& run_options, const FeedType& inputs,

@@ -16,8 +16,7 @@ std::vector<float> Floats(const Tensor& t) {
   return std::vector<float>(t.flat<float>().data(), t.flat<float>().data() + t.NumElements());
 }
 std::vector<int32_t> Ints(const Tensor& t) {
-  return std::vector<int32_t>(t.flat<int32_t>().data(),
-                              t.flat<int32_t>().data() + t.NumElements());
+  return std::vector<int32_t>(t.flat<int32_t>().data(), t.flat<int32_t>().data() + t.NumElements());
 }
 
 TEST(ClientSessionTest, FetchConstants) {

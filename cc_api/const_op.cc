@@ -5,8 +5,8 @@
 
 #include "cc_api/node_builder.h"
 #include "graph/core/errors.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/op/node_def_util.h"
 
 namespace sluice {
 namespace ops {
@@ -120,8 +120,8 @@ OutputList OutputsOf(const Scope& scope, Node* node, const char* arg_name) {
   }
   auto it = ranges.find(arg_name);
   if (it == ranges.end()) {
-    scope.UpdateStatus(errors::Internal("Op ", node->type_string(), " has no output arg '",
-                                        arg_name, "'"));
+    scope.UpdateStatus(
+        errors::Internal("Op ", node->type_string(), " has no output arg '", arg_name, "'"));
     return {};
   }
   OutputList outputs;

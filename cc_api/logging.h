@@ -14,21 +14,21 @@
 #include "absl/status/status.h"
 #include "glog/logging.h"
 
-#define SLUICE_CHECK_OK(expr)                                             \
-  do {                                                                    \
-    const ::absl::Status sluice_check_ok_status_ = (expr);                \
-    LOG_IF(FATAL, !sluice_check_ok_status_.ok())                          \
-        << "'" #expr "' failed: " << sluice_check_ok_status_;             \
+#define SLUICE_CHECK_OK(expr)                                 \
+  do {                                                        \
+    const ::absl::Status sluice_check_ok_status_ = (expr);    \
+    LOG_IF(FATAL, !sluice_check_ok_status_.ok())              \
+        << "'" #expr "' failed: " << sluice_check_ok_status_; \
   } while (false)
 
-#define SLUICE_QCHECK_OK(expr)                                            \
-  do {                                                                    \
-    const ::absl::Status sluice_check_ok_status_ = (expr);                \
-    if (!sluice_check_ok_status_.ok()) {                                  \
-      LOG(ERROR) << "'" #expr "' failed: " << sluice_check_ok_status_;    \
-      ::google::FlushLogFiles(::google::GLOG_INFO);                       \
-      ::std::_Exit(1);                                                    \
-    }                                                                     \
+#define SLUICE_QCHECK_OK(expr)                                         \
+  do {                                                                 \
+    const ::absl::Status sluice_check_ok_status_ = (expr);             \
+    if (!sluice_check_ok_status_.ok()) {                               \
+      LOG(ERROR) << "'" #expr "' failed: " << sluice_check_ok_status_; \
+      ::google::FlushLogFiles(::google::GLOG_INFO);                    \
+      ::std::_Exit(1);                                                 \
+    }                                                                  \
   } while (false)
 
 #endif  // SLUICE_CC_API_LOGGING_H_

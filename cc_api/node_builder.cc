@@ -16,8 +16,8 @@ NodeBuilder::NodeBuilder(std::string name, std::string op_name) {
 
 NodeBuilder& NodeBuilder::Input(const Output& src) {
   if (src.node() == nullptr) {
-    status_.Update(errors::InvalidArgument("Attempt to add nullptr Node to node with type ",
-                                           def_.op()));
+    status_.Update(
+        errors::InvalidArgument("Attempt to add nullptr Node to node with type ", def_.op()));
   }
   args_.push_back(Arg{false, {src}});
   return *this;
@@ -26,8 +26,8 @@ NodeBuilder& NodeBuilder::Input(const Output& src) {
 NodeBuilder& NodeBuilder::Input(absl::Span<const Output> src_list) {
   for (const Output& src : src_list) {
     if (src.node() == nullptr) {
-      status_.Update(errors::InvalidArgument("Attempt to add nullptr Node to node with type ",
-                                             def_.op()));
+      status_.Update(
+          errors::InvalidArgument("Attempt to add nullptr Node to node with type ", def_.op()));
     }
   }
   args_.push_back(Arg{true, std::vector<Output>(src_list.begin(), src_list.end())});
@@ -64,9 +64,9 @@ absl::Status NodeBuilder::InferAttrsFromInputs(const OpDef& op_def) {
     const Arg& given = args_[i];
     const bool wants_list = !arg.number_attr().empty() || !arg.type_list_attr().empty();
     if (wants_list != given.is_list) {
-      return errors::InvalidArgument("Input '", arg.name(), "' of '", op_def.name(), "' Op ",
-                                     wants_list ? "expects a list of tensors"
-                                                : "expects a single tensor, not a list");
+      return errors::InvalidArgument(
+          "Input '", arg.name(), "' of '", op_def.name(), "' Op ",
+          wants_list ? "expects a list of tensors" : "expects a single tensor, not a list");
     }
     if (!arg.number_attr().empty() && !HasNodeAttr(def_, arg.number_attr())) {
       AddNodeAttr(arg.number_attr(), static_cast<int64_t>(given.outputs.size()), &def_);
@@ -76,8 +76,7 @@ absl::Status NodeBuilder::InferAttrsFromInputs(const OpDef& op_def) {
       for (const Output& o : given.outputs) types.push_back(BaseType(o.type()));
       AddNodeAttr(arg.type_list_attr(), absl::Span<const DataType>(types), &def_);
     }
-    if (!arg.type_attr().empty() && !HasNodeAttr(def_, arg.type_attr()) &&
-        !given.outputs.empty()) {
+    if (!arg.type_attr().empty() && !HasNodeAttr(def_, arg.type_attr()) && !given.outputs.empty()) {
       AddNodeAttr(arg.type_attr(), BaseType(given.outputs[0].type()), &def_);
     }
   }
@@ -98,8 +97,7 @@ absl::Status NodeBuilder::CheckInputTypes(const DataTypeVector& input_types) con
       if (!ok) {
         return errors::InvalidArgument("Input ", flat, " of node ", def_.name(), " was passed ",
                                        DataTypeString(got), " from ", o.name(),
-                                       " incompatible with expected ", DataTypeString(want),
-                                       ".");
+                                       " incompatible with expected ", DataTypeString(want), ".");
       }
       ++flat;
     }
@@ -120,8 +118,7 @@ absl::Status NodeBuilder::Finalize(Graph* graph, Node** created) {
       if (o.index() < 0 || o.index() >= o.node()->num_outputs()) {
         return errors::InvalidArgument("Input ", o.name(), " of node ", def_.name(),
                                        " names an output that ", o.node()->name(),
-                                       " does not have (it has ", o.node()->num_outputs(),
-                                       ")");
+                                       " does not have (it has ", o.node()->num_outputs(), ")");
       }
     }
   }

@@ -21,8 +21,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "cc_api/ops.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/graph.h"
+#include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
 

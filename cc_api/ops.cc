@@ -34,21 +34,20 @@ Input::Initializer::Initializer(const std::initializer_list<Initializer>& v) {
       return;
     }
     if (e.tensor.dtype() != first.tensor.dtype()) {
-      status = absl::InvalidArgumentError(
-          "Initializer list components should all have the same type");
+      status =
+          absl::InvalidArgumentError("Initializer list components should all have the same type");
       return;
     }
     if (!e.tensor.shape().IsSameSize(first.tensor.shape())) {
-      status = absl::InvalidArgumentError(
-          "Initializer list components should all have the same shape");
+      status =
+          absl::InvalidArgumentError("Initializer list components should all have the same shape");
       return;
     }
   }
   TensorShape shape({static_cast<int64_t>(v.size())});
   status = shape.AppendShapeWithStatus(first.tensor.shape());
   if (!status.ok()) return;
-  absl::StatusOr<Tensor> t =
-      Tensor::Allocate(DefaultCpuAllocator(), first.tensor.dtype(), shape);
+  absl::StatusOr<Tensor> t = Tensor::Allocate(DefaultCpuAllocator(), first.tensor.dtype(), shape);
   if (!t.ok()) {
     status = t.status();
     return;

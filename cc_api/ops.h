@@ -28,10 +28,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/graph.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/graph.h"
 
 namespace sluice {
 
@@ -74,9 +74,7 @@ class Output {
   DataType type() const { return op_.output_type(index_); }
   // "node:index", the name a Session feeds and fetches by.
   std::string name() const;
-  bool operator==(const Output& other) const {
-    return op_ == other.op_ && index_ == other.index_;
-  }
+  bool operator==(const Output& other) const { return op_ == other.op_ && index_ == other.index_; }
   uint64_t hash() const { return op_.hash(index_); }
 
  private:
@@ -106,9 +104,9 @@ class Input {
     };
 
     // A scalar.
-    template <typename T, typename = typename std::enable_if<
-                              std::is_arithmetic<T>::value ||
-                              std::is_convertible<T, std::string>::value>::type>
+    template <typename T,
+              typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                 std::is_convertible<T, std::string>::value>::type>
     Initializer(const T& v) {  // NOLINT(google-explicit-constructor)
       using RealT = typename RealType<T>::type;
       tensor = Tensor(DataTypeToEnum<RealT>::v(), TensorShape());
@@ -117,9 +115,9 @@ class Input {
     Initializer(const Tensor& t) : tensor(t) {}  // NOLINT(google-explicit-constructor)
 
     // Values filling `shape` in row-major order; their count must match.
-    template <typename T, typename = typename std::enable_if<
-                              std::is_arithmetic<T>::value ||
-                              std::is_convertible<T, std::string>::value>::type>
+    template <typename T,
+              typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                 std::is_convertible<T, std::string>::value>::type>
     Initializer(const std::initializer_list<T>& v, const TensorShape& shape) {
       using RealT = typename RealType<T>::type;
       if (shape.num_elements() != static_cast<int64_t>(v.size())) {
@@ -132,9 +130,9 @@ class Input {
     }
 
     // A vector.
-    template <typename T, typename = typename std::enable_if<
-                              std::is_arithmetic<T>::value ||
-                              std::is_convertible<T, std::string>::value>::type>
+    template <typename T,
+              typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                                 std::is_convertible<T, std::string>::value>::type>
     Initializer(const std::initializer_list<T>& v) {  // NOLINT(google-explicit-constructor)
       using RealT = typename RealType<T>::type;
       Fill<RealT>(v, TensorShape({static_cast<int64_t>(v.size())}));
@@ -161,9 +159,9 @@ class Input {
   };
 
   // A value of any kind Initializer accepts.
-  template <typename T, typename = typename std::enable_if<
-                            std::is_arithmetic<T>::value ||
-                            std::is_convertible<T, std::string>::value>::type>
+  template <typename T,
+            typename = typename std::enable_if<std::is_arithmetic<T>::value ||
+                                               std::is_convertible<T, std::string>::value>::type>
   Input(const T& v)  // NOLINT(google-explicit-constructor)
       : Input(Initializer(v)) {}
   Input(const Initializer& init)  // NOLINT(google-explicit-constructor)
@@ -171,7 +169,7 @@ class Input {
   Input(const Tensor& t)  // NOLINT(google-explicit-constructor)
       : tensor_(t) {}
   Input(const std::initializer_list<Initializer>& init);  // NOLINT
-  Input(const Output& o)  // NOLINT(google-explicit-constructor)
+  Input(const Output& o)                                  // NOLINT(google-explicit-constructor)
       : output_(o) {}
   // Output `i` of the node named `name` in the scope's graph, of dtype `dt`; resolved when
   // the consuming op is built.

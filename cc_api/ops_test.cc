@@ -62,8 +62,7 @@ TEST(InitializerTest, ExplicitShape) {
 TEST(InitializerTest, RaggedOrMixedListsAreErrors) {
   Input::Initializer ragged({{1, 2}, {3}});
   EXPECT_EQ(ragged.status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ragged.status.message(),
-            "Initializer list components should all have the same shape");
+  EXPECT_EQ(ragged.status.message(), "Initializer list components should all have the same shape");
   Input::Initializer mixed({{1, 2}, {3.f, 4.f}});
   EXPECT_EQ(mixed.status.message(), "Initializer list components should all have the same type");
   // An error deep inside is carried out.

@@ -109,8 +109,7 @@ Scope Scope::WithOpNameImpl(const std::string& op_name) const {
 
 Scope Scope::WithControlDependencies(absl::Span<const Operation> control_deps) const {
   Impl* impl = new Impl(*impl_);
-  impl->control_deps_.insert(impl->control_deps_.end(), control_deps.begin(),
-                             control_deps.end());
+  impl->control_deps_.insert(impl->control_deps_.end(), control_deps.begin(), control_deps.end());
   return Scope(impl);
 }
 
@@ -148,8 +147,7 @@ Scope Scope::ColocateWith(const Operation& op) const {
       if (absl::StartsWith(c, kColocationGroupPrefix)) impl->colocation_constraints_.insert(c);
     }
   } else {
-    impl->colocation_constraints_.insert(
-        absl::StrCat(kColocationGroupPrefix, op.node()->name()));
+    impl->colocation_constraints_.insert(absl::StrCat(kColocationGroupPrefix, op.node()->name()));
   }
   return Scope(impl);
 }

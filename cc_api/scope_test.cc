@@ -121,7 +121,8 @@ TEST(ScopeTest, DeviceColocationAndKernelLabel) {
   auto b = ops::Identity(root.ColocateWith(a).WithKernelLabel("special"), a);
   auto c = ops::Identity(root.ColocateWith(b), b);
   auto d = ops::Identity(root.ColocateWith(a).ClearColocation().WithDevice("/device:CPU:1"), a);
-  auto e = ops::Identity(root.WithAssignedDevice("/job:localhost/replica:0/task:0/device:CPU:0"), a);
+  auto e =
+      ops::Identity(root.WithAssignedDevice("/job:localhost/replica:0/task:0/device:CPU:0"), a);
   ASSERT_TRUE(root.ok()) << root.status();
   EXPECT_EQ(a.node()->requested_device(), "/cpu:0");
   std::vector<std::string> classes;

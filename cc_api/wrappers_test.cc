@@ -39,11 +39,10 @@ TEST(WrappersTest, AttrsChainAndShortcuts) {
 TEST(WrappersTest, ListAndStringAttrs) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root, DT_FLOAT, ops::Placeholder::Shape({1, 4, 4, 1}));
-  auto pool = ops::MaxPool(root, x, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID",
-                           ops::MaxPool::DataFormat("NHWC"));
+  auto pool =
+      ops::MaxPool(root, x, {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID", ops::MaxPool::DataFormat("NHWC"));
   ASSERT_TRUE(root.ok()) << root.status();
-  EXPECT_EQ(Attr<std::vector<int64_t>>(pool.node(), "ksize"),
-            (std::vector<int64_t>{1, 2, 2, 1}));
+  EXPECT_EQ(Attr<std::vector<int64_t>>(pool.node(), "ksize"), (std::vector<int64_t>{1, 2, 2, 1}));
   EXPECT_EQ(Attr<std::string>(pool.node(), "padding"), "VALID");
   EXPECT_EQ(Attr<PartialTensorShape>(x.node(), "shape").DebugString(), "[1,4,4,1]");
   std::vector<int> ksize = {1, 1, 1, 1};
@@ -130,8 +129,7 @@ TEST(WrappersTest, TypeErrors) {
   Scope root = Scope::NewRootScope();
   ops::MatMul(root, ops::Const(root, {{1.f}}), ops::Const(root, {{1}}));
   EXPECT_EQ(root.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(root.status().message().find("was passed int32"), std::string::npos)
-      << root.status();
+  EXPECT_NE(root.status().message().find("was passed int32"), std::string::npos) << root.status();
   Scope other = Scope::NewRootScope();
   ops::Cast(other, ops::Const(other, 1.f), DT_INT32);
   EXPECT_TRUE(other.ok()) << other.status();

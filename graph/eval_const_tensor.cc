@@ -17,10 +17,10 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_proto.h"
 #include "graph/op/node_def_util.h"
 #include "graph/shape/shape_inference.h"
 #include "graph/shape_refiner.h"
-#include "graph/core/tensor_proto.h"
 
 namespace sluice {
 namespace {

@@ -36,8 +36,8 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "graph/graph.h"
 #include "graph/core/tensor.h"
+#include "graph/graph.h"
 
 namespace sluice {
 

@@ -41,10 +41,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "graph/core/partial_tensor_shape.h"
 #include "graph/eval_const_tensor.h"
 #include "graph/graph.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/partial_tensor_shape.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {

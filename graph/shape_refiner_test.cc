@@ -8,13 +8,13 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor.h"
 #include "graph/graph.h"
+#include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/shape_inference.h"
-#include "graph/core/tensor.h"
 #include "graph/tensor_id.h"
 #include "gtest/gtest.h"
 #include "proto/tensor.pb.h"
@@ -160,8 +160,8 @@ TEST_F(ShapeRefinerTest, ShapesPropagateThroughAChain) {
 // A failing shape function leaves its node without a context and its consumers unknown;
 // the rest of the graph is inferred.
 TEST_F(ShapeRefinerTest, BestEffortInferenceSkipsFailures) {
-  AddAll({Placeholder("a", PartialTensorShape({2, 3})),
-          Def("r", "Relu", {"a"}).Attr("T", DT_FLOAT)});
+  AddAll(
+      {Placeholder("a", PartialTensorShape({2, 3})), Def("r", "Relu", {"a"}).Attr("T", DT_FLOAT)});
   EXPECT_FALSE(Add(Def("bad", "MatMul", {"a", "a"}).Attr("T", DT_FLOAT)).ok());
   EXPECT_TRUE(Add(Def("after", "Relu", {"bad"}).Attr("T", DT_FLOAT)).ok());
 
@@ -549,8 +549,7 @@ TEST_F(ShapeRefinerTest, RefreshKeepsTheContextsOfAnUnchangedGraph) {
 
 // As prune replaces a fed Placeholder by an _Arg of its shape.
 TEST_F(ShapeRefinerTest, RefreshKeepsConsumersOfAReplacementWithTheSameShape) {
-  AddAll({Placeholder("a", PartialTensorShape({2, 3})),
-          Def("r", "Relu", {"a"}).Attr("T", DT_FLOAT),
+  AddAll({Placeholder("a", PartialTensorShape({2, 3})), Def("r", "Relu", {"a"}).Attr("T", DT_FLOAT),
           Def("i", "Identity", {"r"}).Attr("T", DT_FLOAT)});
   const InferenceContext* r_before = refiner_.GetContext(N("r"));
   AddAll({Placeholder("b", PartialTensorShape({2, 3}))});

@@ -18,8 +18,8 @@
 #include "absl/strings/str_join.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
-#include "graph/import/graph_def_io.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/import/graph_def_io.h"
 
 namespace sluice {
 namespace {
@@ -36,12 +36,12 @@ struct NpyType {
 };
 
 constexpr NpyType kTypes[] = {
-    {DT_BOOL, 'b', 1, "bool"},          {DT_INT8, 'i', 1, "int8"},
-    {DT_INT16, 'i', 2, "int16"},        {DT_INT32, 'i', 4, "int32"},
-    {DT_INT64, 'i', 8, "int64"},        {DT_UINT8, 'u', 1, "uint8"},
-    {DT_UINT16, 'u', 2, "uint16"},      {DT_UINT32, 'u', 4, "uint32"},
-    {DT_UINT64, 'u', 8, "uint64"},      {DT_HALF, 'f', 2, "float16"},
-    {DT_FLOAT, 'f', 4, "float32"},      {DT_DOUBLE, 'f', 8, "float64"},
+    {DT_BOOL, 'b', 1, "bool"},           {DT_INT8, 'i', 1, "int8"},
+    {DT_INT16, 'i', 2, "int16"},         {DT_INT32, 'i', 4, "int32"},
+    {DT_INT64, 'i', 8, "int64"},         {DT_UINT8, 'u', 1, "uint8"},
+    {DT_UINT16, 'u', 2, "uint16"},       {DT_UINT32, 'u', 4, "uint32"},
+    {DT_UINT64, 'u', 8, "uint64"},       {DT_HALF, 'f', 2, "float16"},
+    {DT_FLOAT, 'f', 4, "float32"},       {DT_DOUBLE, 'f', 8, "float64"},
     {DT_COMPLEX64, 'c', 8, "complex64"}, {DT_COMPLEX128, 'c', 16, "complex128"},
 };
 
@@ -118,8 +118,8 @@ class HeaderParser {
     return errors::InvalidArgument("malformed .npy header (", what, "): ", text_);
   }
   absl::Status Expect(char c) {
-    return Consume(c) ? absl::OkStatus() : Error(absl::StrCat("expected '", std::string(1, c),
-                                                              "' at offset ", pos_));
+    return Consume(c) ? absl::OkStatus()
+                      : Error(absl::StrCat("expected '", std::string(1, c), "' at offset ", pos_));
   }
 
   absl::Status ParseString(std::string* out) {
@@ -267,9 +267,8 @@ absl::Status ParseNpy(absl::string_view bytes, Tensor* tensor) {
   const int64_t expected = MultiplyWithoutOverflow(shape.num_elements(), width);
   const absl::string_view data = bytes.substr(offset);
   if (expected < 0 || static_cast<uint64_t>(expected) != data.size()) {
-    return errors::DataLoss(".npy data has ", data.size(), " bytes; shape ",
-                            shape.DebugString(), " of ", NumpyDtypeName(dtype), " needs ",
-                            expected);
+    return errors::DataLoss(".npy data has ", data.size(), " bytes; shape ", shape.DebugString(),
+                            " of ", NumpyDtypeName(dtype), " needs ", expected);
   }
   ASSIGN_OR_RETURN(Tensor result, Tensor::Allocate(DefaultCpuAllocator(), dtype, shape));
   if (expected > 0) {
@@ -307,8 +306,7 @@ absl::Status EncodeNpy(const Tensor& tensor, std::string* bytes) {
                                              : absl::StrCat("(", absl::StrJoin(dims, ", "), ")");
   const char order = type->size == 1 ? '|' : '<';
   std::string dict = absl::StrCat("{'descr': '", std::string(1, order), std::string(1, type->kind),
-                                  type->size, "', 'fortran_order': False, 'shape': ", shape,
-                                  ", }");
+                                  type->size, "', 'fortran_order': False, 'shape': ", shape, ", }");
   // Version 1.0 suffices: its 2-byte length holds any header, since rank is at most
   // TensorShape::kMaxDims and each dim takes at most 21 characters.
   const size_t prefix = kMagicSize + 2 + 2;

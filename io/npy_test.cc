@@ -94,9 +94,9 @@ TEST(NpyTest, WritesNumpysBytes) {
 
 // Every writable dtype survives a round trip, values and shape.
 TEST(NpyTest, RoundTripsEveryDtype) {
-  for (DataType dtype : {DT_BOOL, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16,
-                         DT_UINT32, DT_UINT64, DT_HALF, DT_FLOAT, DT_DOUBLE, DT_COMPLEX64,
-                         DT_COMPLEX128}) {
+  for (DataType dtype :
+       {DT_BOOL, DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64,
+        DT_HALF, DT_FLOAT, DT_DOUBLE, DT_COMPLEX64, DT_COMPLEX128}) {
     SCOPED_TRACE(DataTypeString(dtype));
     Tensor t(dtype, TensorShape({2, 1, 3}));
     char* data = static_cast<char*>(t.raw_data());
@@ -139,24 +139,24 @@ TEST(NpyTest, RejectsMalformedFiles) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseNpy(WithHeader("{'descr': '<f4', 'shape': (1,), }", "abcd"), &t).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }"),
-                     &t).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }"), &t).code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': "
                                 "(4611686018427387904, 4), }"),
-                     &t).code(),
+                     &t)
+                .code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseNpy(WithHeader("{'descr': [('a', '<f4')], 'fortran_order': False, "
                                 "'shape': (1,), }"),
-                     &t).code(),
+                     &t)
+                .code(),
             absl::StatusCode::kUnimplemented);
   absl::Status short_data =
-      ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", "abcd"),
-               &t);
+      ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", "abcd"), &t);
   EXPECT_EQ(short_data.code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(short_data.message().find("needs 8"), std::string::npos) << short_data;
-  EXPECT_EQ(ReadNpyFile("io/testdata/no_such_file.npy", &t).code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(ReadNpyFile("io/testdata/no_such_file.npy", &t).code(), absl::StatusCode::kNotFound);
 }
 
 // Every prefix of a valid file is rejected cleanly (no crash, no partial tensor).

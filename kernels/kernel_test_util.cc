@@ -71,8 +71,7 @@ void KernelTest::AddRefInput(absl::Mutex* mu, Tensor* tensor) {
   inputs_given_.emplace_back(mu, tensor);
 }
 
-ResourceHandleProto KernelTest::MakeHandle(const std::string& container,
-                                           const std::string& name,
+ResourceHandleProto KernelTest::MakeHandle(const std::string& container, const std::string& name,
                                            ResourceTypeIndex type) const {
   ResourceHandleProto handle;
   handle.set_device(device_->name());

@@ -29,8 +29,8 @@
 
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -39,12 +39,12 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
-#include "gtest/gtest.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/op/node_def_util.h"
+#include "gtest/gtest.h"
 #include "proto/node_def.pb.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/device_base.h"

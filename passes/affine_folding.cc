@@ -9,11 +9,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
-#include "graph/graph.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
+#include "graph/graph.h"
+#include "graph/op/node_def_util.h"
 #include "proto/attr_value.pb.h"
 #include "proto/tensor.pb.h"
 
@@ -27,9 +27,7 @@ struct Chain {
   Node* mul = nullptr;
   Node* add = nullptr;
   Tensor bias, scale, shift;  // per channel; empty when the node is absent
-  Node* last() const {
-    return add != nullptr ? add : mul != nullptr ? mul : bias_add;
-  }
+  Node* last() const { return add != nullptr ? add : mul != nullptr ? mul : bias_add; }
 };
 
 std::string StringAttr(const Node* n, const std::string& name) {
@@ -157,8 +155,8 @@ class AffineFolder {
       if (!PerChannel(value, rank, channels, out)) *out = Tensor();
       return absl::OkStatus();
     };
-    if (next != nullptr && Foldable(next, prev) && next->type_string() == "BiasAdd" &&
-        input == 0 && StringAttr(next, "data_format") != "NCHW") {
+    if (next != nullptr && Foldable(next, prev) && next->type_string() == "BiasAdd" && input == 0 &&
+        StringAttr(next, "data_format") != "NCHW") {
       RETURN_IF_ERROR(take_const(next, 1, &chain->bias));
       if (chain->bias.NumElements() == channels) {
         chain->bias_add = next;
@@ -203,8 +201,7 @@ class AffineFolder {
     return out;
   }
 
-  static NodeDef ConstDef(const std::string& name, const Tensor& value,
-                          const std::string& device) {
+  static NodeDef ConstDef(const std::string& name, const Tensor& value, const std::string& device) {
     NodeDef def;
     def.set_name(name);
     def.set_op("Const");
@@ -223,8 +220,7 @@ class AffineFolder {
   }
 
   // A Const next to `like` (same devices), not yet connected.
-  absl::StatusOr<Node*> AddConst(const std::string& base, const Tensor& value,
-                                 const Node* like) {
+  absl::StatusOr<Node*> AddConst(const std::string& base, const Tensor& value, const Node* like) {
     ASSIGN_OR_RETURN(Node * k,
                      g_->AddNode(ConstDef(FreshName(base), value, like->requested_device())));
     k->set_assigned_device_name(like->assigned_device_name());
@@ -246,8 +242,7 @@ class AffineFolder {
 
     if (chain->mul != nullptr) {
       ASSIGN_OR_RETURN(Node * scaled, AddConst(absl::StrCat(c->name(), "/folded_filter"),
-                                               ScaledFilter(c, w, chain->scale),
-                                               chain->filter));
+                                               ScaledFilter(c, w, chain->scale), chain->filter));
       RETURN_IF_ERROR(g_->UpdateEdge(scaled, 0, c, 1));
       RemoveIfUnused(chain->filter);
     }
@@ -312,8 +307,7 @@ class AffineFolder {
 
 }  // namespace
 
-absl::Status FoldAffineIntoContractions(const AffineFoldingOptions& opts, Graph* g,
-                                        bool* changed) {
+absl::Status FoldAffineIntoContractions(const AffineFoldingOptions& opts, Graph* g, bool* changed) {
   return AffineFolder(opts, g).Run(changed);
 }
 

@@ -37,8 +37,7 @@ struct AffineFoldingOptions {
   absl::flat_hash_set<std::string> protected_names;
 };
 
-absl::Status FoldAffineIntoContractions(const AffineFoldingOptions& opts, Graph* g,
-                                        bool* changed);
+absl::Status FoldAffineIntoContractions(const AffineFoldingOptions& opts, Graph* g, bool* changed);
 
 }  // namespace sluice
 

@@ -6,11 +6,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/tensor.h"
-#include "graph/core/tensor_proto.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 
@@ -46,8 +46,7 @@ constexpr char kConvAttrs[] =
 std::string ConvBase() {
   return absl::StrCat(
       "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }",
-      Const("w", {1, 1, 2, 3}, {1, 2, 3, 4, 5, 6}),
-      Node("conv", "Conv2D", {"x", "w"}, kConvAttrs));
+      Const("w", {1, 1, 2, 3}, {1, 2, 3, 4, 5, 6}), Node("conv", "Conv2D", {"x", "w"}, kConvAttrs));
 }
 
 class AffineFoldingTest : public ::testing::Test {
@@ -83,10 +82,10 @@ class AffineFoldingTest : public ::testing::Test {
 };
 
 TEST_F(AffineFoldingTest, BatchNormArithmeticFoldsIntoFilterAndBias) {
-  Load(ConvBase() + Const("b", {3}, {1, 1, 1}) +
-       Node("bias", "BiasAdd", {"conv", "b"}) + Const("s", {3}, {2, 3, 4}) +
-       Node("mul", "Mul", {"bias", "s"}) + Const("t", {1, 1, 1, 3}, {10, 20, 30}) +
-       Node("add", "AddV2", {"t", "mul"}) + Node("relu", "Relu", {"add"}));
+  Load(ConvBase() + Const("b", {3}, {1, 1, 1}) + Node("bias", "BiasAdd", {"conv", "b"}) +
+       Const("s", {3}, {2, 3, 4}) + Node("mul", "Mul", {"bias", "s"}) +
+       Const("t", {1, 1, 1, 3}, {10, 20, 30}) + Node("add", "AddV2", {"t", "mul"}) +
+       Node("relu", "Relu", {"add"}));
   ASSERT_TRUE(Fold());
   EXPECT_EQ(Find("mul"), nullptr);
   EXPECT_EQ(Find("bias"), nullptr);
@@ -110,17 +109,15 @@ TEST_F(AffineFoldingTest, ScalarScaleWithoutBias) {
   ASSERT_TRUE(Fold());
   EXPECT_EQ(Find("mul")->op(), "BiasAdd");
   EXPECT_EQ(ConstValues(Find("mul")->input(1)), (std::vector<float>{0, 0, 0}));
-  EXPECT_EQ(ConstValues(Find("conv")->input(1)),
-            (std::vector<float>{0.5, 1, 1.5, 2, 2.5, 3}));
+  EXPECT_EQ(ConstValues(Find("conv")->input(1)), (std::vector<float>{0.5, 1, 1.5, 2, 2.5, 3}));
 }
 
 TEST_F(AffineFoldingTest, DepthwiseAndTransposedMatMulScaleTheirChannels) {
   Load(absl::StrCat(
       "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }",
       Const("w", {1, 1, 2, 2}, {1, 1, 1, 1}),
-      Node("dw", "DepthwiseConv2dNative", {"x", "w"}, kConvAttrs),
-      Const("s", {4}, {1, 2, 3, 4}), Node("mul", "Mul", {"dw", "s"}),
-      Const("m", {3, 2}, {1, 1, 1, 1, 1, 1}),
+      Node("dw", "DepthwiseConv2dNative", {"x", "w"}, kConvAttrs), Const("s", {4}, {1, 2, 3, 4}),
+      Node("mul", "Mul", {"dw", "s"}), Const("m", {3, 2}, {1, 1, 1, 1, 1, 1}),
       Node("mm", "MatMul", {"x", "m"}, " attr { key: 'transpose_b' value { b: true } }"),
       Const("s2", {3}, {1, 2, 3}), Node("mul2", "Mul", {"mm", "s2"})));
   ASSERT_TRUE(Fold());
@@ -150,8 +147,8 @@ TEST_F(AffineFoldingTest, WhatCannotFoldStays) {
 }
 
 TEST_F(AffineFoldingTest, SharedFilterIsKeptForItsOtherReader) {
-  Load(ConvBase() + Node("conv2", "Conv2D", {"x", "w"}, kConvAttrs) +
-       Const("s", {3}, {2, 2, 2}) + Node("mul", "Mul", {"conv", "s"}));
+  Load(ConvBase() + Node("conv2", "Conv2D", {"x", "w"}, kConvAttrs) + Const("s", {3}, {2, 2, 2}) +
+       Node("mul", "Mul", {"conv", "s"}));
   ASSERT_TRUE(Fold());
   EXPECT_EQ(Find("conv2")->input(1), "w");
   EXPECT_NE(Find("conv")->input(1), "w");

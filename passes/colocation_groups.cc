@@ -20,9 +20,9 @@
 #include "absl/strings/strip.h"
 #include "glog/logging.h"
 #include "graph/core/errors.h"
+#include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
-#include "graph/core/types.h"
 
 namespace sluice {
 namespace {

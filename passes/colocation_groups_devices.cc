@@ -15,9 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "glog/logging.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/errors.h"
 #include "graph/graph.h"
+#include "graph/op/attr_value_util.h"
 #include "passes/colocation_groups.h"
 
 namespace sluice {

@@ -28,11 +28,11 @@
 #include "absl/strings/str_cat.h"
 #include "graph/algorithm.h"
 #include "graph/core/errors.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/partial_tensor_shape.h"
-#include "graph/shape_refiner.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
+#include "graph/op/node_def_util.h"
+#include "graph/shape_refiner.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {
@@ -143,9 +143,9 @@ void ConstantFolder::EnsureShapes() {
   if (shapes_inferred_) return;
   shapes_inferred_ = true;
   // A loop's Merge is added before its NextIteration, which RefreshNode cannot reproduce.
-  const bool reuse =
-      refiner_ != nullptr &&
-      std::none_of(order_.begin(), order_.end(), [](Node* n) { return n->IsNextIteration(); });
+  const bool reuse = refiner_ != nullptr && std::none_of(order_.begin(), order_.end(), [](Node* n) {
+                       return n->IsNextIteration();
+                     });
   if (!reuse) {
     own_refiner_ = std::make_unique<ShapeRefiner>(graph_->op_registry());
     refiner_ = own_refiner_.get();

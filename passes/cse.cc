@@ -24,9 +24,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "graph/algorithm.h"
-#include "graph/op/attr_value_util.h"
-#include "graph/graph.h"
 #include "graph/core/types.h"
+#include "graph/graph.h"
+#include "graph/op/attr_value_util.h"
 
 namespace sluice {
 namespace {

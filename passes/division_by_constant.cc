@@ -13,11 +13,11 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
-#include "graph/graph.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
+#include "graph/graph.h"
+#include "graph/op/node_def_util.h"
 #include "passes/fused_node_splice.h"
 #include "proto/node_def.pb.h"
 

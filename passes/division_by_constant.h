@@ -3,10 +3,10 @@
 // or complex type, becomes Mul(x, r) with r = 1/c: for float and double the pass computes r
 // itself (one IEEE division per element, as the Reciprocal kernel does) and adds it as a
 // Const; for the other types r is a Reciprocal(c) node that the pipeline's next constant
-// folding evaluates with the CPU kernel, as TensorFlow's folding does. A multiplication is several times cheaper than a
-// division, and TensorFlow's sessions (Grappler on, as users run them) compute exactly this
-// product, so results move closer to TensorFlow's, not away: x * (1/c) can differ from x / c
-// in the last bit, and TensorFlow returns the former.
+// folding evaluates with the CPU kernel, as TensorFlow's folding does. A multiplication is several
+// times cheaper than a division, and TensorFlow's sessions (Grappler on, as users run them) compute
+// exactly this product, so results move closer to TensorFlow's, not away: x * (1/c) can differ from
+// x / c in the last bit, and TensorFlow returns the former.
 //
 // The Mul keeps the division's name, devices, consumers and control inputs; r is named
 // "<div>/reciprocal" (made unique) after the first division that needs it, placed with it,

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/tensor.h"
-#include "graph/core/tensor_proto.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

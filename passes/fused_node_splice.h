@@ -23,8 +23,7 @@
 namespace sluice {
 
 absl::StatusOr<Node*> SpliceFusedNode(Graph* g, absl::Span<Node* const> members, Node* last,
-                                      NodeDef def,
-                                      absl::Span<const std::pair<Node*, int>> sources);
+                                      NodeDef def, absl::Span<const std::pair<Node*, int>> sources);
 
 }  // namespace sluice
 

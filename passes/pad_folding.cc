@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "graph/graph.h"
-#include "graph/shape/shape_inference.h"
-#include "graph/shape_refiner.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
+#include "graph/graph.h"
+#include "graph/shape/shape_inference.h"
+#include "graph/shape_refiner.h"
 #include "proto/attr_value.pb.h"
 
 namespace sluice {
@@ -90,8 +90,7 @@ bool SpatialPaddings(const Tensor& paddings, bool nchw, SpatialPads* pads) {
 }
 
 // The paddings SAME gives one spatial dim: {before, after}.
-std::array<int64_t, 2> SamePadding(int64_t in, int64_t filter, int64_t stride,
-                                   int64_t dilation) {
+std::array<int64_t, 2> SamePadding(int64_t in, int64_t filter, int64_t stride, int64_t dilation) {
   const int64_t effective = (filter - 1) * dilation + 1;
   const int64_t out = (in + stride - 1) / stride;
   const int64_t total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
@@ -135,8 +134,7 @@ class PadFolder {
     }
     Node* conv = nullptr;
     for (const Edge* e : p->out_edges()) {
-      if (e->IsControlEdge() || e->src_output() != 0 || e->dst_input() != 0 ||
-          conv != nullptr) {
+      if (e->IsControlEdge() || e->src_output() != 0 || e->dst_input() != 0 || conv != nullptr) {
         return false;
       }
       conv = e->dst();
@@ -200,8 +198,7 @@ class PadFolder {
     const int64_t in_rows = KnownDim(x, 4, rows), in_cols = KnownDim(x, 4, cols);
     const int64_t filter_rows = KnownDim(filter, 4, 0), filter_cols = KnownDim(filter, 4, 1);
     if (in_rows < 0 || in_cols < 0 || filter_rows <= 0 || filter_cols <= 0) return false;
-    if (strides[rows] <= 0 || strides[cols] <= 0 || dilations[rows] <= 0 ||
-        dilations[cols] <= 0) {
+    if (strides[rows] <= 0 || strides[cols] <= 0 || dilations[rows] <= 0 || dilations[cols] <= 0) {
       return false;
     }
     const std::array<int64_t, 2> r =

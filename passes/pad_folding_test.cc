@@ -33,11 +33,9 @@ std::string Node(const std::string& name, const std::string& op,
   return absl::StrCat(s, " attr { key: 'T' value { type: DT_FLOAT } }", attrs, " }");
 }
 
-std::string ConvAttrs(int stride, const std::string& padding,
-                      const std::string& extra = "") {
+std::string ConvAttrs(int stride, const std::string& padding, const std::string& extra = "") {
   return absl::StrCat(" attr { key: 'strides' value { list { i: [1, ", stride, ", ", stride,
-                      ", 1] } } } attr { key: 'padding' value { s: '", padding, "' } }",
-                      extra);
+                      ", 1] } } } attr { key: 'padding' value { s: '", padding, "' } }", extra);
 }
 
 class PadFoldingTest : public ::testing::Test {
@@ -100,8 +98,7 @@ TEST_F(PadFoldingTest, ExplicitPaddingsAddUp) {
 TEST_F(PadFoldingTest, DepthwisePadFoldsOnlyWhenItIsSame) {
   const std::string dw_attrs = ConvAttrs(2, "VALID");
   Load(FloatPlaceholderText("x", {-1, 12, 12, 4}) + FloatPlaceholderText("y", {-1, 11, 11, 4}) +
-       FloatPlaceholderText("w", {3, 3, 4, 1}) +
-       Paddings("even_pads", {0, 0, 0, 1, 0, 1, 0, 0}) +
+       FloatPlaceholderText("w", {3, 3, 4, 1}) + Paddings("even_pads", {0, 0, 0, 1, 0, 1, 0, 0}) +
        Paddings("odd_pads", {0, 0, 0, 1, 0, 1, 0, 0}) +
        Node("even_pad", "Pad", {"x", "even_pads"}) + Node("odd_pad", "Pad", {"y", "odd_pads"}) +
        Node("even", "DepthwiseConv2dNative", {"even_pad", "w"}, dw_attrs) +

@@ -27,9 +27,9 @@
 #include "absl/strings/str_cat.h"
 #include "graph/core/device_name.h"
 #include "graph/core/errors.h"
+#include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
-#include "graph/core/types.h"
 #include "passes/partition_control.h"
 #include "proto/tensor.pb.h"
 

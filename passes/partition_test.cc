@@ -226,12 +226,12 @@ TEST(PartitionTest, HostMemoryTensorsUseHostSendAndHostRecv) {
 // writes must not differ, even with memory-type callbacks that read attrs of nodes already
 // written, and for a node added from a NodeDef of its own (AddNode).
 TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
-  const std::string text =
-      N("x", "Placeholder", kCpu0, {}, {{"dtype", "type: DT_FLOAT"}}) + IntConst("k", kCpu0) +
-      Unary("s", "Shape", kGpu0, "x") + Unary("n", "Neg", kCpu0, "s", "DT_INT32") +
-      N("r", "Reshape", kGpu0, {"x", "s"}, {{"T", "type: DT_FLOAT"}}) +
-      N("r2", "Reshape", kGpu0, {"x", "k", "^n"}, {{"T", "type: DT_FLOAT"}}) +
-      Unary("m", "Neg", kGpu0, "s", "DT_INT32");
+  const std::string text = N("x", "Placeholder", kCpu0, {}, {{"dtype", "type: DT_FLOAT"}}) +
+                           IntConst("k", kCpu0) + Unary("s", "Shape", kGpu0, "x") +
+                           Unary("n", "Neg", kCpu0, "s", "DT_INT32") +
+                           N("r", "Reshape", kGpu0, {"x", "s"}, {{"T", "type: DT_FLOAT"}}) +
+                           N("r2", "Reshape", kGpu0, {"x", "k", "^n"}, {{"T", "type: DT_FLOAT"}}) +
+                           Unary("m", "Neg", kGpu0, "s", "DT_INT32");
   PartitionOptions opts;
   opts.output_in_host_memory = [](const Node& n, int) {
     return n.type_string() == "Shape" && n.attrs().Find("out_type") != nullptr;
@@ -266,7 +266,9 @@ TEST(PartitionTest, ConsumingTheGraphGivesTheSamePartitions) {
   ASSERT_EQ(got.size(), want.size());
   for (const auto& [device, gdef] : want.graphs()) {
     EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(got.at(device), *gdef))
-        << device << "\n" << got.at(device).DebugString() << "\nwant\n" << gdef->DebugString();
+        << device << "\n"
+        << got.at(device).DebugString() << "\nwant\n"
+        << gdef->DebugString();
   }
   // The graph's own NodeDef, on the graph's arena, which the partitions now hold.
   EXPECT_EQ(got.arena(), graph_arena);

@@ -27,9 +27,9 @@
 #include "passes/affine_folding.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
-#include "passes/pad_folding.h"
 #include "passes/division_by_constant.h"
 #include "passes/elementwise_fusion.h"
+#include "passes/pad_folding.h"
 #include "passes/remapper.h"
 #include "passes/simplify.h"
 
@@ -91,9 +91,8 @@ absl::Status PassRunner::Run(absl::string_view name, Graph* graph,
 
 absl::Status PassRunner::RunPartition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                                       GraphPartitions* partitions) {
-  absl::Status status = Timed("partition", graph->num_op_nodes(), [&] {
-    return Partition(opts, std::move(graph), partitions);
-  });
+  absl::Status status = Timed("partition", graph->num_op_nodes(),
+                              [&] { return Partition(opts, std::move(graph), partitions); });
   int nodes_after = 0;
   for (const auto& [device, gdef] : partitions->graphs()) nodes_after += gdef->node_size();
   stats_->back().nodes_after = nodes_after;
@@ -239,17 +238,15 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
     AffineFoldingOptions fold_opts;
     fold_opts.protected_names = NamedNodes(opts.prune);
     bool folded = false;
-    RETURN_IF_ERROR(runner.Run("affine_folding", g, [&] {
-      return FoldAffineIntoContractions(fold_opts, g, &folded);
-    }));
+    RETURN_IF_ERROR(runner.Run("affine_folding", g,
+                               [&] { return FoldAffineIntoContractions(fold_opts, g, &folded); }));
   }
   if (l1) {
     PadFoldingOptions pad_opts;
     pad_opts.protected_names = NamedNodes(opts.prune);
     bool folded = false;
-    RETURN_IF_ERROR(runner.Run("pad_folding", g, [&] {
-      return FoldPadIntoConvolutions(pad_opts, g, &folded);
-    }));
+    RETURN_IF_ERROR(runner.Run("pad_folding", g,
+                               [&] { return FoldPadIntoConvolutions(pad_opts, g, &folded); }));
   }
   if (l1 && opts.kernel_exists) {
     RemapperOptions remap_opts;
@@ -261,9 +258,8 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
     ElementwiseFusionOptions fusion_opts;
     fusion_opts.protected_names = std::move(remap_opts.protected_names);
     fusion_opts.kernel_exists = opts.kernel_exists;
-    RETURN_IF_ERROR(runner.Run("elementwise_fusion", g, [&] {
-      return FuseElementwise(fusion_opts, g, &fused);
-    }));
+    RETURN_IF_ERROR(runner.Run("elementwise_fusion", g,
+                               [&] { return FuseElementwise(fusion_opts, g, &fused); }));
   }
   return runner.RunPartition(opts.partition, std::move(graph), &result->partitions);
 }

@@ -20,8 +20,8 @@
 // (do_constant_folding, do_common_subexpression_elimination) is set. Simplification runs at
 // L1 only. Constant folding is skipped when no evaluator is given; its failures are logged
 // and treated as "nothing folded", as TensorFlow does. Division by a constant becomes a
-// multiplication by its reciprocal at L1 only (Grappler's rewrite). Fed, fetched and targeted nodes are
-// protected: never folded away, merged into others, or removed.
+// multiplication by its reciprocal at L1 only (Grappler's rewrite). Fed, fetched and targeted nodes
+// are protected: never folded away, merged into others, or removed.
 //
 // Every pass run appends a PassStats (op nodes before and after, wall time; for partition,
 // "after" counts the nodes of all partitions, Send/Recv included). When a dump directory is

@@ -13,16 +13,16 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "google/protobuf/text_format.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_proto.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/import/graph_def_io.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/node_def_util.h"
 #include "graph/shape_refiner.h"
-#include "graph/core/tensor.h"
-#include "graph/core/tensor_proto.h"
-#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "passes/constant_evaluator.h"
 
@@ -190,13 +190,50 @@ TEST(PipelineTest, L0HonoursTheCseFlag) {
 
 TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
   const std::string text = R"pb(
-    node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
-    node { name: 'w' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
-    node { name: 'b' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }
-    node { name: 'mm' op: 'MatMul' input: 'x' input: 'w'
-           attr { key: 'T' value { type: DT_FLOAT } } }
-    node { name: 'out' op: 'BiasAdd' input: 'mm' input: 'b'
-           attr { key: 'T' value { type: DT_FLOAT } } }
+    node {
+      name: 'x'
+      op: 'Placeholder'
+      attr {
+        key: 'dtype'
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: 'w'
+      op: 'Placeholder'
+      attr {
+        key: 'dtype'
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: 'b'
+      op: 'Placeholder'
+      attr {
+        key: 'dtype'
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: 'mm'
+      op: 'MatMul'
+      input: 'x'
+      input: 'w'
+      attr {
+        key: 'T'
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: 'out'
+      op: 'BiasAdd'
+      input: 'mm'
+      input: 'b'
+      attr {
+        key: 'T'
+        value { type: DT_FLOAT }
+      }
+    }
   )pb";
   for (const bool with_kernel : {true, false}) {
     auto g = std::make_unique<Graph>(OpRegistry::Global());
@@ -250,11 +287,12 @@ TEST(PipelineTest, ImportShapesFoldAsFoldingsOwnInferenceDoes) {
       "attr { key: 'shape' value { shape { dim { size: 2 } dim { size: 3 } } } } }\n"
       "node { name: 'y' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
       "attr { key: 'shape' value { shape { dim { size: 4 } } } } }\n"
-      "node { name: 'r' op: 'Relu' input: 'y' ", float_t, " }\n",
+      "node { name: 'r' op: 'Relu' input: 'y' ",
+      float_t, " }\n",
       "node { name: 'z' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } "
       "attr { key: '_output_shapes' value { list { shape { dim { size: 5 } } } } } }\n"
-      "node { name: 'sx' op: 'Shape' input: 'x' ", float_t, " }\n",
-      "node { name: 'sr' op: 'Shape' input: 'r' ", float_t, " }\n",
+      "node { name: 'sx' op: 'Shape' input: 'x' ",
+      float_t, " }\n", "node { name: 'sr' op: 'Shape' input: 'r' ", float_t, " }\n",
       "node { name: 'sz' op: 'Shape' input: 'z' ", float_t, " }\n");
   GraphDef gdef;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &gdef));

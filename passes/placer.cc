@@ -14,9 +14,9 @@
 
 #include "glog/logging.h"
 #include "graph/core/errors.h"
+#include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
-#include "graph/core/types.h"
 #include "passes/colocation_groups.h"
 
 namespace sluice {

@@ -9,11 +9,11 @@
 #include "absl/strings/str_replace.h"
 #include "glog/logging.h"
 #include "gmock/gmock.h"
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -18,11 +18,11 @@
 #include "absl/strings/string_view.h"
 #include "graph/algorithm.h"
 #include "graph/core/errors.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
-#include "graph/core/partial_tensor_shape.h"
 #include "graph/tensor_id.h"
-#include "graph/core/types.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {
@@ -64,13 +64,13 @@ absl::Status ResolveEndpoints(const Graph& g, const std::vector<std::string>& na
     if (n == nullptr || !n->IsOp()) {
       // TensorFlow's session reports unknown feeds and fetches as INVALID_ARGUMENT.
       return errors::InvalidArgument("Tensor ", EndpointKey(id.node, id.index),
-                              ", specified in either feed_devices or fetch_devices was not "
-                              "found in the Graph");
+                                     ", specified in either feed_devices or fetch_devices was not "
+                                     "found in the Graph");
     }
     if (id.index >= n->num_outputs()) {
       return errors::OutOfRange("Node '", n->name(), "' (type: '", n->type_string(),
-                                "', num of outputs: ", n->num_outputs(),
-                                ") does not have output ", id.index);
+                                "', num of outputs: ", n->num_outputs(), ") does not have output ",
+                                id.index);
     }
     out->push_back({n, id.index});
   }

@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graph/core/partial_tensor_shape.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/node_def_util.h"
-#include "graph/core/partial_tensor_shape.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -239,14 +239,16 @@ TEST_F(PruneTest, UnknownNamesAreNotFound) {
   PruneOptions opts;
   opts.feeds = {"zz"};
   opts.fetches = {"c"};
-  EXPECT_EQ(Prune(opts),
-            "INVALID_ARGUMENT: Tensor zz:0, specified in either feed_devices or fetch_devices was not "
-            "found in the Graph");
+  EXPECT_EQ(
+      Prune(opts),
+      "INVALID_ARGUMENT: Tensor zz:0, specified in either feed_devices or fetch_devices was not "
+      "found in the Graph");
   opts.feeds = {};
   opts.fetches = {"c", "yy:1"};
-  EXPECT_EQ(Prune(opts),
-            "INVALID_ARGUMENT: Tensor yy:1, specified in either feed_devices or fetch_devices was not "
-            "found in the Graph");
+  EXPECT_EQ(
+      Prune(opts),
+      "INVALID_ARGUMENT: Tensor yy:1, specified in either feed_devices or fetch_devices was not "
+      "found in the Graph");
   opts.fetches = {};
   opts.targets = {"n", "t1", "t2"};
   EXPECT_EQ(Prune(opts), "NOT_FOUND: PruneForTargets: Some target nodes not found: t1 t2 ");

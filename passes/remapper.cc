@@ -206,8 +206,7 @@ class Remapper {
     if (b->type_string() == "BiasAdd") {
       if (StringAttr(b, "data_format", "NHWC") != format) return false;
     } else if (conv && !depthwise &&
-               (b->type_string() == "FusedBatchNorm" ||
-                b->type_string() == "FusedBatchNormV3")) {
+               (b->type_string() == "FusedBatchNorm" || b->type_string() == "FusedBatchNormV3")) {
       const auto it = b->def().attr().find("is_training");
       if (it == b->def().attr().end() || it->second.b()) return false;
       if (StringAttr(b, "data_format", "NHWC") != format) return false;
@@ -220,8 +219,8 @@ class Remapper {
     chain->contraction = c;
     chain->post = b;
     if (!Inner(b)) return true;
-    const bool residual = conv && !depthwise && b->type_string() == "BiasAdd" &&
-                          MatchResidual(b, chain);
+    const bool residual =
+        conv && !depthwise && b->type_string() == "BiasAdd" && MatchResidual(b, chain);
     if (!residual && MatchSwish(b, chain)) return true;
     if (residual && !Inner(chain->residual)) return true;
     Node* before_activation = residual ? chain->residual : b;

@@ -276,8 +276,7 @@ TEST_F(RemapperTest, MismatchedFormatOrDeviceBlocksFusion) {
 }
 
 TEST_F(RemapperTest, ControlInputsAndConsumersMove) {
-  Load(Node("c0", "NoOp", {}) + Conv("conv").replace(Conv("conv").size() - 2, 0,
-                                                      " input: '^c0'") +
+  Load(Node("c0", "NoOp", {}) + Conv("conv").replace(Conv("conv").size() - 2, 0, " input: '^c0'") +
        BiasAdd("b", "conv") + Node("after", "NoOp", {"^b"}));
   ASSERT_TRUE(Fuse());
   const NodeDef* fused = Find("b");

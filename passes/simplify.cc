@@ -16,8 +16,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "graph/algorithm.h"
-#include "graph/graph.h"
 #include "graph/core/types.h"
+#include "graph/graph.h"
 
 namespace sluice {
 namespace {

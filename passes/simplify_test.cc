@@ -81,13 +81,13 @@ TEST_F(SimplifyTest, KeepsIdentityNWithControlEdgesOrAName) {
   EXPECT_FALSE(changed_) << kept;
 
   Graph other(OpRegistry::Global());
-  ASSERT_TRUE(GraphFromTextForTest(
-                  absl::StrCat(ConstNode("a"),
-                               "node { name: 'idn' op: 'IdentityN' input: 'a'"
-                               " attr { key: 'T' value { list { type: DT_FLOAT } } } }",
-                               OpNode("n", "Neg", {"idn"})),
-                  &other)
-                  .ok());
+  ASSERT_TRUE(
+      GraphFromTextForTest(absl::StrCat(ConstNode("a"),
+                                        "node { name: 'idn' op: 'IdentityN' input: 'a'"
+                                        " attr { key: 'T' value { list { type: DT_FLOAT } } } }",
+                                        OpNode("n", "Neg", {"idn"})),
+                           &other)
+          .ok());
   SimplifyOptions opts;
   opts.protected_names = {"idn"};
   bool changed = true;

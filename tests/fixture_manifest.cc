@@ -74,18 +74,18 @@ absl::Status ReadFixtureManifest(const std::string& dir, std::vector<FixtureMode
     line = absl::StripAsciiWhitespace(line);
     if (line.empty() || line[0] == '#') continue;
     std::vector<absl::string_view> words = absl::StrSplit(line, ' ', absl::SkipEmpty());
-    RETURN_IF_ERROR(errors::PrependToMessage(ParseLine(dir, words, models), path, ":",
-                                             line_number, ": "));
+    RETURN_IF_ERROR(
+        errors::PrependToMessage(ParseLine(dir, words, models), path, ":", line_number, ": "));
   }
   return absl::OkStatus();
 }
 
 absl::Status DataTypeFromNumpyName(absl::string_view name, DataType* dtype) {
   static const std::pair<const char*, DataType> kTypes[] = {
-      {"float16", DT_HALF},   {"float32", DT_FLOAT},  {"float64", DT_DOUBLE},
-      {"int8", DT_INT8},      {"int16", DT_INT16},    {"int32", DT_INT32},
-      {"int64", DT_INT64},    {"uint8", DT_UINT8},    {"uint16", DT_UINT16},
-      {"uint32", DT_UINT32},  {"uint64", DT_UINT64},  {"bool", DT_BOOL},
+      {"float16", DT_HALF},        {"float32", DT_FLOAT},         {"float64", DT_DOUBLE},
+      {"int8", DT_INT8},           {"int16", DT_INT16},           {"int32", DT_INT32},
+      {"int64", DT_INT64},         {"uint8", DT_UINT8},           {"uint16", DT_UINT16},
+      {"uint32", DT_UINT32},       {"uint64", DT_UINT64},         {"bool", DT_BOOL},
       {"complex64", DT_COMPLEX64}, {"complex128", DT_COMPLEX128},
   };
   for (const auto& entry : kTypes) {

@@ -20,11 +20,11 @@
 
 #include "absl/strings/match.h"
 #include "google/protobuf/text_format.h"
-#include "gtest/gtest.h"
 #include "graph/import/graph_def_io.h"
 #include "graph/op/graph_def_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
+#include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 #include "proto/tensor.pb.h"
 #include "tests/fixture_manifest.h"
@@ -99,9 +99,15 @@ std::vector<std::string> SortedAttrNames(const NodeDef& node) {
 }
 
 // Values for int attrs: boundaries, and counts too large for a node to have.
-constexpr int64_t kInterestingInts[] = {
-    -1, 0, 1, 2, 3, 100, int64_t{1} << 31, std::numeric_limits<int64_t>::max(),
-    std::numeric_limits<int64_t>::min()};
+constexpr int64_t kInterestingInts[] = {-1,
+                                        0,
+                                        1,
+                                        2,
+                                        3,
+                                        100,
+                                        int64_t{1} << 31,
+                                        std::numeric_limits<int64_t>::max(),
+                                        std::numeric_limits<int64_t>::min()};
 
 class GraphDefFuzzTest : public ::testing::Test {
  protected:
@@ -243,8 +249,8 @@ TEST_F(GraphDefFuzzTest, HostileInputsNeverCrash) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("%d cases in %.1f s: random %d parsed; mutated %d parsed, %d valid, %d invalid\n",
-              random.cases + mutated.cases, seconds, random.parsed, mutated.parsed,
-              mutated.valid, mutated.invalid);
+              random.cases + mutated.cases, seconds, random.parsed, mutated.parsed, mutated.valid,
+              mutated.invalid);
   EXPECT_EQ(logged.substr(0, 2000), "");
   EXPECT_GE(random.cases + mutated.cases, 100000);
   EXPECT_GT(mutated.parsed, 5000);

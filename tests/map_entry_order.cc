@@ -20,7 +20,7 @@ using pb::internal::WireFormatLite;
 
 // A map key, comparable the way protobuf C++ orders keys of its type.
 struct MapKey {
-  std::string bytes;     // string keys
+  std::string bytes;  // string keys
   int64_t signed_value = 0;
   uint64_t unsigned_value = 0;
   bool is_string = false;
@@ -116,11 +116,10 @@ void Flush(std::vector<MapEntry>* run, std::string* out) {
 // maps inside it if it is a known message field. `*payload` receives the reordered payload
 // of a message field.
 bool CopyField(absl::string_view bytes, int start, uint32_t tag, const FieldDescriptor* field,
-               int depth, pb::io::CodedInputStream* input, std::string* raw,
-               std::string* payload) {
-  const bool is_message = field != nullptr && field->type() == FieldDescriptor::TYPE_MESSAGE &&
-                          WireFormatLite::GetTagWireType(tag) ==
-                              WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
+               int depth, pb::io::CodedInputStream* input, std::string* raw, std::string* payload) {
+  const bool is_message =
+      field != nullptr && field->type() == FieldDescriptor::TYPE_MESSAGE &&
+      WireFormatLite::GetTagWireType(tag) == WireFormatLite::WIRETYPE_LENGTH_DELIMITED;
   if (!is_message) {
     if (!WireFormatLite::SkipField(input, tag)) return false;
     *raw = std::string(bytes.substr(start, input->CurrentPosition() - start));

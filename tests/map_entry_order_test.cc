@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/import/graph_def_io.h"
+#include "gtest/gtest.h"
 #include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 
@@ -89,10 +89,12 @@ TEST(MapEntryOrderTest, CanonicalBytesAreUnchanged) {
 
 TEST(MapEntryOrderTest, RejectsMalformedBytes) {
   std::string reordered;
-  EXPECT_FALSE(ReorderMapEntriesLikeCpp(std::string("\x0a\x05" "ab", 4), *NodeDef::descriptor(),
-                                        &reordered));
-  EXPECT_FALSE(ReorderMapEntriesLikeCpp(std::string("\x0f", 1), *NodeDef::descriptor(),
-                                        &reordered));
+  EXPECT_FALSE(ReorderMapEntriesLikeCpp(std::string("\x0a\x05"
+                                                    "ab",
+                                                    4),
+                                        *NodeDef::descriptor(), &reordered));
+  EXPECT_FALSE(
+      ReorderMapEntriesLikeCpp(std::string("\x0f", 1), *NodeDef::descriptor(), &reordered));
 }
 
 }  // namespace

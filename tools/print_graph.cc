@@ -21,12 +21,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
+#include "graph/core/types.h"
 #include "graph/import/graph_def_io.h"
 #include "graph/op/graph_def_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "graph/tensor_id.h"
-#include "graph/core/types.h"
 #include "proto/graph.pb.h"
 
 namespace sluice {

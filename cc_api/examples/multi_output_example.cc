@@ -28,10 +28,10 @@ int main() {
   SLUICE_CHECK_OK(root.status());
   ClientSession session(root);
   std::vector<Tensor> out;
-  SLUICE_CHECK_OK(session.Run({halves[0], halves[1], swapped, stacked, top.values, top.indices,
-                               shapes[0], shapes[1]},
-                              &out));
-  const char* names[] = {"half0",       "half1",       "swapped", "stacked",
+  SLUICE_CHECK_OK(session.Run(
+      {halves[0], halves[1], swapped, stacked, top.values, top.indices, shapes[0], shapes[1]},
+      &out));
+  const char* names[] = {"half0",      "half1",       "swapped", "stacked",
                          "top.values", "top.indices", "shape0",  "shape1"};
   for (size_t i = 0; i < out.size(); ++i) {
     std::cout << names[i] << " = " << out[i].SummarizeValue(-1) << "\n";

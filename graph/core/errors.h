@@ -19,14 +19,12 @@
 namespace sluice {
 namespace errors {
 
-#define SLUICE_DEFINE_ERROR(Name, Code)                                  \
-  template <typename... Args>                                            \
-  absl::Status Name(const Args&... args) {                               \
-    return absl::Status(absl::StatusCode::Code, absl::StrCat(args...));  \
-  }                                                                      \
-  inline bool Is##Name(const absl::Status& s) {                          \
-    return s.code() == absl::StatusCode::Code;                           \
-  }
+#define SLUICE_DEFINE_ERROR(Name, Code)                                 \
+  template <typename... Args>                                           \
+  absl::Status Name(const Args&... args) {                              \
+    return absl::Status(absl::StatusCode::Code, absl::StrCat(args...)); \
+  }                                                                     \
+  inline bool Is##Name(const absl::Status& s) { return s.code() == absl::StatusCode::Code; }
 
 SLUICE_DEFINE_ERROR(Cancelled, kCancelled)
 SLUICE_DEFINE_ERROR(Unknown, kUnknown)
@@ -68,9 +66,9 @@ absl::Status PrependToMessage(const absl::Status& status, const Args&... args) {
 
 // Evaluates `expr` (an absl::Status) and returns it from the enclosing function if not OK.
 #ifndef RETURN_IF_ERROR
-#define RETURN_IF_ERROR(expr)                                  \
-  do {                                                         \
-    ::absl::Status sluice_status_ = (expr);                    \
+#define RETURN_IF_ERROR(expr)                                            \
+  do {                                                                   \
+    ::absl::Status sluice_status_ = (expr);                              \
     if (ABSL_PREDICT_FALSE(!sluice_status_.ok())) return sluice_status_; \
   } while (0)
 #endif
@@ -80,8 +78,8 @@ absl::Status PrependToMessage(const absl::Status& status, const Args&... args) {
 #ifndef ASSIGN_OR_RETURN
 #define ASSIGN_OR_RETURN(lhs, expr) \
   SLUICE_ASSIGN_OR_RETURN_IMPL_(SLUICE_STATUS_CONCAT_(sluice_statusor_, __LINE__), lhs, expr)
-#define SLUICE_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, expr) \
-  auto statusor = (expr);                                  \
+#define SLUICE_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, expr)          \
+  auto statusor = (expr);                                           \
   if (ABSL_PREDICT_FALSE(!statusor.ok())) return statusor.status(); \
   lhs = std::move(statusor).value()
 #endif

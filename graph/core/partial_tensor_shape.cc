@@ -136,8 +136,8 @@ absl::Status PartialTensorShape::MergeWith(const PartialTensorShape& other,
     return absl::OkStatus();
   }
   if (dims_.size() != other.dims_.size()) {
-    return errors::InvalidArgument("PartialTensorShape: Incompatible ranks during merge: ",
-                                   dims(), " vs. ", other.dims());
+    return errors::InvalidArgument("PartialTensorShape: Incompatible ranks during merge: ", dims(),
+                                   " vs. ", other.dims());
   }
   PartialTensorShape merged = *this;
   for (size_t i = 0; i < dims_.size(); ++i) {

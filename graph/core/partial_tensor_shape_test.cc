@@ -127,9 +127,7 @@ TEST(PartialTensorShapeTest, Concatenate) {
   const int64_t big = int64_t{1} << 40;
   EXPECT_EQ(PartialTensorShape({big}).ConcatenateWithStatus(big, &out).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(PartialTensorShape({big})
-                .ConcatenateWithStatus(PartialTensorShape({big}), &out)
-                .code(),
+  EXPECT_EQ(PartialTensorShape({big}).ConcatenateWithStatus(PartialTensorShape({big}), &out).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(PartialTensorShape({1}).ConcatenateWithStatus(-3, &out).code(),
             absl::StatusCode::kInvalidArgument);

@@ -38,8 +38,8 @@ bool HasPodElementType(DataType dtype) {
 // caller memory given back through `release`.
 class Tensor::Buffer : public Tensor::BufferRefs {
  public:
-  Buffer(DataType dtype, int64_t num_elements, void* data, size_t num_bytes,
-         Allocator* allocator, std::function<void(void*)> release)
+  Buffer(DataType dtype, int64_t num_elements, void* data, size_t num_bytes, Allocator* allocator,
+         std::function<void(void*)> release)
       : dtype_(dtype),
         num_elements_(num_elements),
         data_(data),
@@ -127,8 +127,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
   }
   const size_t element_size = ElementSize(dtype);
   if (element_size == 0) {
-    return errors::Unimplemented("Tensors of type ", DataTypeString(dtype),
-                                 " are not supported");
+    return errors::Unimplemented("Tensors of type ", DataTypeString(dtype), " are not supported");
   }
   const int64_t n = shape.num_elements();
   if (n == 0) return Tensor(dtype, shape, nullptr, nullptr);
@@ -139,10 +138,9 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
   }
   void* data = allocator->AllocateRaw(kAllocatorAlignment, static_cast<size_t>(num_bytes));
   if (data == nullptr) {
-    return errors::ResourceExhausted("OOM when allocating tensor of type ",
-                                     DataTypeString(dtype), " with shape ", shape.DebugString(),
-                                     " (", num_bytes, " bytes) on allocator ",
-                                     allocator->Name());
+    return errors::ResourceExhausted("OOM when allocating tensor of type ", DataTypeString(dtype),
+                                     " with shape ", shape.DebugString(), " (", num_bytes,
+                                     " bytes) on allocator ", allocator->Name());
   }
   VisitElementType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -168,8 +166,8 @@ absl::StatusOr<Tensor> Tensor::FromExternalData(DataType dtype, const TensorShap
                                      DataTypeString(dtype), ": not a plain-data type");
   } else if (expected < 0 || static_cast<uint64_t>(expected) != num_bytes) {
     status = errors::InvalidArgument("External data of ", num_bytes, " bytes does not match ",
-                                     DataTypeString(dtype), " shape ", shape.DebugString(),
-                                     " (", expected, " bytes)");
+                                     DataTypeString(dtype), " shape ", shape.DebugString(), " (",
+                                     expected, " bytes)");
   }
   if (!status.ok()) {
     release(data);
@@ -177,16 +175,16 @@ absl::StatusOr<Tensor> Tensor::FromExternalData(DataType dtype, const TensorShap
   }
   Tensor tensor(dtype);
   tensor.shape_ = shape;
-  tensor.buf_ = new Buffer(dtype, shape.num_elements(), data, num_bytes, nullptr,
-                           std::move(release));
+  tensor.buf_ =
+      new Buffer(dtype, shape.num_elements(), data, num_bytes, nullptr, std::move(release));
   tensor.data_ = static_cast<char*>(data);
   if (shape.num_elements() == 0) tensor.Unref();
   return tensor;
 }
 
-#define SLUICE_TENSOR_SCALAR_CTOR(T)                        \
+#define SLUICE_TENSOR_SCALAR_CTOR(T)                                          \
   Tensor::Tensor(T value) : Tensor(DataTypeToEnum<T>::value, TensorShape()) { \
-    *reinterpret_cast<T*>(data_) = std::move(value);        \
+    *reinterpret_cast<T*>(data_) = std::move(value);                          \
   }
 SLUICE_CALL_ALL_TYPES(SLUICE_TENSOR_SCALAR_CTOR)
 SLUICE_TENSOR_SCALAR_CTOR(ResourceHandleProto)
@@ -244,7 +242,6 @@ bool Tensor::SharesBufferWith(const Tensor& other) const {
   return buf_ != nullptr && buf_ == other.buf_;
 }
 
-
 bool Tensor::CopyFrom(const Tensor& other, const TensorShape& shape) {
   if (other.NumElements() != shape.num_elements()) return false;
   dtype_ = other.dtype_;
@@ -268,16 +265,15 @@ absl::Status Tensor::BitcastFrom(const Tensor& other, DataType dtype, const Tens
                                    ": specified output type is zero-sized");
   }
   if (!HasPodElementType(dtype)) {
-    return errors::Unimplemented("Tensors of type ", DataTypeString(dtype),
-                                 " are not supported");
+    return errors::Unimplemented("Tensors of type ", DataTypeString(dtype), " are not supported");
   }
   const int64_t in_bytes = MultiplyWithoutOverflow(other.NumElements(), in_size);
   const int64_t out_bytes = MultiplyWithoutOverflow(shape.num_elements(), out_size);
   if (out_bytes < 0 || in_bytes != out_bytes) {
-    return errors::InvalidArgument(
-        "input and output shapes/data type sizes are not compatible: ",
-        DataTypeString(other.dtype()), " ", other.shape().DebugString(), " (", in_bytes,
-        " bytes) vs. ", DataTypeString(dtype), " ", shape.DebugString());
+    return errors::InvalidArgument("input and output shapes/data type sizes are not compatible: ",
+                                   DataTypeString(other.dtype()), " ", other.shape().DebugString(),
+                                   " (", in_bytes, " bytes) vs. ", DataTypeString(dtype), " ",
+                                   shape.DebugString());
   }
   dtype_ = dtype;
   shape_ = shape;

@@ -56,9 +56,9 @@ struct ElementTypeTag {
 template <typename Fn>
 bool VisitElementType(DataType dtype, Fn&& fn) {
   switch (dtype) {
-#define SLUICE_VISIT_CASE(T)          \
-  case DataTypeToEnum<T>::value:      \
-    fn(ElementTypeTag<T>{});          \
+#define SLUICE_VISIT_CASE(T)     \
+  case DataTypeToEnum<T>::value: \
+    fn(ElementTypeTag<T>{});     \
     return true;
     SLUICE_CALL_ALL_TYPES(SLUICE_VISIT_CASE)
     SLUICE_VISIT_CASE(ResourceHandleProto)
@@ -105,7 +105,9 @@ class Tensor {
     if (buf_ != nullptr) buf_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   Tensor(Tensor&& other) noexcept
-      : dtype_(other.dtype_), shape_(std::move(other.shape_)), buf_(other.buf_),
+      : dtype_(other.dtype_),
+        shape_(std::move(other.shape_)),
+        buf_(other.buf_),
         data_(other.data_) {
     // Rebuilt in place (an inline copy of one dim) rather than assigned: assignment goes
     // through a temporary InlinedVector, which GCC then reports as maybe uninitialised
@@ -141,8 +143,7 @@ class Tensor {
   bool RefCountIsOne() const {
     // Acquire pairs with the release in Unref, so a writer that sees 1 also sees every
     // other holder's accesses finished.
-    return buf_ != nullptr && buf_->refs.load(std::memory_order_acquire) == 1 &&
-           !buf_->read_only;
+    return buf_ != nullptr && buf_->refs.load(std::memory_order_acquire) == 1 && !buf_->read_only;
   }
   // Promises that the elements of this tensor's buffer never change again, through this or
   // any other Tensor sharing it: a Const's value, weights a kernel derived once. Caches keyed
@@ -195,17 +196,24 @@ class Tensor {
   template <typename T>
   typename TTypes<T>::UnalignedConstFlat unaligned_flat() const {
     CheckType(DataTypeToEnum<T>::value);
-    return typename TTypes<T>::UnalignedConstFlat(reinterpret_cast<const T*>(data_),
-                                                  FlatSizes());
+    return typename TTypes<T>::UnalignedConstFlat(reinterpret_cast<const T*>(data_), FlatSizes());
   }
   template <typename T>
-  typename TTypes<T>::Vec vec() { return tensor<T, 1>(); }
+  typename TTypes<T>::Vec vec() {
+    return tensor<T, 1>();
+  }
   template <typename T>
-  typename TTypes<T>::ConstVec vec() const { return tensor<T, 1>(); }
+  typename TTypes<T>::ConstVec vec() const {
+    return tensor<T, 1>();
+  }
   template <typename T>
-  typename TTypes<T>::Matrix matrix() { return tensor<T, 2>(); }
+  typename TTypes<T>::Matrix matrix() {
+    return tensor<T, 2>();
+  }
   template <typename T>
-  typename TTypes<T>::ConstMatrix matrix() const { return tensor<T, 2>(); }
+  typename TTypes<T>::ConstMatrix matrix() const {
+    return tensor<T, 2>();
+  }
   template <typename T, size_t NDIMS>
   typename TTypes<T, NDIMS>::Tensor tensor();
   template <typename T, size_t NDIMS>
@@ -221,8 +229,7 @@ class Tensor {
   template <typename T, size_t NDIMS>
   typename TTypes<T, NDIMS>::ConstTensor shaped(absl::Span<const int64_t> new_sizes) const;
   template <typename T, size_t NDIMS>
-  typename TTypes<T, NDIMS>::UnalignedTensor unaligned_shaped(
-      absl::Span<const int64_t> new_sizes);
+  typename TTypes<T, NDIMS>::UnalignedTensor unaligned_shaped(absl::Span<const int64_t> new_sizes);
   template <typename T, size_t NDIMS>
   typename TTypes<T, NDIMS>::UnalignedConstTensor unaligned_shaped(
       absl::Span<const int64_t> new_sizes) const;
@@ -316,7 +323,7 @@ class Tensor {
   DataType dtype_;
   TensorShape shape_;
   BufferRefs* buf_ = nullptr;  // a Buffer holding one reference; null without elements
-  char* data_ = nullptr;   // first element, inside buf_
+  char* data_ = nullptr;       // first element, inside buf_
 };
 
 template <int NDIMS>
@@ -329,8 +336,8 @@ Eigen::DSizes<Eigen::DenseIndex, NDIMS> Tensor::ToDSizes(absl::Span<const int64_
 template <typename T, size_t NDIMS>
 typename TTypes<T, NDIMS>::Tensor Tensor::tensor() {
   CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  return typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_),
-                                           AsEigenDSizes<NDIMS>(shape_));
+  return
+      typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_), AsEigenDSizes<NDIMS>(shape_));
 }
 
 template <typename T, size_t NDIMS>
@@ -358,13 +365,11 @@ template <typename T, size_t NDIMS>
 typename TTypes<T, NDIMS>::Tensor Tensor::shaped(absl::Span<const int64_t> new_sizes) {
   CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
   CheckReshape(new_sizes, NDIMS);
-  return typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_),
-                                           ToDSizes<NDIMS>(new_sizes));
+  return typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_), ToDSizes<NDIMS>(new_sizes));
 }
 
 template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::ConstTensor Tensor::shaped(
-    absl::Span<const int64_t> new_sizes) const {
+typename TTypes<T, NDIMS>::ConstTensor Tensor::shaped(absl::Span<const int64_t> new_sizes) const {
   CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
   CheckReshape(new_sizes, NDIMS);
   return typename TTypes<T, NDIMS>::ConstTensor(reinterpret_cast<const T*>(data_),

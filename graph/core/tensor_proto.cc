@@ -19,15 +19,15 @@ template <typename T, typename Enable = void>
 struct Field;
 
 // Types stored one value per entry of a repeated numeric field, converted with static_cast.
-#define SLUICE_SIMPLE_FIELD(T, name)                                                   \
-  template <>                                                                          \
-  struct Field<T> {                                                                    \
-    static const char* Name() { return #name; }                                        \
-    static int64_t Count(const TensorProto& p) { return p.name##_size(); }             \
+#define SLUICE_SIMPLE_FIELD(T, name)                                                    \
+  template <>                                                                           \
+  struct Field<T> {                                                                     \
+    static const char* Name() { return #name; }                                         \
+    static int64_t Count(const TensorProto& p) { return p.name##_size(); }              \
     static T Get(const TensorProto& p, int64_t i) { return static_cast<T>(p.name(i)); } \
-    static void Add(const T& v, TensorProto* p) {                                      \
-      p->add_##name(static_cast<decltype(p->name(0))>(v));                             \
-    }                                                                                  \
+    static void Add(const T& v, TensorProto* p) {                                       \
+      p->add_##name(static_cast<decltype(p->name(0))>(v));                              \
+    }                                                                                   \
   };
 SLUICE_SIMPLE_FIELD(float, float_val)
 SLUICE_SIMPLE_FIELD(double, double_val)
@@ -61,18 +61,16 @@ struct Field<T, std::enable_if_t<std::is_same_v<T, half> || std::is_same_v<T, bf
 };
 
 // Complex numbers travel as (re, im) pairs.
-#define SLUICE_COMPLEX_FIELD(T, name)                                                \
-  template <>                                                                        \
-  struct Field<T> {                                                                  \
-    static const char* Name() { return #name; }                                      \
-    static int64_t Count(const TensorProto& p) { return p.name##_size() / 2; }       \
-    static T Get(const TensorProto& p, int64_t i) {                                  \
-      return T(p.name(2 * i), p.name(2 * i + 1));                                    \
-    }                                                                                \
-    static void Add(const T& v, TensorProto* p) {                                    \
-      p->add_##name(v.real());                                                       \
-      p->add_##name(v.imag());                                                       \
-    }                                                                                \
+#define SLUICE_COMPLEX_FIELD(T, name)                                                             \
+  template <>                                                                                     \
+  struct Field<T> {                                                                               \
+    static const char* Name() { return #name; }                                                   \
+    static int64_t Count(const TensorProto& p) { return p.name##_size() / 2; }                    \
+    static T Get(const TensorProto& p, int64_t i) { return T(p.name(2 * i), p.name(2 * i + 1)); } \
+    static void Add(const T& v, TensorProto* p) {                                                 \
+      p->add_##name(v.real());                                                                    \
+      p->add_##name(v.imag());                                                                    \
+    }                                                                                             \
   };
 SLUICE_COMPLEX_FIELD(complex64, scomplex_val)
 SLUICE_COMPLEX_FIELD(complex128, dcomplex_val)
@@ -99,8 +97,7 @@ struct Field<ResourceHandleProto> {
 };
 
 template <typename T>
-constexpr bool kIsPod =
-    !std::is_same_v<T, std::string> && !std::is_same_v<T, ResourceHandleProto>;
+constexpr bool kIsPod = !std::is_same_v<T, std::string> && !std::is_same_v<T, ResourceHandleProto>;
 
 std::string Describe(const TensorProto& proto, const TensorShape& shape) {
   return absl::StrCat("TensorProto of type ", DataTypeString(proto.dtype()), " and shape ",
@@ -124,8 +121,7 @@ bool ReadVarint32(absl::string_view* in, uint32_t* value) {
 
 // Splits TensorFlow's string-list encoding (the n lengths as varints, then the n byte
 // strings back to back) into `pieces`; false unless it holds exactly n strings.
-bool SplitStringList(absl::string_view content, int64_t n,
-                     std::vector<absl::string_view>* pieces) {
+bool SplitStringList(absl::string_view content, int64_t n, std::vector<absl::string_view>* pieces) {
   std::vector<uint32_t> sizes;
   for (int64_t i = 0; i < n; ++i) {
     uint32_t size = 0;
@@ -141,16 +137,16 @@ bool SplitStringList(absl::string_view content, int64_t n,
 }
 
 template <typename T>
-absl::Status DecodeContent(Allocator* allocator, const TensorProto& proto,
-                           const TensorShape& shape, Tensor* t) {
+absl::Status DecodeContent(Allocator* allocator, const TensorProto& proto, const TensorShape& shape,
+                           Tensor* t) {
   const absl::string_view content = proto.tensor_content();
   const int64_t n = shape.num_elements();
   if constexpr (kIsPod<T>) {
     const int64_t expected = MultiplyWithoutOverflow(n, sizeof(T));
     if (expected < 0 || static_cast<uint64_t>(expected) != content.size()) {
       return errors::InvalidArgument(Describe(proto, shape), " has tensor_content of ",
-                                     content.size(), " bytes, expected ", expected, " (",
-                                     n, " elements of ", sizeof(T), " bytes)");
+                                     content.size(), " bytes, expected ", expected, " (", n,
+                                     " elements of ", sizeof(T), " bytes)");
     }
     ASSIGN_OR_RETURN(*t, Tensor::Allocate(allocator, proto.dtype(), shape));
     if (n > 0) std::memcpy(t->raw_data(), content.data(), content.size());
@@ -179,8 +175,8 @@ absl::Status DecodeContent(Allocator* allocator, const TensorProto& proto,
 }
 
 template <typename T>
-absl::Status DecodeField(Allocator* allocator, const TensorProto& proto,
-                         const TensorShape& shape, Tensor* t) {
+absl::Status DecodeField(Allocator* allocator, const TensorProto& proto, const TensorShape& shape,
+                         Tensor* t) {
   const int64_t n = shape.num_elements();
   const int64_t values = Field<T>::Count(proto);
   if constexpr (std::is_same_v<T, complex64>) {
@@ -229,9 +225,8 @@ absl::Status TensorFromProto(Allocator* allocator, const TensorProto& proto, Ten
   Tensor tensor;
   const bool known = VisitElementType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    status = proto.tensor_content().empty()
-                 ? DecodeField<T>(allocator, proto, shape, &tensor)
-                 : DecodeContent<T>(allocator, proto, shape, &tensor);
+    status = proto.tensor_content().empty() ? DecodeField<T>(allocator, proto, shape, &tensor)
+                                            : DecodeContent<T>(allocator, proto, shape, &tensor);
   });
   if (!known) {
     return errors::Unimplemented("TensorProto of type ", DataTypeString(dtype),

@@ -21,11 +21,11 @@
 #ifndef SLUICE_GRAPH_CORE_TENSOR_PROTO_H_
 #define SLUICE_GRAPH_CORE_TENSOR_PROTO_H_
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "graph/core/allocator.h"
 #include "graph/core/tensor.h"
-#include <string>
-
 #include "proto/node_def.pb.h"
 #include "proto/tensor.pb.h"
 

@@ -215,7 +215,10 @@ TEST(TensorProtoTest, ContentBeatsFields) {
 TEST(TensorProtoTest, StringListContent) {
   // TensorFlow's string-list encoding: varint lengths, then the bytes.
   TensorProto proto = ProtoOf(DT_STRING, {2});
-  proto.set_tensor_content(std::string("\x01\x02" "abc", 5));
+  proto.set_tensor_content(
+      std::string("\x01\x02"
+                  "abc",
+                  5));
   Tensor t;
   ASSERT_TRUE(TensorFromProto(proto, &t).ok());
   EXPECT_EQ(t.vec<std::string>()(0), "a");
@@ -275,7 +278,10 @@ TEST(TensorProtoTest, SizeMismatches) {
   ExpectError(proto, absl::StatusCode::kInvalidArgument, {"string", "3 values"});
 
   proto = ProtoOf(DT_STRING, {2});
-  proto.set_tensor_content(std::string("\x01\x02" "abcd", 6));
+  proto.set_tensor_content(
+      std::string("\x01\x02"
+                  "abcd",
+                  6));
   ExpectError(proto, absl::StatusCode::kInvalidArgument, {"string", "does not encode 2"});
   proto.set_tensor_content(std::string("\x01\x80", 2));
   ExpectError(proto, absl::StatusCode::kInvalidArgument, {"does not encode"});
@@ -294,8 +300,7 @@ TEST(TensorProtoTest, BadDtypes) {
   ExpectError(ProtoOf(DataType(77), {1}), absl::StatusCode::kInvalidArgument, {"dtype"});
   ExpectError(ProtoOf(DT_FLOAT_REF, {1}), absl::StatusCode::kInvalidArgument, {"float_ref"});
   ExpectError(ProtoOf(DT_VARIANT, {1}), absl::StatusCode::kUnimplemented, {"variant"});
-  ExpectError(ProtoOf(DT_FLOAT8_E4M3FN, {1}), absl::StatusCode::kUnimplemented,
-              {"float8_e4m3fn"});
+  ExpectError(ProtoOf(DT_FLOAT8_E4M3FN, {1}), absl::StatusCode::kUnimplemented, {"float8_e4m3fn"});
   ExpectError(ProtoOf(DT_INT4, {1}), absl::StatusCode::kUnimplemented, {"int4"});
 }
 
@@ -306,10 +311,8 @@ TEST(TensorProtoTest, BadShapes) {
   unknown.mutable_tensor_shape()->set_unknown_rank(true);
   ExpectError(unknown, absl::StatusCode::kInvalidArgument, {"unknown rank"});
   const int64_t big = int64_t{1} << 40;
-  ExpectError(ProtoOf(DT_FLOAT, {big, big}), absl::StatusCode::kInvalidArgument,
-              {"too large"});
-  ExpectError(ProtoOf(DT_FLOAT, {0, big, big}), absl::StatusCode::kInvalidArgument,
-              {"too large"});
+  ExpectError(ProtoOf(DT_FLOAT, {big, big}), absl::StatusCode::kInvalidArgument, {"too large"});
+  ExpectError(ProtoOf(DT_FLOAT, {0, big, big}), absl::StatusCode::kInvalidArgument, {"too large"});
   TensorProto too_many = ProtoOf(DT_FLOAT, {});
   for (int i = 0; i <= TensorShape::kMaxDims; ++i) {
     too_many.mutable_tensor_shape()->add_dim()->set_size(1);

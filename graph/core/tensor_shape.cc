@@ -104,7 +104,7 @@ absl::Status TensorShape::IsValidShape(const TensorShapeProto& proto) {
 bool TensorShape::IsValid(const TensorShapeProto& proto) { return IsValidShape(proto).ok(); }
 
 absl::Status TensorShape::BuildTensorShapeFromProto(const TensorShapeProto& proto,
-                                                   TensorShape* out) {
+                                                    TensorShape* out) {
   RETURN_IF_ERROR(IsValidShape(proto));
   absl::InlinedVector<int64_t, 4> dims;
   dims.reserve(proto.dim_size());
@@ -166,8 +166,8 @@ absl::Status TensorShape::SetDimWithStatus(int d, int64_t size) {
   dims_[d] = size;
   if (!RecomputeNumElements()) {
     dims_[d] = old_size;
-    return errors::InvalidArgument("Setting dimension ", d, " of shape ", DebugString(),
-                                   " to ", size, " overflows the element count");
+    return errors::InvalidArgument("Setting dimension ", d, " of shape ", DebugString(), " to ",
+                                   size, " overflows the element count");
   }
   return absl::OkStatus();
 }

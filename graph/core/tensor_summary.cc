@@ -86,9 +86,8 @@ std::string FormatElement(const char* data, int64_t index, bool print_v2) {
 }
 
 template <typename T>
-constexpr bool kIsPrintable = !std::is_same_v<T, complex64> &&
-                              !std::is_same_v<T, complex128> && !std::is_same_v<T, qint32> &&
-                              !std::is_same_v<T, ResourceHandleProto>;
+constexpr bool kIsPrintable = !std::is_same_v<T, complex64> && !std::is_same_v<T, complex128> &&
+                              !std::is_same_v<T, qint32> && !std::is_same_v<T, ResourceHandleProto>;
 
 // Layout v1; `next` is the row-major index of the next element to print.
 template <typename T>

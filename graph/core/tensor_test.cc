@@ -306,9 +306,11 @@ TEST(TensorTest, FromExternalData) {
   static float storage[4] = {1, 2, 3, 4};
   int released = 0;
   {
-    absl::StatusOr<Tensor> t = Tensor::FromExternalData(
-        DT_FLOAT, TensorShape({2, 2}), storage, sizeof(storage),
-        [&released](void* p) { ++released; EXPECT_EQ(p, storage); });
+    absl::StatusOr<Tensor> t = Tensor::FromExternalData(DT_FLOAT, TensorShape({2, 2}), storage,
+                                                        sizeof(storage), [&released](void* p) {
+                                                          ++released;
+                                                          EXPECT_EQ(p, storage);
+                                                        });
     ASSERT_TRUE(t.ok());
     EXPECT_EQ(t->matrix<float>()(1, 0), 3);
     Tensor copy = *t;
@@ -399,17 +401,17 @@ TEST(TensorTest, SummarizeFloats) {
             "0.33333333333333331 0.1 1e+20");
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(MakeTensor<float>(TensorShape({8}),
-                              {-nan, nan, 1e-5f, 123456789.0f, 1e5f, 1e6f, 0.0f, -0.0f})
-                .SummarizeValue(-1),
-            "-nan nan 1e-05 123456792 100000 1e+06 0 -0");
+  EXPECT_EQ(
+      MakeTensor<float>(TensorShape({8}), {-nan, nan, 1e-5f, 123456789.0f, 1e5f, 1e6f, 0.0f, -0.0f})
+          .SummarizeValue(-1),
+      "-nan nan 1e-05 123456792 100000 1e+06 0 -0");
   EXPECT_EQ(MakeTensor<float>(TensorShape({2}), {inf, -inf}).SummarizeValue(-1), "inf -inf");
   EXPECT_EQ(MakeTensor<double>(TensorShape({5}), {1e-5, 123456789, 1e15, 1e16, 0.1 + 0.2})
                 .SummarizeValue(-1),
             "1e-05 123456789 1e+15 1e+16 0.30000000000000004");
-  EXPECT_EQ(MakeTensor<bfloat16>(TensorShape({2}), {bfloat16(1.5f), bfloat16(2.25f)})
-                .SummarizeValue(3),
-            "1.5 2.25");
+  EXPECT_EQ(
+      MakeTensor<bfloat16>(TensorShape({2}), {bfloat16(1.5f), bfloat16(2.25f)}).SummarizeValue(3),
+      "1.5 2.25");
   EXPECT_EQ(MakeTensor<half>(TensorShape({2}), {half(1.5f), half(0.1f)}).SummarizeValue(3),
             "1.5 0.0999755859");
 }
@@ -421,19 +423,16 @@ TEST(TensorTest, SummarizeOtherTypes) {
   EXPECT_EQ(MakeTensor<uint8_t>(TensorShape({1}), {255}).SummarizeValue(3), "255");
   EXPECT_EQ(MakeTensor<uint64_t>(TensorShape({2}), {UINT64_MAX, 5}).SummarizeValue(-1),
             "18446744073709551615 5");
-  EXPECT_EQ(MakeTensor<qint8>(TensorShape({2}), {qint8(-1), qint8(2)}).SummarizeValue(-1),
-            "-1 2");
+  EXPECT_EQ(MakeTensor<qint8>(TensorShape({2}), {qint8(-1), qint8(2)}).SummarizeValue(-1), "-1 2");
   EXPECT_EQ(MakeTensor<complex64>(TensorShape({2}), {complex64(1, 2), complex64(0, 3)})
                 .SummarizeValue(-1),
             "? ?");
   EXPECT_EQ(MakeTensor<complex64>(TensorShape({2}), {complex64(1, 2), complex64(0, 3)})
                 .SummarizeValue(-1, true),
             "[? ?]");
-  EXPECT_EQ(MakeTensor<qint32>(TensorShape({2}), {qint32(1), qint32(2)}).SummarizeValue(-1),
-            "? ?");
+  EXPECT_EQ(MakeTensor<qint32>(TensorShape({2}), {qint32(1), qint32(2)}).SummarizeValue(-1), "? ?");
   EXPECT_EQ(MakeTensor<complex128>(TensorShape({3}), {0, 0, 0}).SummarizeValue(2), "? ?...");
-  const Tensor strings =
-      MakeTensor<std::string>(TensorShape({2}), {"a\n\"b", "\xc3\xa9\x01"});
+  const Tensor strings = MakeTensor<std::string>(TensorShape({2}), {"a\n\"b", "\xc3\xa9\x01"});
   EXPECT_EQ(strings.SummarizeValue(3), "a\\n\\\"b \xc3\xa9\\001");
   EXPECT_EQ(strings.SummarizeValue(3, true), "[\"a\\n\\\"b\" \"\xc3\xa9\\001\"]");
   EXPECT_EQ(Tensor("s").SummarizeValue(3, true), "\"s\"");
@@ -480,9 +479,8 @@ TEST(TensorTest, SummarizeNestedV2) {
 
 TEST(VisitElementTypeTest, CoversValueTypesOnly) {
   size_t size = 0;
-  EXPECT_TRUE(VisitElementType(DT_DOUBLE, [&](auto tag) {
-    size = sizeof(typename decltype(tag)::type);
-  }));
+  EXPECT_TRUE(
+      VisitElementType(DT_DOUBLE, [&](auto tag) { size = sizeof(typename decltype(tag)::type); }));
   EXPECT_EQ(size, sizeof(double));
   EXPECT_TRUE(VisitElementType(DT_RESOURCE, [](auto) {}));
   EXPECT_FALSE(VisitElementType(DT_VARIANT, [](auto) {}));

@@ -18,27 +18,26 @@ namespace sluice {
 
 template <typename T, int NDIMS = 1, typename IndexType = Eigen::DenseIndex>
 struct TTypes {
-  using Tensor = Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, IndexType>,
-                                  Eigen::Aligned>;
-  using ConstTensor = Eigen::TensorMap<
-      Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
-  using UnalignedTensor =
-      Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, IndexType>>;
+  using Tensor =
+      Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
+  using ConstTensor =
+      Eigen::TensorMap<Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
+  using UnalignedTensor = Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, IndexType>>;
   using UnalignedConstTensor =
       Eigen::TensorMap<Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, IndexType>>;
 
-  using Scalar = Eigen::TensorMap<
-      Eigen::TensorFixedSize<T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
-  using ConstScalar = Eigen::TensorMap<
-      Eigen::TensorFixedSize<const T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>,
-      Eigen::Aligned>;
+  using Scalar =
+      Eigen::TensorMap<Eigen::TensorFixedSize<T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>,
+                       Eigen::Aligned>;
+  using ConstScalar =
+      Eigen::TensorMap<Eigen::TensorFixedSize<const T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>,
+                       Eigen::Aligned>;
   using UnalignedScalar =
       Eigen::TensorMap<Eigen::TensorFixedSize<T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>>;
-  using UnalignedConstScalar = Eigen::TensorMap<
-      Eigen::TensorFixedSize<const T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>>;
+  using UnalignedConstScalar =
+      Eigen::TensorMap<Eigen::TensorFixedSize<const T, Eigen::Sizes<>, Eigen::RowMajor, IndexType>>;
 
-  using Flat =
-      Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
+  using Flat = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
   using ConstFlat =
       Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
   using UnalignedFlat = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, IndexType>>;
@@ -50,8 +49,7 @@ struct TTypes {
   using UnalignedVec = UnalignedFlat;
   using UnalignedConstVec = UnalignedConstFlat;
 
-  using Matrix =
-      Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
+  using Matrix = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
   using ConstMatrix =
       Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
   using UnalignedMatrix = Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, IndexType>>;
@@ -62,8 +60,8 @@ struct TTypes {
 // The shape as Eigen dimensions. REQUIRES (CHECKed): shape.dims() == NDIMS.
 template <int NDIMS, typename IndexType = Eigen::DenseIndex>
 Eigen::DSizes<IndexType, NDIMS> AsEigenDSizes(const TensorShape& shape) {
-  CHECK_EQ(shape.dims(), NDIMS) << "Asked for an Eigen view of rank " << NDIMS
-                                << " on shape " << shape.DebugString();
+  CHECK_EQ(shape.dims(), NDIMS) << "Asked for an Eigen view of rank " << NDIMS << " on shape "
+                                << shape.DebugString();
   Eigen::DSizes<IndexType, NDIMS> dsizes;
   for (int d = 0; d < NDIMS; ++d) dsizes[d] = static_cast<IndexType>(shape.dim_size(d));
   return dsizes;
@@ -72,8 +70,8 @@ Eigen::DSizes<IndexType, NDIMS> AsEigenDSizes(const TensorShape& shape) {
 // As AsEigenDSizes, but pads with trailing 1s when shape.dims() < NDIMS (CHECKs <=).
 template <int NDIMS, typename IndexType = Eigen::DenseIndex>
 Eigen::DSizes<IndexType, NDIMS> AsEigenDSizesWithPadding(const TensorShape& shape) {
-  CHECK_LE(shape.dims(), NDIMS) << "Shape " << shape.DebugString() << " has more than "
-                                << NDIMS << " dims";
+  CHECK_LE(shape.dims(), NDIMS) << "Shape " << shape.DebugString() << " has more than " << NDIMS
+                                << " dims";
   Eigen::DSizes<IndexType, NDIMS> dsizes;
   for (int d = 0; d < NDIMS; ++d) {
     dsizes[d] = d < shape.dims() ? static_cast<IndexType>(shape.dim_size(d)) : 1;

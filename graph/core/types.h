@@ -31,11 +31,11 @@ using bfloat16 = Eigen::bfloat16;
 // Quantized element types: distinct C++ types around a plain integer, so that traits and
 // kernel type constraints can tell DT_QINT8 from DT_INT8.
 #define SLUICE_DECLARE_QUANTIZED_TYPE(Name, Underlying)                         \
-  struct Name {                                                                \
-    Underlying value = 0;                                                      \
-    Name() = default;                                                          \
+  struct Name {                                                                 \
+    Underlying value = 0;                                                       \
+    Name() = default;                                                           \
     constexpr Name(Underlying v) : value(v) {} /* NOLINT: implicit by design */ \
-    constexpr operator Underlying() const { return value; }                    \
+    constexpr operator Underlying() const { return value; }                     \
   };
 SLUICE_DECLARE_QUANTIZED_TYPE(qint8, int8_t)
 SLUICE_DECLARE_QUANTIZED_TYPE(quint8, uint8_t)
@@ -79,10 +79,10 @@ bool DataTypeIsUnsigned(DataType dtype);   // unsigned integers
 bool DataTypeIsQuantized(DataType dtype);  // qint8, quint8, qint16, quint16, qint32
 
 // The type classes of the op spec grammar, as TensorFlow defines them.
-DataTypeSlice AllTypes();             // every type an unconstrained "type" attr accepts
-DataTypeSlice NumberTypes();          // "numbertype"
-DataTypeSlice RealNumberTypes();      // "realnumbertype"
-DataTypeSlice QuantizedTypes();       // "quantizedtype"
+DataTypeSlice AllTypes();         // every type an unconstrained "type" attr accepts
+DataTypeSlice NumberTypes();      // "numbertype"
+DataTypeSlice RealNumberTypes();  // "realnumbertype"
+DataTypeSlice QuantizedTypes();   // "quantizedtype"
 
 // Elements of DT_RESOURCE tensors are ResourceHandleProtos (which device, container and name
 // hold the resource). DT_VARIANT elements are opaque to the foundation layer; VariantValue
@@ -97,16 +97,16 @@ struct DataTypeToEnum {
 template <DataType dt>
 struct EnumToDataType {};
 
-#define SLUICE_MATCH_TYPE_AND_ENUM(TYPE, ENUM)               \
-  template <>                                                \
-  struct DataTypeToEnum<TYPE> {                              \
-    static constexpr DataType v() { return ENUM; }           \
+#define SLUICE_MATCH_TYPE_AND_ENUM(TYPE, ENUM)                       \
+  template <>                                                        \
+  struct DataTypeToEnum<TYPE> {                                      \
+    static constexpr DataType v() { return ENUM; }                   \
     static constexpr DataType ref() { return DataType(ENUM + 100); } \
-    static constexpr DataType value = ENUM;                  \
-  };                                                         \
-  template <>                                                \
-  struct EnumToDataType<ENUM> {                              \
-    using Type = TYPE;                                       \
+    static constexpr DataType value = ENUM;                          \
+  };                                                                 \
+  template <>                                                        \
+  struct EnumToDataType<ENUM> {                                      \
+    using Type = TYPE;                                               \
   }
 
 SLUICE_MATCH_TYPE_AND_ENUM(float, DT_FLOAT);
@@ -160,16 +160,17 @@ SLUICE_MATCH_TYPE_AND_ENUM(VariantValue, DT_VARIANT);
 #define SLUICE_CALL_quint16(m) m(::sluice::quint16)
 #define SLUICE_CALL_qint32(m) m(::sluice::qint32)
 
-#define SLUICE_CALL_INTEGRAL_TYPES(m)                                            \
+#define SLUICE_CALL_INTEGRAL_TYPES(m)                                                   \
   SLUICE_CALL_uint64(m) SLUICE_CALL_int64(m) SLUICE_CALL_uint32(m) SLUICE_CALL_int32(m) \
-  SLUICE_CALL_uint16(m) SLUICE_CALL_int16(m) SLUICE_CALL_uint8(m) SLUICE_CALL_int8(m)
+      SLUICE_CALL_uint16(m) SLUICE_CALL_int16(m) SLUICE_CALL_uint8(m) SLUICE_CALL_int8(m)
 #define SLUICE_CALL_FLOAT_TYPES(m) \
   SLUICE_CALL_half(m) SLUICE_CALL_bfloat16(m) SLUICE_CALL_float(m) SLUICE_CALL_double(m)
 #define SLUICE_CALL_COMPLEX_TYPES(m) SLUICE_CALL_complex64(m) SLUICE_CALL_complex128(m)
 #define SLUICE_CALL_REAL_NUMBER_TYPES(m) SLUICE_CALL_INTEGRAL_TYPES(m) SLUICE_CALL_FLOAT_TYPES(m)
 #define SLUICE_CALL_NUMBER_TYPES(m) SLUICE_CALL_REAL_NUMBER_TYPES(m) SLUICE_CALL_COMPLEX_TYPES(m)
-#define SLUICE_CALL_QUANTIZED_TYPES(m) \
-  SLUICE_CALL_qint8(m) SLUICE_CALL_quint8(m) SLUICE_CALL_qint16(m) SLUICE_CALL_quint16(m) SLUICE_CALL_qint32(m)
+#define SLUICE_CALL_QUANTIZED_TYPES(m)                                                    \
+  SLUICE_CALL_qint8(m) SLUICE_CALL_quint8(m) SLUICE_CALL_qint16(m) SLUICE_CALL_quint16(m) \
+      SLUICE_CALL_qint32(m)
 // Every type whose elements are plain bytes.
 #define SLUICE_CALL_POD_TYPES(m) \
   SLUICE_CALL_NUMBER_TYPES(m) SLUICE_CALL_bool(m) SLUICE_CALL_QUANTIZED_TYPES(m)

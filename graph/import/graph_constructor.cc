@@ -297,16 +297,15 @@ absl::Status GraphConstructor::MakeNode(NodeDef* node_def, Node** node) {
   const bool validate = opts_.importing || opts_.validate_nodes;
   bool typed = false;
   DataTypeVector input_types, output_types;
-  RETURN_IF_ERROR(import_internal::PrepareNodeDef(*op_def, add_defaults, validate, node_def,
-                                                  &typed, &input_types, &output_types));
+  RETURN_IF_ERROR(import_internal::PrepareNodeDef(*op_def, add_defaults, validate, node_def, &typed,
+                                                  &input_types, &output_types));
   RETURN_IF_ERROR(import_internal::CheckOpDeprecation(*op_def, gdef_.versions().producer()));
   if (g_->FindNodeByName(node_def->name()) != nullptr) {
     return errors::InvalidArgument("Node name '", node_def->name(),
                                    "' already exists in the Graph");
   }
   if (typed) {
-    *node = g_->AddValidatedNode(node_def, op_def, std::move(input_types),
-                                 std::move(output_types));
+    *node = g_->AddValidatedNode(node_def, op_def, std::move(input_types), std::move(output_types));
   } else {
     // Rare (validation off, defaults not added): AddNode computes the types, from a copy.
     ASSIGN_OR_RETURN(*node, g_->AddNode(*node_def));

@@ -11,8 +11,8 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/graph.h"
 #include "graph/import/graph_def_io.h"
-#include "graph/op/graph_def_util.h"
 #include "graph/import/graph_testutil.h"
+#include "graph/op/graph_def_util.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

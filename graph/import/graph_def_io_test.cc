@@ -28,20 +28,35 @@ std::string TempPath(const std::string& name) {
 GraphDef SmallGraph() {
   GraphDef graph_def;
   EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
-    node {
-      name: "x"
-      op: "Placeholder"
-      attr { key: "dtype" value { type: DT_FLOAT } }
-      attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } }
-    }
-    node {
-      name: "y"
-      op: "Relu"
-      input: "x"
-      attr { key: "T" value { type: DT_FLOAT } }
-    }
-    versions { producer: 2474 }
-  )pb", &graph_def));
+                                                              node {
+                                                                name: "x"
+                                                                op: "Placeholder"
+                                                                attr {
+                                                                  key: "dtype"
+                                                                  value { type: DT_FLOAT }
+                                                                }
+                                                                attr {
+                                                                  key: "shape"
+                                                                  value {
+                                                                    shape {
+                                                                      dim { size: -1 }
+                                                                      dim { size: 3 }
+                                                                    }
+                                                                  }
+                                                                }
+                                                              }
+                                                              node {
+                                                                name: "y"
+                                                                op: "Relu"
+                                                                input: "x"
+                                                                attr {
+                                                                  key: "T"
+                                                                  value { type: DT_FLOAT }
+                                                                }
+                                                              }
+                                                              versions { producer: 2474 }
+                                                            )pb",
+                                                            &graph_def));
   return graph_def;
 }
 
@@ -73,15 +88,19 @@ TEST(GraphDefIoTest, BinaryAndTextRoundTrip) {
 TEST(GraphDefIoTest, TextFullTypesParse) {
   GraphDef graph_def;
   const absl::Status s = ParseGraphDef(R"pb(
-    node {
-      name: "shape"
-      op: "Shape"
-      experimental_type {
-        type_id: TFT_PRODUCT
-        args { type_id: TFT_SHAPE_TENSOR args { type_id: TFT_INT32 } }
-      }
-    }
-  )pb", &graph_def);
+                                         node {
+                                           name: "shape"
+                                           op: "Shape"
+                                           experimental_type {
+                                             type_id: TFT_PRODUCT
+                                             args {
+                                               type_id: TFT_SHAPE_TENSOR
+                                               args { type_id: TFT_INT32 }
+                                             }
+                                           }
+                                         }
+                                       )pb",
+                                       &graph_def);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(graph_def.node(0).experimental_type().args(0).type_id(), TFT_SHAPE_TENSOR);
 }
@@ -112,8 +131,7 @@ TEST(GraphDefIoTest, MissingFileIsNotFound) {
   absl::Status status = ReadGraphDefFile("/nonexistent/model.pb", &graph_def);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(status.message(), HasSubstr("/nonexistent/model.pb"));
-  EXPECT_EQ(ReadBinaryProtoFile("/nonexistent/x", &graph_def).code(),
-            absl::StatusCode::kNotFound);
+  EXPECT_EQ(ReadBinaryProtoFile("/nonexistent/x", &graph_def).code(), absl::StatusCode::kNotFound);
 }
 
 TEST(GraphDefIoTest, DirectoryIsInvalidArgument) {

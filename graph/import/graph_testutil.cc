@@ -69,7 +69,8 @@ std::string FloatPlaceholderText(absl::string_view name, absl::Span<const int64_
   for (int64_t d : dims) absl::StrAppend(&shape, " dim { size: ", d, " }");
   return absl::StrCat("node { name: '", name,
                       "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } }"
-                      " attr { key: 'shape' value { shape {", shape, " } } } }");
+                      " attr { key: 'shape' value { shape {",
+                      shape, " } } } }");
 }
 
 }  // namespace sluice

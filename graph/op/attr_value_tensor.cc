@@ -88,27 +88,56 @@ void FillPairsFromField(const Field& field, int64_t n, std::string* bytes) {
 // Decodes the typed *_val field of `p`; false for element types without one.
 bool FillFromTypedField(const TensorProto& p, int64_t n, std::string* bytes) {
   switch (p.dtype()) {
-    case DT_FLOAT: FillFromField<float>(p.float_val(), n, bytes); return true;
-    case DT_DOUBLE: FillFromField<double>(p.double_val(), n, bytes); return true;
+    case DT_FLOAT:
+      FillFromField<float>(p.float_val(), n, bytes);
+      return true;
+    case DT_DOUBLE:
+      FillFromField<double>(p.double_val(), n, bytes);
+      return true;
     case DT_INT32:
-    case DT_QINT32: FillFromField<int32_t>(p.int_val(), n, bytes); return true;
+    case DT_QINT32:
+      FillFromField<int32_t>(p.int_val(), n, bytes);
+      return true;
     case DT_INT16:
-    case DT_QINT16: FillFromField<int16_t>(p.int_val(), n, bytes); return true;
+    case DT_QINT16:
+      FillFromField<int16_t>(p.int_val(), n, bytes);
+      return true;
     case DT_UINT16:
-    case DT_QUINT16: FillFromField<uint16_t>(p.int_val(), n, bytes); return true;
+    case DT_QUINT16:
+      FillFromField<uint16_t>(p.int_val(), n, bytes);
+      return true;
     case DT_INT8:
-    case DT_QINT8: FillFromField<int8_t>(p.int_val(), n, bytes); return true;
+    case DT_QINT8:
+      FillFromField<int8_t>(p.int_val(), n, bytes);
+      return true;
     case DT_UINT8:
-    case DT_QUINT8: FillFromField<uint8_t>(p.int_val(), n, bytes); return true;
-    case DT_INT64: FillFromField<int64_t>(p.int64_val(), n, bytes); return true;
-    case DT_UINT32: FillFromField<uint32_t>(p.uint32_val(), n, bytes); return true;
-    case DT_UINT64: FillFromField<uint64_t>(p.uint64_val(), n, bytes); return true;
-    case DT_BOOL: FillFromField<uint8_t>(p.bool_val(), n, bytes); return true;
+    case DT_QUINT8:
+      FillFromField<uint8_t>(p.int_val(), n, bytes);
+      return true;
+    case DT_INT64:
+      FillFromField<int64_t>(p.int64_val(), n, bytes);
+      return true;
+    case DT_UINT32:
+      FillFromField<uint32_t>(p.uint32_val(), n, bytes);
+      return true;
+    case DT_UINT64:
+      FillFromField<uint64_t>(p.uint64_val(), n, bytes);
+      return true;
+    case DT_BOOL:
+      FillFromField<uint8_t>(p.bool_val(), n, bytes);
+      return true;
     case DT_HALF:
-    case DT_BFLOAT16: FillFromField<uint16_t>(p.half_val(), n, bytes); return true;
-    case DT_COMPLEX64: FillPairsFromField<float>(p.scomplex_val(), n, bytes); return true;
-    case DT_COMPLEX128: FillPairsFromField<double>(p.dcomplex_val(), n, bytes); return true;
-    default: return false;
+    case DT_BFLOAT16:
+      FillFromField<uint16_t>(p.half_val(), n, bytes);
+      return true;
+    case DT_COMPLEX64:
+      FillPairsFromField<float>(p.scomplex_val(), n, bytes);
+      return true;
+    case DT_COMPLEX128:
+      FillPairsFromField<double>(p.dcomplex_val(), n, bytes);
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -166,32 +195,46 @@ float HalfBitsToFloat(DataType dtype, uint16_t bits) {
 std::string ElementString(const DecodedTensor& t, int64_t index) {
   const int64_t i = std::min(index, t.canonical_count() - 1);
   switch (t.dtype) {
-    case DT_STRING: return absl::Utf8SafeCEscape(t.strings[i]);
-    case DT_FLOAT: return FloatToString(ElemAt<float>(t, i));
-    case DT_DOUBLE: return DoubleToString(ElemAt<double>(t, i));
+    case DT_STRING:
+      return absl::Utf8SafeCEscape(t.strings[i]);
+    case DT_FLOAT:
+      return FloatToString(ElemAt<float>(t, i));
+    case DT_DOUBLE:
+      return DoubleToString(ElemAt<double>(t, i));
     case DT_HALF:
-    case DT_BFLOAT16: return FloatToString(HalfBitsToFloat(t.dtype, ElemAt<uint16_t>(t, i)));
+    case DT_BFLOAT16:
+      return FloatToString(HalfBitsToFloat(t.dtype, ElemAt<uint16_t>(t, i)));
     case DT_INT32:
-    case DT_QINT32: return absl::StrCat(ElemAt<int32_t>(t, i));
+    case DT_QINT32:
+      return absl::StrCat(ElemAt<int32_t>(t, i));
     case DT_INT16:
-    case DT_QINT16: return absl::StrCat(ElemAt<int16_t>(t, i));
+    case DT_QINT16:
+      return absl::StrCat(ElemAt<int16_t>(t, i));
     case DT_UINT16:
-    case DT_QUINT16: return absl::StrCat(ElemAt<uint16_t>(t, i));
+    case DT_QUINT16:
+      return absl::StrCat(ElemAt<uint16_t>(t, i));
     case DT_INT8:
-    case DT_QINT8: return absl::StrCat(ElemAt<int8_t>(t, i));
+    case DT_QINT8:
+      return absl::StrCat(ElemAt<int8_t>(t, i));
     case DT_UINT8:
-    case DT_QUINT8: return absl::StrCat(ElemAt<uint8_t>(t, i));
-    case DT_INT64: return absl::StrCat(ElemAt<int64_t>(t, i));
-    case DT_UINT32: return absl::StrCat(ElemAt<uint32_t>(t, i));
-    case DT_UINT64: return absl::StrCat(ElemAt<uint64_t>(t, i));
-    case DT_BOOL: return ElemAt<uint8_t>(t, i) != 0 ? "1" : "0";
+    case DT_QUINT8:
+      return absl::StrCat(ElemAt<uint8_t>(t, i));
+    case DT_INT64:
+      return absl::StrCat(ElemAt<int64_t>(t, i));
+    case DT_UINT32:
+      return absl::StrCat(ElemAt<uint32_t>(t, i));
+    case DT_UINT64:
+      return absl::StrCat(ElemAt<uint64_t>(t, i));
+    case DT_BOOL:
+      return ElemAt<uint8_t>(t, i) != 0 ? "1" : "0";
     case DT_COMPLEX64:
       return absl::StrCat("(", FloatToString(ElemAt<float>(t, i, 0)), ",",
                           FloatToString(ElemAt<float>(t, i, 1)), ")");
     case DT_COMPLEX128:
       return absl::StrCat("(", DoubleToString(ElemAt<double>(t, i, 0)), ",",
                           DoubleToString(ElemAt<double>(t, i, 1)), ")");
-    default: return "?";
+    default:
+      return "?";
   }
 }
 

@@ -12,11 +12,11 @@
 #include "absl/strings/strip.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
-#include "graph/op/attr_value_tensor.h"
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/op/attr_value_tensor.h"
 
 namespace sluice {
 namespace {
@@ -41,14 +41,12 @@ const AttrKind kAttrKinds[] = {
     {"int", AttrValue::kI, [](const AttrValue::ListValue& l) { return l.i_size(); }, "i"},
     {"float", AttrValue::kF, [](const AttrValue::ListValue& l) { return l.f_size(); }, "f"},
     {"bool", AttrValue::kB, [](const AttrValue::ListValue& l) { return l.b_size(); }, "b"},
-    {"type", AttrValue::kType, [](const AttrValue::ListValue& l) { return l.type_size(); },
-     "type"},
+    {"type", AttrValue::kType, [](const AttrValue::ListValue& l) { return l.type_size(); }, "type"},
     {"shape", AttrValue::kShape, [](const AttrValue::ListValue& l) { return l.shape_size(); },
      "shape"},
-    {"tensor", AttrValue::kTensor,
-     [](const AttrValue::ListValue& l) { return l.tensor_size(); }, "tensor"},
-    {"func", AttrValue::kFunc, [](const AttrValue::ListValue& l) { return l.func_size(); },
-     "func"},
+    {"tensor", AttrValue::kTensor, [](const AttrValue::ListValue& l) { return l.tensor_size(); },
+     "tensor"},
+    {"func", AttrValue::kFunc, [](const AttrValue::ListValue& l) { return l.func_size(); }, "func"},
 };
 
 std::string SummarizeString(const std::string& s) {
@@ -217,17 +215,28 @@ void SetList(absl::Span<const T> values, Field* (AttrValue::ListValue::*field)()
 
 std::string SummarizeAttrValue(const AttrValue& value) {
   switch (value.value_case()) {
-    case AttrValue::kS: return SummarizeString(value.s());
-    case AttrValue::kI: return absl::StrCat(value.i());
-    case AttrValue::kF: return FloatToString(value.f());
-    case AttrValue::kB: return value.b() ? "true" : "false";
-    case AttrValue::kType: return DataTypeEnumName(value.type());
-    case AttrValue::kShape: return SummarizeShape(value.shape());
-    case AttrValue::kTensor: return attr_value_internal::SummarizeTensorProto(value.tensor());
-    case AttrValue::kList: return SummarizeList(value.list());
-    case AttrValue::kFunc: return SummarizeFunc(value.func());
-    case AttrValue::kPlaceholder: return absl::StrCat("$", value.placeholder());
-    case AttrValue::VALUE_NOT_SET: break;
+    case AttrValue::kS:
+      return SummarizeString(value.s());
+    case AttrValue::kI:
+      return absl::StrCat(value.i());
+    case AttrValue::kF:
+      return FloatToString(value.f());
+    case AttrValue::kB:
+      return value.b() ? "true" : "false";
+    case AttrValue::kType:
+      return DataTypeEnumName(value.type());
+    case AttrValue::kShape:
+      return SummarizeShape(value.shape());
+    case AttrValue::kTensor:
+      return attr_value_internal::SummarizeTensorProto(value.tensor());
+    case AttrValue::kList:
+      return SummarizeList(value.list());
+    case AttrValue::kFunc:
+      return SummarizeFunc(value.func());
+    case AttrValue::kPlaceholder:
+      return absl::StrCat("$", value.placeholder());
+    case AttrValue::VALUE_NOT_SET:
+      break;
   }
   return "<Unknown AttrValue type>";
 }
@@ -301,18 +310,28 @@ bool ParseAttrValue(absl::string_view type, absl::string_view text, AttrValue* o
 bool AreAttrValuesEqual(const AttrValue& a, const AttrValue& b) {
   if (a.value_case() != b.value_case()) return false;
   switch (a.value_case()) {
-    case AttrValue::kS: return a.s() == b.s();
-    case AttrValue::kI: return a.i() == b.i();
-    case AttrValue::kF: return FloatsEqual(a.f(), b.f());
-    case AttrValue::kB: return a.b() == b.b();
-    case AttrValue::kType: return a.type() == b.type();
-    case AttrValue::kShape: return ShapesEqual(a.shape(), b.shape());
+    case AttrValue::kS:
+      return a.s() == b.s();
+    case AttrValue::kI:
+      return a.i() == b.i();
+    case AttrValue::kF:
+      return FloatsEqual(a.f(), b.f());
+    case AttrValue::kB:
+      return a.b() == b.b();
+    case AttrValue::kType:
+      return a.type() == b.type();
+    case AttrValue::kShape:
+      return ShapesEqual(a.shape(), b.shape());
     case AttrValue::kTensor:
       return attr_value_internal::AreTensorProtosEqual(a.tensor(), b.tensor());
-    case AttrValue::kList: return ListsEqual(a.list(), b.list());
-    case AttrValue::kFunc: return FuncsEqual(a.func(), b.func());
-    case AttrValue::kPlaceholder: return a.placeholder() == b.placeholder();
-    case AttrValue::VALUE_NOT_SET: return true;
+    case AttrValue::kList:
+      return ListsEqual(a.list(), b.list());
+    case AttrValue::kFunc:
+      return FuncsEqual(a.func(), b.func());
+    case AttrValue::kPlaceholder:
+      return a.placeholder() == b.placeholder();
+    case AttrValue::VALUE_NOT_SET:
+      return true;
   }
   return false;
 }
@@ -321,18 +340,28 @@ uint64_t AttrValueHash(const AttrValue& a) {
   const int value_case = a.value_case();
   const uint64_t h = Hash64(BytesOf(value_case), 0);
   switch (a.value_case()) {
-    case AttrValue::kS: return Hash64(a.s(), h);
-    case AttrValue::kI: return Hash64(BytesOf(a.i()), h);
-    case AttrValue::kF: return Hash64(BytesOf(a.f()), h);
-    case AttrValue::kB: return Hash64(a.b() ? "1" : "0", h);
-    case AttrValue::kType: return Hash64(BytesOf(static_cast<int>(a.type())), h);
-    case AttrValue::kShape: return Hash64(a.shape().SerializeAsString(), h);
+    case AttrValue::kS:
+      return Hash64(a.s(), h);
+    case AttrValue::kI:
+      return Hash64(BytesOf(a.i()), h);
+    case AttrValue::kF:
+      return Hash64(BytesOf(a.f()), h);
+    case AttrValue::kB:
+      return Hash64(a.b() ? "1" : "0", h);
+    case AttrValue::kType:
+      return Hash64(BytesOf(static_cast<int>(a.type())), h);
+    case AttrValue::kShape:
+      return Hash64(a.shape().SerializeAsString(), h);
     case AttrValue::kTensor:
       return Hash64Combine(h, attr_value_internal::TensorProtoHash(a.tensor()));
-    case AttrValue::kList: return ListHash(a.list(), h);
-    case AttrValue::kFunc: return FuncHash(a.func(), h);
-    case AttrValue::kPlaceholder: return Hash64(a.placeholder(), h);
-    case AttrValue::VALUE_NOT_SET: break;
+    case AttrValue::kList:
+      return ListHash(a.list(), h);
+    case AttrValue::kFunc:
+      return FuncHash(a.func(), h);
+    case AttrValue::kPlaceholder:
+      return Hash64(a.placeholder(), h);
+    case AttrValue::VALUE_NOT_SET:
+      break;
   }
   return h;
 }
@@ -350,15 +379,11 @@ void SetAttrValue(float value, AttrValue* out) { out->set_f(value); }
 void SetAttrValue(double value, AttrValue* out) { out->set_f(static_cast<float>(value)); }
 void SetAttrValue(bool value, AttrValue* out) { out->set_b(value); }
 void SetAttrValue(DataType value, AttrValue* out) { out->set_type(value); }
-void SetAttrValue(const TensorShape& value, AttrValue* out) {
-  value.AsProto(out->mutable_shape());
-}
+void SetAttrValue(const TensorShape& value, AttrValue* out) { value.AsProto(out->mutable_shape()); }
 void SetAttrValue(const PartialTensorShape& value, AttrValue* out) {
   value.AsProto(out->mutable_shape());
 }
-void SetAttrValue(const TensorShapeProto& value, AttrValue* out) {
-  *out->mutable_shape() = value;
-}
+void SetAttrValue(const TensorShapeProto& value, AttrValue* out) { *out->mutable_shape() = value; }
 void SetAttrValue(const TensorProto& value, AttrValue* out) { *out->mutable_tensor() = value; }
 void SetAttrValue(const NameAttrList& value, AttrValue* out) { *out->mutable_func() = value; }
 void SetAttrValue(const AttrValue& value, AttrValue* out) { *out = value; }

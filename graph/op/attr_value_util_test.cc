@@ -140,8 +140,7 @@ TEST(SummarizeAttrValueTest, InvalidTensors) {
             "tensor_content: \"abc\">");
   EXPECT_EQ(Summarize("tensor { dtype: DT_FLOAT tensor_shape { dim { size: -1 } } }"),
             "<Invalid TensorProto: dtype: DT_FLOAT tensor_shape { dim { size: -1 } }>");
-  EXPECT_EQ(Summarize("tensor { tensor_shape { } }"),
-            "<Invalid TensorProto: tensor_shape { }>");
+  EXPECT_EQ(Summarize("tensor { tensor_shape { } }"), "<Invalid TensorProto: tensor_shape { }>");
 }
 
 // ---- AttrValueHasType ----------------------------------------------------------------
@@ -195,9 +194,9 @@ TEST(AttrValueHasTypeTest, InvalidDataTypes) {
   AttrValue bad;
   bad.set_type(static_cast<DataType>(77));
   EXPECT_EQ(AttrValueHasType(bad, "type").message(), "AttrValue has invalid DataType enum: 77");
-  EXPECT_EQ(AttrValueHasType(FromText("list { type: [DT_FLOAT, DT_INVALID] }"), "list(type)")
-                .message(),
-            "AttrValue contains invalid DataType");
+  EXPECT_EQ(
+      AttrValueHasType(FromText("list { type: [DT_FLOAT, DT_INVALID] }"), "list(type)").message(),
+      "AttrValue contains invalid DataType");
   EXPECT_EQ(AttrValueHasType(FromText("list { type: DT_INT32_REF }"), "list(type)").message(),
             "AttrValue must not have reference type value of int32_ref");
   bad.Clear();
@@ -293,7 +292,8 @@ TEST(AttrValueEqualityTest, PlainValues) {
   ExpectDifferent(FromText("f: 0"), FromText("f: -0"));
   ExpectEqualAndSameHash(FromText("f: nan"), FromText("f: nan"));
   ExpectDifferent(FromText("type: DT_FLOAT"), FromText("type: DT_INT32"));
-  ExpectEqualAndSameHash(FromText("shape { dim { size: 2 } }"), FromText("shape { dim { size: 2 } }"));
+  ExpectEqualAndSameHash(FromText("shape { dim { size: 2 } }"),
+                         FromText("shape { dim { size: 2 } }"));
   ExpectDifferent(FromText("shape { dim { size: 2 } }"), FromText("shape { unknown_rank: true }"));
   ExpectEqualAndSameHash(FromText("placeholder: 'T'"), FromText("placeholder: 'T'"));
   ExpectEqualAndSameHash(AttrValue(), AttrValue());
@@ -312,10 +312,10 @@ TEST(AttrValueEqualityTest, Lists) {
 }
 
 TEST(AttrValueEqualityTest, TensorsCompareByValue) {
-  const AttrValue typed = FromText(
-      "tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: [1, 2, 2] }");
-  const AttrValue padded = FromText(
-      "tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: [1, 2] }");
+  const AttrValue typed =
+      FromText("tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: [1, 2, 2] }");
+  const AttrValue padded =
+      FromText("tensor { dtype: DT_FLOAT tensor_shape { dim { size: 3 } } float_val: [1, 2] }");
   AttrValue content;
   TensorProto* t = content.mutable_tensor();
   t->set_dtype(DT_FLOAT);
@@ -344,30 +344,35 @@ TEST(AttrValueEqualityTest, TensorsCompareByValue) {
       FromText("tensor { dtype: DT_STRING tensor_shape { dim { size: 2 } } "
                "string_val: ['a', 'b'] }"));
   ExpectEqualAndSameHash(
-      FromText("list { tensor { dtype: DT_BOOL tensor_shape { dim { size: 2 } } bool_val: true } }"),
+      FromText(
+          "list { tensor { dtype: DT_BOOL tensor_shape { dim { size: 2 } } bool_val: true } }"),
       FromText("list { tensor { dtype: DT_BOOL tensor_shape { dim { size: 2 } } "
                "bool_val: [true, true] } }"));
 }
 
 TEST(AttrValueEqualityTest, HugeSparseTensorIsNotExpanded) {
   // 2^40 elements written as one padded value: compared without materializing them.
-  const AttrValue a = FromText("tensor { dtype: DT_DOUBLE tensor_shape { dim { size: 1048576 } "
-                               "dim { size: 1048576 } } double_val: 1 }");
-  const AttrValue b = FromText("tensor { dtype: DT_DOUBLE tensor_shape { dim { size: 1048576 } "
-                               "dim { size: 1048576 } } double_val: [1, 1] }");
+  const AttrValue a = FromText(
+      "tensor { dtype: DT_DOUBLE tensor_shape { dim { size: 1048576 } "
+      "dim { size: 1048576 } } double_val: 1 }");
+  const AttrValue b = FromText(
+      "tensor { dtype: DT_DOUBLE tensor_shape { dim { size: 1048576 } "
+      "dim { size: 1048576 } } double_val: [1, 1] }");
   ExpectEqualAndSameHash(a, b);
   EXPECT_EQ(SummarizeAttrValue(a),
             "Tensor<type: double shape: [1048576,1048576] values: [1 1 1...]...>");
 }
 
 TEST(AttrValueEqualityTest, UndecodableTensorsCompareByEncoding) {
-  const AttrValue bad = FromText("tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
-                                 "tensor_content: 'abc' }");
+  const AttrValue bad = FromText(
+      "tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
+      "tensor_content: 'abc' }");
   ExpectEqualAndSameHash(bad, bad);
   ExpectDifferent(bad, FromText("tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } } "
                                 "tensor_content: 'abd' }"));
-  const AttrValue resource = FromText("tensor { dtype: DT_RESOURCE tensor_shape { } "
-                                      "resource_handle_val { name: 'v' } }");
+  const AttrValue resource = FromText(
+      "tensor { dtype: DT_RESOURCE tensor_shape { } "
+      "resource_handle_val { name: 'v' } }");
   ExpectEqualAndSameHash(resource, resource);
   ExpectDifferent(resource, FromText("tensor { dtype: DT_RESOURCE tensor_shape { } "
                                      "resource_handle_val { name: 'w' } }"));
@@ -389,11 +394,21 @@ TEST(AttrValueEqualityTest, RandomTensorProtosNeverCrash) {
     if (rng() % 5 == 0) t->mutable_tensor_shape()->set_unknown_rank(true);
     const int values = small(rng);
     switch (small(rng)) {
-      case 0: t->set_tensor_content(std::string(values * 4, 'x')); break;
-      case 1: for (int k = 0; k < values; ++k) t->add_float_val(k); break;
-      case 2: for (int k = 0; k < values; ++k) t->add_int_val(k); break;
-      case 3: for (int k = 0; k < values; ++k) t->add_string_val("s"); break;
-      default: for (int k = 0; k < values; ++k) t->add_scomplex_val(k); break;
+      case 0:
+        t->set_tensor_content(std::string(values * 4, 'x'));
+        break;
+      case 1:
+        for (int k = 0; k < values; ++k) t->add_float_val(k);
+        break;
+      case 2:
+        for (int k = 0; k < values; ++k) t->add_int_val(k);
+        break;
+      case 3:
+        for (int k = 0; k < values; ++k) t->add_string_val("s");
+        break;
+      default:
+        for (int k = 0; k < values; ++k) t->add_scomplex_val(k);
+        break;
     }
     EXPECT_FALSE(SummarizeAttrValue(value).empty());
     const AttrValue copy = value;
@@ -403,10 +418,12 @@ TEST(AttrValueEqualityTest, RandomTensorProtosNeverCrash) {
 }
 
 TEST(AttrValueEqualityTest, FuncsIgnoreMapOrder) {
-  AttrValue a = FromText("func { name: 'f' attr { key: 'x' value { i: 1 } } "
-                         "attr { key: 'y' value { s: 'z' } } }");
-  AttrValue b = FromText("func { name: 'f' attr { key: 'y' value { s: 'z' } } "
-                         "attr { key: 'x' value { i: 1 } } }");
+  AttrValue a = FromText(
+      "func { name: 'f' attr { key: 'x' value { i: 1 } } "
+      "attr { key: 'y' value { s: 'z' } } }");
+  AttrValue b = FromText(
+      "func { name: 'f' attr { key: 'y' value { s: 'z' } } "
+      "attr { key: 'x' value { i: 1 } } }");
   ExpectEqualAndSameHash(a, b);
   ExpectDifferent(a, FromText("func { name: 'f' attr { key: 'x' value { i: 1 } } }"));
   ExpectDifferent(a, FromText("func { name: 'g' attr { key: 'x' value { i: 1 } } "
@@ -473,8 +490,7 @@ TEST(SetAttrValueTest, Shapes) {
 
   SetAttrValue(std::vector<TensorShape>{TensorShape({1}), TensorShape()}, &v);
   EXPECT_EQ(SummarizeAttrValue(v), "[[1], []]");
-  SetAttrValue(std::vector<PartialTensorShape>{PartialTensorShape(), PartialTensorShape({-1})},
-               &v);
+  SetAttrValue(std::vector<PartialTensorShape>{PartialTensorShape(), PartialTensorShape({-1})}, &v);
   EXPECT_EQ(SummarizeAttrValue(v), "[<unknown>, [?]]");
   SetAttrValue(std::vector<TensorShapeProto>{proto}, &v);
   EXPECT_EQ(SummarizeAttrValue(v), "[[4]]");

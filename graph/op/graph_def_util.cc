@@ -6,8 +6,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/errors.h"
+#include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"
 
 namespace sluice {
@@ -112,8 +112,8 @@ absl::Status AddDefaultAttrsToGraphDef(GraphDef* graph_def, const OpRegistryInte
                                        int node_offset) {
   if (node_offset < 0 || node_offset > graph_def->node_size()) {
     return errors::InvalidArgument("Tried to add default attrs to GraphDef starting at offset ",
-                                   node_offset, " with total nodes in graph: ",
-                                   graph_def->node_size());
+                                   node_offset,
+                                   " with total nodes in graph: ", graph_def->node_size());
   }
   const absl::flat_hash_set<std::string> functions = LibraryFunctionNames(*graph_def);
   for (int i = node_offset; i < graph_def->node_size(); ++i) {

@@ -6,9 +6,9 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "gtest/gtest.h"
 #include "graph/op/op_def_builder.h"
 #include "graph/op/op_registry.h"
+#include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 
 namespace sluice {
@@ -21,8 +21,8 @@ using ::testing::HasSubstr;
 class GraphDefUtilTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(registry_.Register(OpDefBuilder("In").Output("out: dtype").Attr("dtype: type"))
-                    .ok());
+    ASSERT_TRUE(
+        registry_.Register(OpDefBuilder("In").Output("out: dtype").Attr("dtype: type")).ok());
     ASSERT_TRUE(registry_
                     .Register(OpDefBuilder("Mm")
                                   .Input("a: T")
@@ -43,15 +43,29 @@ class GraphDefUtilTest : public ::testing::Test {
   // Two inputs and a product that leaves its defaulted attrs out.
   static GraphDef MatMulGraph(const std::string& product_extra = "") {
     return Parse(absl::StrCat(R"pb(
-      node { name: "a" op: "In" attr { key: "dtype" value { type: DT_FLOAT } } }
-      node { name: "b" op: "In" attr { key: "dtype" value { type: DT_FLOAT } } }
-      node {
-        name: "p"
-        op: "Mm"
-        input: "a"
-        input: "b"
-        attr { key: "T" value { type: DT_FLOAT } }
-      )pb", product_extra, "}"));
+                                node {
+                                  name: "a"
+                                  op: "In"
+                                  attr {
+                                    key: "dtype"
+                                    value { type: DT_FLOAT }
+                                  }
+                                }
+                                node {
+                                  name: "b"
+                                  op: "In"
+                                  attr {
+                                    key: "dtype"
+                                    value { type: DT_FLOAT }
+                                  }
+                                }
+                                node { name: "p" op: "Mm" input: "a" input: "b"
+                                       attr {
+                                         key: "T"
+                                         value { type: DT_FLOAT }
+                                       }
+                              )pb",
+                              product_extra, "}"));
   }
 
   OpRegistry registry_;
@@ -64,7 +78,10 @@ TEST_F(GraphDefUtilTest, ValidGraphPassesWithoutBeingChanged) {
 }
 
 TEST_F(GraphDefUtilTest, AddDefaultAttrsFillsMissingAttrs) {
-  GraphDef graph_def = MatMulGraph(R"pb(attr { key: "transpose_b" value { b: true } })pb");
+  GraphDef graph_def = MatMulGraph(R"pb(attr {
+                                          key: "transpose_b"
+                                          value { b: true }
+                                        })pb");
   ASSERT_TRUE(AddDefaultAttrsToGraphDef(&graph_def, registry_).ok());
   const auto& attrs = graph_def.node(2).attr();
   ASSERT_EQ(attrs.count("transpose_a"), 1);
@@ -95,9 +112,8 @@ TEST_F(GraphDefUtilTest, AddDefaultAttrsRejectsBadOffset) {
 TEST_F(GraphDefUtilTest, UnknownOpNamesNodeAndOp) {
   GraphDef graph_def = MatMulGraph();
   graph_def.mutable_node(2)->set_op("Frobnicate");
-  for (const absl::Status& status :
-       {ValidateGraphDefAgainstOpRegistry(graph_def, registry_),
-        AddDefaultAttrsToGraphDef(&graph_def, registry_)}) {
+  for (const absl::Status& status : {ValidateGraphDefAgainstOpRegistry(graph_def, registry_),
+                                     AddDefaultAttrsToGraphDef(&graph_def, registry_)}) {
     EXPECT_EQ(status.code(), absl::StatusCode::kNotFound);
     EXPECT_THAT(status.message(), HasSubstr("'Frobnicate'"));
     EXPECT_THAT(status.message(), HasSubstr("{{node p}}"));
@@ -153,7 +169,10 @@ TEST_F(GraphDefUtilTest, BadSyntaxNamesNodeAndOp) {
 }
 
 TEST_F(GraphDefUtilTest, StripUndoesAddDefaults) {
-  GraphDef graph_def = MatMulGraph(R"pb(attr { key: "transpose_b" value { b: true } })pb");
+  GraphDef graph_def = MatMulGraph(R"pb(attr {
+                                          key: "transpose_b"
+                                          value { b: true }
+                                        })pb");
   const GraphDef original = graph_def;
   ASSERT_TRUE(AddDefaultAttrsToGraphDef(&graph_def, registry_).ok());
   EXPECT_FALSE(MessageDifferencer::Equals(graph_def, original));
@@ -163,7 +182,10 @@ TEST_F(GraphDefUtilTest, StripUndoesAddDefaults) {
 }
 
 TEST_F(GraphDefUtilTest, StripLeavesUnknownOpsAlone) {
-  GraphDef graph_def = MatMulGraph(R"pb(attr { key: "transpose_a" value { b: false } })pb");
+  GraphDef graph_def = MatMulGraph(R"pb(attr {
+                                          key: "transpose_a"
+                                          value { b: false }
+                                        })pb");
   graph_def.mutable_node(2)->set_op("Unknown");
   StripDefaultAttributes(registry_, graph_def.mutable_node());
   EXPECT_EQ(graph_def.node(2).attr().count("transpose_a"), 1);
@@ -205,8 +227,7 @@ TEST(CheckGraphDefVersionsTest, BadConsumer) {
   versions.add_bad_consumers(kGraphDefVersion);
   absl::Status status = CheckGraphDefVersions(versions);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(status.message(), absl::StrCat("GraphDef disallows consumer version ",
-                                           kGraphDefVersion,
+  EXPECT_EQ(status.message(), absl::StrCat("GraphDef disallows consumer version ", kGraphDefVersion,
                                            ".  Please upgrade Sluice: this version is likely "
                                            "buggy."));
 }

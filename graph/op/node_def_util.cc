@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_def_util.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/op/op_def_util.h"
 
 namespace sluice {
 namespace {
@@ -441,8 +441,9 @@ absl::Status ValidateAttrEntry(const AttrValueMap::value_type& entry, const Node
   // The message parts are built only on failure: they cost more than the check itself.
   absl::Status status = ValidateAttrValue(entry.second, *attr_def);
   if (!status.ok()) {
-    return errors::AppendToMessage(std::move(status), "\n\t; NodeDef: ",
-                                   FormatNodeDefForError(node_def), "; ", SummarizeOpDef(op_def));
+    return errors::AppendToMessage(std::move(status),
+                                   "\n\t; NodeDef: ", FormatNodeDefForError(node_def), "; ",
+                                   SummarizeOpDef(op_def));
   }
   return absl::OkStatus();
 }

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/text_format.h"
 #include "gmock/gmock.h"
-#include "graph/op/op_def_util.h"
-#include "graph/op/op_registry.h"
+#include "google/protobuf/text_format.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/op/op_def_util.h"
+#include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
 
 // Test-only ops; the "NdTest" prefix keeps them clear of real ops registered elsewhere.
@@ -21,8 +21,11 @@ REGISTER_OP("NdTestMatMul")
     .Attr("transpose_a: bool = false")
     .Attr("transpose_b: bool = false")
     .Attr("T: {float, double, int32}");
-REGISTER_OP("NdTestAddN").Input("inputs: N * T").Output("sum: T").Attr("N: int >= 1").Attr(
-    "T: type");
+REGISTER_OP("NdTestAddN")
+    .Input("inputs: N * T")
+    .Output("sum: T")
+    .Attr("N: int >= 1")
+    .Attr("T: type");
 REGISTER_OP("NdTestRepeats")
     .Input("a: N * int32")
     .Input("b: N * T")
@@ -40,11 +43,17 @@ REGISTER_OP("NdTestTypeList")
     .Attr("T1: list(type) >= 1")
     .Attr("T2: list(type)")
     .Attr("T3: list(type)");
-REGISTER_OP("NdTestRef").Input("ref: Ref(T)").Input("value: T").Output("out: Ref(T)").Attr(
-    "T: type");
+REGISTER_OP("NdTestRef")
+    .Input("ref: Ref(T)")
+    .Input("value: T")
+    .Output("out: Ref(T)")
+    .Attr("T: type");
 REGISTER_OP("NdTestEnum").Attr("e: {'apple', 'orange'}");
-REGISTER_OP("NdTestFixed").Input("a: float").Input("b: int32").Output("c: string").Output(
-    "d: bool");
+REGISTER_OP("NdTestFixed")
+    .Input("a: float")
+    .Input("b: int32")
+    .Output("c: string")
+    .Output("d: bool");
 
 namespace sluice {
 namespace {
@@ -80,7 +89,16 @@ void ExpectError(const absl::Status& status, absl::StatusCode code, const std::s
 
 TEST(AttrSliceTest, ViewsANodeDef) {
   const NodeDef node_def = ToNodeDef(R"pb(
-    name: "n" op: "X" attr { key: "a" value { i: 1 } } attr { key: "b" value { b: true } })pb");
+    name: "n"
+    op: "X"
+    attr {
+      key: "a"
+      value { i: 1 }
+    }
+    attr {
+      key: "b"
+      value { b: true }
+    })pb");
   const AttrSlice attrs(node_def);
   EXPECT_EQ(attrs.size(), 2);
   EXPECT_EQ(attrs.node_def(), &node_def);
@@ -94,7 +112,12 @@ TEST(AttrSliceTest, ViewsANodeDef) {
 }
 
 TEST(AttrSliceTest, FindWithStatus) {
-  const NodeDef node_def = ToNodeDef(R"pb(name: "n" op: "X" attr { key: "a" value { i: 1 } })pb");
+  const NodeDef node_def = ToNodeDef(R"pb(name: "n"
+                                          op: "X"
+                                          attr {
+                                            key: "a"
+                                            value { i: 1 }
+                                          })pb");
   const AttrValue* value = nullptr;
   ASSERT_TRUE(AttrSlice(node_def).Find("a", &value).ok());
   EXPECT_EQ(value->i(), 1);
@@ -133,31 +156,124 @@ NodeDef AllTypesNode() {
   return ToNodeDef(R"pb(
     name: "n"
     op: "X"
-    attr { key: "s" value { s: "hello" } }
-    attr { key: "i" value { i: -7 } }
-    attr { key: "big" value { i: 5000000000 } }
-    attr { key: "f" value { f: 1.5 } }
-    attr { key: "b" value { b: true } }
-    attr { key: "t" value { type: DT_DOUBLE } }
-    attr { key: "shape" value { shape { dim { size: 2 } dim { size: 3 } } } }
-    attr { key: "partial" value { shape { dim { size: -1 } dim { size: 3 } } } }
-    attr { key: "bad_shape" value { shape { dim { size: -2 } } } }
-    attr { key: "tensor" value { tensor { dtype: DT_INT32 int_val: 4 } } }
-    attr { key: "func" value { func { name: "f1" } } }
-    attr { key: "ls" value { list { s: [ "a", "b" ] } } }
-    attr { key: "li" value { list { i: [ 1, -2, 3 ] } } }
-    attr { key: "lbig" value { list { i: [ 1, -5000000000 ] } } }
-    attr { key: "lf" value { list { f: [ 0.5, 2 ] } } }
-    attr { key: "lb" value { list { b: [ true, false, true ] } } }
-    attr { key: "lt" value { list { type: [ DT_FLOAT, DT_INT64 ] } } }
+    attr {
+      key: "s"
+      value { s: "hello" }
+    }
+    attr {
+      key: "i"
+      value { i: -7 }
+    }
+    attr {
+      key: "big"
+      value { i: 5000000000 }
+    }
+    attr {
+      key: "f"
+      value { f: 1.5 }
+    }
+    attr {
+      key: "b"
+      value { b: true }
+    }
+    attr {
+      key: "t"
+      value { type: DT_DOUBLE }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: 2 }
+          dim { size: 3 }
+        }
+      }
+    }
+    attr {
+      key: "partial"
+      value {
+        shape {
+          dim { size: -1 }
+          dim { size: 3 }
+        }
+      }
+    }
+    attr {
+      key: "bad_shape"
+      value { shape { dim { size: -2 } } }
+    }
+    attr {
+      key: "tensor"
+      value { tensor { dtype: DT_INT32 int_val: 4 } }
+    }
+    attr {
+      key: "func"
+      value { func { name: "f1" } }
+    }
+    attr {
+      key: "ls"
+      value { list { s: [ "a", "b" ] } }
+    }
+    attr {
+      key: "li"
+      value { list { i: [ 1, -2, 3 ] } }
+    }
+    attr {
+      key: "lbig"
+      value { list { i: [ 1, -5000000000 ] } }
+    }
+    attr {
+      key: "lf"
+      value { list { f: [ 0.5, 2 ] } }
+    }
+    attr {
+      key: "lb"
+      value { list { b: [ true, false, true ] } }
+    }
+    attr {
+      key: "lt"
+      value { list { type: [ DT_FLOAT, DT_INT64 ] } }
+    }
     attr {
       key: "lshape"
-      value { list { shape { dim { size: 1 } } shape { unknown_rank: true } } }
+      value {
+        list {
+          shape { dim { size: 1 } }
+          shape { unknown_rank: true }
+        }
+      }
     }
-    attr { key: "lknown" value { list { shape { dim { size: 4 } } shape {} } } }
-    attr { key: "ltensor" value { list { tensor { dtype: DT_FLOAT } tensor { dtype: DT_BOOL } } } }
-    attr { key: "lfunc" value { list { func { name: "g1" } func { name: "g2" } } } }
-    attr { key: "empty_list" value { list {} } }
+    attr {
+      key: "lknown"
+      value {
+        list {
+          shape { dim { size: 4 } }
+          shape {}
+        }
+      }
+    }
+    attr {
+      key: "ltensor"
+      value {
+        list {
+          tensor { dtype: DT_FLOAT }
+          tensor { dtype: DT_BOOL }
+        }
+      }
+    }
+    attr {
+      key: "lfunc"
+      value {
+        list {
+          func { name: "g1" }
+          func { name: "g2" }
+        }
+      }
+    }
+    attr {
+      key: "empty_list"
+      value { list {} }
+    }
   )pb");
 }
 
@@ -434,9 +550,18 @@ NodeDef GoodMatMul() {
     name: "m"
     op: "NdTestMatMul"
     input: [ "a", "b:1", "^c" ]
-    attr { key: "T" value { type: DT_FLOAT } }
-    attr { key: "transpose_a" value { b: true } }
-    attr { key: "transpose_b" value { b: false } }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "transpose_a"
+      value { b: true }
+    }
+    attr {
+      key: "transpose_b"
+      value { b: false }
+    }
   )pb");
 }
 
@@ -531,7 +656,12 @@ TEST(ValidateNodeDefTest, DisallowedValue) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("\n\t; NodeDef: {{node m}}; Op<"));
 
   const OpDef& enum_op = Op("NdTestEnum");
-  NodeDef e = ToNodeDef(R"pb(name: "e" op: "NdTestEnum" attr { key: "e" value { s: "pear" } })pb");
+  NodeDef e = ToNodeDef(R"pb(name: "e"
+                             op: "NdTestEnum"
+                             attr {
+                               key: "e"
+                               value { s: "pear" }
+                             })pb");
   EXPECT_THAT(std::string(ValidateNodeDef(e, enum_op).message()),
               StartsWith("Value for attr 'e' of \"pear\" is not in the list of allowed values: "
                          "\"apple\", \"orange\""));
@@ -562,8 +692,14 @@ TEST(ValidateNodeDefTest, NumberAttrSetsTheInputCount) {
     name: "s"
     op: "NdTestAddN"
     input: [ "x", "y", "z" ]
-    attr { key: "N" value { i: 3 } }
-    attr { key: "T" value { type: DT_INT64 } }
+    attr {
+      key: "N"
+      value { i: 3 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_INT64 }
+    }
   )pb");
   EXPECT_TRUE(ValidateNodeDef(n, op).ok());
   AddNodeAttr("N", 2, &n);
@@ -582,9 +718,18 @@ TEST(ValidateNodeDefTest, NumberAttrOutOfRange) {
     name: "r"
     op: "NdTestRepeats"
     input: [ "x", "y" ]
-    attr { key: "N" value { i: -1 } }
-    attr { key: "M" value { i: 1 } }
-    attr { key: "T" value { type: DT_FLOAT } }
+    attr {
+      key: "N"
+      value { i: -1 }
+    }
+    attr {
+      key: "M"
+      value { i: 1 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   )pb");
   EXPECT_THAT(std::string(ValidateNodeDef(n, op).message()),
               StartsWith("Value for attr 'N' of -1 must be at least minimum 1"));
@@ -605,9 +750,18 @@ TEST(ValidateNodeDefTest, TypeListSetsTheInputCount) {
     name: "l"
     op: "NdTestTypeList"
     input: [ "x", "y", "z" ]
-    attr { key: "T1" value { list { type: [ DT_INT32, DT_STRING ] } } }
-    attr { key: "T2" value { list { type: DT_BOOL } } }
-    attr { key: "T3" value { list { type: DT_HALF } } }
+    attr {
+      key: "T1"
+      value { list { type: [ DT_INT32, DT_STRING ] } }
+    }
+    attr {
+      key: "T2"
+      value { list { type: DT_BOOL } }
+    }
+    attr {
+      key: "T3"
+      value { list { type: DT_HALF } }
+    }
   )pb");
   EXPECT_TRUE(ValidateNodeDef(n, op).ok());
   n.add_input("w");
@@ -622,7 +776,9 @@ TEST(ValidateNodeDefTest, TypeListSetsTheInputCount) {
 
 TEST(ValidateNodeDefTest, DuplicateOpDefAttr) {
   OpDef op = ToOpDef(R"pb(
-    name: "Dup" attr { name: "a" type: "int" } attr { name: "a" type: "int" })pb");
+    name: "Dup"
+    attr { name: "a" type: "int" }
+    attr { name: "a" type: "int" })pb");
   const NodeDef n = ToNodeDef(R"pb(name: "d" op: "Dup")pb");
   ExpectError(ValidateNodeDef(n, op), absl::StatusCode::kInvalidArgument,
               absl::StrCat("OpDef has duplicate attr name 'a': ", SummarizeOpDef(op)));
@@ -632,7 +788,12 @@ TEST(ValidateNodeDefTest, DuplicateOpDefAttr) {
 
 TEST(AddDefaultsToNodeDefTest, FillsOnlyMissingDefaultedAttrs) {
   NodeDef n = ToNodeDef(R"pb(
-    name: "m" op: "NdTestMatMul" attr { key: "transpose_b" value { b: true } })pb");
+    name: "m"
+    op: "NdTestMatMul"
+    attr {
+      key: "transpose_b"
+      value { b: true }
+    })pb");
   AddDefaultsToNodeDef(Op("NdTestMatMul"), &n);
   EXPECT_EQ(n.attr_size(), 2);
   EXPECT_FALSE(n.attr().at("transpose_a").b());
@@ -644,7 +805,9 @@ TEST(AddDefaultsToNodeDefTest, FillsOnlyMissingDefaultedAttrs) {
 
 TEST(InOutTypesTest, FixedTypes) {
   const OpDef& op = Op("NdTestFixed");
-  const NodeDef n = ToNodeDef(R"pb(name: "f" op: "NdTestFixed" input: [ "a", "b" ])pb");
+  const NodeDef n = ToNodeDef(R"pb(name: "f"
+                                   op: "NdTestFixed"
+                                   input: [ "a", "b" ])pb");
   DataTypeVector inputs;
   DataTypeVector outputs;
   ASSERT_TRUE(InOutTypesForNode(n, op, &inputs, &outputs).ok());
@@ -676,16 +839,24 @@ TEST(InOutTypesTest, NumberAndTypeAttrs) {
   const NodeDef n = ToNodeDef(R"pb(
     name: "r"
     op: "NdTestRepeats"
-    attr { key: "N" value { i: 2 } }
-    attr { key: "M" value { i: 3 } }
-    attr { key: "T" value { type: DT_DOUBLE } }
+    attr {
+      key: "N"
+      value { i: 2 }
+    }
+    attr {
+      key: "M"
+      value { i: 3 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_DOUBLE }
+    }
   )pb");
   DataTypeVector inputs;
   DataTypeVector outputs;
   ASSERT_TRUE(InOutTypesForNode(n, op, &inputs, &outputs).ok());
   EXPECT_EQ(inputs, (DataTypeVector{DT_INT32, DT_INT32, DT_DOUBLE, DT_DOUBLE}));
-  EXPECT_EQ(outputs,
-            (DataTypeVector{DT_DOUBLE, DT_STRING, DT_STRING, DT_BOOL, DT_BOOL, DT_BOOL}));
+  EXPECT_EQ(outputs, (DataTypeVector{DT_DOUBLE, DT_STRING, DT_STRING, DT_BOOL, DT_BOOL, DT_BOOL}));
   DataType type = DT_INVALID;
   ASSERT_TRUE(InputTypeForNode(n, op, 3, &type).ok());
   EXPECT_EQ(type, DT_DOUBLE);
@@ -701,9 +872,18 @@ TEST(InOutTypesTest, TypeLists) {
   const NodeDef n = ToNodeDef(R"pb(
     name: "l"
     op: "NdTestTypeList"
-    attr { key: "T1" value { list { type: [ DT_INT32, DT_STRING ] } } }
-    attr { key: "T2" value { list { type: DT_BOOL } } }
-    attr { key: "T3" value { list { type: [ DT_HALF, DT_UINT8 ] } } }
+    attr {
+      key: "T1"
+      value { list { type: [ DT_INT32, DT_STRING ] } }
+    }
+    attr {
+      key: "T2"
+      value { list { type: DT_BOOL } }
+    }
+    attr {
+      key: "T3"
+      value { list { type: [ DT_HALF, DT_UINT8 ] } }
+    }
   )pb");
   DataTypeVector inputs;
   DataTypeVector outputs;
@@ -715,7 +895,12 @@ TEST(InOutTypesTest, TypeLists) {
 TEST(InOutTypesTest, RefArgsGiveRefTypes) {
   const OpDef& op = Op("NdTestRef");
   NodeDef n = ToNodeDef(R"pb(
-    name: "v" op: "NdTestRef" attr { key: "T" value { type: DT_FLOAT } })pb");
+    name: "v"
+    op: "NdTestRef"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    })pb");
   DataTypeVector inputs;
   DataTypeVector outputs;
   ASSERT_TRUE(InOutTypesForNode(n, op, &inputs, &outputs).ok());
@@ -730,7 +915,8 @@ TEST(InOutTypesTest, RefArgsGiveRefTypes) {
               "[[{{node v}}]]");
   // ...but a fixed type in an OpDef may be one.
   const OpDef ref_to_ref = ToOpDef(R"pb(
-    name: "RefRef" input_arg { name: "a" type: DT_INT32_REF is_ref: true })pb");
+    name: "RefRef"
+    input_arg { name: "a" type: DT_INT32_REF is_ref: true })pb");
   inputs.clear();
   ExpectError(InputTypesForNode(n, ref_to_ref, &inputs), absl::StatusCode::kInvalidArgument,
               "Requested reference to a reference type: name: \"a\" type: DT_INT32_REF is_ref: "
@@ -739,7 +925,9 @@ TEST(InOutTypesTest, RefArgsGiveRefTypes) {
 
 TEST(InOutTypesTest, MissingTypeAttrIsInvalidArgument) {
   const OpDef& op = Op("NdTestMatMul");
-  const NodeDef n = ToNodeDef(R"pb(name: "m" op: "NdTestMatMul" input: [ "a", "b" ])pb");
+  const NodeDef n = ToNodeDef(R"pb(name: "m"
+                                   op: "NdTestMatMul"
+                                   input: [ "a", "b" ])pb");
   DataTypeVector inputs;
   ExpectError(InputTypesForNode(n, op, &inputs), absl::StatusCode::kInvalidArgument,
               "No attr named 'T' in NodeDef:\n\t [[{{node m}}]]");
@@ -751,7 +939,12 @@ TEST(InOutTypesTest, MissingTypeAttrIsInvalidArgument) {
 TEST(InOutTypesTest, TypeAttrOfTheWrongType) {
   const OpDef& op = Op("NdTestMatMul");
   const NodeDef n = ToNodeDef(R"pb(
-    name: "m" op: "NdTestMatMul" attr { key: "T" value { i: 1 } })pb");
+    name: "m"
+    op: "NdTestMatMul"
+    attr {
+      key: "T"
+      value { i: 1 }
+    })pb");
   DataTypeVector outputs;
   ExpectError(OutputTypesForNode(n, op, &outputs), absl::StatusCode::kInvalidArgument,
               "AttrValue had value with type 'int' when 'type' expected\n\t for attr 'T'\n\t "
@@ -761,7 +954,12 @@ TEST(InOutTypesTest, TypeAttrOfTheWrongType) {
 TEST(InOutTypesTest, BadNumberAttrs) {
   const OpDef& op = Op("NdTestAddN");
   NodeDef n = ToNodeDef(R"pb(
-    name: "s" op: "NdTestAddN" attr { key: "T" value { type: DT_FLOAT } })pb");
+    name: "s"
+    op: "NdTestAddN"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    })pb");
   DataTypeVector inputs;
   ExpectError(InputTypesForNode(n, op, &inputs), absl::StatusCode::kInvalidArgument,
               "No attr named 'N' in NodeDef:\n\t [[{{node s}}]]");
@@ -781,7 +979,12 @@ TEST(InOutTypesTest, BadNumberAttrs) {
 TEST(InOutTypesTest, TypeListOfTheWrongType) {
   const OpDef& op = Op("NdTestTypeList");
   const NodeDef n = ToNodeDef(R"pb(
-    name: "l" op: "NdTestTypeList" attr { key: "T1" value { type: DT_INT32 } })pb");
+    name: "l"
+    op: "NdTestTypeList"
+    attr {
+      key: "T1"
+      value { type: DT_INT32 }
+    })pb");
   DataTypeVector inputs;
   ExpectError(InputTypesForNode(n, op, &inputs), absl::StatusCode::kInvalidArgument,
               "AttrValue had value with type 'type' when 'list(type)' expected\n\t for attr "
@@ -789,13 +992,20 @@ TEST(InOutTypesTest, TypeListOfTheWrongType) {
 }
 
 TEST(InOutTypesTest, MalformedArgSpecs) {
-  const NodeDef n = ToNodeDef(R"pb(name: "x" op: "Bad" attr { key: "N" value { i: 2 } })pb");
+  const NodeDef n = ToNodeDef(R"pb(name: "x"
+                                   op: "Bad"
+                                   attr {
+                                     key: "N"
+                                     value { i: 2 }
+                                   })pb");
   DataTypeVector types;
-  const OpDef no_type = ToOpDef(R"pb(name: "Bad" input_arg { name: "a" })pb");
+  const OpDef no_type = ToOpDef(R"pb(name: "Bad"
+                                     input_arg { name: "a" })pb");
   ExpectError(InputTypesForNode(n, no_type, &types), absl::StatusCode::kInvalidArgument,
               "No type fields in name: \"a\"\n\t [[{{node x}}]]");
   const OpDef number_without_type = ToOpDef(R"pb(
-    name: "Bad" output_arg { name: "o" number_attr: "N" })pb");
+    name: "Bad"
+    output_arg { name: "o" number_attr: "N" })pb");
   ExpectError(OutputTypesForNode(n, number_without_type, &types),
               absl::StatusCode::kInvalidArgument,
               "Missing type or type_attr field in name: \"o\" number_attr: \"N\"\n\t [[{{node "
@@ -809,9 +1019,18 @@ TEST(NameRangesForNodeTest, Repeats) {
   const NodeDef n = ToNodeDef(R"pb(
     name: "r"
     op: "NdTestRepeats"
-    attr { key: "N" value { i: 4 } }
-    attr { key: "M" value { i: 3 } }
-    attr { key: "T" value { type: DT_FLOAT } }
+    attr {
+      key: "N"
+      value { i: 4 }
+    }
+    attr {
+      key: "M"
+      value { i: 3 }
+    }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   )pb");
   NameRangeMap inputs;
   NameRangeMap outputs;
@@ -825,9 +1044,18 @@ TEST(NameRangesForNodeTest, TypeListsAndNullMaps) {
   const NodeDef n = ToNodeDef(R"pb(
     name: "l"
     op: "NdTestTypeList"
-    attr { key: "T1" value { list { type: [ DT_INT32, DT_STRING ] } } }
-    attr { key: "T2" value { list { type: [ DT_BOOL, DT_BOOL, DT_BOOL ] } } }
-    attr { key: "T3" value { list {} } }
+    attr {
+      key: "T1"
+      value { list { type: [ DT_INT32, DT_STRING ] } }
+    }
+    attr {
+      key: "T2"
+      value { list { type: [ DT_BOOL, DT_BOOL, DT_BOOL ] } }
+    }
+    attr {
+      key: "T3"
+      value { list {} }
+    }
   )pb");
   NameRangeMap inputs;
   ASSERT_TRUE(NameRangesForNode(n, op, &inputs, nullptr).ok());
@@ -856,18 +1084,29 @@ TEST(NameRangesForNodeTest, Errors) {
               absl::StatusCode::kInvalidArgument,
               "No attr named 'T1' in NodeDef:\n\t [[{{node r}}]]");
   const NodeDef wrong = ToNodeDef(R"pb(
-    name: "l" op: "NdTestTypeList" attr { key: "T1" value { i: 1 } })pb");
+    name: "l"
+    op: "NdTestTypeList"
+    attr {
+      key: "T1"
+      value { i: 1 }
+    })pb");
   ExpectError(NameRangesForNode(wrong, Op("NdTestTypeList"), &ranges, nullptr),
               absl::StatusCode::kInvalidArgument,
               "AttrValue had value with type 'int' when 'list(type)' expected\n\t for attr "
               "'T1'\n\t [[{{node l}}]]");
-  const OpDef bad_op = ToOpDef(R"pb(name: "Bad" output_arg { name: "o" })pb");
+  const OpDef bad_op = ToOpDef(R"pb(name: "Bad"
+                                    output_arg { name: "o" })pb");
   ExpectError(NameRangesForNode(no_attrs, bad_op, nullptr, &ranges),
               absl::StatusCode::kInvalidArgument,
               absl::StrCat("Argument 'o' incorrectly specified in op definition: ",
                            SummarizeOpDef(bad_op)));
   const NodeDef huge = ToNodeDef(R"pb(
-    name: "h" op: "NdTestAddN" attr { key: "N" value { i: 1099511627776 } })pb");
+    name: "h"
+    op: "NdTestAddN"
+    attr {
+      key: "N"
+      value { i: 1099511627776 }
+    })pb");
   ExpectError(NameRangesForNode(huge, Op("NdTestAddN"), &ranges, nullptr),
               absl::StatusCode::kInvalidArgument,
               "Number of outputs is too big: 1099511627776 for attr 'N'\n\t [[{{node h}}]]");
@@ -876,11 +1115,14 @@ TEST(NameRangesForNodeTest, Errors) {
 // ---- ValidateExternalNodeDefSyntax --------------------------------------------------------
 
 TEST(ValidateExternalNodeDefSyntaxTest, AcceptsGoodNames) {
-  EXPECT_TRUE(ValidateExternalNodeDefSyntax(
-                  ToNodeDef(R"pb(name: "n" op: "X" input: [ "a", "b:0", "c:123", "^d" ])pb"))
-                  .ok());
-  EXPECT_TRUE(ValidateExternalNodeDefSyntax(
-                  ToNodeDef(R"pb(name: "scope/n-1.x>inner_2" op: "X" input: "s>t/u:7")pb"))
+  EXPECT_TRUE(
+      ValidateExternalNodeDefSyntax(ToNodeDef(R"pb(name: "n"
+                                                   op: "X"
+                                                   input: [ "a", "b:0", "c:123", "^d" ])pb"))
+          .ok());
+  EXPECT_TRUE(ValidateExternalNodeDefSyntax(ToNodeDef(R"pb(name: "scope/n-1.x>inner_2"
+                                                           op: "X"
+                                                           input: "s>t/u:7")pb"))
                   .ok());
   EXPECT_TRUE(ValidateExternalNodeDefSyntax(ToNodeDef(R"pb(name: ".hidden" op: "X")pb")).ok());
 }
@@ -903,7 +1145,9 @@ TEST(ValidateExternalNodeDefSyntaxTest, RejectsBadInputs) {
 }
 
 TEST(ValidateExternalNodeDefSyntaxTest, ControlInputsLast) {
-  const NodeDef n = ToNodeDef(R"pb(name: "n" op: "X" input: [ "^a", "b" ])pb");
+  const NodeDef n = ToNodeDef(R"pb(name: "n"
+                                   op: "X"
+                                   input: [ "^a", "b" ])pb");
   ExpectError(ValidateExternalNodeDefSyntax(n), absl::StatusCode::kInvalidArgument,
               "All control inputs must follow all data inputs\n\t [[{{node n}}]]");
 }
@@ -924,7 +1168,9 @@ TEST(SummarizeNodeDefTest, SortsAttrsAndAddsDevice) {
 }
 
 TEST(SummarizeNodeDefTest, LimitsInputs) {
-  const NodeDef n = ToNodeDef(R"pb(name: "n" op: "X" input: [ "a", "b", "c" ])pb");
+  const NodeDef n = ToNodeDef(R"pb(name: "n"
+                                   op: "X"
+                                   input: [ "a", "b", "c" ])pb");
   EXPECT_EQ(SummarizeNodeDef(n, 2), "{{node n}} = X[](a, b, ...)");
   EXPECT_EQ(SummarizeNodeDef(n, 0), "{{node n}} = X[](...)");
   EXPECT_EQ(SummarizeNodeDef(n, 3), "{{node n}} = X[](a, b, c)");
@@ -944,8 +1190,7 @@ TEST(AttachDefTest, AppendsTheNode) {
   const absl::Status s = AttachDef(absl::CancelledError("Error"), a);
   ExpectError(s, absl::StatusCode::kCancelled, "Error\n\t [[{{node a}}]]");
   // Only the innermost node is formatted for rewriting.
-  ExpectError(AttachDef(s, b), absl::StatusCode::kCancelled,
-              "Error\n\t [[{{node a}}]]\n\t [[b]]");
+  ExpectError(AttachDef(s, b), absl::StatusCode::kCancelled, "Error\n\t [[{{node a}}]]\n\t [[b]]");
   EXPECT_TRUE(AttachDef(absl::OkStatus(), a).ok());
 }
 

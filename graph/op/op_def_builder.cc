@@ -10,10 +10,10 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_def_util.h"
 #include "graph/core/types.h"
+#include "graph/op/attr_value_util.h"
+#include "graph/op/op_def_util.h"
 
 namespace sluice {
 namespace {
@@ -25,7 +25,9 @@ namespace {
 bool IsLetter(char c) { return absl::ascii_isalpha(c); }
 bool IsLower(char c) { return absl::ascii_islower(c); }
 bool IsWordChar(char c) { return absl::ascii_isalnum(c) || c == '_'; }
-bool IsLowerWordChar(char c) { return absl::ascii_islower(c) || absl::ascii_isdigit(c) || c == '_'; }
+bool IsLowerWordChar(char c) {
+  return absl::ascii_islower(c) || absl::ascii_isdigit(c) || c == '_';
+}
 
 void SkipSpaces(absl::string_view* sp) { *sp = absl::StripLeadingAsciiWhitespace(*sp); }
 
@@ -229,8 +231,7 @@ absl::Status ParseAttrSpec(absl::string_view spec, OpDef::AttrDef* attr) {
 
 // Sets the arg's dtype from `type_or_attr`: a dtype name, a "type" attr or a "list(type)"
 // attr of `op_def`.
-absl::Status SetArgType(absl::string_view type_or_attr, const OpDef& op_def,
-                        OpDef::ArgDef* arg) {
+absl::Status SetArgType(absl::string_view type_or_attr, const OpDef& op_def, OpDef::ArgDef* arg) {
   DataType dtype;
   if (DataTypeFromString(type_or_attr, &dtype)) {
     arg->set_type(dtype);
@@ -262,12 +263,11 @@ absl::Status ParseArgSpec(absl::string_view spec, const OpDef& op_def, OpDef::Ar
 
   absl::string_view first, second;
   if (!ConsumeWord(&spec, IsLetter, IsWordChar, &first)) {
-    return errors::InvalidArgument("Trouble parsing either a type or an attr name at '", spec,
-                                   "'");
+    return errors::InvalidArgument("Trouble parsing either a type or an attr name at '", spec, "'");
   }
   absl::string_view rest = spec;
-  const bool is_list = ConsumeLiteral(&rest, "*") && ConsumeWord(&rest, IsLetter, IsWordChar,
-                                                                 &second);
+  const bool is_list =
+      ConsumeLiteral(&rest, "*") && ConsumeWord(&rest, IsLetter, IsWordChar, &second);
   if (is_list) {
     spec = rest;
     arg->set_number_attr(std::string(first));
@@ -373,8 +373,7 @@ void FinalizeDoc(const std::string& text, OpDef* op_def, std::vector<std::string
   while (l < lines.size() && !IsDocNameLine(lines[l])) ++l;
   size_t end = l;
   while (end > start && lines[end - 1].empty()) --end;
-  const std::string description =
-      absl::StrJoin(lines.begin() + start, lines.begin() + end, "\n");
+  const std::string description = absl::StrJoin(lines.begin() + start, lines.begin() + end, "\n");
   if (!description.empty()) op_def->set_description(description);
 
   while (l < lines.size()) {
@@ -475,8 +474,8 @@ absl::Status OpDefBuilder::Finalize(OpRegistrationData* op_reg_data) const {
   for (const std::string& spec : attrs_) {
     const absl::Status status = ParseAttrSpec(spec, op_def->add_attr());
     if (!status.ok()) {
-      errors.push_back(absl::StrCat(status.message(), " from Attr(\"", spec, "\") for Op ",
-                                    op_def->name()));
+      errors.push_back(
+          absl::StrCat(status.message(), " from Attr(\"", spec, "\") for Op ", op_def->name()));
     }
   }
   for (const std::string& spec : inputs_) FinalizeArg(spec, /*is_output=*/false, op_def, &errors);

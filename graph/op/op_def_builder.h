@@ -16,7 +16,8 @@
 //     realnumbertype, quantizedtype (also numerictype / realnumerictype). ">= n" is allowed on
 //     "int" (a minimum value) and on lists (a minimum length). <default> is proto-text
 //     (see ParseAttrValue).
-//   Input / Output:   <name>: [Ref(] <type-or-attr> [)]  |  <name>: [Ref(] <attr> * <type-or-attr> [)]
+//   Input / Output:   <name>: [Ref(] <type-or-attr> [)]  |  <name>: [Ref(] <attr> * <type-or-attr>
+//   [)]
 //     where <type-or-attr> is a dtype name ("float"), a "type" attr or a "list(type)" attr, and
 //     the "N * ..." form names an "int" attr giving the number of tensors. Attrs referenced by
 //     args must be declared (before or after the arg); an "N" attr used as a length gets a

@@ -6,8 +6,8 @@
 
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
-#include "graph/op/op_def_util.h"
 #include "graph/core/types.h"
+#include "graph/op/op_def_util.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -52,8 +52,14 @@ OpDefBuilder B() { return OpDefBuilder("Test"); }
 // ---- Attr types ----------------------------------------------------------------------
 
 TEST(OpDefBuilderAttrTest, PlainTypes) {
-  ExpectOpDef(B().Attr("a: string").Attr("b: int").Attr("c: float").Attr("d: bool")
-                  .Attr("e: type").Attr("f: shape").Attr("g: tensor").Attr("h: func"),
+  ExpectOpDef(B().Attr("a: string")
+                  .Attr("b: int")
+                  .Attr("c: float")
+                  .Attr("d: bool")
+                  .Attr("e: type")
+                  .Attr("f: shape")
+                  .Attr("g: tensor")
+                  .Attr("h: func"),
               "attr { name: 'a' type: 'string' } attr { name: 'b' type: 'int' } "
               "attr { name: 'c' type: 'float' } attr { name: 'd' type: 'bool' } "
               "attr { name: 'e' type: 'type' } attr { name: 'f' type: 'shape' } "
@@ -61,9 +67,14 @@ TEST(OpDefBuilderAttrTest, PlainTypes) {
 }
 
 TEST(OpDefBuilderAttrTest, ListTypes) {
-  ExpectOpDef(B().Attr("a: list(string)").Attr("b: list(int)").Attr("c: list(float)")
-                  .Attr("d: list(bool)").Attr("e: list(type)").Attr("f: list(shape)")
-                  .Attr("g: list(tensor)").Attr("h: list( func )"),
+  ExpectOpDef(B().Attr("a: list(string)")
+                  .Attr("b: list(int)")
+                  .Attr("c: list(float)")
+                  .Attr("d: list(bool)")
+                  .Attr("e: list(type)")
+                  .Attr("f: list(shape)")
+                  .Attr("g: list(tensor)")
+                  .Attr("h: list( func )"),
               "attr { name: 'a' type: 'list(string)' } attr { name: 'b' type: 'list(int)' } "
               "attr { name: 'c' type: 'list(float)' } attr { name: 'd' type: 'list(bool)' } "
               "attr { name: 'e' type: 'list(type)' } attr { name: 'f' type: 'list(shape)' } "
@@ -85,18 +96,21 @@ TEST(OpDefBuilderAttrTest, Whitespace) {
 // ---- Constraints ---------------------------------------------------------------------
 
 TEST(OpDefBuilderConstraintTest, TypeSets) {
-  ExpectOpDef(B().Attr("T: {float, int32}").Attr("U: {bool,}").Attr("V: { half }"),
-              "attr { name: 'T' type: 'type' allowed_values { list { type: [DT_FLOAT, DT_INT32] } } }"
-              "attr { name: 'U' type: 'type' allowed_values { list { type: DT_BOOL } } }"
-              "attr { name: 'V' type: 'type' allowed_values { list { type: DT_HALF } } }");
+  ExpectOpDef(
+      B().Attr("T: {float, int32}").Attr("U: {bool,}").Attr("V: { half }"),
+      "attr { name: 'T' type: 'type' allowed_values { list { type: [DT_FLOAT, DT_INT32] } } }"
+      "attr { name: 'U' type: 'type' allowed_values { list { type: DT_BOOL } } }"
+      "attr { name: 'V' type: 'type' allowed_values { list { type: DT_HALF } } }");
 }
 
 TEST(OpDefBuilderConstraintTest, StringSets) {
-  ExpectOpDef(B().Attr("a: {'SAME', 'VALID'}").Attr("b: {\"x\", \"y\", }")
-                  .Attr("c: {'it\\'s', \"tab\\t\"}"),
-              "attr { name: 'a' type: 'string' allowed_values { list { s: ['SAME', 'VALID'] } } }"
-              "attr { name: 'b' type: 'string' allowed_values { list { s: ['x', 'y'] } } }"
-              "attr { name: 'c' type: 'string' allowed_values { list { s: ['it\\'s', 'tab\\t'] } } }");
+  ExpectOpDef(
+      B().Attr("a: {'SAME', 'VALID'}")
+          .Attr("b: {\"x\", \"y\", }")
+          .Attr("c: {'it\\'s', \"tab\\t\"}"),
+      "attr { name: 'a' type: 'string' allowed_values { list { s: ['SAME', 'VALID'] } } }"
+      "attr { name: 'b' type: 'string' allowed_values { list { s: ['x', 'y'] } } }"
+      "attr { name: 'c' type: 'string' allowed_values { list { s: ['it\\'s', 'tab\\t'] } } }");
 }
 
 TEST(OpDefBuilderConstraintTest, TypeClasses) {
@@ -106,14 +120,24 @@ TEST(OpDefBuilderConstraintTest, TypeClasses) {
   for (DataType t : RealNumberTypes()) real_types += " type: " + DataType_Name(t);
   const std::string quantized_types =
       "type: DT_QINT8 type: DT_QUINT8 type: DT_QINT32 type: DT_QINT16 type: DT_QUINT16";
-  ExpectOpDef(B().Attr("a: numbertype").Attr("b: realnumbertype").Attr("c: quantizedtype")
-                  .Attr("d: numerictype").Attr("e: realnumerictype"),
-              "attr { name: 'a' type: 'type' allowed_values { list {" + number_types + " } } }"
-              "attr { name: 'b' type: 'type' allowed_values { list {" + real_types + " } } }"
-              "attr { name: 'c' type: 'type' allowed_values { list { " + quantized_types +
+  ExpectOpDef(B().Attr("a: numbertype")
+                  .Attr("b: realnumbertype")
+                  .Attr("c: quantizedtype")
+                  .Attr("d: numerictype")
+                  .Attr("e: realnumerictype"),
+              "attr { name: 'a' type: 'type' allowed_values { list {" + number_types +
                   " } } }"
-              "attr { name: 'd' type: 'type' allowed_values { list {" + number_types + " } } }"
-              "attr { name: 'e' type: 'type' allowed_values { list {" + real_types + " } } }");
+                  "attr { name: 'b' type: 'type' allowed_values { list {" +
+                  real_types +
+                  " } } }"
+                  "attr { name: 'c' type: 'type' allowed_values { list { " +
+                  quantized_types +
+                  " } } }"
+                  "attr { name: 'd' type: 'type' allowed_values { list {" +
+                  number_types +
+                  " } } }"
+                  "attr { name: 'e' type: 'type' allowed_values { list {" +
+                  real_types + " } } }");
   ExpectOpDef(B().Attr("T: {quantizedtype, bool}"),
               "attr { name: 'T' type: 'type' allowed_values { list { " + quantized_types +
                   " type: DT_BOOL } } }");
@@ -128,7 +152,9 @@ TEST(OpDefBuilderConstraintTest, ListsOfRestrictedValues) {
 }
 
 TEST(OpDefBuilderConstraintTest, Minimums) {
-  ExpectOpDef(B().Attr("a: int >= 2").Attr("b: int >= -1").Attr("c: list(type) >= 1")
+  ExpectOpDef(B().Attr("a: int >= 2")
+                  .Attr("b: int >= -1")
+                  .Attr("c: list(type) >= 1")
                   .Attr("d: list(int) >= 0"),
               "attr { name: 'a' type: 'int' has_minimum: true minimum: 2 }"
               "attr { name: 'b' type: 'int' has_minimum: true minimum: -1 }"
@@ -139,8 +165,12 @@ TEST(OpDefBuilderConstraintTest, Minimums) {
 // ---- Defaults ------------------------------------------------------------------------
 
 TEST(OpDefBuilderDefaultTest, Scalars) {
-  ExpectOpDef(B().Attr("a: type = DT_FLOAT").Attr("b: string = 'SAME'").Attr("c: string = \"x\"")
-                  .Attr("d: bool = true").Attr("e: float = 1e-4").Attr("f: int = -1")
+  ExpectOpDef(B().Attr("a: type = DT_FLOAT")
+                  .Attr("b: string = 'SAME'")
+                  .Attr("c: string = \"x\"")
+                  .Attr("d: bool = true")
+                  .Attr("e: float = 1e-4")
+                  .Attr("f: int = -1")
                   .Attr("g: string = ''"),
               "attr { name: 'a' type: 'type' default_value { type: DT_FLOAT } }"
               "attr { name: 'b' type: 'string' default_value { s: 'SAME' } }"
@@ -152,8 +182,10 @@ TEST(OpDefBuilderDefaultTest, Scalars) {
 }
 
 TEST(OpDefBuilderDefaultTest, Lists) {
-  ExpectOpDef(B().Attr("a: list(int) = [1, 1, 1, 1]").Attr("b: list(int) = []")
-                  .Attr("c: list(type) = [DT_INT32, DT_FLOAT]").Attr("d: list(string) = ['x']"),
+  ExpectOpDef(B().Attr("a: list(int) = [1, 1, 1, 1]")
+                  .Attr("b: list(int) = []")
+                  .Attr("c: list(type) = [DT_INT32, DT_FLOAT]")
+                  .Attr("d: list(string) = ['x']"),
               "attr { name: 'a' type: 'list(int)' default_value { list { i: [1, 1, 1, 1] } } }"
               "attr { name: 'b' type: 'list(int)' default_value { list { } } }"
               "attr { name: 'c' type: 'list(type)' "
@@ -175,13 +207,13 @@ TEST(OpDefBuilderDefaultTest, ShapesAndTensors) {
 }
 
 TEST(OpDefBuilderDefaultTest, RestrictedWithDefault) {
-  ExpectOpDef(B().Attr("T: {int32, int64} = DT_INT32").Attr("p: {'A', 'B'} = 'B'")
-                  .Attr("n: int >= 1 = 2"),
-              "attr { name: 'T' type: 'type' default_value { type: DT_INT32 } "
-              "       allowed_values { list { type: [DT_INT32, DT_INT64] } } }"
-              "attr { name: 'p' type: 'string' default_value { s: 'B' } "
-              "       allowed_values { list { s: ['A', 'B'] } } }"
-              "attr { name: 'n' type: 'int' default_value { i: 2 } has_minimum: true minimum: 1 }");
+  ExpectOpDef(
+      B().Attr("T: {int32, int64} = DT_INT32").Attr("p: {'A', 'B'} = 'B'").Attr("n: int >= 1 = 2"),
+      "attr { name: 'T' type: 'type' default_value { type: DT_INT32 } "
+      "       allowed_values { list { type: [DT_INT32, DT_INT64] } } }"
+      "attr { name: 'p' type: 'string' default_value { s: 'B' } "
+      "       allowed_values { list { s: ['A', 'B'] } } }"
+      "attr { name: 'n' type: 'int' default_value { i: 2 } has_minimum: true minimum: 1 }");
 }
 
 // ---- Attr errors ---------------------------------------------------------------------
@@ -249,7 +281,8 @@ TEST(OpDefBuilderAttrErrorTest, Default) {
               "Could not parse default value '1' from Attr(\"a: list(int) = 1\") for Op Test");
   ExpectError(B().Attr("a: type = float"),
               "Could not parse default value 'float' from Attr(\"a: type = float\") for Op Test");
-  ExpectError(B().Attr("a: int 3"), "Extra '3' unparsed at the end from Attr(\"a: int 3\") for Op Test");
+  ExpectError(B().Attr("a: int 3"),
+              "Extra '3' unparsed at the end from Attr(\"a: int 3\") for Op Test");
 }
 
 TEST(OpDefBuilderAttrErrorTest, DefaultViolatesConstraint) {
@@ -288,13 +321,13 @@ TEST(OpDefBuilderArgTest, TypeAttrAndFixedTypes) {
 }
 
 TEST(OpDefBuilderArgTest, NumberAttrGetsMinimumOne) {
-  ExpectOpDef(B().Input("a: N * T").Input("b: M*float").Attr("N: int").Attr("M: int")
-                  .Attr("T: type"),
-              "input_arg { name: 'a' type_attr: 'T' number_attr: 'N' }"
-              "input_arg { name: 'b' type: DT_FLOAT number_attr: 'M' }"
-              "attr { name: 'N' type: 'int' has_minimum: true minimum: 1 }"
-              "attr { name: 'M' type: 'int' has_minimum: true minimum: 1 }"
-              "attr { name: 'T' type: 'type' }");
+  ExpectOpDef(
+      B().Input("a: N * T").Input("b: M*float").Attr("N: int").Attr("M: int").Attr("T: type"),
+      "input_arg { name: 'a' type_attr: 'T' number_attr: 'N' }"
+      "input_arg { name: 'b' type: DT_FLOAT number_attr: 'M' }"
+      "attr { name: 'N' type: 'int' has_minimum: true minimum: 1 }"
+      "attr { name: 'M' type: 'int' has_minimum: true minimum: 1 }"
+      "attr { name: 'T' type: 'type' }");
 }
 
 TEST(OpDefBuilderArgTest, ExplicitMinimumIsKept) {
@@ -315,8 +348,11 @@ TEST(OpDefBuilderArgTest, TypeListAttrGetsMinimumOne) {
 }
 
 TEST(OpDefBuilderArgTest, Refs) {
-  ExpectOpDef(B().Input("a: Ref(T)").Input("b: Ref( float )").Output("c: Ref(N * T)")
-                  .Attr("T: type").Attr("N: int"),
+  ExpectOpDef(B().Input("a: Ref(T)")
+                  .Input("b: Ref( float )")
+                  .Output("c: Ref(N * T)")
+                  .Attr("T: type")
+                  .Attr("N: int"),
               "input_arg { name: 'a' type_attr: 'T' is_ref: true }"
               "input_arg { name: 'b' type: DT_FLOAT is_ref: true }"
               "output_arg { name: 'c' type_attr: 'T' number_attr: 'N' is_ref: true }"
@@ -331,7 +367,8 @@ TEST(OpDefBuilderArgTest, ResourceArgMakesOpStateful) {
 }
 
 TEST(OpDefBuilderArgErrorTest, Parsing) {
-  ExpectError(B().Input("X: float"), "Trouble parsing 'name:' from Input(\"X: float\") for Op Test");
+  ExpectError(B().Input("X: float"),
+              "Trouble parsing 'name:' from Input(\"X: float\") for Op Test");
   ExpectError(B().Output("x float"),
               "Trouble parsing 'name:' from Output(\"x float\") for Op Test");
   ExpectError(B().Input("x: 3"),
@@ -371,14 +408,18 @@ TEST(OpDefBuilderArgErrorTest, Validation) {
                         "'x'");
   ExpectErrorContaining(B().Input("x: N * T").Attr("N: int").Attr("T: list(type)"),
                         "Can't have both number_attr and type_list_attr for input 'x'");
-  ExpectErrorContaining(B().Input("x: M * float").Attr("N: int"), "No attr with name 'M' for input 'x'");
+  ExpectErrorContaining(B().Input("x: M * float").Attr("N: int"),
+                        "No attr with name 'M' for input 'x'");
 }
 
 // ---- Flags, deprecation, control outputs, shape function ------------------------------
 
 TEST(OpDefBuilderTest, Flags) {
-  ExpectOpDef(B().SetIsCommutative().SetIsAggregate().SetIsStateful()
-                  .SetAllowsUninitializedInput().SetIsDistributedCommunication(),
+  ExpectOpDef(B().SetIsCommutative()
+                  .SetIsAggregate()
+                  .SetIsStateful()
+                  .SetAllowsUninitializedInput()
+                  .SetIsDistributedCommunication(),
               "is_commutative: true is_aggregate: true is_stateful: true "
               "allows_uninitialized_input: true is_distributed_communication: true");
 }
@@ -394,7 +435,8 @@ TEST(OpDefBuilderTest, ControlOutputs) {
               "control_output: ['done', 'Also_2']");
   ExpectError(B().ControlOutput("a b"),
               "Trouble parsing 'name:' from ControlOutput(\"a b\") for Op Test");
-  ExpectError(B().ControlOutput(""), "Trouble parsing 'name:' from ControlOutput(\"\") for Op Test");
+  ExpectError(B().ControlOutput(""),
+              "Trouble parsing 'name:' from ControlOutput(\"\") for Op Test");
   ExpectErrorContaining(B().ControlOutput("a").ControlOutput("a"),
                         "Duplicate control output name: a");
 }
@@ -403,7 +445,9 @@ TEST(OpDefBuilderTest, ShapeFnIsCopied) {
   OpRegistrationData data;
   ASSERT_TRUE(B().SetShapeFn([](shape_inference::InferenceContext*) {
                    return absl::UnimplementedError("called");
-                 }).Finalize(&data).ok());
+                 })
+                  .Finalize(&data)
+                  .ok());
   ASSERT_NE(data.shape_inference_fn, nullptr);
   EXPECT_EQ(data.shape_inference_fn(nullptr).message(), "called");
   OpRegistrationData none;
@@ -468,11 +512,43 @@ TEST(OpDefBuilderDocTest, Errors) {
 // Random specs built from the grammar's own tokens must never crash; they either parse or
 // fail with INVALID_ARGUMENT.
 TEST(OpDefBuilderFuzzTest, RandomSpecsNeverCrash) {
-  const std::vector<std::string> tokens = {
-      "a", "T", "N", "x", ":", " ", "int", "list", "(", ")", "{", "}", ",", "'", "\"", "\\",
-      "=", ">=", "-", "7", "*", "Ref", "float", "type", "shape", "string", "numbertype", "[",
-      "]", "DT_FLOAT", "1e-4", "true", "unknown_rank", "tensor", "func", "_",
-      "99999999999999999999"};
+  const std::vector<std::string> tokens = {"a",
+                                           "T",
+                                           "N",
+                                           "x",
+                                           ":",
+                                           " ",
+                                           "int",
+                                           "list",
+                                           "(",
+                                           ")",
+                                           "{",
+                                           "}",
+                                           ",",
+                                           "'",
+                                           "\"",
+                                           "\\",
+                                           "=",
+                                           ">=",
+                                           "-",
+                                           "7",
+                                           "*",
+                                           "Ref",
+                                           "float",
+                                           "type",
+                                           "shape",
+                                           "string",
+                                           "numbertype",
+                                           "[",
+                                           "]",
+                                           "DT_FLOAT",
+                                           "1e-4",
+                                           "true",
+                                           "unknown_rank",
+                                           "tensor",
+                                           "func",
+                                           "_",
+                                           "99999999999999999999"};
   std::mt19937 rng(1234);
   std::uniform_int_distribution<size_t> pick(0, tokens.size() - 1);
   std::uniform_int_distribution<int> length(0, 12);
@@ -483,8 +559,12 @@ TEST(OpDefBuilderFuzzTest, RandomSpecsNeverCrash) {
   };
   for (int i = 0; i < 3000; ++i) {
     OpDefBuilder builder("Fuzz");
-    builder.Attr(random_spec()).Attr("T: type").Attr("N: int")
-        .Input(random_spec()).Output(random_spec()).ControlOutput(random_spec())
+    builder.Attr(random_spec())
+        .Attr("T: type")
+        .Attr("N: int")
+        .Input(random_spec())
+        .Output(random_spec())
+        .ControlOutput(random_spec())
         .Doc(random_spec());
     OpRegistrationData data;
     const absl::Status status = builder.Finalize(&data);
@@ -496,82 +576,124 @@ TEST(OpDefBuilderFuzzTest, RandomSpecsNeverCrash) {
 
 TEST(OpDefBuilderTensorFlowTest, MatMul) {
   ExpectOpDef(OpDefBuilder("MatMul")
-                  .Input("a: T").Input("b: T").Output("product: T")
-                  .Attr("transpose_a: bool = false").Attr("transpose_b: bool = false")
+                  .Input("a: T")
+                  .Input("b: T")
+                  .Output("product: T")
+                  .Attr("transpose_a: bool = false")
+                  .Attr("transpose_b: bool = false")
                   .Attr("T: {bfloat16, half, float, double, int32, int64, uint8, uint16, uint32, "
                         "uint64, complex64, complex128}")
-                  .Attr("grad_a: bool = false").Attr("grad_b: bool = false"),
+                  .Attr("grad_a: bool = false")
+                  .Attr("grad_b: bool = false"),
               R"pb(
                 input_arg { name: "a" type_attr: "T" }
                 input_arg { name: "b" type_attr: "T" }
                 output_arg { name: "product" type_attr: "T" }
-                attr { name: "transpose_a" type: "bool" default_value { b: false } }
-                attr { name: "transpose_b" type: "bool" default_value { b: false } }
+                attr {
+                  name: "transpose_a"
+                  type: "bool"
+                  default_value { b: false }
+                }
+                attr {
+                  name: "transpose_b"
+                  type: "bool"
+                  default_value { b: false }
+                }
                 attr {
                   name: "T"
                   type: "type"
                   allowed_values {
                     list {
-                      type: DT_BFLOAT16 type: DT_HALF type: DT_FLOAT type: DT_DOUBLE
-                      type: DT_INT32 type: DT_INT64 type: DT_UINT8 type: DT_UINT16
-                      type: DT_UINT32 type: DT_UINT64 type: DT_COMPLEX64 type: DT_COMPLEX128
+                      type: DT_BFLOAT16
+                      type: DT_HALF
+                      type: DT_FLOAT
+                      type: DT_DOUBLE
+                      type: DT_INT32
+                      type: DT_INT64
+                      type: DT_UINT8
+                      type: DT_UINT16
+                      type: DT_UINT32
+                      type: DT_UINT64
+                      type: DT_COMPLEX64
+                      type: DT_COMPLEX128
                     }
                   }
                 }
-                attr { name: "grad_a" type: "bool" default_value { b: false } }
-                attr { name: "grad_b" type: "bool" default_value { b: false } }
+                attr {
+                  name: "grad_a"
+                  type: "bool"
+                  default_value { b: false }
+                }
+                attr {
+                  name: "grad_b"
+                  type: "bool"
+                  default_value { b: false }
+                }
               )pb");
 }
 
 TEST(OpDefBuilderTensorFlowTest, Conv2D) {
-  ExpectOpDef(OpDefBuilder("Conv2D")
-                  .Input("input: T").Input("filter: T").Output("output: T")
-                  .Attr("T: {half, bfloat16, float, double, int32}")
-                  .Attr("strides: list(int)")
-                  .Attr("use_cudnn_on_gpu: bool = true")
-                  .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
-                  .Attr("explicit_paddings: list(int) = []")
-                  .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
-                  .Attr("dilations: list(int) = [1, 1, 1, 1]"),
-              R"pb(
-                input_arg { name: "input" type_attr: "T" }
-                input_arg { name: "filter" type_attr: "T" }
-                output_arg { name: "output" type_attr: "T" }
-                attr {
-                  name: "T"
-                  type: "type"
-                  allowed_values {
-                    list {
-                      type: DT_HALF type: DT_BFLOAT16 type: DT_FLOAT type: DT_DOUBLE type: DT_INT32
-                    }
-                  }
-                }
-                attr { name: "strides" type: "list(int)" }
-                attr { name: "use_cudnn_on_gpu" type: "bool" default_value { b: true } }
-                attr {
-                  name: "padding"
-                  type: "string"
-                  allowed_values { list { s: "SAME" s: "VALID" s: "EXPLICIT" } }
-                }
-                attr { name: "explicit_paddings" type: "list(int)" default_value { list {} } }
-                attr {
-                  name: "data_format"
-                  type: "string"
-                  default_value { s: "NHWC" }
-                  allowed_values { list { s: "NHWC" s: "NCHW" } }
-                }
-                attr {
-                  name: "dilations"
-                  type: "list(int)"
-                  default_value { list { i: 1 i: 1 i: 1 i: 1 } }
-                }
-              )pb");
+  ExpectOpDef(
+      OpDefBuilder("Conv2D")
+          .Input("input: T")
+          .Input("filter: T")
+          .Output("output: T")
+          .Attr("T: {half, bfloat16, float, double, int32}")
+          .Attr("strides: list(int)")
+          .Attr("use_cudnn_on_gpu: bool = true")
+          .Attr("padding: {'SAME', 'VALID', 'EXPLICIT'}")
+          .Attr("explicit_paddings: list(int) = []")
+          .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+          .Attr("dilations: list(int) = [1, 1, 1, 1]"),
+      R"pb(
+        input_arg { name: "input" type_attr: "T" }
+        input_arg { name: "filter" type_attr: "T" }
+        output_arg { name: "output" type_attr: "T" }
+        attr {
+          name: "T"
+          type: "type"
+          allowed_values {
+            list { type: DT_HALF type: DT_BFLOAT16 type: DT_FLOAT type: DT_DOUBLE type: DT_INT32 }
+          }
+        }
+        attr { name: "strides" type: "list(int)" }
+        attr {
+          name: "use_cudnn_on_gpu"
+          type: "bool"
+          default_value { b: true }
+        }
+        attr {
+          name: "padding"
+          type: "string"
+          allowed_values { list { s: "SAME" s: "VALID" s: "EXPLICIT" } }
+        }
+        attr {
+          name: "explicit_paddings"
+          type: "list(int)"
+          default_value { list {} }
+        }
+        attr {
+          name: "data_format"
+          type: "string"
+          default_value { s: "NHWC" }
+          allowed_values { list { s: "NHWC" s: "NCHW" } }
+        }
+        attr {
+          name: "dilations"
+          type: "list(int)"
+          default_value { list { i: 1 i: 1 i: 1 i: 1 } }
+        }
+      )pb");
 }
 
 TEST(OpDefBuilderTensorFlowTest, ConcatV2) {
   ExpectOpDef(OpDefBuilder("ConcatV2")
-                  .Input("values: N * T").Input("axis: Tidx").Output("output: T")
-                  .Attr("N: int >= 2").Attr("T: type").Attr("Tidx: {int32, int64} = DT_INT32"),
+                  .Input("values: N * T")
+                  .Input("axis: Tidx")
+                  .Output("output: T")
+                  .Attr("N: int >= 2")
+                  .Attr("T: type")
+                  .Attr("Tidx: {int32, int64} = DT_INT32"),
               R"pb(
                 input_arg { name: "values" type_attr: "T" number_attr: "N" }
                 input_arg { name: "axis" type_attr: "Tidx" }
@@ -589,9 +711,12 @@ TEST(OpDefBuilderTensorFlowTest, ConcatV2) {
 
 TEST(OpDefBuilderTensorFlowTest, AddN) {
   ExpectOpDef(OpDefBuilder("AddN")
-                  .Input("inputs: N * T").Output("sum: T")
-                  .Attr("N: int >= 1").Attr("T: {numbertype, variant}")
-                  .SetIsCommutative().SetIsAggregate(),
+                  .Input("inputs: N * T")
+                  .Output("sum: T")
+                  .Attr("N: int >= 1")
+                  .Attr("T: {numbertype, variant}")
+                  .SetIsCommutative()
+                  .SetIsAggregate(),
               R"pb(
                 input_arg { name: "inputs" type_attr: "T" number_attr: "N" }
                 output_arg { name: "sum" type_attr: "T" }
@@ -601,11 +726,26 @@ TEST(OpDefBuilderTensorFlowTest, AddN) {
                   type: "type"
                   allowed_values {
                     list {
-                      type: DT_FLOAT type: DT_DOUBLE type: DT_INT32 type: DT_UINT8
-                      type: DT_INT16 type: DT_INT8 type: DT_COMPLEX64 type: DT_INT64
-                      type: DT_QINT8 type: DT_QUINT8 type: DT_QINT32 type: DT_BFLOAT16
-                      type: DT_QINT16 type: DT_QUINT16 type: DT_UINT16 type: DT_COMPLEX128
-                      type: DT_HALF type: DT_UINT32 type: DT_UINT64 type: DT_VARIANT
+                      type: DT_FLOAT
+                      type: DT_DOUBLE
+                      type: DT_INT32
+                      type: DT_UINT8
+                      type: DT_INT16
+                      type: DT_INT8
+                      type: DT_COMPLEX64
+                      type: DT_INT64
+                      type: DT_QINT8
+                      type: DT_QUINT8
+                      type: DT_QINT32
+                      type: DT_BFLOAT16
+                      type: DT_QINT16
+                      type: DT_QUINT16
+                      type: DT_UINT16
+                      type: DT_COMPLEX128
+                      type: DT_HALF
+                      type: DT_UINT32
+                      type: DT_UINT64
+                      type: DT_VARIANT
                     }
                   }
                 }
@@ -615,17 +755,19 @@ TEST(OpDefBuilderTensorFlowTest, AddN) {
 }
 
 TEST(OpDefBuilderTensorFlowTest, Const) {
-  ExpectOpDef(OpDefBuilder("Const").Output("output: dtype").Attr("value: tensor")
-                  .Attr("dtype: type"),
-              R"pb(
-                output_arg { name: "output" type_attr: "dtype" }
-                attr { name: "value" type: "tensor" }
-                attr { name: "dtype" type: "type" }
-              )pb");
+  ExpectOpDef(
+      OpDefBuilder("Const").Output("output: dtype").Attr("value: tensor").Attr("dtype: type"),
+      R"pb(
+        output_arg { name: "output" type_attr: "dtype" }
+        attr { name: "value" type: "tensor" }
+        attr { name: "dtype" type: "type" }
+      )pb");
 }
 
 TEST(OpDefBuilderTensorFlowTest, PlaceholderQuantizeV2IdentityNAssignVarHandleOp) {
-  ExpectOpDef(OpDefBuilder("Placeholder").Output("output: dtype").Attr("dtype: type")
+  ExpectOpDef(OpDefBuilder("Placeholder")
+                  .Output("output: dtype")
+                  .Attr("dtype: type")
                   .Attr("shape: shape = { unknown_rank: true }"),
               R"pb(
                 output_arg { name: "output" type_attr: "dtype" }
@@ -636,81 +778,126 @@ TEST(OpDefBuilderTensorFlowTest, PlaceholderQuantizeV2IdentityNAssignVarHandleOp
                   default_value { shape { unknown_rank: true } }
                 }
               )pb");
-  ExpectOpDef(OpDefBuilder("QuantizeV2")
-                  .Input("input: float").Input("min_range: float").Input("max_range: float")
-                  .Output("output: T").Output("output_min: float").Output("output_max: float")
-                  .Attr("T: quantizedtype")
-                  .Attr("mode: {'MIN_COMBINED', 'MIN_FIRST', 'SCALED'} = 'MIN_COMBINED'")
-                  .Attr("round_mode: {'HALF_AWAY_FROM_ZERO', 'HALF_TO_EVEN'} = "
-                        "'HALF_AWAY_FROM_ZERO'")
-                  .Attr("narrow_range: bool = false").Attr("axis: int = -1")
-                  .Attr("ensure_minimum_range: float = 0.01"),
-              R"pb(
-                input_arg { name: "input" type: DT_FLOAT }
-                input_arg { name: "min_range" type: DT_FLOAT }
-                input_arg { name: "max_range" type: DT_FLOAT }
-                output_arg { name: "output" type_attr: "T" }
-                output_arg { name: "output_min" type: DT_FLOAT }
-                output_arg { name: "output_max" type: DT_FLOAT }
-                attr {
-                  name: "T"
-                  type: "type"
-                  allowed_values {
-                    list {
-                      type: DT_QINT8 type: DT_QUINT8 type: DT_QINT32 type: DT_QINT16
-                      type: DT_QUINT16
-                    }
-                  }
-                }
-                attr {
-                  name: "mode"
-                  type: "string"
-                  default_value { s: "MIN_COMBINED" }
-                  allowed_values { list { s: "MIN_COMBINED" s: "MIN_FIRST" s: "SCALED" } }
-                }
-                attr {
-                  name: "round_mode"
-                  type: "string"
-                  default_value { s: "HALF_AWAY_FROM_ZERO" }
-                  allowed_values { list { s: "HALF_AWAY_FROM_ZERO" s: "HALF_TO_EVEN" } }
-                }
-                attr { name: "narrow_range" type: "bool" default_value { b: false } }
-                attr { name: "axis" type: "int" default_value { i: -1 } }
-                attr { name: "ensure_minimum_range" type: "float" default_value { f: 0.01 } }
-              )pb");
-  ExpectOpDef(OpDefBuilder("IdentityN").Input("input: T").Output("output: T")
-                  .Attr("T: list(type)"),
+  ExpectOpDef(
+      OpDefBuilder("QuantizeV2")
+          .Input("input: float")
+          .Input("min_range: float")
+          .Input("max_range: float")
+          .Output("output: T")
+          .Output("output_min: float")
+          .Output("output_max: float")
+          .Attr("T: quantizedtype")
+          .Attr("mode: {'MIN_COMBINED', 'MIN_FIRST', 'SCALED'} = 'MIN_COMBINED'")
+          .Attr("round_mode: {'HALF_AWAY_FROM_ZERO', 'HALF_TO_EVEN'} = "
+                "'HALF_AWAY_FROM_ZERO'")
+          .Attr("narrow_range: bool = false")
+          .Attr("axis: int = -1")
+          .Attr("ensure_minimum_range: float = 0.01"),
+      R"pb(
+        input_arg { name: "input" type: DT_FLOAT }
+        input_arg { name: "min_range" type: DT_FLOAT }
+        input_arg { name: "max_range" type: DT_FLOAT }
+        output_arg { name: "output" type_attr: "T" }
+        output_arg { name: "output_min" type: DT_FLOAT }
+        output_arg { name: "output_max" type: DT_FLOAT }
+        attr {
+          name: "T"
+          type: "type"
+          allowed_values {
+            list { type: DT_QINT8 type: DT_QUINT8 type: DT_QINT32 type: DT_QINT16 type: DT_QUINT16 }
+          }
+        }
+        attr {
+          name: "mode"
+          type: "string"
+          default_value { s: "MIN_COMBINED" }
+          allowed_values { list { s: "MIN_COMBINED" s: "MIN_FIRST" s: "SCALED" } }
+        }
+        attr {
+          name: "round_mode"
+          type: "string"
+          default_value { s: "HALF_AWAY_FROM_ZERO" }
+          allowed_values { list { s: "HALF_AWAY_FROM_ZERO" s: "HALF_TO_EVEN" } }
+        }
+        attr {
+          name: "narrow_range"
+          type: "bool"
+          default_value { b: false }
+        }
+        attr {
+          name: "axis"
+          type: "int"
+          default_value { i: -1 }
+        }
+        attr {
+          name: "ensure_minimum_range"
+          type: "float"
+          default_value { f: 0.01 }
+        }
+      )pb");
+  ExpectOpDef(OpDefBuilder("IdentityN").Input("input: T").Output("output: T").Attr("T: list(type)"),
               R"pb(
                 input_arg { name: "input" type_list_attr: "T" }
                 output_arg { name: "output" type_list_attr: "T" }
                 attr { name: "T" type: "list(type)" has_minimum: true minimum: 1 }
               )pb");
   ExpectOpDef(OpDefBuilder("Assign")
-                  .Input("ref: Ref(T)").Input("value: T").Output("output_ref: Ref(T)")
-                  .Attr("T: type").Attr("validate_shape: bool = true")
-                  .Attr("use_locking: bool = true").SetAllowsUninitializedInput(),
+                  .Input("ref: Ref(T)")
+                  .Input("value: T")
+                  .Output("output_ref: Ref(T)")
+                  .Attr("T: type")
+                  .Attr("validate_shape: bool = true")
+                  .Attr("use_locking: bool = true")
+                  .SetAllowsUninitializedInput(),
               R"pb(
                 input_arg { name: "ref" type_attr: "T" is_ref: true }
                 input_arg { name: "value" type_attr: "T" }
                 output_arg { name: "output_ref" type_attr: "T" is_ref: true }
                 attr { name: "T" type: "type" }
-                attr { name: "validate_shape" type: "bool" default_value { b: true } }
-                attr { name: "use_locking" type: "bool" default_value { b: true } }
+                attr {
+                  name: "validate_shape"
+                  type: "bool"
+                  default_value { b: true }
+                }
+                attr {
+                  name: "use_locking"
+                  type: "bool"
+                  default_value { b: true }
+                }
                 allows_uninitialized_input: true
               )pb");
   ExpectOpDef(OpDefBuilder("VarHandleOp")
                   .Output("resource: resource")
-                  .Attr("container: string = ''").Attr("shared_name: string = ''")
-                  .Attr("debug_name: string = ''").Attr("dtype: type").Attr("shape: shape")
+                  .Attr("container: string = ''")
+                  .Attr("shared_name: string = ''")
+                  .Attr("debug_name: string = ''")
+                  .Attr("dtype: type")
+                  .Attr("shape: shape")
                   .Attr("allowed_devices: list(string) = []"),
               R"pb(
                 output_arg { name: "resource" type: DT_RESOURCE }
-                attr { name: "container" type: "string" default_value { s: "" } }
-                attr { name: "shared_name" type: "string" default_value { s: "" } }
-                attr { name: "debug_name" type: "string" default_value { s: "" } }
+                attr {
+                  name: "container"
+                  type: "string"
+                  default_value { s: "" }
+                }
+                attr {
+                  name: "shared_name"
+                  type: "string"
+                  default_value { s: "" }
+                }
+                attr {
+                  name: "debug_name"
+                  type: "string"
+                  default_value { s: "" }
+                }
                 attr { name: "dtype" type: "type" }
                 attr { name: "shape" type: "shape" }
-                attr { name: "allowed_devices" type: "list(string)" default_value { list {} } }
+                attr {
+                  name: "allowed_devices"
+                  type: "list(string)"
+                  default_value { list {} }
+                }
                 is_stateful: true
               )pb");
 }

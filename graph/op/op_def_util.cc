@@ -7,15 +7,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/errors.h"
 #include "graph/core/types.h"
+#include "graph/op/attr_value_util.h"
 
 namespace sluice {
 namespace {
 
-constexpr const char* kAttrBaseTypes[] = {"string", "int",    "float",  "bool",
-                                          "type",   "shape",  "tensor", "func"};
+constexpr const char* kAttrBaseTypes[] = {"string", "int",   "float",  "bool",
+                                          "type",   "shape", "tensor", "func"};
 
 absl::Status AllowedTypeValue(DataType dtype, const OpDef::AttrDef& attr) {
   const auto& allowed = attr.allowed_values().list().type();
@@ -24,9 +24,9 @@ absl::Status AllowedTypeValue(DataType dtype, const OpDef::AttrDef& attr) {
   }
   std::vector<std::string> names;
   for (int t : allowed) names.push_back(DataTypeString(static_cast<DataType>(t)));
-  return errors::InvalidArgument("Value for attr '", attr.name(), "' of ", DataTypeString(dtype),
-                                 " is not in the list of allowed values: ",
-                                 absl::StrJoin(names, ", "));
+  return errors::InvalidArgument(
+      "Value for attr '", attr.name(), "' of ", DataTypeString(dtype),
+      " is not in the list of allowed values: ", absl::StrJoin(names, ", "));
 }
 
 absl::Status AllowedStringValue(const std::string& value, const OpDef::AttrDef& attr) {
@@ -36,9 +36,9 @@ absl::Status AllowedStringValue(const std::string& value, const OpDef::AttrDef& 
   }
   std::vector<std::string> quoted;
   for (const std::string& s : allowed) quoted.push_back(absl::StrCat("\"", s, "\""));
-  return errors::InvalidArgument("Value for attr '", attr.name(), "' of \"", value,
-                                 "\" is not in the list of allowed values: ",
-                                 absl::StrJoin(quoted, ", "));
+  return errors::InvalidArgument(
+      "Value for attr '", attr.name(), "' of \"", value,
+      "\" is not in the list of allowed values: ", absl::StrJoin(quoted, ", "));
 }
 
 // The length of a list value of attr type `type` ("list(int)" ...); -1 for other types.
@@ -84,8 +84,7 @@ absl::Status CheckAllowedValues(const AttrValue& value, const OpDef::AttrDef& at
     for (const std::string& s : value.list().s()) RETURN_IF_ERROR(AllowedStringValue(s, attr));
     return absl::OkStatus();
   }
-  return errors::Unimplemented("Support for allowed_values not implemented for type ",
-                               attr.type());
+  return errors::Unimplemented("Support for allowed_values not implemented for type ", attr.type());
 }
 
 // [A-Z][a-zA-Z0-9_]* segments joined by '>' (the namespace separator).
@@ -104,11 +103,11 @@ bool IsValidOpName(absl::string_view name) {
   return !segment_start;
 }
 
-#define VALIDATE(expr, ...)                                                                 \
-  do {                                                                                      \
-    if (!(expr)) {                                                                          \
+#define VALIDATE(expr, ...)                                                                   \
+  do {                                                                                        \
+    if (!(expr)) {                                                                            \
       return errors::InvalidArgument(__VA_ARGS__, "; in OpDef: ", op_def.ShortDebugString()); \
-    }                                                                                       \
+    }                                                                                         \
   } while (false)
 
 absl::Status ValidateAttrDef(const OpDef::AttrDef& attr, const OpDef& op_def) {
@@ -163,14 +162,13 @@ absl::Status ValidateNumberAttr(const OpDef::ArgDef& arg, const OpDef& op_def,
                                 const std::string& suffix) {
   const OpDef::AttrDef* attr = FindAttr(arg.number_attr(), op_def);
   VALIDATE(attr != nullptr, "No attr with name '", arg.number_attr(), "'", suffix);
-  VALIDATE(attr->type() == "int", "Attr '", attr->name(), "' used as length", suffix,
-           " has type ", attr->type(), " != int");
+  VALIDATE(attr->type() == "int", "Attr '", attr->name(), "' used as length", suffix, " has type ",
+           attr->type(), " != int");
   VALIDATE(attr->has_minimum(), "Attr '", attr->name(), "' used as length", suffix,
            " must have minimum");
   VALIDATE(attr->minimum() >= 0, "Attr '", attr->name(), "' used as length", suffix,
            " must have minimum >= 0");
-  VALIDATE(arg.type_list_attr().empty(), "Can't have both number_attr and type_list_attr",
-           suffix);
+  VALIDATE(arg.type_list_attr().empty(), "Can't have both number_attr and type_list_attr", suffix);
   VALIDATE((arg.type() != DT_INVALID) + !arg.type_attr().empty() == 1,
            "Exactly one of type, type_attr must be set", suffix);
   return absl::OkStatus();
@@ -257,8 +255,8 @@ absl::Status ValidateOpDef(const OpDef& op_def) {
   std::set<std::string> names;  // attrs and args share one namespace
   for (const OpDef::AttrDef& attr : op_def.attr()) {
     if (!names.insert(attr.name()).second) {
-      return errors::InvalidArgument("Duplicate name: ", attr.name(), "; in OpDef: ",
-                                     op_def.ShortDebugString());
+      return errors::InvalidArgument("Duplicate name: ", attr.name(),
+                                     "; in OpDef: ", op_def.ShortDebugString());
     }
     RETURN_IF_ERROR(ValidateAttrDef(attr, op_def));
   }
@@ -293,9 +291,9 @@ const OpDef::ArgDef* FindInputArg(absl::string_view name, const OpDef& op_def) {
 }
 
 std::string SummarizeOpDef(const OpDef& op_def) {
-  std::string out = absl::StrCat("Op<name=", op_def.name(), "; signature=",
-                                 SummarizeArgs(op_def.input_arg()), " -> ",
-                                 SummarizeArgs(op_def.output_arg()));
+  std::string out =
+      absl::StrCat("Op<name=", op_def.name(), "; signature=", SummarizeArgs(op_def.input_arg()),
+                   " -> ", SummarizeArgs(op_def.output_arg()));
   for (const OpDef::AttrDef& attr : op_def.attr()) {
     absl::StrAppend(&out, "; attr=", attr.name(), ":", attr.type());
     if (attr.has_default_value()) {

@@ -167,8 +167,8 @@ struct OpDefBuilderReceiver {
 // Libraries holding registrations must be linked with alwayslink = 1.
 #define REGISTER_OP(name) SLUICE_REGISTER_OP_UNIQ_HELPER_(__COUNTER__, name)
 #define SLUICE_REGISTER_OP_UNIQ_HELPER_(ctr, name) SLUICE_REGISTER_OP_UNIQ_(ctr, name)
-#define SLUICE_REGISTER_OP_UNIQ_(ctr, name)                                           \
-  static ::sluice::register_op::OpDefBuilderReceiver sluice_register_op_##ctr         \
+#define SLUICE_REGISTER_OP_UNIQ_(ctr, name)                                   \
+  static ::sluice::register_op::OpDefBuilderReceiver sluice_register_op_##ctr \
       ABSL_ATTRIBUTE_UNUSED = ::sluice::register_op::OpDefBuilderWrapper(name)
 
 #endif  // SLUICE_GRAPH_OP_OP_REGISTRY_H_

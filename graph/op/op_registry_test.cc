@@ -109,9 +109,7 @@ TEST(OpRegistryTest, RegisterDataValidates) {
   EXPECT_THAT(std::string(s.message()), HasSubstr("Invalid name: lowercase"));
 
   data.op_def.set_name("Good");
-  data.shape_inference_fn = [](shape_inference::InferenceContext*) {
-    return absl::OkStatus();
-  };
+  data.shape_inference_fn = [](shape_inference::InferenceContext*) { return absl::OkStatus(); };
   ASSERT_TRUE(registry.Register(data).ok());
   const OpRegistrationData* found = nullptr;
   ASSERT_TRUE(registry.LookUp("Good", &found).ok());
@@ -144,8 +142,8 @@ TEST(OpRegistryTest, WatcherSeesEveryAttempt) {
   std::vector<std::string> seen;
   ASSERT_TRUE(registry
                   .SetWatcher([&seen](const absl::Status& s, const OpDef& op_def) {
-                    seen.push_back(absl::StrCat(op_def.name(), ":",
-                                                absl::StatusCodeToString(s.code())));
+                    seen.push_back(
+                        absl::StrCat(op_def.name(), ":", absl::StatusCodeToString(s.code())));
                   })
                   .ok());
   EXPECT_TRUE(registry.Register(Unary("One")).ok());

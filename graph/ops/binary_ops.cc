@@ -1,8 +1,8 @@
 // Elementwise ops of two tensors with numpy-style broadcasting: arithmetic, comparisons
 // and logical connectives. Each op accepts exactly the dtypes TensorFlow lists for it.
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {

@@ -5,9 +5,9 @@
 // which case that input reads as an unknown shape (see graph/shape_refiner.h).
 #include <vector>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {

@@ -1,7 +1,7 @@
 // Windowed ops over images: 2-D convolutions (regular, depthwise, and the input gradient
 // used as a transposed convolution) and pooling. Shapes follow data_format (NHWC default).
-#include "graph/shape/common_shape_fns.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {

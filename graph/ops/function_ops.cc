@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/op/attr_value_util.h"
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
+#include "graph/op/attr_value_util.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 #include "proto/attr_value.pb.h"
 

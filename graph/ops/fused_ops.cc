@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
+#include "graph/core/padding.h"
 #include "graph/op/op_registry.h"
 #include "graph/ops/fused_elementwise_spec.h"
-#include "graph/core/padding.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {

@@ -38,16 +38,16 @@ TEST(FusedDepthwiseShapeTest, MultipliesChannels) {
 }
 
 TEST(FusedMatMulShapeTest, FollowsMatMul) {
-  EXPECT_EQ(Infer("_FusedMatMul", "T=DT_FLOAT, num_args=1, fused_ops=['BiasAdd']",
-                  "[3,4];[4,5];[5]"),
-            "[3,5]");
+  EXPECT_EQ(
+      Infer("_FusedMatMul", "T=DT_FLOAT, num_args=1, fused_ops=['BiasAdd']", "[3,4];[4,5];[5]"),
+      "[3,5]");
   EXPECT_EQ(Infer("_FusedMatMul",
                   "T=DT_FLOAT, num_args=1, transpose_b=true, fused_ops=['BiasAdd', 'Tanh']",
                   "[3,4];[5,4];[5]"),
             "[3,5]");
-  EXPECT_THAT(Infer("_FusedMatMul", "T=DT_FLOAT, num_args=1, fused_ops=['BiasAdd']",
-                    "[3,4];[3,5];[5]"),
-              IsInvalidArgument(""));
+  EXPECT_THAT(
+      Infer("_FusedMatMul", "T=DT_FLOAT, num_args=1, fused_ops=['BiasAdd']", "[3,4];[3,5];[5]"),
+      IsInvalidArgument(""));
 }
 
 TEST(FusedElementwiseShapeTest, BroadcastsEveryInputToTheOutput) {
@@ -57,24 +57,22 @@ TEST(FusedElementwiseShapeTest, BroadcastsEveryInputToTheOutput) {
       "operands=[0, 1,  5, 2,  5, 3,  7,  4, 8,  6, 9]";
   EXPECT_EQ(Infer("_FusedElementwise", attrs, "[2,3,8];[8];[];[];[1]"), "[2,3,8]");
   EXPECT_EQ(Infer("_FusedElementwise", attrs, "[?,3,8];[8];[];[];[]"), "[?,3,8]");
-  EXPECT_EQ(Infer("_FusedElementwise", "T=DT_FLOAT, N=2, ops=['Sub'], operands=[0, 1]",
-                  "[4,8];[4,1]"),
-            "[4,8]");
-  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=2, ops=['Sub'], operands=[0, 1]",
-                    "[4,8];[3]"),
-              IsInvalidArgument("Dimensions must be equal, but are 8 and 3"));
+  EXPECT_EQ(
+      Infer("_FusedElementwise", "T=DT_FLOAT, N=2, ops=['Sub'], operands=[0, 1]", "[4,8];[4,1]"),
+      "[4,8]");
+  EXPECT_THAT(
+      Infer("_FusedElementwise", "T=DT_FLOAT, N=2, ops=['Sub'], operands=[0, 1]", "[4,8];[3]"),
+      IsInvalidArgument("Dimensions must be equal, but are 8 and 3"));
 }
 
 TEST(FusedElementwiseShapeTest, RejectsMalformedPrograms) {
-  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['MatMul'], operands=[0, 0]",
-                    "[2]"),
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['MatMul'], operands=[0, 0]", "[2]"),
               IsInvalidArgument("cannot evaluate op 0 'MatMul'"));
   EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Erf'], operands=[1]", "[2]"),
               IsInvalidArgument("reads operand 1, which is neither"));
   EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Mul'], operands=[0]", "[2]"),
               IsInvalidArgument("fewer than its ops take"));
-  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Exp'], operands=[0, 0]",
-                    "[2]"),
+  EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=['Exp'], operands=[0, 0]", "[2]"),
               IsInvalidArgument("more than its ops take"));
   EXPECT_THAT(Infer("_FusedElementwise", "T=DT_FLOAT, N=1, ops=[], operands=[]", "[2]"),
               IsInvalidArgument("at least one op"));

@@ -3,13 +3,13 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/op/op_registry.h"
+#include "graph/ops/shape_fn_util.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace {

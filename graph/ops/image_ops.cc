@@ -2,12 +2,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace {

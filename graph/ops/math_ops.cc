@@ -6,11 +6,11 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace {

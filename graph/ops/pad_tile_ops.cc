@@ -3,10 +3,10 @@
 #include <vector>
 
 #include "graph/core/errors.h"
+#include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
 #include "graph/ops/shape_fn_util.h"
 #include "graph/shape/shape_inference.h"
-#include "graph/core/tensor.h"
 
 namespace sluice {
 namespace {

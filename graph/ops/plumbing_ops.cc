@@ -1,11 +1,11 @@
 // Ops that move tensors along without computing on them: constants, placeholders, the
 // identity family, and NoOp, which exists only to carry control edges.
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
 #include "graph/core/partial_tensor_shape.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/shape/shape_inference.h"
 #include "proto/tensor.pb.h"
 
 namespace sluice {

@@ -3,12 +3,12 @@
 // The handle carries the variable's dtype and shape as handle data for shape inference.
 #include <vector>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
 #include "graph/core/partial_tensor_shape.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/types.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace {
@@ -42,8 +42,7 @@ absl::Status VariableFromHandle(InferenceContext* c, ShapeAndType* variable) {
   RETURN_IF_ERROR(c->GetAttr("dtype", &dtype));
   if (variable->dtype != dtype) {
     return errors::InvalidArgument("Trying to read variable with wrong dtype. Expected ",
-                                   DataTypeString(variable->dtype), " got ",
-                                   DataTypeString(dtype));
+                                   DataTypeString(variable->dtype), " got ", DataTypeString(dtype));
   }
   return absl::OkStatus();
 }

@@ -1,10 +1,10 @@
 #include <string>
 #include <vector>
 
+#include "graph/core/partial_tensor_shape.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "graph/ops/ops_test_util.h"
-#include "graph/core/partial_tensor_shape.h"
 #include "graph/shape/shape_inference.h"
 #include "graph/shape/shape_inference_testutil.h"
 #include "gtest/gtest.h"
@@ -61,11 +61,10 @@ TEST(VarHandleOpShapeTest, ScalarHandleCarryingTheVariableShape) {
 
 TEST(ReadVariableOpShapeTest, ShapeFromHandleData) {
   EXPECT_EQ(Infer("ReadVariableOp", "dtype=DT_FLOAT", "[]"), "?");
-  EXPECT_EQ(InferWithHandle("ReadVariableOp", "dtype=DT_FLOAT", "[]", DT_FLOAT, "[2,?]"),
-            "[2,?]");
-  EXPECT_THAT(InferWithHandle("ReadVariableOp", "dtype=DT_FLOAT", "[]", DT_INT32, "[2]"),
-              IsInvalidArgument(
-                  "Trying to read variable with wrong dtype. Expected int32 got float"));
+  EXPECT_EQ(InferWithHandle("ReadVariableOp", "dtype=DT_FLOAT", "[]", DT_FLOAT, "[2,?]"), "[2,?]");
+  EXPECT_THAT(
+      InferWithHandle("ReadVariableOp", "dtype=DT_FLOAT", "[]", DT_INT32, "[2]"),
+      IsInvalidArgument("Trying to read variable with wrong dtype. Expected int32 got float"));
 }
 
 TEST(ReadVariableOpShapeTest, ShapeAnnotationWins) {
@@ -82,16 +81,15 @@ TEST(ReadVariableOpShapeTest, ShapeAnnotationWins) {
 }
 
 TEST(AssignVariableOpShapeTest, ValueMustFitTheVariable) {
-  for (const std::string op : {"AssignVariableOp", "AssignAddVariableOp",
-                               "AssignSubVariableOp"}) {
+  for (const std::string op : {"AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"}) {
     EXPECT_EQ(Infer(op, "dtype=DT_FLOAT", "[];[2,3]"), "") << op;
     EXPECT_EQ(InferWithHandle(op, "dtype=DT_FLOAT", "[];[2,3]", DT_FLOAT, "[2,?]"), "") << op;
     EXPECT_THAT(InferWithHandle(op, "dtype=DT_FLOAT", "[];[2,3]", DT_FLOAT, "[2,4]"),
                 IsInvalidArgument("Dimension 1 in both shapes must be equal"))
         << op;
-    EXPECT_THAT(InferWithHandle(op, "dtype=DT_FLOAT", "[];[2]", DT_DOUBLE, "[2]"),
-                IsInvalidArgument(
-                    "Trying to read variable with wrong dtype. Expected double got float"))
+    EXPECT_THAT(
+        InferWithHandle(op, "dtype=DT_FLOAT", "[];[2]", DT_DOUBLE, "[2]"),
+        IsInvalidArgument("Trying to read variable with wrong dtype. Expected double got float"))
         << op;
   }
 }

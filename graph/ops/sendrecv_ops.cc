@@ -3,8 +3,8 @@
 // (tensor_name, send_device, send_device_incarnation, recv_device). The _Host variants keep
 // the tensor in host memory on a non-CPU device. A received tensor's shape is not known to
 // the graph, so _Recv's output is of unknown shape.
-#include "graph/shape/common_shape_fns.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 
 namespace sluice {
 

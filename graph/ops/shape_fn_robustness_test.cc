@@ -10,11 +10,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graph/core/tensor.h"
 #include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/shape_inference_testutil.h"
-#include "graph/core/tensor.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

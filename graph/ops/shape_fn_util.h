@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace shape_fn_util {

@@ -2,13 +2,13 @@
 // (begin, end, strides and masks; see strided_slice_spec.h).
 #include <cstdint>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
+#include "graph/core/partial_tensor_shape.h"
+#include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
 #include "graph/ops/strided_slice_spec.h"
-#include "graph/core/partial_tensor_shape.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
-#include "graph/core/tensor.h"
 
 namespace sluice {
 namespace {

@@ -1,8 +1,8 @@
 // Ref-typed (TF1) variables: VariableV2 holds a tensor in the session's resources and
 // outputs a ref to it; Assign and friends update it through that ref.
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {

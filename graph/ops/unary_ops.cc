@@ -1,7 +1,7 @@
 // Elementwise math of one tensor: the output has the input's shape. Each op accepts exactly
 // the dtypes TensorFlow lists for it.
-#include "graph/shape/common_shape_fns.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 
 namespace sluice {
 namespace {

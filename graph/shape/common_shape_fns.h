@@ -13,8 +13,8 @@
 
 #include "absl/status/status.h"
 #include "graph/core/padding.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor_format.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace shape_inference {

@@ -1,8 +1,8 @@
 // Shape functions of bias addition and fused batch normalization.
 #include <string>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
+#include "graph/shape/common_shape_fns.h"
 
 namespace sluice {
 namespace shape_inference {

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/shape/common_shape_fns.h"
-#include "graph/shape/common_shape_fns_internal.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/shape/common_shape_fns.h"
+#include "graph/shape/common_shape_fns_internal.h"
 
 namespace sluice {
 namespace shape_inference {

@@ -9,13 +9,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
-#include "graph/op/node_def_util.h"
-#include "graph/op/op_registry.h"
 #include "graph/core/padding.h"
-#include "graph/shape/shape_inference_testutil.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/op/node_def_util.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/shape_inference_testutil.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

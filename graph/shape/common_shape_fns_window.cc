@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "graph/core/errors.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/common_shape_fns_internal.h"
-#include "graph/core/errors.h"
 
 namespace sluice {
 namespace shape_inference {

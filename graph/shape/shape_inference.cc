@@ -401,9 +401,7 @@ ShapeHandle InferenceContext::MakeShape(std::initializer_list<DimensionOrConstan
   return MakeShape(handles);
 }
 
-ShapeHandle InferenceContext::UnknownShape() {
-  return ShapeHandle(all_shapes_.Emplace());
-}
+ShapeHandle InferenceContext::UnknownShape() { return ShapeHandle(all_shapes_.Emplace()); }
 
 ShapeHandle InferenceContext::UnknownShapeOfRank(int64_t rank) {
   if (rank < 0 || rank > TensorShape::kMaxDims) return UnknownShape();

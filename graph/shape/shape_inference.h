@@ -35,9 +35,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
 #include "proto/op_def.pb.h"
 #include "proto/tensor_shape.pb.h"
@@ -393,8 +393,7 @@ class InferenceContext {
   std::vector<ShapeHandle> input_tensors_as_shapes_;
   absl::InlinedVector<bool, 4> requested_input_tensor_as_partial_shape_;
   absl::InlinedVector<ShapeHandle, 2> outputs_;
-  absl::InlinedVector<std::unique_ptr<std::vector<ShapeAndType>>, 4>
-      input_handle_shapes_and_types_;
+  absl::InlinedVector<std::unique_ptr<std::vector<ShapeAndType>>, 4> input_handle_shapes_and_types_;
   absl::InlinedVector<std::unique_ptr<std::vector<ShapeAndType>>, 2>
       output_handle_shapes_and_types_;
 };

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "graph/core/errors.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace shape_inference {

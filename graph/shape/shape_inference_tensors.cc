@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
-#include "graph/shape/shape_inference.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 namespace shape_inference {

@@ -14,9 +14,9 @@
 #include "glog/logging.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/tensor.h"
 
 namespace sluice {
 namespace shape_inference {

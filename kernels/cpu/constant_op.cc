@@ -16,10 +16,10 @@ class ConstantOp : public OpKernel {
     const TensorProto* proto = nullptr;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("value", &proto));
     OP_REQUIRES_OK(ctx, TensorFromProto(ctx->allocator(), *proto, &value_));
-    OP_REQUIRES(ctx, ctx->output_type(0) == value_.dtype(),
-                errors::InvalidArgument("Type mismatch between value (",
-                                        DataTypeString(value_.dtype()), ") and dtype (",
-                                        DataTypeString(ctx->output_type(0)), ")"));
+    OP_REQUIRES(
+        ctx, ctx->output_type(0) == value_.dtype(),
+        errors::InvalidArgument("Type mismatch between value (", DataTypeString(value_.dtype()),
+                                ") and dtype (", DataTypeString(ctx->output_type(0)), ")"));
     // No kernel writes a Const's value, so caches of what was derived from it (reordered
     // convolution filters) need not check its contents each step.
     value_.MarkReadOnly();

@@ -1,6 +1,6 @@
 // _Arg and _Retval: the feeds and fetches of a step (or the arguments and results of a
-// function call) pass through the step's call frame (runtime/framework/call_frame.h). _DeviceArg and
-// _DeviceRetval behave the same on the CPU.
+// function call) pass through the step's call frame (runtime/framework/call_frame.h). _DeviceArg
+// and _DeviceRetval behave the same on the CPU.
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"

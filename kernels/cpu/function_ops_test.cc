@@ -96,8 +96,7 @@ TEST_F(FunctionOpsTest, DeviceArgAndRetval) {
   ASSERT_TRUE(frame.SetArgs({Tensor(int64_t{8})}).ok());
   set_call_frame(&frame);
   ASSERT_TRUE(
-      InitOp(NodeDefBuilder("a", "_DeviceArg").Attr("T", DT_INT64).Attr("index", 0).Build())
-          .ok());
+      InitOp(NodeDefBuilder("a", "_DeviceArg").Attr("T", DT_INT64).Attr("index", 0).Build()).ok());
   ASSERT_TRUE(RunOpKernel().ok());
   Tensor arg = *GetOutput(0);
   ASSERT_TRUE(InitOp(NodeDefBuilder("r", "_DeviceRetval")

@@ -47,7 +47,7 @@ REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityNOp);
 
-#define REGISTER_SNAPSHOT(T) \
+#define REGISTER_SNAPSHOT(T)                                                          \
   REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           SnapshotOp<T>);
 SLUICE_CALL_POD_TYPES(REGISTER_SNAPSHOT)

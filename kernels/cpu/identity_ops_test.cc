@@ -15,8 +15,7 @@ class IdentityOpsTest : public KernelTest {};
 
 TEST_F(IdentityOpsTest, ForwardingOpsShareTheInputBuffer) {
   for (const char* op : {"Identity", "StopGradient", "PreventGradient"}) {
-    ASSERT_TRUE(InitOp(NodeDefBuilder("i", op).Input("x").Attr("T", DT_INT32).Build()).ok())
-        << op;
+    ASSERT_TRUE(InitOp(NodeDefBuilder("i", op).Input("x").Attr("T", DT_INT32).Build()).ok()) << op;
     Tensor x = MakeTensor<int32_t>(TensorShape({3}), {1, 2, 3});
     AddInput(x);
     ASSERT_TRUE(RunOpKernel().ok()) << op;
@@ -26,8 +25,7 @@ TEST_F(IdentityOpsTest, ForwardingOpsShareTheInputBuffer) {
 }
 
 TEST_F(IdentityOpsTest, IdentityOfStrings) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("i", "Identity").Input("x").Attr("T", DT_STRING).Build())
-                  .ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("i", "Identity").Input("x").Attr("T", DT_STRING).Build()).ok());
   AddInput(Tensor(std::string("abc")));
   ASSERT_TRUE(RunOpKernel().ok());
   EXPECT_EQ(GetOutput(0)->scalar<std::string>()(), "abc");
@@ -63,8 +61,7 @@ TEST_F(IdentityOpsTest, IdentityNForwardsEveryInput) {
 }
 
 TEST_F(IdentityOpsTest, SnapshotCopiesASharedInput) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_FLOAT).Build())
-                  .ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_FLOAT).Build()).ok());
   Tensor x = MakeTensor<float>(TensorShape({2}), {1, 2});
   AddInput(x);  // the test keeps `x`, so the buffer is shared: Snapshot must copy
   ASSERT_TRUE(RunOpKernel().ok());
@@ -75,16 +72,14 @@ TEST_F(IdentityOpsTest, SnapshotCopiesASharedInput) {
 }
 
 TEST_F(IdentityOpsTest, SnapshotForwardsAnUnsharedInput) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_INT64).Build())
-                  .ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_INT64).Build()).ok());
   AddInputFromArray<int64_t>(TensorShape({2}), {3, 4});
   ASSERT_TRUE(RunOpKernel().ok());
   EXPECT_THAT(Values<int64_t>(*GetOutput(0)), ElementsAre(3, 4));
 }
 
 TEST_F(IdentityOpsTest, SnapshotHasNoStringKernel) {
-  absl::Status s =
-      InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_STRING).Build());
+  absl::Status s = InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_STRING).Build());
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
 }
 

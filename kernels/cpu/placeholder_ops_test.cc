@@ -11,11 +11,9 @@ class PlaceholderOpTest : public KernelTest {
  protected:
   // The error of running an unfed placeholder of `dtype` and `shape`.
   absl::Status RunUnfed(DataType dtype, const PartialTensorShape& shape) {
-    EXPECT_TRUE(InitOp(NodeDefBuilder("x", "Placeholder")
-                           .Attr("dtype", dtype)
-                           .Attr("shape", shape)
-                           .Build())
-                    .ok());
+    EXPECT_TRUE(
+        InitOp(NodeDefBuilder("x", "Placeholder").Attr("dtype", dtype).Attr("shape", shape).Build())
+            .ok());
     return RunOpKernel();
   }
 };

@@ -61,9 +61,8 @@ class VarHandleOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     ResourceMgr* rm = ctx->resource_manager();
-    const std::string& container = !container_.empty() || rm == nullptr
-                                       ? default_container_
-                                       : rm->default_container();
+    const std::string& container =
+        !container_.empty() || rm == nullptr ? default_container_ : rm->default_container();
     if (name_ != kAnonymousName && container == default_container_) {
       ctx->set_output(0, cached_);
       return;
@@ -117,10 +116,10 @@ class ReadVariableOp : public OpKernel {
     OP_REQUIRES(ctx, var->is_initialized,
                 NotReadable(handle, absl::StrCat("Variable ", handle.container(), "/",
                                                  handle.name(), " is uninitialized.")));
-    OP_REQUIRES(ctx, var->dtype() == dtype_,
-                errors::InvalidArgument("Trying to read variable with wrong dtype. Expected ",
-                                        DataTypeString(dtype_), " got ",
-                                        DataTypeString(var->dtype())));
+    OP_REQUIRES(
+        ctx, var->dtype() == dtype_,
+        errors::InvalidArgument("Trying to read variable with wrong dtype. Expected ",
+                                DataTypeString(dtype_), " got ", DataTypeString(var->dtype())));
     ctx->set_output(0, *var->tensor());
   }
 
@@ -204,16 +203,15 @@ class AssignUpdateVariableOp : public OpKernel {
     OP_REQUIRES_OK(ctx, LookupResource(ctx, handle, var.out()));
     OP_REQUIRES_OK(ctx, CheckVarDtype(*var, dtype_));
     absl::MutexLock lock(var->mu());
-    OP_REQUIRES(ctx, var->is_initialized,
-                errors::FailedPrecondition("Attempting to use uninitialized value ",
-                                           handle.name()));
+    OP_REQUIRES(
+        ctx, var->is_initialized,
+        errors::FailedPrecondition("Attempting to use uninitialized value ", handle.name()));
     Tensor* current = var->tensor();
-    OP_REQUIRES(ctx, current->shape() == value.shape(),
-                errors::InvalidArgument("Cannot update variable with shape ",
-                                        current->shape().DebugString(),
-                                        " using a Tensor with shape ",
-                                        value.shape().DebugString(),
-                                        ", shapes must be equal."));
+    OP_REQUIRES(
+        ctx, current->shape() == value.shape(),
+        errors::InvalidArgument("Cannot update variable with shape ",
+                                current->shape().DebugString(), " using a Tensor with shape ",
+                                value.shape().DebugString(), ", shapes must be equal."));
     if (!current->RefCountIsOne()) {
       Tensor copy;
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(dtype_, current->shape(), &copy));
@@ -274,12 +272,12 @@ REGISTER_KERNEL_BUILDER(Name("AssignVariableOp").Device(DEVICE_CPU), AssignVaria
 REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp").Device(DEVICE_CPU), VarIsInitializedOp);
 REGISTER_KERNEL_BUILDER(Name("DestroyResourceOp").Device(DEVICE_CPU), DestroyResourceOp);
 
-#define REGISTER_UPDATES(T)                                                              \
-  REGISTER_KERNEL_BUILDER(                                                               \
-      Name("AssignAddVariableOp").Device(DEVICE_CPU).TypeConstraint<T>("dtype"),         \
-      AssignUpdateVariableOp<T, UpdateOp::kAdd>);                                        \
-  REGISTER_KERNEL_BUILDER(                                                               \
-      Name("AssignSubVariableOp").Device(DEVICE_CPU).TypeConstraint<T>("dtype"),         \
+#define REGISTER_UPDATES(T)                                                      \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name("AssignAddVariableOp").Device(DEVICE_CPU).TypeConstraint<T>("dtype"), \
+      AssignUpdateVariableOp<T, UpdateOp::kAdd>);                                \
+  REGISTER_KERNEL_BUILDER(                                                       \
+      Name("AssignSubVariableOp").Device(DEVICE_CPU).TypeConstraint<T>("dtype"), \
       AssignUpdateVariableOp<T, UpdateOp::kSub>);
 SLUICE_CALL_NUMBER_TYPES(REGISTER_UPDATES)
 #undef REGISTER_UPDATES

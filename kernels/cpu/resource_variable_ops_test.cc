@@ -43,8 +43,8 @@ class ResourceVariableOpsTest : public KernelTest {
   }
 
   absl::Status Read(const Tensor& handle, DataType dtype, Tensor* value) {
-    RETURN_IF_ERROR(InitOp(
-        NodeDefBuilder("read", "ReadVariableOp").Input("h").Attr("dtype", dtype).Build()));
+    RETURN_IF_ERROR(
+        InitOp(NodeDefBuilder("read", "ReadVariableOp").Input("h").Attr("dtype", dtype).Build()));
     AddInput(handle);
     RETURN_IF_ERROR(RunOpKernel());
     *value = *GetOutput(0);
@@ -181,8 +181,7 @@ TEST_F(ResourceVariableOpsTest, DtypeErrors) {
 TEST_F(ResourceVariableOpsTest, ShapeErrors) {
   Tensor h = Handle("w", DT_FLOAT, PartialTensorShape());
   ASSERT_TRUE(Update("AssignVariableOp", h, MakeTensor<float>(TensorShape({2}), {1, 2})).ok());
-  absl::Status s =
-      Update("AssignAddVariableOp", h, MakeTensor<float>(TensorShape({3}), {1, 2, 3}));
+  absl::Status s = Update("AssignAddVariableOp", h, MakeTensor<float>(TensorShape({3}), {1, 2, 3}));
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(),
             "Cannot update variable with shape [2] using a Tensor with shape [3], shapes must be "
@@ -193,8 +192,7 @@ TEST_F(ResourceVariableOpsTest, ShapeErrors) {
   EXPECT_EQ(s.message(),
             "Trying to assign to variable with tensor with wrong shape. Expected [2] got [3]");
   // Without validation the shape may change.
-  ASSERT_TRUE(
-      Update("AssignVariableOp", h, MakeTensor<float>(TensorShape({3}), {1, 2, 3})).ok());
+  ASSERT_TRUE(Update("AssignVariableOp", h, MakeTensor<float>(TensorShape({3}), {1, 2, 3})).ok());
   Tensor value;
   ASSERT_TRUE(Read(h, DT_FLOAT, &value).ok());
   EXPECT_EQ(value.shape(), TensorShape({3}));
@@ -204,7 +202,8 @@ TEST_F(ResourceVariableOpsTest, UpdatingAMissingOrUninitializedVariable) {
   Tensor h = Handle("w");
   absl::Status s = Update("AssignAddVariableOp", h, MakeTensor<float>(TensorShape({2}), {1, 2}));
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
-  EXPECT_EQ(s.message(), "Container localhost does not exist. (Could not find resource: localhost/w)");
+  EXPECT_EQ(s.message(),
+            "Container localhost does not exist. (Could not find resource: localhost/w)");
 
   ASSERT_TRUE(resource_manager()->Create("localhost", "w", new Var(DT_FLOAT)).ok());
   s = Update("AssignSubVariableOp", h, MakeTensor<float>(TensorShape({2}), {1, 2}));

@@ -45,9 +45,9 @@ void ParsedKeyFromAttrs(OpKernelConstruction* ctx, Rendezvous::ParsedKey* key) {
   OP_REQUIRES_OK(ctx, ctx->GetAttr("send_device_incarnation", &send_device_incarnation));
   OP_REQUIRES_OK(ctx, ctx->GetAttr("client_terminated", &client_terminated));
   // The attr is an int64 holding the incarnation's bits.
-  const std::string full_key = Rendezvous::CreateKey(
-      send_device, static_cast<uint64_t>(send_device_incarnation), recv_device, tensor_name,
-      kTopLevelFrameIter);
+  const std::string full_key =
+      Rendezvous::CreateKey(send_device, static_cast<uint64_t>(send_device_incarnation),
+                            recv_device, tensor_name, kTopLevelFrameIter);
   OP_REQUIRES_OK(ctx, Rendezvous::ParseKey(full_key, key));
 }
 
@@ -58,9 +58,8 @@ const Rendezvous::ParsedKey& KeyForFrame(const Rendezvous::ParsedKey& top_level,
   if (frame_iter == kTopLevelFrameIter) return top_level;
   *scratch = top_level;
   scratch->frame_iter = frame_iter;
-  scratch->full_key =
-      Rendezvous::CreateKey(top_level.src_device, top_level.src_incarnation,
-                            top_level.dst_device, top_level.edge_name, frame_iter);
+  scratch->full_key = Rendezvous::CreateKey(top_level.src_device, top_level.src_incarnation,
+                                            top_level.dst_device, top_level.edge_name, frame_iter);
   return *scratch;
 }
 
@@ -70,9 +69,7 @@ absl::Status MissingRendezvous() {
 
 class SendOp : public OpKernel {
  public:
-  explicit SendOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    ParsedKeyFromAttrs(ctx, &key_);
-  }
+  explicit SendOp(OpKernelConstruction* ctx) : OpKernel(ctx) { ParsedKeyFromAttrs(ctx, &key_); }
 
   bool IsExpensive() override { return false; }
 
@@ -119,8 +116,8 @@ class RecvOp : public AsyncOpKernel {
     pending->cancellation_manager = ctx->cancellation_manager();
     if (pending->cancellation_manager != nullptr) {
       pending->token = pending->cancellation_manager->get_cancellation_token();
-      const bool registered = pending->cancellation_manager->RegisterCallback(
-          pending->token, [pending] {
+      const bool registered =
+          pending->cancellation_manager->RegisterCallback(pending->token, [pending] {
             if (!pending->Claim()) return;
             pending->ctx->SetStatus(absl::CancelledError("RecvAsync is cancelled."));
             pending->done();

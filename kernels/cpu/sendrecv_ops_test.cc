@@ -5,17 +5,17 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor.h"
+#include "graph/op/node_def_util.h"
 #include "gtest/gtest.h"
 #include "proto/node_def.pb.h"
-#include "runtime/framework/cancellation.h"
-#include "runtime/framework/create_op_kernel.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
+#include "runtime/device/session_options.h"
+#include "runtime/framework/cancellation.h"
+#include "runtime/framework/create_op_kernel.h"
 #include "runtime/framework/local_rendezvous.h"
 #include "runtime/framework/op_kernel.h"
-#include "runtime/device/session_options.h"
 
 namespace sluice {
 namespace {
@@ -127,9 +127,8 @@ TEST_F(SendRecvTest, RecvThenSendStrings) {
   LocalRendezvous rendezvous;
   auto pending = StartRecv(recv.get(), &rendezvous);
   EXPECT_FALSE(pending->done.HasBeenNotified());
-  std::thread sender([&] {
-    ASSERT_TRUE(RunSend(send.get(), Tensor(std::string("hello")), &rendezvous).ok());
-  });
+  std::thread sender(
+      [&] { ASSERT_TRUE(RunSend(send.get(), Tensor(std::string("hello")), &rendezvous).ok()); });
   ASSERT_TRUE(pending->done.WaitForNotificationWithTimeout(absl::Seconds(10)));
   sender.join();
   ASSERT_TRUE(pending->ctx->status().ok());
@@ -153,10 +152,9 @@ TEST_F(SendRecvTest, KeyComesFromTheAttrs) {
   LocalRendezvous rendezvous;
   ASSERT_TRUE(RunSend(send.get(), Tensor(5.0f), &rendezvous).ok());
   Rendezvous::ParsedKey key;
-  ASSERT_TRUE(Rendezvous::ParseKey(
-                  Rendezvous::CreateKey(src_->name(), src_->incarnation(), dst_->name(),
-                                        "edge_7_x", "0:0"),
-                  &key)
+  ASSERT_TRUE(Rendezvous::ParseKey(Rendezvous::CreateKey(src_->name(), src_->incarnation(),
+                                                         dst_->name(), "edge_7_x", "0:0"),
+                                   &key)
                   .ok());
   Tensor value;
   bool is_dead = true;

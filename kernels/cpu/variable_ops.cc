@@ -26,9 +26,9 @@ class VariableOp : public OpKernel {
   explicit VariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("shape", &shape_));
     dtype_ = RemoveRefType(ctx->output_type(0));
-    OP_REQUIRES(ctx, VisitElementType(dtype_, [](auto) {}),
-                errors::Unimplemented("Variables of dtype ", DataTypeString(dtype_),
-                                      " are not supported"));
+    OP_REQUIRES(
+        ctx, VisitElementType(dtype_, [](auto) {}),
+        errors::Unimplemented("Variables of dtype ", DataTypeString(dtype_), " are not supported"));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -44,9 +44,9 @@ class VariableOp : public OpKernel {
     }));
     // The manager keeps the Var (and so the ref) alive until its container is cleaned up.
     if (var->dtype() != dtype_) {
-      ctx->CtxFailure(errors::InvalidArgument(
-          "Variable ", container, "/", shared_name, " holds ", DataTypeString(var->dtype()),
-          " but ", name(), " declares ", DataTypeString(dtype_)));
+      ctx->CtxFailure(errors::InvalidArgument("Variable ", container, "/", shared_name, " holds ",
+                                              DataTypeString(var->dtype()), " but ", name(),
+                                              " declares ", DataTypeString(dtype_)));
     } else {
       ctx->set_output_ref(0, var->mu(), var->tensor());
     }
@@ -109,9 +109,8 @@ class AssignOp : public OpKernel {
 
  private:
   static absl::Status ShapeMismatch(const PartialTensorShape& lhs, const TensorShape& rhs) {
-    return errors::InvalidArgument(
-        "Assign requires shapes of both tensors to match. lhs shape= ", lhs.DebugString(),
-        " rhs shape= ", rhs.DebugString());
+    return errors::InvalidArgument("Assign requires shapes of both tensors to match. lhs shape= ",
+                                   lhs.DebugString(), " rhs shape= ", rhs.DebugString());
   }
 
   bool validate_shape_ = true;
@@ -140,9 +139,9 @@ class DenseUpdateOp : public OpKernel {
   void Update(OpKernelContext* ctx, bool lock_held) {
     Tensor params = ctx->mutable_input(0, lock_held);
     const Tensor& update = ctx->input(1);
-    OP_REQUIRES(ctx, IsInitializedRef(params),
-                errors::FailedPrecondition("Attempting to use uninitialized value ",
-                                           def().input(0)));
+    OP_REQUIRES(
+        ctx, IsInitializedRef(params),
+        errors::FailedPrecondition("Attempting to use uninitialized value ", def().input(0)));
     OP_REQUIRES(ctx, params.IsSameSize(update),
                 errors::InvalidArgument("Parameters and update must be the same size"));
     auto out = params.flat<T>();
@@ -170,13 +169,12 @@ class IsVariableInitializedOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("VariableV2").Device(DEVICE_CPU), VariableOp);
 REGISTER_KERNEL_BUILDER(Name("Assign").Device(DEVICE_CPU), AssignOp);
-REGISTER_KERNEL_BUILDER(Name("IsVariableInitialized").Device(DEVICE_CPU),
-                        IsVariableInitializedOp);
+REGISTER_KERNEL_BUILDER(Name("IsVariableInitialized").Device(DEVICE_CPU), IsVariableInitializedOp);
 
-#define REGISTER_UPDATES(T)                                                              \
-  REGISTER_KERNEL_BUILDER(Name("AssignAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
-                          DenseUpdateOp<T, UpdateOp::kAdd>);                             \
-  REGISTER_KERNEL_BUILDER(Name("AssignSub").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+#define REGISTER_UPDATES(T)                                                            \
+  REGISTER_KERNEL_BUILDER(Name("AssignAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          DenseUpdateOp<T, UpdateOp::kAdd>);                           \
+  REGISTER_KERNEL_BUILDER(Name("AssignSub").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           DenseUpdateOp<T, UpdateOp::kSub>);
 SLUICE_CALL_NUMBER_TYPES(REGISTER_UPDATES)
 #undef REGISTER_UPDATES

@@ -45,8 +45,7 @@ class VariableOpsTest : public KernelTest {
 
   // Reads ref `ref` (node "v") through Identity, as a graph does.
   absl::Status Read(const TensorValue& ref, DataType dtype, Tensor* value) {
-    RETURN_IF_ERROR(
-        InitOp(NodeDefBuilder("read", "Identity").Input("v").Attr("T", dtype).Build()));
+    RETURN_IF_ERROR(InitOp(NodeDefBuilder("read", "Identity").Input("v").Attr("T", dtype).Build()));
     AddRefInput(ref.mutex_if_ref, ref.tensor);
     RETURN_IF_ERROR(RunOpKernel());
     *value = *GetOutput(0);
@@ -194,8 +193,8 @@ TEST_F(VariableOpsTest, UpdatesOverNumberTypes) {
 
 TEST_F(VariableOpsTest, NoArithmeticOnStringsOrBools) {
   for (DataType dtype : {DT_STRING, DT_BOOL}) {
-    absl::Status s = InitOp(
-        NodeDefBuilder("a", "AssignAdd").Input("v").Input("x").Attr("T", dtype).Build());
+    absl::Status s =
+        InitOp(NodeDefBuilder("a", "AssignAdd").Input("v").Input("x").Attr("T", dtype).Build());
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << DataTypeString(dtype);
   }
 }

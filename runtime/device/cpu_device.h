@@ -3,8 +3,9 @@
 // Each CpuDevice owns a CpuAllocator of its own, so per-device memory statistics (bytes in
 // use, peak) are exact even when several CPU devices are configured
 // (device_count {key: "CPU" value: 2} is how partitioning is exercised without a GPU). The
-// allocator outlives the device while tensors it allocated do (runtime/device/retaining_allocator.h),
-// so a fetched tensor stays valid after its session is gone.
+// allocator outlives the device while tensors it allocated do
+// (runtime/device/retaining_allocator.h), so a fetched tensor stays valid after its session is
+// gone.
 //
 // Intra-op parallelism: kernels split work over an Eigen::ThreadPool of
 // config.intra_op_parallelism_threads threads (0: the hardware concurrency), reached
@@ -30,10 +31,10 @@
 
 #include "absl/status/status.h"
 #include "graph/core/allocator.h"
-#include "runtime/device/retaining_allocator.h"
 #include "graph/core/device_name.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
+#include "runtime/device/retaining_allocator.h"
 #include "runtime/device/session_options.h"
 
 namespace Eigen {

@@ -8,16 +8,16 @@
 #include <thread>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
 #include "graph/core/tensor.h"
-#include "runtime/framework/create_op_kernel.h"
+#include "graph/op/op_registry.h"
+#include "gtest/gtest.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
-#include "runtime/framework/op_kernel.h"
 #include "runtime/device/session_options.h"
+#include "runtime/framework/create_op_kernel.h"
+#include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
@@ -36,8 +36,8 @@ class FakeAcceleratorFactory : public DeviceFactory {
     RETURN_IF_ERROR(DeviceCount(options, "FAKEACC", /*default_count=*/0, &count));
     for (int i = 0; i < count; ++i) {
       devices->push_back(std::make_unique<Device>(
-          Device::BuildDeviceAttributes(absl::StrCat(name_prefix, "/device:FAKEACC:", i),
-                                        "FAKEACC", 0, DeviceLocality(), ""),
+          Device::BuildDeviceAttributes(absl::StrCat(name_prefix, "/device:FAKEACC:", i), "FAKEACC",
+                                        0, DeviceLocality(), ""),
           DefaultCpuAllocator()));
     }
     return absl::OkStatus();

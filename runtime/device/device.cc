@@ -20,9 +20,7 @@ Device::Device(const DeviceAttributes& attributes, Allocator* allocator)
 
 Device::~Device() = default;
 
-void Device::Compute(OpKernel* op_kernel, OpKernelContext* context) {
-  op_kernel->Compute(context);
-}
+void Device::Compute(OpKernel* op_kernel, OpKernelContext* context) { op_kernel->Compute(context); }
 
 void Device::ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
                           std::function<void()> done) {
@@ -35,9 +33,8 @@ absl::Status Device::MakeTensorFromProto(const TensorProto& proto, Tensor* tenso
   return TensorFromProto(GetAllocator(), proto, tensor);
 }
 
-DeviceAttributes Device::BuildDeviceAttributes(const std::string& name,
-                                               const std::string& type, int64_t memory_limit,
-                                               const DeviceLocality& locality,
+DeviceAttributes Device::BuildDeviceAttributes(const std::string& name, const std::string& type,
+                                               int64_t memory_limit, const DeviceLocality& locality,
                                                const std::string& physical_device_desc) {
   DeviceAttributes attributes;
   attributes.set_name(name);

@@ -54,8 +54,8 @@ class Device : public DeviceBase {
   virtual absl::Status MakeTensorFromProto(const TensorProto& proto, Tensor* tensor);
 
   // Attributes for a new device: `name` and `type` as given, a random nonzero incarnation.
-  static DeviceAttributes BuildDeviceAttributes(const std::string& name,
-                                                const std::string& type, int64_t memory_limit,
+  static DeviceAttributes BuildDeviceAttributes(const std::string& name, const std::string& type,
+                                                int64_t memory_limit,
                                                 const DeviceLocality& locality,
                                                 const std::string& physical_device_desc);
 

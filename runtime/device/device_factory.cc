@@ -33,8 +33,8 @@ FactoryRegistry& Registry() {
 
 }  // namespace
 
-void DeviceFactory::Register(const std::string& device_type,
-                             std::unique_ptr<DeviceFactory> factory, int priority) {
+void DeviceFactory::Register(const std::string& device_type, std::unique_ptr<DeviceFactory> factory,
+                             int priority) {
   FactoryRegistry& registry = Registry();
   absl::MutexLock lock(&registry.mu);
   auto it = registry.factories.find(device_type);
@@ -45,8 +45,8 @@ void DeviceFactory::Register(const std::string& device_type,
   if (priority > it->second.priority) {
     it->second = FactoryEntry{std::move(factory), priority};
   } else if (priority == it->second.priority) {
-    LOG(ERROR) << "Two device factories for type " << device_type << " with priority "
-               << priority << "; keeping the first.";
+    LOG(ERROR) << "Two device factories for type " << device_type << " with priority " << priority
+               << "; keeping the first.";
   }
 }
 

@@ -35,8 +35,7 @@ class DeviceFactory {
   virtual ~DeviceFactory() = default;
 
   // Appends this type's devices for `options`, named name_prefix + "/device:<TYPE>:<i>".
-  virtual absl::Status CreateDevices(const SessionOptions& options,
-                                     const std::string& name_prefix,
+  virtual absl::Status CreateDevices(const SessionOptions& options, const std::string& name_prefix,
                                      std::vector<std::unique_ptr<Device>>* devices) = 0;
 
   static void Register(const std::string& device_type, std::unique_ptr<DeviceFactory> factory,
@@ -54,9 +53,8 @@ class DeviceFactory {
 
   // The device count `options` asks of `device_type`: device_count[type] if present, else
   // `default_count`. INVALID_ARGUMENT if negative.
-  static absl::Status DeviceCount(const SessionOptions& options,
-                                  const std::string& device_type, int default_count,
-                                  int* count);
+  static absl::Status DeviceCount(const SessionOptions& options, const std::string& device_type,
+                                  int default_count, int* count);
 };
 
 // Registers a default-constructed Factory at static-initialisation time.

@@ -20,7 +20,8 @@ std::vector<std::string> NameAliases(const Device& device) {
   const std::string type = p.type;
   const std::string lower = absl::AsciiStrToLower(type);
   const std::string id = absl::StrCat(p.id);
-  const std::string address = absl::StrCat("/job:", p.job, "/replica:", p.replica, "/task:", p.task);
+  const std::string address =
+      absl::StrCat("/job:", p.job, "/replica:", p.replica, "/task:", p.task);
   return {
       device.name(),
       absl::StrCat(type, ":", id),
@@ -34,8 +35,7 @@ std::vector<std::string> NameAliases(const Device& device) {
 
 }  // namespace
 
-DeviceMgr::DeviceMgr(std::vector<std::unique_ptr<Device>> devices)
-    : devices_(std::move(devices)) {
+DeviceMgr::DeviceMgr(std::vector<std::unique_ptr<Device>> devices) : devices_(std::move(devices)) {
   for (const std::unique_ptr<Device>& device : devices_) {
     for (const std::string& alias : NameAliases(*device)) {
       // A full name is never shadowed; a short alias goes to the first device claiming it

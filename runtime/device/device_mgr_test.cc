@@ -4,9 +4,9 @@
 #include <set>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/allocator.h"
 #include "graph/core/tensor.h"
+#include "gtest/gtest.h"
 #include "proto/tensor.pb.h"
 #include "runtime/device/device.h"
 
@@ -65,8 +65,7 @@ TEST(DeviceTest, MakeTensorFromProto) {
 
   proto.add_float_val(2.0f);
   proto.add_float_val(3.0f);
-  EXPECT_EQ(device->MakeTensorFromProto(proto, &tensor).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(device->MakeTensorFromProto(proto, &tensor).code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(DeviceMgrTest, ListsDevicesInOrder) {
@@ -100,9 +99,8 @@ TEST(DeviceMgrTest, HostCpuIsTheFirstCpu) {
 TEST(DeviceMgrTest, LookupByEveryNameForm) {
   std::unique_ptr<DeviceMgr> mgr = MakeMgr();
   for (const char* name :
-       {"/job:localhost/replica:0/task:0/device:CPU:1", "CPU:1", "/device:CPU:1", "/cpu:1",
-        "cpu:1", "/job:localhost/replica:0/task:0/cpu:1",
-        "/job:localhost/replica:0/task:0/CPU:1"}) {
+       {"/job:localhost/replica:0/task:0/device:CPU:1", "CPU:1", "/device:CPU:1", "/cpu:1", "cpu:1",
+        "/job:localhost/replica:0/task:0/cpu:1", "/job:localhost/replica:0/task:0/CPU:1"}) {
     Device* device = nullptr;
     ASSERT_TRUE(mgr->LookupDevice(name, &device).ok()) << name;
     EXPECT_EQ(device->name(), "/job:localhost/replica:0/task:0/device:CPU:1") << name;
@@ -114,8 +112,8 @@ TEST(DeviceMgrTest, LookupByEveryNameForm) {
 
 TEST(DeviceMgrTest, UnknownDeviceIsNotFound) {
   std::unique_ptr<DeviceMgr> mgr = MakeMgr();
-  for (const char* name : {"CPU:2", "/device:GPU:1", "", "/job:other/replica:0/task:0/cpu:0",
-                           "garbage"}) {
+  for (const char* name :
+       {"CPU:2", "/device:GPU:1", "", "/job:other/replica:0/task:0/cpu:0", "garbage"}) {
     Device* device = nullptr;
     absl::Status status = mgr->LookupDevice(name, &device);
     EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << name;

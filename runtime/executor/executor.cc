@@ -18,11 +18,11 @@
 // forwarded in place), then copies every output into its consumers' slots (sharing the
 // buffer; the last reader of an output takes the context's reference instead) and
 // decrements their pending counts. The kernel's context, which holds the other reference
-// when there are several readers, is gone before the consumers run on this thread. A consumer whose count reaches zero is ready:
-// cheap ones join the local queue (a kernel that calls itself expensive but is measured to
-// take a few microseconds counts as cheap, see KernelCosts); expensive ones go to
-// args.runner, except one that stays on this thread when nothing cheap is queued. No lock
-// is taken per node: slots are written by the one producer of each slot before the
+// when there are several readers, is gone before the consumers run on this thread. A consumer whose
+// count reaches zero is ready: cheap ones join the local queue (a kernel that calls itself
+// expensive but is measured to take a few microseconds counts as cheap, see KernelCosts); expensive
+// ones go to args.runner, except one that stays on this thread when nothing cheap is queued. No
+// lock is taken per node: slots are written by the one producer of each slot before the
 // release-decrement that makes the consumer ready, and read after it.
 //
 // A Const (its kernel's const_tensor()) is not run: its value is copied to the readers'
@@ -62,12 +62,12 @@
 #include "graph/core/errors.h"
 #include "graph/op/node_def_util.h"
 #include "proto/step_stats.pb.h"
-#include "runtime/framework/cancellation.h"
 #include "runtime/device/device.h"
 #include "runtime/executor/executor_graph.h"
+#include "runtime/executor/step_stats_collector.h"
+#include "runtime/framework/cancellation.h"
 #include "runtime/framework/rendezvous.h"
 #include "runtime/framework/resource_var.h"
-#include "runtime/executor/step_stats_collector.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -97,8 +97,7 @@ class KernelCosts {
     for (int i = 0; i < layout.num_nodes(); ++i) {
       const ExecutorNode& item = layout.node(i);
       // Start well above the threshold: a few cheap runs are needed to run inline.
-      nodes_[i].cycles.store(item.expensive ? 8 * kExpensiveCycles : 0,
-                             std::memory_order_relaxed);
+      nodes_[i].cycles.store(item.expensive ? 8 * kExpensiveCycles : 0, std::memory_order_relaxed);
       nodes_[i].untimed_runs.store(0, std::memory_order_relaxed);
     }
   }
@@ -218,9 +217,9 @@ using ReadyList = absl::InlinedVector<int32_t, 8>;
 // The step's status for a node's failure: the kernel's code and message, the op type, and
 // the node (TensorFlow's "\n\t [[{{node n}}]]").
 absl::Status NodeError(const ExecutorNode& item, const absl::Status& s) {
-  return AttachDef(absl::Status(s.code(), absl::StrCat(s.message(), " [Op:",
-                                                       item.node->type_string(), "]")),
-                   item.node->def());
+  return AttachDef(
+      absl::Status(s.code(), absl::StrCat(s.message(), " [Op:", item.node->type_string(), "]")),
+      item.node->def());
 }
 
 // Stats times are taken in nanoseconds; the micros fields are derived from them.
@@ -236,8 +235,7 @@ void SetOpEnd(NodeExecStats* stats) {
   stats->set_op_end_rel_micros(rel / 1000);
 }
 
-void RecordOutput(int slot, const TensorValue& value, Allocator* allocator,
-                  NodeExecStats* stats) {
+void RecordOutput(int slot, const TensorValue& value, Allocator* allocator, NodeExecStats* stats) {
   NodeOutput* output = stats->add_output();
   output->set_slot(slot);
   TensorDescription* description = output->mutable_tensor_description();
@@ -290,8 +288,7 @@ class ExecutorImpl : public Executor {
 // The state of one step; deletes itself when the step ends.
 class ExecutorState {
  public:
-  ExecutorState(const ExecutorImpl& impl, const Executor::Args& args,
-                Executor::DoneCallback done);
+  ExecutorState(const ExecutorImpl& impl, const Executor::Args& args, Executor::DoneCallback done);
 
   // Schedules the roots.
   void Start();
@@ -303,8 +300,7 @@ class ExecutorState {
   void Process(absl::Span<const int32_t> initial);
   // Runs node `id`. Returns false if it went asynchronous and someone else completes it;
   // otherwise its status and the nodes it made ready are in *status and *ready.
-  bool RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
-               absl::Status* status);
+  bool RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready, absl::Status* status);
   void AsyncDone(AsyncNode* async_node);
   // Points the node's run of frame inputs at its slots.
   absl::Status PrepareInputs(const ExecutorNode& item);
@@ -369,8 +365,7 @@ class ExecutorState {
 // (the Process loop reuses its own; the inputs they point to stay in the frame), the
 // context, the stats.
 struct ExecutorState::AsyncNode {
-  AsyncNode(int32_t id, const OpKernelContext::Params& p,
-            std::unique_ptr<NodeExecStats> node_stats)
+  AsyncNode(int32_t id, const OpKernelContext::Params& p, std::unique_ptr<NodeExecStats> node_stats)
       : id(id), params(p), ctx(&params), stats(std::move(node_stats)) {}
 
   const int32_t id;
@@ -556,10 +551,10 @@ absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item) {
   for (int i = 0; i < item.num_inputs; ++i) {
     Entry& entry = first[i];
     if (ABSL_PREDICT_FALSE(!entry.has_value)) {
-      return AttachDef(errors::Internal("Missing required input ", i, " of ",
-                                        item.node->type_string(), " node '",
-                                        item.node->name(), "': its producer is not in this graph"),
-                       item.node->def());
+      return AttachDef(
+          errors::Internal("Missing required input ", i, " of ", item.node->type_string(),
+                           " node '", item.node->name(), "': its producer is not in this graph"),
+          item.node->def());
     }
     if (entry.ref == nullptr && !item.ref_inputs) {
       inputs[i] = TensorValue(&entry.value);
@@ -648,8 +643,8 @@ void ExecutorState::MarkInputReady(const ExecutorEdge& edge, ReadyList* ready) {
 bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready,
                              ReadyList* inline_ready) {
   // The common case: one cheap successor, which inherits this node's count.
-  if (inline_ready != nullptr && ready.size() == 1 && s.ok() &&
-      !costs_.IsExpensive(ready[0]) && !aborted_.load(std::memory_order_acquire)) {
+  if (inline_ready != nullptr && ready.size() == 1 && s.ok() && !costs_.IsExpensive(ready[0]) &&
+      !aborted_.load(std::memory_order_acquire)) {
     inline_ready->push_back(ready[0]);
     return false;
   }

@@ -16,10 +16,10 @@
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
-#include "runtime/framework/create_op_kernel.h"
 #include "runtime/device/device.h"
 #include "runtime/executor/executor.h"
 #include "runtime/executor/executor_test_ops.h"
+#include "runtime/framework/create_op_kernel.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
 namespace sluice {

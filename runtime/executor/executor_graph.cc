@@ -8,29 +8,29 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/types.h"
+#include "graph/op/node_def_util.h"
 
 namespace sluice {
 namespace {
 
 absl::Status CheckSupported(const Node& node) {
   if (node.IsControlFlow()) {
-    return AttachDef(errors::Unimplemented("The executor does not run control-flow op ",
-                                           node.type_string(), " (node '", node.name(),
-                                           "'); control-flow frames are not supported"),
-                     node.def());
+    return AttachDef(
+        errors::Unimplemented("The executor does not run control-flow op ", node.type_string(),
+                              " (node '", node.name(), "'); control-flow frames are not supported"),
+        node.def());
   }
   return absl::OkStatus();
 }
 
 absl::Status CheckArity(const Node& node, const OpKernel& kernel) {
   if (kernel.num_inputs() != node.num_inputs() || kernel.num_outputs() != node.num_outputs()) {
-    return AttachDef(errors::Internal("Kernel for ", node.type_string(), " has ",
-                                      kernel.num_inputs(), " inputs and ", kernel.num_outputs(),
-                                      " outputs but node '", node.name(), "' has ",
-                                      node.num_inputs(), " and ", node.num_outputs()),
-                     node.def());
+    return AttachDef(
+        errors::Internal("Kernel for ", node.type_string(), " has ", kernel.num_inputs(),
+                         " inputs and ", kernel.num_outputs(), " outputs but node '", node.name(),
+                         "' has ", node.num_inputs(), " and ", node.num_outputs()),
+        node.def());
   }
   return absl::OkStatus();
 }
@@ -60,9 +60,9 @@ absl::Status ExecutorGraph::Init(const CreateKernelFn& create_kernel) {
     absl::Status s = create_kernel(*node, &kernel);
     if (!s.ok()) return AttachDef(s, node->def());
     if (kernel == nullptr) {
-      return AttachDef(errors::Internal("create_kernel returned no kernel for ",
-                                        node->type_string()),
-                       node->def());
+      return AttachDef(
+          errors::Internal("create_kernel returned no kernel for ", node->type_string()),
+          node->def());
     }
     RETURN_IF_ERROR(CheckArity(*node, *kernel));
 
@@ -149,11 +149,11 @@ absl::Status ExecutorGraph::LayOutEdges(const std::vector<int32_t>& index_of_id)
       ExecutorEdge edge;
       edge.dst = index_of_id[e->dst()->id()];
       if (!e->IsControlEdge()) {
-        if (e->src_output() < 0 || e->src_output() >= item.num_outputs ||
-            e->dst_input() < 0 || e->dst_input() >= dst.num_inputs) {
-          return AttachDef(errors::Internal("Edge ", e->DebugString(),
-                                            " names a slot its nodes do not have"),
-                           dst.node->def());
+        if (e->src_output() < 0 || e->src_output() >= item.num_outputs || e->dst_input() < 0 ||
+            e->dst_input() >= dst.num_inputs) {
+          return AttachDef(
+              errors::Internal("Edge ", e->DebugString(), " names a slot its nodes do not have"),
+              dst.node->def());
         }
         edge.src_output = e->src_output();
         edge.dst_slot = dst.input_start + e->dst_input();

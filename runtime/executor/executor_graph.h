@@ -42,8 +42,8 @@ struct ExecutorNode {
   AsyncOpKernel* async = nullptr;  // kernel->AsAsync(), cached
   // kernel->const_tensor(), cached: the value of a Const, handed on without running it.
   const Tensor* const_tensor = nullptr;
-  bool expensive = false;          // kernel->IsExpensive(), cached
-  bool ref_inputs = false;         // some input of the kernel is ref-typed
+  bool expensive = false;   // kernel->IsExpensive(), cached
+  bool ref_inputs = false;  // some input of the kernel is ref-typed
   int32_t input_start = 0;
   int32_t num_inputs = 0;
   int32_t num_outputs = 0;

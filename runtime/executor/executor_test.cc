@@ -20,21 +20,21 @@
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
 #include "proto/step_stats.pb.h"
+#include "runtime/device/device.h"
+#include "runtime/executor/executor_test_ops.h"
+#include "runtime/executor/step_stats_collector.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/create_op_kernel.h"
-#include "runtime/device/device.h"
-#include "runtime/executor/executor_test_ops.h"
 #include "runtime/framework/local_rendezvous.h"
 #include "runtime/framework/resource_mgr.h"
-#include "runtime/executor/step_stats_collector.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
 namespace sluice {
 namespace {
 
-using ::testing::HasSubstr;
 using test::Counters;
+using ::testing::HasSubstr;
 
 constexpr absl::Duration kStepTimeout = absl::Seconds(30);
 
@@ -161,11 +161,10 @@ TEST_P(ExecutorTest, ChainComputes) {
 }
 
 TEST_P(ExecutorTest, DiamondComputes) {
-  const std::string text = Const("c", 2) + NodeText("a", "ExecTestAddOne", {"c"}) +
-                           NodeText("b", "ExecTestSlowAddOne", {"c"}) +
-                           NodeText("d", "ExecTestAdd", {"a", "b"}) +
-                           NodeText("e", "ExecTestAdd", {"d", "c"}) + Retval("r0", "d", 0) +
-                           Retval("r1", "e", 1);
+  const std::string text =
+      Const("c", 2) + NodeText("a", "ExecTestAddOne", {"c"}) +
+      NodeText("b", "ExecTestSlowAddOne", {"c"}) + NodeText("d", "ExecTestAdd", {"a", "b"}) +
+      NodeText("e", "ExecTestAdd", {"d", "c"}) + Retval("r0", "d", 0) + Retval("r1", "e", 1);
   std::unique_ptr<Executor> executor;
   ASSERT_TRUE(Build(text, &executor).ok());
   std::vector<float> results;
@@ -184,8 +183,7 @@ TEST_P(ExecutorTest, WideFanInAndControlEdgesCompute) {
   }
   text += NodeText("sum", "ExecTestSum", inputs, IntAttr("N", kWidth));
   // A control edge: the retval also waits for a node it takes no data from.
-  text += Const("late", 0) + NodeText("r", "ExecTestRetval", {"sum", "^late"},
-                                      IntAttr("index", 0));
+  text += Const("late", 0) + NodeText("r", "ExecTestRetval", {"sum", "^late"}, IntAttr("index", 0));
   std::unique_ptr<Executor> executor;
   ASSERT_TRUE(Build(text, &executor).ok());
   std::vector<float> results;
@@ -209,10 +207,9 @@ TEST_P(ExecutorTest, SameOutputFeedsManyConsumersAndOneConsumerTwice) {
 TEST_P(ExecutorTest, ConstValuesReachReadersWithoutRunningTheKernel) {
   // "f" feeds a reader that forwards its input in place (it must not: the kernel keeps the
   // value), a result directly, and waits on a control edge.
-  const std::string text = Const("gate", 0) +
-                           NodeText("f", "ExecTestFixed", {"^gate"}, FloatAttr("value", 5)) +
-                           NodeText("a", "ExecTestAddOne", {"f"}) + Retval("r0", "a", 0) +
-                           Retval("r1", "f", 1);
+  const std::string text =
+      Const("gate", 0) + NodeText("f", "ExecTestFixed", {"^gate"}, FloatAttr("value", 5)) +
+      NodeText("a", "ExecTestAddOne", {"f"}) + Retval("r0", "a", 0) + Retval("r1", "f", 1);
   std::unique_ptr<Executor> executor;
   ASSERT_TRUE(Build(text, &executor).ok());
   const int runs_before = Counters().fixed_runs.load();
@@ -458,9 +455,9 @@ TEST_P(ExecutorTest, ExternalCancellationWakesBlockedKernel) {
 TEST_P(ExecutorTest, AlreadyCancelledStepRunsNothing) {
   const int runs_before = Counters().add_one_runs.load();
   std::unique_ptr<Executor> executor;
-  ASSERT_TRUE(Build(Const("c", 1) + NodeText("a", "ExecTestAddOne", {"c"}) + Retval("r", "a", 0),
-                    &executor)
-                  .ok());
+  ASSERT_TRUE(
+      Build(Const("c", 1) + NodeText("a", "ExecTestAddOne", {"c"}) + Retval("r", "a", 0), &executor)
+          .ok());
   CancellationManager cancellation;
   cancellation.StartCancel();
   Executor::Args args = Args(GetParam());
@@ -473,10 +470,10 @@ TEST_P(ExecutorTest, AlreadyCancelledStepRunsNothing) {
 
 TEST_P(ExecutorTest, MissingOutputIsInternal) {
   std::unique_ptr<Executor> executor;
-  ASSERT_TRUE(Build(Const("c", 1) + NodeText("none", "ExecTestNoOutput", {"c"}) +
-                        Retval("r", "none", 0),
-                    &executor)
-                  .ok());
+  ASSERT_TRUE(
+      Build(Const("c", 1) + NodeText("none", "ExecTestNoOutput", {"c"}) + Retval("r", "none", 0),
+            &executor)
+          .ok());
   std::vector<float> results;
   const absl::Status s = RunStep(executor.get(), 1, &results);
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
@@ -485,10 +482,10 @@ TEST_P(ExecutorTest, MissingOutputIsInternal) {
 
 TEST_P(ExecutorTest, MissingInputIsInternal) {
   auto graph = std::make_unique<Graph>(OpRegistry::Global());
-  ASSERT_TRUE(GraphFromTextForTest(Const("c", 1) + NodeText("a", "ExecTestAddOne", {"c"}) +
-                                       Retval("r", "a", 0),
-                                   graph.get())
-                  .ok());
+  ASSERT_TRUE(
+      GraphFromTextForTest(
+          Const("c", 1) + NodeText("a", "ExecTestAddOne", {"c"}) + Retval("r", "a", 0), graph.get())
+          .ok());
   graph->RemoveNode(graph->FindNodeByName("c"));  // `a` now has no producer for input 0
   std::unique_ptr<Executor> executor;
   ASSERT_TRUE(NewLocalExecutor(Params(), std::move(graph), &executor).ok());
@@ -597,14 +594,14 @@ TEST_F(ExecutorConstructionTest, ParamsAreChecked) {
   std::unique_ptr<Executor> executor;
   LocalExecutorParams no_device = Params();
   no_device.device = nullptr;
-  EXPECT_EQ(NewLocalExecutor(no_device, std::make_unique<Graph>(OpRegistry::Global()), &executor)
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      NewLocalExecutor(no_device, std::make_unique<Graph>(OpRegistry::Global()), &executor).code(),
+      absl::StatusCode::kInvalidArgument);
   LocalExecutorParams no_create = Params();
   no_create.create_kernel = nullptr;
-  EXPECT_EQ(NewLocalExecutor(no_create, std::make_unique<Graph>(OpRegistry::Global()), &executor)
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      NewLocalExecutor(no_create, std::make_unique<Graph>(OpRegistry::Global()), &executor).code(),
+      absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(NewLocalExecutor(Params(), nullptr, &executor).code(),
             absl::StatusCode::kInvalidArgument);
   LocalExecutorParams null_kernel = Params();

@@ -6,13 +6,13 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "proto/device_attributes.pb.h"
+#include "runtime/device/device.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
-#include "runtime/device/device.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
@@ -65,8 +65,10 @@ class CheapKernel : public OpKernel {
   bool IsExpensive() override { return false; }
 };
 
-REGISTER_OP("ExecTestConst").Output("y: float").Attr("value: float").SetShapeFn(
-    shape_inference::ScalarShape);
+REGISTER_OP("ExecTestConst")
+    .Output("y: float")
+    .Attr("value: float")
+    .SetShapeFn(shape_inference::ScalarShape);
 class ConstOp : public CheapKernel {
  public:
   explicit ConstOp(OpKernelConstruction* ctx) : CheapKernel(ctx) {
@@ -83,8 +85,10 @@ class ConstOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestConst").Device(DEVICE_CPU), ConstOp);
 
-REGISTER_OP("ExecTestFixed").Output("y: float").Attr("value: float").SetShapeFn(
-    shape_inference::ScalarShape);
+REGISTER_OP("ExecTestFixed")
+    .Output("y: float")
+    .Attr("value: float")
+    .SetShapeFn(shape_inference::ScalarShape);
 class FixedOp : public CheapKernel {
  public:
   explicit FixedOp(OpKernelConstruction* ctx) : CheapKernel(ctx), value_(0.0f) {
@@ -103,8 +107,10 @@ class FixedOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestFixed").Device(DEVICE_CPU), FixedOp);
 
-REGISTER_OP("ExecTestAddOne").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestAddOne")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class AddOneOp : public CheapKernel {
  public:
   explicit AddOneOp(OpKernelConstruction* ctx) : CheapKernel(ctx) { ++Counters().add_one_built; }
@@ -115,8 +121,10 @@ class AddOneOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestAddOne").Device(DEVICE_CPU), AddOneOp);
 
-REGISTER_OP("ExecTestSlowAddOne").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestSlowAddOne")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class SlowAddOneOp : public OpKernel {  // expensive: the default for CPU kernels
  public:
   using OpKernel::OpKernel;
@@ -128,8 +136,11 @@ class SlowAddOneOp : public OpKernel {  // expensive: the default for CPU kernel
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestSlowAddOne").Device(DEVICE_CPU), SlowAddOneOp);
 
-REGISTER_OP("ExecTestAdd").Input("x: float").Input("y: float").Output("z: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestAdd")
+    .Input("x: float")
+    .Input("y: float")
+    .Output("z: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class AddOp : public CheapKernel {
  public:
   using CheapKernel::CheapKernel;
@@ -141,7 +152,10 @@ class AddOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestAdd").Device(DEVICE_CPU), AddOp);
 
-REGISTER_OP("ExecTestSum").Input("x: N * float").Output("y: float").Attr("N: int >= 1")
+REGISTER_OP("ExecTestSum")
+    .Input("x: N * float")
+    .Output("y: float")
+    .Attr("N: int >= 1")
     .SetShapeFn(shape_inference::ScalarShape);
 class SumOp : public CheapKernel {
  public:
@@ -156,7 +170,10 @@ class SumOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestSum").Device(DEVICE_CPU), SumOp);
 
-REGISTER_OP("ExecTestFail").Input("x: float").Output("y: float").Attr("step: int = -1")
+REGISTER_OP("ExecTestFail")
+    .Input("x: float")
+    .Output("y: float")
+    .Attr("step: int = -1")
     .SetShapeFn(shape_inference::UnchangedShape);
 class FailOp : public CheapKernel {
  public:
@@ -174,8 +191,11 @@ class FailOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestFail").Device(DEVICE_CPU), FailOp);
 
-REGISTER_OP("ExecTestAsyncAddOne").Input("x: float").Output("y: float")
-    .Attr("inline: bool = false").SetShapeFn(shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestAsyncAddOne")
+    .Input("x: float")
+    .Output("y: float")
+    .Attr("inline: bool = false")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class AsyncAddOneOp : public AsyncOpKernel {
  public:
   explicit AsyncAddOneOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
@@ -198,8 +218,10 @@ class AsyncAddOneOp : public AsyncOpKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestAsyncAddOne").Device(DEVICE_CPU), AsyncAddOneOp);
 
-REGISTER_OP("ExecTestBlockUntilCancelled").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestBlockUntilCancelled")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class BlockUntilCancelledOp : public AsyncOpKernel {
  public:
   using AsyncOpKernel::AsyncOpKernel;
@@ -211,11 +233,11 @@ class BlockUntilCancelledOp : public AsyncOpKernel {
     const absl::Status cancelled = errors::Cancelled("ExecTestBlockUntilCancelled was cancelled");
     // The callback owns `done`; shared so the already-cancelled path can still run it.
     auto shared_done = std::make_shared<DoneCallback>(std::move(done));
-    const bool registered = cm->RegisterCallback(cm->get_cancellation_token(),
-                                                 [ctx, cancelled, shared_done]() {
-                                                   ctx->SetStatus(cancelled);
-                                                   (*shared_done)();
-                                                 });
+    const bool registered =
+        cm->RegisterCallback(cm->get_cancellation_token(), [ctx, cancelled, shared_done]() {
+          ctx->SetStatus(cancelled);
+          (*shared_done)();
+        });
     if (!registered) {
       ctx->SetStatus(cancelled);
       (*shared_done)();
@@ -225,8 +247,10 @@ class BlockUntilCancelledOp : public AsyncOpKernel {
 REGISTER_KERNEL_BUILDER(Name("ExecTestBlockUntilCancelled").Device(DEVICE_CPU),
                         BlockUntilCancelledOp);
 
-REGISTER_OP("ExecTestNoOutput").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestNoOutput")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class NoOutputOp : public CheapKernel {
  public:
   using CheapKernel::CheapKernel;
@@ -234,8 +258,10 @@ class NoOutputOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestNoOutput").Device(DEVICE_CPU), NoOutputOp);
 
-REGISTER_OP("ExecTestBadCtor").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestBadCtor")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class BadCtorOp : public CheapKernel {
  public:
   explicit BadCtorOp(OpKernelConstruction* ctx) : CheapKernel(ctx) {
@@ -245,7 +271,10 @@ class BadCtorOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestBadCtor").Device(DEVICE_CPU), BadCtorOp);
 
-REGISTER_OP("ExecTestRetval").Input("x: float").Attr("index: int >= 0").SetIsStateful()
+REGISTER_OP("ExecTestRetval")
+    .Input("x: float")
+    .Attr("index: int >= 0")
+    .SetIsStateful()
     .SetShapeFn(shape_inference::NoOutputs);
 class RetvalOp : public CheapKernel {
  public:
@@ -263,8 +292,10 @@ class RetvalOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestRetval").Device(DEVICE_CPU), RetvalOp);
 
-REGISTER_OP("ExecTestFresh").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestFresh")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class FreshOp : public CheapKernel {
  public:
   using CheapKernel::CheapKernel;
@@ -277,20 +308,24 @@ class FreshOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestFresh").Device(DEVICE_CPU), FreshOp);
 
-REGISTER_OP("ExecTestInPlace").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestInPlace")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class InPlaceOp : public CheapKernel {
  public:
   using CheapKernel::CheapKernel;
   void Compute(OpKernelContext* ctx) override {
-    ++(ctx->input(0).RefCountIsOne() ? Counters().in_place_sole_owner
-                                     : Counters().in_place_shared);
+    ++(ctx->input(0).RefCountIsOne() ? Counters().in_place_sole_owner : Counters().in_place_shared);
     AddOneInto(ctx);
   }
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestInPlace").Device(DEVICE_CPU), InPlaceOp);
 
-REGISTER_OP("ExecTestRefVar").Output("ref: Ref(float)").Attr("value: float").SetIsStateful()
+REGISTER_OP("ExecTestRefVar")
+    .Output("ref: Ref(float)")
+    .Attr("value: float")
+    .SetIsStateful()
     .SetShapeFn(shape_inference::ScalarShape);
 class RefVarOp : public CheapKernel {
  public:
@@ -307,8 +342,10 @@ class RefVarOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestRefVar").Device(DEVICE_CPU), RefVarOp);
 
-REGISTER_OP("ExecTestRefAddOne").Input("ref: Ref(float)").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestRefAddOne")
+    .Input("ref: Ref(float)")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class RefAddOneOp : public CheapKernel {
  public:
   using CheapKernel::CheapKernel;
@@ -321,8 +358,10 @@ class RefAddOneOp : public CheapKernel {
 };
 REGISTER_KERNEL_BUILDER(Name("ExecTestRefAddOne").Device(DEVICE_CPU), RefAddOneOp);
 
-REGISTER_OP("ExecTestServices").Input("x: float").Output("y: float").SetShapeFn(
-    shape_inference::UnchangedShape);
+REGISTER_OP("ExecTestServices")
+    .Input("x: float")
+    .Output("y: float")
+    .SetShapeFn(shape_inference::UnchangedShape);
 class ServicesOp : public CheapKernel {
  public:
   using CheapKernel::CheapKernel;

@@ -16,14 +16,13 @@ FunctionCallFrame::~FunctionCallFrame() = default;
 
 absl::Status FunctionCallFrame::SetArgs(std::vector<Tensor> args) {
   if (args.size() != arg_types_.size()) {
-    return errors::InvalidArgument("Expects ", arg_types_.size(), " arguments, but ",
-                                   args.size(), " is provided");
+    return errors::InvalidArgument("Expects ", arg_types_.size(), " arguments, but ", args.size(),
+                                   " is provided");
   }
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].dtype() != arg_types_[i]) {
-      return errors::InvalidArgument("Expects arg[", i, "] to be ",
-                                     DataTypeString(arg_types_[i]), " but ",
-                                     DataTypeString(args[i].dtype()), " is provided");
+      return errors::InvalidArgument("Expects arg[", i, "] to be ", DataTypeString(arg_types_[i]),
+                                     " but ", DataTypeString(args[i].dtype()), " is provided");
     }
   }
   args_ = std::move(args);
@@ -33,8 +32,7 @@ absl::Status FunctionCallFrame::SetArgs(std::vector<Tensor> args) {
 absl::Status FunctionCallFrame::GetArg(int index, const Tensor** value) const {
   // args_ is empty until SetArgs succeeds, so an unset frame reports every index.
   if (index < 0 || static_cast<size_t>(index) >= args_.size()) {
-    return errors::InvalidArgument("GetArg ", index, " is not within [0, ", args_.size(),
-                                   ")");
+    return errors::InvalidArgument("GetArg ", index, " is not within [0, ", args_.size(), ")");
   }
   *value = &args_[index];
   return absl::OkStatus();
@@ -42,8 +40,8 @@ absl::Status FunctionCallFrame::GetArg(int index, const Tensor** value) const {
 
 absl::Status FunctionCallFrame::SetRetval(int index, const Tensor& value) {
   if (index < 0 || static_cast<size_t>(index) >= ret_types_.size()) {
-    return errors::InvalidArgument("SetRetval ", index, " is not within [0, ",
-                                   ret_types_.size(), ")");
+    return errors::InvalidArgument("SetRetval ", index, " is not within [0, ", ret_types_.size(),
+                                   ")");
   }
   if (value.dtype() != ret_types_[index]) {
     return errors::InvalidArgument("Expects ret[", index, "] to be ",

@@ -35,9 +35,8 @@ absl::Status CreateOpKernelImpl(const DeviceType& device_type, DeviceBase* devic
                                        &input_memory_types, &output_memory_types));
 
   absl::Status status;
-  OpKernelConstruction construction(device_type, device, allocator, &node, op_def,
-                                    input_types, input_memory_types, output_types,
-                                    output_memory_types, &status);
+  OpKernelConstruction construction(device_type, device, allocator, &node, op_def, input_types,
+                                    input_memory_types, output_types, output_memory_types, &status);
   std::unique_ptr<OpKernel> built(factory(&construction));
   if (!status.ok()) return status;
   if (built == nullptr) {
@@ -49,12 +48,10 @@ absl::Status CreateOpKernelImpl(const DeviceType& device_type, DeviceBase* devic
 
 }  // namespace
 
-absl::Status CreateOpKernel(const DeviceType& device_type, DeviceBase* device,
-                            Allocator* allocator, const NodeDef& node_def,
-                            std::unique_ptr<OpKernel>* kernel) {
+absl::Status CreateOpKernel(const DeviceType& device_type, DeviceBase* device, Allocator* allocator,
+                            const NodeDef& node_def, std::unique_ptr<OpKernel>* kernel) {
   kernel->reset();
-  return AttachDef(CreateOpKernelImpl(device_type, device, allocator, node_def, kernel),
-                   node_def);
+  return AttachDef(CreateOpKernelImpl(device_type, device, allocator, node_def, kernel), node_def);
 }
 
 }  // namespace sluice

@@ -26,9 +26,8 @@ class OpKernel;
 
 // On success *kernel owns the new kernel; on failure it is reset. `device` and `allocator`
 // (the allocator construction-time allocations use) must outlive the kernel.
-absl::Status CreateOpKernel(const DeviceType& device_type, DeviceBase* device,
-                            Allocator* allocator, const NodeDef& node_def,
-                            std::unique_ptr<OpKernel>* kernel);
+absl::Status CreateOpKernel(const DeviceType& device_type, DeviceBase* device, Allocator* allocator,
+                            const NodeDef& node_def, std::unique_ptr<OpKernel>* kernel);
 
 }  // namespace sluice
 

@@ -12,9 +12,9 @@
 namespace sluice {
 namespace {
 
+using test::MakeNodeDef;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using test::MakeNodeDef;
 
 REGISTER_OP("CreateTestReshape")
     .Input("tensor: T")

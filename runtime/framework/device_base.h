@@ -46,9 +46,7 @@ class DeviceBase {
 
   // The Eigen device kernels use for intra-op parallel work on the CPU; null until set.
   const Eigen::ThreadPoolDevice* eigen_cpu_device() const { return eigen_cpu_device_; }
-  void set_eigen_cpu_device(const Eigen::ThreadPoolDevice* device) {
-    eigen_cpu_device_ = device;
-  }
+  void set_eigen_cpu_device(const Eigen::ThreadPoolDevice* device) { eigen_cpu_device_ = device; }
 
  private:
   const std::string name_;

@@ -44,8 +44,7 @@ class KernelDefBuilder {
   // Restricts a "type" or "list(type)" attr to `allowed` (a further restriction than what
   // the op allows). Constraining the same attr twice allows only types in both.
   KernelDefBuilder& TypeConstraint(const char* attr_name, absl::Span<const DataType> allowed);
-  KernelDefBuilder& TypeConstraint(const char* attr_name,
-                                   std::initializer_list<DataType> allowed);
+  KernelDefBuilder& TypeConstraint(const char* attr_name, std::initializer_list<DataType> allowed);
   KernelDefBuilder& TypeConstraint(const char* attr_name, DataType allowed);
   template <class T>
   KernelDefBuilder& TypeConstraint(const char* attr_name) {

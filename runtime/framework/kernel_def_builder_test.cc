@@ -39,9 +39,18 @@ TEST(KernelDefBuilderTest, TypeConstraints) {
   ExpectKernelDef(builder, R"pb(
     op: 'Cast'
     device_type: 'GPU'
-    constraint { name: 'SrcT' allowed_values { list { type: DT_FLOAT } } }
-    constraint { name: 'DstT' allowed_values { list { type: [ DT_INT32, DT_INT64 ] } } }
-    constraint { name: 'Extra' allowed_values { list { type: DT_BOOL } } }
+    constraint {
+      name: 'SrcT'
+      allowed_values { list { type: DT_FLOAT } }
+    }
+    constraint {
+      name: 'DstT'
+      allowed_values { list { type: [ DT_INT32, DT_INT64 ] } }
+    }
+    constraint {
+      name: 'Extra'
+      allowed_values { list { type: DT_BOOL } }
+    }
   )pb");
 }
 

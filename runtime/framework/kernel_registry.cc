@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "glog/logging.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/errors.h"
+#include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "proto/kernel_def.pb.h"
@@ -59,8 +59,8 @@ absl::Status KernelAttrsMatch(const KernelDef& def, const NodeDef& node_def, boo
     }
     if (!AttrValueHasType(*value, "list(type)").ok()) {
       return errors::InvalidArgument(
-          "KernelDef '", def.ShortDebugString(), "' has constraint on attr '",
-          constraint.name(), "' that has value '", SummarizeAttrValue(*value),
+          "KernelDef '", def.ShortDebugString(), "' has constraint on attr '", constraint.name(),
+          "' that has value '", SummarizeAttrValue(*value),
           "' that does not have type 'type' or 'list(type)' in NodeDef '",
           SummarizeNodeDef(node_def), "'");
     }
@@ -158,8 +158,7 @@ void KernelRegistry::RegisterFromStaticInitializer(const KernelDefBuilder& build
 }
 
 absl::Status KernelRegistry::AddLocked(const KernelDefBuilder& builder,
-                                       absl::string_view kernel_class_name,
-                                       Factory factory) {
+                                       absl::string_view kernel_class_name, Factory factory) {
   RETURN_IF_ERROR(builder.status());
   const KernelDef& def = builder.kernel_def();
   if (def.device_type().empty()) {
@@ -227,10 +226,9 @@ absl::Status KernelRegistry::FindKernel(const DeviceType& device_type, const Nod
   Match match;
   RETURN_IF_ERROR(FindMatch(device_type, node_def, &match));
   if (match.registration == nullptr) {
-    std::string message =
-        absl::StrCat("No registered '", node_def.op(), "' OpKernel for '",
-                     device_type.type_string(), "' devices compatible with node ",
-                     FormatNodeDefForError(node_def));
+    std::string message = absl::StrCat("No registered '", node_def.op(), "' OpKernel for '",
+                                       device_type.type_string(), "' devices compatible with node ",
+                                       FormatNodeDefForError(node_def));
     // TensorFlow's AppendToMessage puts "\n\t" before each appended part.
     if (match.attr_mismatch) {
       absl::StrAppend(&message, "\n\t (OpKernel was found, but attributes didn't match) ",

@@ -128,9 +128,9 @@ absl::Status FindKernelDef(const DeviceType& device_type, const NodeDef& node_de
 // each with its kernel's priority, sorted by decreasing priority (stable, so equal
 // priorities keep the caller's order). An op unknown to OpRegistry::Global() is assumed to
 // run anywhere (priority 0). Errors from invalid nodes as FindKernel's.
-absl::Status SupportedDeviceTypesForNode(
-    const std::vector<DeviceType>& prioritized_types, const NodeDef& node_def,
-    std::vector<std::pair<DeviceType, int32_t>>* device_types);
+absl::Status SupportedDeviceTypesForNode(const std::vector<DeviceType>& prioritized_types,
+                                         const NodeDef& node_def,
+                                         std::vector<std::pair<DeviceType, int32_t>>* device_types);
 
 KernelList GetRegisteredKernelsForOp(absl::string_view op);
 KernelList GetAllRegisteredKernels();
@@ -150,8 +150,7 @@ class KernelRegistrar {
  public:
   KernelRegistrar(const KernelDefBuilder& builder, absl::string_view kernel_class_name,
                   KernelRegistry::Factory factory) {
-    KernelRegistry::Global()->RegisterFromStaticInitializer(builder, kernel_class_name,
-                                                            factory);
+    KernelRegistry::Global()->RegisterFromStaticInitializer(builder, kernel_class_name, factory);
   }
 };
 
@@ -166,12 +165,12 @@ class KernelRegistrar {
   SLUICE_REGISTER_KERNEL_UNIQ_HELPER_(__COUNTER__, kernel_builder, __VA_ARGS__)
 #define SLUICE_REGISTER_KERNEL_UNIQ_HELPER_(ctr, kernel_builder, ...) \
   SLUICE_REGISTER_KERNEL_UNIQ_(ctr, kernel_builder, __VA_ARGS__)
-#define SLUICE_REGISTER_KERNEL_UNIQ_(ctr, kernel_builder, ...)                            \
+#define SLUICE_REGISTER_KERNEL_UNIQ_(ctr, kernel_builder, ...)                           \
   static ::sluice::KernelRegistrar sluice_kernel_registrar_##ctr ABSL_ATTRIBUTE_UNUSED = \
-      ::sluice::KernelRegistrar(                                                          \
-          ::sluice::register_kernel::kernel_builder, #__VA_ARGS__,                        \
-          [](::sluice::OpKernelConstruction* context) -> ::sluice::OpKernel* {            \
-            return new __VA_ARGS__(context);                                              \
+      ::sluice::KernelRegistrar(                                                         \
+          ::sluice::register_kernel::kernel_builder, #__VA_ARGS__,                       \
+          [](::sluice::OpKernelConstruction* context) -> ::sluice::OpKernel* {           \
+            return new __VA_ARGS__(context);                                             \
           })
 
 #endif  // SLUICE_RUNTIME_FRAMEWORK_KERNEL_REGISTRY_H_

@@ -48,26 +48,27 @@ class KernelRegistryTest : public ::testing::Test {
 };
 
 TEST_F(KernelRegistryTest, MatchesOpDeviceAndTypeConstraint) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Add").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                       "AddCpuFloat")
-                  .ok());
-  ASSERT_TRUE(Register(KernelDefBuilder("Add").Device(DEVICE_GPU).TypeConstraint<float>("T"),
-                       "AddGpuFloat")
-                  .ok());
-  ASSERT_TRUE(Register(KernelDefBuilder("Add").Device(DEVICE_CPU).TypeConstraint(
-                           "T", {DT_INT32, DT_INT64}),
-                       "AddCpuInt")
-                  .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Add").Device(DEVICE_CPU).TypeConstraint<float>("T"), "AddCpuFloat")
+          .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Add").Device(DEVICE_GPU).TypeConstraint<float>("T"), "AddGpuFloat")
+          .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Add").Device(DEVICE_CPU).TypeConstraint("T", {DT_INT32, DT_INT64}),
+               "AddCpuInt")
+          .ok());
   EXPECT_EQ(Find(Node("Add", DT_FLOAT)), "AddCpuFloat");
   EXPECT_EQ(Find(Node("Add", DT_FLOAT), DEVICE_GPU), "AddGpuFloat");
   EXPECT_EQ(Find(Node("Add", DT_INT64)), "AddCpuInt");
 }
 
 TEST_F(KernelRegistryTest, ListTypeConstraintChecksEveryElement) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Pack").Device(DEVICE_CPU).TypeConstraint(
-                           "T", {DT_FLOAT, DT_INT32}),
-                       "PackOp")
-                  .ok());
+  ASSERT_TRUE(
+      Register(
+          KernelDefBuilder("Pack").Device(DEVICE_CPU).TypeConstraint("T", {DT_FLOAT, DT_INT32}),
+          "PackOp")
+          .ok());
   NodeDef node = Node("Pack", DT_FLOAT);
   AddNodeAttr("T", {DT_FLOAT, DT_INT32}, &node);
   EXPECT_EQ(Find(node), "PackOp");
@@ -76,23 +77,21 @@ TEST_F(KernelRegistryTest, ListTypeConstraintChecksEveryElement) {
 }
 
 TEST_F(KernelRegistryTest, HighestPriorityWins) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Conv").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                       "Plain")
-                  .ok());
-  ASSERT_TRUE(Register(KernelDefBuilder("Conv").Device(DEVICE_CPU).TypeConstraint<float>("T")
-                           .Priority(2),
-                       "Fast")
-                  .ok());
-  ASSERT_TRUE(Register(KernelDefBuilder("Conv").Device(DEVICE_CPU).Priority(1), "Generic")
-                  .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Conv").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Plain")
+          .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Conv").Device(DEVICE_CPU).TypeConstraint<float>("T").Priority(2),
+               "Fast")
+          .ok());
+  ASSERT_TRUE(Register(KernelDefBuilder("Conv").Device(DEVICE_CPU).Priority(1), "Generic").ok());
   EXPECT_EQ(Find(Node("Conv", DT_FLOAT)), "Fast");
   EXPECT_EQ(Find(Node("Conv", DT_DOUBLE)), "Generic");
 }
 
 TEST_F(KernelRegistryTest, LabelSelectsKernel) {
   ASSERT_TRUE(Register(KernelDefBuilder("Op").Device(DEVICE_CPU), "Default").ok());
-  ASSERT_TRUE(Register(KernelDefBuilder("Op").Device(DEVICE_CPU).Label("special"), "Special")
-                  .ok());
+  ASSERT_TRUE(Register(KernelDefBuilder("Op").Device(DEVICE_CPU).Label("special"), "Special").ok());
   NodeDef node = Node("Op", DT_FLOAT);
   EXPECT_EQ(Find(node), "Default");
   AddNodeAttr("_kernel", "special", &node);
@@ -102,14 +101,16 @@ TEST_F(KernelRegistryTest, LabelSelectsKernel) {
 }
 
 TEST_F(KernelRegistryTest, NotFoundMessageListsRegisteredKernels) {
-  ASSERT_TRUE(Register(KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint(
-                           "T", {DT_FLOAT, DT_DOUBLE}),
-                       "MatMulCpu")
-                  .ok());
-  ASSERT_TRUE(Register(KernelDefBuilder("MatMul").Device(DEVICE_GPU).Label("fast")
-                           .TypeConstraint<float>("T"),
-                       "MatMulGpu")
-                  .ok());
+  ASSERT_TRUE(
+      Register(
+          KernelDefBuilder("MatMul").Device(DEVICE_CPU).TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+          "MatMulCpu")
+          .ok());
+  ASSERT_TRUE(
+      Register(
+          KernelDefBuilder("MatMul").Device(DEVICE_GPU).Label("fast").TypeConstraint<float>("T"),
+          "MatMulGpu")
+          .ok());
   const KernelDef* def = nullptr;
   absl::Status status =
       registry_.FindKernel(DEVICE_CPU, Node("MatMul", DT_INT8), &def, nullptr, nullptr);
@@ -134,9 +135,8 @@ TEST_F(KernelRegistryTest, NotFoundWithoutKernelsForTheOp) {
 }
 
 TEST_F(KernelRegistryTest, RequestedAttributesIncludeTheDevice) {
-  ASSERT_TRUE(Register(KernelDefBuilder("A").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                       "A")
-                  .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("A").Device(DEVICE_CPU).TypeConstraint<float>("T"), "A").ok());
   NodeDef node = Node("A", DT_INT32);
   node.set_device("/device:CPU:0");
   EXPECT_THAT(Find(node), HasSubstr("Requested Attributes: T=DT_INT32, "
@@ -144,13 +144,13 @@ TEST_F(KernelRegistryTest, RequestedAttributesIncludeTheDevice) {
 }
 
 TEST_F(KernelRegistryTest, OverlappingRegistrationIsRejected) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Sub").Device(DEVICE_CPU).TypeConstraint(
-                           "T", {DT_FLOAT, DT_DOUBLE}),
-                       "SubA")
-                  .ok());
+  ASSERT_TRUE(
+      Register(
+          KernelDefBuilder("Sub").Device(DEVICE_CPU).TypeConstraint("T", {DT_FLOAT, DT_DOUBLE}),
+          "SubA")
+          .ok());
   absl::Status status = Register(
-      KernelDefBuilder("Sub").Device(DEVICE_CPU).TypeConstraint("T", {DT_DOUBLE, DT_HALF}),
-      "SubB");
+      KernelDefBuilder("Sub").Device(DEVICE_CPU).TypeConstraint("T", {DT_DOUBLE, DT_HALF}), "SubB");
   EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists);
   EXPECT_THAT(status.message(), HasSubstr("Kernel SubB"));
   EXPECT_THAT(status.message(), HasSubstr("conflicts with the registered kernel SubA"));
@@ -162,26 +162,27 @@ TEST_F(KernelRegistryTest, OverlappingRegistrationIsRejected) {
 }
 
 TEST_F(KernelRegistryTest, DisjointOrDistinguishedRegistrationsAreAccepted) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<float>("T"),
-                       "MulFloat")
-                  .ok());
-  EXPECT_TRUE(Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"),
-                       "MulInt")
-                  .ok());
-  EXPECT_TRUE(Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<float>("T")
-                           .Priority(1),
-                       "MulFloatFast")
-                  .ok());
-  EXPECT_TRUE(Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<float>("T")
-                           .Label("l"),
-                       "MulLabeled")
-                  .ok());
-  EXPECT_TRUE(Register(KernelDefBuilder("Mul").Device(DEVICE_GPU).TypeConstraint<float>("T"),
-                       "MulGpu")
-                  .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<float>("T"), "MulFloat")
+          .ok());
+  EXPECT_TRUE(
+      Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"), "MulInt")
+          .ok());
+  EXPECT_TRUE(
+      Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<float>("T").Priority(1),
+               "MulFloatFast")
+          .ok());
+  EXPECT_TRUE(
+      Register(KernelDefBuilder("Mul").Device(DEVICE_CPU).TypeConstraint<float>("T").Label("l"),
+               "MulLabeled")
+          .ok());
+  EXPECT_TRUE(
+      Register(KernelDefBuilder("Mul").Device(DEVICE_GPU).TypeConstraint<float>("T"), "MulGpu")
+          .ok());
   // Constraining the same attr twice intersects: {float, double} & {double} is disjoint
   // from the float kernels at priority 0.
-  EXPECT_TRUE(Register(KernelDefBuilder("Mul").Device(DEVICE_CPU)
+  EXPECT_TRUE(Register(KernelDefBuilder("Mul")
+                           .Device(DEVICE_CPU)
                            .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE})
                            .TypeConstraint("T", {DT_DOUBLE}),
                        "MulDouble")
@@ -193,10 +194,10 @@ TEST_F(KernelRegistryTest, ConstraintsOnDifferentAttrsOverlap) {
   ASSERT_TRUE(Register(KernelDefBuilder("Cast").Device(DEVICE_CPU).TypeConstraint<float>("SrcT"),
                        "FromFloat")
                   .ok());
-  EXPECT_EQ(Register(KernelDefBuilder("Cast").Device(DEVICE_CPU).TypeConstraint<int32_t>("DstT"),
-                     "ToInt")
-                .code(),
-            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(
+      Register(KernelDefBuilder("Cast").Device(DEVICE_CPU).TypeConstraint<int32_t>("DstT"), "ToInt")
+          .code(),
+      absl::StatusCode::kAlreadyExists);
 }
 
 TEST_F(KernelRegistryTest, BuilderMisuseAndMissingDeviceAreErrors) {
@@ -209,8 +210,8 @@ TEST_F(KernelRegistryTest, BuilderMisuseAndMissingDeviceAreErrors) {
 }
 
 TEST_F(KernelRegistryTest, ConstrainedAttrMissingFromNode) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Y").Device(DEVICE_CPU).TypeConstraint<float>("U"), "Y")
-                  .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Y").Device(DEVICE_CPU).TypeConstraint<float>("U"), "Y").ok());
   absl::Status status =
       registry_.FindKernel(DEVICE_CPU, Node("Y", DT_FLOAT), nullptr, nullptr, nullptr);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
@@ -218,8 +219,8 @@ TEST_F(KernelRegistryTest, ConstrainedAttrMissingFromNode) {
 }
 
 TEST_F(KernelRegistryTest, ConstrainedAttrOfWrongKind) {
-  ASSERT_TRUE(Register(KernelDefBuilder("Z").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Z")
-                  .ok());
+  ASSERT_TRUE(
+      Register(KernelDefBuilder("Z").Device(DEVICE_CPU).TypeConstraint<float>("T"), "Z").ok());
   NodeDef node = Node("Z", DT_FLOAT);
   AddNodeAttr("T", int64_t{3}, &node);
   absl::Status status = registry_.FindKernel(DEVICE_CPU, node, nullptr, nullptr, nullptr);
@@ -308,9 +309,9 @@ class KernelRegistryGlobalTest : public ::testing::Test {
 TEST_F(KernelRegistryGlobalTest, FindKernelDef) {
   const KernelDef* def = nullptr;
   std::string class_name;
-  ASSERT_TRUE(FindKernelDef(DEVICE_GPU, Node("KernelRegistryTestPlaced", DT_FLOAT), &def,
-                            &class_name)
-                  .ok());
+  ASSERT_TRUE(
+      FindKernelDef(DEVICE_GPU, Node("KernelRegistryTestPlaced", DT_FLOAT), &def, &class_name)
+          .ok());
   EXPECT_EQ(def->device_type(), "GPU");
   EXPECT_EQ(class_name, "Gpu");
   EXPECT_EQ(GetRegisteredKernelsForOp("KernelRegistryTestPlaced").kernel_size(), 2);
@@ -322,8 +323,7 @@ TEST_F(KernelRegistryGlobalTest, SupportedDeviceTypesSortedByPriority) {
   ASSERT_TRUE(SupportedDeviceTypesForNode({DEVICE_CPU, DEVICE_GPU},
                                           Node("KernelRegistryTestPlaced", DT_FLOAT), &types)
                   .ok());
-  EXPECT_THAT(types, ElementsAre(Pair(DeviceType(DEVICE_GPU), 1),
-                                 Pair(DeviceType(DEVICE_CPU), 0)));
+  EXPECT_THAT(types, ElementsAre(Pair(DeviceType(DEVICE_GPU), 1), Pair(DeviceType(DEVICE_CPU), 0)));
   types.clear();
   ASSERT_TRUE(SupportedDeviceTypesForNode({DEVICE_CPU, DEVICE_GPU},
                                           Node("KernelRegistryTestPlaced", DT_INT32), &types)
@@ -336,8 +336,7 @@ TEST_F(KernelRegistryGlobalTest, UnknownOpRunsAnywhere) {
   ASSERT_TRUE(SupportedDeviceTypesForNode({DEVICE_GPU, DEVICE_CPU},
                                           Node("KernelRegistryTestUnknownOp", DT_FLOAT), &types)
                   .ok());
-  EXPECT_THAT(types, ElementsAre(Pair(DeviceType(DEVICE_GPU), 0),
-                                 Pair(DeviceType(DEVICE_CPU), 0)));
+  EXPECT_THAT(types, ElementsAre(Pair(DeviceType(DEVICE_GPU), 0), Pair(DeviceType(DEVICE_CPU), 0)));
 }
 
 TEST_F(KernelRegistryGlobalTest, NoDeviceForAnInvalidNodeSaysWhy) {

@@ -87,8 +87,8 @@ absl::Status OpenWatched(const std::string& path, LoadedLibrary* library) {
   library->handle = handle;
   library->ops = collected.ops;
   if (!collected.errors.empty()) {
-    std::string message = absl::StrCat("Library '", path, "' failed ",
-                                       collected.errors.size(), " registration(s):");
+    std::string message =
+        absl::StrCat("Library '", path, "' failed ", collected.errors.size(), " registration(s):");
     for (const absl::Status& error : collected.errors) {
       absl::StrAppend(&message, "\n  ", error.ToString());
     }
@@ -109,8 +109,7 @@ absl::Status LoadLibrary(const char* library_filename, void** handle, OpList* re
       if (errno == ENOENT) {
         return errors::NotFound("Could not load library '", path, "': file not found");
       }
-      return errors::InvalidArgument("Could not load library '", path,
-                                     "': ", std::strerror(errno));
+      return errors::InvalidArgument("Could not load library '", path, "': ", std::strerror(errno));
     }
     LoadedLibrary library;
     RETURN_IF_ERROR(OpenWatched(path, &library));

@@ -17,10 +17,10 @@
 namespace sluice {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using test::MakeTensor;
 using test::Values;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 // The path of a file built into this test's runfiles.
 std::string RunfilePath(const std::string& name) {

@@ -87,8 +87,7 @@ void LocalRendezvous::StartAbort(const absl::Status& status) {
   {
     absl::MutexLock lock(&status_mu_);
     if (!status_.ok()) return;
-    status_ = status.ok() ? absl::InternalError("Rendezvous aborted with an OK status")
-                          : status;
+    status_ = status.ok() ? absl::InternalError("Rendezvous aborted with an OK status") : status;
     aborted_.store(true, std::memory_order_release);
   }
   FailPending(this->status());

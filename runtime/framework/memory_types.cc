@@ -41,23 +41,20 @@ void MarkHostMemoryArgs(const NameRangeMap& ranges, std::vector<std::string>* ho
 
 absl::Status MemoryTypesForKernel(const OpDef& op_def, const KernelDef* kernel_def,
                                   const NodeDef& node_def, DataTypeSlice input_types,
-                                  DataTypeSlice output_types,
-                                  MemoryTypeVector* input_memory_types,
+                                  DataTypeSlice output_types, MemoryTypeVector* input_memory_types,
                                   MemoryTypeVector* output_memory_types) {
   input_memory_types->assign(input_types.size(), DEVICE_MEMORY);
   output_memory_types->assign(output_types.size(), DEVICE_MEMORY);
   if (kernel_def != nullptr) {
     NameRangeMap input_ranges;
     NameRangeMap output_ranges;
-    RETURN_IF_ERROR(NameRangesForNode(AttrSlice(node_def), op_def, &input_ranges,
-                                      &output_ranges));
+    RETURN_IF_ERROR(NameRangesForNode(AttrSlice(node_def), op_def, &input_ranges, &output_ranges));
     std::vector<std::string> host_memory_args(kernel_def->host_memory_arg().begin(),
                                               kernel_def->host_memory_arg().end());
     MarkHostMemoryArgs(input_ranges, &host_memory_args, input_memory_types);
     MarkHostMemoryArgs(output_ranges, &host_memory_args, output_memory_types);
     if (!host_memory_args.empty()) {
-      return errors::InvalidArgument("HostMemory args '",
-                                     absl::StrJoin(host_memory_args, "', '"),
+      return errors::InvalidArgument("HostMemory args '", absl::StrJoin(host_memory_args, "', '"),
                                      "' not found in OpDef: ", SummarizeOpDef(op_def));
     }
   }

@@ -31,8 +31,7 @@ absl::Status MemoryTypesForNode(const DeviceType& device_type, const NodeDef& no
 // output types, and the matching kernel (`kernel_def` may be null: no kernel matches).
 absl::Status MemoryTypesForKernel(const OpDef& op_def, const KernelDef* kernel_def,
                                   const NodeDef& node_def, DataTypeSlice input_types,
-                                  DataTypeSlice output_types,
-                                  MemoryTypeVector* input_memory_types,
+                                  DataTypeSlice output_types, MemoryTypeVector* input_memory_types,
                                   MemoryTypeVector* output_memory_types);
 
 }  // namespace sluice

@@ -28,8 +28,7 @@ REGISTER_OP("MemoryTypesTestOp")
     .Output("f: float")
     .Attr("N: int");
 REGISTER_KERNEL_BUILDER(Name("MemoryTypesTestOp").Device(DEVICE_CPU).HostMemory("b"), NothingOp);
-REGISTER_KERNEL_BUILDER(Name("MemoryTypesTestOp").Device(DEVICE_GPU).HostMemory("f"),
-                        NothingOp);
+REGISTER_KERNEL_BUILDER(Name("MemoryTypesTestOp").Device(DEVICE_GPU).HostMemory("f"), NothingOp);
 
 REGISTER_OP("MemoryTypesTestBadHostArg").Input("x: float");
 REGISTER_KERNEL_BUILDER(Name("MemoryTypesTestBadHostArg").Device(DEVICE_CPU).HostMemory("nope"),

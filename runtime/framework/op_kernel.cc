@@ -16,8 +16,8 @@ OpKernel::OpKernel(OpKernelConstruction* context)
                            context->output_memory_types().end()),
       // GPU kernels only enqueue work, so the executor may run them inline.
       expensive_(context->device_type() != DeviceType(DEVICE_GPU)) {
-  OP_REQUIRES_OK(context, NameRangesForNode(AttrSlice(def_), context->op_def(),
-                                            &input_name_map_, &output_name_map_));
+  OP_REQUIRES_OK(context, NameRangesForNode(AttrSlice(def_), context->op_def(), &input_name_map_,
+                                            &output_name_map_));
 }
 
 OpKernel::~OpKernel() = default;

@@ -31,10 +31,10 @@
 #include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/device_type.h"
@@ -122,42 +122,40 @@ class AsyncOpKernel : public OpKernel {
 // Kernel-side error checks, for OpKernelConstruction* and OpKernelContext* alike. On failure
 // they set the status on CTX and return from the enclosing (void) function; the _ASYNC forms
 // also run CALLBACK (the done callback) first.
-#define OP_REQUIRES(CTX, EXP, STATUS)                     \
-  do {                                                    \
-    if (ABSL_PREDICT_FALSE(!(EXP))) {                     \
-      (CTX)->CtxFailure(__FILE__, __LINE__, (STATUS));    \
-      return;                                             \
-    }                                                     \
+#define OP_REQUIRES(CTX, EXP, STATUS)                  \
+  do {                                                 \
+    if (ABSL_PREDICT_FALSE(!(EXP))) {                  \
+      (CTX)->CtxFailure(__FILE__, __LINE__, (STATUS)); \
+      return;                                          \
+    }                                                  \
   } while (0)
 
-#define OP_REQUIRES_OK(CTX, ...)                                        \
-  do {                                                                  \
-    const ::absl::Status sluice_op_requires_status_(__VA_ARGS__);       \
-    if (ABSL_PREDICT_FALSE(!sluice_op_requires_status_.ok())) {         \
-      (CTX)->CtxFailureWithWarning(__FILE__, __LINE__,                  \
-                                   sluice_op_requires_status_);         \
-      return;                                                           \
-    }                                                                   \
+#define OP_REQUIRES_OK(CTX, ...)                                                    \
+  do {                                                                              \
+    const ::absl::Status sluice_op_requires_status_(__VA_ARGS__);                   \
+    if (ABSL_PREDICT_FALSE(!sluice_op_requires_status_.ok())) {                     \
+      (CTX)->CtxFailureWithWarning(__FILE__, __LINE__, sluice_op_requires_status_); \
+      return;                                                                       \
+    }                                                                               \
   } while (0)
 
-#define OP_REQUIRES_ASYNC(CTX, EXP, STATUS, CALLBACK)     \
-  do {                                                    \
-    if (ABSL_PREDICT_FALSE(!(EXP))) {                     \
-      (CTX)->CtxFailure(__FILE__, __LINE__, (STATUS));    \
-      (CALLBACK)();                                       \
-      return;                                             \
-    }                                                     \
+#define OP_REQUIRES_ASYNC(CTX, EXP, STATUS, CALLBACK)  \
+  do {                                                 \
+    if (ABSL_PREDICT_FALSE(!(EXP))) {                  \
+      (CTX)->CtxFailure(__FILE__, __LINE__, (STATUS)); \
+      (CALLBACK)();                                    \
+      return;                                          \
+    }                                                  \
   } while (0)
 
-#define OP_REQUIRES_OK_ASYNC(CTX, STATUS, CALLBACK)                     \
-  do {                                                                  \
-    const ::absl::Status sluice_op_requires_status_(STATUS);            \
-    if (ABSL_PREDICT_FALSE(!sluice_op_requires_status_.ok())) {         \
-      (CTX)->CtxFailureWithWarning(__FILE__, __LINE__,                  \
-                                   sluice_op_requires_status_);         \
-      (CALLBACK)();                                                     \
-      return;                                                           \
-    }                                                                   \
+#define OP_REQUIRES_OK_ASYNC(CTX, STATUS, CALLBACK)                                 \
+  do {                                                                              \
+    const ::absl::Status sluice_op_requires_status_(STATUS);                        \
+    if (ABSL_PREDICT_FALSE(!sluice_op_requires_status_.ok())) {                     \
+      (CTX)->CtxFailureWithWarning(__FILE__, __LINE__, sluice_op_requires_status_); \
+      (CALLBACK)();                                                                 \
+      return;                                                                       \
+    }                                                                               \
   } while (0)
 
 #endif  // SLUICE_RUNTIME_FRAMEWORK_OP_KERNEL_H_

@@ -35,16 +35,15 @@ std::string OpRequiresFailedMessage(const char* file, int line, const absl::Stat
   return absl::StrCat("OP_REQUIRES failed at ", path, ":", line, " : ", status.ToString());
 }
 
-absl::Status MatchSignatureHelper(DataTypeSlice expected_inputs,
-                                  DataTypeSlice expected_outputs, DataTypeSlice inputs,
-                                  DataTypeSlice outputs) {
+absl::Status MatchSignatureHelper(DataTypeSlice expected_inputs, DataTypeSlice expected_outputs,
+                                  DataTypeSlice inputs, DataTypeSlice outputs) {
   if (TypesMatch(expected_inputs, inputs) && TypesMatch(expected_outputs, outputs)) {
     return absl::OkStatus();
   }
-  return errors::InvalidArgument(
-      "Signature mismatch, have: ", DataTypeSliceString(inputs), "->",
-      DataTypeSliceString(outputs), " expected: ", DataTypeSliceString(expected_inputs), "->",
-      DataTypeSliceString(expected_outputs));
+  return errors::InvalidArgument("Signature mismatch, have: ", DataTypeSliceString(inputs), "->",
+                                 DataTypeSliceString(outputs),
+                                 " expected: ", DataTypeSliceString(expected_inputs), "->",
+                                 DataTypeSliceString(expected_outputs));
 }
 
 OpKernelConstruction::OpKernelConstruction(

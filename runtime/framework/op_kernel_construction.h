@@ -15,8 +15,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/types.h"
+#include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
 #include "proto/op_def.pb.h"
 #include "runtime/framework/device_type.h"
@@ -32,10 +32,9 @@ class OpKernelConstruction {
  public:
   // `status` receives the first failure; it must be OK on entry.
   OpKernelConstruction(DeviceType device_type, DeviceBase* device, Allocator* allocator,
-                       const NodeDef* node_def, const OpDef* op_def,
-                       DataTypeSlice input_types, MemoryTypeSlice input_memory_types,
-                       DataTypeSlice output_types, MemoryTypeSlice output_memory_types,
-                       absl::Status* status);
+                       const NodeDef* node_def, const OpDef* op_def, DataTypeSlice input_types,
+                       MemoryTypeSlice input_memory_types, DataTypeSlice output_types,
+                       MemoryTypeSlice output_memory_types, absl::Status* status);
 
   OpKernelConstruction(const OpKernelConstruction&) = delete;
   OpKernelConstruction& operator=(const OpKernelConstruction&) = delete;
@@ -97,9 +96,8 @@ class OpKernelConstruction {
 // Shared by OpKernelConstruction and OpKernelContext.
 //
 // "Signature mismatch, ..." unless `inputs` -> `outputs` match the expected types.
-absl::Status MatchSignatureHelper(DataTypeSlice expected_inputs,
-                                  DataTypeSlice expected_outputs, DataTypeSlice inputs,
-                                  DataTypeSlice outputs);
+absl::Status MatchSignatureHelper(DataTypeSlice expected_inputs, DataTypeSlice expected_outputs,
+                                  DataTypeSlice inputs, DataTypeSlice outputs);
 // "OP_REQUIRES failed at file.cc:12 : INVALID_ARGUMENT: ...", the line CtxFailure logs.
 std::string OpRequiresFailedMessage(const char* file, int line, const absl::Status& status);
 

@@ -95,8 +95,8 @@ MemoryType OpKernelContext::input_memory_type(int index) const {
 void OpKernelContext::BadInput(int index) const {
   CHECK_GE(index, 0);
   CHECK_LT(index, num_inputs()) << " kernel=" << op_kernel().name();
-  LOG(FATAL) << "Check failed: !value.is_ref() input " << index << " of "
-             << op_kernel().name() << " is a ref; use mutable_input";
+  LOG(FATAL) << "Check failed: !value.is_ref() input " << index << " of " << op_kernel().name()
+             << " is a ref; use mutable_input";
 }
 
 absl::Status OpKernelContext::InputIndex(absl::string_view name, int* index) const {
@@ -165,10 +165,10 @@ absl::StatusOr<Tensor> OpKernelContext::AllocateTensor(DataType dtype, const Ten
   Allocator* allocator = AllocatorFor(memory_type);
   absl::StatusOr<Tensor> tensor = Tensor::Allocate(allocator, dtype, shape);
   if (ABSL_PREDICT_FALSE(!tensor.ok())) {
-    return errors::ResourceExhausted("OOM when allocating tensor with shape",
-                                     shape.DebugString(), " and type ", DataTypeString(dtype),
-                                     " on ", params_->device->name(), " by allocator ",
-                                     allocator->Name(), ": ", tensor.status().message());
+    return errors::ResourceExhausted("OOM when allocating tensor with shape", shape.DebugString(),
+                                     " and type ", DataTypeString(dtype), " on ",
+                                     params_->device->name(), " by allocator ", allocator->Name(),
+                                     ": ", tensor.status().message());
   }
   return tensor;
 }
@@ -276,9 +276,8 @@ void OpKernelContext::set_output(int index, const Tensor& tensor) {
       << "output " << index << " of " << op_kernel().name() << " set twice";
   if (tensor.dtype() != expected) {
     SetStatus(errors::Internal("Output ", index, " of type ", DataTypeString(tensor.dtype()),
-                               " does not match declared output type ",
-                               DataTypeString(expected), " for node ",
-                               FormatNodeDefForError(op_kernel().def())));
+                               " does not match declared output type ", DataTypeString(expected),
+                               " for node ", FormatNodeDefForError(op_kernel().def())));
     return;
   }
   outputs_[index] = TensorValue(output_tensors_[index].Set(tensor));
@@ -299,10 +298,10 @@ void OpKernelContext::set_output_ref(int index, absl::Mutex* mu, Tensor* tensor_
                              << op_kernel().name();
   CHECK(mu != nullptr && tensor_for_ref != nullptr);
   if (tensor_for_ref->dtype() != RemoveRefType(expected)) {
-    SetStatus(errors::Internal(
-        "Output ", index, " of type ", DataTypeString(MakeRefType(tensor_for_ref->dtype())),
-        " does not match declared output type ", DataTypeString(expected), " for node ",
-        FormatNodeDefForError(op_kernel().def())));
+    SetStatus(errors::Internal("Output ", index, " of type ",
+                               DataTypeString(MakeRefType(tensor_for_ref->dtype())),
+                               " does not match declared output type ", DataTypeString(expected),
+                               " for node ", FormatNodeDefForError(op_kernel().def())));
     return;
   }
   outputs_[index] = TensorValue(mu, tensor_for_ref);

@@ -92,8 +92,7 @@ class OpInputList {
 class OpOutputList {
  public:
   OpOutputList() = default;
-  OpOutputList(OpKernelContext* ctx, int start, int stop)
-      : ctx_(ctx), start_(start), stop_(stop) {}
+  OpOutputList(OpKernelContext* ctx, int start, int stop) : ctx_(ctx), start_(start), stop_(stop) {}
   int size() const { return stop_ - start_; }
   // The i-th output's tensor, or nullptr if not yet set.
   Tensor* operator[](int i);
@@ -161,8 +160,7 @@ class OpKernelContext {
   // REQUIRES: 0 <= index < num_inputs() and the input is not a ref (CHECKed). Inline:
   // kernels call it for every input on every run.
   const Tensor& input(int index) const {
-    if (ABSL_PREDICT_FALSE(index < 0 || index >= num_inputs() ||
-                           params_->inputs[index].is_ref())) {
+    if (ABSL_PREDICT_FALSE(index < 0 || index >= num_inputs() || params_->inputs[index].is_ref())) {
       BadInput(index);
     }
     return *params_->inputs[index].tensor;
@@ -186,14 +184,12 @@ class OpKernelContext {
   // allocator (its host allocator for HostMemory outputs). RESOURCE_EXHAUSTED when the
   // allocator fails; INTERNAL for a bad index, a ref output or an output already set.
   absl::Status allocate_output(int index, const TensorShape& shape, Tensor** output);
-  absl::Status allocate_output(absl::string_view name, const TensorShape& shape,
-                               Tensor** output);
+  absl::Status allocate_output(absl::string_view name, const TensorShape& shape, Tensor** output);
   // Reuses the buffer of the first candidate input that may be forwarded (see the file
   // comment), else allocates. *forwarded_input (if non-null) is the input used, or -1.
   absl::Status forward_input_or_allocate_output(absl::Span<const int> candidate_input_indices,
                                                 int output_index, const TensorShape& shape,
-                                                Tensor** output,
-                                                int* forwarded_input = nullptr);
+                                                Tensor** output, int* forwarded_input = nullptr);
   // Makes output `output_index` a view of input `input_index` with `shape` if it may be
   // forwarded; returns whether it did.
   bool forward_input_to_output_with_shape(int input_index, int output_index,

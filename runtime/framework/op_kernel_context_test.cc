@@ -14,11 +14,11 @@
 namespace sluice {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using test::MakeNodeDef;
 using test::MakeTensor;
 using test::Values;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 // The tests drive the context directly; Compute does nothing.
 class PassiveOp : public OpKernel {
@@ -52,8 +52,7 @@ REGISTER_KERNEL_BUILDER(Name("ContextTestUnary").Device(DEVICE_CPU), PassiveOp);
 REGISTER_KERNEL_BUILDER(Name("ContextTestTwo").Device(DEVICE_CPU), PassiveOp);
 REGISTER_KERNEL_BUILDER(Name("ContextTestLists").Device(DEVICE_CPU), PassiveOp);
 REGISTER_KERNEL_BUILDER(
-    Name("ContextTestHost").Device(DEVICE_CPU).HostMemory("shape").HostMemory("dims"),
-    PassiveOp);
+    Name("ContextTestHost").Device(DEVICE_CPU).HostMemory("shape").HostMemory("dims"), PassiveOp);
 REGISTER_KERNEL_BUILDER(Name("ContextTestRef").Device(DEVICE_CPU), PassiveOp);
 
 class OpKernelContextTest : public ::testing::Test {
@@ -69,8 +68,7 @@ class OpKernelContextTest : public ::testing::Test {
     Create(node);
   }
   void Start(std::vector<Tensor> inputs) {
-    call_ = std::make_unique<test::TestInvocation>(kernel_.get(), device_.get(),
-                                                   std::move(inputs));
+    call_ = std::make_unique<test::TestInvocation>(kernel_.get(), device_.get(), std::move(inputs));
   }
   OpKernelContext* ctx() { return call_->context(); }
 
@@ -174,15 +172,15 @@ TEST_F(OpKernelContextTest, DoesNotForwardOnDtypeOrSizeMismatch) {
   Tensor* out = nullptr;
   int forwarded = -2;
   // Input 1 is int32, output 0 float; input 0 has 2 elements, not 3.
-  ASSERT_TRUE(ctx()->forward_input_or_allocate_output({1, 0}, 0, TensorShape({3}), &out,
-                                                      &forwarded)
-                  .ok());
+  ASSERT_TRUE(
+      ctx()->forward_input_or_allocate_output({1, 0}, 0, TensorShape({3}), &out, &forwarded).ok());
   EXPECT_EQ(forwarded, -1);
   EXPECT_FALSE(out->SharesBufferWith(*call_->input(0)));
   // Input 1 matches output 1.
-  ASSERT_TRUE(ctx()->forward_input_or_allocate_output({0, 1}, 1, TensorShape({1, 2}), &out,
-                                                      &forwarded)
-                  .ok());
+  ASSERT_TRUE(
+      ctx()
+          ->forward_input_or_allocate_output({0, 1}, 1, TensorShape({1, 2}), &out, &forwarded)
+          .ok());
   EXPECT_EQ(forwarded, 1);
   EXPECT_TRUE(out->SharesBufferWith(*call_->input(1)));
 }
@@ -237,8 +235,8 @@ TEST_F(OpKernelContextTest, ListsByName) {
   AddNodeAttr("N", int64_t{3}, &node);
   AddNodeAttr("T", DT_INT32, &node);
   Create(node);
-  Start({MakeTensor<float>({}, {0.5}), MakeTensor<int32_t>({}, {10}),
-         MakeTensor<int32_t>({}, {11}), MakeTensor<int32_t>({}, {12})});
+  Start({MakeTensor<float>({}, {0.5}), MakeTensor<int32_t>({}, {10}), MakeTensor<int32_t>({}, {11}),
+         MakeTensor<int32_t>({}, {12})});
 
   OpInputList values;
   ASSERT_TRUE(ctx()->input_list("values", &values).ok());
@@ -288,8 +286,7 @@ TEST_F(OpKernelContextTest, RefInputsAndOutputs) {
   EXPECT_EQ(context.input("ref", &by_name).message(),
             "OpKernel used ref input name 'ref' when non-ref input was expected");
   Tensor* out = nullptr;
-  EXPECT_EQ(context.allocate_output(0, TensorShape({}), &out).code(),
-            absl::StatusCode::kInternal);
+  EXPECT_EQ(context.allocate_output(0, TensorShape({}), &out).code(), absl::StatusCode::kInternal);
   context.forward_ref_input_to_ref_output(0, 0);
   TensorValue released = context.release_output(0);
   EXPECT_TRUE(released.is_ref());

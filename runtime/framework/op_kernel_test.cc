@@ -14,11 +14,11 @@
 namespace sluice {
 namespace {
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using test::MakeNodeDef;
 using test::MakeTensor;
 using test::Values;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 REGISTER_OP("OpKernelTestScale")
     .Input("x: T")
@@ -45,8 +45,8 @@ class ScaleOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     OP_REQUIRES(ctx, x.NumElements() > 0, errors::InvalidArgument("x must not be empty"));
-    OP_REQUIRES_OK(ctx, mode_ == "fail_ok" ? errors::Unavailable("asked to fail")
-                                           : absl::OkStatus());
+    OP_REQUIRES_OK(ctx,
+                   mode_ == "fail_ok" ? errors::Unavailable("asked to fail") : absl::OkStatus());
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &y));
     for (int64_t i = 0; i < x.NumElements(); ++i) {
@@ -66,9 +66,8 @@ class ScaleOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("OpKernelTestScale").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         ScaleOp<float>);
-REGISTER_KERNEL_BUILDER(
-    Name("OpKernelTestScale").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"),
-    ScaleOp<int32_t>);
+REGISTER_KERNEL_BUILDER(Name("OpKernelTestScale").Device(DEVICE_CPU).TypeConstraint<int32_t>("T"),
+                        ScaleOp<int32_t>);
 
 REGISTER_OP("OpKernelTestAsync").Input("x: float").Output("y: float");
 

@@ -10,8 +10,8 @@
 
 #include "absl/status/status.h"
 #include "graph/core/allocator.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/tensor.h"
+#include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"

@@ -42,8 +42,8 @@ bool ParseHexIncarnation(absl::string_view text, uint64_t* value) {
 std::string Rendezvous::CreateKey(const std::string& src_device, uint64_t src_incarnation,
                                   const std::string& dst_device, const std::string& name,
                                   const std::string& frame_iter) {
-  return absl::StrCat(src_device, ";", absl::StrFormat("%016x", src_incarnation), ";",
-                      dst_device, ";", name, ";", frame_iter);
+  return absl::StrCat(src_device, ";", absl::StrFormat("%016x", src_incarnation), ";", dst_device,
+                      ";", name, ";", frame_iter);
 }
 
 absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
@@ -52,8 +52,8 @@ absl::Status Rendezvous::ParseKey(absl::string_view key, ParsedKey* out) {
   ParsedDeviceName dst;
   uint64_t incarnation = 0;
   const bool valid = parts.size() == 5 && ParseFullName(parts[0], &src) &&
-                     ParseHexIncarnation(parts[1], &incarnation) &&
-                     ParseFullName(parts[2], &dst) && !parts[3].empty() && !parts[4].empty();
+                     ParseHexIncarnation(parts[1], &incarnation) && ParseFullName(parts[2], &dst) &&
+                     !parts[3].empty() && !parts[4].empty();
   if (!valid) return errors::InvalidArgument("Invalid rendezvous key: ", key);
   out->full_key = std::string(key);
   out->src_device = std::string(parts[0]);

@@ -7,8 +7,8 @@
 
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
+#include "gtest/gtest.h"
 #include "runtime/framework/local_rendezvous.h"
 
 namespace sluice {
@@ -50,14 +50,14 @@ TEST(RendezvousKeyTest, ParseErrors) {
   const std::vector<std::string> bad = {
       "",
       "a;b",
-      src + ";01;" + dst + ";t",                       // four parts
-      src + ";01;" + dst + ";t;0:0;extra",             // six parts
-      src + ";xyz;" + dst + ";t;0:0",                  // not hex
-      src + ";0x1;" + dst + ";t;0:0",                  // prefix
-      src + ";;" + dst + ";t;0:0",                     // empty incarnation
-      src + ";00000000000000001;" + dst + ";t;0:0",    // 17 digits
-      src + ";01;" + dst + ";;0:0",                    // empty name
-      src + ";01;" + dst + ";t;",                      // empty frame
+      src + ";01;" + dst + ";t",                     // four parts
+      src + ";01;" + dst + ";t;0:0;extra",           // six parts
+      src + ";xyz;" + dst + ";t;0:0",                // not hex
+      src + ";0x1;" + dst + ";t;0:0",                // prefix
+      src + ";;" + dst + ";t;0:0",                   // empty incarnation
+      src + ";00000000000000001;" + dst + ";t;0:0",  // 17 digits
+      src + ";01;" + dst + ";;0:0",                  // empty name
+      src + ";01;" + dst + ";t;",                    // empty frame
       "not a device;01;" + dst + ";t;0:0",
       src + ";01;/job:a/bogus:1;t;0:0",
   };
@@ -166,8 +166,7 @@ TEST(LocalRendezvousTest, AbortWakesPendingAndFailsLaterCalls) {
   EXPECT_EQ(rendezvous.Send(Key("a"), Tensor(1.0f), false), absl::AbortedError("step failed"));
   Tensor value;
   bool dead;
-  EXPECT_EQ(rendezvous.Recv(Key("unreceived"), &value, &dead),
-            absl::AbortedError("step failed"));
+  EXPECT_EQ(rendezvous.Recv(Key("unreceived"), &value, &dead), absl::AbortedError("step failed"));
 }
 
 TEST(LocalRendezvousTest, AbortWithOkStatusIsInternal) {
@@ -194,9 +193,7 @@ TEST(LocalRendezvousTest, DestructionCancelsPendingReceives) {
   absl::Status status;
   {
     LocalRendezvous rendezvous;
-    rendezvous.RecvAsync(Key("a"), [&](const absl::Status& s, const Tensor&, bool) {
-      status = s;
-    });
+    rendezvous.RecvAsync(Key("a"), [&](const absl::Status& s, const Tensor&, bool) { status = s; });
   }
   EXPECT_EQ(status, absl::CancelledError("LocalRendezvous deleted"));
 }
@@ -230,8 +227,7 @@ TEST(LocalRendezvousTest, ConcurrentTransfers) {
   std::thread sender([&] {
     for (int i = kKeys - 1; i >= 0; --i) {
       ASSERT_TRUE(
-          rendezvous.Send(Key(absl::StrCat("k", i)), Tensor(static_cast<int32_t>(i)), false)
-              .ok());
+          rendezvous.Send(Key(absl::StrCat("k", i)), Tensor(static_cast<int32_t>(i)), false).ok());
     }
   });
   sender.join();

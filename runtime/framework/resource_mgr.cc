@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "graph/op/node_def_util.h"
 #include "graph/core/types.h"
+#include "graph/op/node_def_util.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -52,18 +52,16 @@ absl::Status ResourceMgr::DoCreate(const std::string& container, ResourceTypeInd
 }
 
 absl::Status ResourceMgr::LookupLocked(const std::string& container, ResourceTypeIndex type,
-                                       const std::string& name,
-                                       ResourceBase** resource) const {
+                                       const std::string& name, ResourceBase** resource) const {
   auto c = containers_.find(container);
   if (c == containers_.end()) {
     return errors::NotFound("Container ", container,
-                            " does not exist. (Could not find resource: ", container, "/",
-                            name, ")");
+                            " does not exist. (Could not find resource: ", container, "/", name,
+                            ")");
   }
   auto it = c->second->find(Key(type.hash_code, name));
   if (it == c->second->end()) {
-    return errors::NotFound("Resource ", container, "/", name, "/", type.name,
-                            " does not exist.");
+    return errors::NotFound("Resource ", container, "/", name, "/", type.name, " does not exist.");
   }
   it->second.resource->Ref();
   *resource = it->second.resource;
@@ -143,9 +141,8 @@ std::string ResourceMgr::DebugString() const {
   absl::ReaderMutexLock lock(&mu_);
   for (const auto& [container_name, container] : containers_) {
     for (const auto& [key, entry] : *container) {
-      lines.push_back(absl::StrFormat("%-20s | %-40s | %-40s | %s", container_name,
-                                      entry.type_name, key.second,
-                                      entry.resource->DebugString()));
+      lines.push_back(absl::StrFormat("%-20s | %-40s | %-40s | %s", container_name, entry.type_name,
+                                      key.second, entry.resource->DebugString()));
     }
   }
   std::sort(lines.begin(), lines.end());
@@ -157,8 +154,7 @@ namespace {
 // TensorFlow's rule for container names: [A-Za-z0-9.][A-Za-z0-9_.\-/]*.
 bool IsValidContainerName(const std::string& s) {
   auto letter_digit_dot = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.';
   };
   if (s.empty() || !letter_digit_dot(s[0])) return false;
   return std::all_of(s.begin() + 1, s.end(), [&](char c) {

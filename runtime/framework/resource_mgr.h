@@ -102,8 +102,7 @@ class ResourceMgr {
 
   // *resource = the T stored as container/name, with a new reference for the caller.
   template <typename T>
-  absl::Status Lookup(const std::string& container, const std::string& name,
-                      T** resource) const {
+  absl::Status Lookup(const std::string& container, const std::string& name, T** resource) const {
     ResourceBase* found = nullptr;
     RETURN_IF_ERROR(DoLookup(container, ResourceTypeIndex::Make<T>(), name, &found));
     *resource = static_cast<T*>(found);
@@ -114,17 +113,16 @@ class ResourceMgr {
   // hands its reference to the manager) first. A creator failure is returned as is and
   // stores nothing.
   template <typename T>
-  absl::Status LookupOrCreate(const std::string& container, const std::string& name,
-                              T** resource, std::function<absl::Status(T**)> creator) {
+  absl::Status LookupOrCreate(const std::string& container, const std::string& name, T** resource,
+                              std::function<absl::Status(T**)> creator) {
     ResourceBase* found = nullptr;
-    RETURN_IF_ERROR(DoLookupOrCreate(
-        container, ResourceTypeIndex::Make<T>(), name, &found,
-        [&creator](ResourceBase** made) -> absl::Status {
-          T* typed = nullptr;
-          RETURN_IF_ERROR(creator(&typed));
-          *made = typed;
-          return absl::OkStatus();
-        }));
+    RETURN_IF_ERROR(DoLookupOrCreate(container, ResourceTypeIndex::Make<T>(), name, &found,
+                                     [&creator](ResourceBase** made) -> absl::Status {
+                                       T* typed = nullptr;
+                                       RETURN_IF_ERROR(creator(&typed));
+                                       *made = typed;
+                                       return absl::OkStatus();
+                                     }));
     *resource = static_cast<T*>(found);
     return absl::OkStatus();
   }
@@ -207,8 +205,7 @@ absl::Status HandleFromInput(OpKernelContext* ctx, int input, ResourceHandleProt
 
 // Stores `value` (taking over one reference, also on failure) where `handle` points.
 template <typename T>
-absl::Status CreateResource(OpKernelContext* ctx, const ResourceHandleProto& handle,
-                            T* value) {
+absl::Status CreateResource(OpKernelContext* ctx, const ResourceHandleProto& handle, T* value) {
   const ResourceTypeIndex type = ResourceTypeIndex::Make<T>();
   const absl::Status valid = internal::ValidateHandle(ctx, handle, &type);
   if (!valid.ok()) {
@@ -220,8 +217,7 @@ absl::Status CreateResource(OpKernelContext* ctx, const ResourceHandleProto& han
 
 // *value = the resource `handle` points at, with a new reference for the caller.
 template <typename T>
-absl::Status LookupResource(OpKernelContext* ctx, const ResourceHandleProto& handle,
-                            T** value) {
+absl::Status LookupResource(OpKernelContext* ctx, const ResourceHandleProto& handle, T** value) {
   const ResourceTypeIndex type = ResourceTypeIndex::Make<T>();
   RETURN_IF_ERROR(internal::ValidateHandle(ctx, handle, &type));
   return ctx->resource_manager()->Lookup(handle.container(), handle.name(), value);

@@ -146,9 +146,8 @@ TEST_F(ResourceMgrTest, LookupOrCreate) {
   EXPECT_EQ(Counter::live, 1);
 
   Counter* failed = nullptr;
-  absl::Status s = rm.LookupOrCreate<Counter>("c", "y", &failed, [](Counter**) {
-    return absl::ResourceExhaustedError("no room");
-  });
+  absl::Status s = rm.LookupOrCreate<Counter>(
+      "c", "y", &failed, [](Counter**) { return absl::ResourceExhaustedError("no room"); });
   EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted);
   EXPECT_EQ(rm.Lookup("c", "y", &failed).code(), absl::StatusCode::kNotFound);
 }
@@ -229,14 +228,12 @@ class HandleHelpersTest : public ResourceMgrTest {
   void SetUp() override {
     ResourceMgrTest::SetUp();
     ASSERT_TRUE(CreateOpKernel(DEVICE_CPU, &device_, DefaultCpuAllocator(),
-                               test::MakeNodeDef("h", "ResourceMgrTestHandleOp", {"x"}),
-                               &kernel_)
+                               test::MakeNodeDef("h", "ResourceMgrTestHandleOp", {"x"}), &kernel_)
                     .ok());
   }
 
   // A context whose input 0 is `handle`.
-  std::unique_ptr<test::TestInvocation> Invoke(const ResourceHandleProto& handle,
-                                               ResourceMgr* rm) {
+  std::unique_ptr<test::TestInvocation> Invoke(const ResourceHandleProto& handle, ResourceMgr* rm) {
     auto inv = std::make_unique<test::TestInvocation>(kernel_.get(), &device_,
                                                       std::vector<Tensor>{Tensor(handle)});
     // TestInvocation builds its context eagerly; rebuild the params' manager through it.
@@ -273,11 +270,9 @@ TEST_F(HandleHelpersTest, MakeCreateLookupDelete) {
   found->Unref();
 
   Counter* made = nullptr;
-  ASSERT_TRUE(LookupOrCreateResource<Counter>(context_.get(), handle, &made,
-                                              [](Counter**) {
-                                                return absl::InternalError("not called");
-                                              })
-                  .ok());
+  ASSERT_TRUE(LookupOrCreateResource<Counter>(context_.get(), handle, &made, [](Counter**) {
+                return absl::InternalError("not called");
+              }).ok());
   made->Unref();
 
   ASSERT_TRUE(DeleteResource(context_.get(), handle).ok());
@@ -293,15 +288,13 @@ TEST_F(HandleHelpersTest, HandleFromInput) {
   ResourceHandleProto handle;
   ASSERT_TRUE(HandleFromInput(context_.get(), 0, &handle).ok());
   EXPECT_EQ(handle.name(), "abc");
-  EXPECT_EQ(HandleFromInput(context_.get(), 1, &handle).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(HandleFromInput(context_.get(), 1, &handle).code(), absl::StatusCode::kInvalidArgument);
 
   *inv->input(0) = Tensor(DT_RESOURCE, TensorShape({0}));
   absl::Status s = HandleFromInput(context_.get(), 0, &handle);
   EXPECT_EQ(s.message(), "Empty resource handle");
   *inv->input(0) = Tensor(1.0f);
-  EXPECT_EQ(HandleFromInput(context_.get(), 0, &handle).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(HandleFromInput(context_.get(), 0, &handle).code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(HandleHelpersTest, WrongDeviceAndWrongType) {
@@ -314,8 +307,7 @@ TEST_F(HandleHelpersTest, WrongDeviceAndWrongType) {
   absl::Status s = LookupResource(context_.get(), handle, &other);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "Trying to access resource using the wrong type. Expected " +
-                             std::string(typeid(Counter).name()) + " got " +
-                             typeid(Other).name());
+                             std::string(typeid(Counter).name()) + " got " + typeid(Other).name());
 
   ResourceHandleProto elsewhere = handle;
   elsewhere.set_device("/job:localhost/replica:0/task:0/device:GPU:0");
@@ -326,8 +318,7 @@ TEST_F(HandleHelpersTest, WrongDeviceAndWrongType) {
             "Trying to access resource x located in device "
             "/job:localhost/replica:0/task:0/device:GPU:0 from device "
             "/job:localhost/replica:0/task:0/device:CPU:0");
-  EXPECT_EQ(DeleteResource(context_.get(), elsewhere).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(DeleteResource(context_.get(), elsewhere).code(), absl::StatusCode::kInvalidArgument);
   // A failed CreateResource still takes the reference it was given.
   EXPECT_EQ(CreateResource(context_.get(), elsewhere, new Counter()).code(),
             absl::StatusCode::kInvalidArgument);
@@ -379,8 +370,7 @@ TEST(VarTest, ReadRefInput) {
   Tensor value;
   absl::Status s = ReadRefInput(node, 0, ref, &value);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(std::string(s.message()),
-              HasSubstr("Attempting to use uninitialized value v"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("Attempting to use uninitialized value v"));
   EXPECT_THAT(std::string(s.message()), HasSubstr("{{node read}}"));
   {
     absl::MutexLock lock(var->mu());

@@ -82,8 +82,8 @@ absl::Status ReadRefInput(const NodeDef& node_def, int index, const TensorValue&
   if (!IsInitializedRef(*value)) {
     const std::string input =
         index >= 0 && index < node_def.input_size() ? node_def.input(index) : "";
-    return AttachDef(
-        errors::FailedPrecondition("Attempting to use uninitialized value ", input), node_def);
+    return AttachDef(errors::FailedPrecondition("Attempting to use uninitialized value ", input),
+                     node_def);
   }
   return absl::OkStatus();
 }

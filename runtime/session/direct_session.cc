@@ -12,16 +12,16 @@
 #include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/op/op_registry.h"
-#include "runtime/framework/call_frame.h"
-#include "runtime/framework/cancellation.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
-#include "runtime/session/direct_session_executors.h"
-#include "runtime/session/host_constant_evaluator.h"
+#include "runtime/executor/step_stats_collector.h"
+#include "runtime/framework/call_frame.h"
+#include "runtime/framework/cancellation.h"
 #include "runtime/framework/local_rendezvous.h"
 #include "runtime/framework/resource_mgr.h"
-#include "runtime/executor/step_stats_collector.h"
+#include "runtime/session/direct_session_executors.h"
+#include "runtime/session/host_constant_evaluator.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
 namespace sluice {
@@ -148,8 +148,7 @@ absl::Status MergeExtension(const GraphDef& extension, GraphDef* base) {
 
 }  // namespace
 
-absl::Status DirectSession::Make(const SessionOptions& options,
-                                 std::unique_ptr<Session>* session) {
+absl::Status DirectSession::Make(const SessionOptions& options, std::unique_ptr<Session>* session) {
   session->reset();
   DisableMutexDeadlockDetection();
   std::vector<std::unique_ptr<Device>> devices;
@@ -385,8 +384,8 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   outputs->clear();
   SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed));
   RETURN_IF_ERROR(BeginStep(&step));
-  absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names,
-                           &step, outputs, run_metadata);
+  absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names, &step,
+                           outputs, run_metadata);
   EndStep(&step);
   if (!s.ok()) outputs->clear();
   return s;
@@ -399,8 +398,7 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
                                     SessionStep* step, std::vector<Tensor>* outputs,
                                     RunMetadata* run_metadata) {
   std::shared_ptr<const SessionExecutors> executors;
-  RETURN_IF_ERROR(
-      GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, &executors));
+  RETURN_IF_ERROR(GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, &executors));
 
   std::vector<Tensor> args(executors->feeds.size());
   for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {

@@ -44,8 +44,8 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
-#include "runtime/session/session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 
 namespace Eigen {
 class ThreadPoolInterface;
@@ -72,8 +72,8 @@ class DirectSession : public Session {
   absl::Status Run(const RunOptions& run_options,
                    const std::vector<std::pair<std::string, Tensor>>& inputs,
                    const std::vector<std::string>& output_tensor_names,
-                   const std::vector<std::string>& target_node_names,
-                   std::vector<Tensor>* outputs, RunMetadata* run_metadata) override;
+                   const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata) override;
   using Session::Run;
   absl::Status ListDevices(std::vector<DeviceAttributes>* response) override;
   absl::Status Close() override;
@@ -130,8 +130,8 @@ class DirectSession : public Session {
   absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>> executors_
       ABSL_GUARDED_BY(executors_mu_);
   // The same executors by the lists exactly as callers gave them (no sorting per step).
-  absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>>
-      executors_by_exact_key_ ABSL_GUARDED_BY(executors_mu_);
+  absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>> executors_by_exact_key_
+      ABSL_GUARDED_BY(executors_mu_);
 
   // The steps in flight, so that Close can cancel them.
   mutable absl::Mutex steps_mu_;

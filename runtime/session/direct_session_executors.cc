@@ -13,12 +13,12 @@
 #include "graph/import/graph_constructor.h"
 #include "graph/op/op_registry.h"
 #include "passes/pipeline.h"
-#include "runtime/framework/create_op_kernel.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
-#include "runtime/session/host_constant_evaluator.h"
+#include "runtime/framework/create_op_kernel.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/session/host_constant_evaluator.h"
 #include "runtime/session/runtime_device_support.h"
 
 namespace sluice {
@@ -107,8 +107,7 @@ std::string SignatureKey(const std::vector<std::string>& feeds,
 }
 
 absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
-                                   std::vector<std::string> feeds,
-                                   std::vector<std::string> fetches,
+                                   std::vector<std::string> feeds, std::vector<std::string> fetches,
                                    std::vector<std::string> targets,
                                    std::unique_ptr<SessionExecutors>* executors) {
   auto sig = std::make_unique<SessionExecutors>();

@@ -24,12 +24,12 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
-#include "graph/import/graph_constructor.h"
 #include "graph/core/types.h"
+#include "graph/import/graph_constructor.h"
 #include "proto/graph.pb.h"
+#include "runtime/device/session_options.h"
 #include "runtime/executor/executor.h"
 #include "runtime/session/feed_validation.h"
-#include "runtime/device/session_options.h"
 
 namespace sluice {
 
@@ -78,8 +78,7 @@ std::string SignatureKey(const std::vector<std::string>& feeds,
 
 // Builds the executors of the canonical signature over `graph_def`.
 absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
-                                   std::vector<std::string> feeds,
-                                   std::vector<std::string> fetches,
+                                   std::vector<std::string> feeds, std::vector<std::string> fetches,
                                    std::vector<std::string> targets,
                                    std::unique_ptr<SessionExecutors>* executors);
 

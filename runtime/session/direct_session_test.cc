@@ -15,15 +15,15 @@
 #include "absl/synchronization/notification.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
-#include "graph/op/op_registry.h"
 #include "graph/core/tensor.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "gtest/gtest.h"
+#include "runtime/device/session_options.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/session/session.h"
-#include "runtime/device/session_options.h"
 
 namespace sluice {
 namespace {
@@ -57,8 +57,7 @@ class DsTestAddOp : public OpKernel {
     const Tensor& y = ctx->input(1);
     OP_REQUIRES(ctx, x.shape() == y.shape(),
                 errors::InvalidArgument("DsTestAdd needs equal shapes, got ",
-                                        x.shape().DebugString(), " and ",
-                                        y.shape().DebugString()));
+                                        x.shape().DebugString(), " and ", y.shape().DebugString()));
     Tensor* z = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &z));
     for (int64_t i = 0; i < x.NumElements(); ++i) {
@@ -120,8 +119,7 @@ class DsTestCountConcurrentOp : public OpKernel {
     ctx->set_output(0, ctx->input(0));
   }
 };
-REGISTER_KERNEL_BUILDER(Name("DsTestCountConcurrent").Device(DEVICE_CPU),
-                        DsTestCountConcurrentOp);
+REGISTER_KERNEL_BUILDER(Name("DsTestCountConcurrent").Device(DEVICE_CPU), DsTestCountConcurrentOp);
 
 GraphDef ParseGraph(const std::string& text) {
   GraphDef graph;
@@ -149,8 +147,8 @@ std::string PlaceholderNode(const std::string& name, const std::string& device =
 std::string OpNode(const std::string& name, const std::string& op,
                    const std::vector<std::string>& inputs, const std::string& device = "",
                    const std::string& attrs = "") {
-  std::string node = absl::StrCat("node { name: '", name, "' op: '", op, "' device: '", device,
-                                  "' ");
+  std::string node =
+      absl::StrCat("node { name: '", name, "' op: '", op, "' device: '", device, "' ");
   for (const std::string& input : inputs) absl::StrAppend(&node, "input: '", input, "' ");
   absl::StrAppend(&node, attrs, " }\n");
   return node;
@@ -229,13 +227,13 @@ TEST(DirectSessionTest, CachesExecutorsPerSignature) {
   ASSERT_TRUE(session->Create(AddGraph()).ok());
   std::vector<Tensor> outputs;
   ASSERT_TRUE(
-      session->Run({{"x", Matrix(1, {1, 1, 1})}, {"y", Matrix(1, {2, 2, 2})}}, {"out"}, {},
-                   &outputs)
+      session
+          ->Run({{"x", Matrix(1, {1, 1, 1})}, {"y", Matrix(1, {2, 2, 2})}}, {"out"}, {}, &outputs)
           .ok());
   // The same signature in another order reuses the executors; the feed order still counts.
   ASSERT_TRUE(session
-                  ->Run({{"y", Matrix(1, {5, 5, 5})}, {"x", Matrix(1, {1, 2, 3})}},
-                        {"out", "out"}, {}, &outputs)
+                  ->Run({{"y", Matrix(1, {5, 5, 5})}, {"x", Matrix(1, {1, 2, 3})}}, {"out", "out"},
+                        {}, &outputs)
                   .ok());
   EXPECT_EQ(direct->num_cached_signatures(), 1);
   EXPECT_EQ(Values(outputs[1]), (std::vector<float>{6, 7, 8}));
@@ -243,8 +241,7 @@ TEST(DirectSessionTest, CachesExecutorsPerSignature) {
   EXPECT_EQ(direct->num_cached_signatures(), 2);
   EXPECT_EQ(Values(outputs[0]), (std::vector<float>{4, 4, 4}));
   // Extend keeps the cache: new nodes cannot change what an old signature runs.
-  ASSERT_TRUE(
-      session->Extend(ParseGraph(OpNode("out2", "Identity", {"out"}, "", kFloatT))).ok());
+  ASSERT_TRUE(session->Extend(ParseGraph(OpNode("out2", "Identity", {"out"}, "", kFloatT))).ok());
   EXPECT_EQ(direct->num_cached_signatures(), 2);
   ASSERT_TRUE(session->Run({{"sum", Matrix(1, {1, 2, 3})}}, {"out2"}, {}, &outputs).ok());
   EXPECT_EQ(Values(outputs[0]), (std::vector<float>{1, 2, 3}));
@@ -287,15 +284,12 @@ TEST(DirectSessionTest, FeedContradictingPlaceholder) {
   ASSERT_TRUE(session->Create(AddGraph()).ok());
   std::vector<Tensor> outputs;
   Tensor ints(DT_INT32, TensorShape({1, 3}));
-  absl::Status s =
-      session->Run({{"y", Matrix(1, {1, 2, 3})}, {"x", ints}}, {"out"}, {}, &outputs);
+  absl::Status s = session->Run({{"y", Matrix(1, {1, 2, 3})}, {"x", ints}}, {"out"}, {}, &outputs);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_EQ(s.message(), "Expects arg[1] to be float but int32 is provided for Tensor x:0");
-  s = session->Run({{"x", Matrix(1, {1, 2})}, {"y", Matrix(1, {1, 2, 3})}}, {"out"}, {},
-                   &outputs);
+  s = session->Run({{"x", Matrix(1, {1, 2})}, {"y", Matrix(1, {1, 2, 3})}}, {"out"}, {}, &outputs);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
-  EXPECT_EQ(s.message(),
-            "Cannot feed value of shape [1,2] for Tensor x:0, which has shape [?,3]");
+  EXPECT_EQ(s.message(), "Cannot feed value of shape [1,2] for Tensor x:0, which has shape [?,3]");
   // A placeholder of unknown rank takes any shape.
   auto free_session = MakeSession();
   ASSERT_TRUE(free_session
@@ -309,10 +303,10 @@ TEST(DirectSessionTest, FeedContradictingPlaceholder) {
 
 TEST(DirectSessionTest, KernelErrorFailsOnlyThatStep) {
   auto session = MakeSession();
-  ASSERT_TRUE(session
-                  ->Create(ParseGraph(PlaceholderNode("x", "", "") +
-                                      OpNode("check", "DsTestFail", {"x"})))
-                  .ok());
+  ASSERT_TRUE(
+      session
+          ->Create(ParseGraph(PlaceholderNode("x", "", "") + OpNode("check", "DsTestFail", {"x"})))
+          .ok());
   std::vector<Tensor> outputs;
   absl::Status s = session->Run({{"x", Tensor(-1.0f)}}, {"check"}, {}, &outputs);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
@@ -359,8 +353,7 @@ TEST(DirectSessionTest, RunAfterCloseIsCancelled) {
   absl::Status s = session->Run({}, {"a"}, {}, &outputs);
   EXPECT_EQ(s.code(), absl::StatusCode::kCancelled);
   EXPECT_EQ(s.message(), "Session has been closed.");
-  EXPECT_EQ(session->Extend(ParseGraph(ConstNode("b", 1))).code(),
-            absl::StatusCode::kCancelled);
+  EXPECT_EQ(session->Extend(ParseGraph(ConstNode("b", 1))).code(), absl::StatusCode::kCancelled);
 }
 
 GraphDef WaitGraph() {
@@ -395,8 +388,7 @@ TEST(DirectSessionTest, RunOptionsTimeout) {
   options.set_timeout_in_ms(50);
   std::vector<Tensor> outputs;
   const auto start = std::chrono::steady_clock::now();
-  absl::Status s =
-      session->Run(options, {{"x", Tensor(1.0f)}}, {"wait"}, {}, &outputs, nullptr);
+  absl::Status s = session->Run(options, {{"x", Tensor(1.0f)}}, {"wait"}, {}, &outputs, nullptr);
   EXPECT_EQ(s.code(), absl::StatusCode::kDeadlineExceeded) << s;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   // Only that step was cancelled.
@@ -539,8 +531,8 @@ TEST(DirectSessionTest, NegativeInterOpThreadsRunInline) {
   ASSERT_TRUE(NewSession(options, &session).ok());
   ASSERT_TRUE(session->Create(AddGraph()).ok());
   std::vector<Tensor> outputs;
-  absl::Status s = session->Run({{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {1, 1, 1})}},
-                                {"out"}, {}, &outputs);
+  absl::Status s = session->Run({{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {1, 1, 1})}}, {"out"},
+                                {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(Values(outputs[0]), (std::vector<float>{2, 3, 4}));
 }
@@ -612,12 +604,11 @@ TEST(DirectSessionTest, CloseRacingRunsAndExtends) {
         std::vector<Tensor> outputs;
         absl::Status s;
         if (i % 10 == 0) {
-          s = session->Extend(
-              ParseGraph(OpNode(absl::StrCat("extra_", t, "_", i), "Identity", {"out"}, "",
-                                kFloatT)));
+          s = session->Extend(ParseGraph(
+              OpNode(absl::StrCat("extra_", t, "_", i), "Identity", {"out"}, "", kFloatT)));
         } else {
-          s = session->Run({{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {1, 1, 1})}},
-                           {"out"}, {}, &outputs);
+          s = session->Run({{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {1, 1, 1})}}, {"out"}, {},
+                           &outputs);
           ++runs;
         }
         if (s.code() == absl::StatusCode::kCancelled) return;

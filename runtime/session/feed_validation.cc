@@ -3,9 +3,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
-#include "graph/core/tensor.h"
 #include "graph/tensor_id.h"
 
 namespace sluice {
@@ -37,13 +37,11 @@ FeedSpec MakeFeedSpec(const Graph& graph, const std::string& name) {
 absl::Status ValidateFeed(const FeedSpec& spec, int index, const Tensor& value) {
   if (spec.dtype == DT_INVALID) return absl::OkStatus();
   if (value.dtype() != spec.dtype) {
-    return errors::InvalidArgument("Expects arg[", index, "] to be ",
-                                   DataTypeString(spec.dtype), " but ",
-                                   DataTypeString(value.dtype()), " is provided for Tensor ",
-                                   spec.tensor);
+    return errors::InvalidArgument("Expects arg[", index, "] to be ", DataTypeString(spec.dtype),
+                                   " but ", DataTypeString(value.dtype()),
+                                   " is provided for Tensor ", spec.tensor);
   }
-  if (spec.shape.has_value() &&
-      !spec.shape->IsCompatibleWith(PartialTensorShape(value.shape()))) {
+  if (spec.shape.has_value() && !spec.shape->IsCompatibleWith(PartialTensorShape(value.shape()))) {
     return errors::InvalidArgument("Cannot feed value of shape ", value.shape().DebugString(),
                                    " for Tensor ", spec.tensor, ", which has shape ",
                                    spec.shape->DebugString());

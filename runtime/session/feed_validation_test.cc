@@ -1,10 +1,10 @@
 // Feed specs from a graph and the checks of fed values against them.
 #include "runtime/session/feed_validation.h"
 
+#include "graph/core/tensor.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/tensor.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -14,20 +14,40 @@ constexpr char kGraph[] = R"pb(
   node {
     name: "x"
     op: "Placeholder"
-    attr { key: "dtype" value { type: DT_FLOAT } }
-    attr { key: "shape" value { shape { dim { size: -1 } dim { size: 3 } } } }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: -1 }
+          dim { size: 3 }
+        }
+      }
+    }
   }
   node {
     name: "any"
     op: "Placeholder"
-    attr { key: "dtype" value { type: DT_INT32 } }
-    attr { key: "shape" value { shape { unknown_rank: true } } }
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "shape"
+      value { shape { unknown_rank: true } }
+    }
   }
   node {
     name: "id"
     op: "Identity"
     input: "x"
-    attr { key: "T" value { type: DT_FLOAT } }
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
   }
 )pb";
 

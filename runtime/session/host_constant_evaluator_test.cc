@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "graph/algorithm.h"
-#include "graph/shape/common_shape_fns.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_proto.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/tensor_proto.h"
+#include "graph/shape/common_shape_fns.h"
 #include "gtest/gtest.h"
 #include "passes/constant_folding.h"
 #include "runtime/framework/op_kernel.h"

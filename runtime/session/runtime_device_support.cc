@@ -39,8 +39,7 @@ class MemoryTypeMemo {
     Types types;
     ParsedDeviceName parsed;
     if (!ParseFullName(node.assigned_device_name(), &parsed) || !parsed.has_type) return types;
-    if (!MemoryTypesForNode(DeviceType(parsed.type), node.def(), &types.inputs,
-                            &types.outputs)
+    if (!MemoryTypesForNode(DeviceType(parsed.type), node.def(), &types.inputs, &types.outputs)
              .ok()) {
       return Types();
     }

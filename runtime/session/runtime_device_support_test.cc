@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "graph/shape/common_shape_fns.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
 #include "gtest/gtest.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -28,8 +28,8 @@ class RdsNothingOp : public OpKernel {
   using OpKernel::OpKernel;
   void Compute(OpKernelContext*) override {}
 };
-REGISTER_KERNEL_BUILDER(
-    Name("RdsTestOp").Device(DEVICE_CPU).HostMemory("shape").HostMemory("c"), RdsNothingOp);
+REGISTER_KERNEL_BUILDER(Name("RdsTestOp").Device(DEVICE_CPU).HostMemory("shape").HostMemory("c"),
+                        RdsNothingOp);
 REGISTER_KERNEL_BUILDER(Name("RdsTestOp").Device(DEVICE_GPU).Priority(1), RdsNothingOp);
 REGISTER_KERNEL_BUILDER(Name("RdsTestGpuOnly").Device(DEVICE_GPU), RdsNothingOp);
 
@@ -37,12 +37,18 @@ constexpr char kGraph[] = R"pb(
   node {
     name: "a"
     op: "Placeholder"
-    attr { key: "dtype" value { type: DT_FLOAT } }
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
   }
   node {
     name: "s"
     op: "Placeholder"
-    attr { key: "dtype" value { type: DT_INT32 } }
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
   }
   node { name: "op" op: "RdsTestOp" input: "a" input: "s" }
   node { name: "gpu" op: "RdsTestGpuOnly" input: "op" }

@@ -2,8 +2,8 @@
 #include "runtime/session/session.h"
 
 #include "graph/core/errors.h"
-#include "runtime/session/direct_session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/direct_session.h"
 
 namespace sluice {
 
@@ -18,8 +18,8 @@ absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>*
   session->reset();
   if (!options.target.empty() && options.target != "direct") {
     return errors::NotFound(
-        "No session factory registered for the given session options: {target: \"",
-        options.target, "\"} Registered factories are {DIRECT_SESSION}.");
+        "No session factory registered for the given session options: {target: \"", options.target,
+        "\"} Registered factories are {DIRECT_SESSION}.");
   }
   return DirectSession::Make(options, session);
 }

@@ -58,8 +58,7 @@ class Session {
   // Run with default RunOptions and no metadata.
   absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
                    const std::vector<std::string>& output_tensor_names,
-                   const std::vector<std::string>& target_node_names,
-                   std::vector<Tensor>* outputs);
+                   const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs);
 
   // The attributes of every device the session runs on.
   virtual absl::Status ListDevices(std::vector<DeviceAttributes>* response) = 0;

@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "graph/core/partial_tensor_shape.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/import/graph_def_io.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/partial_tensor_shape.h"
 #include "graph/shape_refiner.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"

@@ -21,11 +21,11 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "gtest/gtest.h"
-#include "graph/import/graph_def_io.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
+#include "graph/import/graph_def_io.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 #include "tests/kernels/op_case.pb.h"
 
@@ -68,16 +68,26 @@ std::vector<std::string> CompareFloating(const Tensor& got, const Tensor& want, 
 // Element i of an integer or bool tensor, for messages.
 std::string IntegerAt(const Tensor& t, int64_t i) {
   switch (t.dtype()) {
-    case DT_BOOL: return t.flat<bool>()(i) ? "true" : "false";
-    case DT_INT8: return absl::StrCat(t.flat<int8_t>()(i));
-    case DT_UINT8: return absl::StrCat(t.flat<uint8_t>()(i));
-    case DT_INT16: return absl::StrCat(t.flat<int16_t>()(i));
-    case DT_UINT16: return absl::StrCat(t.flat<uint16_t>()(i));
-    case DT_INT32: return absl::StrCat(t.flat<int32_t>()(i));
-    case DT_UINT32: return absl::StrCat(t.flat<uint32_t>()(i));
-    case DT_INT64: return absl::StrCat(t.flat<int64_t>()(i));
-    case DT_UINT64: return absl::StrCat(t.flat<uint64_t>()(i));
-    default: return "?";
+    case DT_BOOL:
+      return t.flat<bool>()(i) ? "true" : "false";
+    case DT_INT8:
+      return absl::StrCat(t.flat<int8_t>()(i));
+    case DT_UINT8:
+      return absl::StrCat(t.flat<uint8_t>()(i));
+    case DT_INT16:
+      return absl::StrCat(t.flat<int16_t>()(i));
+    case DT_UINT16:
+      return absl::StrCat(t.flat<uint16_t>()(i));
+    case DT_INT32:
+      return absl::StrCat(t.flat<int32_t>()(i));
+    case DT_UINT32:
+      return absl::StrCat(t.flat<uint32_t>()(i));
+    case DT_INT64:
+      return absl::StrCat(t.flat<int64_t>()(i));
+    case DT_UINT64:
+      return absl::StrCat(t.flat<uint64_t>()(i));
+    default:
+      return "?";
   }
 }
 
@@ -89,9 +99,8 @@ std::vector<std::string> CompareValues(const Tensor& got, const Tensor& want, do
         return AsDouble(t.flat<float>()(i));
       });
     case DT_DOUBLE:
-      return CompareFloating(got, want, rtol, atol, [](const Tensor& t, int64_t i) {
-        return t.flat<double>()(i);
-      });
+      return CompareFloating(got, want, rtol, atol,
+                             [](const Tensor& t, int64_t i) { return t.flat<double>()(i); });
     case DT_HALF:
       return CompareFloating(got, want, rtol, atol, [](const Tensor& t, int64_t i) {
         return AsDouble(t.flat<half>()(i));
@@ -115,9 +124,8 @@ std::vector<std::string> CompareValues(const Tensor& got, const Tensor& want, do
       std::vector<std::string> mismatches;
       for (int64_t i = 0; i < 2 * want.NumElements(); ++i) {
         if (!FloatsMatch(part(got, i), part(want, i), rtol, atol)) {
-          mismatches.push_back(absl::StrCat("[", i / 2, (i % 2 ? "].imag" : "].real"),
-                                            " got ", part(got, i), ", TensorFlow ",
-                                            part(want, i)));
+          mismatches.push_back(absl::StrCat("[", i / 2, (i % 2 ? "].imag" : "].real"), " got ",
+                                            part(got, i), ", TensorFlow ", part(want, i)));
           if (mismatches.size() >= kMaxReportedMismatches) break;
         }
       }
@@ -128,8 +136,8 @@ std::vector<std::string> CompareValues(const Tensor& got, const Tensor& want, do
       for (int64_t i = 0; i < want.NumElements(); ++i) {
         if (got.flat<std::string>()(i) != want.flat<std::string>()(i)) {
           mismatches.push_back(absl::StrCat("[", i, "] got \"", got.flat<std::string>()(i),
-                                            "\", TensorFlow \"",
-                                            want.flat<std::string>()(i), "\""));
+                                            "\", TensorFlow \"", want.flat<std::string>()(i),
+                                            "\""));
           if (mismatches.size() >= kMaxReportedMismatches) break;
         }
       }
@@ -144,8 +152,8 @@ std::vector<std::string> CompareValues(const Tensor& got, const Tensor& want, do
       std::vector<std::string> mismatches;
       for (size_t i = 0; width > 0 && i * width < w.size(); ++i) {
         if (std::memcmp(g.data() + i * width, w.data() + i * width, width) != 0) {
-          mismatches.push_back(absl::StrCat("[", i, "] got ", IntegerAt(got, i),
-                                            ", TensorFlow ", IntegerAt(want, i)));
+          mismatches.push_back(absl::StrCat("[", i, "] got ", IntegerAt(got, i), ", TensorFlow ",
+                                            IntegerAt(want, i)));
           if (mismatches.size() >= kMaxReportedMismatches) break;
         }
       }
@@ -170,8 +178,7 @@ class OpCaseTest : public KernelTest {
         Tensor input;
         ASSERT_TRUE(TensorFromProto(case_.inputs(i), &input).ok())
             << "unreadable input " << i << " in the fixture";
-        ASSERT_EQ(DataTypeString(input.dtype()),
-                  DataTypeString(BaseType(kernel()->input_type(i))))
+        ASSERT_EQ(DataTypeString(input.dtype()), DataTypeString(BaseType(kernel()->input_type(i))))
             << "input " << i << " of the fixture";
         AddInput(input);
       }
@@ -192,17 +199,16 @@ class OpCaseTest : public KernelTest {
       ASSERT_EQ(got->shape().DebugString(), want.shape().DebugString()) << "output " << i;
       const std::vector<std::string> mismatches =
           CompareValues(*got, want, case_.rtol(), case_.atol());
-      EXPECT_TRUE(mismatches.empty())
-          << "output " << i << " (rtol " << case_.rtol() << ", atol " << case_.atol()
-          << "): " << absl::StrJoin(mismatches, "; ");
+      EXPECT_TRUE(mismatches.empty()) << "output " << i << " (rtol " << case_.rtol() << ", atol "
+                                      << case_.atol() << "): " << absl::StrJoin(mismatches, "; ");
     }
   }
 
  private:
   void ExpectError(const absl::Status& status) {
     const auto want = static_cast<absl::StatusCode>(case_.error_code());
-    ASSERT_FALSE(status.ok()) << "TensorFlow raised " << absl::StatusCodeToString(want)
-                              << ": " << case_.error_message() << "; Sluice succeeded";
+    ASSERT_FALSE(status.ok()) << "TensorFlow raised " << absl::StatusCodeToString(want) << ": "
+                              << case_.error_message() << "; Sluice succeeded";
     EXPECT_EQ(status.code(), want)
         << "Sluice: " << status << "\nTensorFlow: " << case_.error_message();
     if (!case_.error_substr().empty()) {
@@ -242,11 +248,9 @@ int main(int argc, char** argv) {
     const std::string family = sluice::test::FamilyOf(argv[i]);
     for (const sluice::test::OpCase& op_case : cases->cases()) {
       const sluice::test::OpCase* c = &op_case;
-      ::testing::RegisterTest(family.c_str(), op_case.name().c_str(), nullptr, nullptr,
-                              __FILE__, __LINE__,
-                              [c]() -> ::testing::Test* {
-                                return new sluice::test::OpCaseTest(c);
-                              });
+      ::testing::RegisterTest(
+          family.c_str(), op_case.name().c_str(), nullptr, nullptr, __FILE__, __LINE__,
+          [c]() -> ::testing::Test* { return new sluice::test::OpCaseTest(c); });
     }
     fixtures.push_back(std::move(cases));
   }

@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/import/graph_def_io.h"
 #include "graph/core/tensor.h"
+#include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
 #include "io/npy.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
-#include "runtime/session/session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 
 namespace sluice {
 namespace {
@@ -74,8 +74,7 @@ TEST_P(DigitsModelTest, MatchesTensorFlow) {
     std::unique_ptr<Session> session;
     ASSERT_TRUE(NewSession(options, &session).ok());
     ASSERT_TRUE(session->Create(graph).ok());
-    const absl::Status status =
-        session->Run({{"images", images}}, {"probabilities"}, {}, &outputs);
+    const absl::Status status = session->Run({{"images", images}}, {"probabilities"}, {}, &outputs);
     ASSERT_TRUE(status.ok()) << status;
   }
   ASSERT_EQ(outputs.size(), 1u);
@@ -90,8 +89,8 @@ TEST_P(DigitsModelTest, MatchesTensorFlow) {
   int correct = 0;
   for (int i = 0; i < n; ++i) {
     for (int k = 0; k < classes; ++k) {
-      max_error = std::max(max_error, std::fabs(static_cast<double>(got[i * classes + k]) -
-                                                want[i * classes + k]));
+      max_error = std::max(
+          max_error, std::fabs(static_cast<double>(got[i * classes + k]) - want[i * classes + k]));
     }
     const int predicted = ArgMax(got + i * classes, classes);
     EXPECT_EQ(predicted, ArgMax(want + i * classes, classes)) << "image " << i;
@@ -107,8 +106,8 @@ INSTANTIATE_TEST_SUITE_P(Configs, DigitsModelTest,
                                            Config{1, OptimizerOptions::L0}),
                          [](const ::testing::TestParamInfo<Config>& info) {
                            return absl::StrCat(
-                               info.param.level == OptimizerOptions::L1 ? "L1" : "L0",
-                               "_threads", info.param.threads);
+                               info.param.level == OptimizerOptions::L1 ? "L1" : "L0", "_threads",
+                               info.param.threads);
                          });
 
 }  // namespace

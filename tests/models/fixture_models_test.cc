@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "graph/import/graph_def_io.h"
 #include "graph/core/tensor.h"
+#include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
 #include "io/npy.h"
 #include "proto/graph.pb.h"
-#include "runtime/session/session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 #include "tests/fixture_manifest.h"
 
 namespace sluice {

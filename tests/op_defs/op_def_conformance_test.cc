@@ -15,9 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/text_format.h"
+#include "graph/core/types.h"
 #include "graph/op/attr_value_util.h"
 #include "graph/op/op_registry.h"
-#include "graph/core/types.h"
 #include "gtest/gtest.h"
 #include "proto/op_def.pb.h"
 

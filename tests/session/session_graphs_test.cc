@@ -8,11 +8,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "graph/import/graph_def_io.h"
 #include "graph/core/tensor.h"
+#include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
-#include "runtime/session/session.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 
 namespace sluice {
 namespace {

@@ -96,8 +96,7 @@ std::string LayerOf(const LayerTable& table, absl::string_view path) {
     if (!absl::StartsWith(path, absl::StrCat(layer, "/"))) continue;
     const absl::string_view rest = path.substr(layer.size() + 1);
     // A sub-folder of a layer that is not a tree is a layer of its own (or none).
-    if (absl::StrContains(rest, '/') && table.trees.count(layer) == 0 &&
-        !IsUnderTestdata(rest)) {
+    if (absl::StrContains(rest, '/') && table.trees.count(layer) == 0 && !IsUnderTestdata(rest)) {
       continue;
     }
     if (layer.size() > best.size()) best = layer;
@@ -168,11 +167,10 @@ std::vector<std::string> FindViolations(const LayerTable& table,
                                           ", which is kept only for users' code"));
       }
       if (allowed.count(included_layer) == 0) {
-        violations.push_back(absl::StrCat(file.path, " (layer ", layer, ") includes ", include,
-                                          " (layer ", included_layer,
-                                          "), which it may not use: ", layer, " may use ",
-                                          absl::StrJoin(table.uses.at(layer), ", "),
-                                          " and what they use"));
+        violations.push_back(
+            absl::StrCat(file.path, " (layer ", layer, ") includes ", include, " (layer ",
+                         included_layer, "), which it may not use: ", layer, " may use ",
+                         absl::StrJoin(table.uses.at(layer), ", "), " and what they use"));
       }
     }
   }

@@ -89,8 +89,7 @@ TEST(LayeringTest, UpwardIncludeInTheTreeFails) {
   SourceFile* kernel = FindFile(&files, "kernels/cpu/cwise/binary_op.h");
   ASSERT_NE(kernel, nullptr);
   kernel->text += "\n#include \"runtime/session/direct_session.h\"\n";
-  const std::vector<std::string> violations =
-      FindViolations(Table(), files, GeneratedHeaders());
+  const std::vector<std::string> violations = FindViolations(Table(), files, GeneratedHeaders());
   ASSERT_EQ(violations.size(), 1u);
   EXPECT_EQ(violations[0],
             "kernels/cpu/cwise/binary_op.h (layer kernels) includes "
@@ -169,15 +168,16 @@ TEST(LayeringTest, UnknownHeadersAreReported) {
   const auto missing = Check({{"high/a.cc", "#include \"mid/missing.h\""}});
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_TRUE(absl::StrContains(missing[0], "not among the checked sources"));
-  EXPECT_TRUE(Check({{"top/a.cc", "#include \"mid/x.pb.h\"\n#include \"top/generated.h\"\n"
-                                  "#include \"absl/strings/str_cat.h\"\n#include <vector>"}})
+  EXPECT_TRUE(Check({{"top/a.cc",
+                      "#include \"mid/x.pb.h\"\n#include \"top/generated.h\"\n"
+                      "#include \"absl/strings/str_cat.h\"\n#include <vector>"}})
                   .empty());
 }
 
 TEST(LayeringTest, MalformedTables) {
-  EXPECT_FALSE(ParseLayerTable("a: b\n").ok());             // b is not a layer
-  EXPECT_FALSE(ParseLayerTable("a: b\nb: a\n").ok());       // a cycle
-  EXPECT_FALSE(ParseLayerTable("a:\na:\n").ok());           // listed twice
+  EXPECT_FALSE(ParseLayerTable("a: b\n").ok());        // b is not a layer
+  EXPECT_FALSE(ParseLayerTable("a: b\nb: a\n").ok());  // a cycle
+  EXPECT_FALSE(ParseLayerTable("a:\na:\n").ok());      // listed twice
   EXPECT_FALSE(ParseLayerTable("no colon here\n").ok());
 }
 

@@ -132,8 +132,7 @@ absl::Status ArgParser::Parse(const std::vector<std::string>& args) {
     }
     if (!has_value) {
       if (i + 1 == args.size()) {
-        return errors::InvalidArgument("--", flag->name, " needs a value (", flag->value_name,
-                                       ")");
+        return errors::InvalidArgument("--", flag->name, " needs a value (", flag->value_name, ")");
       }
       value = args[++i];
     }
@@ -153,8 +152,8 @@ std::string ArgParser::Help() const {
   }
   absl::StrAppend(&text, "\nflags:\n");
   for (const Flag& flag : flags_) {
-    std::string spelling = flag.alias != 0 ? absl::StrCat("-", std::string(1, flag.alias), ", ")
-                                           : std::string();
+    std::string spelling =
+        flag.alias != 0 ? absl::StrCat("-", std::string(1, flag.alias), ", ") : std::string();
     absl::StrAppend(&spelling, "--", flag.name);
     if (!flag.value_name.empty()) absl::StrAppend(&spelling, " ", flag.value_name);
     std::string help = flag.help;
@@ -166,8 +165,8 @@ std::string ArgParser::Help() const {
 }
 
 std::string ArgParser::ShortUsage() const {
-  return absl::StrCat("usage: sluice ", usage_, "\n(sluice ",
-                      usage_.substr(0, usage_.find(' ')), " --help for details)\n");
+  return absl::StrCat("usage: sluice ", usage_, "\n(sluice ", usage_.substr(0, usage_.find(' ')),
+                      " --help for details)\n");
 }
 
 }  // namespace cli

@@ -27,14 +27,14 @@ class ArgParser {
   ArgParser(std::string usage, std::string summary);
 
   // Flags with a value. `value_name` appears in the help ("--runs N").
-  void AddString(const std::string& name, const std::string& value_name,
-                 const std::string& help, std::string* value);
-  void AddRepeated(const std::string& name, const std::string& value_name,
-                   const std::string& help, std::vector<std::string>* values);
+  void AddString(const std::string& name, const std::string& value_name, const std::string& help,
+                 std::string* value);
+  void AddRepeated(const std::string& name, const std::string& value_name, const std::string& help,
+                   std::vector<std::string>* values);
   void AddInt(const std::string& name, const std::string& value_name, const std::string& help,
               int64_t* value);
-  void AddDouble(const std::string& name, const std::string& value_name,
-                 const std::string& help, double* value);
+  void AddDouble(const std::string& name, const std::string& value_name, const std::string& help,
+                 double* value);
   // A switch: present means true.
   void AddBool(const std::string& name, const std::string& help, bool* value);
   // `-c` as another spelling of the flag `name` (declared before or after).

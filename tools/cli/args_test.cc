@@ -56,14 +56,14 @@ TEST(ArgParserTest, DoubleDashEndsFlags) {
 
 TEST(ArgParserTest, RejectsMistakes) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {},                               // missing MODEL
-           {"m.pb", "extra"},                // extra positional
-           {"m.pb", "--nope"},               // unknown flag
-           {"m.pb", "--runs"},               // missing value
-           {"m.pb", "--runs", "many"},       // not an integer
-           {"m.pb", "--seconds=x"},          // not a number
-           {"m.pb", "--json=1"},             // switch with a value
-           {"m.pb", "-x"},                   // unknown alias
+           {},                          // missing MODEL
+           {"m.pb", "extra"},           // extra positional
+           {"m.pb", "--nope"},          // unknown flag
+           {"m.pb", "--runs"},          // missing value
+           {"m.pb", "--runs", "many"},  // not an integer
+           {"m.pb", "--seconds=x"},     // not a number
+           {"m.pb", "--json=1"},        // switch with a value
+           {"m.pb", "-x"},              // unknown alias
        }) {
     Flags flags;
     ArgParser parser = MakeParser(&flags);

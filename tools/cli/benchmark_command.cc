@@ -75,8 +75,7 @@ class ProgressBar {
     drawn_percent_ = percent;
     const int filled = percent * kWidth / 100;
     std::fprintf(stderr, "\r[%s%s] %3d%% %lld steps", std::string(filled, '#').c_str(),
-                 std::string(kWidth - filled, ' ').c_str(), percent,
-                 static_cast<long long>(steps));
+                 std::string(kWidth - filled, ' ').c_str(), percent, static_cast<long long>(steps));
   }
   void Done() {
     if (enabled_) std::fprintf(stderr, "\r%*s\r", kWidth + 24, "");
@@ -94,10 +93,11 @@ void PrintText(const BenchmarkFlags& flags, const LatencyStats& stats, double to
               device.c_str(), static_cast<long long>(flags.feeds.batch),
               static_cast<long long>(flags.warmup));
   std::printf("Steps: %lld in %.3f s\n", static_cast<long long>(stats.count), total_ms / 1e3);
-  std::printf("Latency ms: p50 %.4f  p90 %.4f  p99 %.4f  (min %.4f, max %.4f, mean %.4f, "
-              "std %.4f)\n",
-              stats.p50_ms, stats.p90_ms, stats.p99_ms, stats.min_ms, stats.max_ms,
-              stats.mean_ms, stats.stddev_ms);
+  std::printf(
+      "Latency ms: p50 %.4f  p90 %.4f  p99 %.4f  (min %.4f, max %.4f, mean %.4f, "
+      "std %.4f)\n",
+      stats.p50_ms, stats.p90_ms, stats.p99_ms, stats.min_ms, stats.max_ms, stats.mean_ms,
+      stats.stddev_ms);
   const double steps_per_s = total_ms > 0 ? stats.count * 1e3 / total_ms : 0;
   std::printf("Throughput: %.2f steps/s, %.2f items/s\n", steps_per_s,
               steps_per_s * flags.feeds.batch);
@@ -145,8 +145,8 @@ absl::Status Benchmark(BenchmarkFlags flags) {
        flags.outputs.empty() ? LikelyOutputs(model.graph_def) : flags.outputs) {
     std::string tensor;
     DataType dtype;
-    RETURN_IF_ERROR(errors::PrependToMessage(
-        ResolveOutput(model.graph_def, name, &tensor, &dtype), "--output: "));
+    RETURN_IF_ERROR(errors::PrependToMessage(ResolveOutput(model.graph_def, name, &tensor, &dtype),
+                                             "--output: "));
     fetches.push_back(tensor);
   }
   if (fetches.empty()) {
@@ -239,8 +239,7 @@ int BenchmarkCommand(const Args& args) {
     return ReportUsageError("benchmark", parser, "give --runs or --seconds, not both");
   }
   if ((flags.runs != -1 && flags.runs < 1) || (flags.seconds != -1 && !(flags.seconds > 0)) ||
-      flags.warmup < 0 ||
-      flags.feeds.batch < 1 || flags.profile_runs < 1) {
+      flags.warmup < 0 || flags.feeds.batch < 1 || flags.profile_runs < 1) {
     return ReportUsageError("benchmark", parser,
                             "--runs, --seconds, --batch and --profile-runs must be positive, "
                             "--warmup non-negative");

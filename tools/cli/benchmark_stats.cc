@@ -106,9 +106,9 @@ Profile BuildProfile(const std::vector<StepStats>& steps) {
 }
 
 std::string FormatProfile(const Profile& profile, int max_nodes) {
-  std::string out = absl::StrFormat(
-      "Profile over %d traced step(s): %.4f ms of op time per step\nBy op type:\n",
-      profile.steps, profile.total_ms);
+  std::string out =
+      absl::StrFormat("Profile over %d traced step(s): %.4f ms of op time per step\nBy op type:\n",
+                      profile.steps, profile.total_ms);
   AppendTable(profile.by_op_type, profile.by_op_type.size(), false, &out);
   absl::StrAppend(&out, "By node:\n");
   AppendTable(profile.by_node, static_cast<size_t>(std::max(max_nodes, 0)), true, &out);

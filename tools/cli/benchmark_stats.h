@@ -25,16 +25,16 @@ struct LatencyStats {
 LatencyStats ComputeLatencyStats(std::vector<double> millis);
 
 struct ProfileRow {
-  std::string name;     // node name, or op type
-  std::string op;       // the node's op (per-node rows)
-  int64_t count = 0;    // per-op-type rows: distinct nodes of that type
-  double avg_ms = 0;    // per traced step
-  double share = 0;     // of the total, in [0, 1]
+  std::string name;   // node name, or op type
+  std::string op;     // the node's op (per-node rows)
+  int64_t count = 0;  // per-op-type rows: distinct nodes of that type
+  double avg_ms = 0;  // per traced step
+  double share = 0;   // of the total, in [0, 1]
 };
 
 struct Profile {
   int64_t steps = 0;
-  double total_ms = 0;  // summed op time per step, averaged over steps
+  double total_ms = 0;                 // summed op time per step, averaged over steps
   std::vector<ProfileRow> by_op_type;  // most time first
   std::vector<ProfileRow> by_node;     // most time first
 };

@@ -20,8 +20,8 @@ namespace sluice {
 namespace cli {
 namespace {
 
-absl::Status SplitAssignment(const std::string& flag, const std::string& text,
-                             std::string* name, std::string* value) {
+absl::Status SplitAssignment(const std::string& flag, const std::string& text, std::string* name,
+                             std::string* value) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
     return errors::InvalidArgument("--", flag, " expects NAME=VALUE, got '", text, "'");
@@ -84,21 +84,51 @@ absl::Status Generate(DataType dtype, const TensorShape& shape, bool zeros, std:
   auto number = [&]() { return zeros ? 0.0 : real(*rng); };
   auto integer = [&]() { return zeros ? 0 : small(*rng); };
   switch (dtype) {
-    case DT_FLOAT: Fill<float>(out, number); break;
-    case DT_DOUBLE: Fill<double>(out, number); break;
-    case DT_HALF: Fill<half>(out, [&] { return static_cast<float>(number()); }); break;
-    case DT_BFLOAT16: Fill<bfloat16>(out, [&] { return static_cast<float>(number()); }); break;
-    case DT_COMPLEX64: Fill<complex64>(out, [&] { return complex64(number(), 0); }); break;
-    case DT_COMPLEX128: Fill<complex128>(out, [&] { return complex128(number(), 0); }); break;
-    case DT_INT8: Fill<int8_t>(out, integer); break;
-    case DT_INT16: Fill<int16_t>(out, integer); break;
-    case DT_INT32: Fill<int32_t>(out, integer); break;
-    case DT_INT64: Fill<int64_t>(out, integer); break;
-    case DT_UINT8: Fill<uint8_t>(out, integer); break;
-    case DT_UINT16: Fill<uint16_t>(out, integer); break;
-    case DT_UINT32: Fill<uint32_t>(out, integer); break;
-    case DT_UINT64: Fill<uint64_t>(out, integer); break;
-    case DT_BOOL: Fill<bool>(out, [&] { return integer() % 2 == 1; }); break;
+    case DT_FLOAT:
+      Fill<float>(out, number);
+      break;
+    case DT_DOUBLE:
+      Fill<double>(out, number);
+      break;
+    case DT_HALF:
+      Fill<half>(out, [&] { return static_cast<float>(number()); });
+      break;
+    case DT_BFLOAT16:
+      Fill<bfloat16>(out, [&] { return static_cast<float>(number()); });
+      break;
+    case DT_COMPLEX64:
+      Fill<complex64>(out, [&] { return complex64(number(), 0); });
+      break;
+    case DT_COMPLEX128:
+      Fill<complex128>(out, [&] { return complex128(number(), 0); });
+      break;
+    case DT_INT8:
+      Fill<int8_t>(out, integer);
+      break;
+    case DT_INT16:
+      Fill<int16_t>(out, integer);
+      break;
+    case DT_INT32:
+      Fill<int32_t>(out, integer);
+      break;
+    case DT_INT64:
+      Fill<int64_t>(out, integer);
+      break;
+    case DT_UINT8:
+      Fill<uint8_t>(out, integer);
+      break;
+    case DT_UINT16:
+      Fill<uint16_t>(out, integer);
+      break;
+    case DT_UINT32:
+      Fill<uint32_t>(out, integer);
+      break;
+    case DT_UINT64:
+      Fill<uint64_t>(out, integer);
+      break;
+    case DT_BOOL:
+      Fill<bool>(out, [&] { return integer() % 2 == 1; });
+      break;
     default:
       return errors::Unimplemented("cannot generate values of dtype ", DataTypeString(dtype),
                                    "; feed this input from a .npy file");
@@ -138,8 +168,8 @@ absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::m
       return errors::InvalidArgument("input '", input.name, "': its dtype is unknown");
     }
     RETURN_IF_ERROR(Generate(input.dtype, shape, request.spec == "zeros", rng, &feed->value));
-    feed->description = absl::StrCat(request.spec, " ", DataTypeString(input.dtype), " ",
-                                      ShapeString(shape));
+    feed->description =
+        absl::StrCat(request.spec, " ", DataTypeString(input.dtype), " ", ShapeString(shape));
     return absl::OkStatus();
   }
   const std::string path = UserPath(request.spec);
@@ -169,8 +199,8 @@ absl::Status BuildFeeds(const GraphDef& graph_def, const FeedOptions& options,
                          Request** request) -> absl::Status {
     std::string tensor;
     ModelInput input;
-    RETURN_IF_ERROR(errors::PrependToMessage(ResolveInput(graph_def, name, &tensor, &input),
-                                             "--", flag, ": "));
+    RETURN_IF_ERROR(
+        errors::PrependToMessage(ResolveInput(graph_def, name, &tensor, &input), "--", flag, ": "));
     auto [it, added] = requests.try_emplace(tensor);
     if (added) {
       it->second.input = std::move(input);

@@ -74,8 +74,8 @@ Inspection Inspect(const GraphDef& graph_def) {
 void PrintText(const Model& model, const Inspection& info) {
   const GraphDef& graph_def = model.graph_def;
   std::printf("Model: %s\n", model.path.c_str());
-  std::printf("GraphDef versions: producer %d, min_consumer %d\n",
-              graph_def.versions().producer(), graph_def.versions().min_consumer());
+  std::printf("GraphDef versions: producer %d, min_consumer %d\n", graph_def.versions().producer(),
+              graph_def.versions().min_consumer());
   std::printf("Nodes: %d\n", graph_def.node_size());
   std::printf("Inputs (%zu):\n", info.inputs.size());
   for (const ModelInput& input : info.inputs) {

@@ -58,11 +58,21 @@ JsonWriter& JsonWriter::String(absl::string_view value) {
   out_ += '"';
   for (char c : value) {
     switch (c) {
-      case '"': out_ += "\\\""; break;
-      case '\\': out_ += "\\\\"; break;
-      case '\n': out_ += "\\n"; break;
-      case '\t': out_ += "\\t"; break;
-      case '\r': out_ += "\\r"; break;
+      case '"':
+        out_ += "\\\"";
+        break;
+      case '\\':
+        out_ += "\\\\";
+        break;
+      case '\n':
+        out_ += "\\n";
+        break;
+      case '\t':
+        out_ += "\\t";
+        break;
+      case '\r':
+        out_ += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           absl::StrAppendFormat(&out_, "\\u%04x", static_cast<unsigned char>(c));

@@ -8,8 +8,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
-#include "graph/tensor_id.h"
 #include "graph/core/types.h"
+#include "graph/tensor_id.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/kernel_registry.h"
@@ -115,10 +115,10 @@ absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>
     std::vector<std::string> devices = DevicesWithKernel(node.op());
     const std::string attrs = NodeTypeAttrs(node);
     const std::string where =
-        devices.empty() ? absl::StrCat("no device has a kernel for ", node.op(), " in this build")
-                        : absl::StrCat(node.op(), " kernels exist on: ",
-                                       absl::StrJoin(devices, ", "), " (sluice ops --op ",
-                                       node.op(), " lists them)");
+        devices.empty()
+            ? absl::StrCat("no device has a kernel for ", node.op(), " in this build")
+            : absl::StrCat(node.op(), " kernels exist on: ", absl::StrJoin(devices, ", "),
+                           " (sluice ops --op ", node.op(), " lists them)");
     return errors::NotFound("no ", device_type, " kernel for op '", node.op(), "' (node ",
                             node.name(), attrs.empty() ? "" : ", ", attrs, "); ", where);
   }

@@ -95,8 +95,8 @@ std::vector<std::string> LikelyOutputs(const GraphDef& graph_def) {
   }
   std::vector<std::string> outputs;
   for (const NodeDef& node : graph_def.node()) {
-    if (read.count(node.name()) > 0 || IsEffectOnly(node.op()) ||
-        node.op() == "Placeholder" || node.op() == "PlaceholderWithDefault") {
+    if (read.count(node.name()) > 0 || IsEffectOnly(node.op()) || node.op() == "Placeholder" ||
+        node.op() == "PlaceholderWithDefault") {
       continue;
     }
     DataTypeVector types;
@@ -119,8 +119,8 @@ std::string DescribeInput(const ModelInput& input) {
                       input.has_default ? " (has a default)" : "");
 }
 
-absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name,
-                           std::string* tensor, DataType* dtype) {
+absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name, std::string* tensor,
+                           DataType* dtype) {
   TensorId id;
   RETURN_IF_ERROR(ParseUserTensorName(name, &id));
   const NodeDef* node = FindNode(graph_def, id.node);
@@ -140,8 +140,8 @@ absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name,
   return absl::OkStatus();
 }
 
-absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name,
-                          std::string* tensor, ModelInput* input) {
+absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name, std::string* tensor,
+                          ModelInput* input) {
   TensorId id;
   RETURN_IF_ERROR(ParseUserTensorName(name, &id));
   const NodeDef* node = FindNode(graph_def, id.node);

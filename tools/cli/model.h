@@ -58,13 +58,13 @@ absl::Status NodeOutputTypes(const NodeDef& node, DataTypeVector* types);
 std::string DescribeInput(const ModelInput& input);
 
 // A tensor the user names for an output: its canonical name ("node" or "node:i") and dtype.
-absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name,
-                           std::string* tensor, DataType* dtype);
+absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name, std::string* tensor,
+                           DataType* dtype);
 
 // A tensor the user names for an input. Placeholders come with their declared shape; other
 // nodes' outputs may be fed too (as TensorFlow allows), with an unknown shape.
-absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name,
-                          std::string* tensor, ModelInput* input);
+absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name, std::string* tensor,
+                          ModelInput* input);
 
 }  // namespace cli
 }  // namespace sluice

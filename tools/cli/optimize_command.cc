@@ -45,8 +45,8 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   for (const std::string& name : fetches) {
     std::string tensor;
     DataType dtype;
-    RETURN_IF_ERROR(errors::PrependToMessage(
-        ResolveOutput(model.graph_def, name, &tensor, &dtype), "--fetch: "));
+    RETURN_IF_ERROR(errors::PrependToMessage(ResolveOutput(model.graph_def, name, &tensor, &dtype),
+                                             "--fetch: "));
     opts.prune.fetches.push_back(tensor);
   }
   if (opts.prune.fetches.empty()) {

@@ -108,8 +108,8 @@ absl::Status Run(const RunFlags& flags) {
     feed_pairs.emplace_back(feed.tensor, feed.value);
   }
   std::unique_ptr<ModelRunner> runner;
-  RETURN_IF_ERROR(ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs),
-                                      fetches, &runner));
+  RETURN_IF_ERROR(
+      ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs), fetches, &runner));
   std::vector<Tensor> outputs;
   const auto start = std::chrono::steady_clock::now();
   RETURN_IF_ERROR(runner->Run(RunOptions(), &outputs, nullptr));

@@ -9,8 +9,8 @@
 #include "graph/core/errors.h"
 #include "graph/tensor_id.h"
 #include "runtime/device/device_factory.h"
-#include "runtime/framework/device_type.h"
 #include "runtime/device/session_options.h"
+#include "runtime/framework/device_type.h"
 #include "tools/cli/kernel_info.h"
 
 namespace sluice {
@@ -25,8 +25,8 @@ absl::Status CheckDevice(const std::string& device, std::string* device_type) {
   std::vector<std::string> types = DeviceFactory::DeviceTypes();
   if (std::find(types.begin(), types.end(), *device_type) == types.end()) {
     return errors::InvalidArgument("--device ", device, ": this build of Sluice has no ",
-                                   *device_type, " device (it has: ",
-                                   absl::StrJoin(types, ", "), ")");
+                                   *device_type, " device (it has: ", absl::StrJoin(types, ", "),
+                                   ")");
   }
   return absl::OkStatus();
 }

@@ -46,26 +46,53 @@ std::string TopK(const std::vector<double>& values, int64_t row, int64_t columns
 
 bool ValuesAsDoubles(const Tensor& tensor, std::vector<double>* values) {
   switch (tensor.dtype()) {
-    case DT_FLOAT: Append<float>(tensor, values); return true;
-    case DT_DOUBLE: Append<double>(tensor, values); return true;
-    case DT_HALF: Append<half>(tensor, values); return true;
-    case DT_BFLOAT16: Append<bfloat16>(tensor, values); return true;
-    case DT_INT8: Append<int8_t>(tensor, values); return true;
-    case DT_INT16: Append<int16_t>(tensor, values); return true;
-    case DT_INT32: Append<int32_t>(tensor, values); return true;
-    case DT_INT64: Append<int64_t>(tensor, values); return true;
-    case DT_UINT8: Append<uint8_t>(tensor, values); return true;
-    case DT_UINT16: Append<uint16_t>(tensor, values); return true;
-    case DT_UINT32: Append<uint32_t>(tensor, values); return true;
-    case DT_UINT64: Append<uint64_t>(tensor, values); return true;
-    case DT_BOOL: Append<bool>(tensor, values); return true;
-    default: return false;
+    case DT_FLOAT:
+      Append<float>(tensor, values);
+      return true;
+    case DT_DOUBLE:
+      Append<double>(tensor, values);
+      return true;
+    case DT_HALF:
+      Append<half>(tensor, values);
+      return true;
+    case DT_BFLOAT16:
+      Append<bfloat16>(tensor, values);
+      return true;
+    case DT_INT8:
+      Append<int8_t>(tensor, values);
+      return true;
+    case DT_INT16:
+      Append<int16_t>(tensor, values);
+      return true;
+    case DT_INT32:
+      Append<int32_t>(tensor, values);
+      return true;
+    case DT_INT64:
+      Append<int64_t>(tensor, values);
+      return true;
+    case DT_UINT8:
+      Append<uint8_t>(tensor, values);
+      return true;
+    case DT_UINT16:
+      Append<uint16_t>(tensor, values);
+      return true;
+    case DT_UINT32:
+      Append<uint32_t>(tensor, values);
+      return true;
+    case DT_UINT64:
+      Append<uint64_t>(tensor, values);
+      return true;
+    case DT_BOOL:
+      Append<bool>(tensor, values);
+      return true;
+    default:
+      return false;
   }
 }
 
 std::string SummarizeOutput(const std::string& name, const Tensor& tensor) {
-  std::string text = absl::StrCat(name, ": ", DataTypeString(tensor.dtype()), " ",
-                                  ShapeString(tensor.shape()));
+  std::string text =
+      absl::StrCat(name, ": ", DataTypeString(tensor.dtype()), " ", ShapeString(tensor.shape()));
   std::vector<double> values;
   if (tensor.NumElements() > 0 && ValuesAsDoubles(tensor, &values)) {
     double min = std::numeric_limits<double>::infinity();

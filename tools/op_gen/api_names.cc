@@ -10,7 +10,7 @@ namespace {
 
 const std::map<std::string, std::string>& Endpoints() {
   static const auto* endpoints = new std::map<std::string, std::string>{
-      {"ConcatV2", "Concat"}, {"Pack", "Stack"},     {"Unpack", "Unstack"},
+      {"ConcatV2", "Concat"}, {"Pack", "Stack"},        {"Unpack", "Unstack"},
       {"TopKV2", "TopK"},     {"ReverseV2", "Reverse"},
   };
   return *endpoints;
@@ -18,9 +18,8 @@ const std::map<std::string, std::string>& Endpoints() {
 
 const std::map<std::string, std::string>& ReduceAliases() {
   static const auto* aliases = new std::map<std::string, std::string>{
-      {"Sum", "ReduceSum"}, {"Mean", "ReduceMean"}, {"Max", "ReduceMax"},
-      {"Min", "ReduceMin"}, {"Prod", "ReduceProd"}, {"All", "ReduceAll"},
-      {"Any", "ReduceAny"},
+      {"Sum", "ReduceSum"},   {"Mean", "ReduceMean"}, {"Max", "ReduceMax"}, {"Min", "ReduceMin"},
+      {"Prod", "ReduceProd"}, {"All", "ReduceAll"},   {"Any", "ReduceAny"},
   };
   return *aliases;
 }

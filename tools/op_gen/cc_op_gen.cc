@@ -10,8 +10,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "graph/op/attr_value_util.h"
 #include "graph/core/types.h"
+#include "graph/op/attr_value_util.h"
 #include "tools/op_gen/api_names.h"
 
 namespace sluice {
@@ -21,16 +21,15 @@ namespace {
 // C++ keywords, and names the generated class uses itself.
 bool IsReserved(const std::string& name) {
   static const auto* reserved = new std::set<std::string>{
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool",
-      "break", "case", "catch", "char", "class", "compl", "const", "constexpr", "const_cast",
-      "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else",
-      "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
-      "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register",
-      "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert",
-      "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
-      "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void",
-      "volatile", "wchar_t", "while", "xor", "xor_eq",
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break",
+      "case", "catch", "char", "class", "compl", "const", "constexpr", "const_cast", "continue",
+      "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit",
+      "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
+      "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "return", "short",
+      "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template",
+      "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // Members and parameters of every wrapper.
       "scope", "attrs", "operation", "node", "Attrs"};
   return reserved->count(name) > 0;
@@ -84,11 +83,9 @@ AttrType CppTypeOfAttr(const std::string& type) {
             "std::vector<::sluice::PartialTensorShape>", true};
   }
   if (type == "list(tensor)") {
-    return {"absl::Span<const ::sluice::TensorProto>", "std::vector<::sluice::TensorProto>",
-            true};
+    return {"absl::Span<const ::sluice::TensorProto>", "std::vector<::sluice::TensorProto>", true};
   }
-  return {"absl::Span<const ::sluice::NameAttrList>", "std::vector<::sluice::NameAttrList>",
-          true};
+  return {"absl::Span<const ::sluice::NameAttrList>", "std::vector<::sluice::NameAttrList>", true};
 }
 
 struct ArgInfo {
@@ -190,7 +187,8 @@ std::string ClassComment(const OpInfo& op) {
   if (!def.summary().empty()) absl::StrAppend(&text, def.summary(), "\n\n");
   if (!def.description().empty()) absl::StrAppend(&text, def.description(), "\n\n");
   absl::StrAppend(&text, "Adds a `", def.name(), "` node.\n\nArgs:\n* scope: a Scope\n");
-  for (const ArgInfo& in : op.inputs) absl::StrAppend(&text, "* ", in.cpp_name, ": ", in.type, "\n");
+  for (const ArgInfo& in : op.inputs)
+    absl::StrAppend(&text, "* ", in.cpp_name, ": ", in.type, "\n");
   for (const AttrInfo& a : op.required) {
     absl::StrAppend(&text, "* ", AttrDescription(*a.def), "\n");
   }
@@ -201,14 +199,13 @@ std::string ClassComment(const OpInfo& op) {
     }
   }
   if (!op.inferred.empty()) {
-    absl::StrAppend(&text, "\nInferred from the inputs: ", absl::StrJoin(op.inferred, ", "),
-                    "\n");
+    absl::StrAppend(&text, "\nInferred from the inputs: ", absl::StrJoin(op.inferred, ", "), "\n");
   }
   absl::StrAppend(&text, "\nReturns:\n");
   if (op.outputs.empty()) absl::StrAppend(&text, "* the created `Operation`\n");
   for (const ArgInfo& out : op.outputs) {
-    absl::StrAppend(&text, "* ", out.is_list ? "`OutputList` " : "`Output` ", out.cpp_name,
-                    ": ", out.type, "\n");
+    absl::StrAppend(&text, "* ", out.is_list ? "`OutputList` " : "`Output` ", out.cpp_name, ": ",
+                    out.type, "\n");
   }
   if (def.is_stateful()) absl::StrAppend(&text, "\nStateful.\n");
   return text;
@@ -218,10 +215,11 @@ std::string ClassComment(const OpInfo& op) {
 std::string ParamList(const OpInfo& op) {
   std::vector<std::string> params = {"const ::sluice::Scope& scope"};
   for (const ArgInfo& in : op.inputs) {
-    params.push_back(absl::StrCat(in.is_list ? "::sluice::InputList " : "::sluice::Input ",
-                                  in.cpp_name));
+    params.push_back(
+        absl::StrCat(in.is_list ? "::sluice::InputList " : "::sluice::Input ", in.cpp_name));
   }
-  for (const AttrInfo& a : op.required) params.push_back(absl::StrCat(a.type.param, " ", a.cpp_name));
+  for (const AttrInfo& a : op.required)
+    params.push_back(absl::StrCat(a.type.param, " ", a.cpp_name));
   return absl::StrJoin(params, ", ");
 }
 
@@ -247,8 +245,8 @@ void AppendClass(const OpInfo& op, std::string* h) {
     for (const AttrInfo& a : op.optional) {
       AppendComment(AttrDescription(*a.def), "    ", h);
       absl::StrAppend(h, "    Attrs ", a.setter, "(", a.type.param, " x) const {\n",
-                      "      Attrs ret = *this;\n", "      ret.", a.def->name(), "_ = ",
-                      StorageFrom(a, "x"), ";\n      return ret;\n    }\n");
+                      "      Attrs ret = *this;\n", "      ret.", a.def->name(),
+                      "_ = ", StorageFrom(a, "x"), ";\n      return ret;\n    }\n");
     }
     absl::StrAppend(h, "\n");
     for (const AttrInfo& a : op.optional) {
@@ -270,8 +268,7 @@ void AppendClass(const OpInfo& op, std::string* h) {
   } else if (single) {
     const std::string& o = op.outputs[0].cpp_name;
     absl::StrAppend(h, "  ::sluice::Output operator[](size_t index) const { return ", o,
-                    "[index]; }\n", "  operator ::sluice::InputList() const { return ", o,
-                    "; }\n");
+                    "[index]; }\n", "  operator ::sluice::InputList() const { return ", o, "; }\n");
   }
   absl::StrAppend(h, "  ::sluice::Node* node() const { return operation.node(); }\n");
   for (const AttrInfo& a : op.optional) {
@@ -281,8 +278,8 @@ void AppendClass(const OpInfo& op, std::string* h) {
   }
   absl::StrAppend(h, "\n  ::sluice::Operation operation;\n");
   for (const ArgInfo& o : op.outputs) {
-    absl::StrAppend(h, "  ", o.is_list ? "::sluice::OutputList " : "::sluice::Output ",
-                    o.cpp_name, ";\n");
+    absl::StrAppend(h, "  ", o.is_list ? "::sluice::OutputList " : "::sluice::Output ", o.cpp_name,
+                    ";\n");
   }
   absl::StrAppend(h, "};\n");
   for (const std::string& alias : op.aliases) absl::StrAppend(h, "using ", alias, " = ", c, ";\n");
@@ -292,15 +289,16 @@ void AppendClass(const OpInfo& op, std::string* h) {
 void AppendDefinition(const OpInfo& op, std::string* cc) {
   const std::string& c = op.class_name;
   const bool has_attrs = !op.optional.empty();
-  absl::StrAppend(cc, c, "::", c, "(", ParamList(op), has_attrs ? absl::StrCat(", const ", c, "::Attrs& attrs") : "", ") {\n");
+  absl::StrAppend(cc, c, "::", c, "(", ParamList(op),
+                  has_attrs ? absl::StrCat(", const ", c, "::Attrs& attrs") : "", ") {\n");
   absl::StrAppend(cc, "  if (!scope.ok()) return;\n");
   for (const ArgInfo& in : op.inputs) {
-    absl::StrAppend(cc, "  auto _", in.cpp_name, " = ::sluice::ops::",
-                    in.is_list ? "AsNodeOutList" : "AsNodeOut", "(scope, ", in.cpp_name,
-                    ");\n  if (!scope.ok()) return;\n");
+    absl::StrAppend(cc, "  auto _", in.cpp_name,
+                    " = ::sluice::ops::", in.is_list ? "AsNodeOutList" : "AsNodeOut", "(scope, ",
+                    in.cpp_name, ");\n  if (!scope.ok()) return;\n");
   }
-  absl::StrAppend(cc, "  ::sluice::NodeBuilder builder(scope.GetUniqueNameForOp(\"", c,
-                  "\"), \"", op.def->name(), "\");\n");
+  absl::StrAppend(cc, "  ::sluice::NodeBuilder builder(scope.GetUniqueNameForOp(\"", c, "\"), \"",
+                  op.def->name(), "\");\n");
   for (const ArgInfo& in : op.inputs) absl::StrAppend(cc, "  builder.Input(_", in.cpp_name, ");\n");
   for (const AttrInfo& a : op.required) {
     absl::StrAppend(cc, "  builder.Attr(\"", a.def->name(), "\", ", a.cpp_name, ");\n");
@@ -309,9 +307,9 @@ void AppendDefinition(const OpInfo& op, std::string* cc) {
     absl::StrAppend(cc, "  if (attrs.", a.def->name(), "_) builder.Attr(\"", a.def->name(),
                     "\", *attrs.", a.def->name(), "_);\n");
   }
-  absl::StrAppend(cc, "  ::sluice::Node* ret = ::sluice::ops::internal::FinishOp(scope, &builder);\n",
-                  "  if (ret == nullptr) return;\n",
-                  "  this->operation = ::sluice::Operation(ret);\n");
+  absl::StrAppend(
+      cc, "  ::sluice::Node* ret = ::sluice::ops::internal::FinishOp(scope, &builder);\n",
+      "  if (ret == nullptr) return;\n", "  this->operation = ::sluice::Operation(ret);\n");
   for (size_t i = 0; i < op.outputs.size(); ++i) {
     const ArgInfo& o = op.outputs[i];
     if (!op.has_list_output) {
@@ -327,8 +325,8 @@ void AppendDefinition(const OpInfo& op, std::string* cc) {
   }
   absl::StrAppend(cc, "}\n\n");
   if (has_attrs) {
-    absl::StrAppend(cc, c, "::", c, "(", ParamList(op), ")\n    : ", c, "(", ArgNames(op),
-                    ", ", c, "::Attrs()) {}\n\n");
+    absl::StrAppend(cc, c, "::", c, "(", ParamList(op), ")\n    : ", c, "(", ArgNames(op), ", ", c,
+                    "::Attrs()) {}\n\n");
   }
 }
 

@@ -21,8 +21,16 @@ constexpr char kOps[] = R"pb(
     input_arg { name: "a" type_attr: "T" }
     input_arg { name: "b" type_attr: "T" }
     output_arg { name: "product" type_attr: "T" }
-    attr { name: "transpose_a" type: "bool" default_value { b: false } }
-    attr { name: "T" type: "type" allowed_values { list { type: DT_FLOAT } } }
+    attr {
+      name: "transpose_a"
+      type: "bool"
+      default_value { b: false }
+    }
+    attr {
+      name: "T"
+      type: "type"
+      allowed_values { list { type: DT_FLOAT } }
+    }
   }
   op {
     name: "Split"
@@ -39,10 +47,17 @@ constexpr char kOps[] = R"pb(
     output_arg { name: "operator" type: DT_FLOAT }
     output_arg { name: "rest" type: DT_FLOAT number_attr: "N" }
     attr { name: "N" type: "int" }
-    attr { name: "list" type: "list(int)" default_value { list { i: 1 } } }
+    attr {
+      name: "list"
+      type: "list(int)"
+      default_value { list { i: 1 } }
+    }
   }
   op { name: "_Internal" }
-  op { name: "Const" output_arg { name: "output" type: DT_FLOAT } }
+  op {
+    name: "Const"
+    output_arg { name: "output" type: DT_FLOAT }
+  }
   op {
     name: "Sum"
     input_arg { name: "input" type: DT_FLOAT }
@@ -81,7 +96,8 @@ TEST(CcOpGenTest, ListOutputAndRequiredAttr) {
 
 TEST(CcOpGenTest, ReservedNamesAreEscapedAndInferredAttrsHidden) {
   GeneratedCode code = GenerateCcOps(ParseOps(kOps), "ops.h");
-  EXPECT_TRUE(absl::StrContains(code.header, "::sluice::Input default_, ::sluice::InputList values"));
+  EXPECT_TRUE(
+      absl::StrContains(code.header, "::sluice::Input default_, ::sluice::InputList values"));
   EXPECT_TRUE(absl::StrContains(code.header, "::sluice::Output operator_;"));
   EXPECT_TRUE(absl::StrContains(code.header, "::sluice::OutputList rest;"));
   EXPECT_TRUE(absl::StrContains(code.header, "Attrs List(absl::Span<const int> x) const"));

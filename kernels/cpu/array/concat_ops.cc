@@ -12,9 +12,9 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/array/element_copy.h"
+#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -53,8 +53,7 @@ void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
 // Concat (axis first) and ConcatV2 (axis last).
 class ConcatOp : public OpKernel {
  public:
-  ConcatOp(OpKernelConstruction* ctx, bool axis_first)
-      : OpKernel(ctx), axis_first_(axis_first) {}
+  ConcatOp(OpKernelConstruction* ctx, bool axis_first) : OpKernel(ctx), axis_first_(axis_first) {}
 
   void Compute(OpKernelContext* ctx) override {
     const int n = ctx->num_inputs() - 1;
@@ -92,15 +91,15 @@ class ConcatOp : public OpKernel {
       for (int d = 0; d < rank; ++d) {
         if (d == axis) continue;
         OP_REQUIRES(ctx, in.dim_size(d) == first.dim_size(d),
-                    errors::InvalidArgument("ConcatOp : Dimension ", d,
-                                            " in both shapes must be equal: shape[0] = ",
-                                            first.shape().DebugString(), " vs. shape[", i,
-                                            "] = ", in.shape().DebugString()));
+                    errors::InvalidArgument(
+                        "ConcatOp : Dimension ", d,
+                        " in both shapes must be equal: shape[0] = ", first.shape().DebugString(),
+                        " vs. shape[", i, "] = ", in.shape().DebugString()));
       }
       // Inputs without elements can have dims whose sum overflows.
-      OP_REQUIRES(ctx, in.dim_size(axis) <= std::numeric_limits<int64_t>::max() - axis_size,
-                  errors::InvalidArgument("ConcatOp : output dimension ", axis,
-                                          " overflows int64"));
+      OP_REQUIRES(
+          ctx, in.dim_size(axis) <= std::numeric_limits<int64_t>::max() - axis_size,
+          errors::InvalidArgument("ConcatOp : output dimension ", axis, " overflows int64"));
       axis_size += in.dim_size(axis);
       inputs.push_back(&in);
       cols.push_back(outer == 0 ? 0 : in.NumElements() / outer);
@@ -141,9 +140,9 @@ class PackOp : public OpKernel {
     const Tensor& first = ctx->input(0);
     const int out_rank = first.dims() + 1;
     int64_t axis = axis_;
-    OP_REQUIRES(ctx, -out_rank <= axis && axis < out_rank,
-                errors::InvalidArgument("axis = ", axis_, " not in [", -out_rank, ", ",
-                                        out_rank, ")"));
+    OP_REQUIRES(
+        ctx, -out_rank <= axis && axis < out_rank,
+        errors::InvalidArgument("axis = ", axis_, " not in [", -out_rank, ", ", out_rank, ")"));
     if (axis < 0) axis += out_rank;
     absl::InlinedVector<const Tensor*, 8> inputs;
     for (int i = 0; i < n; ++i) {
@@ -169,18 +168,22 @@ class PackOp : public OpKernel {
   int64_t axis_ = 0;
 };
 
-REGISTER_KERNEL_BUILDER(Name("ConcatV2").Device(DEVICE_CPU).HostMemory("axis")
+REGISTER_KERNEL_BUILDER(Name("ConcatV2")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("axis")
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT16,
                                                              DT_QUINT16, DT_QINT32})),
                         ConcatV2Op);
-REGISTER_KERNEL_BUILDER(Name("Concat").Device(DEVICE_CPU).HostMemory("concat_dim")
+REGISTER_KERNEL_BUILDER(Name("Concat")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("concat_dim")
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT16,
                                                              DT_QUINT16, DT_QINT32})),
                         ConcatV1Op);
-REGISTER_KERNEL_BUILDER(Name("Pack").Device(DEVICE_CPU)
+REGISTER_KERNEL_BUILDER(Name("Pack")
+                            .Device(DEVICE_CPU)
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT16,
-                                                             DT_QUINT16, DT_QINT32,
-                                                             DT_RESOURCE})),
+                                                             DT_QUINT16, DT_QINT32, DT_RESOURCE})),
                         PackOp);
 
 }  // namespace

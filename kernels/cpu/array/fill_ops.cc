@@ -9,9 +9,9 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/array/element_copy.h"
+#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -52,8 +52,7 @@ class FillOp : public OpKernel {
     array_internal::IndexVector sizes;
     OP_REQUIRES_OK(ctx, array_internal::ReadIndices(dims, &sizes));
     for (int64_t size : sizes) {
-      OP_REQUIRES(ctx, size >= 0,
-                  errors::InvalidArgument("Dimension ", size, " must be >= 0"));
+      OP_REQUIRES(ctx, size >= 0, errors::InvalidArgument("Dimension ", size, " must be >= 0"));
     }
     TensorShape shape;
     OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(sizes, &shape));
@@ -92,16 +91,15 @@ class OnesLikeOp : public OpKernel {
  public:
   explicit OnesLikeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     switch (ctx->input_type(0)) {
-#define ONE_CASE(T)                             \
-  case DataTypeToEnum<T>::value:                \
-    StoreOne<T>(one_);                          \
+#define ONE_CASE(T)              \
+  case DataTypeToEnum<T>::value: \
+    StoreOne<T>(one_);           \
     break;
       SLUICE_CALL_NUMBER_TYPES(ONE_CASE)
       SLUICE_CALL_bool(ONE_CASE)
 #undef ONE_CASE
-      default:
-        ctx->CtxFailure(errors::Unimplemented("OnesLike does not support ",
-                                              DataTypeString(ctx->input_type(0))));
+          default : ctx->CtxFailure(errors::Unimplemented("OnesLike does not support ",
+                                                          DataTypeString(ctx->input_type(0))));
     }
   }
 
@@ -116,25 +114,28 @@ class OnesLikeOp : public OpKernel {
   alignas(16) char one_[16] = {};
 };
 
-REGISTER_KERNEL_BUILDER(Name("Fill").Device(DEVICE_CPU).HostMemory("dims")
+REGISTER_KERNEL_BUILDER(Name("Fill")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("dims")
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT16,
-                                                             DT_QUINT16, DT_QINT32,
-                                                             DT_RESOURCE}))
+                                                             DT_QUINT16, DT_QINT32, DT_RESOURCE}))
                             .TypeConstraint<int32_t>("index_type"),
                         FillOp);
-REGISTER_KERNEL_BUILDER(Name("Fill").Device(DEVICE_CPU).HostMemory("dims")
+REGISTER_KERNEL_BUILDER(Name("Fill")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("dims")
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT16,
-                                                             DT_QUINT16, DT_QINT32,
-                                                             DT_RESOURCE}))
+                                                             DT_QUINT16, DT_QINT32, DT_RESOURCE}))
                             .TypeConstraint<int64_t>("index_type"),
                         FillOp);
 REGISTER_KERNEL_BUILDER(Name("ZerosLike").Device(DEVICE_CPU).TypeConstraint("T", ArrayTypes()),
                         ZerosLikeOp);
-REGISTER_KERNEL_BUILDER(Name("OnesLike").Device(DEVICE_CPU)
+REGISTER_KERNEL_BUILDER(Name("OnesLike")
+                            .Device(DEVICE_CPU)
                             .TypeConstraint("T", {DT_FLOAT, DT_DOUBLE, DT_HALF, DT_BFLOAT16,
-                                                  DT_INT8, DT_INT16, DT_INT32, DT_INT64,
-                                                  DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64,
-                                                  DT_COMPLEX64, DT_COMPLEX128, DT_BOOL}),
+                                                  DT_INT8, DT_INT16, DT_INT32, DT_INT64, DT_UINT8,
+                                                  DT_UINT16, DT_UINT32, DT_UINT64, DT_COMPLEX64,
+                                                  DT_COMPLEX128, DT_BOOL}),
                         OnesLikeOp);
 
 }  // namespace

@@ -10,20 +10,17 @@ absl::Status ReadIndices(const Tensor& t, IndexVector* values) {
   const int64_t n = t.NumElements();
   values->resize(n);
   switch (t.dtype()) {
-#define READ_CASE(T)                                                    \
-  case DataTypeToEnum<T>::value: {                                      \
-    const T* data = static_cast<const T*>(t.raw_data());                \
-    for (int64_t i = 0; i < n; ++i) (*values)[i] = data[i];             \
-    return absl::OkStatus();                                            \
+#define READ_CASE(T)                                        \
+  case DataTypeToEnum<T>::value: {                          \
+    const T* data = static_cast<const T*>(t.raw_data());    \
+    for (int64_t i = 0; i < n; ++i) (*values)[i] = data[i]; \
+    return absl::OkStatus();                                \
   }
-    SLUICE_CALL_int8(READ_CASE)
-    SLUICE_CALL_int16(READ_CASE)
-    SLUICE_CALL_int32(READ_CASE)
-    SLUICE_CALL_int64(READ_CASE)
+    SLUICE_CALL_int8(READ_CASE) SLUICE_CALL_int16(READ_CASE) SLUICE_CALL_int32(READ_CASE)
+        SLUICE_CALL_int64(READ_CASE)
 #undef READ_CASE
-    default:
-      return errors::InvalidArgument("Expected an integer index tensor, got ",
-                                     DataTypeString(t.dtype()));
+            default : return errors::InvalidArgument("Expected an integer index tensor, got ",
+                                                     DataTypeString(t.dtype()));
   }
 }
 

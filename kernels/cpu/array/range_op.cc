@@ -64,8 +64,7 @@ class RangeOp : public OpKernel {
       const U step = delta > 0 ? U(delta) : U(U(0) - U(delta));
       size = static_cast<int64_t>(span / step + (span % step != 0 ? 1 : 0));
     } else {
-      const double count =
-          std::ceil(std::abs(static_cast<double>(T((limit - start) / delta))));
+      const double count = std::ceil(std::abs(static_cast<double>(T((limit - start) / delta))));
       OP_REQUIRES(ctx, count <= static_cast<double>(std::numeric_limits<int64_t>::max()),
                   errors::InvalidArgument("Requires ((limit - start) / delta) <= ",
                                           std::numeric_limits<int64_t>::max()));
@@ -87,17 +86,17 @@ class RangeOp : public OpKernel {
   }
 };
 
-#define REGISTER_RANGE(T)                                                          \
-  REGISTER_KERNEL_BUILDER(Name("Range").Device(DEVICE_CPU).HostMemory("start")     \
-                              .HostMemory("limit").HostMemory("delta")             \
-                              .TypeConstraint<T>("Tidx"),                          \
+#define REGISTER_RANGE(T)                                 \
+  REGISTER_KERNEL_BUILDER(Name("Range")                   \
+                              .Device(DEVICE_CPU)         \
+                              .HostMemory("start")        \
+                              .HostMemory("limit")        \
+                              .HostMemory("delta")        \
+                              .TypeConstraint<T>("Tidx"), \
                           RangeOp<T>);
-SLUICE_CALL_int32(REGISTER_RANGE)
-SLUICE_CALL_int64(REGISTER_RANGE)
-SLUICE_CALL_float(REGISTER_RANGE)
-SLUICE_CALL_double(REGISTER_RANGE)
-SLUICE_CALL_half(REGISTER_RANGE)
-SLUICE_CALL_bfloat16(REGISTER_RANGE)
+SLUICE_CALL_int32(REGISTER_RANGE) SLUICE_CALL_int64(REGISTER_RANGE)
+    SLUICE_CALL_float(REGISTER_RANGE) SLUICE_CALL_double(REGISTER_RANGE)
+        SLUICE_CALL_half(REGISTER_RANGE) SLUICE_CALL_bfloat16(REGISTER_RANGE)
 #undef REGISTER_RANGE
 
 }  // namespace

@@ -32,9 +32,9 @@ class ReshapeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& sizes = ctx->input(1);
-    OP_REQUIRES(ctx, sizes.dims() <= 1,
-                errors::InvalidArgument("sizes input must be 1-D, not ",
-                                        sizes.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, sizes.dims() <= 1,
+        errors::InvalidArgument("sizes input must be 1-D, not ", sizes.shape().DebugString()));
     array_internal::IndexVector dims;
     OP_REQUIRES_OK(ctx, array_internal::ReadIndices(sizes, &dims));
     // As in TensorFlow, zero sizes are left out of `product` so that a -1 next to a 0 can
@@ -72,8 +72,7 @@ class ReshapeOp : public OpKernel {
       }
       const int64_t missing = input_elements / product;
       OP_REQUIRES(ctx, input_has_zero_dims || product * missing == input_elements,
-                  errors::InvalidArgument("Input to reshape is a tensor with ",
-                                          input_elements,
+                  errors::InvalidArgument("Input to reshape is a tensor with ", input_elements,
                                           " values, but the requested shape requires a "
                                           "multiple of ",
                                           product));
@@ -81,11 +80,10 @@ class ReshapeOp : public OpKernel {
     }
     TensorShape shape;
     OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(dims, &shape));
-    OP_REQUIRES(ctx, shape.num_elements() == input.NumElements(),
-                errors::InvalidArgument("Input to reshape is a tensor with ",
-                                        input.NumElements(),
-                                        " values, but the requested shape has ",
-                                        shape.num_elements()));
+    OP_REQUIRES(
+        ctx, shape.num_elements() == input.NumElements(),
+        errors::InvalidArgument("Input to reshape is a tensor with ", input.NumElements(),
+                                " values, but the requested shape has ", shape.num_elements()));
     SetReshapedOutput(ctx, input, shape);
   }
 };
@@ -103,8 +101,8 @@ class SqueezeOp : public OpKernel {
     absl::InlinedVector<bool, 8> wanted(rank, false);
     for (int64_t dim : squeeze_dims_) {
       OP_REQUIRES(ctx, -rank <= dim && dim < rank,
-                  errors::InvalidArgument("Tried to squeeze dim index ", dim,
-                                          " for tensor with ", rank, " dimensions."));
+                  errors::InvalidArgument("Tried to squeeze dim index ", dim, " for tensor with ",
+                                          rank, " dimensions."));
       wanted[dim < 0 ? dim + rank : dim] = true;
     }
     std::vector<int64_t> dims;
@@ -141,8 +139,8 @@ class ExpandDimsOp : public OpKernel {
     OP_REQUIRES_OK(ctx, array_internal::ReadIndexScalar(dim_t, &dim));
     const int rank = input.dims();
     OP_REQUIRES(ctx, -1 - rank <= dim && dim <= rank,
-                errors::InvalidArgument("Tried to expand dim index ", dim,
-                                        " for tensor with ", rank, " dimensions."));
+                errors::InvalidArgument("Tried to expand dim index ", dim, " for tensor with ",
+                                        rank, " dimensions."));
     if (dim < 0) dim += rank + 1;
     TensorShape shape = input.shape();
     OP_REQUIRES_OK(ctx, shape.InsertDimWithStatus(static_cast<int>(dim), 1));
@@ -150,19 +148,19 @@ class ExpandDimsOp : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("Reshape").Device(DEVICE_CPU).HostMemory("shape")
-                            .TypeConstraint<int32_t>("Tshape"),
-                        ReshapeOp);
-REGISTER_KERNEL_BUILDER(Name("Reshape").Device(DEVICE_CPU).HostMemory("shape")
-                            .TypeConstraint<int64_t>("Tshape"),
-                        ReshapeOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Reshape").Device(DEVICE_CPU).HostMemory("shape").TypeConstraint<int32_t>("Tshape"),
+    ReshapeOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Reshape").Device(DEVICE_CPU).HostMemory("shape").TypeConstraint<int64_t>("Tshape"),
+    ReshapeOp);
 REGISTER_KERNEL_BUILDER(Name("Squeeze").Device(DEVICE_CPU), SqueezeOp);
-REGISTER_KERNEL_BUILDER(Name("ExpandDims").Device(DEVICE_CPU).HostMemory("dim")
-                            .TypeConstraint<int32_t>("Tdim"),
-                        ExpandDimsOp);
-REGISTER_KERNEL_BUILDER(Name("ExpandDims").Device(DEVICE_CPU).HostMemory("dim")
-                            .TypeConstraint<int64_t>("Tdim"),
-                        ExpandDimsOp);
+REGISTER_KERNEL_BUILDER(
+    Name("ExpandDims").Device(DEVICE_CPU).HostMemory("dim").TypeConstraint<int32_t>("Tdim"),
+    ExpandDimsOp);
+REGISTER_KERNEL_BUILDER(
+    Name("ExpandDims").Device(DEVICE_CPU).HostMemory("dim").TypeConstraint<int64_t>("Tdim"),
+    ExpandDimsOp);
 
 }  // namespace
 }  // namespace sluice

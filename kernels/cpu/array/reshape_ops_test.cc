@@ -14,8 +14,8 @@ class ViewOpsTest : public KernelTest {
  protected:
   // Runs the initialized kernel on `input` plus int32 vector inputs; returns output
   // `index`, which must exist.
-  Tensor Run(const Tensor& input, const std::vector<std::vector<int32_t>>& args,
-             int index = 0, bool scalar_args = false) {
+  Tensor Run(const Tensor& input, const std::vector<std::vector<int32_t>>& args, int index = 0,
+             bool scalar_args = false) {
     AddInput(input);
     for (const auto& a : args) {
       if (scalar_args) {
@@ -38,8 +38,13 @@ class ViewOpsTest : public KernelTest {
 };
 
 TEST_F(ViewOpsTest, ReshapeSharesTheBuffer) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("r", "Reshape").Input("x").Input("s")
-                         .Attr("T", DT_FLOAT).Attr("Tshape", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("r", "Reshape")
+                         .Input("x")
+                         .Input("s")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("Tshape", DT_INT32)
+                         .Build())
+                  .ok());
   const Tensor in = Input();
   const Tensor out = Run(in, {{-1, 4}});
   EXPECT_EQ(out.shape(), TensorShape({6, 4}));
@@ -48,8 +53,7 @@ TEST_F(ViewOpsTest, ReshapeSharesTheBuffer) {
 }
 
 TEST_F(ViewOpsTest, SqueezeSharesTheBuffer) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Squeeze").Input("x").Attr("T", DT_FLOAT).Build())
-                  .ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Squeeze").Input("x").Attr("T", DT_FLOAT).Build()).ok());
   const Tensor in = MakeTensor<float>(TensorShape({1, 3, 1}), {1, 2, 3});
   const Tensor out = Run(in, {});
   EXPECT_EQ(out.shape(), TensorShape({3}));
@@ -57,8 +61,13 @@ TEST_F(ViewOpsTest, SqueezeSharesTheBuffer) {
 }
 
 TEST_F(ViewOpsTest, ExpandDimsSharesTheBuffer) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("e", "ExpandDims").Input("x").Input("d")
-                         .Attr("T", DT_FLOAT).Attr("Tdim", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("e", "ExpandDims")
+                         .Input("x")
+                         .Input("d")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("Tdim", DT_INT32)
+                         .Build())
+                  .ok());
   const Tensor in = Input();
   const Tensor out = Run(in, {{-1}}, 0, /*scalar_args=*/true);
   EXPECT_EQ(out.shape(), TensorShape({2, 3, 4, 1}));
@@ -66,8 +75,14 @@ TEST_F(ViewOpsTest, ExpandDimsSharesTheBuffer) {
 }
 
 TEST_F(ViewOpsTest, SliceOfWholeRowsIsAViewWhenAligned) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Slice").Input("x").Input("b").Input("z")
-                         .Attr("T", DT_FLOAT).Attr("Index", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Slice")
+                         .Input("x")
+                         .Input("b")
+                         .Input("z")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("Index", DT_INT32)
+                         .Build())
+                  .ok());
   // 16 floats per row: every row starts on a 64-byte boundary.
   std::vector<float> v(64);
   for (int i = 0; i < 64; ++i) v[i] = static_cast<float>(i);
@@ -79,8 +94,14 @@ TEST_F(ViewOpsTest, SliceOfWholeRowsIsAViewWhenAligned) {
 }
 
 TEST_F(ViewOpsTest, UnalignedSliceIsCopied) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Slice").Input("x").Input("b").Input("z")
-                         .Attr("T", DT_FLOAT).Attr("Index", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Slice")
+                         .Input("x")
+                         .Input("b")
+                         .Input("z")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("Index", DT_INT32)
+                         .Build())
+                  .ok());
   // Row 1 of [3, 5] floats starts 20 bytes in, off Eigen's alignment.
   const Tensor in = MakeTensor<float>(TensorShape({3, 5}), std::vector<float>(15, 1.0f));
   const Tensor out = Run(in, {{1, 0}, {1, -1}});
@@ -90,8 +111,13 @@ TEST_F(ViewOpsTest, UnalignedSliceIsCopied) {
 }
 
 TEST_F(ViewOpsTest, SplitAlongTheFirstAxisSharesAlignedPieces) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Split").Input("d").Input("x")
-                         .Attr("T", DT_FLOAT).Attr("num_split", 2).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Split")
+                         .Input("d")
+                         .Input("x")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("num_split", 2)
+                         .Build())
+                  .ok());
   std::vector<float> v(64);
   for (int i = 0; i < 64; ++i) v[i] = static_cast<float>(i);
   const Tensor in = MakeTensor<float>(TensorShape({4, 16}), v);
@@ -104,8 +130,13 @@ TEST_F(ViewOpsTest, SplitAlongTheFirstAxisSharesAlignedPieces) {
 }
 
 TEST_F(ViewOpsTest, TransposeMovingOnlyUnitDimsSharesTheBuffer) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Transpose").Input("x").Input("p")
-                         .Attr("T", DT_FLOAT).Attr("Tperm", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Transpose")
+                         .Input("x")
+                         .Input("p")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("Tperm", DT_INT32)
+                         .Build())
+                  .ok());
   const Tensor in = MakeTensor<float>(TensorShape({1, 3, 1}), {1, 2, 3});
   const Tensor out = Run(in, {{2, 1, 0}});
   EXPECT_EQ(out.shape(), TensorShape({1, 3, 1}));

@@ -34,8 +34,8 @@ class ReverseV2Op : public OpKernel {
     for (size_t i = 0; i < axes.size(); ++i) {
       const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
       OP_REQUIRES(ctx, 0 <= axis && axis < rank,
-                  errors::InvalidArgument("'axis'[", i, "] = ", axes[i],
-                                          " is out of valid range [", 0, ", ", rank - 1));
+                  errors::InvalidArgument("'axis'[", i, "] = ", axes[i], " is out of valid range [",
+                                          0, ", ", rank - 1));
       OP_REQUIRES(ctx, !reverse[axis],
                   errors::InvalidArgument("axis ", axis, " specified more than once."));
       reverse[axis] = true;
@@ -62,9 +62,9 @@ class ReverseV2Op : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("ReverseV2").Device(DEVICE_CPU).HostMemory("axis")
-                            .TypeConstraint("T", ArrayTypes()),
-                        ReverseV2Op);
+REGISTER_KERNEL_BUILDER(
+    Name("ReverseV2").Device(DEVICE_CPU).HostMemory("axis").TypeConstraint("T", ArrayTypes()),
+    ReverseV2Op);
 
 }  // namespace
 }  // namespace sluice

@@ -21,8 +21,8 @@ void OutputShape(OpKernelContext* ctx, int index, const TensorShape& shape) {
   if (out_type == DT_INT32) {
     for (int d = 0; d < shape.dims(); ++d) {
       OP_REQUIRES(ctx, shape.dim_size(d) <= kInt32Max,
-                  errors::InvalidArgument("Shape output type is 32-bit ", " but dim ", d,
-                                          " is ", shape.dim_size(d)));
+                  errors::InvalidArgument("Shape output type is 32-bit ", " but dim ", d, " is ",
+                                          shape.dim_size(d)));
     }
   }
   Tensor* out = nullptr;
@@ -85,20 +85,18 @@ class RankOp : public OpKernel {
   }
 };
 
-#define REGISTER_SHAPE_OPS(T)                                                          \
-  REGISTER_KERNEL_BUILDER(Name("Shape").Device(DEVICE_CPU).HostMemory("output")        \
-                              .TypeConstraint<T>("out_type"),                          \
-                          ShapeOp);                                                    \
-  REGISTER_KERNEL_BUILDER(Name("ShapeN").Device(DEVICE_CPU).HostMemory("output")       \
-                              .TypeConstraint<T>("out_type"),                          \
-                          ShapeNOp);                                                   \
-  REGISTER_KERNEL_BUILDER(Name("Size").Device(DEVICE_CPU).HostMemory("output")         \
-                              .TypeConstraint<T>("out_type"),                          \
-                          SizeOp);
-SLUICE_CALL_int32(REGISTER_SHAPE_OPS)
-SLUICE_CALL_int64(REGISTER_SHAPE_OPS)
+#define REGISTER_SHAPE_OPS(T)                                                               \
+  REGISTER_KERNEL_BUILDER(                                                                  \
+      Name("Shape").Device(DEVICE_CPU).HostMemory("output").TypeConstraint<T>("out_type"),  \
+      ShapeOp);                                                                             \
+  REGISTER_KERNEL_BUILDER(                                                                  \
+      Name("ShapeN").Device(DEVICE_CPU).HostMemory("output").TypeConstraint<T>("out_type"), \
+      ShapeNOp);                                                                            \
+  REGISTER_KERNEL_BUILDER(                                                                  \
+      Name("Size").Device(DEVICE_CPU).HostMemory("output").TypeConstraint<T>("out_type"), SizeOp);
+SLUICE_CALL_int32(REGISTER_SHAPE_OPS) SLUICE_CALL_int64(REGISTER_SHAPE_OPS)
 #undef REGISTER_SHAPE_OPS
-REGISTER_KERNEL_BUILDER(Name("Rank").Device(DEVICE_CPU).HostMemory("output"), RankOp);
+    REGISTER_KERNEL_BUILDER(Name("Rank").Device(DEVICE_CPU).HostMemory("output"), RankOp);
 
 }  // namespace
 }  // namespace sluice

@@ -7,11 +7,11 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
-#include "graph/ops/strided_slice_spec.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/ops/strided_slice_spec.h"
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
@@ -48,8 +48,7 @@ void OutputRegion(OpKernelContext* ctx, const Tensor& input, absl::Span<const in
   }
   if (dim0_range && rank > 0 && out_shape.num_elements() > 0) {
     Tensor view;
-    if (view.CopyFrom(input.Slice(begin[0], begin[0] + sizes[0]), out_shape) &&
-        view.IsAligned()) {
+    if (view.CopyFrom(input.Slice(begin[0], begin[0] + sizes[0]), out_shape) && view.IsAligned()) {
       ctx->set_output(0, view);
       return;
     }
@@ -77,13 +76,12 @@ class SliceOp : public OpKernel {
     const Tensor& size_t_ = ctx->input(2);
     const int rank = input.dims();
     OP_REQUIRES(ctx,
-                begin_t.dims() == 1 && size_t_.dims() == 1 &&
-                    begin_t.NumElements() == rank && size_t_.NumElements() == rank,
+                begin_t.dims() == 1 && size_t_.dims() == 1 && begin_t.NumElements() == rank &&
+                    size_t_.NumElements() == rank,
                 errors::InvalidArgument("Expected begin and size arguments to be 1-D tensors "
                                         "of size ",
-                                        rank, ", but got shapes ",
-                                        begin_t.shape().DebugString(), " and ",
-                                        size_t_.shape().DebugString(), " instead."));
+                                        rank, ", but got shapes ", begin_t.shape().DebugString(),
+                                        " and ", size_t_.shape().DebugString(), " instead."));
     IndexVector begin;
     IndexVector sizes;
     OP_REQUIRES_OK(ctx, array_internal::ReadIndices(begin_t, &begin));
@@ -94,17 +92,17 @@ class SliceOp : public OpKernel {
       if (sizes[d] == -1) sizes[d] = dim - b;
       const int64_t s = sizes[d];
       if (dim == 0) {
-        OP_REQUIRES(ctx, b == 0 && s == 0,
-                    errors::InvalidArgument("Expected begin[", d, "] == 0 (got ", b,
-                                            ") and size[", d, "] == 0 (got ", s,
-                                            ") when input.dim_size(", d, ") == 0"));
+        OP_REQUIRES(
+            ctx, b == 0 && s == 0,
+            errors::InvalidArgument("Expected begin[", d, "] == 0 (got ", b, ") and size[", d,
+                                    "] == 0 (got ", s, ") when input.dim_size(", d, ") == 0"));
       } else {
-        OP_REQUIRES(ctx, 0 <= b && b <= dim,
-                    errors::InvalidArgument("Expected begin[", d, "] in [0, ", dim,
-                                            "], but got ", b));
-        OP_REQUIRES(ctx, 0 <= s && s <= dim - b,
-                    errors::InvalidArgument("Expected size[", d, "] in [0, ", dim - b,
-                                            "], but got ", s));
+        OP_REQUIRES(
+            ctx, 0 <= b && b <= dim,
+            errors::InvalidArgument("Expected begin[", d, "] in [0, ", dim, "], but got ", b));
+        OP_REQUIRES(
+            ctx, 0 <= s && s <= dim - b,
+            errors::InvalidArgument("Expected size[", d, "] in [0, ", dim - b, "], but got ", s));
       }
     }
     const IndexVector steps(rank, 1);
@@ -125,9 +123,9 @@ class StridedSliceOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     StridedSliceSpec spec;
-    OP_REQUIRES_OK(ctx, ComputeStridedSliceSpec(&ctx->input(1), &ctx->input(2), ctx->input(3),
-                                                PartialTensorShape(input.shape().dim_sizes()),
-                                                masks_, &spec));
+    OP_REQUIRES_OK(
+        ctx, ComputeStridedSliceSpec(&ctx->input(1), &ctx->input(2), ctx->input(3),
+                                     PartialTensorShape(input.shape().dim_sizes()), masks_, &spec));
     TensorShape out_shape;
     OP_REQUIRES(ctx, spec.final_shape.AsTensorShape(&out_shape),
                 errors::Internal("StridedSlice produced an unknown output shape"));
@@ -141,12 +139,17 @@ class StridedSliceOp : public OpKernel {
   StridedSliceMasks masks_;
 };
 
-REGISTER_KERNEL_BUILDER(Name("Slice").Device(DEVICE_CPU).HostMemory("begin").HostMemory("size")
-                            .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8,
-                                                             DT_QINT32})),
+REGISTER_KERNEL_BUILDER(Name("Slice")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("begin")
+                            .HostMemory("size")
+                            .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT32})),
                         SliceOp);
-REGISTER_KERNEL_BUILDER(Name("StridedSlice").Device(DEVICE_CPU).HostMemory("begin")
-                            .HostMemory("end").HostMemory("strides")
+REGISTER_KERNEL_BUILDER(Name("StridedSlice")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides")
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT32,
                                                              DT_RESOURCE})),
                         StridedSliceOp);

@@ -22,8 +22,8 @@ using array_internal::IndexVector;
 
 // Sets output `index` to input[..., start:start+size, ...] along `axis`, with the axis
 // removed when `drop_axis` (then size is 1).
-void OutputAxisRange(OpKernelContext* ctx, int index, const Tensor& input, int axis,
-                 int64_t start, int64_t size, bool drop_axis) {
+void OutputAxisRange(OpKernelContext* ctx, int index, const Tensor& input, int axis, int64_t start,
+                     int64_t size, bool drop_axis) {
   const TensorShape& in_shape = input.shape();
   TensorShape shape = in_shape;
   if (drop_axis) {
@@ -56,13 +56,11 @@ void OutputAxisRange(OpKernelContext* ctx, int index, const Tensor& input, int a
 // Split wants a scalar; SplitV any one-element tensor.
 bool ReadSplitDim(OpKernelContext* ctx, const Tensor& t, int rank, bool scalar, int* axis) {
   if (scalar && t.dims() != 0) {
-    ctx->CtxFailure(errors::InvalidArgument("split_dim must be a scalar but has rank ",
-                                            t.dims()));
+    ctx->CtxFailure(errors::InvalidArgument("split_dim must be a scalar but has rank ", t.dims()));
     return false;
   }
   if (t.NumElements() != 1) {
-    ctx->CtxFailure(
-        errors::InvalidArgument("split_dim_tensor must have exactly one element."));
+    ctx->CtxFailure(errors::InvalidArgument("split_dim_tensor must have exactly one element."));
     return false;
   }
   int64_t dim = 0;
@@ -72,9 +70,8 @@ bool ReadSplitDim(OpKernelContext* ctx, const Tensor& t, int rank, bool scalar, 
     return false;
   }
   if (dim < -rank || dim >= rank) {
-    ctx->CtxFailure(errors::InvalidArgument("-input rank(-", rank,
-                                            ") <= split_dim < input rank (", rank,
-                                            "), but got ", dim));
+    ctx->CtxFailure(errors::InvalidArgument("-input rank(-", rank, ") <= split_dim < input rank (",
+                                            rank, "), but got ", dim));
     return false;
   }
   *axis = static_cast<int>(dim < 0 ? dim + rank : dim);
@@ -91,11 +88,11 @@ class SplitOp : public OpKernel {
     int axis = 0;
     if (!ReadSplitDim(ctx, ctx->input(0), input.dims(), /*scalar=*/true, &axis)) return;
     const int64_t axis_dim = input.dim_size(axis);
-    OP_REQUIRES(ctx, axis_dim % num_split == 0,
-                errors::InvalidArgument("Number of ways to split should evenly divide the "
-                                        "split dimension, but got split_dim ",
-                                        axis, " (size = ", axis_dim, ") and num_split ",
-                                        num_split));
+    OP_REQUIRES(
+        ctx, axis_dim % num_split == 0,
+        errors::InvalidArgument("Number of ways to split should evenly divide the "
+                                "split dimension, but got split_dim ",
+                                axis, " (size = ", axis_dim, ") and num_split ", num_split));
     if (num_split == 1) {
       ctx->set_output(0, input);
       return;
@@ -115,11 +112,11 @@ class SplitVOp : public OpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& sizes_t = ctx->input(1);
     const int num_split = ctx->num_outputs();
-    OP_REQUIRES(ctx, sizes_t.dims() == 1 && sizes_t.NumElements() == num_split,
-                errors::InvalidArgument("size of the split_tensor must be 1-D and have "
-                                        "the same elements as outputs got ",
-                                        sizes_t.dims(), " -D and ", sizes_t.NumElements(),
-                                        " elements"));
+    OP_REQUIRES(
+        ctx, sizes_t.dims() == 1 && sizes_t.NumElements() == num_split,
+        errors::InvalidArgument("size of the split_tensor must be 1-D and have "
+                                "the same elements as outputs got ",
+                                sizes_t.dims(), " -D and ", sizes_t.NumElements(), " elements"));
     int axis = 0;
     if (!ReadSplitDim(ctx, ctx->input(2), input.dims(), /*scalar=*/false, &axis)) return;
     IndexVector sizes;
@@ -133,20 +130,19 @@ class SplitVOp : public OpKernel {
                     errors::InvalidArgument("There can only be one -1 in the input."));
         neg_one = i;
       } else {
-        OP_REQUIRES(ctx, sizes[i] >= 0,
-                    errors::InvalidArgument("Split size at index ", i,
-                                            " must be >= 0. Got: ", sizes[i]));
+        OP_REQUIRES(
+            ctx, sizes[i] >= 0,
+            errors::InvalidArgument("Split size at index ", i, " must be >= 0. Got: ", sizes[i]));
         determined += sizes[i];
       }
     }
-    OP_REQUIRES(ctx,
-                (neg_one == -1 && determined == axis_dim) ||
-                    (neg_one >= 0 && determined <= axis_dim),
-                errors::InvalidArgument("Determined shape must either match input shape "
-                                        "along split_dim exactly if fully specified, or be "
-                                        "less than the size of the input along split_dim "
-                                        "if not fully specified.  Got: ",
-                                        determined));
+    OP_REQUIRES(
+        ctx, (neg_one == -1 && determined == axis_dim) || (neg_one >= 0 && determined <= axis_dim),
+        errors::InvalidArgument("Determined shape must either match input shape "
+                                "along split_dim exactly if fully specified, or be "
+                                "less than the size of the input along split_dim "
+                                "if not fully specified.  Got: ",
+                                determined));
     if (neg_one >= 0) sizes[neg_one] = axis_dim - determined;
     if (num_split == 1) {
       ctx->set_output(0, input);
@@ -172,8 +168,7 @@ class UnpackOp : public OpKernel {
     const int rank = input.dims();
     int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
     OP_REQUIRES(ctx, 0 <= axis && axis < rank,
-                errors::InvalidArgument("axis = ", axis_, " not in [", -rank, ", ", rank,
-                                        ")"));
+                errors::InvalidArgument("axis = ", axis_, " not in [", -rank, ", ", rank, ")"));
     OP_REQUIRES(ctx, input.dim_size(static_cast<int>(axis)) == num,
                 errors::InvalidArgument("Input shape axis ", axis, " must equal ", num,
                                         ", got shape ", input.shape().DebugString()));
@@ -186,16 +181,19 @@ class UnpackOp : public OpKernel {
   int64_t axis_ = 0;
 };
 
-REGISTER_KERNEL_BUILDER(Name("Split").Device(DEVICE_CPU).HostMemory("split_dim")
+REGISTER_KERNEL_BUILDER(Name("Split")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("split_dim")
                             .TypeConstraint("T", ArrayTypes({DT_QUINT8, DT_RESOURCE})),
                         SplitOp);
-REGISTER_KERNEL_BUILDER(Name("SplitV").Device(DEVICE_CPU).HostMemory("size_splits")
+REGISTER_KERNEL_BUILDER(Name("SplitV")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("size_splits")
                             .HostMemory("split_dim")
                             .TypeConstraint("T", ArrayTypes({DT_QUINT8, DT_RESOURCE})),
                         SplitVOp);
-REGISTER_KERNEL_BUILDER(Name("Unpack").Device(DEVICE_CPU)
-                            .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
-                        UnpackOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Unpack").Device(DEVICE_CPU).TypeConstraint("T", ArrayTypes({DT_RESOURCE})), UnpackOp);
 
 }  // namespace
 }  // namespace sluice

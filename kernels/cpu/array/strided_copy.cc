@@ -126,16 +126,14 @@ void Copy(OpKernelContext* ctx, const Plan& plan, const U* src, U* dst) {
     const int64_t tiles_j = (plan.dims[j] + kTile - 1) / kTile;
     const int64_t units = total / inner / plan.dims[j] * tiles_j;
     const Eigen::TensorOpCost cost(bytes * kTile * inner / 2, bytes * kTile * inner / 2, 0);
-    ParallelFor(ctx, units, total, cost, [&](int64_t first, int64_t last) {
-      CopyTiles<U>(plan, j, src, dst, first, last);
-    });
+    ParallelFor(ctx, units, total, cost,
+                [&](int64_t first, int64_t last) { CopyTiles<U>(plan, j, src, dst, first, last); });
     return;
   }
   const int64_t rows = total / inner;
   const Eigen::TensorOpCost cost(bytes * inner / 2, bytes * inner / 2, 0);
-  ParallelFor(ctx, rows, total, cost, [&](int64_t first, int64_t last) {
-    CopyRows<U>(plan, src, dst, first, last);
-  });
+  ParallelFor(ctx, rows, total, cost,
+              [&](int64_t first, int64_t last) { CopyRows<U>(plan, src, dst, first, last); });
 }
 
 }  // namespace
@@ -151,8 +149,7 @@ absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape) {
 }
 
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
-                 absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
-                 Tensor* dst) {
+                 absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst) {
   if (dst->NumElements() == 0) return;
   const Plan plan = Simplify(dims, strides);
   VisitElementUnit(src.dtype(), [&](auto unit) {

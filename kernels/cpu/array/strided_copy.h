@@ -29,8 +29,7 @@
 namespace sluice {
 
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
-                 absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
-                 Tensor* dst);
+                 absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst);
 
 // The row-major element strides of `shape`.
 absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape);

@@ -37,9 +37,13 @@ class StridedCopyTest : public KernelTest {
  protected:
   template <typename T>
   void CheckTranspose(int64_t b, int64_t r, int64_t c) {
-    ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Transpose").Input("x").Input("p")
-                           .Attr("T", DataTypeToEnum<T>::value).Attr("Tperm", DT_INT32)
-                           .Build()).ok());
+    ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Transpose")
+                           .Input("x")
+                           .Input("p")
+                           .Attr("T", DataTypeToEnum<T>::value)
+                           .Attr("Tperm", DT_INT32)
+                           .Build())
+                    .ok());
     AddInput(Iota<T>(TensorShape({b, r, c})));
     AddInputFromArray<int32_t>(TensorShape({3}), {0, 2, 1});
     ASSERT_TRUE(RunOpKernel().ok());
@@ -64,8 +68,13 @@ TEST_F(StridedCopyTest, LargeTransposeString) { CheckTranspose<std::string>(1, 1
 TEST_F(StridedCopyTest, SmallTransposeWithoutTiles) { CheckTranspose<double>(4, 3, 5); }
 
 TEST_F(StridedCopyTest, LargeReverseDouble) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("r", "ReverseV2").Input("x").Input("a")
-                         .Attr("T", DT_DOUBLE).Attr("Tidx", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("r", "ReverseV2")
+                         .Input("x")
+                         .Input("a")
+                         .Attr("T", DT_DOUBLE)
+                         .Attr("Tidx", DT_INT32)
+                         .Build())
+                  .ok());
   const int64_t rows = 150, cols = 300;
   AddInput(Iota<double>(TensorShape({rows, cols})));
   AddInputFromArray<int32_t>(TensorShape({2}), {0, -1});
@@ -79,8 +88,13 @@ TEST_F(StridedCopyTest, LargeReverseDouble) {
 }
 
 TEST_F(StridedCopyTest, LargeTileFloat) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Tile").Input("x").Input("m")
-                         .Attr("T", DT_FLOAT).Attr("Tmultiples", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Tile")
+                         .Input("x")
+                         .Input("m")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("Tmultiples", DT_INT32)
+                         .Build())
+                  .ok());
   AddInput(Iota<float>(TensorShape({3, 50})));
   AddInputFromArray<int32_t>(TensorShape({2}), {100, 3});
   ASSERT_TRUE(RunOpKernel().ok());
@@ -95,8 +109,13 @@ TEST_F(StridedCopyTest, LargeTileFloat) {
 }
 
 TEST_F(StridedCopyTest, LargeBroadcastToInt64) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("b", "BroadcastTo").Input("x").Input("s")
-                         .Attr("T", DT_INT64).Attr("Tidx", DT_INT32).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("b", "BroadcastTo")
+                         .Input("x")
+                         .Input("s")
+                         .Attr("T", DT_INT64)
+                         .Attr("Tidx", DT_INT32)
+                         .Build())
+                  .ok());
   AddInput(Iota<int64_t>(TensorShape({40, 1})));
   AddInputFromArray<int32_t>(TensorShape({3}), {3, 40, 400});
   ASSERT_TRUE(RunOpKernel().ok());
@@ -107,8 +126,14 @@ TEST_F(StridedCopyTest, LargeBroadcastToInt64) {
 }
 
 TEST_F(StridedCopyTest, LargeConcatFloat) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("c", "ConcatV2").Input("a").Input("b").Input("axis")
-                         .Attr("T", DT_FLOAT).Attr("N", 2).Attr("Tidx", DT_INT32).Build())
+  ASSERT_TRUE(InitOp(NodeDefBuilder("c", "ConcatV2")
+                         .Input("a")
+                         .Input("b")
+                         .Input("axis")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("N", 2)
+                         .Attr("Tidx", DT_INT32)
+                         .Build())
                   .ok());
   AddInput(Iota<float>(TensorShape({200, 100})));
   AddInput(Iota<float>(TensorShape({200, 70})));
@@ -124,8 +149,13 @@ TEST_F(StridedCopyTest, LargeConcatFloat) {
 }
 
 TEST_F(StridedCopyTest, LargeFillComplex) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("f", "Fill").Input("d").Input("v")
-                         .Attr("T", DT_COMPLEX128).Attr("index_type", DT_INT64).Build()).ok());
+  ASSERT_TRUE(InitOp(NodeDefBuilder("f", "Fill")
+                         .Input("d")
+                         .Input("v")
+                         .Attr("T", DT_COMPLEX128)
+                         .Attr("index_type", DT_INT64)
+                         .Build())
+                  .ok());
   AddInputFromArray<int64_t>(TensorShape({2}), {300, 200});
   AddInputFromArray<complex128>(TensorShape({}), {complex128(1.5, -2)});
   ASSERT_TRUE(RunOpKernel().ok());

@@ -50,15 +50,15 @@ class TileOp : public OpKernel {
     IndexVector strides;
     bool identity = true;
     for (int d = 0; d < rank; ++d) {
-      OP_REQUIRES(ctx, multiples[d] >= 0,
-                  errors::InvalidArgument("Expected multiples[", d, "] >= 0, but got ",
-                                          multiples[d]));
-      OP_REQUIRES(ctx,
-                  multiples[d] == 0 ||
-                      input.dim_size(d) <= std::numeric_limits<int64_t>::max() / multiples[d],
-                  errors::InvalidArgument("Encountered overflow when multiplying ",
-                                          input.dim_size(d), " with ", multiples[d],
-                                          ", result: -1"));
+      OP_REQUIRES(
+          ctx, multiples[d] >= 0,
+          errors::InvalidArgument("Expected multiples[", d, "] >= 0, but got ", multiples[d]));
+      OP_REQUIRES(
+          ctx,
+          multiples[d] == 0 ||
+              input.dim_size(d) <= std::numeric_limits<int64_t>::max() / multiples[d],
+          errors::InvalidArgument("Encountered overflow when multiplying ", input.dim_size(d),
+                                  " with ", multiples[d], ", result: -1"));
       OP_REQUIRES_OK(ctx, shape.AddDimWithStatus(input.dim_size(d) * multiples[d]));
       identity &= multiples[d] == 1;
       dims.push_back(multiples[d]);
@@ -89,17 +89,16 @@ class BroadcastToOp : public OpKernel {
     IndexVector sizes;
     OP_REQUIRES_OK(ctx, array_internal::ReadIndices(shape_t, &sizes));
     for (int64_t size : sizes) {
-      OP_REQUIRES(ctx, size >= 0,
-                  errors::InvalidArgument("Dimension ", size, " must be >= 0"));
+      OP_REQUIRES(ctx, size >= 0, errors::InvalidArgument("Dimension ", size, " must be >= 0"));
     }
     TensorShape shape;
     OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(sizes, &shape));
     const int rank = shape.dims();
     const int in_rank = input.dims();
-    OP_REQUIRES(ctx, in_rank <= rank,
-                errors::InvalidArgument("Rank of input (", in_rank,
-                                        ") must be no greater than rank of output shape (",
-                                        rank, ")."));
+    OP_REQUIRES(
+        ctx, in_rank <= rank,
+        errors::InvalidArgument("Rank of input (", in_rank,
+                                ") must be no greater than rank of output shape (", rank, ")."));
     const auto in_strides = RowMajorStrides(input.shape());
     IndexVector strides(rank, 0);
     for (int d = 0; d < rank; ++d) {
@@ -123,7 +122,9 @@ class BroadcastToOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("Tile").Device(DEVICE_CPU).HostMemory("multiples"), TileOp);
-REGISTER_KERNEL_BUILDER(Name("BroadcastTo").Device(DEVICE_CPU).HostMemory("shape")
+REGISTER_KERNEL_BUILDER(Name("BroadcastTo")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("shape")
                             .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
                         BroadcastToOp);
 

@@ -30,14 +30,14 @@ class TransposeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& perm_t = ctx->input(1);
-    OP_REQUIRES(ctx, perm_t.dims() == 1,
-                errors::InvalidArgument("perm must be rank 1, got shape ",
-                                        perm_t.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, perm_t.dims() == 1,
+        errors::InvalidArgument("perm must be rank 1, got shape ", perm_t.shape().DebugString()));
     const int rank = input.dims();
-    OP_REQUIRES(ctx, perm_t.NumElements() == rank,
-                errors::InvalidArgument("transpose expects a vector of size ", rank,
-                                        ". But input(1) is a vector of size ",
-                                        perm_t.NumElements()));
+    OP_REQUIRES(
+        ctx, perm_t.NumElements() == rank,
+        errors::InvalidArgument("transpose expects a vector of size ", rank,
+                                ". But input(1) is a vector of size ", perm_t.NumElements()));
     IndexVector perm;
     OP_REQUIRES_OK(ctx, array_internal::ReadIndices(perm_t, &perm));
     absl::InlinedVector<bool, 8> seen(rank, false);
@@ -49,8 +49,7 @@ class TransposeOp : public OpKernel {
     }
     for (int i = 0; i < rank; ++i) {
       OP_REQUIRES(ctx, seen[i],
-                  errors::InvalidArgument(i, " is missing from {", absl::StrJoin(perm, ","),
-                                          "}."));
+                  errors::InvalidArgument(i, " is missing from {", absl::StrJoin(perm, ","), "}."));
     }
     const auto in_strides = RowMajorStrides(input.shape());
     IndexVector dims(rank);
@@ -79,7 +78,9 @@ class TransposeOp : public OpKernel {
   }
 };
 
-REGISTER_KERNEL_BUILDER(Name("Transpose").Device(DEVICE_CPU).HostMemory("perm")
+REGISTER_KERNEL_BUILDER(Name("Transpose")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("perm")
                             .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
                         TransposeOp);
 

@@ -20,8 +20,8 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "runtime/framework/device_base.h"
 #include "kernels/cpu/wrapping_add.h"
+#include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -61,11 +61,10 @@ class AddNOp : public OpKernel {
     for (int i = 1; i < n; ++i) {
       const Tensor& in = ctx->input(i);
       OP_REQUIRES(ctx, first.shape().IsSameSize(in.shape()),
-                  errors::InvalidArgument("Inputs to operation ", name(), " of type ",
-                                          type_string(),
-                                          " must have the same size and shape.  Input 0: ",
-                                          first.shape().DebugString(), " != input ", i, ": ",
-                                          in.shape().DebugString()));
+                  errors::InvalidArgument(
+                      "Inputs to operation ", name(), " of type ", type_string(),
+                      " must have the same size and shape.  Input 0: ", first.shape().DebugString(),
+                      " != input ", i, ": ", in.shape().DebugString()));
     }
     if (n == 1) {
       ctx->set_output(0, first);
@@ -74,8 +73,7 @@ class AddNOp : public OpKernel {
     absl::InlinedVector<int, 8> candidates(n);
     for (int i = 0; i < n; ++i) candidates[i] = i;
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx,
-                   ctx->forward_input_or_allocate_output(candidates, 0, first.shape(), &out));
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(candidates, 0, first.shape(), &out));
     const int64_t size = first.NumElements();
     if (size == 0) return;
     absl::InlinedVector<const T*, 8> in(n);
@@ -101,8 +99,7 @@ class AddNOp : public OpKernel {
 #define REGISTER_ADD_N(T) \
   REGISTER_KERNEL_BUILDER(Name("AddN").Device(DEVICE_CPU).TypeConstraint<T>("T"), AddNOp<T>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_ADD_N)
-SLUICE_CALL_int32(REGISTER_ADD_N)
-SLUICE_CALL_int64(REGISTER_ADD_N)
+SLUICE_CALL_int32(REGISTER_ADD_N) SLUICE_CALL_int64(REGISTER_ADD_N)
 #undef REGISTER_ADD_N
 
 }  // namespace

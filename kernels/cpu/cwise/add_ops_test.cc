@@ -45,8 +45,8 @@ TEST_F(AddOpsTest, SameShape) {
 }
 
 TEST_F(AddOpsTest, BroadcastsAVectorOverRows) {
-  Tensor z = RunFloat(TensorShape({2, 3}), {0, 1.5, 3, 4.5, 6, 7.5}, TensorShape({3}),
-                      {10, 20, 30});
+  Tensor z =
+      RunFloat(TensorShape({2, 3}), {0, 1.5, 3, 4.5, 6, 7.5}, TensorShape({3}), {10, 20, 30});
   EXPECT_EQ(z.shape(), TensorShape({2, 3}));
   EXPECT_THAT(Values<float>(z), ElementsAre(10, 21.5, 33, 14.5, 26, 37.5));
 }
@@ -58,12 +58,11 @@ TEST_F(AddOpsTest, BroadcastsBothOperands) {
 }
 
 TEST_F(AddOpsTest, BroadcastsAcrossRanks) {
-  Tensor z = RunFloat(TensorShape({2, 1, 3}), {0, 1, 2, 3, 4, 5}, TensorShape({4, 1}),
-                      {0, 100, 200, 300});
+  Tensor z =
+      RunFloat(TensorShape({2, 1, 3}), {0, 1, 2, 3, 4, 5}, TensorShape({4, 1}), {0, 100, 200, 300});
   EXPECT_EQ(z.shape(), TensorShape({2, 4, 3}));
-  EXPECT_THAT(Values<float>(z),
-              ElementsAre(0, 1, 2, 100, 101, 102, 200, 201, 202, 300, 301, 302, 3, 4, 5, 103,
-                          104, 105, 203, 204, 205, 303, 304, 305));
+  EXPECT_THAT(Values<float>(z), ElementsAre(0, 1, 2, 100, 101, 102, 200, 201, 202, 300, 301, 302, 3,
+                                            4, 5, 103, 104, 105, 203, 204, 205, 303, 304, 305));
 }
 
 TEST_F(AddOpsTest, SingleElementOfHigherRankBroadcastsTheShape) {

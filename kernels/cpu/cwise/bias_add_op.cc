@@ -36,9 +36,9 @@ class BiasAddOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    OP_REQUIRES(ctx, value.dims() >= 2,
-                errors::InvalidArgument("Input tensor must be at least 2D: ",
-                                        value.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, value.dims() >= 2,
+        errors::InvalidArgument("Input tensor must be at least 2D: ", value.shape().DebugString()));
     OP_REQUIRES(ctx, bias.dims() == 1,
                 errors::InvalidArgument("Biases must be 1D: ", bias.shape().DebugString()));
     const int channel_dim = nchw_ ? 1 : value.dims() - 1;
@@ -65,18 +65,16 @@ class BiasAddOp : public OpKernel {
     T* op = out->flat<T>().data();
     const Eigen::TensorOpCost row_cost(2.0 * sizeof(T) * plan.inner(),
                                        1.0 * sizeof(T) * plan.inner(), 1.0 * plan.inner());
-    ParallelFor(ctx, plan.rows(), n, row_cost, [&](int64_t first, int64_t last) {
-      BinaryRows<F>(plan, vp, bp, op, first, last);
-    });
+    ParallelFor(ctx, plan.rows(), n, row_cost,
+                [&](int64_t first, int64_t last) { BinaryRows<F>(plan, vp, bp, op, first, last); });
   }
 
  private:
   bool nchw_ = false;
 };
 
-#define REGISTER_BIAS_ADD(T)                                                           \
-  REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          BiasAddOp<T>);
+#define REGISTER_BIAS_ADD(T) \
+  REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), BiasAddOp<T>);
 SLUICE_CALL_NUMBER_TYPES(REGISTER_BIAS_ADD)
 #undef REGISTER_BIAS_ADD
 

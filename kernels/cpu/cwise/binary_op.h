@@ -62,16 +62,15 @@ struct CwiseFunctor {
 // z[i] = F(x[i or 0], y[i or 0]) for i in [0, n); strides known at compile time so the loop
 // vectorises.
 template <typename F, bool kXVaries, bool kYVaries>
-void BinaryRow(const typename F::In* x, const typename F::In* y, typename F::Out* z,
-               int64_t n) {
+void BinaryRow(const typename F::In* x, const typename F::In* y, typename F::Out* z, int64_t n) {
   for (int64_t i = 0; i < n; ++i) z[i] = F::Apply(x[kXVaries ? i : 0], y[kYVaries ? i : 0]);
 }
 
 // Rows [k, k + run) of one run along the second-innermost merged dim: operand offsets
 // advance by that dim's strides, the output by whole rows.
 template <typename F, bool kXVaries, bool kYVaries>
-void BinaryRun(const typename F::In* x, const typename F::In* y, typename F::Out* z,
-               int64_t inner, int64_t run, int64_t x_step, int64_t y_step) {
+void BinaryRun(const typename F::In* x, const typename F::In* y, typename F::Out* z, int64_t inner,
+               int64_t run, int64_t x_step, int64_t y_step) {
   for (int64_t k = 0; k < run; ++k) {
     BinaryRow<F, kXVaries, kYVaries>(x + k * x_step, y + k * y_step, z + k * inner, inner);
   }
@@ -276,9 +275,8 @@ class BinaryOp : public OpKernel {
     const In* yp = y.flat<In>().data();
     Out* zp = z->flat<Out>().data();
     const Eigen::TensorOpCost row_cost = ElementCost() * static_cast<double>(plan.inner());
-    ParallelFor(ctx, plan.rows(), n, row_cost, [&](int64_t first, int64_t last) {
-      BinaryRows<F>(plan, xp, yp, zp, first, last);
-    });
+    ParallelFor(ctx, plan.rows(), n, row_cost,
+                [&](int64_t first, int64_t last) { BinaryRows<F>(plan, xp, yp, zp, first, last); });
   }
 
   // Equal/NotEqual only: whether incompatible shapes are an error (else a scalar result).
@@ -288,8 +286,8 @@ class BinaryOp : public OpKernel {
 }  // namespace sluice
 
 // Registers BinaryOp<Functor<T>> as op `op`'s CPU kernel for T.
-#define SLUICE_REGISTER_BINARY(op, Functor, T)                                       \
-  REGISTER_KERNEL_BUILDER(Name(op).Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
+#define SLUICE_REGISTER_BINARY(op, Functor, T)                                \
+  REGISTER_KERNEL_BUILDER(Name(op).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ::sluice::BinaryOp<::sluice::cwise::Functor<T>>);
 
 #endif  // SLUICE_KERNELS_CPU_CWISE_BINARY_OP_H_

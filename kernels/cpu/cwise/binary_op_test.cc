@@ -58,12 +58,12 @@ TEST_F(BinaryOpTest, ShortBroadcastRowsMatchTheDefinition) {
     std::vector<int64_t> x, y;
   };
   const std::vector<Case> cases = {
-      {{2, 301, 3}, {3}},          // normalisation of RGB pixels: rows of 3
-      {{3, 97, 16}, {3, 1, 16}},   // squeeze-excite rescale: [N,HW,C] * [N,1,C]
-      {{1, 1}, {5000, 1}},         // broadcast both ways: no tiling
-      {{7}, {4, 50, 7}},           // x repeats
-      {{2, 40, 64}, {64}},         // the largest row that is tiled
-      {{2, 40, 65}, {65}},         // and the smallest that is not
+      {{2, 301, 3}, {3}},         // normalisation of RGB pixels: rows of 3
+      {{3, 97, 16}, {3, 1, 16}},  // squeeze-excite rescale: [N,HW,C] * [N,1,C]
+      {{1, 1}, {5000, 1}},        // broadcast both ways: no tiling
+      {{7}, {4, 50, 7}},          // x repeats
+      {{2, 40, 64}, {64}},        // the largest row that is tiled
+      {{2, 40, 65}, {65}},        // and the smallest that is not
   };
   for (const Case& c : cases) {
     Init("Sub", DT_FLOAT);
@@ -145,7 +145,11 @@ TEST_F(BinaryOpTest, LargeClipAndSelect) {
     hi[i] = static_cast<float>(i % 7) * 5;
   }
   ASSERT_TRUE(InitOp(NodeDefBuilder("c", "ClipByValue")
-                         .Input("t").Input("lo").Input("hi").Attr("T", DT_FLOAT).Build())
+                         .Input("t")
+                         .Input("lo")
+                         .Input("hi")
+                         .Attr("T", DT_FLOAT)
+                         .Build())
                   .ok());
   AddInputFromArray<float>(TensorShape({n}), t);
   AddInputFromArray<float>(TensorShape({}), {-10});
@@ -155,7 +159,11 @@ TEST_F(BinaryOpTest, LargeClipAndSelect) {
   for (int64_t i = 0; i < n; ++i) ASSERT_EQ(z[i], std::max(std::min(t[i], hi[i]), -10.0f));
 
   ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Select")
-                         .Input("c").Input("t").Input("e").Attr("T", DT_FLOAT).Build())
+                         .Input("c")
+                         .Input("t")
+                         .Input("e")
+                         .Attr("T", DT_FLOAT)
+                         .Build())
                   .ok());
   std::vector<bool> cond(n / 100);
   for (size_t i = 0; i < cond.size(); ++i) cond[i] = i % 3 == 0;
@@ -169,7 +177,11 @@ TEST_F(BinaryOpTest, LargeClipAndSelect) {
 
 TEST_F(BinaryOpTest, SelectWithScalarConditionSharesTheChosenInput) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("s", "Select")
-                         .Input("c").Input("t").Input("e").Attr("T", DT_INT64).Build())
+                         .Input("c")
+                         .Input("t")
+                         .Input("e")
+                         .Attr("T", DT_INT64)
+                         .Build())
                   .ok());
   Tensor e = MakeTensor<int64_t>(TensorShape({2}), {3, 4});
   AddInputFromArray<bool>(TensorShape({}), {false});
@@ -182,8 +194,11 @@ TEST_F(BinaryOpTest, SelectWithScalarConditionSharesTheChosenInput) {
 
 TEST_F(BinaryOpTest, BiasAddForwardsItsValue) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("b", "BiasAdd")
-                         .Input("v").Input("b").Attr("T", DT_FLOAT)
-                         .Attr("data_format", "NCHW").Build())
+                         .Input("v")
+                         .Input("b")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("data_format", "NCHW")
+                         .Build())
                   .ok());
   AddInputFromArray<float>(TensorShape({1, 2, 2}), {1, 2, 3, 4});
   AddInputFromArray<float>(TensorShape({2}), {10, 20});
@@ -192,8 +207,8 @@ TEST_F(BinaryOpTest, BiasAddForwardsItsValue) {
 }
 
 TEST_F(BinaryOpTest, DtypesTensorFlowDoesNotRegisterAreNotFound) {
-  absl::Status s = InitOp(
-      NodeDefBuilder("m", "TruncateMod").Input("x").Input("y").Attr("T", DT_HALF).Build());
+  absl::Status s =
+      InitOp(NodeDefBuilder("m", "TruncateMod").Input("x").Input("y").Attr("T", DT_HALF).Build());
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(s.message()), HasSubstr("No registered 'TruncateMod' OpKernel"));
 }

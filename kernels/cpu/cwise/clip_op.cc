@@ -36,14 +36,14 @@ class ClipOp : public OpKernel {
     const Tensor& t = ctx->input(0);
     const Tensor& lo = ctx->input(1);
     const Tensor& hi = ctx->input(2);
-    OP_REQUIRES(ctx,
-                (t.shape() == lo.shape() || lo.dims() == 0) &&
-                    (t.shape() == hi.shape() || hi.dims() == 0),
-                errors::InvalidArgument(
-                    "clip_value_min and clip_value_max must be either of the same shape as "
-                    "input, or a scalar. input shape: ",
-                    t.shape().DebugString(), "clip_value_min shape: ", lo.shape().DebugString(),
-                    "clip_value_max shape: ", hi.shape().DebugString()));
+    OP_REQUIRES(
+        ctx,
+        (t.shape() == lo.shape() || lo.dims() == 0) && (t.shape() == hi.shape() || hi.dims() == 0),
+        errors::InvalidArgument(
+            "clip_value_min and clip_value_max must be either of the same shape as "
+            "input, or a scalar. input shape: ",
+            t.shape().DebugString(), "clip_value_min shape: ", lo.shape().DebugString(),
+            "clip_value_max shape: ", hi.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, t.shape(), &out));
     const int64_t n = t.NumElements();
@@ -65,16 +65,11 @@ class ClipOp : public OpKernel {
 };
 
 #define REGISTER_CLIP(T) \
-  REGISTER_KERNEL_BUILDER(Name("ClipByValue").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          ClipOp<T>);
+  REGISTER_KERNEL_BUILDER(Name("ClipByValue").Device(DEVICE_CPU).TypeConstraint<T>("T"), ClipOp<T>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_CLIP)
-SLUICE_CALL_int8(REGISTER_CLIP)
-SLUICE_CALL_int16(REGISTER_CLIP)
-SLUICE_CALL_int32(REGISTER_CLIP)
-SLUICE_CALL_int64(REGISTER_CLIP)
-SLUICE_CALL_uint8(REGISTER_CLIP)
-SLUICE_CALL_uint16(REGISTER_CLIP)
-SLUICE_CALL_COMPLEX_TYPES(REGISTER_CLIP)
+SLUICE_CALL_int8(REGISTER_CLIP) SLUICE_CALL_int16(REGISTER_CLIP) SLUICE_CALL_int32(REGISTER_CLIP)
+    SLUICE_CALL_int64(REGISTER_CLIP) SLUICE_CALL_uint8(REGISTER_CLIP)
+        SLUICE_CALL_uint16(REGISTER_CLIP) SLUICE_CALL_COMPLEX_TYPES(REGISTER_CLIP)
 #undef REGISTER_CLIP
 
 }  // namespace

@@ -7,26 +7,24 @@
 namespace sluice {
 namespace {
 
-#define REGISTER_ORDERING(T)                                          \
-  SLUICE_REGISTER_BINARY("Greater", GreaterFunctor, T)                \
-  SLUICE_REGISTER_BINARY("GreaterEqual", GreaterEqualFunctor, T)      \
-  SLUICE_REGISTER_BINARY("Less", LessFunctor, T)                      \
+#define REGISTER_ORDERING(T)                                     \
+  SLUICE_REGISTER_BINARY("Greater", GreaterFunctor, T)           \
+  SLUICE_REGISTER_BINARY("GreaterEqual", GreaterEqualFunctor, T) \
+  SLUICE_REGISTER_BINARY("Less", LessFunctor, T)                 \
   SLUICE_REGISTER_BINARY("LessEqual", LessEqualFunctor, T)
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_ORDERING)
 #undef REGISTER_ORDERING
 
-#define REGISTER_EQUALITY(T)                                  \
-  SLUICE_REGISTER_BINARY("Equal", EqualFunctor, T)            \
+#define REGISTER_EQUALITY(T)                       \
+  SLUICE_REGISTER_BINARY("Equal", EqualFunctor, T) \
   SLUICE_REGISTER_BINARY("NotEqual", NotEqualFunctor, T)
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_EQUALITY)
-SLUICE_CALL_bool(REGISTER_EQUALITY)
-SLUICE_CALL_COMPLEX_TYPES(REGISTER_EQUALITY)
-SLUICE_CALL_string(REGISTER_EQUALITY)
-SLUICE_CALL_QUANTIZED_TYPES(REGISTER_EQUALITY)
+SLUICE_CALL_bool(REGISTER_EQUALITY) SLUICE_CALL_COMPLEX_TYPES(REGISTER_EQUALITY)
+    SLUICE_CALL_string(REGISTER_EQUALITY) SLUICE_CALL_QUANTIZED_TYPES(REGISTER_EQUALITY)
 #undef REGISTER_EQUALITY
 
-REGISTER_KERNEL_BUILDER(Name("LogicalAnd").Device(DEVICE_CPU),
-                        BinaryOp<cwise::LogicalAndFunctor>);
+        REGISTER_KERNEL_BUILDER(Name("LogicalAnd").Device(DEVICE_CPU),
+                                BinaryOp<cwise::LogicalAndFunctor>);
 REGISTER_KERNEL_BUILDER(Name("LogicalOr").Device(DEVICE_CPU), BinaryOp<cwise::LogicalOrFunctor>);
 
 }  // namespace

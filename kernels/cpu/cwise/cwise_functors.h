@@ -26,13 +26,13 @@ namespace sluice {
 namespace cwise {
 
 template <typename T>
-constexpr bool kIsFloat = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
-                          std::is_same_v<T, bfloat16>;
+constexpr bool kIsFloat =
+    std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
 // float for half and bfloat16, else T: the type libm functions are called in.
 template <typename T>
-using MathType = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>,
-                                    float, T>;
+using MathType =
+    std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16>, float, T>;
 
 template <typename T>
 inline bool IsNan(T a) {  // real types only
@@ -216,10 +216,10 @@ struct PowFunctor : CwiseFunctor<T> {
   }
 };
 
-#define SLUICE_CWISE_COMPARISON(Name, op)                       \
-  template <typename T>                                         \
-  struct Name : CwiseFunctor<T, bool> {                         \
-    static bool Apply(T a, T b) { return a op b; }              \
+#define SLUICE_CWISE_COMPARISON(Name, op)          \
+  template <typename T>                            \
+  struct Name : CwiseFunctor<T, bool> {            \
+    static bool Apply(T a, T b) { return a op b; } \
   };
 SLUICE_CWISE_COMPARISON(GreaterFunctor, >)
 SLUICE_CWISE_COMPARISON(GreaterEqualFunctor, >=)

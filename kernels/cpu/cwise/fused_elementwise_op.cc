@@ -23,10 +23,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
-#include "graph/ops/fused_elementwise_spec.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/ops/fused_elementwise_spec.h"
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
 #include "kernels/cpu/parallel_for.h"

@@ -56,17 +56,16 @@ void RunSelect(OpKernelContext* ctx, const Tensor& cond, const TensorShape& cond
   if (t.shape() == plan.output_shape) candidates.push_back(1);
   if (e.shape() == plan.output_shape) candidates.push_back(2);
   Tensor* z = nullptr;
-  OP_REQUIRES_OK(ctx,
-                 ctx->forward_input_or_allocate_output(candidates, 0, plan.output_shape, &z));
+  OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(candidates, 0, plan.output_shape, &z));
   const int64_t n = plan.output_shape.num_elements();
   if (n == 0) return;
   const bool* cp = cond.flat<bool>().data();
   const T* tp = t.flat<T>().data();
   const T* ep = e.flat<T>().data();
   T* zp = z->flat<T>().data();
-  const Eigen::TensorOpCost row_cost(
-      static_cast<double>(plan.inner() * (1 + sizeof(T))),
-      static_cast<double>(plan.inner() * sizeof(T)), static_cast<double>(plan.inner()));
+  const Eigen::TensorOpCost row_cost(static_cast<double>(plan.inner() * (1 + sizeof(T))),
+                                     static_cast<double>(plan.inner() * sizeof(T)),
+                                     static_cast<double>(plan.inner()));
   ParallelFor(ctx, plan.rows(), n, row_cost, [&](int64_t first, int64_t last) {
     SelectRows<T>(plan, cp, tp, ep, zp, first, last);
   });
@@ -82,10 +81,10 @@ class SelectOp : public OpKernel {
     const Tensor& t = ctx->input(1);
     const Tensor& e = ctx->input(2);
     if (cond.dims() == 0) {
-      OP_REQUIRES(ctx, t.shape() == e.shape(),
-                  errors::InvalidArgument(
-                      "'then' and 'else' must have the same size.  but received: ",
-                      t.shape().DebugString(), " vs. ", e.shape().DebugString()));
+      OP_REQUIRES(
+          ctx, t.shape() == e.shape(),
+          errors::InvalidArgument("'then' and 'else' must have the same size.  but received: ",
+                                  t.shape().DebugString(), " vs. ", e.shape().DebugString()));
       ctx->set_output(0, cond.flat<bool>().data()[0] ? t : e);
       return;
     }
@@ -97,10 +96,10 @@ class SelectOp : public OpKernel {
                   errors::InvalidArgument(
                       "Number of batches of 'then' must match size of 'cond', but saw: ",
                       t.dim_size(0), " vs. ", cond.NumElements()));
-      OP_REQUIRES(ctx, t.shape() == e.shape(),
-                  errors::InvalidArgument(
-                      "'then' and 'else' must have the same size.  but received: ",
-                      t.shape().DebugString(), " vs. ", e.shape().DebugString()));
+      OP_REQUIRES(
+          ctx, t.shape() == e.shape(),
+          errors::InvalidArgument("'then' and 'else' must have the same size.  but received: ",
+                                  t.shape().DebugString(), " vs. ", e.shape().DebugString()));
       // Rows of t and e by their first dim: the condition as [n, 1, ..., 1].
       absl::InlinedVector<int64_t, 6> dims(t.dims(), 1);
       dims[0] = cond.NumElements();
@@ -112,11 +111,10 @@ class SelectOp : public OpKernel {
     for (int i = 1; i < 3; ++i) {
       const Tensor& in = ctx->input(i);
       OP_REQUIRES(ctx, cond.shape() == in.shape(),
-                  errors::InvalidArgument("Inputs to operation ", name(), " of type ",
-                                          type_string(),
-                                          " must have the same size and shape.  Input 0: ",
-                                          cond.shape().DebugString(), " != input ", i, ": ",
-                                          in.shape().DebugString()));
+                  errors::InvalidArgument(
+                      "Inputs to operation ", name(), " of type ", type_string(),
+                      " must have the same size and shape.  Input 0: ", cond.shape().DebugString(),
+                      " != input ", i, ": ", in.shape().DebugString()));
     }
     RunSelect<T>(ctx, cond, cond.shape(), t, e, absl::OkStatus());
   }
@@ -138,14 +136,12 @@ class SelectV2Op : public OpKernel {
   }
 };
 
-#define REGISTER_SELECT(T)                                                                   \
-  REGISTER_KERNEL_BUILDER(Name("Select").Device(DEVICE_CPU).TypeConstraint<T>("T"),         \
-                          SelectOp<T>);                                                      \
-  REGISTER_KERNEL_BUILDER(Name("SelectV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
+#define REGISTER_SELECT(T)                                                                        \
+  REGISTER_KERNEL_BUILDER(Name("Select").Device(DEVICE_CPU).TypeConstraint<T>("T"), SelectOp<T>); \
+  REGISTER_KERNEL_BUILDER(Name("SelectV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),             \
                           SelectV2Op<T>);
 SLUICE_CALL_NUMBER_TYPES(REGISTER_SELECT)
-SLUICE_CALL_bool(REGISTER_SELECT)
-SLUICE_CALL_string(REGISTER_SELECT)
+SLUICE_CALL_bool(REGISTER_SELECT) SLUICE_CALL_string(REGISTER_SELECT)
 #undef REGISTER_SELECT
 
 }  // namespace

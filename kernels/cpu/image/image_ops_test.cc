@@ -22,8 +22,12 @@ class ImageOpsTest : public KernelTest {
 // With align_corners and out = 2 * in - 1 every source coordinate is a multiple of 0.5, so
 // resizing the ramp x + 100 y gives 0.5 x + 50 y exactly.
 TEST_F(ImageOpsTest, LargeBilinearOfARampIsExact) {
-  Init(NodeDefBuilder("r", "ResizeBilinear").Input("x").Input("s").Attr("T", DT_INT32)
-           .Attr("align_corners", true).Build());
+  Init(NodeDefBuilder("r", "ResizeBilinear")
+           .Input("x")
+           .Input("s")
+           .Attr("T", DT_INT32)
+           .Attr("align_corners", true)
+           .Build());
   const int64_t h = 100, w = 150;
   std::vector<int32_t> x(h * w);
   for (int64_t y = 0; y < h; ++y) {
@@ -44,14 +48,17 @@ TEST_F(ImageOpsTest, LargeBilinearOfARampIsExact) {
 
 // Nearest-neighbour upscaling by an integer factor repeats each pixel factor x factor times.
 TEST_F(ImageOpsTest, LargeNearestIntegerUpscale) {
-  Init(NodeDefBuilder("r", "ResizeNearestNeighbor").Input("x").Input("s")
-           .Attr("T", DT_FLOAT).Build());
+  Init(NodeDefBuilder("r", "ResizeNearestNeighbor")
+           .Input("x")
+           .Input("s")
+           .Attr("T", DT_FLOAT)
+           .Build());
   const int64_t h = 60, w = 70, ch = 2, f = 3;
   std::vector<float> x(h * w * ch);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
   AddInputFromArray<float>(TensorShape({1, h, w, ch}), x);
-  AddInputFromArray<int32_t>(TensorShape({2}), {static_cast<int32_t>(h * f),
-                                                static_cast<int32_t>(w * f)});
+  AddInputFromArray<int32_t>(TensorShape({2}),
+                             {static_cast<int32_t>(h * f), static_cast<int32_t>(w * f)});
   ASSERT_TRUE(RunOpKernel().ok());
   const float* v = GetOutput(0)->base<float>();
   for (int64_t y = 0; y < h * f; ++y) {
@@ -67,8 +74,11 @@ TEST_F(ImageOpsTest, LargeSpaceToDepthThenDepthToSpaceRoundTrips) {
   const int64_t n = 2, h = 64, w = 48, d = 6;
   std::vector<float> x(n * h * w * d);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
-  Init(NodeDefBuilder("s", "SpaceToDepth").Input("x").Attr("T", DT_FLOAT)
-           .Attr("block_size", 4).Build());
+  Init(NodeDefBuilder("s", "SpaceToDepth")
+           .Input("x")
+           .Attr("T", DT_FLOAT)
+           .Attr("block_size", 4)
+           .Build());
   AddInputFromArray<float>(TensorShape({n, h, w, d}), x);
   ASSERT_TRUE(RunOpKernel().ok());
   const Tensor depth = *GetOutput(0);
@@ -77,8 +87,11 @@ TEST_F(ImageOpsTest, LargeSpaceToDepthThenDepthToSpaceRoundTrips) {
   const float* v = depth.base<float>();
   EXPECT_EQ(v[((1 * (h / 4) + 2) * (w / 4) + 3) * d * 16 + (1 * 4 + 2) * d + 5],
             x[((1 * h + 2 * 4 + 1) * w + 3 * 4 + 2) * d + 5]);
-  Init(NodeDefBuilder("d", "DepthToSpace").Input("x").Attr("T", DT_FLOAT)
-           .Attr("block_size", 4).Build());
+  Init(NodeDefBuilder("d", "DepthToSpace")
+           .Input("x")
+           .Attr("T", DT_FLOAT)
+           .Attr("block_size", 4)
+           .Build());
   AddInput(depth);
   ASSERT_TRUE(RunOpKernel().ok());
   EXPECT_EQ(GetOutput(0)->shape(), TensorShape({n, h, w, d}));
@@ -86,8 +99,11 @@ TEST_F(ImageOpsTest, LargeSpaceToDepthThenDepthToSpaceRoundTrips) {
 }
 
 TEST_F(ImageOpsTest, SpaceToDepthQint8) {
-  Init(NodeDefBuilder("s", "SpaceToDepth").Input("x").Attr("T", DT_QINT8)
-           .Attr("block_size", 2).Build());
+  Init(NodeDefBuilder("s", "SpaceToDepth")
+           .Input("x")
+           .Attr("T", DT_QINT8)
+           .Attr("block_size", 2)
+           .Build());
   AddInputFromArray<qint8>(TensorShape({1, 2, 2, 1}), {1, -2, 3, -4});
   ASSERT_TRUE(RunOpKernel().ok());
   const Tensor& out = *GetOutput(0);

@@ -29,13 +29,13 @@ bool ImageResizerState::Validate(OpKernelContext* ctx) {
     return false;
   };
   if (half_pixel_centers && align_corners) {
-    return fail(errors::InvalidArgument(
-        "If half_pixel_centers is True, align_corners must be False."));
+    return fail(
+        errors::InvalidArgument("If half_pixel_centers is True, align_corners must be False."));
   }
   const Tensor& input = ctx->input(0);
   if (input.dims() != 4) {
-    return fail(errors::InvalidArgument("input must be 4-dimensional",
-                                        input.shape().DebugString()));
+    return fail(
+        errors::InvalidArgument("input must be 4-dimensional", input.shape().DebugString()));
   }
   batch_size = input.dim_size(0);
   in_height = input.dim_size(1);
@@ -56,8 +56,8 @@ bool ImageResizerState::Validate(OpKernelContext* ctx) {
     return fail(errors::InvalidArgument("shape_t must be 1-D", size.shape().DebugString()));
   }
   if (size.NumElements() != 2) {
-    return fail(errors::InvalidArgument("shape_t must have two elements",
-                                        size.shape().DebugString()));
+    return fail(
+        errors::InvalidArgument("shape_t must have two elements", size.shape().DebugString()));
   }
   out_height = size.base<int32_t>()[0];
   out_width = size.base<int32_t>()[1];
@@ -75,8 +75,8 @@ bool ImageResizerState::Validate(OpKernelContext* ctx) {
     return fail(errors::InvalidArgument("input image width scale would cause an overflow"));
   }
   TensorShape shape;
-  absl::Status status = TensorShape::BuildTensorShape(
-      {batch_size, out_height, out_width, channels}, &shape);
+  absl::Status status =
+      TensorShape::BuildTensorShape({batch_size, out_height, out_width, channels}, &shape);
   if (status.ok()) status = ctx->allocate_output(0, shape, &output);
   if (!status.ok()) return fail(status);
   return true;

@@ -34,8 +34,7 @@ std::vector<Interpolation> ComputeWeights(int64_t out_size, int64_t in_size, flo
                                           bool half_pixel_centers, int64_t stride) {
   std::vector<Interpolation> weights(out_size);
   for (int64_t i = 0; i < out_size; ++i) {
-    const float in =
-        half_pixel_centers ? HalfPixelScale(i, scale) : LegacyScale(i, scale);
+    const float in = half_pixel_centers ? HalfPixelScale(i, scale) : LegacyScale(i, scale);
     const float in_f = std::floor(in);
     const int64_t lower = std::max(static_cast<int64_t>(in_f), int64_t{0});
     const int64_t upper = std::min(static_cast<int64_t>(std::ceil(in)), in_size - 1);
@@ -47,8 +46,7 @@ std::vector<Interpolation> ComputeWeights(int64_t out_size, int64_t in_size, flo
 inline float Lerp(float a, float b, float t) { return a + (b - a) * t; }
 
 template <typename T>
-void ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* in,
-                    float* out) {
+void ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* in, float* out) {
   const int64_t channels = st.channels;
   const int64_t out_width = st.out_width;
   const int64_t in_row = st.in_width * channels;
@@ -62,15 +60,12 @@ void ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* 
     return;
   }
   const std::vector<Interpolation> ys =
-      ComputeWeights(st.out_height, st.in_height, st.height_scale, st.half_pixel_centers,
-                     in_row);
+      ComputeWeights(st.out_height, st.in_height, st.height_scale, st.half_pixel_centers, in_row);
   const std::vector<Interpolation> xs =
-      ComputeWeights(st.out_width, st.in_width, st.width_scale, st.half_pixel_centers,
-                     channels);
+      ComputeWeights(st.out_width, st.in_width, st.width_scale, st.half_pixel_centers, channels);
   const int64_t rows = st.batch_size * st.out_height;
   const int64_t row_size = out_width * channels;
-  const Eigen::TensorOpCost cost(4 * row_size * sizeof(T), row_size * sizeof(float),
-                                 6 * row_size);
+  const Eigen::TensorOpCost cost(4 * row_size * sizeof(T), row_size * sizeof(float), 6 * row_size);
   ParallelFor(ctx, rows, rows * row_size, cost, [&](int64_t first, int64_t last) {
     for (int64_t row = first; row < last; ++row) {
       const Interpolation& y = ys[row % st.out_height];
@@ -112,17 +107,14 @@ class ResizeBilinearOp : public OpKernel {
 };
 
 // The dtypes of the op's T attr (TensorFlow's CPU kernels cover each).
-#define REGISTER_RESIZE_BILINEAR(T)                                                     \
-  REGISTER_KERNEL_BUILDER(                                                              \
+#define REGISTER_RESIZE_BILINEAR(T)                                                        \
+  REGISTER_KERNEL_BUILDER(                                                                 \
       Name("ResizeBilinear").Device(DEVICE_CPU).TypeConstraint<T>("T").HostMemory("size"), \
       ResizeBilinearOp<T>);
-SLUICE_CALL_int8(REGISTER_RESIZE_BILINEAR)
-SLUICE_CALL_uint8(REGISTER_RESIZE_BILINEAR)
-SLUICE_CALL_int16(REGISTER_RESIZE_BILINEAR)
-SLUICE_CALL_uint16(REGISTER_RESIZE_BILINEAR)
-SLUICE_CALL_int32(REGISTER_RESIZE_BILINEAR)
-SLUICE_CALL_int64(REGISTER_RESIZE_BILINEAR)
-SLUICE_CALL_FLOAT_TYPES(REGISTER_RESIZE_BILINEAR)
+SLUICE_CALL_int8(REGISTER_RESIZE_BILINEAR) SLUICE_CALL_uint8(REGISTER_RESIZE_BILINEAR)
+    SLUICE_CALL_int16(REGISTER_RESIZE_BILINEAR) SLUICE_CALL_uint16(REGISTER_RESIZE_BILINEAR)
+        SLUICE_CALL_int32(REGISTER_RESIZE_BILINEAR) SLUICE_CALL_int64(REGISTER_RESIZE_BILINEAR)
+            SLUICE_CALL_FLOAT_TYPES(REGISTER_RESIZE_BILINEAR)
 #undef REGISTER_RESIZE_BILINEAR
 
 }  // namespace

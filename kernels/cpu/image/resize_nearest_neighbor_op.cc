@@ -23,8 +23,8 @@ namespace sluice {
 namespace {
 
 // Element offsets (coordinate * stride) of the source of each output coordinate.
-std::vector<int64_t> SourceOffsets(const ImageResizerState& st, int64_t out_size,
-                                   int64_t in_size, float scale, int64_t stride) {
+std::vector<int64_t> SourceOffsets(const ImageResizerState& st, int64_t out_size, int64_t in_size,
+                                   float scale, int64_t stride) {
   std::vector<int64_t> offsets(out_size);
   for (int64_t x = 0; x < out_size; ++x) {
     int64_t in;
@@ -88,9 +88,8 @@ class ResizeNearestNeighborOp : public OpKernel {
 };
 
 // The dtypes of the op's T attr (TensorFlow's CPU kernels cover each).
-constexpr DataType kResizeNearestTypes[] = {DT_INT8,  DT_UINT8, DT_INT16, DT_UINT16,
-                                            DT_INT32, DT_INT64, DT_HALF,  DT_FLOAT,
-                                            DT_DOUBLE, DT_BFLOAT16};
+constexpr DataType kResizeNearestTypes[] = {DT_INT8,  DT_UINT8, DT_INT16, DT_UINT16, DT_INT32,
+                                            DT_INT64, DT_HALF,  DT_FLOAT, DT_DOUBLE, DT_BFLOAT16};
 
 REGISTER_KERNEL_BUILDER(Name("ResizeNearestNeighbor")
                             .Device(DEVICE_CPU)

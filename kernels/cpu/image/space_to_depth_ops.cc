@@ -35,8 +35,7 @@ struct BlockLayout {
 
 // Copies between the layouts: to_depth moves space -> depth, else depth -> space.
 template <typename U>
-void MoveBlocks(OpKernelContext* ctx, const BlockLayout& l, bool to_depth, const U* in,
-                U* out) {
+void MoveBlocks(OpKernelContext* ctx, const BlockLayout& l, bool to_depth, const U* in, U* out) {
   const int64_t runs = l.batch * l.height * l.width * l.block * l.block;
   const Eigen::TensorOpCost cost(l.depth * sizeof(U), l.depth * sizeof(U), 1);
   ParallelFor(ctx, runs, runs * l.depth, cost, [&](int64_t first, int64_t last) {
@@ -50,8 +49,7 @@ void MoveBlocks(OpKernelContext* ctx, const BlockLayout& l, bool to_depth, const
       const int64_t b = pixel / (l.width * l.height);
       const int64_t depth_offset = run * l.depth;
       const int64_t space_offset =
-          (((b * l.height + h) * l.block + bh) * l.width * l.block + w * l.block + bw) *
-          l.depth;
+          (((b * l.height + h) * l.block + bh) * l.width * l.block + w * l.block + bw) * l.depth;
       if (to_depth) {
         std::copy_n(in + space_offset, l.depth, out + depth_offset);
       } else {
@@ -69,9 +67,9 @@ class SpaceDepthOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("block_size", &block_size_));
     OP_REQUIRES(ctx, block_size_ > 1,
                 errors::InvalidArgument("Block size should be > 1, but was: ", block_size_));
-    OP_REQUIRES(ctx, data_format == "NHWC",
-                errors::InvalidArgument("Only NHWC data_format supported on CPU. Got ",
-                                        data_format));
+    OP_REQUIRES(
+        ctx, data_format == "NHWC",
+        errors::InvalidArgument("Only NHWC data_format supported on CPU. Got ", data_format));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -92,10 +90,9 @@ class SpaceDepthOp : public OpKernel {
       layout.height = height / bs;
       layout.width = width / bs;
       layout.depth = depth;
-      OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(
-                              {batch, layout.height, layout.width,
-                               MultiplyWithoutOverflow(depth, bs * bs)},
-                              &output_shape));
+      OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape({batch, layout.height, layout.width,
+                                                         MultiplyWithoutOverflow(depth, bs * bs)},
+                                                        &output_shape));
     } else {
       const int64_t block_size_sq = bs * bs;
       OP_REQUIRES(ctx, depth % block_size_sq == 0,
@@ -104,10 +101,10 @@ class SpaceDepthOp : public OpKernel {
       layout.height = height;
       layout.width = width;
       layout.depth = depth / block_size_sq;
-      OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(
-                              {batch, MultiplyWithoutOverflow(height, bs),
-                               MultiplyWithoutOverflow(width, bs), layout.depth},
-                              &output_shape));
+      OP_REQUIRES_OK(
+          ctx, TensorShape::BuildTensorShape({batch, MultiplyWithoutOverflow(height, bs),
+                                              MultiplyWithoutOverflow(width, bs), layout.depth},
+                                             &output_shape));
     }
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
@@ -145,12 +142,12 @@ constexpr DataType kDepthToSpaceTypes[] = {
         SLUICE_CALL_string(SLUICE_SPACE_DEPTH_TYPE) DT_RESOURCE};
 #undef SLUICE_SPACE_DEPTH_TYPE
 
-REGISTER_KERNEL_BUILDER(Name("SpaceToDepth").Device(DEVICE_CPU).TypeConstraint(
-                            "T", kSpaceToDepthTypes),
-                        SpaceToDepthOp);
-REGISTER_KERNEL_BUILDER(Name("DepthToSpace").Device(DEVICE_CPU).TypeConstraint(
-                            "T", kDepthToSpaceTypes),
-                        DepthToSpaceOp);
+REGISTER_KERNEL_BUILDER(
+    Name("SpaceToDepth").Device(DEVICE_CPU).TypeConstraint("T", kSpaceToDepthTypes),
+    SpaceToDepthOp);
+REGISTER_KERNEL_BUILDER(
+    Name("DepthToSpace").Device(DEVICE_CPU).TypeConstraint("T", kDepthToSpaceTypes),
+    DepthToSpaceOp);
 
 }  // namespace
 }  // namespace sluice

@@ -74,8 +74,8 @@ class GatherNdOp : public OpKernel {
     const int64_t index_max = MaxIndexValue(indices.dtype());
     OP_REQUIRES(ctx, params.NumElements() <= index_max,
                 errors::InvalidArgument("params.NumElements() too large for ",
-                                        DataTypeString(indices.dtype()), " indexing: ",
-                                        params.NumElements(), " > ", index_max));
+                                        DataTypeString(indices.dtype()),
+                                        " indexing: ", params.NumElements(), " > ", index_max));
     TensorShape result_shape = indices.shape();
     result_shape.RemoveLastDims(1);
     const int64_t rows = result_shape.num_elements();
@@ -91,11 +91,10 @@ class GatherNdOp : public OpKernel {
                 errors::InvalidArgument(
                     "Requested more than 0 entries, but params is empty.  Params shape: ",
                     params.shape().DebugString()));
-    OP_REQUIRES(ctx, depth <= kMaxIndexDepth,
-                errors::InvalidArgument("Only indices.shape[-1] values between 1 and ",
-                                        kMaxIndexDepth,
-                                        " are currently supported.  Requested rank: ",
-                                        depth));
+    OP_REQUIRES(
+        ctx, depth <= kMaxIndexDepth,
+        errors::InvalidArgument("Only indices.shape[-1] values between 1 and ", kMaxIndexDepth,
+                                " are currently supported.  Requested rank: ", depth));
     absl::InlinedVector<int64_t, 8> strides(depth, 0);
     for (int64_t k = depth - 1, stride = slice; k >= 0; --k) {
       strides[k] = stride;
@@ -126,8 +125,7 @@ class GatherNdOp : public OpKernel {
         const Eigen::TensorOpCost cost(slice * sizeof(U), slice * sizeof(U), depth);
         ParallelFor(ctx, rows, rows * slice, cost, [&](int64_t first, int64_t last) {
           for (int64_t r = first; r < last; ++r) {
-            const int64_t offset =
-                SliceOffset(idx + r * depth, depth, params.shape(), strides);
+            const int64_t offset = SliceOffset(idx + r * depth, depth, params.shape(), strides);
             if (offset < 0) {
               std::fill_n(dst + r * slice, slice, U{});
             } else {
@@ -153,10 +151,8 @@ constexpr DataType kGatherNdTypes[] = {
             DT_QINT8,
     DT_QUINT8, DT_QINT32, DT_RESOURCE};
 
-REGISTER_KERNEL_BUILDER(Name("GatherNd")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("Tparams", kGatherNdTypes),
-                        GatherNdOp);
+REGISTER_KERNEL_BUILDER(
+    Name("GatherNd").Device(DEVICE_CPU).TypeConstraint("Tparams", kGatherNdTypes), GatherNdOp);
 
 }  // namespace
 }  // namespace sluice

@@ -78,8 +78,7 @@ class GatherOp : public OpKernel {
     bool axis_is_set = false;
     if (ctx->num_inputs() == 3) {
       const Tensor& axis_tensor = ctx->input(2);
-      OP_REQUIRES(ctx, axis_tensor.dims() == 0,
-                  errors::InvalidArgument("axis must be scalar"));
+      OP_REQUIRES(ctx, axis_tensor.dims() == 0, errors::InvalidArgument("axis must be scalar"));
       axis = ReadIndexScalar(axis_tensor);
       axis_is_set = true;
     }
@@ -92,19 +91,17 @@ class GatherOp : public OpKernel {
     int64_t batch_dims = batch_dims_;
     if (batch_dims != 0) {
       OP_REQUIRES(ctx, batch_dims >= -indices.dims() && batch_dims <= indices.dims(),
-                  errors::InvalidArgument("Expected batch_dims in the range [",
-                                          -indices.dims(), ", ", indices.dims(),
-                                          "], but got ", batch_dims));
+                  errors::InvalidArgument("Expected batch_dims in the range [", -indices.dims(),
+                                          ", ", indices.dims(), "], but got ", batch_dims));
       if (batch_dims < 0) batch_dims += indices.dims();
       if (!axis_is_set) axis = batch_dims;
-      OP_REQUIRES(ctx, batch_dims < params.dims(),
-                  errors::InvalidArgument("batch_dims (", batch_dims,
-                                          ") must be less than rank(params) (",
-                                          params.dims(), ")."));
+      OP_REQUIRES(
+          ctx, batch_dims < params.dims(),
+          errors::InvalidArgument("batch_dims (", batch_dims, ") must be less than rank(params) (",
+                                  params.dims(), ")."));
       OP_REQUIRES(ctx, axis >= batch_dims,
                   errors::InvalidArgument("batch_dims (", batch_dims,
-                                          ") must be less than or equal to axis (", axis,
-                                          ")."));
+                                          ") must be less than or equal to axis (", axis, ")."));
       for (int i = 0; i < batch_dims; ++i) {
         OP_REQUIRES(ctx, params.dim_size(i) == indices.dim_size(i),
                     errors::InvalidArgument("params.shape[", i, "]: ", params.dim_size(i),
@@ -147,9 +144,9 @@ class GatherOp : public OpKernel {
       const Index* idx = indices.base<Index>();
       const int64_t bad = FindBadIndex(idx, num_indices, d.gather_dim);
       OP_REQUIRES(ctx, bad < 0,
-                  errors::InvalidArgument("indices", SliceDebugString(indices.shape(), bad),
-                                          " = ", static_cast<int64_t>(idx[bad]),
-                                          " is not in [0, ", d.gather_dim, ")"));
+                  errors::InvalidArgument("indices", SliceDebugString(indices.shape(), bad), " = ",
+                                          static_cast<int64_t>(idx[bad]), " is not in [0, ",
+                                          d.gather_dim, ")"));
       VisitByElementSize(params.dtype(), [&](auto tag) {
         using U = typename decltype(tag)::type;
         CopySlices<U, Index>(ctx, d, ElementsAs<U>(params), idx, MutableElementsAs<U>(out));
@@ -167,17 +164,13 @@ constexpr DataType kGatherTypes[] = {
 #define SLUICE_GATHER_TYPE(T) DataTypeToEnum<T>::value,
     SLUICE_CALL_ALL_TYPES(SLUICE_GATHER_TYPE)
 #undef SLUICE_GATHER_TYPE
-    DT_RESOURCE};
+        DT_RESOURCE};
 
-REGISTER_KERNEL_BUILDER(Name("Gather")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("Tparams", kGatherTypes),
+REGISTER_KERNEL_BUILDER(Name("Gather").Device(DEVICE_CPU).TypeConstraint("Tparams", kGatherTypes),
                         GatherOp);
-REGISTER_KERNEL_BUILDER(Name("GatherV2")
-                            .Device(DEVICE_CPU)
-                            .TypeConstraint("Tparams", kGatherTypes)
-                            .HostMemory("axis"),
-                        GatherOp);
+REGISTER_KERNEL_BUILDER(
+    Name("GatherV2").Device(DEVICE_CPU).TypeConstraint("Tparams", kGatherTypes).HostMemory("axis"),
+    GatherOp);
 
 }  // namespace
 }  // namespace sluice

@@ -36,8 +36,12 @@ TEST_F(IndexingOpsTest, PadWithoutPaddingForwardsTheInput) {
 }
 
 TEST_F(IndexingOpsTest, MirrorPadWithoutPaddingForwardsTheInput) {
-  Init(NodeDefBuilder("p", "MirrorPad").Input("x").Input("p").Attr("T", DT_FLOAT)
-           .Attr("mode", "REFLECT").Build());
+  Init(NodeDefBuilder("p", "MirrorPad")
+           .Input("x")
+           .Input("p")
+           .Attr("T", DT_FLOAT)
+           .Attr("mode", "REFLECT")
+           .Build());
   Tensor x = Iota(TensorShape({2, 3}));
   AddInput(x);
   AddInputFromArray<int64_t>(TensorShape({2, 2}), {0, 0, 0, 0});
@@ -46,8 +50,13 @@ TEST_F(IndexingOpsTest, MirrorPadWithoutPaddingForwardsTheInput) {
 }
 
 TEST_F(IndexingOpsTest, LargeGatherV2AlongAMiddleAxis) {
-  Init(NodeDefBuilder("g", "GatherV2").Input("x").Input("i").Input("a")
-           .Attr("Tparams", DT_FLOAT).Attr("Tindices", DT_INT64).Attr("Taxis", DT_INT32)
+  Init(NodeDefBuilder("g", "GatherV2")
+           .Input("x")
+           .Input("i")
+           .Input("a")
+           .Attr("Tparams", DT_FLOAT)
+           .Attr("Tindices", DT_INT64)
+           .Attr("Taxis", DT_INT32)
            .Build());
   const int64_t outer = 8, dim = 50, inner = 40, n = 300;
   AddInput(Iota(TensorShape({outer, dim, inner})));
@@ -69,8 +78,12 @@ TEST_F(IndexingOpsTest, LargeGatherV2AlongAMiddleAxis) {
 }
 
 TEST_F(IndexingOpsTest, LargeGatherNd) {
-  Init(NodeDefBuilder("g", "GatherNd").Input("x").Input("i").Attr("Tparams", DT_FLOAT)
-           .Attr("Tindices", DT_INT32).Build());
+  Init(NodeDefBuilder("g", "GatherNd")
+           .Input("x")
+           .Input("i")
+           .Attr("Tparams", DT_FLOAT)
+           .Attr("Tindices", DT_INT32)
+           .Build());
   const int64_t a = 30, b = 20, inner = 64, n = 700;
   AddInput(Iota(TensorShape({a, b, inner})));
   std::vector<int32_t> idx(2 * n);
@@ -90,8 +103,15 @@ TEST_F(IndexingOpsTest, LargeGatherNd) {
 }
 
 TEST_F(IndexingOpsTest, LargeOneHotOnAMiddleAxis) {
-  Init(NodeDefBuilder("o", "OneHot").Input("i").Input("d").Input("on").Input("off")
-           .Attr("T", DT_FLOAT).Attr("TI", DT_INT32).Attr("axis", 1).Build());
+  Init(NodeDefBuilder("o", "OneHot")
+           .Input("i")
+           .Input("d")
+           .Input("on")
+           .Input("off")
+           .Attr("T", DT_FLOAT)
+           .Attr("TI", DT_INT32)
+           .Attr("axis", 1)
+           .Build());
   const int64_t rows = 40, cols = 30, depth = 100;
   std::vector<int32_t> idx(rows * cols);
   for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int32_t>(i % 103) - 1;
@@ -132,14 +152,17 @@ TEST_F(IndexingOpsTest, LargeWhere) {
 }
 
 TEST_F(IndexingOpsTest, LargeMirrorPadReflect) {
-  Init(NodeDefBuilder("p", "MirrorPad").Input("x").Input("p").Attr("T", DT_FLOAT)
-           .Attr("mode", "REFLECT").Build());
+  Init(NodeDefBuilder("p", "MirrorPad")
+           .Input("x")
+           .Input("p")
+           .Attr("T", DT_FLOAT)
+           .Attr("mode", "REFLECT")
+           .Build());
   const int64_t h = 150, w = 250, top = 4, bottom = 6, left = 9, right = 3;
   AddInput(Iota(TensorShape({h, w})));
-  AddInputFromArray<int32_t>(TensorShape({2, 2}), {static_cast<int32_t>(top),
-                                                   static_cast<int32_t>(bottom),
-                                                   static_cast<int32_t>(left),
-                                                   static_cast<int32_t>(right)});
+  AddInputFromArray<int32_t>(TensorShape({2, 2}),
+                             {static_cast<int32_t>(top), static_cast<int32_t>(bottom),
+                              static_cast<int32_t>(left), static_cast<int32_t>(right)});
   ASSERT_TRUE(RunOpKernel().ok());
   const int64_t oh = h + top + bottom, ow = w + left + right;
   ASSERT_EQ(GetOutput(0)->shape(), TensorShape({oh, ow}));
@@ -147,15 +170,13 @@ TEST_F(IndexingOpsTest, LargeMirrorPadReflect) {
   const float* y = GetOutput(0)->base<float>();
   for (int64_t r = 0; r < oh; ++r) {
     for (int64_t c = 0; c < ow; ++c) {
-      ASSERT_EQ(y[r * ow + c],
-                static_cast<float>(reflect(r - top, h) * w + reflect(c - left, w)));
+      ASSERT_EQ(y[r * ow + c], static_cast<float>(reflect(r - top, h) * w + reflect(c - left, w)));
     }
   }
 }
 
 TEST_F(IndexingOpsTest, LargePadV2) {
-  Init(NodeDefBuilder("p", "PadV2").Input("x").Input("p").Input("c").Attr("T", DT_FLOAT)
-           .Build());
+  Init(NodeDefBuilder("p", "PadV2").Input("x").Input("p").Input("c").Attr("T", DT_FLOAT).Build());
   const int64_t a = 3, h = 100, w = 120;
   AddInput(Iota(TensorShape({a, h, w})));
   AddInputFromArray<int32_t>(TensorShape({3, 2}), {1, 0, 2, 3, 0, 5});
@@ -168,8 +189,7 @@ TEST_F(IndexingOpsTest, LargePadV2) {
     for (int64_t r = 0; r < oh; ++r) {
       for (int64_t c = 0; c < ow; ++c) {
         const bool inside = i >= 1 && r >= 2 && r < h + 2 && c < w;
-        const float want =
-            inside ? static_cast<float>(((i - 1) * h + (r - 2)) * w + c) : -7.0f;
+        const float want = inside ? static_cast<float>(((i - 1) * h + (r - 2)) * w + c) : -7.0f;
         ASSERT_EQ(y[(i * oh + r) * ow + c], want);
       }
     }
@@ -208,8 +228,13 @@ TEST_F(IndexingOpsTest, PadFoldsUnpaddedDims) {
 // The fixtures cannot carry quantized outputs (the oracle records them as plain integers),
 // so the quantized registrations are checked here.
 TEST_F(IndexingOpsTest, QuantizedGatherV2AndGatherNd) {
-  Init(NodeDefBuilder("g", "GatherV2").Input("x").Input("i").Input("a")
-           .Attr("Tparams", DT_QUINT16).Attr("Tindices", DT_INT16).Attr("Taxis", DT_INT64)
+  Init(NodeDefBuilder("g", "GatherV2")
+           .Input("x")
+           .Input("i")
+           .Input("a")
+           .Attr("Tparams", DT_QUINT16)
+           .Attr("Tindices", DT_INT16)
+           .Attr("Taxis", DT_INT64)
            .Build());
   AddInputFromArray<quint16>(TensorShape({3}), {7, 65535, 0});
   AddInputFromArray<int16_t>(TensorShape({2}), {1, 2});
@@ -219,8 +244,12 @@ TEST_F(IndexingOpsTest, QuantizedGatherV2AndGatherNd) {
   EXPECT_EQ(GetOutput(0)->base<quint16>()[0].value, 65535);
   EXPECT_EQ(GetOutput(0)->base<quint16>()[1].value, 0);
 
-  Init(NodeDefBuilder("g", "GatherNd").Input("x").Input("i").Attr("Tparams", DT_QINT32)
-           .Attr("Tindices", DT_INT64).Build());
+  Init(NodeDefBuilder("g", "GatherNd")
+           .Input("x")
+           .Input("i")
+           .Attr("Tparams", DT_QINT32)
+           .Attr("Tindices", DT_INT64)
+           .Build());
   AddInputFromArray<qint32>(TensorShape({2, 2}), {1, -2, 3, -4});
   AddInputFromArray<int64_t>(TensorShape({1, 2}), {1, 1});
   ASSERT_TRUE(RunOpKernel().ok());
@@ -229,8 +258,7 @@ TEST_F(IndexingOpsTest, QuantizedGatherV2AndGatherNd) {
 }
 
 TEST_F(IndexingOpsTest, QuantizedPadAndMirrorPad) {
-  Init(NodeDefBuilder("p", "PadV2").Input("x").Input("p").Input("c").Attr("T", DT_QUINT8)
-           .Build());
+  Init(NodeDefBuilder("p", "PadV2").Input("x").Input("p").Input("c").Attr("T", DT_QUINT8).Build());
   AddInputFromArray<quint8>(TensorShape({2}), {5, 6});
   AddInputFromArray<int32_t>(TensorShape({1, 2}), {1, 1});
   AddInputFromArray<quint8>(TensorShape({}), {200});
@@ -242,8 +270,12 @@ TEST_F(IndexingOpsTest, QuantizedPadAndMirrorPad) {
   EXPECT_EQ(p[2].value, 6);
   EXPECT_EQ(p[3].value, 200);
 
-  Init(NodeDefBuilder("m", "MirrorPad").Input("x").Input("p").Attr("T", DT_QINT8)
-           .Attr("mode", "SYMMETRIC").Build());
+  Init(NodeDefBuilder("m", "MirrorPad")
+           .Input("x")
+           .Input("p")
+           .Attr("T", DT_QINT8)
+           .Attr("mode", "SYMMETRIC")
+           .Build());
   AddInputFromArray<qint8>(TensorShape({2}), {-5, 6});
   AddInputFromArray<int32_t>(TensorShape({1, 2}), {2, 1});
   ASSERT_TRUE(RunOpKernel().ok());

@@ -36,8 +36,7 @@ class MirrorPadOp : public OpKernel {
     } else if (mode == "SYMMETRIC") {
       offset_ = 0;
     } else {
-      OP_REQUIRES(ctx, false,
-                  errors::InvalidArgument("mode must be either REFLECT or SYMMETRIC."));
+      OP_REQUIRES(ctx, false, errors::InvalidArgument("mode must be either REFLECT or SYMMETRIC."));
     }
   }
 
@@ -46,15 +45,14 @@ class MirrorPadOp : public OpKernel {
     const Tensor& paddings = ctx->input(1);
     const int dims = input.dims();
     OP_REQUIRES(ctx, dims <= kMaxMirrorPadDims,
-                errors::Unimplemented("inputs rank not in [0,", kMaxMirrorPadDims, "]: ",
-                                      dims));
+                errors::Unimplemented("inputs rank not in [0,", kMaxMirrorPadDims, "]: ", dims));
     OP_REQUIRES(ctx, paddings.dims() == 2 && paddings.dim_size(1) == 2,
                 errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
                                         paddings.shape().DebugString()));
-    OP_REQUIRES(ctx, dims == paddings.dim_size(0),
-                errors::InvalidArgument(
-                    "The first dimension of paddings must be the rank of inputs",
-                    paddings.shape().DebugString(), ", ", input.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, dims == paddings.dim_size(0),
+        errors::InvalidArgument("The first dimension of paddings must be the rank of inputs",
+                                paddings.shape().DebugString(), ", ", input.shape().DebugString()));
 
     PadPlan plan;
     TensorShape output_shape;
@@ -63,13 +61,11 @@ class MirrorPadOp : public OpKernel {
       const int64_t after = ReadIndex(paddings, 2 * d + 1);
       const int64_t size = input.dim_size(d);
       OP_REQUIRES(ctx, before >= 0 && after >= 0,
-                  errors::InvalidArgument("paddings must be non-negative: ", before, " ",
-                                          after));
+                  errors::InvalidArgument("paddings must be non-negative: ", before, " ", after));
       if (offset_ == 0) {
         OP_REQUIRES(ctx, before <= size && after <= size,
-                    errors::InvalidArgument(
-                        "paddings must be no greater than the dimension size: ", before,
-                        ", ", after, " greater than ", size));
+                    errors::InvalidArgument("paddings must be no greater than the dimension size: ",
+                                            before, ", ", after, " greater than ", size));
       } else {
         OP_REQUIRES(ctx, before < size && after < size,
                     errors::InvalidArgument("paddings must be less than the dimension size: ",

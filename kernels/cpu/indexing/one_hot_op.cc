@@ -51,9 +51,9 @@ class OneHotOp : public OpKernel {
     const Tensor& off_value = ctx->input(3);
     const int indices_dims = indices.dims();
     const int output_dims = indices_dims + 1;
-    OP_REQUIRES(ctx, depth.dims() == 0,
-                errors::InvalidArgument("depth must be a scalar, but got: ",
-                                        depth.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, depth.dims() == 0,
+        errors::InvalidArgument("depth must be a scalar, but got: ", depth.shape().DebugString()));
     OP_REQUIRES(ctx, on_value.dims() == 0,
                 errors::InvalidArgument("on_value must be a scalar, but got: ",
                                         on_value.shape().DebugString()));
@@ -66,10 +66,10 @@ class OneHotOp : public OpKernel {
     const int64_t depth_v = depth.base<int32_t>()[0];
     OP_REQUIRES(ctx, depth_v >= 0,
                 errors::InvalidArgument("depth must be non-negative, got: ", depth_v));
-    OP_REQUIRES(ctx, MultiplyWithoutOverflow(indices.NumElements(), depth_v) >= 0,
-                errors::InvalidArgument("OneHot result would have shape ",
-                                        indices.shape().DebugString(), " + [", depth_v,
-                                        "], which exceeds 2**63 - 1 elements"));
+    OP_REQUIRES(
+        ctx, MultiplyWithoutOverflow(indices.NumElements(), depth_v) >= 0,
+        errors::InvalidArgument("OneHot result would have shape ", indices.shape().DebugString(),
+                                " + [", depth_v, "], which exceeds 2**63 - 1 elements"));
     const int axis = axis_ == -1 ? indices_dims : static_cast<int>(axis_);
     TensorShape output_shape = indices.shape();
     OP_REQUIRES_OK(ctx, output_shape.InsertDimWithStatus(axis, depth_v));
@@ -103,9 +103,9 @@ constexpr DataType kOneHotTypes[] = {
 #undef SLUICE_ONE_HOT_TYPE
             DT_RESOURCE};
 
-REGISTER_KERNEL_BUILDER(Name("OneHot").Device(DEVICE_CPU).TypeConstraint("T", kOneHotTypes)
-                            .HostMemory("depth"),
-                        OneHotOp);
+REGISTER_KERNEL_BUILDER(
+    Name("OneHot").Device(DEVICE_CPU).TypeConstraint("T", kOneHotTypes).HostMemory("depth"),
+    OneHotOp);
 
 }  // namespace
 }  // namespace sluice

@@ -41,8 +41,8 @@ TensorShape MergedPadShape(const Tensor& input, const Tensor& paddings, bool* an
       continue;
     }
     int64_t size = 1;
-    for (; d < input.dims() && ReadIndex(paddings, 2 * d) == 0 &&
-           ReadIndex(paddings, 2 * d + 1) == 0;
+    for (;
+         d < input.dims() && ReadIndex(paddings, 2 * d) == 0 && ReadIndex(paddings, 2 * d + 1) == 0;
          ++d) {
       size *= input.dim_size(d);
     }
@@ -65,10 +65,10 @@ class PadOp : public OpKernel {
     OP_REQUIRES(ctx, paddings.dims() == 2 && paddings.dim_size(1) == 2,
                 errors::InvalidArgument("paddings must be a matrix with 2 columns: ",
                                         paddings.shape().DebugString()));
-    OP_REQUIRES(ctx, dims == paddings.dim_size(0),
-                errors::InvalidArgument(
-                    "The first dimension of paddings must be the rank of inputs",
-                    paddings.shape().DebugString(), " ", input.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, dims == paddings.dim_size(0),
+        errors::InvalidArgument("The first dimension of paddings must be the rank of inputs",
+                                paddings.shape().DebugString(), " ", input.shape().DebugString()));
     const Tensor* constant = nullptr;
     if (ctx->num_inputs() == 3) {
       constant = &ctx->input(2);
@@ -82,13 +82,11 @@ class PadOp : public OpKernel {
       const int64_t before = ReadIndex(paddings, 2 * d);
       const int64_t after = ReadIndex(paddings, 2 * d + 1);
       OP_REQUIRES(ctx, before >= 0 && after >= 0,
-                  errors::InvalidArgument("Paddings must be non-negative: ", before, " ",
-                                          after));
+                  errors::InvalidArgument("Paddings must be non-negative: ", before, " ", after));
       const int64_t size = input.dim_size(d);
       OP_REQUIRES(ctx, before <= kint64max - size - after,
                   errors::InvalidArgument("Padded size of dimension ", d,
-                                          " overflows int64: ", before, " + ", size, " + ",
-                                          after));
+                                          " overflows int64: ", before, " + ", size, " + ", after));
       OP_REQUIRES_OK(ctx, output_shape.AddDimWithStatus(before + size + after));
     }
     if (output_shape.num_elements() == input.NumElements()) {
@@ -157,12 +155,10 @@ constexpr DataType kPadTypes[] = {
             DT_QINT8,
     DT_QUINT8, DT_QINT32};
 
-REGISTER_KERNEL_BUILDER(Name("Pad").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes)
-                            .HostMemory("paddings"),
-                        PadOp);
-REGISTER_KERNEL_BUILDER(Name("PadV2").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes)
-                            .HostMemory("paddings"),
-                        PadOp);
+REGISTER_KERNEL_BUILDER(
+    Name("Pad").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes).HostMemory("paddings"), PadOp);
+REGISTER_KERNEL_BUILDER(
+    Name("PadV2").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes).HostMemory("paddings"), PadOp);
 
 }  // namespace
 }  // namespace sluice

@@ -32,8 +32,7 @@ struct PadPlan {
 };
 
 template <typename U>
-void PadRows(OpKernelContext* ctx, const PadPlan& plan, const U* in, U* out,
-             const U& pad_value) {
+void PadRows(OpKernelContext* ctx, const PadPlan& plan, const U* in, U* out, const U& pad_value) {
   const int rank = static_cast<int>(plan.out_dims.size());
   const int outer_rank = rank - 1;
   const int64_t inner = plan.out_dims[outer_rank];

@@ -59,28 +59,25 @@ class WhereOp : public OpKernel {
                                       "dying in CPU WhereOp to avoid silently creating "
                                       "costly copies from device."));
     OP_REQUIRES(ctx, input.dims() >= 1 && input.dims() <= kMaxWhereDims,
-                errors::InvalidArgument("WhereOp : Unhandled input dimensions: ",
-                                        input.dims()));
+                errors::InvalidArgument("WhereOp : Unhandled input dimensions: ", input.dims()));
     const int64_t n = input.NumElements();
     std::vector<uint8_t> mask(n);
     switch (input.dtype()) {
-#define SLUICE_WHERE_CASE(T)                                          \
-  case DataTypeToEnum<T>::value:                                      \
-    NonZeroMask<T>(ctx, input.base<T>(), n, mask.data());             \
+#define SLUICE_WHERE_CASE(T)                              \
+  case DataTypeToEnum<T>::value:                          \
+    NonZeroMask<T>(ctx, input.base<T>(), n, mask.data()); \
     break;
       SLUICE_CALL_NUMBER_TYPES(SLUICE_WHERE_CASE)
       SLUICE_CALL_bool(SLUICE_WHERE_CASE)
 #undef SLUICE_WHERE_CASE
-      default:
-        OP_REQUIRES(ctx, false,
-                    errors::InvalidArgument("Where does not support ",
-                                            DataTypeString(input.dtype())));
+          default : OP_REQUIRES(ctx, false,
+                                errors::InvalidArgument("Where does not support ",
+                                                        DataTypeString(input.dtype())));
     }
     int64_t num_true = 0;
     for (int64_t i = 0; i < n; ++i) num_true += mask[i];
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({num_true, input.dims()}),
-                                             &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({num_true, input.dims()}), &output));
     if (num_true == 0) return;
     WriteCoordinates(input.shape(), mask.data(), output->base<int64_t>());
   }
@@ -93,8 +90,7 @@ constexpr DataType kWhereTypes[] = {
 #undef SLUICE_WHERE_TYPE
 };
 
-REGISTER_KERNEL_BUILDER(Name("Where").Device(DEVICE_CPU).TypeConstraint("T", kWhereTypes),
-                        WhereOp);
+REGISTER_KERNEL_BUILDER(Name("Where").Device(DEVICE_CPU).TypeConstraint("T", kWhereTypes), WhereOp);
 
 }  // namespace
 }  // namespace sluice

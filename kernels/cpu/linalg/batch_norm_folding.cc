@@ -29,8 +29,8 @@ void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tens
     absl::MutexLock lock(&mu_);
     entry = entry_;
   }
-  bool valid = entry != nullptr && entry->fingerprint == fingerprint &&
-               entry->epsilon == epsilon && OneDnnCachingEnabled();
+  bool valid = entry != nullptr && entry->fingerprint == fingerprint && entry->epsilon == epsilon &&
+               OneDnnCachingEnabled();
   for (int i = 0; valid && i < 5; ++i) {
     valid = entry->sources[i].raw_data() == sources[i]->raw_data() &&
             entry->sources[i].shape() == sources[i]->shape();
@@ -52,8 +52,8 @@ void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tens
     // close to TensorFlow's unfolded arithmetic as float allows.
     std::vector<float> s(depth);
     for (int64_t c = 0; c < depth; ++c) {
-      const double m = static_cast<double>(sc[c]) / std::sqrt(static_cast<double>(var[c]) +
-                                                               static_cast<double>(epsilon));
+      const double m = static_cast<double>(sc[c]) /
+                       std::sqrt(static_cast<double>(var[c]) + static_cast<double>(epsilon));
       s[c] = static_cast<float>(m);
       b[c] = static_cast<float>(static_cast<double>(off[c]) - static_cast<double>(mu[c]) * m);
     }

@@ -24,8 +24,7 @@ struct Sources {
   Tensor variance = Floats(TensorShape({2}), {3, 8});
 
   void Fold(BatchNormFolder* folder, Tensor* filter_out, Tensor* bias_out) {
-    folder->Fold(filter, scale, offset, mean, variance, /*epsilon=*/1.0f, filter_out,
-                 bias_out);
+    folder->Fold(filter, scale, offset, mean, variance, /*epsilon=*/1.0f, filter_out, bias_out);
   }
 };
 

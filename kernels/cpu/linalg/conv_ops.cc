@@ -42,17 +42,16 @@ void RunWidened(OpKernelContext* ctx, OneDnnConv* conv, const ConvGeometry& geo,
   OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, dst->shape(), &dst_f));
   src_f.flat<float>() = src.flat<T>().template cast<float>();
   filter_f.flat<float>() = filter.flat<T>().template cast<float>();
-  OP_REQUIRES_OK(ctx, conv->Run(ctx, geo, dnnl::memory::data_type::f32, filter_f,
-                                src_f.raw_data(), dst_f.raw_data()));
+  OP_REQUIRES_OK(ctx, conv->Run(ctx, geo, dnnl::memory::data_type::f32, filter_f, src_f.raw_data(),
+                                dst_f.raw_data()));
   dst->flat<T>() = dst_f.flat<float>().template cast<T>();
 }
 
 // Convolves src with filter into dst (already allocated, not empty) in `direction`; a forward
 // float convolution takes the Winograd path where WinogradConv::TileSize allows it.
 template <typename T>
-void RunConv(OpKernelContext* ctx, OneDnnConv* conv, WinogradConv* winograd,
-             Direction direction, const ConvGeometry& geo, const Tensor& filter,
-             const Tensor& src, Tensor* dst) {
+void RunConv(OpKernelContext* ctx, OneDnnConv* conv, WinogradConv* winograd, Direction direction,
+             const ConvGeometry& geo, const Tensor& filter, const Tensor& src, Tensor* dst) {
   if (src.NumElements() == 0 || filter.NumElements() == 0) {
     // An empty window (all padding, or no channels) sums to zero.
     std::fill_n(dst->flat<T>().data(), dst->NumElements(), T(0));
@@ -88,8 +87,7 @@ void RunConv(OpKernelContext* ctx, OneDnnConv* conv, WinogradConv* winograd,
 template <typename T, bool kDepthwise>
 class Conv2DOp : public OpKernel {
  public:
-  explicit Conv2DOp(OpKernelConstruction* ctx)
-      : OpKernel(ctx), conv_(Direction::kForward) {
+  explicit Conv2DOp(OpKernelConstruction* ctx) : OpKernel(ctx), conv_(Direction::kForward) {
     OP_REQUIRES_OK(ctx, ParseConv2DAttrs(ctx, absl::StatusCode::kUnimplemented, &attrs_));
   }
 
@@ -97,12 +95,12 @@ class Conv2DOp : public OpKernel {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
     ConvGeometry geo;
-    OP_REQUIRES_OK(ctx, ForwardConvGeometry(attrs_, input.shape(), filter.shape(), kDepthwise,
-                                            &geo));
+    OP_REQUIRES_OK(ctx,
+                   ForwardConvGeometry(attrs_, input.shape(), filter.shape(), kDepthwise, &geo));
     if (!kTakesNchw<T> && attrs_.data_format != FORMAT_NHWC) {
-      OP_REQUIRES(ctx, !kDepthwise,
-                  errors::Unimplemented(
-                      "Depthwise convolution on CPU is only supported for NHWC format"));
+      OP_REQUIRES(
+          ctx, !kDepthwise,
+          errors::Unimplemented("Depthwise convolution on CPU is only supported for NHWC format"));
       OP_REQUIRES(ctx, false,
                   errors::Unimplemented("The Conv2D op currently only supports the NHWC tensor "
                                         "format on the CPU. The op was given the format: ",
@@ -114,8 +112,8 @@ class Conv2DOp : public OpKernel {
     OP_REQUIRES(ctx, kDepthwise || filter.NumElements() > 0,
                 errors::InvalidArgument("filter must not have zero elements (i.e. all "
                                         "dimensions must be non-zero)"));
-    RunConv<T>(ctx, &conv_, kDepthwise ? nullptr : &winograd_, Direction::kForward, geo,
-               filter, input, output);
+    RunConv<T>(ctx, &conv_, kDepthwise ? nullptr : &winograd_, Direction::kForward, geo, filter,
+               input, output);
   }
 
  private:
@@ -148,9 +146,8 @@ absl::Status InputShapeFromSizes(const Tensor& sizes, const TensorShape& filter,
   }
   const int64_t batch = out_backprop.dim_size(GetTensorBatchDimIndex(4, format));
   const int64_t depth = filter.dim_size(2);
-  return format == FORMAT_NHWC
-             ? TensorShape::BuildTensorShape({batch, v[0], v[1], depth}, shape)
-             : TensorShape::BuildTensorShape({batch, depth, v[0], v[1]}, shape);
+  return format == FORMAT_NHWC ? TensorShape::BuildTensorShape({batch, v[0], v[1], depth}, shape)
+                               : TensorShape::BuildTensorShape({batch, depth, v[0], v[1]}, shape);
 }
 
 template <typename T>
@@ -176,8 +173,7 @@ class Conv2DBackpropInputOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input_shape, &output));
     if (output->NumElements() == 0) return;
-    RunConv<T>(ctx, &conv_, nullptr, Direction::kBackwardData, geo, filter, out_backprop,
-               output);
+    RunConv<T>(ctx, &conv_, nullptr, Direction::kBackwardData, geo, filter, out_backprop, output);
   }
 
  private:
@@ -185,21 +181,19 @@ class Conv2DBackpropInputOp : public OpKernel {
   OneDnnConv conv_;
 };
 
-#define REGISTER_CONV2D(T)                                                                \
-  REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
-                          Conv2DOp<T, false>);                                            \
-  REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropInput")                                     \
-                              .Device(DEVICE_CPU)                                         \
-                              .TypeConstraint<T>("T")                                     \
-                              .HostMemory("input_sizes"),                                 \
+#define REGISTER_CONV2D(T)                                                          \
+  REGISTER_KERNEL_BUILDER(Name("Conv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          Conv2DOp<T, false>);                                      \
+  REGISTER_KERNEL_BUILDER(Name("Conv2DBackpropInput")                               \
+                              .Device(DEVICE_CPU)                                   \
+                              .TypeConstraint<T>("T")                               \
+                              .HostMemory("input_sizes"),                           \
                           Conv2DBackpropInputOp<T>);
-#define REGISTER_DEPTHWISE(T)                                                             \
-  REGISTER_KERNEL_BUILDER(                                                                \
-      Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"),            \
-      Conv2DOp<T, true>);
+#define REGISTER_DEPTHWISE(T)                                                                      \
+  REGISTER_KERNEL_BUILDER(Name("DepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          Conv2DOp<T, true>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_CONV2D)
-SLUICE_CALL_int32(REGISTER_CONV2D)
-SLUICE_CALL_FLOAT_TYPES(REGISTER_DEPTHWISE)
+SLUICE_CALL_int32(REGISTER_CONV2D) SLUICE_CALL_FLOAT_TYPES(REGISTER_DEPTHWISE)
 #undef REGISTER_CONV2D
 #undef REGISTER_DEPTHWISE
 

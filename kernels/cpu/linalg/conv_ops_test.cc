@@ -20,13 +20,16 @@ using ::testing::HasSubstr;
 
 class ConvOpsTest : public KernelTest {
  protected:
-  absl::Status Init(const std::string& op, std::vector<int32_t> strides,
-                    const std::string& padding, DataType dtype = DT_FLOAT,
-                    std::vector<int64_t> explicit_paddings = {}) {
+  absl::Status Init(const std::string& op, std::vector<int32_t> strides, const std::string& padding,
+                    DataType dtype = DT_FLOAT, std::vector<int64_t> explicit_paddings = {}) {
     NodeDefBuilder b("conv", op);
     if (op == "Conv2DBackpropInput") b.Input("sizes");
-    b.Input("input").Input("filter").Attr("T", dtype).Attr("strides", strides)
-        .Attr("padding", padding).Attr("explicit_paddings", explicit_paddings);
+    b.Input("input")
+        .Input("filter")
+        .Attr("T", dtype)
+        .Attr("strides", strides)
+        .Attr("padding", padding)
+        .Attr("explicit_paddings", explicit_paddings);
     return InitOp(b.Build());
   }
 };
@@ -42,16 +45,15 @@ std::vector<float> Random(int64_t n, uint32_t seed) {
 TEST_F(ConvOpsTest, AttrErrors) {
   EXPECT_EQ(Init("Conv2D", {1, 1, 1}, "VALID").code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Init("Conv2D", {1, 0, 1, 1}, "VALID").code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(Init("DepthwiseConv2dNative", {1, 1, 1, 1}, "EXPLICIT", DT_FLOAT, {0, 0, 1, 1})
-                .code(),
+  EXPECT_EQ(Init("DepthwiseConv2dNative", {1, 1, 1, 1}, "EXPLICIT", DT_FLOAT, {0, 0, 1, 1}).code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(Init("Conv2DBackpropInput", {1, 1, 1, 1}, "SAME", DT_FLOAT, {0, 0, 1, 1, 1, 1, 0, 0})
-                .code(),
-            absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(Init("Conv2D", {1, 1, 1, 1}, "EXPLICIT", DT_FLOAT,
-                 {0, 0, int64_t{1} << 40, 0, 0, 0, 0, 0})
-                .code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Init("Conv2DBackpropInput", {1, 1, 1, 1}, "SAME", DT_FLOAT, {0, 0, 1, 1, 1, 1, 0, 0}).code(),
+      absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Init("Conv2D", {1, 1, 1, 1}, "EXPLICIT", DT_FLOAT, {0, 0, int64_t{1} << 40, 0, 0, 0, 0, 0})
+          .code(),
+      absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(ConvOpsTest, WrongRanksAreInvalidArgument) {

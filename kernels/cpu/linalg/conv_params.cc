@@ -38,11 +38,11 @@ absl::Status SpatialGeometry(const Conv2DAttrs& attrs, ConvGeometry* geo) {
   }
   int64_t out_rows = 0, out_cols = 0;
   RETURN_IF_ERROR(WindowedOutputSize(geo->in_rows, geo->filter_rows, geo->dilation_rows,
-                                     geo->stride_rows, attrs.padding, &out_rows,
-                                     &geo->pad_top, &geo->pad_bottom));
+                                     geo->stride_rows, attrs.padding, &out_rows, &geo->pad_top,
+                                     &geo->pad_bottom));
   RETURN_IF_ERROR(WindowedOutputSize(geo->in_cols, geo->filter_cols, geo->dilation_cols,
-                                     geo->stride_cols, attrs.padding, &out_cols,
-                                     &geo->pad_left, &geo->pad_right));
+                                     geo->stride_cols, attrs.padding, &out_cols, &geo->pad_left,
+                                     &geo->pad_right));
   geo->out_rows = out_rows;
   geo->out_cols = out_cols;
   return absl::OkStatus();
@@ -109,10 +109,25 @@ TensorShape ConvGeometry::OutputShape() const {
 }
 
 std::vector<int64_t> ConvGeometry::Key() const {
-  return {batch,         in_depth,      in_rows,       in_cols,    out_depth,
-          out_rows,      out_cols,      filter_rows,   filter_cols, groups,
-          stride_rows,   stride_cols,   dilation_rows, dilation_cols, pad_top,
-          pad_bottom,    pad_left,      pad_right,     static_cast<int64_t>(data_format)};
+  return {batch,
+          in_depth,
+          in_rows,
+          in_cols,
+          out_depth,
+          out_rows,
+          out_cols,
+          filter_rows,
+          filter_cols,
+          groups,
+          stride_rows,
+          stride_cols,
+          dilation_rows,
+          dilation_cols,
+          pad_top,
+          pad_bottom,
+          pad_left,
+          pad_right,
+          static_cast<int64_t>(data_format)};
 }
 
 absl::Status WindowedOutputSize(int64_t input_size, int64_t filter_size, int64_t dilation,
@@ -129,8 +144,7 @@ absl::Status WindowedOutputSize(int64_t input_size, int64_t filter_size, int64_t
       *pad_before = *pad_after = 0;
       break;
     case EXPLICIT:
-      *output_size =
-          (input_size + *pad_before + *pad_after - effective_filter + stride) / stride;
+      *output_size = (input_size + *pad_before + *pad_after - effective_filter + stride) / stride;
       break;
     case SAME: {
       *output_size = (input_size + stride - 1) / stride;
@@ -142,17 +156,15 @@ absl::Status WindowedOutputSize(int64_t input_size, int64_t filter_size, int64_t
     }
   }
   if (*output_size < 0) {
-    return errors::InvalidArgument("Computed output size would be negative: ", *output_size,
-                                   " [input_size: ", input_size,
-                                   ", effective_filter_size: ", effective_filter,
-                                   ", stride: ", stride, "]");
+    return errors::InvalidArgument(
+        "Computed output size would be negative: ", *output_size, " [input_size: ", input_size,
+        ", effective_filter_size: ", effective_filter, ", stride: ", stride, "]");
   }
   return absl::OkStatus();
 }
 
 absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& input,
-                                 const TensorShape& filter, bool depthwise,
-                                 ConvGeometry* geo) {
+                                 const TensorShape& filter, bool depthwise, ConvGeometry* geo) {
   if (input.dims() != 4) {
     return errors::InvalidArgument("input must be 4-dimensional", input.DebugString());
   }
@@ -173,15 +185,14 @@ absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in
   const int64_t filter_depth = filter.dim_size(2);
   if (depthwise) {
     if (geo->in_depth != filter_depth) {
-      return errors::InvalidArgument("input and filter must have the same depth: ",
-                                     geo->in_depth, " vs ", filter_depth);
+      return errors::InvalidArgument("input and filter must have the same depth: ", geo->in_depth,
+                                     " vs ", filter_depth);
     }
     geo->groups = geo->in_depth;
     geo->out_depth = geo->in_depth * filter.dim_size(3);
   } else {
     if (filter_depth <= 0) {
-      return errors::InvalidArgument("filter depth must be stricly positive, got ",
-                                     filter_depth);
+      return errors::InvalidArgument("filter depth must be stricly positive, got ", filter_depth);
     }
     if (geo->in_depth % filter_depth != 0) {
       return errors::InvalidArgument("input depth must be evenly divisible by filter depth: ",
@@ -189,19 +200,17 @@ absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in
     }
     geo->groups = geo->in_depth / filter_depth;
     geo->out_depth = filter.dim_size(3);
-    if (geo->groups == 0 || geo->out_depth % geo->groups != 0 ||
-        geo->out_depth < geo->groups) {
-      return errors::InvalidArgument(
-          "output depth must be evenly divisible by number of groups: ", geo->out_depth,
-          " vs ", geo->groups);
+    if (geo->groups == 0 || geo->out_depth % geo->groups != 0 || geo->out_depth < geo->groups) {
+      return errors::InvalidArgument("output depth must be evenly divisible by number of groups: ",
+                                     geo->out_depth, " vs ", geo->groups);
     }
   }
   return SpatialGeometry(attrs, geo);
 }
 
 absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& input_shape,
-                                   const TensorShape& filter,
-                                   const TensorShape& out_backprop, ConvGeometry* geo) {
+                                   const TensorShape& filter, const TensorShape& out_backprop,
+                                   ConvGeometry* geo) {
   constexpr char kLabel[] = "Conv2DBackpropInput";
   if (input_shape.dims() != 4) {
     return errors::InvalidArgument(kLabel, ": input must be 4-dimensional");
@@ -219,8 +228,8 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   geo->batch = Dim(input_shape, f, 'N');
   if (geo->batch != Dim(out_backprop, f, 'N')) {
     return errors::InvalidArgument(
-        kLabel, ": input and out_backprop must have the same batch size. Input batch: ",
-        geo->batch, ", outbackprop batch: ", Dim(out_backprop, f, 'N'),
+        kLabel, ": input and out_backprop must have the same batch size. Input batch: ", geo->batch,
+        ", outbackprop batch: ", Dim(out_backprop, f, 'N'),
         ", batch_dim: ", GetTensorBatchDimIndex(4, f));
   }
   geo->in_depth = Dim(input_shape, f, 'C');
@@ -230,8 +239,7 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   geo->filter_cols = filter.dim_size(1);
   const int64_t filter_depth = filter.dim_size(2);
   if (filter_depth <= 0) {
-    return errors::InvalidArgument(kLabel,
-                                   ": filter depth must be strictly greated than zero");
+    return errors::InvalidArgument(kLabel, ": filter depth must be strictly greated than zero");
   }
   if (geo->in_depth % filter_depth != 0) {
     return errors::InvalidArgument(kLabel,
@@ -245,8 +253,8 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   }
   if (geo->groups == 0 || geo->out_depth % geo->groups != 0) {
     return errors::InvalidArgument(
-        kLabel, ": output depth must be evenly divisible by number of groups: ",
-        geo->out_depth, " vs ", geo->groups);
+        kLabel, ": output depth must be evenly divisible by number of groups: ", geo->out_depth,
+        " vs ", geo->groups);
   }
   RETURN_IF_ERROR(SpatialGeometry(attrs, geo));
   const int64_t rows = Dim(out_backprop, f, 'H');
@@ -254,8 +262,8 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   if (rows != geo->out_rows || cols != geo->out_cols) {
     const bool row_bad = rows != geo->out_rows;
     return errors::InvalidArgument(
-        kLabel, ": Size of out_backprop doesn't match computed: actual = ",
-        row_bad ? rows : cols, ", computed = ", row_bad ? geo->out_rows : geo->out_cols,
+        kLabel, ": Size of out_backprop doesn't match computed: actual = ", row_bad ? rows : cols,
+        ", computed = ", row_bad ? geo->out_rows : geo->out_cols,
         " spatial_dim: ", GetTensorDimIndex(f, row_bad ? 'H' : 'W', 4),
         " input: ", row_bad ? geo->in_rows : geo->in_cols,
         " filter: ", row_bad ? geo->filter_rows : geo->filter_cols,

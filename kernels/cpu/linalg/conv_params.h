@@ -63,14 +63,13 @@ absl::Status WindowedOutputSize(int64_t input_size, int64_t filter_size, int64_t
 
 // Conv2D's and DepthwiseConv2dNative's checks of input and filter, and the geometry.
 absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& input,
-                                 const TensorShape& filter, bool depthwise,
-                                 ConvGeometry* geo);
+                                 const TensorShape& filter, bool depthwise, ConvGeometry* geo);
 
 // Conv2DBackpropInput's checks: `input_shape` (from input_sizes), filter and out_backprop
 // must describe a convolution whose output is out_backprop.
 absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& input_shape,
-                                   const TensorShape& filter,
-                                   const TensorShape& out_backprop, ConvGeometry* geo);
+                                   const TensorShape& filter, const TensorShape& out_backprop,
+                                   ConvGeometry* geo);
 
 }  // namespace sluice
 

@@ -35,8 +35,8 @@ bool ParseActivation(const std::string& name, FusedContraction kind, bool allow_
   for (const auto& a : kMatMulOnly) {
     if (name == a.name) {
       *act = a.act;
-      const bool gelu = a.act == FusedActivation::kGeluApproximate ||
-                        a.act == FusedActivation::kGeluExact;
+      const bool gelu =
+          a.act == FusedActivation::kGeluApproximate || a.act == FusedActivation::kGeluExact;
       return allow_gelu || !gelu;
     }
   }
@@ -56,15 +56,15 @@ const char* Label(FusedContraction kind) {
 }
 
 // `what` names the argument, `values` its elements in the count message.
-absl::Status CheckVector(const Tensor& t, const char* what, const char* values,
-                         int64_t channels) {
+absl::Status CheckVector(const Tensor& t, const char* what, const char* values, int64_t channels) {
   if (t.dims() != 1) {
     return errors::InvalidArgument(what, " must be 1-dimensional", t.shape().DebugString());
   }
   if (t.dim_size(0) != channels) {
     // TensorFlow's oneDNN kernels' message, naming the argument.
-    return errors::InvalidArgument("Must provide as many ", values, " as the channel size: ",
-                                   t.shape().DebugString(), " vs. ", channels);
+    return errors::InvalidArgument("Must provide as many ", values,
+                                   " as the channel size: ", t.shape().DebugString(), " vs. ",
+                                   channels);
   }
   return absl::OkStatus();
 }
@@ -113,8 +113,7 @@ absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool 
     return absl::OkStatus();
   }
   if (num_args != 1) {
-    return errors::InvalidArgument("Fused ", Label(kind),
-                                   " must have one extra argument: bias.");
+    return errors::InvalidArgument("Fused ", Label(kind), " must have one extra argument: bias.");
   }
   return absl::OkStatus();
 }
@@ -128,8 +127,7 @@ absl::Status CheckFusionAddend(OpKernelContext* ctx, const TensorShape& shape) {
   }
   if (addend.shape() != shape) {
     return errors::InvalidArgument("The addend of a fused Add must have the output's shape ",
-                                   shape.DebugString(), ", got ",
-                                   addend.shape().DebugString());
+                                   shape.DebugString(), ", got ", addend.shape().DebugString());
   }
   return absl::OkStatus();
 }
@@ -139,8 +137,7 @@ absl::Status CheckFusionArgs(OpKernelContext* ctx, const FusionSpec& spec, int64
   RETURN_IF_ERROR(CheckVector(ctx->input(2), "scale", "scales", channels));
   RETURN_IF_ERROR(CheckVector(ctx->input(3), "offset", "offsets", channels));
   RETURN_IF_ERROR(CheckVector(ctx->input(4), "estimated_mean", "means", channels));
-  return CheckVector(ctx->input(5), "estimated_variance", "variances",
-                     channels);
+  return CheckVector(ctx->input(5), "estimated_variance", "variances", channels);
 }
 
 Eltwise ActivationEltwise(const FusionSpec& spec) {

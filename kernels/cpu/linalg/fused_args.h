@@ -97,8 +97,7 @@ T Activate(FusedActivation act, float leakyrelu_alpha, T x) {
     case FusedActivation::kSigmoid:
       return T(1) / (T(1) + std::exp(-x));
     case FusedActivation::kGeluApproximate:
-      return T(0.5) * x *
-             (T(1) + std::tanh(T(0.7978845608028654) * (x + T(0.044715) * x * x * x)));
+      return T(0.5) * x * (T(1) + std::tanh(T(0.7978845608028654) * (x + T(0.044715) * x * x * x)));
     case FusedActivation::kGeluExact:
       return T(0.5) * x * (T(1) + std::erf(x * T(0.7071067811865476)));
   }

@@ -50,18 +50,18 @@ class FusedConvOp : public OpKernel {
                                         "filter format, got ",
                                         filter_format));
     }
-    OP_REQUIRES_OK(ctx, ParseFusion(ctx,
-                                    kDepthwise ? FusedContraction::kDepthwiseConv2D
-                                               : FusedContraction::kConv2D,
-                                    /*allow_gelu=*/false, &spec_));
+    OP_REQUIRES_OK(
+        ctx, ParseFusion(
+                 ctx, kDepthwise ? FusedContraction::kDepthwiseConv2D : FusedContraction::kConv2D,
+                 /*allow_gelu=*/false, &spec_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
     ConvGeometry geo;
-    OP_REQUIRES_OK(ctx, ForwardConvGeometry(attrs_, input.shape(), filter.shape(), kDepthwise,
-                                            &geo));
+    OP_REQUIRES_OK(ctx,
+                   ForwardConvGeometry(attrs_, input.shape(), filter.shape(), kDepthwise, &geo));
     OP_REQUIRES(ctx, kOnOneDnn<T> || attrs_.data_format == FORMAT_NHWC,
                 errors::Unimplemented(
                     "Fused conv implementation only supports NHWC tensor format for now."));
@@ -74,19 +74,18 @@ class FusedConvOp : public OpKernel {
     OP_REQUIRES(ctx, kDepthwise || output_shape.num_elements() == 0 || filter.NumElements() > 0,
                 errors::InvalidArgument("filter must not have zero elements (i.e. all "
                                         "dimensions must be non-zero)"));
-    const bool sum_into_output = kOnOneDnn<T> && spec_.add && input.NumElements() > 0 &&
-                                 filter.NumElements() > 0;
+    const bool sum_into_output =
+        kOnOneDnn<T> && spec_.add && input.NumElements() > 0 && filter.NumElements() > 0;
     Tensor* output = nullptr;
     if (sum_into_output) {
-      OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({kAddendInput}, 0,
-                                                                 output_shape, &output));
+      OP_REQUIRES_OK(
+          ctx, ctx->forward_input_or_allocate_output({kAddendInput}, 0, output_shape, &output));
     } else {
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
     }
     if (output->NumElements() == 0) return;
     T* out = output->flat<T>().data();
-    const int64_t inner =
-        attrs_.data_format == FORMAT_NHWC ? 1 : geo.out_rows * geo.out_cols;
+    const int64_t inner = attrs_.data_format == FORMAT_NHWC ? 1 : geo.out_rows * geo.out_cols;
     if (input.NumElements() == 0 || filter.NumElements() == 0) {
       // No terms: every window sums to zero before the epilogue.
       std::fill_n(out, output->NumElements(), T(0));
@@ -96,8 +95,7 @@ class FusedConvOp : public OpKernel {
     if constexpr (kOnOneDnn<T>) {
       RunOneDnn(ctx, geo, input, filter, output);
     } else {
-      reference_conv::Forward<T>(ctx, geo, input.flat<T>().data(), filter.flat<T>().data(),
-                                 out);
+      reference_conv::Forward<T>(ctx, geo, input.flat<T>().data(), filter.flat<T>().data(), out);
       ApplyFusedEpilogue<T>(ctx, spec_, geo.out_depth, inner, out, output->NumElements());
     }
   }
@@ -147,8 +145,7 @@ class FusedConvOp : public OpKernel {
   }
 
   void RunWidened(OpKernelContext* ctx, const ConvGeometry& geo, const Tensor& input,
-                  const Tensor& filter, const Tensor& bias, ConvEpilogue epilogue,
-                  Tensor* output) {
+                  const Tensor& filter, const Tensor& bias, ConvEpilogue epilogue, Tensor* output) {
     Tensor input_f, filter_f, bias_f, output_f;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, input.shape(), &input_f));
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, filter.shape(), &filter_f));
@@ -171,17 +168,15 @@ class FusedConvOp : public OpKernel {
   BatchNormFolder folder_;
 };
 
-#define REGISTER_FUSED_CONV2D(T)                                                      \
+#define REGISTER_FUSED_CONV2D(T)                                                          \
   REGISTER_KERNEL_BUILDER(Name("_FusedConv2D").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           FusedConvOp<T, false>);
-#define REGISTER_FUSED_DEPTHWISE(T)                                                   \
-  REGISTER_KERNEL_BUILDER(                                                            \
-      Name("_FusedDepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+#define REGISTER_FUSED_DEPTHWISE(T)                                                  \
+  REGISTER_KERNEL_BUILDER(                                                           \
+      Name("_FusedDepthwiseConv2dNative").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
       FusedConvOp<T, true>);
-SLUICE_CALL_float(REGISTER_FUSED_CONV2D)
-SLUICE_CALL_double(REGISTER_FUSED_CONV2D)
-SLUICE_CALL_float(REGISTER_FUSED_DEPTHWISE)
-SLUICE_CALL_bfloat16(REGISTER_FUSED_DEPTHWISE)
+SLUICE_CALL_float(REGISTER_FUSED_CONV2D) SLUICE_CALL_double(REGISTER_FUSED_CONV2D)
+    SLUICE_CALL_float(REGISTER_FUSED_DEPTHWISE) SLUICE_CALL_bfloat16(REGISTER_FUSED_DEPTHWISE)
 #undef REGISTER_FUSED_CONV2D
 #undef REGISTER_FUSED_DEPTHWISE
 

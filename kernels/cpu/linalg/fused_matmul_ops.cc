@@ -62,8 +62,7 @@ std::shared_ptr<MatMulPrimitive> CreatePrimitive(const Shape& s, memory::data_ty
     attr.set_post_ops(ops);
   }
   auto p = std::make_shared<MatMulPrimitive>();
-  p->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, bias, out), attr,
-                                       OneDnnEngine());
+  p->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, bias, out), attr, OneDnnEngine());
   p->primitive = dnnl::matmul(p->pd);
   return p;
 }
@@ -81,9 +80,9 @@ class FusedMatMulOp : public OpKernel {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("fused_ops", &fused_ops));
       OP_REQUIRES(ctx, fused_ops.size() <= 2,
                   errors::InvalidArgument("_FusedMatMul must have 2 post-arguments at most."));
-      OP_REQUIRES(ctx, fused_ops.empty() || fused_ops[0] == "BiasAdd",
-                  errors::InvalidArgument(
-                      "The 1st post-argument of _FusedMatMul must be BiasAdd."));
+      OP_REQUIRES(
+          ctx, fused_ops.empty() || fused_ops[0] == "BiasAdd",
+          errors::InvalidArgument("The 1st post-argument of _FusedMatMul must be BiasAdd."));
     }
     OP_REQUIRES_OK(ctx, ParseFusion(ctx, FusedContraction::kMatMul,
                                     /*allow_gelu=*/!std::is_same_v<T, half>, &spec_));
@@ -105,10 +104,10 @@ class FusedMatMulOp : public OpKernel {
     s.m = a.dim_size(ta_ ? 1 : 0);
     s.k = a.dim_size(ta_ ? 0 : 1);
     s.n = b.dim_size(tb_ ? 0 : 1);
-    OP_REQUIRES(ctx, s.k == b.dim_size(tb_ ? 1 : 0),
-                errors::InvalidArgument("Matrix size-incompatible: In[0]: ",
-                                        a.shape().DebugString(),
-                                        ", In[1]: ", b.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, s.k == b.dim_size(tb_ ? 1 : 0),
+        errors::InvalidArgument("Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
+                                ", In[1]: ", b.shape().DebugString()));
     OP_REQUIRES_OK(ctx, CheckFusionArgs(ctx, spec_, s.n));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({s.m, s.n}), &out));
@@ -125,11 +124,10 @@ class FusedMatMulOp : public OpKernel {
       Tensor padded;
       OP_REQUIRES_OK(ctx, padded_b_.Get(b, s.k, s.n, &padded));
       OP_REQUIRES_OK(ctx, Run(ctx, s, OneDnnType<T>::value, a.raw_data(), padded.raw_data(),
-                              bias.raw_data(), out->raw_data(),
-                              s.n + PaddedRowsCopy::kPadding));
+                              bias.raw_data(), out->raw_data(), s.n + PaddedRowsCopy::kPadding));
     } else {
-      const absl::Status native = Run(ctx, s, OneDnnType<T>::value, a.raw_data(),
-                                      b.raw_data(), bias.raw_data(), out->raw_data());
+      const absl::Status native = Run(ctx, s, OneDnnType<T>::value, a.raw_data(), b.raw_data(),
+                                      bias.raw_data(), out->raw_data());
       // CPUs without AVX-512 have no oneDNN bfloat16 matmul: compute it in float instead.
       if (std::is_same_v<T, bfloat16> && !native.ok()) {
         RunWidened(ctx, s, a, b, bias, out);
@@ -155,9 +153,8 @@ class FusedMatMulOp : public OpKernel {
     out->flat<T>() = outf.flat<float>().template cast<T>();
   }
 
-  absl::Status Run(OpKernelContext* ctx, const Shape& s, memory::data_type type,
-                   const void* a, const void* b, const void* bias, void* out,
-                   int64_t b_row_stride = 0) {
+  absl::Status Run(OpKernelContext* ctx, const Shape& s, memory::data_type type, const void* a,
+                   const void* b, const void* bias, void* out, int64_t b_row_stride = 0) {
     std::shared_ptr<MatMulPrimitive> p;
     RETURN_IF_ERROR(GetPrimitive(s, type, b_row_stride, &p));
     Tensor scratch;
@@ -178,8 +175,8 @@ class FusedMatMulOp : public OpKernel {
 
   absl::Status GetPrimitive(const Shape& s, memory::data_type type, int64_t b_row_stride,
                             std::shared_ptr<MatMulPrimitive>* p) {
-    const std::vector<int64_t> key = {
-        s.m, s.k, s.n, s.ta, s.tb, static_cast<int64_t>(type), b_row_stride};
+    const std::vector<int64_t> key = {s.m,         s.k, s.n, s.ta, s.tb, static_cast<int64_t>(type),
+                                      b_row_stride};
     const bool caching = OneDnnCachingEnabled();
     if (caching) {
       absl::MutexLock lock(&mu_);
@@ -190,8 +187,7 @@ class FusedMatMulOp : public OpKernel {
       }
     }
     RETURN_IF_ERROR(
-        OneDnnCall("matmul creation",
-                   [&] { *p = CreatePrimitive(s, type, act_, b_row_stride); }));
+        OneDnnCall("matmul creation", [&] { *p = CreatePrimitive(s, type, act_, b_row_stride); }));
     if (caching) {
       absl::MutexLock lock(&mu_);
       // Shapes that change every step would grow the cache without bound; start over.
@@ -215,12 +211,11 @@ class FusedMatMulOp : public OpKernel {
   PaddedRowsCopy padded_b_;
 };
 
-#define REGISTER_FUSED_MATMUL(T)                                                      \
+#define REGISTER_FUSED_MATMUL(T)                                                          \
   REGISTER_KERNEL_BUILDER(Name("_FusedMatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           FusedMatMulOp<T>);
-SLUICE_CALL_float(REGISTER_FUSED_MATMUL)
-SLUICE_CALL_bfloat16(REGISTER_FUSED_MATMUL)
-SLUICE_CALL_half(REGISTER_FUSED_MATMUL)
+SLUICE_CALL_float(REGISTER_FUSED_MATMUL) SLUICE_CALL_bfloat16(REGISTER_FUSED_MATMUL)
+    SLUICE_CALL_half(REGISTER_FUSED_MATMUL)
 #undef REGISTER_FUSED_MATMUL
 
 }  // namespace

@@ -74,8 +74,8 @@ TEST_F(FusedOpsTest, OneDnnAgreesWithPlainLoopsOnLargeShapes) {
   const TensorShape in_shape({2, 24, 24, 16}), f_shape({3, 3, 16, 32});
   const std::vector<float> in = Random(in_shape.num_elements(), 1);
   const std::vector<float> f = Random(f_shape.num_elements(), 2);
-  const std::vector<std::vector<float>> args = {Random(32, 3, 0.5, 2), Random(32, 4),
-                                                Random(32, 5), Random(32, 6, 0.1, 1)};
+  const std::vector<std::vector<float>> args = {Random(32, 3, 0.5, 2), Random(32, 4), Random(32, 5),
+                                                Random(32, 6, 0.1, 1)};
   for (const char* act : {"Relu6", "Elu", "LeakyRelu", "_FusedSwish"}) {
     ASSERT_TRUE(InitConv(DT_FLOAT, {"FusedBatchNorm", act}, 4).ok());
     AddInputFromArray<float>(in_shape, in);
@@ -255,8 +255,8 @@ TEST_F(FusedOpsTest, ResidualAddErrors) {
   EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Add", "Relu", "Relu"}, 2).code(),
             absl::StatusCode::kUnimplemented);
   // An addend that would need broadcasting.
-  for (const TensorShape& shape : {TensorShape({2}), TensorShape({1, 2, 2, 1}),
-                                   TensorShape({2, 2, 2, 2})}) {
+  for (const TensorShape& shape :
+       {TensorShape({2}), TensorShape({1, 2, 2, 1}), TensorShape({2, 2, 2, 2})}) {
     ASSERT_TRUE(InitConv(DT_FLOAT, {"BiasAdd", "Add"}, 2).ok());
     AddInputFromArray<float>(TensorShape({1, 2, 2, 1}), {1, 2, 3, 4});
     AddInputFromArray<float>(TensorShape({1, 1, 1, 2}), {1, 2});
@@ -270,19 +270,19 @@ TEST_F(FusedOpsTest, ResidualAddErrors) {
 
 TEST_F(FusedOpsTest, AttrErrors) {
   EXPECT_EQ(InitConv(DT_FLOAT, {}, 1).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Tanh"}, 1).code(),
-            absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Tanh"}, 1).code(), absl::StatusCode::kUnimplemented);
   EXPECT_EQ(InitConv(DT_FLOAT, {"BiasAdd", "Relu", "Relu"}, 1).code(),
             absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(InitConv(DT_FLOAT, {"FusedBatchNorm"}, 1).code(),
-            absl::StatusCode::kInvalidArgument);
-  const absl::Status s = InitOp(NodeDefBuilder("fused", "_FusedMatMul")
-                                    .Input("a").Input("b").Input("bias")
-                                    .Attr("T", DT_HALF)
-                                    .Attr("num_args", 1)
-                                    .Attr("fused_ops", std::vector<std::string>{"BiasAdd",
-                                                                                "GeluExact"})
-                                    .Build());
+  EXPECT_EQ(InitConv(DT_FLOAT, {"FusedBatchNorm"}, 1).code(), absl::StatusCode::kInvalidArgument);
+  const absl::Status s =
+      InitOp(NodeDefBuilder("fused", "_FusedMatMul")
+                 .Input("a")
+                 .Input("b")
+                 .Input("bias")
+                 .Attr("T", DT_HALF)
+                 .Attr("num_args", 1)
+                 .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "GeluExact"})
+                 .Build());
   EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented) << s;
 }
 
@@ -294,7 +294,8 @@ TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
   const Tensor three = MakeTensor<float>(TensorShape({3}), {1, 1, 1});
   const Tensor row = MakeTensor<float>(TensorShape({1, 2}), {1, 1});
   const std::vector<std::vector<Tensor>> bias_cases = {
-      {input, filter, three}, {input, filter, row},
+      {input, filter, three},
+      {input, filter, row},
       {MakeTensor<float>(TensorShape({2, 2, 1}), {1, 2, 3, 4}), filter, two}};
   for (const auto& inputs : bias_cases) {
     ASSERT_TRUE(InitConv(DT_FLOAT, {"BiasAdd", "Relu"}, 1).ok());
@@ -310,7 +311,10 @@ TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
     EXPECT_EQ(RunOpKernel().code(), absl::StatusCode::kInvalidArgument);
   }
   NodeDefBuilder b("fused", "_FusedMatMul");
-  ASSERT_TRUE(InitOp(b.Input("a").Input("b").Input("x").Input("y")
+  ASSERT_TRUE(InitOp(b.Input("a")
+                         .Input("b")
+                         .Input("x")
+                         .Input("y")
                          .Attr("T", DT_FLOAT)
                          .Attr("num_args", 2)
                          .Attr("fused_ops", std::vector<std::string>{"BiasAdd"})
@@ -321,7 +325,9 @@ TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
 // Swish is x * sigmoid(x) of the biased product, as TensorFlow's Sigmoid then Mul give.
 TEST_F(FusedOpsTest, SwishOnMatMulAndDepthwise) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
-                         .Input("a").Input("b").Input("bias")
+                         .Input("a")
+                         .Input("b")
+                         .Input("bias")
                          .Attr("T", DT_FLOAT)
                          .Attr("num_args", 1)
                          .Attr("fused_ops", std::vector<std::string>{"BiasAdd", "_FusedSwish"})
@@ -337,7 +343,9 @@ TEST_F(FusedOpsTest, SwishOnMatMulAndDepthwise) {
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(got[i], swish(pre[i]), 1e-6) << i;
 
   ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedDepthwiseConv2dNative")
-                         .Input("input").Input("filter").Input("bias")
+                         .Input("input")
+                         .Input("filter")
+                         .Input("bias")
                          .Attr("T", DT_FLOAT)
                          .Attr("num_args", 1)
                          .Attr("strides", std::vector<int32_t>{1, 1, 1, 1})
@@ -357,7 +365,9 @@ TEST_F(FusedOpsTest, SwishOnMatMulAndDepthwise) {
 // A half matmul is computed in float and rounded once.
 TEST_F(FusedOpsTest, HalfMatMulWithSigmoid) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
-                         .Input("a").Input("b").Input("bias")
+                         .Input("a")
+                         .Input("b")
+                         .Input("bias")
                          .Attr("T", DT_HALF)
                          .Attr("num_args", 1)
                          .Attr("transpose_b", true)

@@ -134,8 +134,8 @@ absl::Status MakePlan(Flavor flavor, const TensorShape& x, const TensorShape& y,
   // y shared by every batch entry and x stored row by row: the batches are rows of one
   // taller product (a Dense layer on [batch, sequence, features] is one matrix product, not
   // `batch` small ones), as TensorFlow's kernel also flattens them.
-  const bool y_shared = std::all_of(plan->y_batch.begin(), plan->y_batch.end(),
-                                    [](int64_t d) { return d == 1; });
+  const bool y_shared =
+      std::all_of(plan->y_batch.begin(), plan->y_batch.end(), [](int64_t d) { return d == 1; });
   if (!adj_x && y_shared && !plan->batch.empty()) {
     for (int64_t d : plan->batch) plan->m *= d;
     plan->batch.clear();
@@ -147,8 +147,7 @@ absl::Status MakePlan(Flavor flavor, const TensorShape& x, const TensorShape& y,
 
 // Row-major strides of an operand with batch dims `batch` and a stored matrix of
 // rows x cols, listed in (batch..., op rows, op cols) order.
-dnnl::memory::dims OperandStrides(const Dims& batch, int64_t rows, int64_t cols,
-                                  bool transposed) {
+dnnl::memory::dims OperandStrides(const Dims& batch, int64_t rows, int64_t cols, bool transposed) {
   dnnl::memory::dims strides(batch.size() + 2);
   strides[batch.size()] = transposed ? 1 : cols;
   strides[batch.size() + 1] = transposed ? cols : 1;
@@ -180,8 +179,7 @@ std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p, dnnl::memory:
   out_dims.push_back(p.m);
   out_dims.push_back(p.n);
   const dnnl::memory::desc x_desc(
-      x_dims, type,
-      OperandStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x));
+      x_dims, type, OperandStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x));
   const dnnl::memory::desc y_desc(
       y_dims, type,
       y_row_stride != 0
@@ -196,8 +194,8 @@ std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p, dnnl::memory:
 }
 
 bool PadsRowsOf(const MatMulPlan& p, const Tensor& y) {
-  const bool single_matrix = std::all_of(p.y_batch.begin(), p.y_batch.end(),
-                                         [](int64_t d) { return d == 1; });
+  const bool single_matrix =
+      std::all_of(p.y_batch.begin(), p.y_batch.end(), [](int64_t d) { return d == 1; });
   return !p.adj_y && single_matrix && PaddedRowsCopy::Applies(y, p.k, p.n);
 }
 
@@ -275,16 +273,16 @@ class MatMulOp : public OpKernel {
       if (PadsRowsOf(plan, y)) {
         Tensor padded;
         OP_REQUIRES_OK(ctx, padded_y_.Get(y, plan.k, plan.n, &padded));
-        OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(),
-                                      padded.raw_data(), out->raw_data(),
-                                      plan.n + PaddedRowsCopy::kPadding));
+        OP_REQUIRES_OK(ctx,
+                       RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(), padded.raw_data(),
+                                 out->raw_data(), plan.n + PaddedRowsCopy::kPadding));
       } else {
-        OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(),
-                                      y.raw_data(), out->raw_data()));
+        OP_REQUIRES_OK(ctx, RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(), y.raw_data(),
+                                      out->raw_data()));
       }
     } else if constexpr (kRunsOnOneDnn<T>) {
-      const absl::Status native = RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(),
-                                            y.raw_data(), out->raw_data());
+      const absl::Status native =
+          RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(), y.raw_data(), out->raw_data());
       // CPUs without AVX-512 have no oneDNN bfloat16 matmul: compute it in float instead.
       if (std::is_same_v<T, bfloat16> && !native.ok()) {
         ComputeWidened(ctx, plan, x, y, out);
@@ -296,19 +294,18 @@ class MatMulOp : public OpKernel {
       const T* yp = y.flat<T>().data();
       T* op = out->flat<T>().data();
       const int64_t rows = out->NumElements() / plan.n;
-      const Eigen::TensorOpCost row_cost(sizeof(T) * (plan.k + plan.k * plan.n),
-                                         sizeof(T) * plan.n, 2.0 * plan.k * plan.n);
-      ParallelFor(ctx, rows, out->NumElements() * plan.k, row_cost,
-                  [&](int64_t first, int64_t last) {
-                    ReferenceRows<T>(plan, xp, yp, op, first, last);
-                  });
+      const Eigen::TensorOpCost row_cost(sizeof(T) * (plan.k + plan.k * plan.n), sizeof(T) * plan.n,
+                                         2.0 * plan.k * plan.n);
+      ParallelFor(
+          ctx, rows, out->NumElements() * plan.k, row_cost,
+          [&](int64_t first, int64_t last) { ReferenceRows<T>(plan, xp, yp, op, first, last); });
     }
   }
 
  private:
   // Widens to float, multiplies there and rounds back.
   void ComputeWidened(OpKernelContext* ctx, const MatMulPlan& plan, const Tensor& x,
-                   const Tensor& y, Tensor* out) {
+                      const Tensor& y, Tensor* out) {
     Tensor xf, yf, of;
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, x.shape(), &xf));
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_FLOAT, y.shape(), &yf));
@@ -320,9 +317,8 @@ class MatMulOp : public OpKernel {
     out->flat<T>() = of.flat<float>().cast<T>();
   }
 
-  absl::Status RunOneDnn(OpKernelContext* ctx, const MatMulPlan& plan,
-                         dnnl::memory::data_type type, const void* x, const void* y,
-                         void* out, int64_t y_row_stride = 0) {
+  absl::Status RunOneDnn(OpKernelContext* ctx, const MatMulPlan& plan, dnnl::memory::data_type type,
+                         const void* x, const void* y, void* out, int64_t y_row_stride = 0) {
     if (plan.batch.size() + 2 > DNNL_MAX_NDIMS) {
       return errors::Unimplemented("MatMul with more than ", DNNL_MAX_NDIMS - 2,
                                    " non-broadcast batch dimension groups");
@@ -346,8 +342,8 @@ class MatMulOp : public OpKernel {
 
   absl::Status GetPrimitive(const MatMulPlan& plan, dnnl::memory::data_type type,
                             int64_t y_row_stride, std::shared_ptr<MatMulPrimitive>* prim) {
-    std::vector<int64_t> key = {plan.m, plan.k, plan.n, plan.adj_x, plan.adj_y,
-                                static_cast<int64_t>(type), y_row_stride};
+    std::vector<int64_t> key = {
+        plan.m, plan.k, plan.n, plan.adj_x, plan.adj_y, static_cast<int64_t>(type), y_row_stride};
     key.insert(key.end(), plan.x_batch.begin(), plan.x_batch.end());
     key.insert(key.end(), plan.y_batch.begin(), plan.y_batch.end());
     const bool caching = OneDnnCachingEnabled();
@@ -359,8 +355,8 @@ class MatMulOp : public OpKernel {
         return absl::OkStatus();
       }
     }
-    RETURN_IF_ERROR(OneDnnCall("matmul creation",
-                               [&] { *prim = CreateMatMul(plan, type, y_row_stride); }));
+    RETURN_IF_ERROR(
+        OneDnnCall("matmul creation", [&] { *prim = CreateMatMul(plan, type, y_row_stride); }));
     if (caching) {
       absl::MutexLock lock(&mu_);
       // Shapes that change every step would grow the cache without bound; start over.
@@ -389,21 +385,18 @@ class FlavoredMatMulOp : public MatMulOp<T> {
   explicit FlavoredMatMulOp(OpKernelConstruction* ctx) : MatMulOp<T>(ctx, F) {}
 };
 
-#define REGISTER_MATMUL(T)                                                            \
-  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
-                          FlavoredMatMulOp<T, Flavor::kMatMul>);                      \
+#define REGISTER_MATMUL(T)                                                               \
+  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
+                          FlavoredMatMulOp<T, Flavor::kMatMul>);                         \
   REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           FlavoredMatMulOp<T, Flavor::kBatchMatMul>);
-#define REGISTER_BATCH_MATMUL_V2(T)                                                    \
+#define REGISTER_BATCH_MATMUL_V2(T)                                                        \
   REGISTER_KERNEL_BUILDER(Name("BatchMatMulV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           FlavoredMatMulOp<T, Flavor::kBatchMatMulV2>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_MATMUL)
-SLUICE_CALL_int32(REGISTER_MATMUL)
-SLUICE_CALL_int64(REGISTER_MATMUL)
-SLUICE_CALL_FLOAT_TYPES(REGISTER_BATCH_MATMUL_V2)
-SLUICE_CALL_int16(REGISTER_BATCH_MATMUL_V2)
-SLUICE_CALL_int32(REGISTER_BATCH_MATMUL_V2)
-SLUICE_CALL_int64(REGISTER_BATCH_MATMUL_V2)
+SLUICE_CALL_int32(REGISTER_MATMUL) SLUICE_CALL_int64(REGISTER_MATMUL)
+    SLUICE_CALL_FLOAT_TYPES(REGISTER_BATCH_MATMUL_V2) SLUICE_CALL_int16(REGISTER_BATCH_MATMUL_V2)
+        SLUICE_CALL_int32(REGISTER_BATCH_MATMUL_V2) SLUICE_CALL_int64(REGISTER_BATCH_MATMUL_V2)
 #undef REGISTER_MATMUL
 #undef REGISTER_BATCH_MATMUL_V2
 

@@ -54,11 +54,14 @@ void MatMulOpsTest::CheckBroadcastProduct(int64_t b, int64_t m, int64_t k, int64
 }
 
 TEST_F(MatMulOpsTest, LargeFloatBroadcast) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y")
-                         .Attr("T", DT_FLOAT).Build()).ok());
+  ASSERT_TRUE(
+      InitOp(
+          NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y").Attr("T", DT_FLOAT).Build())
+          .ok());
   CheckBroadcastProduct<float>(3, 70, 130, 90);
-  ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "MatMul").Input("x").Input("y")
-                         .Attr("T", DT_FLOAT).Build()).ok());
+  ASSERT_TRUE(
+      InitOp(NodeDefBuilder("mm", "MatMul").Input("x").Input("y").Attr("T", DT_FLOAT).Build())
+          .ok());
   AddInputFromArray<float>(TensorShape({2, 3}), {1, 2, 3, 4, 5, 6});
   AddInputFromArray<float>(TensorShape({3, 1}), {1, 1, 1});
   // A second run reuses the cached primitive.
@@ -72,8 +75,10 @@ TEST_F(MatMulOpsTest, ReadOnlyWeightsWithRowsOf4KiBRunOnAPaddedCopy) {
   // y [k, 1024] read-only (a Const's value): the kernel multiplies a copy with padded rows.
   // Small integers keep every float sum exact, so the result must equal the direct sum.
   constexpr int64_t kM = 20, kK = 24, kN = 1024;
-  ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y")
-                         .Attr("T", DT_FLOAT).Build()).ok());
+  ASSERT_TRUE(
+      InitOp(
+          NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y").Attr("T", DT_FLOAT).Build())
+          .ok());
   const std::vector<float> x = Random<float>(2 * kM * kK, 7);
   const std::vector<float> y = Random<float>(kK * kN, 8);
   Tensor weights = MakeTensor<float>(TensorShape({kK, kN}), y);
@@ -96,14 +101,17 @@ TEST_F(MatMulOpsTest, ReadOnlyWeightsWithRowsOf4KiBRunOnAPaddedCopy) {
 }
 
 TEST_F(MatMulOpsTest, LargeInt64SplitsRows) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y")
-                         .Attr("T", DT_INT64).Build()).ok());
+  ASSERT_TRUE(
+      InitOp(
+          NodeDefBuilder("mm", "BatchMatMulV2").Input("x").Input("y").Attr("T", DT_INT64).Build())
+          .ok());
   CheckBroadcastProduct<int64_t>(4, 64, 96, 48);
 }
 
 TEST_F(MatMulOpsTest, LargeMatMulDouble) {
-  ASSERT_TRUE(InitOp(NodeDefBuilder("mm", "BatchMatMul").Input("x").Input("y")
-                         .Attr("T", DT_DOUBLE).Build()).ok());
+  ASSERT_TRUE(
+      InitOp(NodeDefBuilder("mm", "BatchMatMul").Input("x").Input("y").Attr("T", DT_DOUBLE).Build())
+          .ok());
   const std::vector<double> x = Random<double>(2 * 50 * 80, 5);
   const std::vector<double> y = Random<double>(2 * 80 * 60, 6);
   AddInputFromArray<double>(TensorShape({2, 50, 80}), x);

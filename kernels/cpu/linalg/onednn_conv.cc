@@ -20,18 +20,18 @@ struct OneDnnConv::Primitive {
 };
 
 struct OneDnnConv::Weights {
-  Tensor filter;  // keeps the source buffer alive, so its address identifies it
+  Tensor filter;             // keeps the source buffer alive, so its address identifies it
   uint64_t fingerprint = 0;  // of the filter's contents; 0 for a read-only filter
   memory reordered;
 };
 
 namespace {
 
-memory::desc ActivationDesc(const ConvGeometry& geo, int64_t depth, int64_t rows,
-                            int64_t cols, memory::data_type type) {
-  return memory::desc({geo.batch, depth, rows, cols}, type,
-                      geo.data_format == FORMAT_NHWC ? memory::format_tag::nhwc
-                                                     : memory::format_tag::nchw);
+memory::desc ActivationDesc(const ConvGeometry& geo, int64_t depth, int64_t rows, int64_t cols,
+                            memory::data_type type) {
+  return memory::desc(
+      {geo.batch, depth, rows, cols}, type,
+      geo.data_format == FORMAT_NHWC ? memory::format_tag::nhwc : memory::format_tag::nchw);
 }
 
 // The filter [rows, cols, in/groups, out] as oneDNN's (g)oihw dims with strides.
@@ -90,10 +90,10 @@ absl::Status OneDnnConv::CreatePrimitive(const ConvGeometry& geo, memory::data_t
           epilogue.bias == nullptr
               ? dnnl::convolution_forward::desc(prop, algo, input, weights, output, strides,
                                                 dilations, pad_l, pad_r)
-              : dnnl::convolution_forward::desc(prop, algo, input, weights,
-                                                memory::desc({geo.out_depth}, type,
-                                                             memory::format_tag::a),
-                                                output, strides, dilations, pad_l, pad_r);
+              : dnnl::convolution_forward::desc(
+                    prop, algo, input, weights,
+                    memory::desc({geo.out_depth}, type, memory::format_tag::a), output, strides,
+                    dilations, pad_l, pad_r);
       const dnnl::convolution_forward::primitive_desc pd(desc, attr, OneDnnEngine());
       p->bias = pd.bias_desc();
       p->primitive = dnnl::convolution_forward(pd);
@@ -104,12 +104,12 @@ absl::Status OneDnnConv::CreatePrimitive(const ConvGeometry& geo, memory::data_t
     } else {
       // The backward primitive is chosen to match a forward one (oneDNN's hint).
       const dnnl::convolution_forward::primitive_desc hint(
-          dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, algo, input,
-                                          weights, output, strides, dilations, pad_l, pad_r),
+          dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, algo, input, weights,
+                                          output, strides, dilations, pad_l, pad_r),
           OneDnnEngine());
       const dnnl::convolution_backward_data::primitive_desc pd(
-          dnnl::convolution_backward_data::desc(algo, input, weights, output, strides,
-                                                dilations, pad_l, pad_r),
+          dnnl::convolution_backward_data::desc(algo, input, weights, output, strides, dilations,
+                                                pad_l, pad_r),
           attr, OneDnnEngine(), hint);
       p->primitive = dnnl::convolution_backward_data(pd);
       p->src = pd.diff_dst_desc();
@@ -139,9 +139,9 @@ absl::Status OneDnnConv::ReorderWeights(const Primitive& primitive, const Tensor
   return absl::OkStatus();
 }
 
-absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo,
-                             memory::data_type type, const Tensor& filter, const void* src,
-                             void* dst, const ConvEpilogue& epilogue) {
+absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, memory::data_type type,
+                             const Tensor& filter, const void* src, void* dst,
+                             const ConvEpilogue& epilogue) {
   std::vector<int64_t> key = geo.Key();
   key.push_back(static_cast<int64_t>(type));
   key.push_back(epilogue.bias != nullptr);

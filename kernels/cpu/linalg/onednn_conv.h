@@ -59,9 +59,9 @@ class OneDnnConv {
   // Convolves `src` with `filter` into `dst` (buffers of `type` elements laid out per `geo`),
   // then applies `epilogue` (forward only). INTERNAL if oneDNN fails. REQUIRES: geo came from
   // the checks in conv_params.h and the output is not empty.
-  absl::Status Run(OpKernelContext* ctx, const ConvGeometry& geo,
-                   dnnl::memory::data_type type, const Tensor& filter, const void* src,
-                   void* dst, const ConvEpilogue& epilogue = {});
+  absl::Status Run(OpKernelContext* ctx, const ConvGeometry& geo, dnnl::memory::data_type type,
+                   const Tensor& filter, const void* src, void* dst,
+                   const ConvEpilogue& epilogue = {});
 
  private:
   struct Primitive;

@@ -16,7 +16,6 @@
 #include <type_traits>
 #include <vector>
 
-
 #include "graph/core/errors.h"
 #include "graph/core/padding.h"
 #include "graph/core/tensor.h"
@@ -35,8 +34,7 @@ template <typename T>
 using AccumulatorOf = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
 template <typename T>
-void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row,
-                 int64_t last_row) {
+void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row, int64_t last_row) {
   using Acc = AccumulatorOf<T>;
   const int64_t depth = g.depth;
   std::vector<Acc> sum(depth);
@@ -57,8 +55,8 @@ void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row,
           for (int64_t c = 0; c < depth; ++c) s[c] += static_cast<Acc>(x[c]);
         }
       }
-      const Acc count = static_cast<Acc>(std::max<int64_t>(h1 - h0, 0) *
-                                         std::max<int64_t>(w1 - w0, 0));
+      const Acc count =
+          static_cast<Acc>(std::max<int64_t>(h1 - h0, 0) * std::max<int64_t>(w1 - w0, 0));
       T* o = out + (row * g.out_cols + ow) * depth;
       for (int64_t c = 0; c < depth; ++c) o[c] = static_cast<T>(s[c] / count);
     }
@@ -71,10 +69,9 @@ class OneDnnAvgPool {
   // REQUIRES: g came from ComputePoolGeometry for an NHWC input, spatial pooling only, and
   // the output is not empty.
   absl::Status Run(OpKernelContext* ctx, const PoolGeometry& g, const float* in, float* out) {
-    const std::vector<int64_t> key = {g.batch,       g.in_rows,    g.in_cols,
-                                      g.depth,       g.window_rows, g.window_cols,
-                                      g.row_stride,  g.col_stride, g.pad_top,
-                                      g.pad_left,    g.out_rows,   g.out_cols};
+    const std::vector<int64_t> key = {g.batch,       g.in_rows,     g.in_cols,    g.depth,
+                                      g.window_rows, g.window_cols, g.row_stride, g.col_stride,
+                                      g.pad_top,     g.pad_left,    g.out_rows,   g.out_cols};
     std::shared_ptr<const Primitive> p;
     RETURN_IF_ERROR(cache_.Get(
         key, [&](std::shared_ptr<const Primitive>* made) { return Create(g, made); }, &p));
@@ -99,14 +96,13 @@ class OneDnnAvgPool {
     RETURN_IF_ERROR(OneDnnCall("average pooling creation", [&] {
       const memory::desc src({g.batch, g.depth, g.in_rows, g.in_cols}, memory::data_type::f32,
                              memory::format_tag::nhwc);
-      const memory::desc dst({g.batch, g.depth, g.out_rows, g.out_cols},
-                             memory::data_type::f32, memory::format_tag::nhwc);
+      const memory::desc dst({g.batch, g.depth, g.out_rows, g.out_cols}, memory::data_type::f32,
+                             memory::format_tag::nhwc);
       p->pd = dnnl::pooling_forward::primitive_desc(
           dnnl::pooling_forward::desc(dnnl::prop_kind::forward_inference,
                                       dnnl::algorithm::pooling_avg_exclude_padding, src, dst,
-                                      {g.row_stride, g.col_stride},
-                                      {g.window_rows, g.window_cols}, {g.pad_top, g.pad_left},
-                                      {pad_bottom, pad_right}),
+                                      {g.row_stride, g.col_stride}, {g.window_rows, g.window_cols},
+                                      {g.pad_top, g.pad_left}, {pad_bottom, pad_right}),
           ScratchpadAttr(), OneDnnEngine());
       p->primitive = dnnl::pooling_forward(p->pd);
     }));
@@ -131,12 +127,11 @@ class AvgPoolOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
     OP_REQUIRES_OK(ctx, GetPaddingFromString(padding, &window_.padding));
     constexpr bool kSupportsNchw = std::is_same_v<T, float> || std::is_same_v<T, bfloat16>;
-    OP_REQUIRES(ctx,
-                window_.format == FORMAT_NHWC ||
-                    (kSupportsNchw && window_.format == FORMAT_NCHW &&
-                     window_.ksize.size() == 4 && window_.ksize[1] == 1),
-                errors::InvalidArgument(
-                    "Default AvgPoolingOp only supports NHWC on device type CPU"));
+    OP_REQUIRES(
+        ctx,
+        window_.format == FORMAT_NHWC || (kSupportsNchw && window_.format == FORMAT_NCHW &&
+                                          window_.ksize.size() == 4 && window_.ksize[1] == 1),
+        errors::InvalidArgument("Default AvgPoolingOp only supports NHWC on device type CPU"));
     OP_REQUIRES(ctx, window_.ksize.size() == 4,
                 errors::InvalidArgument("Sliding window ksize field must specify 4 dimensions"));
     for (int32_t k : window_.ksize) {
@@ -169,9 +164,8 @@ class AvgPoolOp : public OpKernel {
     const Eigen::TensorOpCost row_cost(row_elements * window_elements * sizeof(T),
                                        row_elements * sizeof(T),
                                        row_elements * (window_elements + 1));
-    ParallelFor(ctx, g.batch * g.out_rows, n, row_cost, [&](int64_t first, int64_t last) {
-      AvgPoolRows<T>(g, in, out, first, last);
-    });
+    ParallelFor(ctx, g.batch * g.out_rows, n, row_cost,
+                [&](int64_t first, int64_t last) { AvgPoolRows<T>(g, in, out, first, last); });
   }
 
  private:

@@ -110,8 +110,7 @@ void Normalize(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, const
         const T* xr = x + r * l.channels;
         T* yr = y + r * l.channels;
         for (int64_t c = 0; c < l.channels; ++c) {
-          yr[c] = static_cast<T>((static_cast<float>(xr[c]) - mean[c]) * multiplier[c] +
-                                 offset[c]);
+          yr[c] = static_cast<T>((static_cast<float>(xr[c]) - mean[c]) * multiplier[c] + offset[c]);
         }
       } else {
         const int64_t c = r % l.channels;

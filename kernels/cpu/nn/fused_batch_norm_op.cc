@@ -62,9 +62,10 @@ class FusedBatchNormOp : public OpKernel {
     std::string format_name;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format_name));
     TensorFormat format;
-    OP_REQUIRES(ctx, FormatFromString(format_name, &format) &&
-                         (format == FORMAT_NHWC || format == FORMAT_NCHW),
-                errors::InvalidArgument("Invalid data format"));
+    OP_REQUIRES(
+        ctx,
+        FormatFromString(format_name, &format) && (format == FORMAT_NHWC || format == FORMAT_NCHW),
+        errors::InvalidArgument("Invalid data format"));
     attrs_.channels_last = format == FORMAT_NHWC;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("is_training", &attrs_.is_training));
   }
@@ -75,15 +76,15 @@ class FusedBatchNormOp : public OpKernel {
     const Tensor& offset = ctx->input(2);
     const Tensor& mean = ctx->input(3);
     const Tensor& variance = ctx->input(4);
-    OP_REQUIRES(ctx, x.dims() == 4 || x.dims() == 5,
-                errors::InvalidArgument("input must be 4 or 5-dimensional",
-                                        x.shape().DebugString()));
-    OP_REQUIRES(ctx, scale.dims() == 1,
-                errors::InvalidArgument("scale must be 1-dimensional",
-                                        scale.shape().DebugString()));
-    OP_REQUIRES(ctx, offset.dims() == 1,
-                errors::InvalidArgument("offset must be 1-dimensional",
-                                        offset.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, x.dims() == 4 || x.dims() == 5,
+        errors::InvalidArgument("input must be 4 or 5-dimensional", x.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, scale.dims() == 1,
+        errors::InvalidArgument("scale must be 1-dimensional", scale.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, offset.dims() == 1,
+        errors::InvalidArgument("offset must be 1-dimensional", offset.shape().DebugString()));
     OP_REQUIRES(ctx, mean.dims() == 1,
                 errors::InvalidArgument("estimated_mean must be 1-dimensional",
                                         mean.shape().DebugString()));
@@ -103,8 +104,8 @@ class FusedBatchNormOp : public OpKernel {
                     offset.NumElements(), " and ", channels));
     const bool uses_inputs = !attrs_.is_training || attrs_.exponential_avg_factor != 1.0f;
     if (uses_inputs) {
-      const char* prefix = attrs_.is_training ? "When exponential_avg_factor != 1"
-                                              : "When is_training=false";
+      const char* prefix =
+          attrs_.is_training ? "When exponential_avg_factor != 1" : "When is_training=false";
       OP_REQUIRES(ctx, mean.NumElements() == channels,
                   errors::InvalidArgument(prefix,
                                           ", mean must have the same number of elements as the "
@@ -120,10 +121,10 @@ class FusedBatchNormOp : public OpKernel {
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
     if (kV3) {
-      const bool onednn_shape = x.dims() == 4 && (std::is_same_v<T, float> ||
-                                                  std::is_same_v<T, bfloat16>);
-      OP_REQUIRES_OK(ctx, FillOutput(ctx, 5, onednn_shape ? TensorShape({0}) : TensorShape({}),
-                                     0.0f));
+      const bool onednn_shape =
+          x.dims() == 4 && (std::is_same_v<T, float> || std::is_same_v<T, bfloat16>);
+      OP_REQUIRES_OK(ctx,
+                     FillOutput(ctx, 5, onednn_shape ? TensorShape({0}) : TensorShape({}), 0.0f));
     }
     if (x.NumElements() == 0) {
       const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -165,8 +166,7 @@ class FusedBatchNormOp : public OpKernel {
   // reuse their buffers.
   void WriteStatistics(OpKernelContext* ctx, const BatchNormLayout& layout, const Tensor& mean,
                        const Tensor& variance, const TensorShape& shape,
-                       const std::vector<float>& batch_mean,
-                       const std::vector<float>& batch_var) {
+                       const std::vector<float>& batch_mean, const std::vector<float>& batch_var) {
     const int64_t channels = layout.channels;
     Tensor* reserve_1 = nullptr;
     Tensor* reserve_2 = nullptr;
@@ -186,8 +186,7 @@ class FusedBatchNormOp : public OpKernel {
       return;
     }
     const int64_t count = layout.outer * layout.inner;
-    const float bessel =
-        static_cast<float>(count) / static_cast<float>(count > 1 ? count - 1 : 1);
+    const float bessel = static_cast<float>(count) / static_cast<float>(count > 1 ? count - 1 : 1);
     const float f = attrs_.exponential_avg_factor;
     if (f == 1.0f) {
       for (int64_t c = 0; c < channels; ++c) {
@@ -211,15 +210,14 @@ class FusedBatchNormOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNorm").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         (FusedBatchNormOp<float, false>));
-#define REGISTER_FUSED_BATCH_NORM_V3(T)                      \
-  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")           \
-                              .Device(DEVICE_CPU)            \
-                              .TypeConstraint<T>("T")        \
-                              .TypeConstraint<float>("U"),   \
+#define REGISTER_FUSED_BATCH_NORM_V3(T)                    \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")         \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
                           (FusedBatchNormOp<T, true>));
-SLUICE_CALL_float(REGISTER_FUSED_BATCH_NORM_V3)
-SLUICE_CALL_half(REGISTER_FUSED_BATCH_NORM_V3)
-SLUICE_CALL_bfloat16(REGISTER_FUSED_BATCH_NORM_V3)
+SLUICE_CALL_float(REGISTER_FUSED_BATCH_NORM_V3) SLUICE_CALL_half(REGISTER_FUSED_BATCH_NORM_V3)
+    SLUICE_CALL_bfloat16(REGISTER_FUSED_BATCH_NORM_V3)
 #undef REGISTER_FUSED_BATCH_NORM_V3
 
 }  // namespace

@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {
@@ -19,9 +19,16 @@ class FusedBatchNormV3Test : public KernelTest {
  protected:
   absl::Status Init(DataType t, bool is_training, const std::string& format) {
     return InitOp(NodeDefBuilder("bn", "FusedBatchNormV3")
-                      .Input("x").Input("scale").Input("offset").Input("mean").Input("variance")
-                      .Attr("T", t).Attr("U", DT_FLOAT).Attr("epsilon", 0.001f)
-                      .Attr("is_training", is_training).Attr("data_format", format)
+                      .Input("x")
+                      .Input("scale")
+                      .Input("offset")
+                      .Input("mean")
+                      .Input("variance")
+                      .Attr("T", t)
+                      .Attr("U", DT_FLOAT)
+                      .Attr("epsilon", 0.001f)
+                      .Attr("is_training", is_training)
+                      .Attr("data_format", format)
                       .Build());
   }
   void AddStats(const std::vector<float>& scale, const std::vector<float>& offset,

@@ -79,8 +79,7 @@ class LrnOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    OP_REQUIRES(ctx, input.dims() == 4,
-                errors::InvalidArgument("in must be 4-dimensional"));
+    OP_REQUIRES(ctx, input.dims() == 4, errors::InvalidArgument("in must be 4-dimensional"));
     OP_REQUIRES(ctx, input.NumElements() <= std::numeric_limits<int>::max(),
                 errors::InvalidArgument("argument to LRN too large"));
     Tensor* output = nullptr;
@@ -103,8 +102,7 @@ class LrnOp : public OpKernel {
 
 #define REGISTER_LRN(T) \
   REGISTER_KERNEL_BUILDER(Name("LRN").Device(DEVICE_CPU).TypeConstraint<T>("T"), LrnOp<T>);
-SLUICE_CALL_float(REGISTER_LRN)
-SLUICE_CALL_half(REGISTER_LRN)
+SLUICE_CALL_float(REGISTER_LRN) SLUICE_CALL_half(REGISTER_LRN)
 #undef REGISTER_LRN
 
 }  // namespace

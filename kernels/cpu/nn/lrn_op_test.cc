@@ -6,9 +6,9 @@
 #include <random>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {
@@ -21,9 +21,14 @@ TEST_F(LrnTest, LargeMatchesReference) {
   const int64_t pixels = 2 * 24 * 24;
   const int64_t depth = 64;
   const int radius = 3;
-  ASSERT_TRUE(InitOp(NodeDefBuilder("l", "LRN").Input("x").Attr("T", DT_FLOAT)
-                         .Attr("depth_radius", radius).Attr("bias", 1.5f)
-                         .Attr("alpha", 0.01f).Attr("beta", 0.75f).Build())
+  ASSERT_TRUE(InitOp(NodeDefBuilder("l", "LRN")
+                         .Input("x")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("depth_radius", radius)
+                         .Attr("bias", 1.5f)
+                         .Attr("alpha", 0.01f)
+                         .Attr("beta", 0.75f)
+                         .Build())
                   .ok());
   std::mt19937 gen(5);
   std::normal_distribution<float> dist(0.0f, 2.0f);

@@ -90,9 +90,8 @@ void ComputeMaxPool(OpKernelContext* ctx, const PoolWindow& window) {
   const double row_elements = static_cast<double>(g.out_cols * g.depth);
   const Eigen::TensorOpCost row_cost(row_elements * window_elements * sizeof(T),
                                      row_elements * sizeof(T), row_elements * window_elements);
-  ParallelFor(ctx, rows, n, row_cost, [&](int64_t first, int64_t last) {
-    SpatialMaxPoolRows<T>(g, in, out, first, last);
-  });
+  ParallelFor(ctx, rows, n, row_cost,
+              [&](int64_t first, int64_t last) { SpatialMaxPoolRows<T>(g, in, out, first, last); });
 }
 
 // The data_format rule of TensorFlow's CPU kernels: NHWC always; NCHW only where its oneDNN
@@ -127,9 +126,9 @@ class MaxPoolOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
     OP_REQUIRES_OK(ctx, GetPaddingFromString(padding, &window_.padding));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("explicit_paddings", &window_.explicit_paddings));
-    OP_REQUIRES(ctx, LayoutSupported<T>(window_),
-                errors::InvalidArgument(
-                    "Default MaxPoolingOp only supports NHWC on device type CPU"));
+    OP_REQUIRES(
+        ctx, LayoutSupported<T>(window_),
+        errors::InvalidArgument("Default MaxPoolingOp only supports NHWC on device type CPU"));
     OP_REQUIRES_OK(ctx, CheckPoolWindowSizes(window_));
     OP_REQUIRES_OK(ctx, CheckExplicitPoolPadding(window_));
   }
@@ -149,9 +148,9 @@ class MaxPoolV2Op : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
     OP_REQUIRES(ctx, FormatFromString(format, &window_.format),
                 errors::InvalidArgument("Invalid data format"));
-    OP_REQUIRES(ctx, window_.format == FORMAT_NHWC,
-                errors::InvalidArgument("MaxPoolingV2Op only supports NHWC or NCHW_VECT_C. Got: ",
-                                        format));
+    OP_REQUIRES(
+        ctx, window_.format == FORMAT_NHWC,
+        errors::InvalidArgument("MaxPoolingV2Op only supports NHWC or NCHW_VECT_C. Got: ", format));
     std::string padding;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
     OP_REQUIRES_OK(ctx, GetPaddingFromString(padding, &window_.padding));
@@ -180,22 +179,19 @@ class MaxPoolV2Op : public OpKernel {
   PoolWindow window_;
 };
 
-#define REGISTER_MAX_POOL(T)                                                              \
-  REGISTER_KERNEL_BUILDER(Name("MaxPool").Device(DEVICE_CPU).TypeConstraint<T>("T"),       \
-                          MaxPoolOp<T>);                                                  \
-  REGISTER_KERNEL_BUILDER(Name("MaxPoolV2")                                               \
-                              .Device(DEVICE_CPU)                                         \
-                              .TypeConstraint<T>("T")                                     \
-                              .HostMemory("ksize")                                        \
-                              .HostMemory("strides"),                                     \
+#define REGISTER_MAX_POOL(T)                                                         \
+  REGISTER_KERNEL_BUILDER(Name("MaxPool").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          MaxPoolOp<T>);                                             \
+  REGISTER_KERNEL_BUILDER(Name("MaxPoolV2")                                          \
+                              .Device(DEVICE_CPU)                                    \
+                              .TypeConstraint<T>("T")                                \
+                              .HostMemory("ksize")                                   \
+                              .HostMemory("strides"),                                \
                           MaxPoolV2Op<T>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_MAX_POOL)
-SLUICE_CALL_int32(REGISTER_MAX_POOL)
-SLUICE_CALL_int64(REGISTER_MAX_POOL)
-SLUICE_CALL_uint8(REGISTER_MAX_POOL)
-SLUICE_CALL_int16(REGISTER_MAX_POOL)
-SLUICE_CALL_int8(REGISTER_MAX_POOL)
-SLUICE_CALL_uint16(REGISTER_MAX_POOL)
+SLUICE_CALL_int32(REGISTER_MAX_POOL) SLUICE_CALL_int64(REGISTER_MAX_POOL)
+    SLUICE_CALL_uint8(REGISTER_MAX_POOL) SLUICE_CALL_int16(REGISTER_MAX_POOL)
+        SLUICE_CALL_int8(REGISTER_MAX_POOL) SLUICE_CALL_uint16(REGISTER_MAX_POOL)
 #undef REGISTER_MAX_POOL
 
 }  // namespace

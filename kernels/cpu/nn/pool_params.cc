@@ -17,10 +17,9 @@ int DimIndex(TensorFormat format, char dim) { return GetTensorDimIndex(format, d
 
 }  // namespace
 
-absl::Status WindowedOutputSize(int64_t input_size, int64_t window, int64_t stride,
-                                Padding padding, int64_t explicit_before,
-                                int64_t explicit_after, int64_t* output_size,
-                                int64_t* pad_before) {
+absl::Status WindowedOutputSize(int64_t input_size, int64_t window, int64_t stride, Padding padding,
+                                int64_t explicit_before, int64_t explicit_after,
+                                int64_t* output_size, int64_t* pad_before) {
   if (stride <= 0) return errors::InvalidArgument("Stride must be > 0, but got ", stride);
   switch (padding) {
     case VALID:
@@ -42,8 +41,7 @@ absl::Status WindowedOutputSize(int64_t input_size, int64_t window, int64_t stri
   if (*output_size < 0) {
     return errors::InvalidArgument("Computed output size would be negative: ", *output_size,
                                    " [input_size: ", input_size,
-                                   ", effective_filter_size: ", window, ", stride: ", stride,
-                                   "]");
+                                   ", effective_filter_size: ", window, ", stride: ", stride, "]");
   }
   return absl::OkStatus();
 }
@@ -63,8 +61,7 @@ absl::Status CheckPoolWindowSizes(const PoolWindow& window) {
 }
 
 absl::Status CheckExplicitPoolPadding(const PoolWindow& window) {
-  RETURN_IF_ERROR(
-      CheckValidPadding(window.padding, window.explicit_paddings, 4, window.format));
+  RETURN_IF_ERROR(CheckValidPadding(window.padding, window.explicit_paddings, 4, window.format));
   if (window.padding != EXPLICIT) return absl::OkStatus();
   const int h = DimIndex(window.format, 'H');
   const int w = DimIndex(window.format, 'W');
@@ -89,8 +86,8 @@ absl::Status CheckExplicitPoolPadding(const PoolWindow& window) {
 absl::Status ComputePoolGeometry(const TensorShape& input, const PoolWindow& window,
                                  PoolGeometry* g) {
   if (GetTensorSpatialDims(input.dims(), window.format) != 2) {
-    return errors::InvalidArgument("tensor_in_shape must have 2 spatial dimensions. ",
-                                   input.dims(), " ", static_cast<int>(window.format));
+    return errors::InvalidArgument("tensor_in_shape must have 2 spatial dimensions. ", input.dims(),
+                                   " ", static_cast<int>(window.format));
   }
   const int n = DimIndex(window.format, 'N');
   const int h = DimIndex(window.format, 'H');
@@ -131,14 +128,14 @@ absl::Status ComputePoolGeometry(const TensorShape& input, const PoolWindow& win
                                          &g->output_shape);
   }
   const bool explicit_pad = window.padding == EXPLICIT;
-  RETURN_IF_ERROR(WindowedOutputSize(
-      g->in_rows, g->window_rows, g->row_stride, window.padding,
-      explicit_pad ? window.explicit_paddings[2 * h] : 0,
-      explicit_pad ? window.explicit_paddings[2 * h + 1] : 0, &g->out_rows, &g->pad_top));
-  RETURN_IF_ERROR(WindowedOutputSize(
-      g->in_cols, g->window_cols, g->col_stride, window.padding,
-      explicit_pad ? window.explicit_paddings[2 * w] : 0,
-      explicit_pad ? window.explicit_paddings[2 * w + 1] : 0, &g->out_cols, &g->pad_left));
+  RETURN_IF_ERROR(WindowedOutputSize(g->in_rows, g->window_rows, g->row_stride, window.padding,
+                                     explicit_pad ? window.explicit_paddings[2 * h] : 0,
+                                     explicit_pad ? window.explicit_paddings[2 * h + 1] : 0,
+                                     &g->out_rows, &g->pad_top));
+  RETURN_IF_ERROR(WindowedOutputSize(g->in_cols, g->window_cols, g->col_stride, window.padding,
+                                     explicit_pad ? window.explicit_paddings[2 * w] : 0,
+                                     explicit_pad ? window.explicit_paddings[2 * w + 1] : 0,
+                                     &g->out_cols, &g->pad_left));
   if (window.format == FORMAT_NHWC) {
     g->batch = input.dim_size(n);
     g->depth = channels;
@@ -149,8 +146,8 @@ absl::Status ComputePoolGeometry(const TensorShape& input, const PoolWindow& win
   g->batch = input.dim_size(n) * channels;
   g->depth = 1;
   g->out_depth = 1;
-  return TensorShape::BuildTensorShape(
-      {input.dim_size(n), channels, g->out_rows, g->out_cols}, &g->output_shape);
+  return TensorShape::BuildTensorShape({input.dim_size(n), channels, g->out_rows, g->out_cols},
+                                       &g->output_shape);
 }
 
 }  // namespace sluice

@@ -69,10 +69,9 @@ absl::Status ComputePoolGeometry(const TensorShape& input, const PoolWindow& win
 
 // TensorFlow's windowed output size along one dim, with the padding before it.
 // INVALID_ARGUMENT for a non-positive stride or a negative output size.
-absl::Status WindowedOutputSize(int64_t input_size, int64_t window, int64_t stride,
-                                Padding padding, int64_t explicit_before,
-                                int64_t explicit_after, int64_t* output_size,
-                                int64_t* pad_before);
+absl::Status WindowedOutputSize(int64_t input_size, int64_t window, int64_t stride, Padding padding,
+                                int64_t explicit_before, int64_t explicit_after,
+                                int64_t* output_size, int64_t* pad_before);
 
 }  // namespace sluice
 

@@ -5,9 +5,9 @@
 #include <random>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {
@@ -18,9 +18,13 @@ class PoolingTest : public KernelTest {
  protected:
   absl::Status Init(const char* op, const std::string& format, std::vector<int> ksize,
                     std::vector<int> strides) {
-    return InitOp(NodeDefBuilder("p", op).Input("x").Attr("T", DT_FLOAT)
-                      .Attr("ksize", ksize).Attr("strides", strides)
-                      .Attr("padding", std::string("SAME")).Attr("data_format", format)
+    return InitOp(NodeDefBuilder("p", op)
+                      .Input("x")
+                      .Attr("T", DT_FLOAT)
+                      .Attr("ksize", ksize)
+                      .Attr("strides", strides)
+                      .Attr("padding", std::string("SAME"))
+                      .Attr("data_format", format)
                       .Build());
   }
 };

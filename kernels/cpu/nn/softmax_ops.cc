@@ -80,8 +80,7 @@ bool AllFinite(const float* x, int64_t n) {
 class OneDnnSoftmax {
  public:
   // REQUIRES: rows > 0 and cols > 0. `out` may be `in`.
-  absl::Status Run(OpKernelContext* ctx, int64_t rows, int64_t cols, const float* in,
-                   float* out) {
+  absl::Status Run(OpKernelContext* ctx, int64_t rows, int64_t cols, const float* in, float* out) {
     std::shared_ptr<const Primitive> p;
     RETURN_IF_ERROR(cache_.Get(
         std::make_pair(rows, cols),
@@ -144,9 +143,9 @@ class SoftmaxOp : public OpKernel {
   OneDnnSoftmax onednn_;
 };
 
-#define REGISTER_SOFTMAX(T)                                                          \
-  REGISTER_KERNEL_BUILDER(Name("Softmax").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          SoftmaxOp<T, false>);                                      \
+#define REGISTER_SOFTMAX(T)                                                             \
+  REGISTER_KERNEL_BUILDER(Name("Softmax").Device(DEVICE_CPU).TypeConstraint<T>("T"),    \
+                          SoftmaxOp<T, false>);                                         \
   REGISTER_KERNEL_BUILDER(Name("LogSoftmax").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           SoftmaxOp<T, true>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_SOFTMAX)

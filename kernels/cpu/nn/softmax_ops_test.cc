@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {

@@ -99,18 +99,16 @@ class ArgOp : public OpKernel {
   }
 };
 
-#define REGISTER_ARG(NAME, T, OUT, MAX)                                             \
-  REGISTER_KERNEL_BUILDER(Name(NAME)                                                \
-                              .Device(DEVICE_CPU)                                   \
-                              .TypeConstraint<T>("T")                               \
-                              .TypeConstraint<OUT>("output_type"),                  \
-                          ArgOp<T, OUT, MAX>);
-#define REGISTER_CPU(T)                             \
-  REGISTER_ARG("ArgMax", T, int16_t, true)          \
-  REGISTER_ARG("ArgMax", T, uint16_t, true)         \
-  REGISTER_ARG("ArgMax", T, int32_t, true)          \
-  REGISTER_ARG("ArgMax", T, int64_t, true)          \
-  REGISTER_ARG("ArgMin", T, int32_t, false)         \
+#define REGISTER_ARG(NAME, T, OUT, MAX)                                                        \
+  REGISTER_KERNEL_BUILDER(                                                                     \
+      Name(NAME).Device(DEVICE_CPU).TypeConstraint<T>("T").TypeConstraint<OUT>("output_type"), \
+      ArgOp<T, OUT, MAX>);
+#define REGISTER_CPU(T)                     \
+  REGISTER_ARG("ArgMax", T, int16_t, true)  \
+  REGISTER_ARG("ArgMax", T, uint16_t, true) \
+  REGISTER_ARG("ArgMax", T, int32_t, true)  \
+  REGISTER_ARG("ArgMax", T, int64_t, true)  \
+  REGISTER_ARG("ArgMin", T, int32_t, false) \
   REGISTER_ARG("ArgMin", T, int64_t, false)
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
 SLUICE_CALL_bool(REGISTER_CPU)

@@ -102,9 +102,8 @@ class CumsumOp : public OpKernel {
   bool reverse_ = false;
 };
 
-#define REGISTER_CPU(T)                                                           \
-  REGISTER_KERNEL_BUILDER(Name("Cumsum").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          CumsumOp<T>);
+#define REGISTER_CPU(T) \
+  REGISTER_KERNEL_BUILDER(Name("Cumsum").Device(DEVICE_CPU).TypeConstraint<T>("T"), CumsumOp<T>);
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
 

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {

@@ -6,7 +6,7 @@ namespace sluice {
 namespace reduction {
 namespace {
 
-#define REGISTER_CPU(T)                                                         \
+#define REGISTER_CPU(T)                                                           \
   REGISTER_KERNEL_BUILDER(Name("Mean").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ReductionOp<T, MeanReducer>);
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)

@@ -7,9 +7,9 @@ namespace sluice {
 namespace reduction {
 namespace {
 
-#define REGISTER_CPU(T)                                                        \
+#define REGISTER_CPU(T)                                                          \
   REGISTER_KERNEL_BUILDER(Name("Max").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          ReductionOp<T, MaxReducer>);                         \
+                          ReductionOp<T, MaxReducer>);                           \
   REGISTER_KERNEL_BUILDER(Name("Min").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ReductionOp<T, MinReducer>);
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)

@@ -49,8 +49,7 @@ typename R::Acc ReduceRow(const In* x, int64_t n) {
 
 // out[i] = fold over r < rows of x[r * stride + i], for i < n.
 template <typename In, typename R>
-void ReduceColumns(const In* x, int64_t rows, int64_t stride, int64_t n,
-                   typename R::Acc* out) {
+void ReduceColumns(const In* x, int64_t rows, int64_t stride, int64_t n, typename R::Acc* out) {
   using Acc = typename R::Acc;
   for (int64_t i = 0; i < n; ++i) out[i] = R::Identity();
   for (int64_t r = 0; r < rows; ++r) {
@@ -83,8 +82,8 @@ void ReduceByOutputs(OpKernelContext* ctx, const In* src, typename R::Acc* dst,
                   const int64_t o = u / blocks;
                   const int64_t begin = (u % blocks) * kBlock;
                   const int64_t n = std::min(kBlock, p.inner - begin);
-                  ReduceColumns<In, R>(src + o * p.reduced * p.inner + begin, p.reduced,
-                                       p.inner, n, dst + o * p.inner + begin);
+                  ReduceColumns<In, R>(src + o * p.reduced * p.inner + begin, p.reduced, p.inner, n,
+                                       dst + o * p.inner + begin);
                 }
               });
 }
@@ -96,8 +95,8 @@ absl::Status ReduceByChunks(OpKernelContext* ctx, const In* src, typename R::Acc
                             int64_t reduced, int64_t inner, int64_t chunks) {
   using Acc = typename R::Acc;
   Tensor partial;
-  RETURN_IF_ERROR(ctx->allocate_temp(DataTypeToEnum<Acc>::value,
-                                     TensorShape({chunks, inner}), &partial));
+  RETURN_IF_ERROR(
+      ctx->allocate_temp(DataTypeToEnum<Acc>::value, TensorShape({chunks, inner}), &partial));
   Acc* partials = partial.base<Acc>();
   const int64_t rows_per_chunk = (reduced + chunks - 1) / chunks;
   const Eigen::TensorOpCost chunk_cost(sizeof(In) * rows_per_chunk * inner, 0,
@@ -126,11 +125,10 @@ absl::Status ReducePass(OpKernelContext* ctx, const In* src, typename R::Acc* ds
   const int64_t slab = p.reduced * p.inner;
   if (threads > 1 && p.outer * std::max<int64_t>(1, p.inner / kBlock) < threads &&
       slab >= 2 * kMinChunkElements && p.reduced >= 2 * kLanes) {
-    const int64_t chunks =
-        std::min<int64_t>({4 * threads, slab / kMinChunkElements, p.reduced});
+    const int64_t chunks = std::min<int64_t>({4 * threads, slab / kMinChunkElements, p.reduced});
     for (int64_t o = 0; o < p.outer; ++o) {
-      RETURN_IF_ERROR((ReduceByChunks<In, R>(ctx, src + o * slab, dst + o * p.inner,
-                                            p.reduced, p.inner, chunks)));
+      RETURN_IF_ERROR((ReduceByChunks<In, R>(ctx, src + o * slab, dst + o * p.inner, p.reduced,
+                                             p.inner, chunks)));
     }
     return absl::OkStatus();
   }

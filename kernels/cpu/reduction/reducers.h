@@ -48,8 +48,7 @@ inline T WrappingMultiply(T a, T b) {
   if constexpr (std::is_integral_v<T>) {
     // Through an unsigned type at least as wide as unsigned int: narrower operands would be
     // promoted to (signed) int, whose overflow is undefined.
-    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
-                                 std::make_unsigned_t<T>>;
+    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
     return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
   } else {
     return a * b;
@@ -75,9 +74,9 @@ struct ProdReducer {
 };
 
 template <typename T>
-using MeanAcc = std::conditional_t<
-    std::is_integral_v<T>,
-    std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>, WideFloat<T>>;
+using MeanAcc =
+    std::conditional_t<std::is_integral_v<T>,
+                       std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>, WideFloat<T>>;
 
 template <typename T>
 struct MeanReducer {

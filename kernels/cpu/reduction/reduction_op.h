@@ -51,8 +51,8 @@ class ReductionOp : public OpKernel {
   using Acc = typename R::Acc;
   static constexpr bool kWritesOutputDirectly = std::is_same_v<Acc, T> && !R::kFinalizes;
 
-  static absl::Status Reduce(OpKernelContext* ctx, const Tensor& input,
-                             const ReductionPlan& plan, Tensor* output) {
+  static absl::Status Reduce(OpKernelContext* ctx, const Tensor& input, const ReductionPlan& plan,
+                             Tensor* output) {
     const auto& passes = plan.passes();
     Tensor previous;
     Tensor current;

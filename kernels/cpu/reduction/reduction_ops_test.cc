@@ -4,9 +4,9 @@
 #include <random>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {
@@ -46,8 +46,7 @@ TEST_F(ReductionOpsTest, IdentityForwardsTheInputBuffer) {
 }
 
 // Sum over [rows, cols] along `axis` of a large matrix, against double-precision loops.
-void CheckLargeSum(int64_t rows, int64_t cols, int axis,
-                   std::vector<float> x, const Tensor& got) {
+void CheckLargeSum(int64_t rows, int64_t cols, int axis, std::vector<float> x, const Tensor& got) {
   const int64_t n_out = axis == 0 ? cols : rows;
   ASSERT_EQ(got.NumElements(), n_out);
   const float* g = got.base<float>();

@@ -38,8 +38,7 @@ class ReductionPlan {
   const absl::InlinedVector<ReductionPass, 2>& passes() const { return passes_; }
 
  private:
-  friend absl::Status MakeReductionPlan(const TensorShape&, const Tensor&, bool,
-                                        ReductionPlan*);
+  friend absl::Status MakeReductionPlan(const TensorShape&, const Tensor&, bool, ReductionPlan*);
   TensorShape output_shape_;
   int64_t reduced_count_ = 1;
   absl::InlinedVector<ReductionPass, 2> passes_;

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "gtest/gtest.h"
 #include "graph/core/tensor.h"
+#include "gtest/gtest.h"
 #include "runtime/framework/op_kernel_test_util.h"
 
 namespace sluice {
@@ -17,8 +17,7 @@ std::string Passes(const ReductionPlan& plan) {
   std::string s;
   for (const ReductionPass& p : plan.passes()) {
     if (!s.empty()) s += ";";
-    s += std::to_string(p.outer) + "," + std::to_string(p.reduced) + "," +
-         std::to_string(p.inner);
+    s += std::to_string(p.outer) + "," + std::to_string(p.reduced) + "," + std::to_string(p.inner);
   }
   return s;
 }

@@ -6,9 +6,9 @@ namespace sluice {
 namespace reduction {
 namespace {
 
-#define REGISTER_CPU(T)                                                        \
-  REGISTER_KERNEL_BUILDER(Name("Sum").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          ReductionOp<T, SumReducer>);                         \
+#define REGISTER_CPU(T)                                                           \
+  REGISTER_KERNEL_BUILDER(Name("Sum").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+                          ReductionOp<T, SumReducer>);                            \
   REGISTER_KERNEL_BUILDER(Name("Prod").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ReductionOp<T, ProdReducer>);
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)

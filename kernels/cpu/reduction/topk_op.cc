@@ -60,19 +60,19 @@ class TopKOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& k_in = ctx->input(1);
-    OP_REQUIRES(ctx, k_in.dims() == 0,
-                errors::InvalidArgument("k must be scalar, got shape ",
-                                        k_in.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, k_in.dims() == 0,
+        errors::InvalidArgument("k must be scalar, got shape ", k_in.shape().DebugString()));
     const int64_t k = ScalarIndexValue(k_in);
     OP_REQUIRES(ctx, k >= 0, errors::InvalidArgument("Need k >= 0, got ", k));
     const Tensor& input = ctx->input(0);
-    OP_REQUIRES(ctx, input.dims() >= 1,
-                errors::InvalidArgument("input must be >= 1-D, got shape ",
-                                        input.shape().DebugString()));
+    OP_REQUIRES(
+        ctx, input.dims() >= 1,
+        errors::InvalidArgument("input must be >= 1-D, got shape ", input.shape().DebugString()));
     const int64_t n = input.dim_size(input.dims() - 1);
-    OP_REQUIRES(ctx, n >= k,
-                errors::InvalidArgument("input must have at least k columns. Had ", n,
-                                        ", needed ", k));
+    OP_REQUIRES(
+        ctx, n >= k,
+        errors::InvalidArgument("input must have at least k columns. Had ", n, ", needed ", k));
     TensorShape output_shape = input.shape();
     output_shape.set_dim(output_shape.dims() - 1, k);
     Tensor* values = nullptr;
@@ -96,11 +96,11 @@ class TopKOp : public OpKernel {
   }
 };
 
-#define REGISTER_TOPK(T, INDEX)                                                   \
-  REGISTER_KERNEL_BUILDER(Name("TopKV2")                                          \
-                              .Device(DEVICE_CPU)                                 \
-                              .TypeConstraint<T>("T")                             \
-                              .TypeConstraint<INDEX>("index_type"),               \
+#define REGISTER_TOPK(T, INDEX)                                     \
+  REGISTER_KERNEL_BUILDER(Name("TopKV2")                            \
+                              .Device(DEVICE_CPU)                   \
+                              .TypeConstraint<T>("T")               \
+                              .TypeConstraint<INDEX>("index_type"), \
                           TopKOp<T, INDEX>);
 #define REGISTER_CPU(T) \
   REGISTER_TOPK(T, int16_t) REGISTER_TOPK(T, int32_t) REGISTER_TOPK(T, int64_t)

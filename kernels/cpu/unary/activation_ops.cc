@@ -66,12 +66,11 @@ struct SoftplusFunctor : ActivationFunctor<T> {
   static constexpr int kCycles = 40;
   template <typename X, typename Y>
   void operator()(const X& x, Y& y) const {
-    const T threshold =
-        Eigen::numext::log(Eigen::NumTraits<T>::epsilon()) + static_cast<T>(2);
+    const T threshold = Eigen::numext::log(Eigen::NumTraits<T>::epsilon()) + static_cast<T>(2);
     const auto x_exp = x.exp();
     y = (x > -threshold)
-            .select(x, (x < threshold)
-                           .select(x_exp, (x_exp + x.constant(static_cast<T>(1))).log()));
+            .select(x,
+                    (x < threshold).select(x_exp, (x_exp + x.constant(static_cast<T>(1))).log()));
   }
 };
 
@@ -83,17 +82,17 @@ struct SoftsignFunctor : ActivationFunctor<T> {
   }
 };
 
-#define REGISTER_RELU(T)                          \
-  SLUICE_REGISTER_UNARY("Relu", ReluFunctor, T)   \
+#define REGISTER_RELU(T)                        \
+  SLUICE_REGISTER_UNARY("Relu", ReluFunctor, T) \
   SLUICE_REGISTER_UNARY("Relu6", Relu6Functor, T)
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_RELU)
 #undef REGISTER_RELU
 
-#define REGISTER_FLOAT_ACTIVATIONS(T)                         \
-  SLUICE_REGISTER_UNARY("Elu", EluFunctor, T)                 \
-  SLUICE_REGISTER_UNARY("Selu", SeluFunctor, T)               \
-  SLUICE_REGISTER_UNARY("LeakyRelu", LeakyReluFunctor, T)     \
-  SLUICE_REGISTER_UNARY("Softplus", SoftplusFunctor, T)       \
+#define REGISTER_FLOAT_ACTIVATIONS(T)                     \
+  SLUICE_REGISTER_UNARY("Elu", EluFunctor, T)             \
+  SLUICE_REGISTER_UNARY("Selu", SeluFunctor, T)           \
+  SLUICE_REGISTER_UNARY("LeakyRelu", LeakyReluFunctor, T) \
+  SLUICE_REGISTER_UNARY("Softplus", SoftplusFunctor, T)   \
   SLUICE_REGISTER_UNARY("Softsign", SoftsignFunctor, T)
 SLUICE_CALL_FLOAT_TYPES(REGISTER_FLOAT_ACTIVATIONS)
 #undef REGISTER_FLOAT_ACTIVATIONS

@@ -12,9 +12,10 @@
 //    for int8/int16 (uint8/uint16) the int32 conversion saturated to the target range
 //    (to [0, max]; from double and half to uint8 through a uint16 saturation whose result
 //    is read as int16, so values from 32768 up give 0); for uint32 the value modulo 2^32
-//    when trunc(x) lies in [-2^31, 2^32), else 2^31; for uint64 the exact value in [2^63, 2^64), else the int64 conversion's bits.
-//    (TensorFlow's scalar remainder loop wraps instead of saturating for some of these; its
-//    results then depend on an element's position, which no kernel should imitate.)
+//    when trunc(x) lies in [-2^31, 2^32), else 2^31; for uint64 the exact value in [2^63, 2^64),
+//    else the int64 conversion's bits. (TensorFlow's scalar remainder loop wraps instead of
+//    saturating for some of these; its results then depend on an element's position, which no
+//    kernel should imitate.)
 // Every conversion here is defined behaviour: out-of-range values never reach a C++ cast.
 #ifndef SLUICE_KERNELS_CPU_UNARY_CAST_FUNCTIONS_H_
 #define SLUICE_KERNELS_CPU_UNARY_CAST_FUNCTIONS_H_
@@ -37,14 +38,14 @@ template <typename T>
 struct IsComplex<std::complex<T>> : std::true_type {};
 
 template <typename T>
-constexpr bool kIsFloating = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
-                             std::is_same_v<T, bfloat16>;
+constexpr bool kIsFloating =
+    std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
 
 // Explicit mantissa bits of a floating type; 0 for everything else.
 template <typename T>
-constexpr int kMantissaBits = std::is_same_v<T, double>   ? 52
-                              : std::is_same_v<T, float>  ? 23
-                              : std::is_same_v<T, half>   ? 10
+constexpr int kMantissaBits = std::is_same_v<T, double>     ? 52
+                              : std::is_same_v<T, float>    ? 23
+                              : std::is_same_v<T, half>     ? 10
                               : std::is_same_v<T, bfloat16> ? 7
                                                             : 0;
 
@@ -150,8 +151,8 @@ Dst CastValue(Src x) {
 template <typename Src, typename Dst>
 constexpr bool kTruncates =
     (std::is_same_v<typename cast_internal::RealOf<Src>::type, float> ||
-     std::is_same_v<typename cast_internal::RealOf<Src>::type, double>) &&
-    cast_internal::kMantissaBits<typename cast_internal::RealOf<Dst>::type> > 0 &&
+     std::is_same_v<typename cast_internal::RealOf<Src>::type, double>)&&cast_internal::
+            kMantissaBits<typename cast_internal::RealOf<Dst>::type> > 0 &&
     cast_internal::kMantissaBits<typename cast_internal::RealOf<Dst>::type> <
         cast_internal::kMantissaBits<typename cast_internal::RealOf<Src>::type> &&
     !(std::is_same_v<typename cast_internal::RealOf<Src>::type, double> &&

@@ -38,12 +38,18 @@ void CastRange(const void* in, void* out, int64_t first, int64_t last) {
 // The type a quantized dtype converts as.
 DataType CastableType(DataType dtype) {
   switch (dtype) {
-    case DT_QINT8: return DT_INT8;
-    case DT_QUINT8: return DT_UINT8;
-    case DT_QINT16: return DT_INT16;
-    case DT_QUINT16: return DT_UINT16;
-    case DT_QINT32: return DT_INT32;
-    default: return dtype;
+    case DT_QINT8:
+      return DT_INT8;
+    case DT_QUINT8:
+      return DT_UINT8;
+    case DT_QINT16:
+      return DT_INT16;
+    case DT_QUINT16:
+      return DT_UINT16;
+    case DT_QINT32:
+      return DT_INT32;
+    default:
+      return dtype;
   }
 }
 
@@ -58,8 +64,7 @@ bool VisitCastType(DataType dtype, Fn&& fn) {
     SLUICE_CALL_NUMBER_TYPES(SLUICE_CAST_CASE)
     SLUICE_CALL_bool(SLUICE_CAST_CASE)
 #undef SLUICE_CAST_CASE
-    default:
-      return false;
+        default : return false;
   }
 }
 
@@ -92,8 +97,8 @@ class CastOp : public OpKernel {
     if (src == dst) return;  // forwarded in Compute
     cast_ = GetCastFn(src, dst, truncate);
     OP_REQUIRES(ctx, cast_ != nullptr,
-                errors::Unimplemented("Cast ", DataTypeString(src), " to ",
-                                      DataTypeString(dst), " is not supported"));
+                errors::Unimplemented("Cast ", DataTypeString(src), " to ", DataTypeString(dst),
+                                      " is not supported"));
     src_size_ = DataTypeSize(src);
     dst_size_ = DataTypeSize(dst);
   }

@@ -54,7 +54,7 @@ class CheckNumericsOp : public OpKernel {
   std::string message_;
 };
 
-#define REGISTER_CHECK_NUMERICS(T)                                                   \
+#define REGISTER_CHECK_NUMERICS(T)                                                         \
   REGISTER_KERNEL_BUILDER(Name("CheckNumerics").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           CheckNumericsOp<T>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_CHECK_NUMERICS)

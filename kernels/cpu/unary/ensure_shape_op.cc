@@ -19,10 +19,9 @@ class EnsureShapeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& x = ctx->input(0);
     OP_REQUIRES(ctx, expected_shape_.IsCompatibleWith(x.shape()),
-                errors::InvalidArgument("Shape of tensor ", def().input(0), " ",
-                                        x.shape().DebugString(),
-                                        " is not compatible with expected shape ",
-                                        expected_shape_.DebugString(), "."));
+                errors::InvalidArgument(
+                    "Shape of tensor ", def().input(0), " ", x.shape().DebugString(),
+                    " is not compatible with expected shape ", expected_shape_.DebugString(), "."));
     ctx->set_output(0, x);
   }
 

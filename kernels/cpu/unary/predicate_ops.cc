@@ -31,9 +31,9 @@ using IsInfFunctor = ScalarUnaryFunctor<T, bool, IsInfFn<T>, 1>;
 template <typename T>
 using IsFiniteFunctor = ScalarUnaryFunctor<T, bool, IsFiniteFn<T>, 1>;
 
-#define REGISTER_PREDICATES(T)                          \
-  SLUICE_REGISTER_UNARY("IsNan", IsNanFunctor, T)       \
-  SLUICE_REGISTER_UNARY("IsInf", IsInfFunctor, T)       \
+#define REGISTER_PREDICATES(T)                    \
+  SLUICE_REGISTER_UNARY("IsNan", IsNanFunctor, T) \
+  SLUICE_REGISTER_UNARY("IsInf", IsInfFunctor, T) \
   SLUICE_REGISTER_UNARY("IsFinite", IsFiniteFunctor, T)
 SLUICE_CALL_FLOAT_TYPES(REGISTER_PREDICATES)
 #undef REGISTER_PREDICATES

@@ -30,16 +30,16 @@ using unary::SinFunctor;
 using unary::SqrtFunctor;
 using unary::TanhFunctor;
 
-#define REGISTER_FLOAT_OR_COMPLEX(T)                  \
-  SLUICE_REGISTER_UNARY("Sqrt", SqrtFunctor, T)       \
-  SLUICE_REGISTER_UNARY("Rsqrt", RsqrtFunctor, T)     \
-  SLUICE_REGISTER_UNARY("Exp", ExpFunctor, T)         \
-  SLUICE_REGISTER_UNARY("Expm1", Expm1Functor, T)     \
-  SLUICE_REGISTER_UNARY("Log", LogFunctor, T)         \
-  SLUICE_REGISTER_UNARY("Log1p", Log1pFunctor, T)     \
-  SLUICE_REGISTER_UNARY("Sin", SinFunctor, T)         \
-  SLUICE_REGISTER_UNARY("Cos", CosFunctor, T)         \
-  SLUICE_REGISTER_UNARY("Tanh", TanhFunctor, T)       \
+#define REGISTER_FLOAT_OR_COMPLEX(T)              \
+  SLUICE_REGISTER_UNARY("Sqrt", SqrtFunctor, T)   \
+  SLUICE_REGISTER_UNARY("Rsqrt", RsqrtFunctor, T) \
+  SLUICE_REGISTER_UNARY("Exp", ExpFunctor, T)     \
+  SLUICE_REGISTER_UNARY("Expm1", Expm1Functor, T) \
+  SLUICE_REGISTER_UNARY("Log", LogFunctor, T)     \
+  SLUICE_REGISTER_UNARY("Log1p", Log1pFunctor, T) \
+  SLUICE_REGISTER_UNARY("Sin", SinFunctor, T)     \
+  SLUICE_REGISTER_UNARY("Cos", CosFunctor, T)     \
+  SLUICE_REGISTER_UNARY("Tanh", TanhFunctor, T)   \
   SLUICE_REGISTER_UNARY("Sigmoid", SigmoidFunctor, T)
 SLUICE_CALL_FLOAT_TYPES(REGISTER_FLOAT_OR_COMPLEX)
 SLUICE_CALL_COMPLEX_TYPES(REGISTER_FLOAT_OR_COMPLEX)

@@ -118,7 +118,7 @@ struct ScalarUnaryFunctor {
 };
 
 // Registers UnaryOp<FUNCTOR<T>> as the CPU kernel of OP for T.
-#define SLUICE_REGISTER_UNARY(OP, FUNCTOR, T)                                          \
+#define SLUICE_REGISTER_UNARY(OP, FUNCTOR, T)                                 \
   REGISTER_KERNEL_BUILDER(Name(OP).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ::sluice::UnaryOp<FUNCTOR<T>>);
 

@@ -93,8 +93,7 @@ TEST_F(UnaryOpsTest, IntegerNegAbsSquareWrapAround) {
 // TensorFlow 2.21 returns zeros here (a bug); rounding an integer leaves it unchanged.
 TEST_F(UnaryOpsTest, RoundOfIntegersIsTheIdentity) {
   EXPECT_THAT(Run<int32_t>("Round", {-7, 0, 2147483647}), ElementsAre(-7, 0, 2147483647));
-  EXPECT_THAT(Run<int64_t>("Round", {int64_t{1} << 40, -3}),
-              ElementsAre(int64_t{1} << 40, -3));
+  EXPECT_THAT(Run<int64_t>("Round", {int64_t{1} << 40, -3}), ElementsAre(int64_t{1} << 40, -3));
 }
 
 // TensorFlow 2.21 gives NaN for these in double (a bug of its Eigen).
