@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "absl/strings/str_cat.h"
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
 #include "graph/core/small_block_cache.h"
 
@@ -313,18 +314,7 @@ Tensor Tensor::SubSlice(int64_t index) const {
 
 Tensor Tensor::DeepCopy() const {
   Tensor copy(DefaultCpuAllocator(), dtype_, shape_);
-  const int64_t n = NumElements();
-  if (n == 0) return copy;
-  VisitElementType(dtype_, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (kIsPodElement<T>) {
-      std::memcpy(copy.data_, data_, static_cast<size_t>(n) * sizeof(T));
-    } else {
-      const T* from = reinterpret_cast<const T*>(data_);
-      T* to = reinterpret_cast<T*>(copy.data_);
-      for (int64_t i = 0; i < n; ++i) to[i] = from[i];
-    }
-  });
+  CopyElements(dtype_, data_, copy.data_, NumElements());
   return copy;
 }
 

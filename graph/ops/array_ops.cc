@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -24,7 +24,7 @@ using shape_inference::UnchangedShape;
 // Returns false when `s` has more than one unknown dim.
 bool KnownElementsAndUnknownDim(InferenceContext* c, ShapeHandle s, DimensionHandle* known,
                                 int32_t* unknown_index, absl::Status* status) {
-  *known = shape_fn_util::NumElements(c, s);
+  *known = c->NumElements(s);
   *unknown_index = -1;
   if (c->ValueKnown(*known)) return true;
   *known = c->MakeDim(1);
@@ -138,7 +138,7 @@ absl::Status ExpandDimsShape(InferenceContext* c) {
     return absl::OkStatus();
   }
   int64_t dim;
-  RETURN_IF_ERROR(shape_fn_util::IntTensorScalar(*dim_t, &dim));
+  RETURN_IF_ERROR(IntegerTensorScalar(*dim_t, &dim));
   const int32_t rank = c->Rank(input);
   const int64_t min_dim = -1 - static_cast<int64_t>(rank);
   if (dim < min_dim || dim > rank) {
@@ -172,8 +172,8 @@ absl::Status FillShape(InferenceContext* c) {
   RETURN_IF_ERROR(c->WithRank(c->input(1), 0, &unused));
   const Tensor* dims = c->input_tensor(0);
   if (dims != nullptr) {
-    std::vector<int64_t> values;
-    RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*dims, &values));
+    IntegerValues values;
+    RETURN_IF_ERROR(IntegerTensorValues(*dims, &values));
     for (int64_t v : values) {
       if (v < 0) return errors::InvalidArgument("Fill dimensions must be >= 0");
     }
@@ -248,8 +248,8 @@ absl::Status TransposeShape(InferenceContext* c) {
   RETURN_IF_ERROR(c->WithValue(perm_length, rank, &perm_length));
   std::vector<DimensionHandle> dims(rank);
   if (perm != nullptr) {
-    std::vector<int64_t> values;
-    RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*perm, &values));
+    IntegerValues values;
+    RETURN_IF_ERROR(IntegerTensorValues(*perm, &values));
     if (static_cast<int64_t>(values.size()) != rank) {
       return errors::InvalidArgument("perm must have ", rank, " elements, got ", values.size());
     }
@@ -278,8 +278,8 @@ absl::Status ReverseV2Shape(InferenceContext* c) {
   const Tensor* axis_t = c->input_tensor(1);
   if (axis_t != nullptr && c->RankKnown(input)) {
     const int32_t rank = c->Rank(input);
-    std::vector<int64_t> axes;
-    RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*axis_t, &axes));
+    IntegerValues axes;
+    RETURN_IF_ERROR(IntegerTensorValues(*axis_t, &axes));
     std::vector<bool> seen(rank, false);
     for (size_t i = 0; i < axes.size(); ++i) {
       const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];

@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -131,8 +131,8 @@ absl::Status SplitVShape(InferenceContext* c) {
     return errors::InvalidArgument("size_splits must be a vector, got shape ",
                                    size_splits->shape().DebugString());
   }
-  std::vector<int64_t> sizes;
-  RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*size_splits, &sizes));
+  IntegerValues sizes;
+  RETURN_IF_ERROR(IntegerTensorValues(*size_splits, &sizes));
   if (static_cast<int64_t>(sizes.size()) != num_outputs) {
     return errors::InvalidArgument("Length of size_splits should be equal to num_outputs");
   }

@@ -4,10 +4,10 @@
 #include <cstdlib>
 
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -51,7 +51,7 @@ absl::Status GatherV2Shape(InferenceContext* c) {
     return absl::OkStatus();
   }
   int64_t axis;
-  RETURN_IF_ERROR(shape_fn_util::IntTensorScalar(*axis_t, &axis));
+  RETURN_IF_ERROR(IntegerTensorScalar(*axis_t, &axis));
   // Beyond any possible rank; rejecting it here keeps axis + 1 and -axis from overflowing.
   if (axis > TensorShape::kMaxDims || axis < -TensorShape::kMaxDims) {
     return errors::InvalidArgument("axis ", axis, " is out of range for params of shape ",

@@ -3,9 +3,9 @@
 #include <cstdint>
 
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -34,7 +34,7 @@ absl::Status TopKV2Shape(InferenceContext* c) {
   DimensionHandle k = c->UnknownDim();
   if (const Tensor* k_t = c->input_tensor(1)) {
     int64_t value;
-    RETURN_IF_ERROR(shape_fn_util::IntTensorScalar(*k_t, &value));
+    RETURN_IF_ERROR(IntegerTensorScalar(*k_t, &value));
     if (value < 0) {
       return errors::InvalidArgument(
           "Dimension size, given by scalar input 1, must be non-negative but is ", value);

@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {
@@ -42,8 +42,8 @@ absl::Status PadShape(InferenceContext* c) {
   }
   const int64_t rank = paddings_t->shape().dim_size(0);
   RETURN_IF_ERROR(c->WithRank(input, rank, &input));
-  std::vector<int64_t> amounts;
-  RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*paddings_t, &amounts));
+  IntegerValues amounts;
+  RETURN_IF_ERROR(IntegerTensorValues(*paddings_t, &amounts));
   std::vector<DimensionHandle> dims(rank);
   for (int64_t i = 0; i < rank; ++i) {
     const int64_t before = amounts[2 * i];

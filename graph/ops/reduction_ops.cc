@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
-#include "graph/ops/shape_fn_util.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -44,7 +44,7 @@ absl::Status ArgReductionShape(InferenceContext* c) {
     return absl::OkStatus();
   }
   int64_t axis;
-  RETURN_IF_ERROR(shape_fn_util::IntTensorScalar(*dimension, &axis));
+  RETURN_IF_ERROR(IntegerTensorScalar(*dimension, &axis));
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument("Dimension (", axis, ") must be in the range [", -rank, ", ",
                                    rank, "), where ", rank,

@@ -5,7 +5,7 @@
 
 #include "absl/types/span.h"
 #include "graph/core/errors.h"
-#include "graph/ops/shape_fn_util.h"
+#include "graph/core/integer_tensor.h"
 
 namespace sluice {
 namespace {
@@ -35,8 +35,8 @@ struct DenseSpec {
   std::vector<int> final_dims;
 };
 
-absl::Status ExpandToDense(const std::vector<int64_t>* begin, const std::vector<int64_t>* end,
-                           const std::vector<int64_t>& strides, const StridedSliceMasks& masks,
+absl::Status ExpandToDense(const IntegerValues* begin, const IntegerValues* end,
+                           const IntegerValues& strides, const StridedSliceMasks& masks,
                            DenseSpec* dense) {
   const int dense_dims = static_cast<int>(dense->begin.size());
   int sparse_dims = static_cast<int>(strides.size());
@@ -174,10 +174,10 @@ absl::Status ComputeStridedSliceSpec(const Tensor* begin, const Tensor* end, con
   if (input_shape.unknown_rank()) {
     return errors::InvalidArgument("StridedSlice needs an input of known rank");
   }
-  std::vector<int64_t> begin_values, end_values, stride_values;
-  if (begin != nullptr) RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*begin, &begin_values));
-  if (end != nullptr) RETURN_IF_ERROR(shape_fn_util::IntTensorValues(*end, &end_values));
-  RETURN_IF_ERROR(shape_fn_util::IntTensorValues(strides, &stride_values));
+  IntegerValues begin_values, end_values, stride_values;
+  if (begin != nullptr) RETURN_IF_ERROR(IntegerTensorValues(*begin, &begin_values));
+  if (end != nullptr) RETURN_IF_ERROR(IntegerTensorValues(*end, &end_values));
+  RETURN_IF_ERROR(IntegerTensorValues(strides, &stride_values));
 
   const int rank = input_shape.dims();
   DenseSpec dense(rank);

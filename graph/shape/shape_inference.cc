@@ -336,12 +336,17 @@ bool InferenceContext::FullyDefined(ShapeHandle s) {
 DimensionHandle InferenceContext::NumElements(ShapeHandle s) {
   if (!RankKnown(s)) return UnknownDim();
   int64_t size = 1;
+  bool unknown = false;
   for (DimensionHandle d : s.ptr_->dims_) {
     const int64_t v = Value(d);
-    if (v == kUnknownDim) return UnknownDim();
-    if (__builtin_mul_overflow(size, v, &size)) return UnknownDim();
+    if (v == 0) return MakeDim(0);
+    if (v == kUnknownDim || unknown) {
+      unknown = true;
+    } else if (__builtin_mul_overflow(size, v, &size)) {
+      unknown = true;
+    }
   }
-  return MakeDim(size);
+  return unknown ? UnknownDim() : MakeDim(size);
 }
 
 std::string InferenceContext::DebugString(ShapeHandle s) const {

@@ -260,7 +260,8 @@ class InferenceContext {
   static int64_t Value(DimensionOrConstant d) { return d.dim.IsSet() ? d.dim.ptr_->value_ : d.val; }
   static bool ValueKnown(DimensionOrConstant d) { return Value(d) != kUnknownDim; }
   static bool FullyDefined(ShapeHandle s);
-  // Product of the dims; unknown if any is unknown or the product overflows int64.
+  // Product of the dims, as TensorFlow computes it: 0 if any dim is 0 (whatever the others
+  // are), otherwise unknown if any dim is unknown or the product overflows int64.
   // (TensorFlow's signature: use Value(NumElements(s)) for the number.)
   DimensionHandle NumElements(ShapeHandle s);
   // "[2,?,3]" or "?"; a dimension reads "2" or "?".

@@ -402,6 +402,9 @@ TEST_F(ShapeInferenceTest, FullyDefinedNumElementsAndDebugString) {
   EXPECT_FALSE(InferenceContext::ValueKnown(c->NumElements(c->Vector(c->UnknownDim()))));
   const int64_t big = int64_t{1} << 40;
   EXPECT_FALSE(InferenceContext::ValueKnown(c->NumElements(c->Matrix(big, big))));
+  // A 0 dim makes the count 0 even beside unknown dims or an overflowing product.
+  EXPECT_EQ(InferenceContext::Value(c->NumElements(c->Matrix(c->UnknownDim(), 0))), 0);
+  EXPECT_EQ(InferenceContext::Value(c->NumElements(c->MakeShape({big, big, 0}))), 0);
   EXPECT_EQ(S(c->Matrix(1, c->UnknownDim())), "[1,?]");
   EXPECT_EQ(S(c->UnknownShape()), "?");
   EXPECT_EQ(S(c->Scalar()), "[]");

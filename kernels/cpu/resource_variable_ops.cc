@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
@@ -172,11 +173,11 @@ class AssignVariableOp : public OpKernel {
       var->SetValue(value);
     } else if (var->is_initialized && current->RefCountIsOne() &&
                current->shape() == value.shape()) {
-      CopyElements(value, current);
+      CopyTensorElements(value, current);
     } else {
       Tensor copy;
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(dtype_, value.shape(), &copy));
-      CopyElements(value, &copy);
+      CopyTensorElements(value, &copy);
       var->SetValue(copy);
     }
   }
@@ -215,7 +216,7 @@ class AssignUpdateVariableOp : public OpKernel {
     if (!current->RefCountIsOne()) {
       Tensor copy;
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(dtype_, current->shape(), &copy));
-      CopyElements(*current, &copy);
+      CopyTensorElements(*current, &copy);
       var->SetValue(copy);
     }
     auto out = current->flat<T>();

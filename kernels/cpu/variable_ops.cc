@@ -9,6 +9,7 @@
 // update the shared buffer without holding the mutex, as TensorFlow does ("Hogwild").
 #include <string>
 
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
@@ -91,14 +92,14 @@ class AssignOp : public OpKernel {
         reshaped.CopyFrom(*lhs, rhs.shape());
         *lhs = reshaped;
       }
-      CopyElements(rhs, lhs);
+      CopyTensorElements(rhs, lhs);
       return;
     }
     // Otherwise adopt the value's buffer if no one else holds it, else copy it.
     Tensor value = rhs;
     if (!rhs.RefCountIsOne()) {
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(rhs.dtype(), rhs.shape(), &value));
-      CopyElements(rhs, &value);
+      CopyTensorElements(rhs, &value);
     }
     if (var != nullptr) {
       var->SetValue(value);

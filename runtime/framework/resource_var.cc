@@ -53,18 +53,6 @@ Var* VarOfRef(const Tensor* ref) {
   return it == registry.vars.end() ? nullptr : it->second;
 }
 
-void CopyElements(const Tensor& from, Tensor* to) {
-  CHECK_EQ(from.dtype(), to->dtype());
-  CHECK_EQ(from.NumElements(), to->NumElements());
-  const bool known = VisitElementType(from.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* src = from.base<T>();
-    T* dst = to->base<T>();
-    std::copy(src, src + from.NumElements(), dst);
-  });
-  CHECK(known) << "no element type for " << DataTypeString(from.dtype());
-}
-
 Tensor UninitializedRefTensor(DataType dtype) { return Sentinel(dtype); }
 
 bool IsInitializedRef(const Tensor& tensor) {

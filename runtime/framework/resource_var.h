@@ -55,10 +55,6 @@ class Var;
 // The result is valid as long as `ref` is (it lives inside the Var).
 Var* VarOfRef(const Tensor* ref);
 
-// Copies the elements of `from` into `to`'s buffer. REQUIRES: same dtype and element count,
-// a dtype with an element type.
-void CopyElements(const Tensor& from, Tensor* to);
-
 class Var : public ResourceBase {
  public:
   // An uninitialized variable of `dtype` (not a ref type) whose shape is not declared.

@@ -1,6 +1,6 @@
 // The dtypes the array kernels register, following TensorFlow's CPU registrations. The
-// kernels move elements by size (element_copy.h), so one kernel class serves every dtype
-// and these lists only choose which nodes find it. Dtypes a Sluice tensor cannot hold
+// kernels move elements by size (graph/core/element_bytes.h), so one kernel class serves every
+// dtype and these lists only choose which nodes find it. Dtypes a Sluice tensor cannot hold
 // (variant, float8, int4) are left out.
 #ifndef SLUICE_KERNELS_CPU_ARRAY_ARRAY_TYPES_H_
 #define SLUICE_KERNELS_CPU_ARRAY_ARRAY_TYPES_H_

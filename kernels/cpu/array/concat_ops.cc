@@ -8,13 +8,13 @@
 #include <limits>
 
 #include "absl/container/inlined_vector.h"
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/element_copy.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -22,8 +22,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::CopyUnits;
-using array_internal::VisitElementUnit;
 
 // Copies `inputs`, input i viewed as [outer, cols[i]], side by side into `out`.
 void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
@@ -31,7 +29,7 @@ void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
   int64_t out_cols = 0;
   for (int64_t c : cols) out_cols += c;
   if (outer == 0 || out_cols == 0) return;
-  VisitElementUnit(out->dtype(), [&](auto unit) {
+  VisitByElementSize(out->dtype(), [&](auto unit) {
     using U = typename decltype(unit)::type;
     absl::InlinedVector<const U*, 8> src;
     for (const Tensor* t : inputs) src.push_back(static_cast<const U*>(t->raw_data()));
@@ -65,7 +63,7 @@ class ConcatOp : public OpKernel {
                                         " tensor should be a scalar integer, but got shape ",
                                         axis_t.shape().DebugString()));
     int64_t axis = 0;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndexScalar(axis_t, &axis));
+    OP_REQUIRES_OK(ctx, IntegerTensorScalar(axis_t, &axis));
     const Tensor& first = ctx->input(values_start);
     const int rank = first.dims();
     OP_REQUIRES(ctx, rank > 0,

@@ -1,17 +1,17 @@
 // Fill (a shape given as a host vector, filled with one scalar), ZerosLike and OnesLike.
-// Values are written by element size (element_copy.h); the 1 of OnesLike is made once per
-// dtype at construction.
+// Values are written by element size (graph/core/element_bytes.h); the 1 of OnesLike is made once
+// per dtype at construction.
 #include <cstdint>
 #include <cstring>
 #include <string>
 
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/element_copy.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -19,7 +19,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::FillElements;
 
 // Fills all of `out` with *value, split over the intra-op pool when large.
 void ParallelFill(OpKernelContext* ctx, const void* value, Tensor* out) {
@@ -49,8 +48,8 @@ class FillOp : public OpKernel {
     OP_REQUIRES(ctx, value.dims() == 0,
                 errors::InvalidArgument("value must represent a scalar, got shape ",
                                         value.shape().DebugString()));
-    array_internal::IndexVector sizes;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(dims, &sizes));
+    IntegerValues sizes;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(dims, &sizes));
     for (int64_t size : sizes) {
       OP_REQUIRES(ctx, size >= 0, errors::InvalidArgument("Dimension ", size, " must be >= 0"));
     }

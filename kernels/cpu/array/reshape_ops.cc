@@ -8,10 +8,10 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -35,8 +35,8 @@ class ReshapeOp : public OpKernel {
     OP_REQUIRES(
         ctx, sizes.dims() <= 1,
         errors::InvalidArgument("sizes input must be 1-D, not ", sizes.shape().DebugString()));
-    array_internal::IndexVector dims;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(sizes, &dims));
+    IntegerValues dims;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(sizes, &dims));
     // As in TensorFlow, zero sizes are left out of `product` so that a -1 next to a 0 can
     // still be inferred from the input's non-zero dims.
     int64_t product = 1;
@@ -136,7 +136,7 @@ class ExpandDimsOp : public OpKernel {
     OP_REQUIRES(ctx, dim_t.NumElements() == 1,
                 errors::InvalidArgument("'dim' must be a tensor with a single value"));
     int64_t dim = 0;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndexScalar(dim_t, &dim));
+    OP_REQUIRES_OK(ctx, IntegerTensorScalar(dim_t, &dim));
     const int rank = input.dims();
     OP_REQUIRES(ctx, -1 - rank <= dim && dim <= rank,
                 errors::InvalidArgument("Tried to expand dim index ", dim, " for tensor with ",

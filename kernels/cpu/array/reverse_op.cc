@@ -4,11 +4,11 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -16,7 +16,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::IndexVector;
 
 class ReverseV2Op : public OpKernel {
  public:
@@ -27,8 +26,8 @@ class ReverseV2Op : public OpKernel {
     const Tensor& axis_t = ctx->input(1);
     OP_REQUIRES(ctx, axis_t.dims() == 1,
                 errors::InvalidArgument("'dims' must be 1-dimension, not ", axis_t.dims()));
-    IndexVector axes;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(axis_t, &axes));
+    IntegerValues axes;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(axis_t, &axes));
     const int rank = input.dims();
     absl::InlinedVector<bool, 8> reverse(rank, false);
     for (size_t i = 0; i < axes.size(); ++i) {
@@ -41,7 +40,7 @@ class ReverseV2Op : public OpKernel {
       reverse[axis] = true;
     }
     const auto in_strides = RowMajorStrides(input.shape());
-    IndexVector strides(rank);
+    IntegerValues strides(rank);
     int64_t offset = 0;
     bool identity = true;
     for (int d = 0; d < rank; ++d) {

@@ -7,13 +7,13 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "graph/ops/strided_slice_spec.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -21,7 +21,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::IndexVector;
 
 // Outputs the region of `input` starting at `begin` with `sizes` elements and `steps`
 // strides per input dim, shaped as `out_shape` (same element count).
@@ -82,10 +81,10 @@ class SliceOp : public OpKernel {
                                         "of size ",
                                         rank, ", but got shapes ", begin_t.shape().DebugString(),
                                         " and ", size_t_.shape().DebugString(), " instead."));
-    IndexVector begin;
-    IndexVector sizes;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(begin_t, &begin));
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(size_t_, &sizes));
+    IntegerValues begin;
+    IntegerValues sizes;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(begin_t, &begin));
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(size_t_, &sizes));
     for (int d = 0; d < rank; ++d) {
       const int64_t dim = input.dim_size(d);
       const int64_t b = begin[d];
@@ -105,7 +104,7 @@ class SliceOp : public OpKernel {
             errors::InvalidArgument("Expected size[", d, "] in [0, ", dim - b, "], but got ", s));
       }
     }
-    const IndexVector steps(rank, 1);
+    const IntegerValues steps(rank, 1);
     OutputRegion(ctx, input, begin, sizes, steps, TensorShape(sizes));
   }
 };
@@ -130,7 +129,7 @@ class StridedSliceOp : public OpKernel {
     OP_REQUIRES(ctx, spec.final_shape.AsTensorShape(&out_shape),
                 errors::Internal("StridedSlice produced an unknown output shape"));
     const int rank = input.dims();
-    IndexVector sizes(rank);
+    IntegerValues sizes(rank);
     for (int d = 0; d < rank; ++d) sizes[d] = spec.processing_shape.dim_size(d);
     OutputRegion(ctx, input, spec.begin, sizes, spec.strides, out_shape);
   }

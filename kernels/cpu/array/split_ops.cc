@@ -6,11 +6,11 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -18,7 +18,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::IndexVector;
 
 // Sets output `index` to input[..., start:start+size, ...] along `axis`, with the axis
 // removed when `drop_axis` (then size is 1).
@@ -64,7 +63,7 @@ bool ReadSplitDim(OpKernelContext* ctx, const Tensor& t, int rank, bool scalar, 
     return false;
   }
   int64_t dim = 0;
-  const absl::Status s = array_internal::ReadIndexScalar(t, &dim);
+  const absl::Status s = IntegerTensorScalar(t, &dim);
   if (!s.ok()) {
     ctx->CtxFailure(s);
     return false;
@@ -119,8 +118,8 @@ class SplitVOp : public OpKernel {
                                 sizes_t.dims(), " -D and ", sizes_t.NumElements(), " elements"));
     int axis = 0;
     if (!ReadSplitDim(ctx, ctx->input(2), input.dims(), /*scalar=*/false, &axis)) return;
-    IndexVector sizes;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(sizes_t, &sizes));
+    IntegerValues sizes;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(sizes_t, &sizes));
     const int64_t axis_dim = input.dim_size(axis);
     int neg_one = -1;
     int64_t determined = 0;

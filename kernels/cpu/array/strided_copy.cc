@@ -5,14 +5,12 @@
 #include <type_traits>
 
 #include "absl/container/inlined_vector.h"
-#include "kernels/cpu/array/element_copy.h"
+#include "graph/core/element_bytes.h"
 #include "kernels/cpu/parallel_for.h"
 
 namespace sluice {
 namespace {
 
-using array_internal::ElementUnit;
-using array_internal::VisitElementUnit;
 using Dims = absl::InlinedVector<int64_t, 8>;
 
 // Side of the square tiles a transpose is copied in.
@@ -152,7 +150,7 @@ void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                  absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst) {
   if (dst->NumElements() == 0) return;
   const Plan plan = Simplify(dims, strides);
-  VisitElementUnit(src.dtype(), [&](auto unit) {
+  VisitByElementSize(src.dtype(), [&](auto unit) {
     using U = typename decltype(unit)::type;
     Copy<U>(ctx, plan, static_cast<const U*>(src.raw_data()) + offset,
             static_cast<U*>(dst->raw_data()));

@@ -7,11 +7,11 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -19,7 +19,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::IndexVector;
 
 class TileOp : public OpKernel {
  public:
@@ -42,12 +41,12 @@ class TileOp : public OpKernel {
     OP_REQUIRES(ctx, multiples_t.NumElements() == rank,
                 errors::InvalidArgument("Expected multiples argument to be a vector of length ",
                                         rank, " but got length ", multiples_t.dim_size(0)));
-    IndexVector multiples;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(multiples_t, &multiples));
+    IntegerValues multiples;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(multiples_t, &multiples));
     const auto in_strides = RowMajorStrides(input.shape());
     TensorShape shape;
-    IndexVector dims;
-    IndexVector strides;
+    IntegerValues dims;
+    IntegerValues strides;
     bool identity = true;
     for (int d = 0; d < rank; ++d) {
       OP_REQUIRES(
@@ -86,8 +85,8 @@ class BroadcastToOp : public OpKernel {
     OP_REQUIRES(ctx, shape_t.dims() == 1,
                 errors::InvalidArgument("Shape must be a 1-D tensor, got shape ",
                                         shape_t.shape().DebugString()));
-    IndexVector sizes;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(shape_t, &sizes));
+    IntegerValues sizes;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(shape_t, &sizes));
     for (int64_t size : sizes) {
       OP_REQUIRES(ctx, size >= 0, errors::InvalidArgument("Dimension ", size, " must be >= 0"));
     }
@@ -100,7 +99,7 @@ class BroadcastToOp : public OpKernel {
         errors::InvalidArgument("Rank of input (", in_rank,
                                 ") must be no greater than rank of output shape (", rank, ")."));
     const auto in_strides = RowMajorStrides(input.shape());
-    IndexVector strides(rank, 0);
+    IntegerValues strides(rank, 0);
     for (int d = 0; d < rank; ++d) {
       const int in_d = d - (rank - in_rank);
       const int64_t in_size = in_d < 0 ? 1 : input.dim_size(in_d);

@@ -9,11 +9,11 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
-#include "kernels/cpu/array/index_util.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -21,7 +21,6 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
-using array_internal::IndexVector;
 
 class TransposeOp : public OpKernel {
  public:
@@ -38,8 +37,8 @@ class TransposeOp : public OpKernel {
         ctx, perm_t.NumElements() == rank,
         errors::InvalidArgument("transpose expects a vector of size ", rank,
                                 ". But input(1) is a vector of size ", perm_t.NumElements()));
-    IndexVector perm;
-    OP_REQUIRES_OK(ctx, array_internal::ReadIndices(perm_t, &perm));
+    IntegerValues perm;
+    OP_REQUIRES_OK(ctx, IntegerTensorValues(perm_t, &perm));
     absl::InlinedVector<bool, 8> seen(rank, false);
     for (int i = 0; i < rank; ++i) {
       const int64_t d = perm[i];
@@ -52,8 +51,8 @@ class TransposeOp : public OpKernel {
                   errors::InvalidArgument(i, " is missing from {", absl::StrJoin(perm, ","), "}."));
     }
     const auto in_strides = RowMajorStrides(input.shape());
-    IndexVector dims(rank);
-    IndexVector strides(rank);
+    IntegerValues dims(rank);
+    IntegerValues strides(rank);
     // Whether the non-trivial dims keep their order, so no element moves.
     bool in_order = true;
     int64_t last = -1;

@@ -20,7 +20,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/wrapping_add.h"
+#include "kernels/cpu/wrapping_arithmetic.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"

@@ -20,7 +20,7 @@
 #include "Eigen/Core"
 #include "graph/core/types.h"
 #include "kernels/cpu/cwise/binary_op.h"
-#include "kernels/cpu/cwise/wrapping_arithmetic.h"
+#include "kernels/cpu/wrapping_arithmetic.h"
 
 namespace sluice {
 namespace cwise {

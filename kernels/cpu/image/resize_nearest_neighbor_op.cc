@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/core/element_bytes.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
-#include "kernels/cpu/indexing/element_bytes.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 

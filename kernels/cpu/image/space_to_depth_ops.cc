@@ -11,11 +11,11 @@
 #include <cstdint>
 #include <string>
 
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/indexing/element_bytes.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 

@@ -13,12 +13,13 @@
 #include <limits>
 
 #include "absl/status/status.h"
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/indexing/element_bytes.h"
-#include "kernels/cpu/indexing/index_types.h"
+#include "kernels/cpu/indexing/index_coordinates.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -79,7 +80,7 @@ class GatherOp : public OpKernel {
     if (ctx->num_inputs() == 3) {
       const Tensor& axis_tensor = ctx->input(2);
       OP_REQUIRES(ctx, axis_tensor.dims() == 0, errors::InvalidArgument("axis must be scalar"));
-      axis = ReadIndexScalar(axis_tensor);
+      axis = IndexElement(axis_tensor, 0);
       axis_is_set = true;
     }
     const int64_t min_params_dim = axis < 0 ? -axis : axis + 1;

@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/indexing/element_bytes.h"
-#include "kernels/cpu/indexing/index_types.h"
 #include "kernels/cpu/indexing/pad_rows.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -57,8 +57,8 @@ class MirrorPadOp : public OpKernel {
     PadPlan plan;
     TensorShape output_shape;
     for (int d = 0; d < dims; ++d) {
-      const int64_t before = ReadIndex(paddings, 2 * d);
-      const int64_t after = ReadIndex(paddings, 2 * d + 1);
+      const int64_t before = IndexElement(paddings, 2 * d);
+      const int64_t after = IndexElement(paddings, 2 * d + 1);
       const int64_t size = input.dim_size(d);
       OP_REQUIRES(ctx, before >= 0 && after >= 0,
                   errors::InvalidArgument("paddings must be non-negative: ", before, " ", after));
@@ -87,7 +87,7 @@ class MirrorPadOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
     for (int d = 0; d < dims; ++d) {
-      const int64_t before = ReadIndex(paddings, 2 * d);
+      const int64_t before = IndexElement(paddings, 2 * d);
       const int64_t size = plan.in_dims[d];
       std::vector<int64_t> source(plan.out_dims[d]);
       for (int64_t o = 0; o < plan.out_dims[d]; ++o) {

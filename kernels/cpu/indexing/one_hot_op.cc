@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/indexing/element_bytes.h"
-#include "kernels/cpu/indexing/index_types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 

@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
-#include "kernels/cpu/indexing/element_bytes.h"
-#include "kernels/cpu/indexing/index_types.h"
 #include "kernels/cpu/indexing/pad_rows.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -36,13 +36,13 @@ TensorShape MergedPadShape(const Tensor& input, const Tensor& paddings, bool* an
   TensorShape merged;
   *any_merged = false;
   for (int d = 0; d < input.dims();) {
-    if (ReadIndex(paddings, 2 * d) != 0 || ReadIndex(paddings, 2 * d + 1) != 0) {
+    if (IndexElement(paddings, 2 * d) != 0 || IndexElement(paddings, 2 * d + 1) != 0) {
       merged.AddDim(input.dim_size(d++));
       continue;
     }
     int64_t size = 1;
-    for (;
-         d < input.dims() && ReadIndex(paddings, 2 * d) == 0 && ReadIndex(paddings, 2 * d + 1) == 0;
+    for (; d < input.dims() && IndexElement(paddings, 2 * d) == 0 &&
+           IndexElement(paddings, 2 * d + 1) == 0;
          ++d) {
       size *= input.dim_size(d);
     }
@@ -79,8 +79,8 @@ class PadOp : public OpKernel {
 
     TensorShape output_shape;
     for (int d = 0; d < dims; ++d) {
-      const int64_t before = ReadIndex(paddings, 2 * d);
-      const int64_t after = ReadIndex(paddings, 2 * d + 1);
+      const int64_t before = IndexElement(paddings, 2 * d);
+      const int64_t after = IndexElement(paddings, 2 * d + 1);
       OP_REQUIRES(ctx, before >= 0 && after >= 0,
                   errors::InvalidArgument("Paddings must be non-negative: ", before, " ", after));
       const int64_t size = input.dim_size(d);
@@ -112,8 +112,8 @@ class PadOp : public OpKernel {
     PadPlan plan;
     absl::InlinedVector<int64_t, 8> befores;
     for (int d = 0; d < dims; ++d) {
-      const int64_t before = ReadIndex(paddings, 2 * d);
-      const int64_t after = ReadIndex(paddings, 2 * d + 1);
+      const int64_t before = IndexElement(paddings, 2 * d);
+      const int64_t after = IndexElement(paddings, 2 * d + 1);
       const int64_t size = input.dim_size(d);
       if (d > 0 && before == 0 && after == 0) {
         plan.in_dims.back() *= size;

@@ -16,7 +16,7 @@
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/reduction/reducers.h"
 #include "kernels/cpu/reduction/reduction_plan.h"
-#include "kernels/cpu/wrapping_add.h"
+#include "kernels/cpu/wrapping_arithmetic.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {

@@ -21,7 +21,7 @@
 #include <type_traits>
 
 #include "graph/core/types.h"
-#include "kernels/cpu/wrapping_add.h"
+#include "kernels/cpu/wrapping_arithmetic.h"
 
 namespace sluice {
 namespace reduction {

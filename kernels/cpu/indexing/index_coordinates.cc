@@ -1,4 +1,4 @@
-#include "kernels/cpu/indexing/element_bytes.h"
+#include "kernels/cpu/indexing/index_coordinates.h"
 
 #include <cstdint>
 #include <string>

@@ -1,0 +1,60 @@
+#include "graph/core/integer_tensor.h"
+
+#include <limits>
+#include <type_traits>
+
+#include "graph/core/errors.h"
+
+namespace sluice {
+namespace {
+
+template <typename T>
+absl::Status AppendValues(const Tensor& t, IntegerValues* values) {
+  const T* data = static_cast<const T*>(t.raw_data());
+  for (int64_t i = 0; i < t.NumElements(); ++i) {
+    const T value = data[i];
+    if constexpr (std::is_same_v<T, uint64_t>) {
+      if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return errors::InvalidArgument("Value ", value, " does not fit in int64");
+      }
+    }
+    values->push_back(static_cast<int64_t>(value));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status IntegerTensorValues(const Tensor& t, IntegerValues* values) {
+  values->clear();
+  values->reserve(t.NumElements());
+  switch (t.dtype()) {
+#define SLUICE_READ_CASE(T)      \
+  case DataTypeToEnum<T>::value: \
+    return AppendValues<T>(t, values);
+    SLUICE_READ_CASE(int8_t)
+    SLUICE_READ_CASE(int16_t)
+    SLUICE_READ_CASE(int32_t)
+    SLUICE_READ_CASE(int64_t)
+    SLUICE_READ_CASE(uint8_t)
+    SLUICE_READ_CASE(uint16_t)
+    SLUICE_READ_CASE(uint32_t)
+    SLUICE_READ_CASE(uint64_t)
+#undef SLUICE_READ_CASE
+    default:
+      return errors::InvalidArgument("Expected an integer tensor, got ", DataTypeString(t.dtype()));
+  }
+}
+
+absl::Status IntegerTensorScalar(const Tensor& t, int64_t* value) {
+  if (t.NumElements() != 1) {
+    return errors::InvalidArgument("Expected a tensor with one element, got shape ",
+                                   t.shape().DebugString());
+  }
+  IntegerValues values;
+  RETURN_IF_ERROR(IntegerTensorValues(t, &values));
+  *value = values[0];
+  return absl::OkStatus();
+}
+
+}  // namespace sluice
