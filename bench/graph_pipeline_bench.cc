@@ -164,7 +164,7 @@ PipelineOptions MakePipelineOptions(const Flags& flags, ConstantSubgraphEvaluato
   PipelineOptions opts;
   opts.prune.feeds = flags.feeds;
   opts.prune.fetches = flags.fetches;
-  opts.devices.push_back(PlacementDevice{kCpuDevice, "CPU"});
+  opts.placer.devices.push_back(PlacementDevice{kCpuDevice, "CPU"});
   opts.placer.default_device = kCpuDevice;
   opts.constant_evaluator = evaluator;
   if (flags.fusions) opts.kernel_exists = MakeKernelExists();

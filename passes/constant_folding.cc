@@ -433,10 +433,13 @@ absl::Status ConstantFolder::Run(bool* was_mutated) {
 
 }  // namespace
 
-absl::Status ConstantFold(const ConstantFoldingOptions& opts, ConstantSubgraphEvaluator* evaluator,
-                          Graph* graph, bool* was_mutated) {
-  ConstantFolder folder(opts, evaluator, graph);
-  return folder.Run(was_mutated);
+absl::Status ConstantFold(const ConstantFoldingOptions& opts, Graph* graph, bool* changed) {
+  *changed = false;
+  if (opts.evaluator == nullptr) {
+    return errors::InvalidArgument("ConstantFold: no evaluator in the options");
+  }
+  ConstantFolder folder(opts, opts.evaluator, graph);
+  return folder.Run(changed);
 }
 
 }  // namespace sluice

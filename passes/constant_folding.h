@@ -12,7 +12,7 @@
 //    session-handle op, not Placeholder/_Arg/_Retval/_Send/_Recv or a control-flow op, no
 //    ref/resource/variant outputs, no output that shape inference already shows is larger
 //    than max_constant_size_in_bytes, accepted by consider_fn (when set), and
-//    evaluator->CanEvaluate(node).
+//    opts.evaluator->CanEvaluate(node).
 //  - Nodes named in excluded_nodes never fold (not even Consts): their value is fed.
 // Control inputs from non-folding nodes do not stop a node from folding; they are carried,
 // transitively, onto the Consts that replace its outputs (from _SOURCE when there are none).
@@ -26,7 +26,7 @@
 // then removed (never those in protected_names).
 //
 // Errors: the evaluator's (a kernel failure, naming the node), and failures to add a Const
-// (e.g. a registry without "Const"). On error the graph is unchanged and *was_mutated is
+// (e.g. a registry without "Const"). On error the graph is unchanged and *changed is
 // false, so a caller may treat an error as "nothing folded", as TensorFlow's optimizer does.
 //
 // Thread safety: mutates `graph`, which no one else may touch meanwhile; the evaluator is
@@ -48,6 +48,8 @@ namespace sluice {
 class ShapeRefiner;
 
 struct ConstantFoldingOptions {
+  // Computes the folded values on the host; not owned, required.
+  ConstantSubgraphEvaluator* evaluator = nullptr;
   // Results larger than this are not folded (TensorFlow's default, 10 MiB), so folding
   // cannot blow up the graph's size.
   int64_t max_constant_size_in_bytes = 10 << 20;
@@ -69,10 +71,9 @@ struct ConstantFoldingOptions {
   ShapeRefiner* shapes = nullptr;
 };
 
-// Folds what can be folded in `graph` (see above) using `evaluator` to compute values.
-// *was_mutated tells whether the graph changed.
-absl::Status ConstantFold(const ConstantFoldingOptions& opts, ConstantSubgraphEvaluator* evaluator,
-                          Graph* graph, bool* was_mutated);
+// Folds what can be folded in `graph` (see above) using opts.evaluator to compute values; a
+// pass (passes/pass.h). INVALID_ARGUMENT when opts.evaluator is null.
+absl::Status ConstantFold(const ConstantFoldingOptions& opts, Graph* graph, bool* changed);
 
 }  // namespace sluice
 

@@ -193,10 +193,17 @@ class ConstantFoldingTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s;
   }
 
-  // Folds, expecting success; returns was_mutated.
+  // opts_ with the fixture's evaluator.
+  ConstantFoldingOptions FoldingOptions() {
+    ConstantFoldingOptions opts = opts_;
+    opts.evaluator = &evaluator_;
+    return opts;
+  }
+
+  // Folds, expecting success; returns whether the graph changed.
   bool Fold() {
     bool mutated = false;
-    absl::Status s = ConstantFold(opts_, &evaluator_, &graph_, &mutated);
+    absl::Status s = ConstantFold(FoldingOptions(), &graph_, &mutated);
     EXPECT_TRUE(s.ok()) << s;
     return mutated;
   }
@@ -459,11 +466,21 @@ TEST_F(ConstantFoldingTest, ProtectedMultiOutputNodesStay) {
             "s/_0__cf__0->o1;x->s");
 }
 
+TEST_F(ConstantFoldingTest, NeedsAnEvaluator) {
+  Build(XY() + Op("a", "CfTestAdd", {"x", "y"}) + Sink("out", "a"));
+  const std::string before = Canonical();
+  bool changed = true;
+  const absl::Status s = ConstantFold(opts_, &graph_, &changed);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_FALSE(changed);
+  EXPECT_EQ(Canonical(), before);
+}
+
 TEST_F(ConstantFoldingTest, EvaluatorErrorIsPropagatedAndGraphUnchanged) {
   Build(XY() + Op("a", "CfTestAdd", {"x", "y"}) + Op("f", "CfTestFail", {"a"}) + Sink("out", "f"));
   const std::string before = Canonical();
   bool mutated = true;
-  absl::Status s = ConstantFold(opts_, &evaluator_, &graph_, &mutated);
+  absl::Status s = ConstantFold(FoldingOptions(), &graph_, &mutated);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("CfTestFail failed"), std::string::npos) << s;
   EXPECT_NE(s.message().find("{{node f}}"), std::string::npos) << s;

@@ -199,10 +199,9 @@ bool CsePass::Run(bool* again) {
 
 }  // namespace
 
-absl::Status OptimizeCSE(Graph* g, const CseOptions& opts, bool* changed,
-                         std::function<bool(const Node*)> consider_fn) {
+absl::Status OptimizeCSE(const CseOptions& opts, Graph* g, bool* changed) {
   *changed = false;
-  CsePass pass(g, opts, consider_fn);
+  CsePass pass(g, opts, opts.consider_fn);
   bool again = true;
   while (again) {
     again = false;
@@ -210,10 +209,6 @@ absl::Status OptimizeCSE(Graph* g, const CseOptions& opts, bool* changed,
   }
   if (*changed) FixupSourceAndSinkEdges(g);
   return absl::OkStatus();
-}
-
-absl::Status OptimizeCSE(Graph* g, bool* changed, std::function<bool(const Node*)> consider_fn) {
-  return OptimizeCSE(g, CseOptions(), changed, std::move(consider_fn));
 }
 
 }  // namespace sluice

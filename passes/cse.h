@@ -12,9 +12,8 @@
 // PlaceholderV2 / PlaceholderWithDefault, _Send/_Recv/_HostSend/_HostRecv, nodes rejected by
 // `consider_fn`, and two nodes that are both protected.
 //
-// `*changed` is set to whether any node was removed. Always returns OK: the Status keeps the
-// signature of the other passes, which the pipeline runs alike. Not thread-safe with respect
-// to `g`.
+// A pass (passes/pass.h): `*changed` is set to whether any node was removed. Always returns
+// OK. Not thread-safe with respect to `g`.
 #ifndef SLUICE_PASSES_CSE_H_
 #define SLUICE_PASSES_CSE_H_
 
@@ -40,14 +39,11 @@ struct CseOptions {
   // only while no pass changes the attrs of a node between the calls (adding and removing
   // nodes is fine: ids are never reused). The pipeline's optimisation rounds use one.
   std::vector<uint64_t>* attr_hash_cache = nullptr;
+  // When set, only nodes it accepts are merged (TensorFlow's `consider_fn`).
+  std::function<bool(const Node*)> consider_fn;
 };
 
-absl::Status OptimizeCSE(Graph* g, const CseOptions& opts, bool* changed,
-                         std::function<bool(const Node*)> consider_fn = nullptr);
-
-// OptimizeCSE with no protected names.
-absl::Status OptimizeCSE(Graph* g, bool* changed,
-                         std::function<bool(const Node*)> consider_fn = nullptr);
+absl::Status OptimizeCSE(const CseOptions& opts, Graph* g, bool* changed);
 
 }  // namespace sluice
 

@@ -49,10 +49,11 @@ class CseTest : public ::testing::Test {
   }
 
   // Runs the pass and returns the canonical graph; changed_ receives the flag.
-  std::string Cse(const CseOptions& opts = CseOptions(),
+  std::string Cse(CseOptions opts = CseOptions(),
                   std::function<bool(const Node*)> consider = nullptr) {
     bool changed = false;
-    absl::Status s = OptimizeCSE(&g_, opts, &changed, std::move(consider));
+    opts.consider_fn = std::move(consider);
+    absl::Status s = OptimizeCSE(opts, &g_, &changed);
     if (!s.ok()) return s.ToString();
     changed_ = changed;
     for (const Node* n : g_.op_nodes()) {
@@ -212,7 +213,7 @@ TEST_F(CseTest, ConsiderFnFilters) {
 TEST_F(CseTest, NothingToMerge) {
   Load(absl::StrCat(ConstNode("k1", 1), ConstNode("k2", 2), OpNode("s", "Sub", {"k1", "k2"})));
   bool changed = true;
-  ASSERT_TRUE(OptimizeCSE(&g_, &changed).ok());
+  ASSERT_TRUE(OptimizeCSE(CseOptions(), &g_, &changed).ok());
   EXPECT_FALSE(changed);
   EXPECT_EQ(CanonicalGraphString(g_), "k1(Const);k2(Const);s(Sub)|k1->s;k2->s:1");
 }

@@ -97,9 +97,8 @@ absl::StatusOr<Node*> AddReciprocal(Graph* g, const Node& div, const Edge& c) {
 }  // namespace
 
 absl::Status ReduceDivisionByConstant(const DivisionByConstantOptions& opts, Graph* g,
-                                      bool* changed, bool* left_reciprocals) {
+                                      bool* changed) {
   *changed = false;
-  if (left_reciprocals != nullptr) *left_reciprocals = false;
   std::vector<int> divisions;
   for (const Node* n : g->op_nodes()) {
     const Edge* x = nullptr;
@@ -118,7 +117,6 @@ absl::Status ReduceDivisionByConstant(const DivisionByConstantOptions& opts, Gra
     Node*& recip = reciprocal_of[{c->src()->id(), c->src_output(), div->assigned_device_name()}];
     if (recip == nullptr) {
       ASSIGN_OR_RETURN(recip, AddReciprocal(g, *div, *c));
-      if (left_reciprocals != nullptr && !recip->IsConstant()) *left_reciprocals = true;
     }
 
     NodeDef mul;

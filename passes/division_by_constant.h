@@ -14,10 +14,8 @@
 // names are in `protected_names` (fetched, fed, targeted) are left alone, as are integer
 // divisions.
 //
-// `*changed` says whether a division was rewritten; `*left_reciprocals` (may be null)
-// whether a Reciprocal node was added, which only a later constant folding removes. The
-// pipeline runs another optimisation round only for the latter: a computed Const gives
-// folding nothing new. Errors: only internal ones. Not thread-safe with respect to `g`.
+// A pass (passes/pass.h): `*changed` says whether a division was rewritten. Errors: only
+// internal ones. Not thread-safe with respect to `g`.
 #ifndef SLUICE_PASSES_DIVISION_BY_CONSTANT_H_
 #define SLUICE_PASSES_DIVISION_BY_CONSTANT_H_
 
@@ -35,7 +33,7 @@ struct DivisionByConstantOptions {
 };
 
 absl::Status ReduceDivisionByConstant(const DivisionByConstantOptions& opts, Graph* g,
-                                      bool* changed, bool* left_reciprocals = nullptr);
+                                      bool* changed);
 
 }  // namespace sluice
 

@@ -1,6 +1,8 @@
-// RunPipeline: prune, place, optimise in rounds until a round changes nothing, partition.
-// A PassRunner wraps every pass run: it counts op nodes before and after, times the run and
-// writes the dump, so the passes themselves know nothing of stats or dumps.
+// RunPipeline: prune, place, optimise in rounds until a round changes nothing, fuse,
+// partition. The passes are three tables (kSetupPasses, kRoundPasses, kFusionPasses) of
+// functions of one shape (passes/pass.h), with their options built once per run
+// (PassInputs). A PassRunner wraps every pass run: it counts op nodes before and after, times
+// the run and writes the dump, so the passes themselves know nothing of stats or dumps.
 #include "passes/pipeline.h"
 
 #include <chrono>
@@ -18,6 +20,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "absl/types/span.h"
 #include "glog/logging.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/errors.h"
@@ -30,6 +33,7 @@
 #include "passes/division_by_constant.h"
 #include "passes/elementwise_fusion.h"
 #include "passes/pad_folding.h"
+#include "passes/pass.h"
 #include "passes/remapper.h"
 #include "passes/simplify.h"
 
@@ -138,73 +142,139 @@ absl::flat_hash_set<std::string> NamedNodes(const PruneOptions& prune) {
   return names;
 }
 
-absl::Status Optimize(const PipelineOptions& opts, Graph* graph,
-                      std::unique_ptr<ShapeRefiner> shapes, PassRunner* runner) {
+// What the passes of one RunPipeline read: every pass's options, built once from the
+// pipeline's, and the state carried from one pass run to the next.
+struct PassInputs {
+  PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner> import_shapes);
+
+  const PipelineOptions& pipeline;
+  // Which passes run (TensorFlow's GraphOptimizer: at L1 folding and CSE always run, at L0
+  // only if their OptimizerOptions flag asks).
+  bool l1 = false;
+  bool fold = false;
+  bool cse_enabled = false;
+  bool fuse = false;
+
+  ConstantFoldingOptions folding;
+  CseOptions cse;
+  SimplifyOptions simplify;
+  DivisionByConstantOptions division;
+  AffineFoldingOptions affine;
+  PadFoldingOptions pad;
+  RemapperOptions remapper;
+  ElementwiseFusionOptions elementwise;
+
+  // The importer's shapes, for the first constant folding only (it does not tell the refiner
+  // of its own changes).
+  std::unique_ptr<ShapeRefiner> import_shapes;
+  // No pass of the rounds changes an existing node's attrs, so CSE hashes each node once.
+  std::vector<uint64_t> attr_hashes;
+};
+
+PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner> shapes)
+    : pipeline(opts), import_shapes(std::move(shapes)) {
   const OptimizerOptions& oo = opts.optimizer_options;
-  const bool l1 = oo.opt_level() >= OptimizerOptions::L1;
-  const bool fold = (l1 || oo.do_constant_folding()) && opts.constant_evaluator != nullptr;
-  const bool cse = l1 || oo.do_common_subexpression_elimination();
-  const bool simplify = l1;
-  if (!fold && !cse && !simplify) return absl::OkStatus();
+  l1 = oo.opt_level() >= OptimizerOptions::L1;
+  fold = (l1 || oo.do_constant_folding()) && opts.constant_evaluator != nullptr;
+  cse_enabled = l1 || oo.do_common_subexpression_elimination();
+  fuse = l1 && static_cast<bool>(opts.kernel_exists);
 
   const absl::flat_hash_set<std::string> named = NamedNodes(opts.prune);
-  ConstantFoldingOptions fold_opts;
-  if (oo.max_folded_constant_in_bytes() > 0) {
-    fold_opts.max_constant_size_in_bytes = oo.max_folded_constant_in_bytes();
-  } else {
-    fold_opts.max_constant_size_in_bytes = kDefaultMaxFoldedConstantBytes;
-  }
+  folding.evaluator = opts.constant_evaluator;
+  folding.max_constant_size_in_bytes = oo.max_folded_constant_in_bytes() > 0
+                                           ? oo.max_folded_constant_in_bytes()
+                                           : kDefaultMaxFoldedConstantBytes;
   for (const std::string& feed : opts.prune.feeds) {
-    fold_opts.excluded_nodes.insert(std::string(ParseTensorName(feed).node));
+    folding.excluded_nodes.insert(std::string(ParseTensorName(feed).node));
   }
-  fold_opts.protected_names = named;
-  CseOptions cse_opts;
-  cse_opts.protected_names = named;
-  // No pass of the rounds changes an existing node's attrs, so each is hashed once.
-  std::vector<uint64_t> attr_hashes;
-  cse_opts.attr_hash_cache = &attr_hashes;
-  SimplifyOptions simplify_opts;
-  simplify_opts.protected_names = named;
-  DivisionByConstantOptions division_opts;
-  division_opts.protected_names = named;
+  folding.protected_names = named;
+  cse.protected_names = named;
+  cse.attr_hash_cache = &attr_hashes;
+  simplify.protected_names = named;
+  division.protected_names = named;
+  affine.protected_names = named;
+  pad.protected_names = named;
+  remapper.protected_names = named;
+  remapper.kernel_exists = opts.kernel_exists;
+  elementwise.protected_names = named;
+  elementwise.kernel_exists = opts.kernel_exists;
+}
 
-  for (int round = 0; round < kMaxOptimizationRounds; ++round) {
-    bool changed = false;
+// Constant folding's failures are logged and treated as "nothing folded", as TensorFlow's
+// optimizer does; the first run starts from the importer's shapes.
+absl::Status RunConstantFolding(PassInputs& in, Graph* g, bool* changed) {
+  in.folding.shapes = in.import_shapes.get();
+  const absl::Status s = ConstantFold(in.folding, g, changed);
+  in.folding.shapes = nullptr;
+  in.import_shapes.reset();
+  if (!s.ok()) {
+    LOG(WARNING) << "Constant folding failed; continuing without it: " << s;
+    *changed = false;
+  }
+  return absl::OkStatus();
+}
+
+// One row of the pipeline: a pass (passes/pass.h), when it runs, and how it gets its options.
+struct PipelinePass {
+  const char* name;
+  bool (*enabled)(const PassInputs&);
+  absl::Status (*run)(PassInputs&, Graph*, bool* changed);
+};
+
+// Binds a pass of the shape passes/pass.h requires to its options in PassInputs.
+template <typename Options, GraphPass<Options> kPass, Options PassInputs::*kOptions>
+absl::Status RunWith(PassInputs& in, Graph* g, bool* changed) {
+  return kPass(in.*kOptions, g, changed);
+}
+
+bool Always(const PassInputs&) { return true; }
+bool AtL1(const PassInputs& in) { return in.l1; }
+bool Folding(const PassInputs& in) { return in.fold; }
+bool Cse(const PassInputs& in) { return in.cse_enabled; }
+bool Fusing(const PassInputs& in) { return in.fuse; }
+
+absl::Status RunPrune(PassInputs& in, Graph* g, bool* changed) {
+  return PruneGraph(in.pipeline.prune, g, changed);
+}
+absl::Status RunPlace(PassInputs& in, Graph* g, bool* changed) {
+  return PlaceGraph(in.pipeline.placer, g, changed);
+}
+
+// Run once, in order, before the rounds.
+constexpr PipelinePass kSetupPasses[] = {
+    {"prune", Always, RunPrune},
+    {"place", Always, RunPlace},
+};
+
+// Run in this order, round after round, until no pass of a round changes the graph (at most
+// kMaxOptimizationRounds rounds).
+constexpr PipelinePass kRoundPasses[] = {
+    {"constant_folding", Folding, RunConstantFolding},
+    {"cse", Cse, RunWith<CseOptions, OptimizeCSE, &PassInputs::cse>},
+    {"simplify", AtL1, RunWith<SimplifyOptions, SimplifyGraph, &PassInputs::simplify>},
+    {"division_by_constant", AtL1,
+     RunWith<DivisionByConstantOptions, ReduceDivisionByConstant, &PassInputs::division>},
+};
+
+// Run once, in order, after the rounds.
+constexpr PipelinePass kFusionPasses[] = {
+    {"affine_folding", AtL1,
+     RunWith<AffineFoldingOptions, FoldAffineIntoContractions, &PassInputs::affine>},
+    {"pad_folding", AtL1, RunWith<PadFoldingOptions, FoldPadIntoConvolutions, &PassInputs::pad>},
+    {"remapper", Fusing, RunWith<RemapperOptions, FuseContractions, &PassInputs::remapper>},
+    {"elementwise_fusion", Fusing,
+     RunWith<ElementwiseFusionOptions, FuseElementwise, &PassInputs::elementwise>},
+};
+
+// Runs each enabled pass of `passes` once; *changed: whether any changed the graph.
+absl::Status RunPasses(absl::Span<const PipelinePass> passes, PassInputs& in, Graph* g,
+                       PassRunner* runner, bool* changed) {
+  *changed = false;
+  for (const PipelinePass& pass : passes) {
+    if (!pass.enabled(in)) continue;
     bool pass_changed = false;
-    if (fold) {
-      RETURN_IF_ERROR(runner->Run("constant_folding", graph, [&] {
-        // Folding does not tell the refiner of its own changes: only the first run may use it.
-        fold_opts.shapes = shapes.get();
-        absl::Status s = ConstantFold(fold_opts, opts.constant_evaluator, graph, &pass_changed);
-        fold_opts.shapes = nullptr;
-        shapes.reset();
-        if (!s.ok()) {
-          LOG(WARNING) << "Constant folding failed; continuing without it: " << s;
-          pass_changed = false;
-        }
-        return absl::OkStatus();
-      }));
-      changed |= pass_changed;
-    }
-    if (cse) {
-      RETURN_IF_ERROR(
-          runner->Run("cse", graph, [&] { return OptimizeCSE(graph, cse_opts, &pass_changed); }));
-      changed |= pass_changed;
-    }
-    if (simplify) {
-      RETURN_IF_ERROR(runner->Run(
-          "simplify", graph, [&] { return SimplifyGraph(graph, simplify_opts, &pass_changed); }));
-      changed |= pass_changed;
-    }
-    if (l1) {
-      // Only Reciprocal nodes (not float or double) need another round, to be folded.
-      bool left_reciprocals = false;
-      RETURN_IF_ERROR(runner->Run("division_by_constant", graph, [&] {
-        return ReduceDivisionByConstant(division_opts, graph, &pass_changed, &left_reciprocals);
-      }));
-      changed |= left_reciprocals;
-    }
-    if (!changed) break;
+    RETURN_IF_ERROR(runner->Run(pass.name, g, [&] { return pass.run(in, g, &pass_changed); }));
+    *changed |= pass_changed;
   }
   return absl::OkStatus();
 }
@@ -227,40 +297,16 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
     if (env != nullptr) dump_dir = env;
   }
   PassRunner runner(dump_dir, &result->stats);
+  PassInputs inputs(opts, std::move(shapes));
   Graph* g = graph.get();
   runner.DumpInput(*g);
-  RETURN_IF_ERROR(runner.Run("prune", g, [&] { return PruneGraph(opts.prune, g); }));
-  RETURN_IF_ERROR(runner.Run(
-      "place", g, [&] { return PlaceGraph(opts.placer, opts.devices, opts.device_support, g); }));
-  RETURN_IF_ERROR(Optimize(opts, g, std::move(shapes), &runner));
-  const bool l1 = opts.optimizer_options.opt_level() >= OptimizerOptions::L1;
-  if (l1) {
-    AffineFoldingOptions fold_opts;
-    fold_opts.protected_names = NamedNodes(opts.prune);
-    bool folded = false;
-    RETURN_IF_ERROR(runner.Run("affine_folding", g,
-                               [&] { return FoldAffineIntoContractions(fold_opts, g, &folded); }));
+  bool changed = false;
+  RETURN_IF_ERROR(RunPasses(kSetupPasses, inputs, g, &runner, &changed));
+  for (int round = 0; round < kMaxOptimizationRounds; ++round) {
+    RETURN_IF_ERROR(RunPasses(kRoundPasses, inputs, g, &runner, &changed));
+    if (!changed) break;
   }
-  if (l1) {
-    PadFoldingOptions pad_opts;
-    pad_opts.protected_names = NamedNodes(opts.prune);
-    bool folded = false;
-    RETURN_IF_ERROR(runner.Run("pad_folding", g,
-                               [&] { return FoldPadIntoConvolutions(pad_opts, g, &folded); }));
-  }
-  if (l1 && opts.kernel_exists) {
-    RemapperOptions remap_opts;
-    remap_opts.protected_names = NamedNodes(opts.prune);
-    remap_opts.kernel_exists = opts.kernel_exists;
-    bool fused = false;
-    RETURN_IF_ERROR(
-        runner.Run("remapper", g, [&] { return FuseContractions(remap_opts, g, &fused); }));
-    ElementwiseFusionOptions fusion_opts;
-    fusion_opts.protected_names = std::move(remap_opts.protected_names);
-    fusion_opts.kernel_exists = opts.kernel_exists;
-    RETURN_IF_ERROR(runner.Run("elementwise_fusion", g,
-                               [&] { return FuseElementwise(fusion_opts, g, &fused); }));
-  }
+  RETURN_IF_ERROR(RunPasses(kFusionPasses, inputs, g, &runner, &changed));
   return runner.RunPartition(opts.partition, std::move(graph), &result->partitions);
 }
 

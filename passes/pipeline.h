@@ -1,20 +1,22 @@
 // RunPipeline: the pass manager that turns the graph of one Session::Run signature into one
 // GraphDef per device, ready for the executors.
 //
-// Order (each step is also a plain function that can run alone; see its header):
-//   prune     PruneGraph(opts.prune)                       passes/prune.h
-//   place     PlaceGraph(opts.placer, opts.devices, ...)   passes/placer.h
+// Order (each step is a pass, passes/pass.h, that can also run alone; see its header):
+//   prune     PruneGraph(opts.prune)                              passes/prune.h
+//   place     PlaceGraph(opts.placer)                             passes/placer.h
 //   optimise  rounds of
-//               constant_folding  ConstantFold             passes/constant_folding.h
-//               cse               OptimizeCSE              passes/cse.h
-//               simplify          SimplifyGraph            passes/simplify.h
-//               division_by_constant ReduceDivisionByConstant (L1) passes/division_by_constant.h
-//             until a round changes nothing, at most kMaxOptimizationRounds rounds
-//   affine_folding FoldAffineIntoContractions (L1 only)   passes/affine_folding.h
-//   pad_folding FoldPadIntoConvolutions (L1 only)         passes/pad_folding.h
-//   remapper  FuseContractions (L1, kernel_exists set)     passes/remapper.h
-//   elementwise_fusion FuseElementwise (L1, kernel_exists set) passes/elementwise_fusion.h
-//   partition Partition(opts.partition)                    passes/partition.h
+//               constant_folding      ConstantFold                passes/constant_folding.h
+//               cse                   OptimizeCSE                 passes/cse.h
+//               simplify              SimplifyGraph (L1)          passes/simplify.h
+//               division_by_constant  ReduceDivisionByConstant (L1)
+//                                                                 passes/division_by_constant.h
+//             until no pass of a round changes the graph, at most kMaxOptimizationRounds
+//   fuse      affine_folding      FoldAffineIntoContractions (L1) passes/affine_folding.h
+//             pad_folding         FoldPadIntoConvolutions (L1)    passes/pad_folding.h
+//             remapper            FuseContractions (L1, kernel_exists set)  passes/remapper.h
+//             elementwise_fusion  FuseElementwise (L1, kernel_exists set)
+//                                                                 passes/elementwise_fusion.h
+//   partition Partition(opts.partition)                           passes/partition.h
 // Which optimisations run follows TensorFlow's GraphOptimizer: at opt_level L1 (the default)
 // constant folding and CSE always run; at L0 each runs only if its OptimizerOptions flag
 // (do_constant_folding, do_common_subexpression_elimination) is set. Simplification runs at
@@ -73,8 +75,7 @@ struct PipelineOptions {
   OptimizerOptions optimizer_options;
   // Feeds, fetches and targets of the step.
   PruneOptions prune;
-  std::vector<PlacementDevice> devices;
-  DeviceSupport device_support;
+  // The devices, which kernels they have, and the placement preferences.
   PlacerOptions placer;
   // Computes folded values on the host; not owned. Null: constant folding is skipped.
   ConstantSubgraphEvaluator* constant_evaluator = nullptr;

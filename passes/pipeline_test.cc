@@ -100,7 +100,7 @@ PipelineOptions TestOptions(ConstantSubgraphEvaluator* evaluator) {
   PipelineOptions opts;
   opts.prune.feeds = {"x"};
   opts.prune.fetches = {"out"};
-  opts.devices = {{kCpu0, "CPU"}, {kCpu1, "CPU"}};
+  opts.placer.devices = {{kCpu0, "CPU"}, {kCpu1, "CPU"}};
   opts.constant_evaluator = evaluator;
   return opts;
 }
@@ -241,7 +241,7 @@ TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
     PipelineOptions opts;
     opts.prune.feeds = {"x", "w", "b"};
     opts.prune.fetches = {"out"};
-    opts.devices = {{kCpu0, "CPU"}};
+    opts.placer.devices = {{kCpu0, "CPU"}};
     std::vector<std::string> asked;
     opts.kernel_exists = [&](const NodeDef& node, const std::string& device) {
       asked.push_back(absl::StrCat(node.op(), "@", device));
@@ -300,7 +300,7 @@ TEST(PipelineTest, ImportShapesFoldAsFoldingsOwnInferenceDoes) {
   PipelineOptions opts = TestOptions(&evaluator);
   opts.prune.feeds = {"x", "r:0"};
   opts.prune.fetches = {"sx", "sr", "sz"};
-  opts.devices = {{kCpu0, "CPU"}};
+  opts.placer.devices = {{kCpu0, "CPU"}};
   GraphConstructorOptions import_opts;
   import_opts.validate_shape = true;
 
@@ -400,7 +400,7 @@ TEST(PipelineTest, PassErrorsStopThePipeline) {
   EXPECT_TRUE(result.partitions.empty());
 
   opts = TestOptions(nullptr);
-  opts.devices.clear();
+  opts.placer.devices.clear();
   s = RunPipeline(opts, TestGraph(), &result);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
   EXPECT_EQ(absl::StrJoin(PassNames(result), ","), "prune,place");

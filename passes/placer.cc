@@ -39,14 +39,16 @@ void LogDeviceAssignment(const Node& node, bool log_device_placement) {
 
 class Placer {
  public:
-  Placer(const PlacerOptions& options, absl::Span<const PlacementDevice> devices,
-         const DeviceSupport& support, Graph* graph)
+  Placer(const PlacerOptions& options, Graph* graph)
       : options_(options),
-        devices_(devices),
+        devices_(options.devices),
         graph_(graph),
-        groups_(*graph, devices, support, options) {}
+        groups_(*graph, options.devices, options.device_support, options) {}
 
-  absl::Status Run() {
+  // *placed: whether any node got a device.
+  absl::Status Run(bool* placed) {
+    placed_ = placed;
+    *placed_ = false;
     if (devices_.empty()) return errors::FailedPrecondition("No devices are registered");
     RETURN_IF_ERROR(groups_.Initialize());
     std::vector<Node*> generators;
@@ -98,6 +100,7 @@ class Placer {
       chosen = preferred_index;
     }
     node->set_assigned_device_name(devices_[chosen].name);
+    *placed_ = true;
     RETURN_IF_ERROR(groups_.LimitToAssignedDevice(*node));
     LogDeviceAssignment(*node, options_.log_device_placement);
     return absl::OkStatus();
@@ -107,13 +110,13 @@ class Placer {
   const absl::Span<const PlacementDevice> devices_;
   Graph* const graph_;
   ColocationGroups groups_;
+  bool* placed_ = nullptr;
 };
 
 }  // namespace
 
-absl::Status PlaceGraph(const PlacerOptions& options, absl::Span<const PlacementDevice> devices,
-                        const DeviceSupport& support, Graph* graph) {
-  return Placer(options, devices, support, graph).Run();
+absl::Status PlaceGraph(const PlacerOptions& options, Graph* graph, bool* changed) {
+  return Placer(options, graph).Run(changed);
 }
 
 }  // namespace sluice

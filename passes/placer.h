@@ -9,7 +9,7 @@
 //    the group of its own name) go to one device, their requested devices merged;
 //  - a reference- or resource-typed data edge puts the consumer on the producer's device, the
 //    producer's request overriding a conflicting one of the consumer's;
-//  - a group may only use a device type for which every member has a kernel (`support`).
+//  - a group may only use a device type for which every member has a kernel (`device_support`).
 // Among the devices left, the group takes the one of the most preferred supported type, then
 // the lowest (job, replica, task, id); devices matching `default_device` come first. Two
 // heuristics follow TensorFlow: a node with no inputs and one non-ref output goes where all
@@ -30,13 +30,13 @@
 // errors: FAILED_PRECONDITION when `devices` is empty; INVALID_ARGUMENT for a malformed
 // requested device, a device of `devices` whose name is not a full name of its type, a
 // malformed default_device, or a node no device can run; INTERNAL for a pre-assigned device
-// that is not in `devices` or has no kernel for the node; errors from `support` are returned
+// that is not in `devices` or has no kernel for the node; errors from `device_support` are returned
 // with the node attached. On error, nodes placed so far keep their assignment.
 //
 // With log_device_placement, one LOG(INFO) line per op node,
 // "name: (Op): /job:localhost/replica:0/task:0/device:CPU:0", in placement order.
 //
-// Not thread-safe with respect to `graph`; `support` is called once per op node, from the
+// Not thread-safe with respect to `graph`; `device_support` is called once per op node, from the
 // calling thread.
 #ifndef SLUICE_PASSES_PLACER_H_
 #define SLUICE_PASSES_PLACER_H_
@@ -73,6 +73,10 @@ struct DeviceSupport {
 };
 
 struct PlacerOptions {
+  // The devices to place on; placement fails (FAILED_PRECONDITION) without any.
+  std::vector<PlacementDevice> devices;
+  // Which device types have a kernel for a node.
+  DeviceSupport device_support;
   bool allow_soft_placement = false;
   bool log_device_placement = false;
   // A device specification (e.g. "/job:localhost/replica:0/task:0/device:CPU:0"); among a
@@ -81,8 +85,8 @@ struct PlacerOptions {
   std::string default_device;
 };
 
-absl::Status PlaceGraph(const PlacerOptions& options, absl::Span<const PlacementDevice> devices,
-                        const DeviceSupport& support, Graph* graph);
+// A pass (passes/pass.h): *changed says whether any node got a device.
+absl::Status PlaceGraph(const PlacerOptions& options, Graph* graph, bool* changed);
 
 }  // namespace sluice
 

@@ -129,7 +129,16 @@ class PlacerTest : public ::testing::Test {
   // Imports `pbtxt` and places it.
   absl::Status Place(const std::string& pbtxt) {
     RETURN_IF_ERROR(Import(pbtxt));
-    return PlaceGraph(options_, devices_, support_, graph_.get());
+    return PlaceImported();
+  }
+
+  // Places the imported graph with options_, devices_ and support_; changed_ says whether a
+  // node got a device.
+  absl::Status PlaceImported() {
+    PlacerOptions options = options_;
+    options.devices = devices_;
+    options.device_support = support_;
+    return PlaceGraph(options, graph_.get(), &changed_);
   }
 
   absl::Status Import(const std::string& pbtxt) {
@@ -145,6 +154,7 @@ class PlacerTest : public ::testing::Test {
   std::vector<PlacementDevice> devices_ = {Device("CPU", 0), Device("CPU", 1), Device("GPU", 0)};
   DeviceSupport support_{TestSupport};
   PlacerOptions options_;
+  bool changed_ = false;
   std::unique_ptr<Graph> graph_;
 };
 
@@ -153,6 +163,10 @@ class PlacerTest : public ::testing::Test {
 TEST_F(PlacerTest, PrefersGpuAndPlacesGeneratorsWithConsumers) {
   ASSERT_TRUE(
       Place(Const("a") + Const("b") + NodeText("m", "MatMul", {"a", "b"}, "", FloatT())).ok());
+  EXPECT_EQ(Placed(), "a(Const)@GPU:0;b(Const)@GPU:0;m(MatMul)@GPU:0|a->m;b->m:1");
+  EXPECT_TRUE(changed_);
+  ASSERT_TRUE(PlaceImported().ok());  // every node has its device already
+  EXPECT_FALSE(changed_);
   EXPECT_EQ(Placed(), "a(Const)@GPU:0;b(Const)@GPU:0;m(MatMul)@GPU:0|a->m;b->m:1");
 }
 
@@ -237,14 +251,14 @@ TEST_F(PlacerTest, AssignedNodesKeepTheirDeviceAndPinTheirGroup) {
   ASSERT_TRUE(Import(Const("a") + Identity("b", "a", "/device:GPU:0", Class({"loc:@a"}))).ok());
   graph_->FindNodeByName("a")->set_assigned_device_name(absl::StrCat(kPrefix, "CPU:1"));
   // As in TensorFlow, the message shows the fields merged before the conflict.
-  absl::Status s = PlaceGraph(options_, devices_, support_, graph_.get());
+  absl::Status s = PlaceImported();
   EXPECT_EQ(std::string(s.message()),
             "Cannot colocate nodes {{colocation_node b}} and {{colocation_node a}}: Cannot merge "
             "devices with incompatible types: '/job:localhost/replica:0/task:0/device:GPU:0' and "
             "'/job:localhost/replica:0/task:0/device:CPU:1'\n\t [[{{node b}}]]");
 
   options_.allow_soft_placement = true;  // b's request yields to a's assignment
-  ASSERT_TRUE(PlaceGraph(options_, devices_, support_, graph_.get()).ok());
+  ASSERT_TRUE(PlaceImported().ok());
   EXPECT_EQ(Placed(), "a(Const)@CPU:1;b(Identity)@CPU:1|a->b");
 }
 
@@ -363,7 +377,7 @@ TEST_F(PlacerTest, RefEdgeBetweenDifferentlyAssignedGroupsIsAnError) {
                   .ok());
   graph_->FindNodeByName("v")->set_assigned_device_name(absl::StrCat(kPrefix, "CPU:1"));
   graph_->FindNodeByName("asg")->set_assigned_device_name(absl::StrCat(kPrefix, "CPU:0"));
-  absl::Status s = PlaceGraph(options_, devices_, support_, graph_.get());
+  absl::Status s = PlaceImported();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(),
             "Cannot place the graph because a reference or resource edge connects colocation "
@@ -529,7 +543,7 @@ TEST_F(PlacerTest, MalformedDefaultDevice) {
 TEST_F(PlacerTest, BadPreassignedDevices) {
   ASSERT_TRUE(Import(Const("a") + NodeText("c", "PlTestCpuOnly", {"a"}, "", FloatT())).ok());
   graph_->FindNodeByName("a")->set_assigned_device_name(absl::StrCat(kPrefix, "CPU:7"));
-  absl::Status s = PlaceGraph(options_, devices_, support_, graph_.get());
+  absl::Status s = PlaceImported();
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
   EXPECT_THAT(std::string(s.message()),
               StartsWith("Assigned device '/job:localhost/replica:0/task:0/device:CPU:7' does "
@@ -537,7 +551,7 @@ TEST_F(PlacerTest, BadPreassignedDevices) {
 
   graph_->FindNodeByName("a")->set_assigned_device_name("");
   graph_->FindNodeByName("c")->set_assigned_device_name(absl::StrCat(kPrefix, "GPU:0"));
-  s = PlaceGraph(options_, devices_, support_, graph_.get());
+  s = PlaceImported();
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
   EXPECT_EQ(s.message(),
             "Assigned device '/job:localhost/replica:0/task:0/device:GPU:0' does not have "
@@ -564,7 +578,7 @@ TEST_F(PlacerTest, LogsOneLinePerNodeAndIgnoredRequests) {
                   .ok());
   CapturingSink sink;
   google::AddLogSink(&sink);
-  absl::Status s = PlaceGraph(options_, devices_, support_, graph_.get());
+  absl::Status s = PlaceImported();
   google::RemoveLogSink(&sink);
   ASSERT_TRUE(s.ok());
   const std::string cpu1 = absl::StrCat(kPrefix, "CPU:1");
@@ -585,7 +599,7 @@ TEST_F(PlacerTest, LogsIgnoredColocations) {
       Import(Const("a", "/task:0") + Identity("b", "a", "/task:1", Class({"loc:@a"}))).ok());
   CapturingSink sink;
   google::AddLogSink(&sink);
-  absl::Status s = PlaceGraph(options_, devices_, support_, graph_.get());
+  absl::Status s = PlaceImported();
   google::RemoveLogSink(&sink);
   ASSERT_TRUE(s.ok());
   ASSERT_EQ(sink.lines.size(), 3);

@@ -169,8 +169,9 @@ absl::StatusOr<Node*> RewriteFetch(Graph* g, const Endpoint& fetch, int index) {
 }
 
 // Removes every op node not reachable backwards from `start`, never crossing an edge that
-// carries a tensor in `cut` nor a control edge out of a node in `cut_control`.
-void KeepReachable(Graph* g, const std::vector<Node*>& start,
+// carries a tensor in `cut` nor a control edge out of a node in `cut_control`. Returns whether
+// it removed any.
+bool KeepReachable(Graph* g, const std::vector<Node*>& start,
                    const absl::flat_hash_set<std::string>& cut,
                    const absl::flat_hash_set<const Node*>& cut_control) {
   std::vector<bool> reached(g->num_node_ids(), false);
@@ -188,11 +189,13 @@ void KeepReachable(Graph* g, const std::vector<Node*>& start,
     if (!reached[n->id()]) dead.push_back(n);
   }
   for (Node* n : dead) g->RemoveNode(n);
+  return !dead.empty();
 }
 
 }  // namespace
 
-absl::Status PruneGraph(const PruneOptions& opts, Graph* g) {
+absl::Status PruneGraph(const PruneOptions& opts, Graph* g, bool* changed) {
+  *changed = false;
   if (opts.fetches.empty() && opts.targets.empty()) {
     return errors::InvalidArgument("Must specify at least one target to fetch or execute.");
   }
@@ -207,6 +210,7 @@ absl::Status PruneGraph(const PruneOptions& opts, Graph* g) {
   absl::flat_hash_set<std::string> cut;
   absl::flat_hash_set<const Node*> cut_control;
   if (opts.rewrite_feeds_and_fetches) {
+    *changed = !feeds.empty() || !fetches.empty();
     for (size_t i = 0; i < feeds.size(); ++i) {
       RETURN_IF_ERROR(RewriteFeed(g, feeds[i], static_cast<int>(i)));
     }
@@ -221,7 +225,7 @@ absl::Status PruneGraph(const PruneOptions& opts, Graph* g) {
     }
     for (const Endpoint& fetch : fetches) start.push_back(fetch.node);
   }
-  KeepReachable(g, start, cut, cut_control);
+  if (KeepReachable(g, start, cut, cut_control)) *changed = true;
   FixupSourceAndSinkEdges(g);
   return absl::OkStatus();
 }

@@ -53,7 +53,8 @@ struct PruneOptions {
   bool rewrite_feeds_and_fetches = true;
 };
 
-absl::Status PruneGraph(const PruneOptions& opts, Graph* g);
+// A pass (passes/pass.h): *changed says whether a node was added (_Arg, _Retval) or removed.
+absl::Status PruneGraph(const PruneOptions& opts, Graph* g, bool* changed);
 
 }  // namespace sluice
 

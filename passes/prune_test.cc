@@ -60,11 +60,14 @@ class PruneTest : public ::testing::Test {
 
   // Prunes; on success returns the canonical string, else the status text.
   std::string Prune(const PruneOptions& opts) {
-    absl::Status s = PruneGraph(opts, &g_);
+    absl::Status s = Run(opts);
     if (!s.ok()) return s.ToString();
     ExpectSourceAndSinkConnected();
     return CanonicalGraphString(g_);
   }
+
+  // PruneGraph, recording *changed in changed_.
+  absl::Status Run(const PruneOptions& opts) { return PruneGraph(opts, &g_, &changed_); }
 
   void ExpectSourceAndSinkConnected() {
     for (const Node* n : g_.op_nodes()) {
@@ -84,6 +87,7 @@ class PruneTest : public ::testing::Test {
   }
 
   Graph g_;
+  bool changed_ = false;
 };
 
 TEST_F(PruneTest, FetchKeepsOnlyAncestors) {
@@ -156,7 +160,7 @@ TEST_F(PruneTest, FedPlaceholderShapeCarriesOverToTheArg) {
   PruneOptions opts;
   opts.feeds = {"p"};
   opts.fetches = {"m"};
-  ASSERT_TRUE(PruneGraph(opts, &g_).ok());
+  ASSERT_TRUE(Run(opts).ok());
   const Node* arg = g_.FindNodeByName("_arg_p_0_0");
   ASSERT_NE(arg, nullptr);
   std::vector<PartialTensorShape> shapes;
@@ -170,7 +174,7 @@ TEST_F(PruneTest, FedPlaceholderWithUnknownRankAddsNoShape) {
   PruneOptions opts;
   opts.feeds = {"p"};
   opts.fetches = {"m"};
-  ASSERT_TRUE(PruneGraph(opts, &g_).ok());
+  ASSERT_TRUE(Run(opts).ok());
   EXPECT_EQ(g_.FindNodeByName("_arg_p_0_0")->attrs().Find("_output_shapes"), nullptr);
 }
 
@@ -287,14 +291,31 @@ TEST_F(PruneTest, InvalidRequests) {
   opts.feeds = {};
   for (const std::string bad : {"c:", "^c", ":0", "", "c:01"}) {
     opts.fetches = {bad};
-    absl::Status s = PruneGraph(opts, &g_);
+    absl::Status s = Run(opts);
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_NE(s.message().find(absl::StrCat("'", bad, "'")), std::string::npos) << s;
   }
   opts.fetches = {"d"};
   opts.feeds = {"^a"};
-  EXPECT_EQ(PruneGraph(opts, &g_).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Run(opts).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(CanonicalGraphString(g_), before);
+}
+
+TEST_F(PruneTest, ChangedSaysWhetherNodesWereAddedOrRemoved) {
+  Load(BaseGraph());
+  PruneOptions opts;
+  opts.targets = {"n"};
+  opts.rewrite_feeds_and_fetches = false;
+  Prune(opts);  // drops u
+  EXPECT_TRUE(changed_);
+  EXPECT_EQ(Prune(opts),
+            "a(Placeholder);b(Const);c(Mul);d(AddV2);n(NoOp)|^d->n;a->c;b->c:1;b->d:1;c->d");
+  EXPECT_FALSE(changed_);  // nothing left to drop
+  opts.rewrite_feeds_and_fetches = true;
+  opts.targets = {};
+  opts.fetches = {"d"};
+  Prune(opts);  // adds a _Retval, drops n
+  EXPECT_TRUE(changed_);
 }
 
 TEST_F(PruneTest, TargetsAcceptTensorSpellings) {
@@ -318,7 +339,7 @@ TEST_F(PruneTest, CallFrameNameTakenIsAnError) {
   Load(absl::StrCat(ConstNode("c"), OpNode("_retval_c_0_0", "Neg", {"c"})));
   PruneOptions opts;
   opts.fetches = {"c"};
-  absl::Status s = PruneGraph(opts, &g_);
+  absl::Status s = Run(opts);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("_retval_c_0_0"), std::string::npos) << s;
 }

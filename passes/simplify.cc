@@ -165,7 +165,7 @@ bool BypassIdentityN(Graph* g, Node* n, const SimplifyOptions& opts) {
 
 }  // namespace
 
-absl::Status SimplifyGraph(Graph* g, const SimplifyOptions& opts, bool* changed) {
+absl::Status SimplifyGraph(const SimplifyOptions& opts, Graph* g, bool* changed) {
   *changed = false;
   std::vector<Node*> order;
   GetReversePostOrder(*g, &order, NodeComparatorID());

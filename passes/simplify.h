@@ -47,7 +47,7 @@ struct SimplifyOptions {
   absl::flat_hash_set<std::string> protected_names;
 };
 
-absl::Status SimplifyGraph(Graph* g, const SimplifyOptions& opts, bool* changed);
+absl::Status SimplifyGraph(const SimplifyOptions& opts, Graph* g, bool* changed);
 
 }  // namespace sluice
 

@@ -49,7 +49,7 @@ class SimplifyTest : public ::testing::Test {
 
   std::string Simplify(const SimplifyOptions& opts = SimplifyOptions()) {
     bool changed = false;
-    absl::Status s = SimplifyGraph(&g_, opts, &changed);
+    absl::Status s = SimplifyGraph(opts, &g_, &changed);
     if (!s.ok()) return s.ToString();
     changed_ = changed;
     for (const Node* n : g_.op_nodes()) {
@@ -91,7 +91,7 @@ TEST_F(SimplifyTest, KeepsIdentityNWithControlEdgesOrAName) {
   SimplifyOptions opts;
   opts.protected_names = {"idn"};
   bool changed = true;
-  ASSERT_TRUE(SimplifyGraph(&other, opts, &changed).ok());
+  ASSERT_TRUE(SimplifyGraph(opts, &other, &changed).ok());
   EXPECT_FALSE(changed);
 }
 

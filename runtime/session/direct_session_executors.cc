@@ -33,11 +33,11 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   opts.prune.fetches = sig.fetches;
   opts.prune.targets = sig.targets;
   for (Device* device : context.device_mgr->ListDevices()) {
-    opts.devices.push_back({device->name(), device->device_type().type_string()});
+    opts.placer.devices.push_back({device->name(), device->device_type().type_string()});
   }
   std::vector<DeviceType> types;
   for (const std::string& type : DeviceFactory::DeviceTypes()) types.emplace_back(type);
-  opts.device_support = MakeDeviceSupport(std::move(types));
+  opts.placer.device_support = MakeDeviceSupport(std::move(types));
   opts.kernel_exists = MakeKernelExists();
   opts.placer.allow_soft_placement = config.allow_soft_placement();
   opts.placer.log_device_placement = config.log_device_placement();

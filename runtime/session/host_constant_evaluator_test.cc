@@ -151,6 +151,12 @@ class HostConstantEvaluatorTest : public ::testing::Test {
     return evaluator_.Evaluate(nodes, outputs, values);
   }
 
+  ConstantFoldingOptions FoldingOptions() {
+    ConstantFoldingOptions opts;
+    opts.evaluator = &evaluator_;
+    return opts;
+  }
+
   Graph graph_{OpRegistry::Global()};
   HostConstantEvaluator evaluator_{2};
 };
@@ -300,7 +306,7 @@ TEST_F(HostConstantEvaluatorTest, DrivesConstantFolding) {
   Build(WithX(AddNode("a", "x", "x") + AddNode("b", "a", "x") +
               UnaryNode("nk", "HceTestNoKernel", "b")));
   bool mutated = false;
-  absl::Status s = ConstantFold(ConstantFoldingOptions(), &evaluator_, &graph_, &mutated);
+  absl::Status s = ConstantFold(FoldingOptions(), &graph_, &mutated);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_TRUE(mutated);
   EXPECT_EQ(CanonicalGraphString(graph_), "b/_0__cf__0(Const);nk(HceTestNoKernel)|b/_0__cf__0->nk");
@@ -315,7 +321,7 @@ TEST_F(HostConstantEvaluatorTest, KernelErrorsStopConstantFolding) {
   Build(WithX(UnaryNode("f", "HceTestFail", "x") + UnaryNode("nk", "HceTestNoKernel", "f")));
   const std::string before = CanonicalGraphString(graph_);
   bool mutated = true;
-  absl::Status s = ConstantFold(ConstantFoldingOptions(), &evaluator_, &graph_, &mutated);
+  absl::Status s = ConstantFold(FoldingOptions(), &graph_, &mutated);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("{{node f}}"), std::string::npos) << s;
   EXPECT_FALSE(mutated);

@@ -55,8 +55,8 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   opts.prune.rewrite_feeds_and_fetches = false;
   opts.optimizer_options.set_opt_level(flags.level == "L0" ? OptimizerOptions::L0
                                                            : OptimizerOptions::L1);
-  opts.devices.push_back({kDevice, DEVICE_CPU});
-  opts.device_support = MakeDeviceSupport({DeviceType(DEVICE_CPU)});
+  opts.placer.devices.push_back({kDevice, DEVICE_CPU});
+  opts.placer.device_support = MakeDeviceSupport({DeviceType(DEVICE_CPU)});
   opts.placer.allow_soft_placement = true;
   opts.placer.default_device = kDevice;
   HostConstantEvaluator evaluator;
