@@ -30,16 +30,6 @@ struct Chain {
   Node* last() const { return add != nullptr ? add : mul != nullptr ? mul : bias_add; }
 };
 
-std::string StringAttr(const Node* n, const std::string& name) {
-  const auto it = n->def().attr().find(name);
-  return it == n->def().attr().end() ? "" : it->second.s();
-}
-
-bool BoolAttr(const Node* n, const std::string& name) {
-  const auto it = n->def().attr().find(name);
-  return it != n->def().attr().end() && it->second.b();
-}
-
 // The single data consumer of n's output 0, when that is n's only out-edge.
 Node* SoleConsumer(const Node* n, int* input) {
   Node* consumer = nullptr;
@@ -122,11 +112,11 @@ class AffineFolder {
   static int64_t Channels(const Node* c, const Tensor& filter) {
     const std::string& op = c->type_string();
     if (op == "MatMul") {
-      if (filter.dims() != 2 || BoolAttr(c, "transpose_a")) return -1;
-      return filter.dim_size(BoolAttr(c, "transpose_b") ? 0 : 1);
+      if (filter.dims() != 2 || GetNodeAttrOr(c->attrs(), "transpose_a", false)) return -1;
+      return filter.dim_size(GetNodeAttrOr(c->attrs(), "transpose_b", false) ? 0 : 1);
     }
     if (filter.dims() != 4) return -1;
-    const std::string format = StringAttr(c, "data_format");
+    const std::string format = GetNodeAttrOr<std::string>(c->attrs(), "data_format", "");
     if (!format.empty() && format != "NHWC") return -1;
     if (op == "DepthwiseConv2dNative") return filter.dim_size(2) * filter.dim_size(3);
     return filter.dim_size(3);
@@ -156,7 +146,7 @@ class AffineFolder {
       return absl::OkStatus();
     };
     if (next != nullptr && Foldable(next, prev) && next->type_string() == "BiasAdd" && input == 0 &&
-        StringAttr(next, "data_format") != "NCHW") {
+        GetNodeAttrOr<std::string>(next->attrs(), "data_format", "") != "NCHW") {
       RETURN_IF_ERROR(take_const(next, 1, &chain->bias));
       if (chain->bias.NumElements() == channels) {
         chain->bias_add = next;
@@ -192,7 +182,7 @@ class AffineFolder {
     const float* s = scale.flat<float>().data();
     const int64_t channels = scale.NumElements();
     const int64_t n = w.NumElements();
-    if (c->type_string() == "MatMul" && BoolAttr(c, "transpose_b")) {
+    if (c->type_string() == "MatMul" && GetNodeAttrOr(c->attrs(), "transpose_b", false)) {
       const int64_t row = w.dim_size(1);
       for (int64_t i = 0; i < n; ++i) dst[i] = src[i] * s[i / row];
     } else {

@@ -13,6 +13,7 @@
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
 #include "graph/graph.h"
+#include "graph/op/node_def_util.h"
 #include "graph/shape/shape_inference.h"
 #include "graph/shape_refiner.h"
 #include "proto/attr_value.pb.h"
@@ -35,17 +36,6 @@ struct Candidate {
 const Edge* DataInput(const Node* n, int index) {
   const Edge* e = nullptr;
   return n->input_edge(index, &e).ok() ? e : nullptr;
-}
-
-std::string StringAttr(const Node* n, const std::string& name, const std::string& fallback) {
-  const auto it = n->def().attr().find(name);
-  return it == n->def().attr().end() ? fallback : it->second.s();
-}
-
-std::vector<int64_t> IntsAttr(const Node* n, const std::string& name) {
-  const auto it = n->def().attr().find(name);
-  if (it == n->def().attr().end()) return {};
-  return std::vector<int64_t>(it->second.list().i().begin(), it->second.list().i().end());
 }
 
 // The value of the Const feeding n's input `index`.
@@ -146,9 +136,9 @@ class PadFolder {
         conv->requested_device() != p->requested_device()) {
       return false;
     }
-    const std::string padding = StringAttr(conv, "padding", "");
+    const std::string padding = GetNodeAttrOr<std::string>(conv->attrs(), "padding", "");
     if (padding != "VALID" && !(padding == "EXPLICIT" && !depthwise)) return false;
-    const std::string format = StringAttr(conv, "data_format", "NHWC");
+    const std::string format = GetNodeAttrOr<std::string>(conv->attrs(), "data_format", "NHWC");
     if (format != "NHWC" && format != "NCHW") return false;
     Tensor paddings, constant;
     if (!ConstInput(p, 1, &paddings)) return false;
@@ -157,7 +147,8 @@ class PadFolder {
     c->conv = conv;
     if (!SpatialPaddings(paddings, format == "NCHW", &c->pads)) return false;
     if (padding == "EXPLICIT") {
-      const std::vector<int64_t> own = IntsAttr(conv, "explicit_paddings");
+      const std::vector<int64_t> own =
+          GetNodeAttrOr<std::vector<int64_t>>(conv->attrs(), "explicit_paddings", {});
       if (own.size() != 8) return false;
       const int rows = format == "NCHW" ? 2 : 1, cols = format == "NCHW" ? 3 : 2;
       c->pads[0] += own[2 * rows];
@@ -187,10 +178,12 @@ class PadFolder {
   }
 
   bool SameIsEquivalent(const Candidate& c) const {
-    const bool nchw = StringAttr(c.conv, "data_format", "NHWC") == "NCHW";
+    const bool nchw = GetNodeAttrOr<std::string>(c.conv->attrs(), "data_format", "NHWC") == "NCHW";
     const int rows = nchw ? 2 : 1, cols = nchw ? 3 : 2;
-    const std::vector<int64_t> strides = IntsAttr(c.conv, "strides");
-    std::vector<int64_t> dilations = IntsAttr(c.conv, "dilations");
+    const std::vector<int64_t> strides =
+        GetNodeAttrOr<std::vector<int64_t>>(c.conv->attrs(), "strides", {});
+    std::vector<int64_t> dilations =
+        GetNodeAttrOr<std::vector<int64_t>>(c.conv->attrs(), "dilations", {});
     if (dilations.empty()) dilations = {1, 1, 1, 1};
     if (strides.size() != 4 || dilations.size() != 4) return false;
     const Edge* x = DataInput(c.pad, 0);
@@ -209,7 +202,7 @@ class PadFolder {
   }
 
   void Fold(const Candidate& c, const std::string& padding) {
-    const bool nchw = StringAttr(c.conv, "data_format", "NHWC") == "NCHW";
+    const bool nchw = GetNodeAttrOr<std::string>(c.conv->attrs(), "data_format", "NHWC") == "NCHW";
     if (padding == "EXPLICIT") {
       std::vector<int64_t> explicit_paddings(8, 0);
       const int rows = nchw ? 2 : 1, cols = nchw ? 3 : 2;

@@ -52,11 +52,6 @@ bool IsMatMulActivation(absl::string_view op) {
   return IsConvActivation(op) || op == "Tanh" || op == "Sigmoid";
 }
 
-std::string StringAttr(const Node* n, const std::string& name, const std::string& fallback) {
-  const auto it = n->def().attr().find(name);
-  return it == n->def().attr().end() ? fallback : it->second.s();
-}
-
 // Whether a one-element tensor of type T, given as a value list or as raw content, is one.
 template <typename T, typename Values>
 bool SingleValueIsOne(const Values& values, const std::string& content) {
@@ -199,17 +194,19 @@ class Remapper {
     const bool conv = c->type_string() == "Conv2D" || depthwise;
     if (!Inner(c)) return false;
     // TensorFlow's fused depthwise convolution has no explicit padding.
-    if (depthwise && StringAttr(c, "padding", "") == "EXPLICIT") return false;
+    if (depthwise && GetNodeAttrOr<std::string>(c->attrs(), "padding", "") == "EXPLICIT")
+      return false;
     Node* b = SoleConsumer(c);
     if (b == nullptr || !SameDevice(c, b)) return false;
-    const std::string format = conv ? StringAttr(c, "data_format", "NHWC") : "NHWC";
+    const std::string format =
+        conv ? GetNodeAttrOr<std::string>(c->attrs(), "data_format", "NHWC") : "NHWC";
     if (b->type_string() == "BiasAdd") {
-      if (StringAttr(b, "data_format", "NHWC") != format) return false;
+      if (GetNodeAttrOr<std::string>(b->attrs(), "data_format", "NHWC") != format) return false;
     } else if (conv && !depthwise &&
                (b->type_string() == "FusedBatchNorm" || b->type_string() == "FusedBatchNormV3")) {
       const auto it = b->def().attr().find("is_training");
       if (it == b->def().attr().end() || it->second.b()) return false;
-      if (StringAttr(b, "data_format", "NHWC") != format) return false;
+      if (GetNodeAttrOr<std::string>(b->attrs(), "data_format", "NHWC") != format) return false;
       for (const Edge* e : b->out_edges()) {
         if (!e->IsControlEdge() && e->src_output() != 0) return false;
       }

@@ -71,7 +71,7 @@ absl::Status GraphConstructor::IndexExistingNodes() {
     return absl::OkStatus();
   }
   absl::string_view bare = absl::string_view(prefix_).substr(0, prefix_.size() - 1);
-  if (!import_internal::IsValidNodeName(bare, false)) {
+  if (!IsValidNodeName(bare, false)) {
     return errors::InvalidArgument("Imported node name prefix '", prefix_,
                                    "' would lead to invalid node names");
   }
@@ -107,7 +107,7 @@ absl::Status GraphConstructor::BuildNodeIndex() {
   for (int i = 0; i < gdef_.node_size(); ++i) {
     const NodeDef& node_def = gdef_.node(i);
     const std::string& name = node_def.name();
-    if (!import_internal::IsValidNodeName(name, opts_.allow_internal_ops)) {
+    if (!IsValidNodeName(name, opts_.allow_internal_ops)) {
       return errors::InvalidArgument("Node '", name, "': Node name contains invalid characters");
     }
     if (!gdef_nodes_.emplace(name, NodeInfo{i}).second) {

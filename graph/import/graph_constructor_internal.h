@@ -34,10 +34,6 @@ namespace import_internal {
 inline constexpr char kColocationAttrName[] = "_class";
 inline constexpr char kColocationGroupPrefix[] = "loc:@";
 
-// TensorFlow's node-name grammar: pieces separated by '>', each [A-Za-z0-9.][A-Za-z0-9_./-]*;
-// the first piece may also start with '_' when internal names are allowed.
-bool IsValidNodeName(absl::string_view name, bool allow_internal);
-
 // Registered op names close to `op` by edit distance (case-insensitive), best first, at most
 // three; empty if `registry` cannot list its ops.
 std::vector<std::string> SimilarOpNames(const OpRegistryInterface& registry, absl::string_view op);

@@ -18,12 +18,6 @@ namespace sluice {
 namespace import_internal {
 namespace {
 
-bool IsLetterDigitDot(char c) { return absl::ascii_isalnum(c) || c == '.'; }
-
-bool IsNameBodyChar(char c) {
-  return absl::ascii_isalnum(c) || c == '.' || c == '_' || c == '-' || c == '/';
-}
-
 // Levenshtein distance, ignoring case.
 int EditDistance(absl::string_view a, absl::string_view b) {
   std::vector<int> row(b.size() + 1);
@@ -67,23 +61,6 @@ std::string TensorIndexString(const TensorIndex& t) {
 void AddPrefixes(absl::string_view name, absl::flat_hash_set<std::string>* prefixes) {
   for (size_t pos = name.find('/'); pos != absl::string_view::npos; pos = name.find('/', pos + 1)) {
     prefixes->insert(std::string(name.substr(0, pos)));
-  }
-}
-
-// Both option structs, as one.
-
-bool IsValidNodeName(absl::string_view name, bool allow_internal) {
-  bool first_piece = true;
-  while (true) {
-    const size_t end = std::min(name.find('>'), name.size());
-    absl::string_view piece = name.substr(0, end);
-    if (piece.empty()) return false;
-    const bool internal_start = first_piece && allow_internal && piece[0] == '_';
-    if (!IsLetterDigitDot(piece[0]) && !internal_start) return false;
-    if (!std::all_of(piece.begin() + 1, piece.end(), IsNameBodyChar)) return false;
-    if (end == name.size()) return true;
-    name.remove_prefix(end + 1);
-    first_piece = false;
   }
 }
 

@@ -557,23 +557,6 @@ bool IsNameStart(char c) { return absl::ascii_isalnum(static_cast<unsigned char>
 
 bool IsNameChar(char c) { return IsNameStart(c) || c == '_' || c == '-' || c == '/'; }
 
-// A node name: parts separated by '>', each [A-Za-z0-9.][A-Za-z0-9_./-]*.
-bool IsValidNodeName(absl::string_view name) {
-  if (name.empty()) return false;
-  bool at_part_start = true;
-  for (char c : name) {
-    if (at_part_start) {
-      if (!IsNameStart(c)) return false;
-      at_part_start = false;
-    } else if (c == '>') {
-      at_part_start = true;
-    } else if (!IsNameChar(c)) {
-      return false;
-    }
-  }
-  return !at_part_start;
-}
-
 // "node", "node:0" or "node:k" with k a decimal number without a leading zero.
 bool IsValidDataInputName(absl::string_view input) {
   const size_t colon = input.find(':');
@@ -587,6 +570,24 @@ bool IsValidDataInputName(absl::string_view input) {
 }
 
 }  // namespace
+
+bool IsValidNodeName(absl::string_view name, bool allow_internal) {
+  if (name.empty()) return false;
+  bool at_part_start = true;
+  bool first_part = true;
+  for (char c : name) {
+    if (at_part_start) {
+      if (!IsNameStart(c) && !(first_part && allow_internal && c == '_')) return false;
+      at_part_start = false;
+    } else if (c == '>') {
+      at_part_start = true;
+      first_part = false;
+    } else if (!IsNameChar(c)) {
+      return false;
+    }
+  }
+  return !at_part_start;
+}
 
 absl::Status ValidateExternalNodeDefSyntax(const NodeDef& node_def) {
   if (!IsValidNodeName(node_def.name())) {

@@ -12,6 +12,7 @@
 //                                        int32 range (the message names the attr and the node).
 //   TryGetNodeAttr(attrs, name, &value)  the same lookups; false on any of those failures,
 //                                        leaving *value unchanged.
+//   GetNodeAttrOr(attrs, name, fallback) the value, or `fallback` where TryGetNodeAttr fails.
 // Both are overloaded for std::string, int64_t, int32_t, float, bool, DataType,
 // TensorShapeProto, TensorShape, PartialTensorShape, TensorProto, NameAttrList, std::vector<>
 // of std::string/int64_t/int32_t/float/bool/DataType/TensorShape/PartialTensorShape/
@@ -107,6 +108,14 @@ SLUICE_DECLARE_GET_NODE_ATTR(const NameAttrList*)
 #undef SLUICE_DECLARE_GET_NODE_ATTR_AND_LIST
 #undef SLUICE_DECLARE_GET_NODE_ATTR
 
+// The value of attr `name`, or `fallback` where TryGetNodeAttr fails (the attr is missing or
+// of another type): for passes that read an attr of a node already checked against its OpDef.
+template <typename T>
+T GetNodeAttrOr(const AttrSlice& attrs, absl::string_view name, T fallback) {
+  TryGetNodeAttr(attrs, name, &fallback);
+  return fallback;
+}
+
 // True if `node_def` has an attr named `name` (of any type).
 bool HasNodeAttr(const NodeDef& node_def, absl::string_view name);
 
@@ -183,6 +192,11 @@ absl::Status NameRangesForNode(const AttrSlice& attrs, const OpDef& op_def, Name
 // data inputs. INVALID_ARGUMENT "Illegal op name 'x'", "Illegal op input name 'x'" or
 // "All control inputs must follow all data inputs", with the node attached.
 absl::Status ValidateExternalNodeDefSyntax(const NodeDef& node_def);
+
+// TensorFlow's node-name grammar: parts separated by '>', each [A-Za-z0-9.][A-Za-z0-9_./-]*;
+// with `allow_internal`, the first part may also start with '_' (the names of internal ops
+// such as _Arg and _Retval nodes, which only Sluice itself imports).
+bool IsValidNodeName(absl::string_view name, bool allow_internal = false);
 
 // "{{node n}} = MatMul[T=DT_FLOAT, transpose_a=false](a, b)": attrs sorted by name, the
 // device (if any) as a final "_device=\"...\"", inputs verbatim. With max_inputs_in_summary

@@ -480,6 +480,16 @@ TEST(TryGetNodeAttrTest, ReadsEveryType) {
   EXPECT_FALSE(TryGetNodeAttr(n, "s", &i));
 }
 
+TEST(GetNodeAttrOrTest, ValueOrFallback) {
+  const NodeDef n = AllTypesNode();
+  EXPECT_EQ(GetNodeAttrOr<std::string>(n, "s", "none"), "hello");
+  EXPECT_EQ(GetNodeAttrOr<std::string>(n, "missing", "none"), "none");
+  EXPECT_EQ(GetNodeAttrOr<std::string>(n, "i", "wrong type"), "wrong type");
+  EXPECT_EQ(GetNodeAttrOr<int32_t>(n, "i", 0), -7);
+  EXPECT_EQ(GetNodeAttrOr<std::vector<int64_t>>(n, "missing", {}), std::vector<int64_t>{});
+  EXPECT_TRUE(GetNodeAttrOr(n, "missing", true));
+}
+
 // ---- HasNodeAttr / AddNodeAttr ------------------------------------------------------------
 
 TEST(AddNodeAttrTest, SetsEveryKindOfValue) {
@@ -1132,6 +1142,18 @@ TEST(ValidateExternalNodeDefSyntaxTest, RejectsBadNames) {
     const NodeDef n = ToNodeDef(absl::StrCat("name: \"", name, "\" op: \"X\""));
     ExpectError(ValidateExternalNodeDefSyntax(n), absl::StatusCode::kInvalidArgument,
                 absl::StrCat("Illegal op name '", n.name(), "'\n\t [[{{node ", n.name(), "}}]]"));
+  }
+}
+
+TEST(IsValidNodeNameTest, InternalNamesOnlyWhenAllowed) {
+  EXPECT_TRUE(IsValidNodeName("a/b-1.c>d_2"));
+  EXPECT_FALSE(IsValidNodeName("_arg_x_0_0"));
+  EXPECT_TRUE(IsValidNodeName("_arg_x_0_0", /*allow_internal=*/true));
+  // Only the first part may start with '_'.
+  EXPECT_FALSE(IsValidNodeName("a>_b", /*allow_internal=*/true));
+  EXPECT_TRUE(IsValidNodeName("_a>b", /*allow_internal=*/true));
+  for (const char* bad : {"", "a>", ">a", "a b", "-a", "a:0", "__>"}) {
+    EXPECT_FALSE(IsValidNodeName(bad, /*allow_internal=*/true)) << bad;
   }
 }
 
