@@ -1,6 +1,6 @@
-// Forwarding header: REGISTER_OP and the op registry moved to graph/op/op_registry.h.
-// This path is kept because users' code includes it (the README's examples named it before the
-// layers became folders); Sluice's own code includes graph/op/op_registry.h.
+// Forwarding header: REGISTER_OP and the op registry are declared in graph/op/op_registry.h.
+// Custom-op and client code written against this path keeps compiling; Sluice's own code
+// includes graph/op/op_registry.h (//tests/source:layering_test rejects this path inside the tree).
 #ifndef SLUICE_GRAPH_OP_REGISTRY_H_
 #define SLUICE_GRAPH_OP_REGISTRY_H_
 

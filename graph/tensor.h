@@ -1,6 +1,6 @@
-// Forwarding header: Tensor moved to graph/core/tensor.h.
-// This path is kept because users' code includes it (the README's examples named it before the
-// layers became folders); Sluice's own code includes graph/core/tensor.h.
+// Forwarding header: Tensor is declared in graph/core/tensor.h.
+// Custom-op and client code written against this path keeps compiling; Sluice's own code
+// includes graph/core/tensor.h (//tests/source:layering_test rejects this path inside the tree).
 #ifndef SLUICE_GRAPH_TENSOR_H_
 #define SLUICE_GRAPH_TENSOR_H_
 

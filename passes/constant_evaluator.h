@@ -1,9 +1,9 @@
-// ConstantSubgraphEvaluator: how passes/ runs kernels without depending on runtime/.
+// ConstantSubgraphEvaluator: how passes/ runs kernels without depending on them.
 //
 // Constant folding must compute the values of foldable subgraphs, which takes CPU kernels;
-// kernels live in runtime/, which depends on passes/. So the pass takes this interface and
-// the runtime implements it (runtime/session/host_constant_evaluator.h). Tests may implement it
-// directly.
+// passes/ may not use kernels/ or runtime/ (//:layers.bzl), and runtime/session uses passes/.
+// So the pass takes this interface and the session layer implements it
+// (runtime/session/host_constant_evaluator.h). Tests may implement it directly.
 //
 // (graph/eval_const_tensor.h already declares a sluice::ConstantEvaluator, the best-effort
 // value lookup that shape inference uses; this interface is a different, kernel-backed

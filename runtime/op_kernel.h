@@ -1,7 +1,7 @@
-// Forwarding header: OpKernel, its contexts and REGISTER_KERNEL_BUILDER moved to
-// runtime/framework/op_kernel.h. This path is kept because users' code includes it (the README's
-// examples named it before the layers became folders); Sluice's own code includes
-// runtime/framework/op_kernel.h.
+// Forwarding header: OpKernel, its contexts and REGISTER_KERNEL_BUILDER are declared in
+// runtime/framework/op_kernel.h. Custom-op and client code written against this path keeps
+// compiling; Sluice's own code includes runtime/framework/op_kernel.h (//tests/source:layering_test
+// rejects this path inside the tree).
 #ifndef SLUICE_RUNTIME_OP_KERNEL_H_
 #define SLUICE_RUNTIME_OP_KERNEL_H_
 

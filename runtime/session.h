@@ -1,6 +1,7 @@
-// Forwarding header: Session and NewSession moved to runtime/session/session.h.
-// This path is kept because users' code includes it (the README's examples named it before the
-// layers became folders); Sluice's own code includes runtime/session/session.h.
+// Forwarding header: Session and NewSession are declared in runtime/session/session.h.
+// Custom-op and client code written against this path keeps compiling; Sluice's own code
+// includes runtime/session/session.h (//tests/source:layering_test rejects this path inside the
+// tree).
 #ifndef SLUICE_RUNTIME_SESSION_H_
 #define SLUICE_RUNTIME_SESSION_H_
 
