@@ -1,0 +1,101 @@
+// Functions of tensorflow/c/c_api.h that Sluice does not implement yet. Each is exported, so
+// programs that reference them link, and each fails cleanly: TF_UNIMPLEMENTED with a message
+// naming it and, where there is one, what to do instead. Control flow and gradients come with
+// the control-flow issue; SavedModels are not read (Sluice runs frozen graphs).
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "c_api/c_api_internal.h"
+
+using sluice::c_api::SetStatus;
+
+namespace {
+
+void NotYet(TF_Status* status, const char* function, const char* advice = "") {
+  if (status == nullptr) return;
+  SetStatus(status, absl::UnimplementedError(
+                        absl::StrCat(function, " is not implemented by Sluice yet", advice)));
+}
+
+}  // namespace
+
+extern "C" {
+
+TF_WhileParams TF_NewWhile(TF_Graph*, TF_Output*, int, TF_Status* status) {
+  NotYet(status, "TF_NewWhile",
+         ": import a GraphDef with the loop built by TensorFlow (tf.while_loop) instead");
+  TF_WhileParams params = {0, nullptr, nullptr, {nullptr, 0}, nullptr, nullptr, nullptr, nullptr};
+  return params;
+}
+
+void TF_FinishWhile(const TF_WhileParams*, TF_Status* status, TF_Output*) {
+  NotYet(status, "TF_FinishWhile");
+}
+
+void TF_AbortWhile(const TF_WhileParams*) {}
+
+void TF_AddGradients(TF_Graph*, TF_Output*, int, TF_Output*, int, TF_Output*, TF_Status* status,
+                     TF_Output*) {
+  NotYet(status, "TF_AddGradients");
+}
+
+void TF_AddGradientsWithPrefix(TF_Graph*, const char*, TF_Output*, int, TF_Output*, int, TF_Output*,
+                               TF_Status* status, TF_Output*) {
+  NotYet(status, "TF_AddGradientsWithPrefix");
+}
+
+unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, TF_Status* status) {
+  *result = nullptr;
+  NotYet(status, "TF_TryEvaluateConstant", ": run the output in a TF_Session");
+  return 0;
+}
+
+TF_Session* TF_LoadSessionFromSavedModel(const TF_SessionOptions*, const TF_Buffer*,
+                                         const char* export_dir, const char* const*, int, TF_Graph*,
+                                         TF_Buffer*, TF_Status* status) {
+  SetStatus(status,
+            absl::UnimplementedError(absl::StrCat(
+                "TF_LoadSessionFromSavedModel: Sluice runs frozen graphs and does not read "
+                "SavedModels (",
+                export_dir == nullptr ? "" : export_dir,
+                "). Freeze the model in TensorFlow (for a TF2 SavedModel: "
+                "convert_variables_to_constants_v2 on its concrete function, then write "
+                "graph_def.SerializeToString() to a .pb file) and import that GraphDef with "
+                "TF_GraphImportGraphDef")));
+  return nullptr;
+}
+
+TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer*, TF_Status* status) {
+  NotYet(status, "TF_NewApiDefMap");
+  return nullptr;
+}
+
+void TF_DeleteApiDefMap(TF_ApiDefMap*) {}
+
+void TF_ApiDefMapPut(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
+  NotYet(status, "TF_ApiDefMapPut");
+}
+
+TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
+  NotYet(status, "TF_ApiDefMapGet");
+  return nullptr;
+}
+
+TF_Server* TF_NewServer(const void*, size_t, TF_Status* status) {
+  SetStatus(status,
+            absl::UnimplementedError(
+                "TF_NewServer: Sluice runs in-process sessions only; there are no servers"));
+  return nullptr;
+}
+
+void TF_ServerStart(TF_Server*, TF_Status* status) { NotYet(status, "TF_ServerStart"); }
+
+void TF_ServerStop(TF_Server*, TF_Status* status) { NotYet(status, "TF_ServerStop"); }
+
+void TF_ServerJoin(TF_Server*, TF_Status* status) { NotYet(status, "TF_ServerJoin"); }
+
+const char* TF_ServerTarget(TF_Server*) { return ""; }
+
+void TF_DeleteServer(TF_Server*) {}
+
+}  // extern "C"
