@@ -16,6 +16,7 @@ PACKAGES=(
   libgmock-dev
   libbenchmark-dev
   clang-format         # //tests/source:format_test checks every C++ file against .clang-format
+  python3-numpy        # //c_api:python_ctypes_test: the ctypes binding moves numpy arrays
 )
 
 missing=()

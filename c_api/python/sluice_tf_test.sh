@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the ctypes binding's tests with Debian's python3 and numpy (python3-numpy, installed by
+# scripts/setup.sh) against libtensorflow.so.2.
+set -uo pipefail
+root="${TEST_SRCDIR}/${TEST_WORKSPACE}"
+python=/usr/bin/python3
+if ! "$python" -c 'import numpy' 2>/dev/null; then
+  echo "numpy is missing for $python (scripts/setup.sh installs python3-numpy)" >&2
+  exit 1
+fi
+lib="$root/c_api/libtensorflow.so.2"
+# Under --config=asan the library needs the sanitizer runtimes loaded first, and Python's
+# own allocations are not ours to leak-check.
+if ldd "$lib" | grep -q libasan; then
+  preload="$(gcc -print-file-name=libasan.so)"
+  if ldd "$lib" | grep -q libubsan; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
+  export LD_PRELOAD="$preload"
+  export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
+fi
+exec "$python" "$root/c_api/python/sluice_tf_test.py" "$lib" \
+  "$root/models/digits"
