@@ -11,8 +11,12 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 pkg-config --exists tensorflow
 [[ "$(pkg-config --modversion tensorflow)" == 2.21.0 ]]
 flags=(-std=c99 -Wall -Wextra -Werror -pedantic)
-# Under --config=asan the library carries the sanitizer runtimes; the program must too.
-if ldd "$lib" | grep -q libasan; then flags+=(-fsanitize=address,undefined); fi
 gcc "${flags[@]}" "$root/c_api/examples/c_program_test.c" -o "$TEST_TMPDIR/c_program" \
   $(pkg-config --cflags --libs tensorflow) -lm -Wl,-rpath,"$prefix/lib"
+# Under --config=asan the library needs the sanitizer runtimes loaded before anything else.
+if ldd "$lib" | grep -q libasan; then
+  preload="$(gcc -print-file-name=libasan.so)"
+  if ldd "$lib" | grep -q libubsan; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
+  export LD_PRELOAD="$preload"
+fi
 "$TEST_TMPDIR/c_program" "$root/models/digits"
