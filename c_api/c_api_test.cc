@@ -361,6 +361,15 @@ TEST_F(GraphTest, FinishOperationErrorsLeaveTheGraphUnchanged) {
   EXPECT_EQ(TF_FinishOperation(desc, status_), nullptr);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   EXPECT_EQ(TF_GraphOperationByName(graph_, "mm"), nullptr);
+  // An input index past the producer's outputs, and a null producer.
+  desc = TF_NewOperation(graph_, "Neg", "neg");
+  TF_AddInput(desc, TF_Output{x, 3});
+  EXPECT_EQ(TF_FinishOperation(desc, status_), nullptr);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  desc = TF_NewOperation(graph_, "Neg", "neg");
+  TF_AddInput(desc, TF_Output{nullptr, 0});
+  EXPECT_EQ(TF_FinishOperation(desc, status_), nullptr);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   // A malformed attr proto is reported by the setter and again by Finish.
   desc = TF_NewOperation(graph_, "Placeholder", "p");
   const char garbage[] = "\xff\xff\xff";
