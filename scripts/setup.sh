@@ -17,6 +17,7 @@ PACKAGES=(
   libbenchmark-dev
   clang-format         # //tests/source:format_test checks every C++ file against .clang-format
   python3-numpy        # //c_api:python_ctypes_test: the ctypes binding moves numpy arrays
+  pkg-config           # //c_api:install_test builds a client with pkg-config --libs tensorflow
 )
 
 missing=()
