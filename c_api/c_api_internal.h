@@ -150,7 +150,9 @@ inline TF_Operation* ToOperation(Node* node) { return reinterpret_cast<TF_Operat
 void SetStatus(TF_Status* out, const absl::Status& status);
 absl::Status ToStatus(const TF_Status* status);
 
-// Copies `bytes` into a new buffer's memory, owned by the buffer (deallocated with free).
+// Serializes `message` into `out`, which must be empty (TensorFlow's INVALID_ARGUMENT
+// "Passing non-empty TF_Buffer is invalid." otherwise); the bytes are the buffer's, freed by
+// its deallocator.
 absl::Status MessageToBuffer(const google::protobuf::MessageLite& message, TF_Buffer* out);
 
 // A Sluice tensor with the contents of `src`: the same bytes, shared, for the fixed-size

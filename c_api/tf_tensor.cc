@@ -40,8 +40,8 @@ int64_t ElementCount(const int64_t* dims, int num_dims) {
   return count;
 }
 
-// The bytes `count` elements of `dtype` need at least: TF_TString per element for strings.
-// -1 when that overflows size_t.
+// Sets *bytes to what `count` elements of `dtype` need at least (a TF_TString per element
+// for strings); false when that overflows size_t.
 bool RequiredBytes(TF_DataType dtype, int64_t count, size_t* bytes) {
   const size_t element = dtype == TF_STRING ? sizeof(TF_TString) : TF_DataTypeSize(dtype);
   if (element != 0 && static_cast<uint64_t>(count) > std::numeric_limits<size_t>::max() / element) {
