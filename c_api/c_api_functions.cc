@@ -88,7 +88,7 @@ void TF_FunctionToFunctionDef(TF_Function* func, TF_Buffer* output_func_def, TF_
 
 TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len, TF_Status* status) {
   auto* func = new TF_Function;
-  if (!func->fdef.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!sluice::c_api::ParseFromBytes(proto, proto_len, &func->fdef)) {
     delete func;
     SetStatus(status, absl::InvalidArgumentError(
                           "Invalid FunctionDef given to TF_FunctionImportFunctionDef"));
@@ -101,7 +101,7 @@ TF_Function* TF_FunctionImportFunctionDef(const void* proto, size_t proto_len, T
 void TF_FunctionSetAttrValueProto(TF_Function* func, const char* attr_name, const void* proto,
                                   size_t proto_len, TF_Status* status) {
   sluice::AttrValue value;
-  if (!value.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!sluice::c_api::ParseFromBytes(proto, proto_len, &value)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable AttrValue proto passed to "
                                                         "TF_FunctionSetAttrValueProto"));
   }

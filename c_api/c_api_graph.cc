@@ -67,6 +67,11 @@ void TF_GraphSetTensorShape(TF_Graph* graph, TF_Output output, const int64_t* di
     return SetStatus(status, absl::InvalidArgumentError(absl::StrCat(
                                  "Node '", node->name(), "' was not found in the graph")));
   }
+  if (num_dims > 0 && dims == nullptr) {
+    return SetStatus(
+        status, absl::InvalidArgumentError(absl::StrCat("TF_GraphSetTensorShape: dims is null for ",
+                                                        num_dims, " dimensions")));
+  }
   sluice::PartialTensorShape partial;
   if (num_dims >= 0) {
     absl::Status built = sluice::PartialTensorShape::BuildPartialTensorShape(
@@ -273,12 +278,12 @@ TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResults(TF_Graph* graph,
                                                             const TF_Buffer* graph_def,
                                                             const TF_ImportGraphDefOptions* options,
                                                             TF_Status* status) {
-  if (graph_def == nullptr || (graph_def->data == nullptr && graph_def->length > 0)) {
+  if (graph_def == nullptr) {
     SetStatus(status, absl::InvalidArgumentError("The GraphDef buffer is null."));
     return nullptr;
   }
   sluice::GraphDef def;
-  if (!def.ParseFromArray(graph_def->data, static_cast<int>(graph_def->length))) {
+  if (!sluice::c_api::ParseFromBytes(graph_def->data, graph_def->length, &def)) {
     SetStatus(status, absl::InvalidArgumentError("Invalid GraphDef"));
     return nullptr;
   }

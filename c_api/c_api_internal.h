@@ -150,6 +150,11 @@ inline TF_Operation* ToOperation(Node* node) { return reinterpret_cast<TF_Operat
 void SetStatus(TF_Status* out, const absl::Status& status);
 absl::Status ToStatus(const TF_Status* status);
 
+// Parses `len` caller bytes at `data` into `message`. False for bytes that are not such a
+// message, for null data with a non-zero length, and for lengths protobuf cannot take
+// (above INT_MAX), rather than a narrowing cast.
+bool ParseFromBytes(const void* data, size_t len, google::protobuf::MessageLite* message);
+
 // Serializes `message` into `out`, which must be empty (TensorFlow's INVALID_ARGUMENT
 // "Passing non-empty TF_Buffer is invalid." otherwise); the bytes are the buffer's, freed by
 // its deallocator.

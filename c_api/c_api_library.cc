@@ -41,7 +41,7 @@ const char* TF_Version(void) { return kImplementedVersion; }
 
 void TF_TensorFromProto(const TF_Buffer* from, TF_Tensor* to, TF_Status* status) {
   sluice::TensorProto proto;
-  if (from == nullptr || !proto.ParseFromArray(from->data, static_cast<int>(from->length))) {
+  if (from == nullptr || !sluice::c_api::ParseFromBytes(from->data, from->length, &proto)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable TensorProto"));
   }
   sluice::Tensor tensor;

@@ -41,7 +41,7 @@ sluice::TensorShapeProto ShapeProto(const int64_t* dims, int num_dims) {
 }
 
 absl::Status ParseShapeProto(const void* proto, size_t proto_len, sluice::TensorShapeProto* out) {
-  if (!out->ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!sluice::c_api::ParseFromBytes(proto, proto_len, out)) {
     return absl::InvalidArgumentError("Unparseable TensorShapeProto");
   }
   return absl::OkStatus();
@@ -288,7 +288,7 @@ void TF_SetAttrTensorList(TF_OperationDescription* desc, const char* attr_name,
 void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name, const void* proto,
                           size_t proto_len, TF_Status* status) {
   AttrValue attr;
-  if (!attr.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!sluice::c_api::ParseFromBytes(proto, proto_len, &attr)) {
     return Record(desc, absl::InvalidArgumentError("Unparseable AttrValue proto"), status);
   }
   if (std::string(attr_name) == "_class") {

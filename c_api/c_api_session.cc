@@ -48,7 +48,7 @@ absl::Status ExtendSessionGraph(TF_Session* session) ABSL_EXCLUSIVE_LOCKS_REQUIR
 
 absl::Status ParseRunOptions(const TF_Buffer* buffer, sluice::RunOptions* options) {
   if (buffer == nullptr) return absl::OkStatus();
-  if (!options->ParseFromArray(buffer->data, static_cast<int>(buffer->length))) {
+  if (!sluice::c_api::ParseFromBytes(buffer->data, buffer->length, options)) {
     return absl::InvalidArgumentError("Unparseable RunOptions proto");
   }
   return absl::OkStatus();
@@ -68,6 +68,9 @@ void RunWithNames(sluice::Session* session, const TF_Buffer* run_options,
   if (run_metadata != nullptr && run_metadata->data != nullptr) {
     return SetStatus(status,
                      absl::InvalidArgumentError("Passing non-empty run_metadata is invalid."));
+  }
+  if (!input_names.empty() && input_values == nullptr) {
+    return SetStatus(status, absl::InvalidArgumentError("The input values are null."));
   }
   std::vector<std::pair<std::string, sluice::Tensor>> feeds;
   feeds.reserve(input_names.size());
@@ -112,6 +115,9 @@ void RunWithNames(sluice::Session* session, const TF_Buffer* run_options,
 
 // INVALID_ARGUMENT unless every output is an output of an operation of the graph.
 absl::Status ValidateOutputs(const TF_Output* outputs, int n, const char* what) {
+  if (n > 0 && outputs == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(what, "s are null for a count of ", n));
+  }
   for (int i = 0; i < n; ++i) {
     const sluice::Node* node = ToNode(outputs[i].oper);
     if (node == nullptr) {
@@ -171,7 +177,7 @@ void TF_SetTarget(TF_SessionOptions* options, const char* target) {
 void TF_SetConfig(TF_SessionOptions* options, const void* proto, size_t proto_len,
                   TF_Status* status) {
   sluice::ConfigProto config;
-  if (!config.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!sluice::c_api::ParseFromBytes(proto, proto_len, &config)) {
     return SetStatus(status, absl::InvalidArgumentError("Unparseable ConfigProto"));
   }
   options->options.config = std::move(config);
@@ -227,6 +233,23 @@ void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options, const TF_O
                    TF_Tensor** output_values, int noutputs, const TF_Operation* const* target_opers,
                    int ntargets, TF_Buffer* run_metadata, TF_Status* status) {
   for (int i = 0; i < noutputs; ++i) output_values[i] = nullptr;
+  if (ninputs < 0 || noutputs < 0 || ntargets < 0) {
+    return SetStatus(status, absl::InvalidArgumentError(absl::StrCat(
+                                 "TF_SessionRun: negative count (ninputs ", ninputs, ", noutputs ",
+                                 noutputs, ", ntargets ", ntargets, ")")));
+  }
+  for (int i = 0; i < ninputs; ++i) {
+    if (input_values == nullptr || input_values[i] == nullptr) {
+      return SetStatus(status, absl::InvalidArgumentError(
+                                   absl::StrCat("TF_SessionRun: input value ", i, " is null")));
+    }
+  }
+  for (int i = 0; i < ntargets; ++i) {
+    if (target_opers == nullptr || target_opers[i] == nullptr) {
+      return SetStatus(status, absl::InvalidArgumentError(
+                                   absl::StrCat("TF_SessionRun: target ", i, " is null")));
+    }
+  }
   absl::Status valid = ValidateOutputs(inputs, ninputs, "Input");
   if (valid.ok()) valid = ValidateOutputs(outputs, noutputs, "Output");
   if (!valid.ok()) return SetStatus(status, valid);
@@ -322,7 +345,7 @@ void TF_Reset(const TF_SessionOptions*, const char**, int, TF_Status* status) {
 void TF_ExtendGraph(TF_DeprecatedSession* session, const void* proto, size_t proto_len,
                     TF_Status* status) {
   sluice::GraphDef def;
-  if (!def.ParseFromArray(proto, static_cast<int>(proto_len))) {
+  if (!sluice::c_api::ParseFromBytes(proto, proto_len, &def)) {
     return SetStatus(status, absl::InvalidArgumentError("Invalid GraphDef"));
   }
   SetStatus(status, session->session->Extend(def));

@@ -528,6 +528,9 @@ TEST_F(GraphTest, ExportAndImportWithOptions) {
   EXPECT_EQ(Message(status_), "Expected 'num_return_outputs' to be 1, got 0");
   // Bytes that are no GraphDef.
   TF_Buffer* junk = TF_NewBufferFromString("\xff\xff", 2);
+  TF_Buffer null_data = {nullptr, 5, nullptr};
+  TF_GraphImportGraphDef(graph_, &null_data, nullptr, status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   TF_GraphImportGraphDef(graph_, junk, nullptr, status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   EXPECT_EQ(Message(status_), "Invalid GraphDef");
@@ -562,6 +565,16 @@ TEST_F(GraphTest, RunMisuseIsAnErrorWithNullOutputs) {
   TF_SessionRun(session, nullptr, &input, &ints, 1, &output, &result, 1, nullptr, 0, nullptr,
                 status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT) << Message(status_);
+  EXPECT_EQ(result, nullptr);
+
+  // Negative counts and a null feed value.
+  TF_SessionRun(session, nullptr, &input, &ints, -1, &output, &result, 1, nullptr, 0, nullptr,
+                status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  TF_Tensor* null_value = nullptr;
+  TF_SessionRun(session, nullptr, &input, &null_value, 1, &output, &result, 1, nullptr, 0, nullptr,
+                status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   EXPECT_EQ(result, nullptr);
 
   // Unparseable run options.

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "c_api/c_api_internal.h"
@@ -46,6 +47,12 @@ TF_Buffer TF_GetBuffer(TF_Buffer* buffer) { return *buffer; }
 
 namespace sluice {
 namespace c_api {
+
+bool ParseFromBytes(const void* data, size_t len, google::protobuf::MessageLite* message) {
+  if (len > static_cast<size_t>(std::numeric_limits<int>::max())) return false;
+  if (data == nullptr) return len == 0 && message->ParseFromArray("", 0);
+  return message->ParseFromArray(data, static_cast<int>(len));
+}
 
 absl::Status MessageToBuffer(const google::protobuf::MessageLite& message, TF_Buffer* out) {
   if (out == nullptr) return absl::InvalidArgumentError("The output TF_Buffer is null.");

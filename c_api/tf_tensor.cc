@@ -240,7 +240,7 @@ absl::StatusOr<Tensor> TensorFromTF(const TF_Tensor* src) {
           shape.DebugString());
     }
     ResourceHandleProto handle;
-    if (!handle.ParseFromArray(bytes, static_cast<int>(available))) {
+    if (!sluice::c_api::ParseFromBytes(bytes, available, &handle)) {
       return absl::InvalidArgumentError(
           "Malformed TF_RESOURCE tensor: unable to parse resource handle");
     }
