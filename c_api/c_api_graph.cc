@@ -122,17 +122,16 @@ TF_Operation* TF_GraphOperationByName(TF_Graph* graph, const char* oper_name) {
 }
 
 TF_Operation* TF_GraphNextOperation(TF_Graph* graph, size_t* pos) {
+  // As TensorFlow's: *pos is the id of the operation returned (programs print it), so the first
+  // call moves past ids 0 and 1 (_SOURCE and _SINK) and each later one to the next id; at the
+  // end *pos is past the last id.
+  *pos += *pos == 0 ? 2 : 1;
   absl::MutexLock lock(&graph->mu);
-  // *pos counts op nodes by id; ids 0 and 1 are _SOURCE and _SINK.
   const size_t limit = static_cast<size_t>(graph->graph.num_node_ids());
-  for (size_t id = *pos + 2; id < limit; ++id) {
-    sluice::Node* node = graph->graph.FindNodeId(static_cast<int>(id));
-    if (node != nullptr) {
-      *pos = id - 1;
-      return ToOperation(node);
-    }
+  for (; *pos < limit; ++*pos) {
+    sluice::Node* node = graph->graph.FindNodeId(static_cast<int>(*pos));
+    if (node != nullptr) return ToOperation(node);
   }
-  *pos = limit < 2 ? 0 : limit - 2;
   return nullptr;
 }
 
