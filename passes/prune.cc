@@ -3,13 +3,15 @@
 //      bad name leaves it unchanged.
 //   2. With the rewrite: for feed i = x:k add _Arg "_arg_x_k_i" and move every consumer of
 //      x:k (and, when x is a Placeholder, every control consumer of x) onto it; for fetch
-//      i = y:k add _Retval "_retval_y_k_i" reading y:k. Start nodes = the _Retvals + targets.
+//      i = y:k add _Retval "_retval_y_k_i" reading y:k (with a client rendezvous, a _Recv
+//      "_recv_x_k_i" and a _Send "_send_y_k_i" instead). Start nodes = those + targets.
 //      Without it: start nodes = the fetched nodes + targets, and the walk below does not
 //      cross the edges that carry a fed tensor.
 //   3. Walk backwards from the start nodes over data and control edges; remove every op node
 //      the walk did not reach; reconnect source and sink.
 #include "passes/prune.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -134,13 +136,43 @@ bool DeclaredPlaceholderShape(const Node& node, PartialTensorShape* shape) {
          !shape->unknown_rank();
 }
 
-// Adds the _Arg for feed `index` and moves the fed tensor's consumers onto it.
-absl::Status RewriteFeed(Graph* g, const Endpoint& feed, int index) {
-  PartialTensorShape declared;
-  const bool has_shape = DeclaredPlaceholderShape(*feed.node, &declared);
-  ASSIGN_OR_RETURN(Node * arg, AddCallFrameNode(g, "_Arg", "_arg_", feed, index,
-                                                has_shape ? &declared : nullptr));
-  // A Placeholder's control consumers wait for the value that now arrives through the _Arg.
+// A client-terminated _Recv (feed) or _Send (fetch) for `e`, named "<prefix><node>_<k>_<index>",
+// on the client's device; the rendezvous key is made of `tensor_name` (the name as the caller
+// spelled it) and the client's device.
+absl::StatusOr<Node*> AddRendezvousNode(Graph* g, const PruneOptions::ClientRendezvous& client,
+                                        bool is_recv, const Endpoint& e, int index,
+                                        const std::string& tensor_name) {
+  NodeDef def;
+  def.set_name(
+      absl::StrCat(is_recv ? "_recv_" : "_send_", e.node->name(), "_", e.index, "_", index));
+  def.set_op(is_recv ? "_Recv" : "_Send");
+  def.set_device(client.device);
+  AddNodeAttr(is_recv ? "tensor_type" : "T", BaseType(e.node->output_type(e.index)), &def);
+  AddNodeAttr("tensor_name", tensor_name, &def);
+  AddNodeAttr("send_device", client.device, &def);
+  AddNodeAttr("recv_device", client.device, &def);
+  // The attr is an int64 holding the incarnation's bits.
+  AddNodeAttr("send_device_incarnation", static_cast<int64_t>(client.incarnation), &def);
+  AddNodeAttr("client_terminated", true, &def);
+  ASSIGN_OR_RETURN(Node * node, g->AddNode(std::move(def)));
+  node->set_assigned_device_name(client.device);
+  return node;
+}
+
+// Adds the node through which feed `index` arrives (an _Arg, or a _Recv with a client
+// rendezvous) and moves the fed tensor's consumers onto it.
+absl::Status RewriteFeed(const PruneOptions& opts, Graph* g, const Endpoint& feed, int index) {
+  Node* arg = nullptr;
+  if (opts.client_rendezvous.has_value()) {
+    ASSIGN_OR_RETURN(arg, AddRendezvousNode(g, *opts.client_rendezvous, /*is_recv=*/true, feed,
+                                            index, opts.feeds[index]));
+  } else {
+    PartialTensorShape declared;
+    const bool has_shape = DeclaredPlaceholderShape(*feed.node, &declared);
+    ASSIGN_OR_RETURN(
+        arg, AddCallFrameNode(g, "_Arg", "_arg_", feed, index, has_shape ? &declared : nullptr));
+  }
+  // A Placeholder's control consumers wait for the value that now arrives through the new node.
   const bool move_control = feed.node->IsPlaceholder();
   std::vector<const Edge*> to_move;
   for (const Edge* e : feed.node->out_edges()) {
@@ -162,8 +194,17 @@ absl::Status RewriteFeed(Graph* g, const Endpoint& feed, int index) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<Node*> RewriteFetch(Graph* g, const Endpoint& fetch, int index) {
-  ASSIGN_OR_RETURN(Node * retval, AddCallFrameNode(g, "_Retval", "_retval_", fetch, index));
+// Adds the node through which fetch `index` leaves (a _Retval, or a _Send with a client
+// rendezvous), reading the fetched tensor.
+absl::StatusOr<Node*> RewriteFetch(const PruneOptions& opts, Graph* g, const Endpoint& fetch,
+                                   int index) {
+  Node* retval = nullptr;
+  if (opts.client_rendezvous.has_value()) {
+    ASSIGN_OR_RETURN(retval, AddRendezvousNode(g, *opts.client_rendezvous, /*is_recv=*/false, fetch,
+                                               index, opts.fetches[index]));
+  } else {
+    ASSIGN_OR_RETURN(retval, AddCallFrameNode(g, "_Retval", "_retval_", fetch, index));
+  }
   g->AddEdge(fetch.node, fetch.index, retval, 0);
   return retval;
 }
@@ -212,10 +253,10 @@ absl::Status PruneGraph(const PruneOptions& opts, Graph* g, bool* changed) {
   if (opts.rewrite_feeds_and_fetches) {
     *changed = !feeds.empty() || !fetches.empty();
     for (size_t i = 0; i < feeds.size(); ++i) {
-      RETURN_IF_ERROR(RewriteFeed(g, feeds[i], static_cast<int>(i)));
+      RETURN_IF_ERROR(RewriteFeed(opts, g, feeds[i], static_cast<int>(i)));
     }
     for (size_t i = 0; i < fetches.size(); ++i) {
-      ASSIGN_OR_RETURN(Node * retval, RewriteFetch(g, fetches[i], static_cast<int>(i)));
+      ASSIGN_OR_RETURN(Node * retval, RewriteFetch(opts, g, fetches[i], static_cast<int>(i)));
       start.push_back(retval);
     }
   } else {

@@ -344,5 +344,38 @@ TEST_F(PruneTest, CallFrameNameTakenIsAnError) {
   EXPECT_NE(s.message().find("_retval_c_0_0"), std::string::npos) << s;
 }
 
+// Partial runs: feeds arrive through client-terminated _Recvs and fetches leave through _Sends,
+// keyed by the names as the caller spelled them, on the client's device.
+TEST_F(PruneTest, ClientRendezvousFeedsAndFetchesThroughRecvAndSend) {
+  Load(absl::StrCat(PlaceholderNode("p"), ConstNode("k", "input: '^p'"),
+                    OpNode("m", "Mul", {"p", "k"}), ConstNode("u")));
+  const std::string cpu = "/job:localhost/replica:0/task:0/device:CPU:0";
+  PruneOptions opts;
+  opts.feeds = {"p"};
+  opts.fetches = {"m:0"};
+  opts.client_rendezvous = PruneOptions::ClientRendezvous{cpu, 0xabcdef0123456789ULL};
+  EXPECT_EQ(Prune(opts), absl::StrCat("_recv_p_0_0(_Recv)@", cpu, ";_send_m_0_0(_Send)@", cpu,
+                                      ";k(Const);m(Mul)|"
+                                      "^_recv_p_0_0->k;_recv_p_0_0->m;k->m:1;m->_send_m_0_0"));
+  EXPECT_TRUE(changed_);
+  for (const char* name : {"_recv_p_0_0", "_send_m_0_0"}) {
+    const Node* n = g_.FindNodeByName(name);
+    ASSERT_NE(n, nullptr) << name;
+    EXPECT_EQ(n->requested_device(), cpu);
+    EXPECT_EQ(n->assigned_device_name(), cpu);
+    EXPECT_EQ(GetNodeAttrOr<std::string>(n->attrs(), "send_device", ""), cpu);
+    EXPECT_EQ(GetNodeAttrOr<std::string>(n->attrs(), "recv_device", ""), cpu);
+    EXPECT_EQ(GetNodeAttrOr<int64_t>(n->attrs(), "send_device_incarnation", 0),
+              static_cast<int64_t>(0xabcdef0123456789ULL));
+    EXPECT_TRUE(GetNodeAttrOr<bool>(n->attrs(), "client_terminated", false));
+  }
+  const Node* recv = g_.FindNodeByName("_recv_p_0_0");
+  EXPECT_EQ(GetNodeAttrOr<std::string>(recv->attrs(), "tensor_name", ""), "p");
+  EXPECT_EQ(GetNodeAttrOr<DataType>(recv->attrs(), "tensor_type", DT_INVALID), DT_FLOAT);
+  const Node* send = g_.FindNodeByName("_send_m_0_0");
+  EXPECT_EQ(GetNodeAttrOr<std::string>(send->attrs(), "tensor_name", ""), "m:0");
+  EXPECT_EQ(GetNodeAttrOr<DataType>(send->attrs(), "T", DT_INVALID), DT_FLOAT);
+}
+
 }  // namespace
 }  // namespace sluice
