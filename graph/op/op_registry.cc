@@ -129,6 +129,16 @@ std::vector<absl::Status> OpRegistry::registration_errors() const {
   return registration_errors_;
 }
 
+void OpRegistry::Deregister(const std::vector<std::string>& op_names) {
+  absl::MutexLock lock(&mu_);
+  for (const std::string& name : op_names) {
+    auto it = registry_.find(name);
+    if (it == registry_.end()) continue;
+    retired_.push_back(std::move(it->second));
+    registry_.erase(it);
+  }
+}
+
 namespace register_op {
 
 OpDefBuilderReceiver::OpDefBuilderReceiver(const OpDefBuilderWrapper& wrapper) {

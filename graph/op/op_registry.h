@@ -6,7 +6,8 @@
 // or handed to the watcher when one is set.
 //
 // Thread safety: all OpRegistry methods may be called concurrently. Pointers returned by
-// LookUp stay valid for the registry's lifetime (ops are never removed).
+// LookUp stay valid for the registry's lifetime (an op removed by Deregister is retired, not
+// freed).
 #ifndef SLUICE_GRAPH_OP_OP_REGISTRY_H_
 #define SLUICE_GRAPH_OP_OP_REGISTRY_H_
 
@@ -76,6 +77,10 @@ class OpRegistry : public OpRegistryInterface {
   // Failures of registrations made through REGISTER_OP while no watcher was set.
   std::vector<absl::Status> registration_errors() const;
 
+  // Removes the named ops (names not registered are ignored), so that a custom-op library
+  // whose load failed leaves the registry as it was. Their data is retired, not freed.
+  void Deregister(const std::vector<std::string>& op_names);
+
   // Used by REGISTER_OP: registers, and on failure logs and records the error (or reports it
   // to the watcher). Never fails.
   void RegisterFromStaticInitializer(const OpDefBuilder& builder);
@@ -88,6 +93,8 @@ class OpRegistry : public OpRegistryInterface {
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, std::unique_ptr<const OpRegistrationData>> registry_
       ABSL_GUARDED_BY(mu_);
+  // Ops removed by Deregister, kept alive for the pointers LookUp handed out.
+  std::vector<std::unique_ptr<const OpRegistrationData>> retired_ ABSL_GUARDED_BY(mu_);
   Watcher watcher_ ABSL_GUARDED_BY(mu_);
   std::vector<absl::Status> registration_errors_ ABSL_GUARDED_BY(mu_);
 };

@@ -300,6 +300,34 @@ std::vector<absl::Status> KernelRegistry::registration_errors() const {
   return registration_errors_;
 }
 
+size_t KernelRegistry::num_registered() const {
+  absl::ReaderMutexLock lock(&mu_);
+  return in_order_.size();
+}
+
+void KernelRegistry::RemoveRegisteredSince(size_t mark) {
+  absl::MutexLock lock(&mu_);
+  if (mark >= in_order_.size()) return;
+  const absl::flat_hash_set<const Registration*> removed(in_order_.begin() + mark, in_order_.end());
+  in_order_.resize(mark);
+  for (auto it = by_op_.begin(); it != by_op_.end();) {
+    std::vector<std::unique_ptr<const Registration>>& registrations = it->second;
+    auto kept = std::stable_partition(registrations.begin(), registrations.end(),
+                                      [&removed](const std::unique_ptr<const Registration>& r) {
+                                        return !removed.contains(r.get());
+                                      });
+    for (auto moved = kept; moved != registrations.end(); ++moved) {
+      retired_.push_back(std::move(*moved));
+    }
+    registrations.erase(kept, registrations.end());
+    if (registrations.empty()) {
+      by_op_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+}
+
 absl::Status FindKernelDef(const DeviceType& device_type, const NodeDef& node_def,
                            const KernelDef** def, std::string* kernel_class_name) {
   return KernelRegistry::Global()->FindKernel(device_type, node_def, def, kernel_class_name,

@@ -93,6 +93,14 @@ class KernelRegistry {
   // Failures of static-initializer registrations made while no watcher was set.
   std::vector<absl::Status> registration_errors() const;
 
+  // How many kernels have been registered so far: a mark for RemoveRegisteredSince.
+  size_t num_registered() const;
+  // Removes every kernel registered after `mark` (a num_registered() value), so that a
+  // custom-op library whose load failed leaves the registry as it was. The removed
+  // registrations are retired rather than freed: a KernelDef pointer FindKernel returned
+  // meanwhile stays valid.
+  void RemoveRegisteredSince(size_t mark);
+
  private:
   struct Registration;
   // What a lookup found: the winner (or null) and whether some kernel for the op, device
@@ -114,6 +122,8 @@ class KernelRegistry {
       ABSL_GUARDED_BY(mu_);
   // Every registration (owned by by_op_), in registration order.
   std::vector<const Registration*> in_order_ ABSL_GUARDED_BY(mu_);
+  // Registrations removed by RemoveRegisteredSince, kept alive for pointers handed out.
+  std::vector<std::unique_ptr<const Registration>> retired_ ABSL_GUARDED_BY(mu_);
   Watcher watcher_ ABSL_GUARDED_BY(mu_);
   std::vector<absl::Status> registration_errors_ ABSL_GUARDED_BY(mu_);
 };

@@ -66,6 +66,7 @@ absl::Status OpenWatched(const std::string& path, LoadedLibrary* library) {
       });
   void* handle = nullptr;
   std::string dl_error;
+  const size_t kernels_before = KernelRegistry::Global()->num_registered();
   if (watch_kernels.ok()) {
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (handle == nullptr) {
@@ -85,15 +86,23 @@ absl::Status OpenWatched(const std::string& path, LoadedLibrary* library) {
 
   absl::MutexLock lock(&collected.mu);
   library->handle = handle;
-  library->ops = collected.ops;
-  if (!collected.errors.empty()) {
-    std::string message =
-        absl::StrCat("Library '", path, "' failed ", collected.errors.size(), " registration(s):");
-    for (const absl::Status& error : collected.errors) {
-      absl::StrAppend(&message, "\n  ", error.ToString());
-    }
-    library->status = absl::Status(collected.errors.front().code(), message);
+  if (collected.errors.empty()) {
+    library->ops = collected.ops;
+    return absl::OkStatus();
   }
+  // All or nothing: what the library did register is taken back, so that the registries
+  // are as they were before the load.
+  std::vector<std::string> added_ops;
+  for (const OpDef& op : collected.ops.op()) added_ops.push_back(op.name());
+  OpRegistry::Global()->Deregister(added_ops);
+  KernelRegistry::Global()->RemoveRegisteredSince(kernels_before);
+  std::string message = absl::StrCat("Library '", path, "' failed ", collected.errors.size(),
+                                     " registration(s), so none of its ops and kernels were "
+                                     "registered:");
+  for (const absl::Status& error : collected.errors) {
+    absl::StrAppend(&message, "\n  ", error.ToString());
+  }
+  library->status = absl::Status(collected.errors.front().code(), message);
   return absl::OkStatus();
 }
 

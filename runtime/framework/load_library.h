@@ -26,8 +26,10 @@ namespace sluice {
 //   INVALID_ARGUMENT  dlopen refused the file (not a shared library, unresolved symbols),
 //                     with dlerror's text;
 //   the code of the first failed registration, listing every failed op or kernel
-//   registration, when the library loaded but some of its registrations failed (the ones
-//   that succeeded stay registered).
+//   registration, when the library loaded but some of its registrations failed (for
+//   example an op name already taken, or a malformed op spec). Then none of the library's
+//   ops and kernels stay registered: the registries are as they were before the call, and
+//   *registered_ops is empty.
 // Loading the same path again returns the first load's handle, ops and status without
 // running the library's registrations again; a failed dlopen is not remembered.
 absl::Status LoadLibrary(const char* library_filename, void** handle, OpList* registered_ops);

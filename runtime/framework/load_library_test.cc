@@ -88,11 +88,23 @@ TEST(LoadLibraryTest, RegistrationErrorsAreReturned) {
   absl::Status status = LoadLibrary(path.c_str(), &handle, &ops);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr(path));
-  EXPECT_THAT(status.message(), HasSubstr("failed 2 registration(s)"));
+  EXPECT_THAT(status.message(), HasSubstr("failed 3 registration(s)"));
   EXPECT_THAT(status.message(), HasSubstr("SluiceTestMalformed"));
+  EXPECT_THAT(status.message(), HasSubstr("Op with name Identity"));
   EXPECT_THAT(status.message(), HasSubstr("Label() called twice"));
-  // The valid op stays registered and is reported.
-  EXPECT_EQ(OpNames(ops), "SluiceTestBadLibraryGood;");
+  // The registries are as they were: the valid op and kernel were taken back, and the
+  // built-in Identity keeps its definition.
+  EXPECT_EQ(OpNames(ops), "");
+  const OpRegistrationData* data = nullptr;
+  EXPECT_EQ(OpRegistry::Global()->LookUp("SluiceTestBadLibraryGood", &data).code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ(
+      KernelRegistry::Global()->GetRegisteredKernelsForOp("SluiceTestBadLibraryGood").kernel_size(),
+      0);
+  const OpDef* identity = nullptr;
+  ASSERT_TRUE(OpRegistry::Global()->LookUpOpDef("Identity", &identity).ok());
+  ASSERT_EQ(identity->attr_size(), 1);
+  EXPECT_EQ(identity->attr(0).name(), "T");
   // Loading again gives the same answer without registering again.
   absl::Status again = LoadLibrary(path.c_str(), &handle, &ops);
   EXPECT_EQ(again, status);

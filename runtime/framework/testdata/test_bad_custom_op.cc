@@ -1,11 +1,13 @@
 // A custom-op library whose registrations fail, for load_library_test: an op spec that does
-// not parse, and a kernel whose builder is misused (Label twice). Also registers one valid
-// op, which stays registered.
+// not parse, a built-in op's name taken again with another definition, and a kernel whose
+// builder is misused (Label twice). Also registers one valid op and one valid kernel, which
+// the failed load must take back.
 #include "graph/op/op_registry.h"
 #include "runtime/framework/op_kernel.h"
 
 REGISTER_OP("SluiceTestMalformed").Input("x T").Output("y: float");
 REGISTER_OP("SluiceTestBadLibraryGood").Output("y: float");
+REGISTER_OP("Identity").Input("x: float").Output("y: float");
 
 namespace {
 
@@ -20,3 +22,4 @@ class NoOpKernel : public sluice::OpKernel {
 REGISTER_KERNEL_BUILDER(
     Name("SluiceTestBadLibraryGood").Device(::sluice::DEVICE_CPU).Label("a").Label("b"),
     NoOpKernel);
+REGISTER_KERNEL_BUILDER(Name("SluiceTestBadLibraryGood").Device(::sluice::DEVICE_CPU), NoOpKernel);
