@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <thread>
+#include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -146,6 +148,73 @@ absl::Status MergeExtension(const GraphDef& extension, GraphDef* base) {
   return absl::OkStatus();
 }
 
+// A pool and the runners executors use on it.
+DirectSession::InterOpPool PoolOf(std::shared_ptr<Eigen::ThreadPoolInterface> pool,
+                                  int parallelism) {
+  DirectSession::InterOpPool runners;
+  Eigen::ThreadPoolInterface* raw = pool.get();
+  runners.pool = std::move(pool);
+  runners.pool_runner = [raw](std::function<void()> fn) { raw->Schedule(std::move(fn)); };
+  if (parallelism >= 2) runners.runner = runners.pool_runner;
+  return runners;
+}
+
+// The thread that calls Run runs nodes too, so a pool has one thread fewer than the
+// parallelism asked for: at most that many nodes run at once, as in TensorFlow (whose caller
+// only waits). With a parallelism of 1 every node runs on the caller, and the pool's one
+// thread only runs a step whose caller must watch a deadline.
+std::shared_ptr<Eigen::ThreadPoolInterface> NewInterOpPool(int parallelism, bool spinning) {
+  return std::make_shared<Eigen::ThreadPool>(std::max(parallelism - 1, 1), spinning);
+}
+
+// The process-wide pool ThreadPoolOptionProto.global_name names, made by the first session
+// that names it and kept for the life of the process, as TensorFlow's.
+absl::Status GlobalInterOpPool(const std::string& name, int parallelism, bool spinning,
+                               std::shared_ptr<Eigen::ThreadPoolInterface>* pool) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* pools =
+      new absl::flat_hash_map<std::string,
+                              std::pair<int, std::shared_ptr<Eigen::ThreadPoolInterface>>>();
+  absl::MutexLock lock(&mu);
+  auto [it, made] = pools->try_emplace(name);
+  if (made) {
+    it->second = {parallelism, NewInterOpPool(parallelism, spinning)};
+  } else if (it->second.first != parallelism) {
+    return errors::InvalidArgument("Pool ", name,
+                                   " configured previously with num_threads=", it->second.first,
+                                   "; cannot re-configure with num_threads=", parallelism);
+  }
+  *pool = it->second.second;
+  return absl::OkStatus();
+}
+
+// The session's inter-op pools (see the header).
+absl::Status MakeInterOpPools(const ConfigProto& config,
+                              std::vector<DirectSession::InterOpPool>* pools) {
+  const bool spinning = !config.experimental().disable_thread_spinning();
+  const int threads = config.inter_op_parallelism_threads();
+  const int default_parallelism = threads > 0 ? threads : DefaultThreadCount();
+  for (const ThreadPoolOptionProto& option : config.session_inter_op_thread_pool()) {
+    const int parallelism = option.num_threads() > 0 ? option.num_threads() : default_parallelism;
+    std::shared_ptr<Eigen::ThreadPoolInterface> pool;
+    if (option.global_name().empty()) {
+      pool = NewInterOpPool(parallelism, spinning);
+    } else {
+      RETURN_IF_ERROR(GlobalInterOpPool(option.global_name(), parallelism, spinning, &pool));
+    }
+    pools->push_back(PoolOf(std::move(pool), parallelism));
+  }
+  if (!pools->empty()) return absl::OkStatus();
+  // TensorFlow's meaning of a negative count: run everything on the caller's thread. Empty
+  // runners tell the executor exactly that.
+  if (threads < 0) {
+    pools->emplace_back();
+  } else {
+    pools->push_back(PoolOf(NewInterOpPool(default_parallelism, spinning), default_parallelism));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status DirectSession::Make(const SessionOptions& options, std::unique_ptr<Session>* session) {
@@ -153,33 +222,25 @@ absl::Status DirectSession::Make(const SessionOptions& options, std::unique_ptr<
   DisableMutexDeadlockDetection();
   std::vector<std::unique_ptr<Device>> devices;
   RETURN_IF_ERROR(DeviceFactory::AddDevices(options, kHostPrefix, &devices));
-  session->reset(new DirectSession(options, std::make_unique<DeviceMgr>(std::move(devices))));
+  if (std::none_of(devices.begin(), devices.end(), [](const std::unique_ptr<Device>& device) {
+        return device->device_type() == DEVICE_CPU;
+      })) {
+    return errors::NotFound("No CPU devices are available in this process");
+  }
+  std::vector<InterOpPool> pools;
+  RETURN_IF_ERROR(MakeInterOpPools(options.config, &pools));
+  session->reset(new DirectSession(options, std::make_unique<DeviceMgr>(std::move(devices)),
+                                   std::move(pools)));
   return absl::OkStatus();
 }
 
-DirectSession::DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr)
+DirectSession::DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr,
+                             std::vector<InterOpPool> inter_op_pools)
     : options_(options),
       device_mgr_(std::move(device_mgr)),
+      inter_op_pools_(std::move(inter_op_pools)),
       resource_mgr_(std::make_unique<ResourceMgr>()),
-      constant_evaluator_(std::make_unique<HostConstantEvaluator>()) {
-  const int threads = options_.config.inter_op_parallelism_threads();
-  if (threads < 0) {
-    // TensorFlow's meaning of a negative count: run everything on the caller's thread. An
-    // empty runner tells the executor exactly that.
-    return;
-  }
-  // The thread that calls Run runs nodes too, so the pool has one thread fewer than the
-  // parallelism asked for: at most that many nodes run at once, as in TensorFlow (whose
-  // caller only waits). With a parallelism of 1 every node runs on the caller, and the pool's
-  // one thread only runs a step whose caller must watch a deadline.
-  const int parallelism = threads == 0 ? DefaultThreadCount() : threads;
-  inter_op_pool_ = std::make_unique<Eigen::ThreadPool>(
-      std::max(parallelism - 1, 1),
-      /*allow_spinning=*/!options_.config.experimental().disable_thread_spinning());
-  Eigen::ThreadPoolInterface* pool = inter_op_pool_.get();
-  pool_runner_ = [pool](std::function<void()> fn) { pool->Schedule(std::move(fn)); };
-  if (parallelism >= 2) runner_ = pool_runner_;
-}
+      constant_evaluator_(std::make_unique<HostConstantEvaluator>()) {}
 
 DirectSession::~DirectSession() { Close().IgnoreError(); }
 
@@ -317,7 +378,11 @@ absl::Status DirectSession::GetOrCreateExecutors(
 
 absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
                                           CallFrameInterface* call_frame, int64_t timeout_ms,
-                                          SessionStep* step) {
+                                          SessionStep* step, int inter_op_pool) {
+  // With -1 pool 0 still starts the partitions of a step whose caller watches a deadline.
+  const InterOpPool& pool = inter_op_pools_[std::max(inter_op_pool, 0)];
+  const std::function<void(std::function<void()>)> runner =
+      inter_op_pool < 0 ? nullptr : pool.runner;
   Executor::Args args;
   args.step_id = step->step_id;
   args.rendezvous = &step->rendezvous;
@@ -325,7 +390,7 @@ absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
   args.cancellation_manager = &step->cancellation;
   args.resource_manager = resource_mgr_.get();
   args.stats_collector = step->stats.get();
-  args.runner = runner_;
+  args.runner = runner;
 
   const int n = static_cast<int>(executors.partitions.size());
   step->pending.store(n, std::memory_order_release);
@@ -343,10 +408,10 @@ absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
     // RunAsync runs the first ready nodes on the calling thread. This thread takes the last
     // partition itself (all of them when nodes run only here), unless it must keep watch
     // over a deadline.
-    if (pool_runner_ && timeout_ms > 0) {
-      pool_runner_(start);
-    } else if (runner_ && i + 1 < n) {
-      runner_(start);
+    if (pool.pool_runner && timeout_ms > 0) {
+      pool.pool_runner(start);
+    } else if (runner && i + 1 < n) {
+      runner(start);
     } else {
       start();
     }
@@ -397,6 +462,10 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
                                     const std::vector<std::string>& target_node_names,
                                     SessionStep* step, std::vector<Tensor>* outputs,
                                     RunMetadata* run_metadata) {
+  const int inter_op_pool = run_options.inter_op_thread_pool();
+  if (inter_op_pool < -1 || inter_op_pool >= static_cast<int>(inter_op_pools_.size())) {
+    return errors::InvalidArgument("Invalid inter_op_thread_pool: ", inter_op_pool);
+  }
   std::shared_ptr<const SessionExecutors> executors;
   RETURN_IF_ERROR(GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, &executors));
 
@@ -417,7 +486,7 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
   const int64_t timeout_ms = run_options.timeout_in_ms() > 0
                                  ? run_options.timeout_in_ms()
                                  : options_.config.operation_timeout_in_ms();
-  absl::Status s = RunPartitions(*executors, &call_frame, timeout_ms, step);
+  absl::Status s = RunPartitions(*executors, &call_frame, timeout_ms, step, inter_op_pool);
   if (step->stats != nullptr) step->stats->Finalize();
   RETURN_IF_ERROR(s);
 

@@ -4,9 +4,14 @@
 // process (Debian's Abseil has it on, at thousands of instructions per Run; see
 // direct_session.cc).
 //
-// Construction makes the devices (DeviceFactory, ConfigProto.device_count), an inter-op
-// thread pool (inter_op_parallelism_threads; 0 = one thread per core) on which executors
-// run kernels, and a ResourceMgr whose state (variables) lives as long as the session.
+// Construction makes the devices (DeviceFactory, ConfigProto.device_count), the inter-op
+// thread pools on which executors run kernels, and a ResourceMgr whose state (variables)
+// lives as long as the session. The pools: one per ConfigProto.session_inter_op_thread_pool
+// entry (num_threads, 0 = inter_op_parallelism_threads or one per core; a global_name pool is
+// shared by every session that names it and lives as long as the process), else one of
+// inter_op_parallelism_threads (0 = one thread per core; negative = nodes run on the thread
+// that calls Run). RunOptions.inter_op_thread_pool picks a step's pool by index; -1 runs its
+// nodes on the calling thread.
 //
 // Create/Extend accumulate one GraphDef, validated as a whole (ConvertGraphDefToGraph) before
 // it is accepted. Run finds the executors of its signature (sorted feeds, fetches, targets)
@@ -62,7 +67,20 @@ struct SessionStep;
 
 class DirectSession : public Session {
  public:
-  // Makes the devices and thread pool. Errors from the device factories are returned.
+  // An inter-op pool and how executors use it.
+  struct InterOpPool {
+    // Null when nodes run on the thread that calls Run.
+    std::shared_ptr<Eigen::ThreadPoolInterface> pool;
+    // Schedules a closure on `pool`; empty without a pool.
+    std::function<void(std::function<void()>)> pool_runner;
+    // What executors hand nodes to: pool_runner when the pool's parallelism is 2 or more, else
+    // empty (every node runs on the thread that calls Run).
+    std::function<void(std::function<void()>)> runner;
+  };
+
+  // Makes the devices and thread pools. Errors from the device factories are returned;
+  // NOT_FOUND without a CPU device (device_count {key: "CPU" value: 0}), as TensorFlow;
+  // INVALID_ARGUMENT for a global pool name already made with another thread count.
   static absl::Status Make(const SessionOptions& options, std::unique_ptr<Session>* session);
 
   ~DirectSession() override;
@@ -82,7 +100,8 @@ class DirectSession : public Session {
   int num_cached_signatures() const;
 
  private:
-  DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr);
+  DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr,
+                std::vector<InterOpPool> inter_op_pools);
 
   // Executors of the step's signature, from the cache or built now.
   absl::Status GetOrCreateExecutors(const std::vector<std::pair<std::string, Tensor>>& inputs,
@@ -95,10 +114,11 @@ class DirectSession : public Session {
                        const std::vector<std::string>& output_tensor_names,
                        const std::vector<std::string>& target_node_names, SessionStep* step,
                        std::vector<Tensor>* outputs, RunMetadata* run_metadata);
-  // Runs every partition of one step and waits for the last one; at the deadline
+  // Runs every partition of one step on inter_op_pools_[inter_op_pool] (-1: nodes on the
+  // calling thread; the index is valid) and waits for the last one; at the deadline
   // (timeout_ms > 0) the step is aborted with DEADLINE_EXCEEDED.
   absl::Status RunPartitions(const SessionExecutors& executors, CallFrameInterface* call_frame,
-                             int64_t timeout_ms, SessionStep* step);
+                             int64_t timeout_ms, SessionStep* step, int inter_op_pool = 0);
 
   // Registers a step so that Close can cancel it; CANCELLED once the session is closed.
   absl::Status BeginStep(SessionStep* step);
@@ -109,12 +129,8 @@ class DirectSession : public Session {
   // Constant after construction.
   const SessionOptions options_;
   const std::unique_ptr<DeviceMgr> device_mgr_;
-  std::unique_ptr<Eigen::ThreadPoolInterface> inter_op_pool_;
-  // Schedules a closure on inter_op_pool_; empty without a pool.
-  std::function<void(std::function<void()>)> pool_runner_;
-  // What executors hand nodes to: pool_runner_ when the inter-op parallelism is 2 or more,
-  // else empty (every node runs on the thread that calls Run).
-  std::function<void(std::function<void()>)> runner_;
+  // At least one; RunOptions.inter_op_thread_pool indexes them.
+  const std::vector<InterOpPool> inter_op_pools_;
   std::unique_ptr<ResourceMgr> resource_mgr_;
   std::unique_ptr<HostConstantEvaluator> constant_evaluator_;
 
