@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
@@ -65,6 +66,28 @@ struct SessionStep {
   absl::Mutex mu;
   absl::Status status ABSL_GUARDED_BY(mu);
   std::atomic<bool> failed{false};  // !status.ok(), readable without mu
+};
+
+// One partial run: its step, kept between PRun calls, and which of its declared feeds and
+// fetches have been claimed. Whoever drops the last reference after the executors started
+// has waited for step.all_done (EndPartialRun, Close), so the executors never outlive it.
+struct PartialRun {
+  PartialRun(int64_t step_id, std::shared_ptr<const SessionExecutors> signature)
+      : step(step_id),
+        executors(std::move(signature)),
+        fed(executors->feeds.size(), false),
+        fetched(executors->fetches.size(), false),
+        remaining(static_cast<int>(executors->feeds.size() + executors->fetches.size())) {}
+
+  SessionStep step;
+  const std::shared_ptr<const SessionExecutors> executors;
+
+  absl::Mutex mu;
+  // Claimed by a PRun call, which then sends (receives) it or ends the partial run.
+  std::vector<bool> fed ABSL_GUARDED_BY(mu);
+  std::vector<bool> fetched ABSL_GUARDED_BY(mu);
+  // Feeds and fetches not yet sent or received; the call that brings it to 0 ends the run.
+  int remaining ABSL_GUARDED_BY(mu);
 };
 
 namespace {
@@ -286,6 +309,11 @@ int DirectSession::num_cached_signatures() const {
   return static_cast<int>(executors_.size());
 }
 
+int DirectSession::num_partial_runs() const {
+  absl::MutexLock lock(&steps_mu_);
+  return static_cast<int>(partial_runs_.size());
+}
+
 absl::Status DirectSession::BeginStep(SessionStep* step) {
   absl::MutexLock lock(&steps_mu_);
   if (closed_) return ClosedError();
@@ -298,7 +326,10 @@ void DirectSession::EndStep(SessionStep* step) {
   steps_.erase(step);
 }
 
+bool DirectSession::IdleLocked() const { return steps_.empty() && partial_run_calls_ == 0; }
+
 absl::Status DirectSession::Close() {
+  std::vector<std::shared_ptr<PartialRun>> partial_runs;
   {
     absl::MutexLock lock(&steps_mu_);
     if (closed_) return absl::OkStatus();
@@ -306,14 +337,25 @@ absl::Status DirectSession::Close() {
     // Steps unregister themselves (EndStep, under this mutex) only after their executors
     // are done, so every step in the set is alive while it is aborted here.
     for (SessionStep* step : steps_) step->Abort(ClosedError());
-    steps_mu_.Await(absl::Condition(
-        +[](absl::flat_hash_set<SessionStep*>* steps) { return steps->empty(); }, &steps_));
+    // Aborting a partial run wakes its executors' _Recvs and the PRun calls receiving from
+    // it; a run being set up is aborted before its executors start, which then start none.
+    for (auto& [handle, run] : partial_runs_) {
+      run->step.Abort(ClosedError());
+      partial_runs.push_back(std::move(run));
+    }
+    partial_runs_.clear();
+    steps_mu_.Await(absl::Condition(this, &DirectSession::IdleLocked));
   }
+  // No call uses the partial runs any more; their executors finish on the abort.
+  for (const std::shared_ptr<PartialRun>& run : partial_runs)
+    run->step.all_done.WaitForNotification();
+  partial_runs.clear();
   // No step runs and none can start: the executors (and their kernels) can go.
   {
     absl::MutexLock lock(&executors_mu_);
     executors_by_exact_key_.clear();
     executors_.clear();
+    prun_executors_.clear();
   }
   absl::MutexLock lock(&graph_mu_);
   graph_def_.reset();
@@ -502,6 +544,296 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
     }
   }
   return absl::OkStatus();
+}
+
+// Partial runs.
+
+absl::Status DirectSession::BeginPartialRunCall() {
+  absl::MutexLock lock(&steps_mu_);
+  if (closed_) return ClosedError();
+  ++partial_run_calls_;
+  return absl::OkStatus();
+}
+
+void DirectSession::EndPartialRunCall() {
+  absl::MutexLock lock(&steps_mu_);
+  --partial_run_calls_;
+}
+
+absl::Status DirectSession::GetOrCreatePartialRunExecutors(
+    const std::vector<std::string>& inputs, const std::vector<std::string>& outputs,
+    const std::vector<std::string>& targets, std::shared_ptr<const SessionExecutors>* executors) {
+  // Feeds keep their duplicates so that pruning reports them.
+  std::vector<std::string> feeds = Canonical(inputs, /*unique=*/false);
+  std::vector<std::string> fetches = Canonical(outputs, /*unique=*/true);
+  std::vector<std::string> sorted_targets = Canonical(targets, /*unique=*/true);
+  const std::string key = SignatureKey(feeds, fetches, sorted_targets);
+  {
+    absl::ReaderMutexLock lock(&executors_mu_);
+    auto it = prun_executors_.find(key);
+    if (it != prun_executors_.end()) {
+      *executors = it->second;
+      return absl::OkStatus();
+    }
+  }
+  std::shared_ptr<const GraphDef> graph;
+  {
+    absl::MutexLock lock(&graph_mu_);
+    graph = graph_def_;
+  }
+  if (graph == nullptr) {
+    return errors::FailedPrecondition("Session was not created with a graph before PRunSetup()!");
+  }
+  ExecutorBuildContext context;
+  context.options = &options_;
+  context.device_mgr = device_mgr_.get();
+  context.constant_evaluator = constant_evaluator_.get();
+  context.partial_run = true;
+  std::unique_ptr<SessionExecutors> built;
+  RETURN_IF_ERROR(BuildSessionExecutors(context, *graph, std::move(feeds), std::move(fetches),
+                                        std::move(sorted_targets), &built));
+  absl::MutexLock lock(&executors_mu_);
+  // When two threads build the same signature at once, the first to finish wins.
+  *executors = prun_executors_.emplace(key, std::move(built)).first->second;
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::PRunSetup(const std::vector<std::string>& input_names,
+                                      const std::vector<std::string>& output_names,
+                                      const std::vector<std::string>& target_nodes,
+                                      std::string* handle) {
+  handle->clear();
+  RETURN_IF_ERROR(BeginPartialRunCall());
+  absl::Status s = SetupPartialRun(input_names, output_names, target_nodes, handle);
+  EndPartialRunCall();
+  return s;
+}
+
+absl::Status DirectSession::SetupPartialRun(const std::vector<std::string>& input_names,
+                                            const std::vector<std::string>& output_names,
+                                            const std::vector<std::string>& target_nodes,
+                                            std::string* handle) {
+  std::shared_ptr<const SessionExecutors> executors;
+  RETURN_IF_ERROR(
+      GetOrCreatePartialRunExecutors(input_names, output_names, target_nodes, &executors));
+  // TensorFlow's handles are the signature and a counter; only uniqueness matters.
+  std::string new_handle =
+      absl::StrCat(SignatureKey(executors->feeds, executors->fetches, executors->targets), ";",
+                   next_partial_run_.fetch_add(1, std::memory_order_relaxed));
+  auto run = std::make_shared<PartialRun>(next_step_id_.fetch_add(1, std::memory_order_relaxed),
+                                          std::move(executors));
+  {
+    absl::MutexLock lock(&steps_mu_);
+    if (closed_) return ClosedError();  // Its executors never started.
+    if (!partial_runs_.emplace(new_handle, run).second) {
+      return errors::Internal("The handle '", new_handle,
+                              "' created for this partial run is not unique.");
+    }
+  }
+  // Registered before it starts, so that a Close from now on aborts it; this call counts as
+  // in progress, so Close waits for the start (where an aborted run starts no executor).
+  StartPartialRun(run.get());
+  *handle = std::move(new_handle);
+  return absl::OkStatus();
+}
+
+void DirectSession::StartPartialRun(PartialRun* run) {
+  SessionStep* step = &run->step;
+  Executor::Args args;
+  args.step_id = step->step_id;
+  args.rendezvous = &step->rendezvous;
+  args.cancellation_manager = &step->cancellation;
+  args.resource_manager = resource_mgr_.get();
+  // PRunSetup has no RunOptions to choose a pool: pool 0, as TensorFlow's.
+  const std::function<void(std::function<void()>)>& runner = inter_op_pools_[0].runner;
+  args.runner = runner;
+  const SessionExecutors& executors = *run->executors;
+  const int n = static_cast<int>(executors.partitions.size());
+  step->pending.store(n, std::memory_order_release);
+  if (n == 0) step->all_done.Notify();
+  for (int i = 0; i < n; ++i) {
+    if (step->aborted()) {
+      step->PartitionDone(absl::OkStatus());
+      continue;
+    }
+    Executor* executor = executors.partitions[i].executor.get();
+    // The closure owns its copy of the args: it may run after this function returned.
+    auto start = [executor, args, step] {
+      executor->RunAsync(args, [step](const absl::Status& s) { step->PartitionDone(s); });
+    };
+    // As in RunPartitions, this thread takes the last partition (all of them without a
+    // pool). It runs only what is ready without the feeds: every _Recv of a feed is
+    // asynchronous, so nothing here waits for a later PRun.
+    if (runner && i + 1 < n) {
+      runner(std::move(start));
+    } else {
+      start();
+    }
+  }
+}
+
+absl::Status DirectSession::EndPartialRun(const std::string& handle, PartialRun* run,
+                                          absl::Status status) {
+  SessionStep* step = &run->step;
+  if (!status.ok()) step->Abort(status);
+  // The targets may still be running; as TensorFlow, wait for them within the operation
+  // timeout.
+  const int64_t timeout_ms = options_.config.operation_timeout_in_ms();
+  if (timeout_ms > 0) {
+    if (!step->all_done.WaitForNotificationWithTimeout(absl::Milliseconds(timeout_ms))) {
+      step->Abort(errors::DeadlineExceeded("Timed out waiting for notification"));
+      step->all_done.WaitForNotification();
+    }
+  } else {
+    step->all_done.WaitForNotification();
+  }
+  {
+    absl::MutexLock lock(&steps_mu_);
+    auto it = partial_runs_.find(handle);
+    // Close may have taken it already.
+    if (it != partial_runs_.end() && it->second.get() == run) partial_runs_.erase(it);
+  }
+  if (!status.ok() || !step->aborted()) return status;
+  absl::MutexLock lock(&step->mu);
+  return step->status;
+}
+
+absl::Status DirectSession::PRun(const std::string& handle,
+                                 const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                 const std::vector<std::string>& output_names,
+                                 std::vector<Tensor>* outputs) {
+  std::vector<Tensor> discarded;
+  if (outputs == nullptr) {
+    if (!output_names.empty()) {
+      return errors::InvalidArgument("PRun fetches ", output_names.size(),
+                                     " tensors but was given no output vector");
+    }
+    outputs = &discarded;
+  }
+  outputs->clear();
+  std::shared_ptr<PartialRun> run;
+  {
+    absl::MutexLock lock(&steps_mu_);
+    if (closed_) return ClosedError();
+    auto it = partial_runs_.find(handle);
+    if (it == partial_runs_.end()) {
+      return errors::InvalidArgument("Must run 'setup' before performing partial runs!");
+    }
+    run = it->second;
+    ++partial_run_calls_;
+  }
+  absl::Status s = ContinuePartialRun(handle, run.get(), inputs, output_names, outputs);
+  // Dropped before the call ends: once Close has stopped waiting, the last reference must
+  // not be this thread's (its executors refer to the session's devices).
+  run.reset();
+  EndPartialRunCall();
+  if (!s.ok()) outputs->clear();
+  return s;
+}
+
+absl::Status DirectSession::ContinuePartialRun(
+    const std::string& handle, PartialRun* run,
+    const std::vector<std::pair<std::string, Tensor>>& inputs,
+    const std::vector<std::string>& output_names, std::vector<Tensor>* outputs) {
+  const SessionExecutors& executors = *run->executors;
+
+  // The arguments first; a call refused for them changes nothing.
+  std::vector<int> feed_ids;
+  feed_ids.reserve(inputs.size());
+  for (const auto& input : inputs) {
+    auto it = executors.feed_index.find(input.first);
+    if (it == executors.feed_index.end()) {
+      return errors::InvalidArgument("The feed ", input.first,
+                                     " was not specified in partial_run_setup.");
+    }
+    if (std::find(feed_ids.begin(), feed_ids.end(), it->second) != feed_ids.end()) {
+      return errors::InvalidArgument("Endpoint \"", input.first, "\" fed more than once.");
+    }
+    feed_ids.push_back(it->second);
+  }
+  std::vector<int> fetch_ids;
+  fetch_ids.reserve(output_names.size());
+  std::vector<int> unique_fetches;  // A name fetched twice in one call is received once.
+  for (const std::string& name : output_names) {
+    auto it = executors.fetch_index.find(name);
+    if (it == executors.fetch_index.end()) {
+      return errors::InvalidArgument("The fetch ", name,
+                                     " was not specified in partial_run_setup.");
+    }
+    fetch_ids.push_back(it->second);
+    if (std::find(unique_fetches.begin(), unique_fetches.end(), it->second) ==
+        unique_fetches.end()) {
+      unique_fetches.push_back(it->second);
+    }
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    RETURN_IF_ERROR(
+        ValidateFeed(executors.feed_specs[feed_ids[i]], static_cast<int>(i), inputs[i].second));
+  }
+  {
+    absl::MutexLock lock(&run->mu);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (run->fed[feed_ids[i]]) {
+        return errors::InvalidArgument("The feed ", inputs[i].first, " has already been fed.");
+      }
+    }
+    for (size_t i = 0; i < output_names.size(); ++i) {
+      if (run->fetched[fetch_ids[i]]) {
+        return errors::InvalidArgument("The fetch ", output_names[i], " has already been fetched.");
+      }
+    }
+    // A fetch that needs a feed nobody has given would wait for it forever.
+    for (int fetch : unique_fetches) {
+      for (int feed : executors.fetch_needs[fetch]) {
+        if (run->fed[feed] || std::find(feed_ids.begin(), feed_ids.end(), feed) != feed_ids.end()) {
+          continue;
+        }
+        return errors::InvalidArgument("Fetch ", executors.feed_specs[feed].tensor,
+                                       " can't be computed from the feeds that have been fed so "
+                                       "far.");
+      }
+    }
+    for (int feed : feed_ids) run->fed[feed] = true;
+    for (int fetch : unique_fetches) run->fetched[fetch] = true;
+  }
+
+  // A step that failed already (a kernel error no PRun waited on) fails this call.
+  if (run->step.aborted()) {
+    absl::Status failure;
+    {
+      absl::MutexLock lock(&run->step.mu);
+      failure = run->step.status;
+    }
+    return EndPartialRun(handle, run, failure);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    absl::Status sent = run->step.rendezvous.Send(executors.feed_keys[feed_ids[i]],
+                                                  inputs[i].second, /*is_dead=*/false);
+    if (!sent.ok()) return EndPartialRun(handle, run, sent);
+  }
+  std::vector<Tensor> received(executors.fetches.size());
+  for (int fetch : unique_fetches) {
+    bool is_dead = false;
+    absl::Status got =
+        run->step.rendezvous.Recv(executors.fetch_keys[fetch], &received[fetch], &is_dead,
+                                  options_.config.operation_timeout_in_ms());
+    if (got.ok() && is_dead) {
+      got = errors::InvalidArgument("The tensor returned for ", executors.fetches[fetch],
+                                    " was not valid.");
+    }
+    if (!got.ok()) return EndPartialRun(handle, run, got);
+  }
+  outputs->reserve(output_names.size());
+  for (int fetch : fetch_ids) outputs->push_back(received[fetch]);
+
+  bool last = false;
+  {
+    absl::MutexLock lock(&run->mu);
+    run->remaining -= static_cast<int>(feed_ids.size() + unique_fetches.size());
+    last = run->remaining == 0;
+  }
+  if (!last) return absl::OkStatus();
+  return EndPartialRun(handle, run, absl::OkStatus());
 }
 
 }  // namespace sluice

@@ -27,10 +27,22 @@
 // deadline (RunOptions.timeout_in_ms, else ConfigProto.operation_timeout_in_ms) cancels
 // only that step, which then returns DEADLINE_EXCEEDED.
 //
+// Partial runs (PRunSetup/PRun, see session.h) build executors of their own per signature,
+// cached apart from Run's, in which feeds and fetches go through the step's rendezvous: each
+// feed is a client-terminated _Recv on the host CPU, each fetch a _Send (passes/prune.h), so a
+// feed that arrives in a later PRun wakes an asynchronous _Recv and no thread of the inter-op
+// pool waits for it. PRunSetup starts the step's executors and keeps the step (rendezvous,
+// cancellation manager) under its handle; PRun sends its feeds into that rendezvous and
+// receives its fetches from it (bounded by operation_timeout_in_ms, as in TensorFlow). Which
+// feeds a fetch needs is worked out once per signature on the full graph, so that a fetch that
+// would wait for a feed not given yet is refused instead of blocking.
+//
 // Thread safety: all methods may be called concurrently. The graph and the executor cache
 // are guarded by mutexes taken only outside steps; steps share nothing but the immutable
-// executors, the devices and the ResourceMgr (thread-safe). Close cancels the steps in
-// flight and waits for them before freeing anything.
+// executors, the devices and the ResourceMgr (thread-safe). Close cancels the steps and
+// partial runs in flight and waits for them, and for the PRunSetup/PRun calls in progress,
+// before freeing anything. Several PRun calls on one handle may run at once: each claims its
+// feeds and fetches before it sends or receives, so no tensor is fed or fetched twice.
 #ifndef SLUICE_RUNTIME_SESSION_DIRECT_SESSION_H_
 #define SLUICE_RUNTIME_SESSION_DIRECT_SESSION_H_
 
@@ -62,6 +74,7 @@ class CallFrameInterface;
 class DeviceMgr;
 class HostConstantEvaluator;
 class ResourceMgr;
+struct PartialRun;
 struct SessionExecutors;
 struct SessionStep;
 
@@ -93,11 +106,21 @@ class DirectSession : public Session {
                    const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs,
                    RunMetadata* run_metadata) override;
   using Session::Run;
+  absl::Status PRunSetup(const std::vector<std::string>& input_names,
+                         const std::vector<std::string>& output_names,
+                         const std::vector<std::string>& target_nodes,
+                         std::string* handle) override;
+  absl::Status PRun(const std::string& handle,
+                    const std::vector<std::pair<std::string, Tensor>>& inputs,
+                    const std::vector<std::string>& output_names,
+                    std::vector<Tensor>* outputs) override;
   absl::Status ListDevices(std::vector<DeviceAttributes>* response) override;
   absl::Status Close() override;
 
-  // Signatures whose executors are cached (for tests of the cache).
+  // Signatures whose executors are cached (for tests of the cache); Run's only.
   int num_cached_signatures() const;
+  // Partial runs set up and not yet ended (for tests of their release).
+  int num_partial_runs() const;
 
  private:
   DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr,
@@ -119,6 +142,31 @@ class DirectSession : public Session {
   // (timeout_ms > 0) the step is aborted with DEADLINE_EXCEEDED.
   absl::Status RunPartitions(const SessionExecutors& executors, CallFrameInterface* call_frame,
                              int64_t timeout_ms, SessionStep* step, int inter_op_pool = 0);
+
+  // The partial-run executors of a signature, from their cache or built now.
+  absl::Status GetOrCreatePartialRunExecutors(const std::vector<std::string>& inputs,
+                                              const std::vector<std::string>& outputs,
+                                              const std::vector<std::string>& targets,
+                                              std::shared_ptr<const SessionExecutors>* executors);
+  // PRunSetup and PRun once the call is registered (BeginPartialRunCall).
+  absl::Status SetupPartialRun(const std::vector<std::string>& input_names,
+                               const std::vector<std::string>& output_names,
+                               const std::vector<std::string>& target_nodes, std::string* handle);
+  absl::Status ContinuePartialRun(const std::string& handle, PartialRun* run,
+                                  const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                  const std::vector<std::string>& output_names,
+                                  std::vector<Tensor>* outputs);
+  // Starts the executors of a partial run's step, which then wait for its feeds.
+  void StartPartialRun(PartialRun* run);
+  // Ends partial run `handle`: aborts its step with `status` unless that is OK, waits for its
+  // executors (at most operation_timeout_in_ms before aborting them) and forgets the handle.
+  // Returns `status`, or the step's failure when `status` is OK.
+  absl::Status EndPartialRun(const std::string& handle, PartialRun* run, absl::Status status);
+  // A PRunSetup/PRun call in progress, which Close waits for; CANCELLED once closed.
+  absl::Status BeginPartialRunCall();
+  void EndPartialRunCall();
+  // Nothing runs: no step, no partial-run call (Close waits for this).
+  bool IdleLocked() const ABSL_SHARED_LOCKS_REQUIRED(steps_mu_);
 
   // Registers a step so that Close can cancel it; CANCELLED once the session is closed.
   absl::Status BeginStep(SessionStep* step);
@@ -148,11 +196,22 @@ class DirectSession : public Session {
   // The same executors by the lists exactly as callers gave them (no sorting per step).
   absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>> executors_by_exact_key_
       ABSL_GUARDED_BY(executors_mu_);
+  // Partial runs' executors per canonical signature key.
+  absl::flat_hash_map<std::string, std::shared_ptr<const SessionExecutors>> prun_executors_
+      ABSL_GUARDED_BY(executors_mu_);
+
+  // Makes partial-run handles unique within the session.
+  std::atomic<int64_t> next_partial_run_{0};
 
   // The steps in flight, so that Close can cancel them.
   mutable absl::Mutex steps_mu_;
   bool closed_ ABSL_GUARDED_BY(steps_mu_) = false;
   absl::flat_hash_set<SessionStep*> steps_ ABSL_GUARDED_BY(steps_mu_);
+  // The partial runs set up and not ended, by handle. Shared with the PRun calls using them.
+  absl::flat_hash_map<std::string, std::shared_ptr<PartialRun>> partial_runs_
+      ABSL_GUARDED_BY(steps_mu_);
+  // PRunSetup and PRun calls in progress.
+  int partial_run_calls_ ABSL_GUARDED_BY(steps_mu_) = 0;
 };
 
 }  // namespace sluice

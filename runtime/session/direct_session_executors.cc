@@ -6,12 +6,15 @@
 #include <memory>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/op/op_registry.h"
+#include "graph/tensor_id.h"
 #include "passes/pipeline.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
@@ -69,6 +72,68 @@ void DescribeSignature(const Graph& graph, SessionExecutors* sig) {
   }
 }
 
+// The rendezvous key through which the host CPU's client sends feed (or receives fetch)
+// `name`, as the _Recv/_Send that pruning adds for it builds it.
+absl::Status ClientKey(const Device& host, const std::string& name, Rendezvous::ParsedKey* key) {
+  return Rendezvous::ParseKey(
+      Rendezvous::CreateKey(host.name(), host.incarnation(), host.name(), name, "0:0"), key);
+}
+
+// Fills fetch_needs: for each fetch, the feeds reached walking back from its node over data
+// and control edges, never past a fed tensor (nor a control edge out of a fed Placeholder,
+// whose control consumers pruning hands to the feed's _Recv). Names that do not resolve are
+// skipped; the pipeline reports them.
+void DescribeFetchNeeds(const Graph& graph, SessionExecutors* sig) {
+  absl::flat_hash_map<std::string, int> fed_tensors;  // "x:k" -> feed index
+  absl::flat_hash_map<const Node*, std::vector<int>> fed_placeholders;
+  for (int i = 0; i < static_cast<int>(sig->feeds.size()); ++i) {
+    TensorId id;
+    if (!ParseTensorNameStrict(sig->feeds[i], &id).ok()) continue;
+    const Node* node = graph.FindNodeByName(id.node);
+    if (node == nullptr) continue;
+    fed_tensors[absl::StrCat(id.node, ":", id.index)] = i;
+    if (node->IsPlaceholder()) fed_placeholders[node].push_back(i);
+  }
+  sig->fetch_needs.resize(sig->fetches.size());
+  std::vector<int> visited(graph.num_node_ids(), -1);  // the last fetch that reached a node
+  for (int f = 0; f < static_cast<int>(sig->fetches.size()); ++f) {
+    TensorId id;
+    if (!ParseTensorNameStrict(sig->fetches[f], &id).ok()) continue;
+    const Node* start = graph.FindNodeByName(id.node);
+    if (start == nullptr) continue;
+    absl::flat_hash_set<int> needs;
+    std::vector<const Node*> stack = {start};
+    visited[start->id()] = f;
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      for (const Edge* e : n->in_edges()) {
+        const Node* src = e->src();
+        if (!src->IsOp()) continue;
+        if (e->IsControlEdge()) {
+          auto it = fed_placeholders.find(src);
+          if (it != fed_placeholders.end()) {
+            needs.insert(it->second.begin(), it->second.end());
+            continue;
+          }
+        } else {
+          auto it = fed_tensors.find(absl::StrCat(src->name(), ":", e->src_output()));
+          if (it != fed_tensors.end()) {
+            needs.insert(it->second);
+            continue;
+          }
+        }
+        if (visited[src->id()] != f) {
+          visited[src->id()] = f;
+          stack.push_back(src);
+        }
+      }
+    }
+    sig->fetch_needs[f].assign(needs.begin(), needs.end());
+    std::sort(sig->fetch_needs[f].begin(), sig->fetch_needs[f].end());
+  }
+}
+
 // `graph_def` lives on `arena`, which the executor's graph shares so that it takes the
 // partition's NodeDefs over instead of copying them.
 absl::Status MakePartitionExecutor(Device* device, std::shared_ptr<google::protobuf::Arena> arena,
@@ -119,8 +184,24 @@ absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const Gr
   RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), graph_def, graph.get()));
   DescribeSignature(*graph, sig.get());
 
+  PipelineOptions pipeline_options = MakePipelineOptions(context, *sig);
+  if (context.partial_run) {
+    // The client feeds and fetches on the host CPU, as TensorFlow's does on its first device.
+    const Device* host = context.device_mgr->HostCPU();
+    if (host == nullptr) return errors::Internal("Partial runs need a host CPU device");
+    pipeline_options.prune.client_rendezvous =
+        PruneOptions::ClientRendezvous{host->name(), host->incarnation()};
+    for (const std::string& feed : sig->feeds) {
+      RETURN_IF_ERROR(ClientKey(*host, feed, &sig->feed_keys.emplace_back()));
+    }
+    for (const std::string& fetch : sig->fetches) {
+      RETURN_IF_ERROR(ClientKey(*host, fetch, &sig->fetch_keys.emplace_back()));
+    }
+    DescribeFetchNeeds(*graph, sig.get());
+  }
+
   PipelineResult result;
-  RETURN_IF_ERROR(RunPipeline(MakePipelineOptions(context, *sig), std::move(graph), &result));
+  RETURN_IF_ERROR(RunPipeline(pipeline_options, std::move(graph), &result));
 
   // Partitions in device order, so that steps and partition_graphs are deterministic.
   for (Device* device : context.device_mgr->ListDevices()) {

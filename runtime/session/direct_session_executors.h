@@ -5,6 +5,12 @@
 // index i of the pruned graph (passes/prune.h); callers that list names in another order
 // are mapped through feed_index / fetch_index.
 //
+// A partial run's executors (ExecutorBuildContext::partial_run) take feeds and fetches
+// through the step's rendezvous instead, since its feeds arrive after the step started:
+// feed i is a client-terminated `_Recv` and fetch i a `_Send` on the host CPU, whose keys are
+// feed_keys[i] / fetch_keys[i]; fetch_needs[i] lists the feeds fetch i cannot be computed
+// without.
+//
 // BuildSessionExecutors runs the pass pipeline over the session's graph (prune, place,
 // optimise, partition) with the runtime's kernel registry and devices, then makes one
 // executor per partition on its device, whose kernels are created there and then once.
@@ -29,6 +35,7 @@
 #include "proto/graph.pb.h"
 #include "runtime/device/session_options.h"
 #include "runtime/executor/executor.h"
+#include "runtime/framework/rendezvous.h"
 #include "runtime/session/feed_validation.h"
 
 namespace sluice {
@@ -58,6 +65,14 @@ struct SessionExecutors {
   std::vector<Partition> partitions;
   // The partitions' GraphDefs, for RunMetadata.partition_graphs.
   std::vector<GraphDef> partition_graphs;
+
+  // Partial runs only (empty otherwise). The rendezvous key of each feed and fetch.
+  std::vector<Rendezvous::ParsedKey> feed_keys;
+  std::vector<Rendezvous::ParsedKey> fetch_keys;
+  // Per fetch, the indices of the feeds it depends on in the full graph: walking back from
+  // the fetch over data and control edges, a fed tensor (or a control edge out of a fed
+  // Placeholder) ends the walk, as pruning cuts there.
+  std::vector<std::vector<int>> fetch_needs;
 };
 
 // What a build reads from the session; nothing is owned.
@@ -66,6 +81,8 @@ struct ExecutorBuildContext {
   const DeviceMgr* device_mgr = nullptr;
   // Constant folding's evaluator; null disables folding.
   HostConstantEvaluator* constant_evaluator = nullptr;
+  // Build for a partial run: feeds and fetches through the rendezvous (see above).
+  bool partial_run = false;
 };
 
 // How the session converts its GraphDef, at Create/Extend and at each build.

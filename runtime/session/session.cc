@@ -14,6 +14,18 @@ absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& inp
   return Run(RunOptions(), inputs, output_tensor_names, target_node_names, outputs, nullptr);
 }
 
+absl::Status Session::PRunSetup(const std::vector<std::string>&, const std::vector<std::string>&,
+                                const std::vector<std::string>&, std::string* handle) {
+  handle->clear();
+  return errors::Unimplemented("Partial runs are not supported by this session.");
+}
+
+absl::Status Session::PRun(const std::string&, const std::vector<std::pair<std::string, Tensor>>&,
+                           const std::vector<std::string>&, std::vector<Tensor>* outputs) {
+  if (outputs != nullptr) outputs->clear();
+  return errors::Unimplemented("Partial runs are not supported by this session.");
+}
+
 absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* session) {
   session->reset();
   if (!options.target.empty() && options.target != "direct") {

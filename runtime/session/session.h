@@ -9,9 +9,18 @@
 // compute; fetch i lands in (*outputs)[i] (a name may be fetched twice); only what the
 // fetches and targets need runs. Variables and other per-session state persist across Runs.
 //
+// Partial runs (TensorFlow's PRunSetup/PRun): one step fed and fetched over several calls.
+// PRunSetup declares every tensor the step will be fed and fetched and the nodes it runs, starts
+// the step (it runs as far as it can without the feeds) and returns a handle. Each PRun then
+// feeds some declared feeds not fed before and fetches some declared fetches not fetched
+// before; every node runs at most once in the whole partial run, so stateful ops see one step.
+// Once every declared feed has been fed and every fetch fetched, the PRun that completed them
+// waits for the targets and releases the partial run; so does a PRun that fails at run time (a
+// kernel error, a deadline). A PRun rejected for its arguments leaves the partial run as it was.
+//
 // Errors are absl::Status with TensorFlow's codes and wording; the failure of one step leaves
-// the session usable. After Close, Create, Extend and Run are CANCELLED "Session has been
-// closed.".
+// the session usable. After Close, Create, Extend, Run, PRunSetup and PRun are CANCELLED
+// "Session has been closed.".
 //
 // Thread safety: every method may be called concurrently; concurrent Runs are independent
 // steps. Close waits for the steps in flight to finish (or be cancelled).
@@ -60,11 +69,33 @@ class Session {
                    const std::vector<std::string>& output_tensor_names,
                    const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs);
 
+  // Starts a partial run that will feed `input_names`, fetch `output_names` and run
+  // `target_nodes` (names as Run takes them), and sets *handle to its handle. Errors of the
+  // names are Run's. The default: UNIMPLEMENTED.
+  virtual absl::Status PRunSetup(const std::vector<std::string>& input_names,
+                                 const std::vector<std::string>& output_names,
+                                 const std::vector<std::string>& target_nodes, std::string* handle);
+  // Continues partial run `handle`: feeds `inputs` and fetches `output_names` (fetch i lands in
+  // (*outputs)[i]; *outputs is cleared on error). Names must be spelled as at PRunSetup.
+  // INVALID_ARGUMENT, leaving the partial run as it was, for an unknown handle ("Must run
+  // 'setup' before performing partial runs!"), a feed or fetch not declared at setup ("The
+  // feed x was not specified in partial_run_setup."), one fed or fetched before ("The feed x
+  // has already been fed.", "The fetch y has already been fetched."), a fetch that needs a
+  // declared feed not fed yet, not even by this call ("Fetch x:0 can't be computed from the
+  // feeds that have been fed so far."), and a fed value whose dtype or shape the graph
+  // refuses. A kernel error the fetches (or, in the last PRun, the targets) depend on is
+  // returned and ends the partial run. The default: UNIMPLEMENTED.
+  virtual absl::Status PRun(const std::string& handle,
+                            const std::vector<std::pair<std::string, Tensor>>& inputs,
+                            const std::vector<std::string>& output_names,
+                            std::vector<Tensor>* outputs);
+
   // The attributes of every device the session runs on.
   virtual absl::Status ListDevices(std::vector<DeviceAttributes>* response) = 0;
 
-  // Cancels the steps in flight, waits for them to end and releases the graph, the cached
-  // executors and the per-session resources. Idempotent.
+  // Cancels the steps and partial runs in flight (their pending calls return CANCELLED),
+  // waits for them to end and releases the graph, the cached executors and the per-session
+  // resources. Idempotent.
   virtual absl::Status Close() = 0;
 };
 
