@@ -4,6 +4,7 @@
 // A TF_Session sends its graph to the Sluice session lazily: before each run, the nodes the
 // graph gained since the last run go in through Session::Extend, so operations added after
 // the session was made are runnable, as with TensorFlow.
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -54,6 +55,47 @@ absl::Status ParseRunOptions(const TF_Buffer* buffer, sluice::RunOptions* option
   return absl::OkStatus();
 }
 
+// The feeds of a run as the session takes them: each name with its value (fixed-size tensors
+// share the caller's bytes).
+absl::Status ConvertFeeds(const std::vector<std::string>& input_names,
+                          TF_Tensor* const* input_values,
+                          std::vector<std::pair<std::string, sluice::Tensor>>* feeds) {
+  if (!input_names.empty() && input_values == nullptr) {
+    return absl::InvalidArgumentError("The input values are null.");
+  }
+  feeds->reserve(input_names.size());
+  for (size_t i = 0; i < input_names.size(); ++i) {
+    absl::StatusOr<sluice::Tensor> value = sluice::c_api::TensorFromTF(input_values[i]);
+    if (!value.ok()) {
+      return absl::Status(value.status().code(),
+                          absl::StrCat("Feed '", input_names[i], "': ", value.status().message()));
+    }
+    feeds->emplace_back(input_names[i], *std::move(value));
+  }
+  return absl::OkStatus();
+}
+
+// New TF_Tensors for the session's outputs of `num_fetches` fetches, all or none: on error
+// none is left allocated.
+absl::Status ConvertOutputs(const std::vector<sluice::Tensor>& outputs, size_t num_fetches,
+                            std::vector<TF_Tensor*>* converted) {
+  if (outputs.size() != num_fetches) {
+    return absl::InternalError(absl::StrCat("The session returned ", outputs.size(),
+                                            " outputs for ", num_fetches, " fetches"));
+  }
+  converted->assign(outputs.size(), nullptr);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    absl::StatusOr<TF_Tensor*> tensor = sluice::c_api::TensorToTF(outputs[i]);
+    if (!tensor.ok()) {
+      for (TF_Tensor* done : *converted) TF_DeleteTensor(done);
+      converted->clear();
+      return tensor.status();
+    }
+    (*converted)[i] = *tensor;
+  }
+  return absl::OkStatus();
+}
+
 // Runs one step with named feeds, fetches and targets; the shared part of TF_SessionRun and
 // TF_Run. Output slots are null unless the whole run succeeded.
 void RunWithNames(sluice::Session* session, const TF_Buffer* run_options,
@@ -69,39 +111,17 @@ void RunWithNames(sluice::Session* session, const TF_Buffer* run_options,
     return SetStatus(status,
                      absl::InvalidArgumentError("Passing non-empty run_metadata is invalid."));
   }
-  if (!input_names.empty() && input_values == nullptr) {
-    return SetStatus(status, absl::InvalidArgumentError("The input values are null."));
-  }
   std::vector<std::pair<std::string, sluice::Tensor>> feeds;
-  feeds.reserve(input_names.size());
-  for (size_t i = 0; i < input_names.size(); ++i) {
-    absl::StatusOr<sluice::Tensor> value = sluice::c_api::TensorFromTF(input_values[i]);
-    if (!value.ok()) {
-      return SetStatus(status, absl::Status(value.status().code(),
-                                            absl::StrCat("Feed '", input_names[i],
-                                                         "': ", value.status().message())));
-    }
-    feeds.emplace_back(input_names[i], *std::move(value));
-  }
+  absl::Status converted_feeds = ConvertFeeds(input_names, input_values, &feeds);
+  if (!converted_feeds.ok()) return SetStatus(status, converted_feeds);
   std::vector<sluice::Tensor> outputs;
   sluice::RunMetadata metadata;
   absl::Status ran = session->Run(options, feeds, output_names, target_names, &outputs,
                                   run_metadata == nullptr ? nullptr : &metadata);
   if (!ran.ok()) return SetStatus(status, ran);
-  if (outputs.size() != output_names.size()) {
-    return SetStatus(status, absl::InternalError(absl::StrCat("The session returned ",
-                                                              outputs.size(), " outputs for ",
-                                                              output_names.size(), " fetches")));
-  }
-  std::vector<TF_Tensor*> converted(outputs.size(), nullptr);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    absl::StatusOr<TF_Tensor*> tensor = sluice::c_api::TensorToTF(outputs[i]);
-    if (!tensor.ok()) {
-      for (TF_Tensor* done : converted) TF_DeleteTensor(done);
-      return SetStatus(status, tensor.status());
-    }
-    converted[i] = *tensor;
-  }
+  std::vector<TF_Tensor*> converted;
+  absl::Status converted_outputs = ConvertOutputs(outputs, output_names.size(), &converted);
+  if (!converted_outputs.ok()) return SetStatus(status, converted_outputs);
   if (run_metadata != nullptr) {
     absl::Status written = MessageToBuffer(metadata, run_metadata);
     if (!written.ok()) {
@@ -109,6 +129,43 @@ void RunWithNames(sluice::Session* session, const TF_Buffer* run_options,
       return SetStatus(status, written);
     }
   }
+  for (size_t i = 0; i < converted.size(); ++i) output_values[i] = converted[i];
+  SetStatus(status, absl::OkStatus());
+}
+
+// Starts a partial run with named feeds, fetches and targets; the shared part of
+// TF_SessionPRunSetup and TF_PRunSetup. *handle is a new C string, or null on error.
+void PRunSetupWithNames(sluice::Session* session, const std::vector<std::string>& input_names,
+                        const std::vector<std::string>& output_names,
+                        const std::vector<std::string>& target_names, const char** handle,
+                        TF_Status* status) {
+  std::string new_handle;
+  absl::Status set_up = session->PRunSetup(input_names, output_names, target_names, &new_handle);
+  if (!set_up.ok()) return SetStatus(status, set_up);
+  // TF_DeletePRunHandle frees it with delete[].
+  char* copy = new char[new_handle.size() + 1];
+  std::memcpy(copy, new_handle.c_str(), new_handle.size() + 1);
+  *handle = copy;
+  SetStatus(status, absl::OkStatus());
+}
+
+// Continues a partial run with named feeds and fetches; the shared part of TF_SessionPRun and
+// TF_PRun. Output slots are null unless the whole call succeeded. Targets are those given at
+// setup, as in TensorFlow, whose PRun takes none.
+void PRunWithNames(sluice::Session* session, const char* handle,
+                   const std::vector<std::string>& input_names, TF_Tensor* const* input_values,
+                   const std::vector<std::string>& output_names, TF_Tensor** output_values,
+                   TF_Status* status) {
+  for (size_t i = 0; i < output_names.size(); ++i) output_values[i] = nullptr;
+  std::vector<std::pair<std::string, sluice::Tensor>> feeds;
+  absl::Status converted_feeds = ConvertFeeds(input_names, input_values, &feeds);
+  if (!converted_feeds.ok()) return SetStatus(status, converted_feeds);
+  std::vector<sluice::Tensor> outputs;
+  absl::Status ran = session->PRun(handle == nullptr ? "" : handle, feeds, output_names, &outputs);
+  if (!ran.ok()) return SetStatus(status, ran);
+  std::vector<TF_Tensor*> converted;
+  absl::Status converted_outputs = ConvertOutputs(outputs, output_names.size(), &converted);
+  if (!converted_outputs.ok()) return SetStatus(status, converted_outputs);
   for (size_t i = 0; i < converted.size(); ++i) output_values[i] = converted[i];
   SetStatus(status, absl::OkStatus());
 }
@@ -130,6 +187,53 @@ absl::Status ValidateOutputs(const TF_Output* outputs, int n, const char* what) 
     }
   }
   return absl::OkStatus();
+}
+
+// The checks TF_SessionRun makes of its arguments, shared with the partial-run functions
+// (`function` names the caller in the messages); input_values may be null when the caller
+// feeds no values (TF_SessionPRunSetup).
+absl::Status ValidateRunArguments(const char* function, const TF_Output* inputs,
+                                  TF_Tensor* const* input_values, bool has_values, int ninputs,
+                                  const TF_Output* outputs, int noutputs,
+                                  const TF_Operation* const* target_opers, int ntargets) {
+  if (ninputs < 0 || noutputs < 0 || ntargets < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": negative count (ninputs ", ninputs,
+                                                   ", noutputs ", noutputs, ", ntargets ", ntargets,
+                                                   ")"));
+  }
+  for (int i = 0; has_values && i < ninputs; ++i) {
+    if (input_values == nullptr || input_values[i] == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(function, ": input value ", i, " is null"));
+    }
+  }
+  for (int i = 0; i < ntargets; ++i) {
+    if (target_opers == nullptr || target_opers[i] == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(function, ": target ", i, " is null"));
+    }
+  }
+  absl::Status valid = ValidateOutputs(inputs, ninputs, "Input");
+  if (!valid.ok()) return valid;
+  return ValidateOutputs(outputs, noutputs, "Output");
+}
+
+// Sends the graph's new nodes to an open session (a closed one answers the call itself).
+absl::Status ExtendIfOpen(TF_Session* session) {
+  absl::MutexLock lock(&session->mu);
+  if (session->closed) return absl::OkStatus();
+  return ExtendSessionGraph(session);
+}
+
+// The names the session takes for outputs and targets.
+std::vector<std::string> OutputNames(const TF_Output* outputs, int n) {
+  std::vector<std::string> names(n);
+  for (int i = 0; i < n; ++i) names[i] = OutputName(outputs[i]);
+  return names;
+}
+
+std::vector<std::string> TargetNames(const TF_Operation* const* target_opers, int n) {
+  std::vector<std::string> names(n);
+  for (int i = 0; i < n; ++i) names[i] = ToNode(target_opers[i])->name();
+  return names;
 }
 
 TF_DeviceList* ListDevices(sluice::Session* session, TF_Status* status) {
@@ -157,11 +261,26 @@ std::vector<std::string> Names(const char* const* names, int n) {
   return out;
 }
 
-absl::Status PartialRunsUnsupported(const char* function) {
-  return absl::UnimplementedError(
-      absl::StrCat(function,
-                   ": partial runs are not supported by Sluice yet; run the fetches with one "
-                   "TF_SessionRun call"));
+// The checks of the deprecated session's partial-run functions: a session, counts that are
+// not negative, and arrays present for the names they count (a null name reads as "", which
+// the session then refuses by name).
+absl::Status ValidateNameLists(const char* function, const TF_DeprecatedSession* session,
+                               const char* const* input_names, int ninputs,
+                               const char* const* output_names, int noutputs,
+                               const char* const* target_names, int ntargets) {
+  if (session == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": the session is null"));
+  }
+  if (ninputs < 0 || noutputs < 0 || ntargets < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": negative count (ninputs ", ninputs,
+                                                   ", noutputs ", noutputs, ", ntargets ", ntargets,
+                                                   ")"));
+  }
+  if ((ninputs > 0 && input_names == nullptr) || (noutputs > 0 && output_names == nullptr) ||
+      (ntargets > 0 && target_names == nullptr)) {
+    return absl::InvalidArgumentError(absl::StrCat(function, ": a list of names is null"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -233,54 +352,57 @@ void TF_SessionRun(TF_Session* session, const TF_Buffer* run_options, const TF_O
                    TF_Tensor** output_values, int noutputs, const TF_Operation* const* target_opers,
                    int ntargets, TF_Buffer* run_metadata, TF_Status* status) {
   for (int i = 0; i < noutputs; ++i) output_values[i] = nullptr;
-  if (ninputs < 0 || noutputs < 0 || ntargets < 0) {
-    return SetStatus(status, absl::InvalidArgumentError(absl::StrCat(
-                                 "TF_SessionRun: negative count (ninputs ", ninputs, ", noutputs ",
-                                 noutputs, ", ntargets ", ntargets, ")")));
-  }
-  for (int i = 0; i < ninputs; ++i) {
-    if (input_values == nullptr || input_values[i] == nullptr) {
-      return SetStatus(status, absl::InvalidArgumentError(
-                                   absl::StrCat("TF_SessionRun: input value ", i, " is null")));
-    }
-  }
-  for (int i = 0; i < ntargets; ++i) {
-    if (target_opers == nullptr || target_opers[i] == nullptr) {
-      return SetStatus(status, absl::InvalidArgumentError(
-                                   absl::StrCat("TF_SessionRun: target ", i, " is null")));
-    }
-  }
-  absl::Status valid = ValidateOutputs(inputs, ninputs, "Input");
-  if (valid.ok()) valid = ValidateOutputs(outputs, noutputs, "Output");
+  absl::Status valid =
+      ValidateRunArguments("TF_SessionRun", inputs, input_values,
+                           /*has_values=*/true, ninputs, outputs, noutputs, target_opers, ntargets);
   if (!valid.ok()) return SetStatus(status, valid);
-  {
-    absl::MutexLock lock(&session->mu);
-    if (!session->closed) {
-      absl::Status extended = ExtendSessionGraph(session);
-      if (!extended.ok()) return SetStatus(status, extended);
-    }
+  absl::Status extended = ExtendIfOpen(session);
+  if (!extended.ok()) return SetStatus(status, extended);
+  RunWithNames(session->session.get(), run_options, OutputNames(inputs, ninputs), input_values,
+               OutputNames(outputs, noutputs), output_values, TargetNames(target_opers, ntargets),
+               run_metadata, status);
+}
+
+void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs, int ninputs,
+                         const TF_Output* outputs, int noutputs,
+                         const TF_Operation* const* target_opers, int ntargets, const char** handle,
+                         TF_Status* status) {
+  if (handle == nullptr) {
+    return SetStatus(status,
+                     absl::InvalidArgumentError("TF_SessionPRunSetup: the handle pointer is null"));
   }
-  std::vector<std::string> input_names(ninputs);
-  for (int i = 0; i < ninputs; ++i) input_names[i] = OutputName(inputs[i]);
-  std::vector<std::string> output_names(noutputs);
-  for (int i = 0; i < noutputs; ++i) output_names[i] = OutputName(outputs[i]);
-  std::vector<std::string> target_names(ntargets);
-  for (int i = 0; i < ntargets; ++i) target_names[i] = ToNode(target_opers[i])->name();
-  RunWithNames(session->session.get(), run_options, input_names, input_values, output_names,
-               output_values, target_names, run_metadata, status);
-}
-
-void TF_SessionPRunSetup(TF_Session*, const TF_Output*, int, const TF_Output*, int,
-                         const TF_Operation* const*, int, const char** handle, TF_Status* status) {
   *handle = nullptr;
-  SetStatus(status, PartialRunsUnsupported("TF_SessionPRunSetup"));
+  if (session == nullptr) {
+    return SetStatus(status,
+                     absl::InvalidArgumentError("TF_SessionPRunSetup: the session is null"));
+  }
+  absl::Status valid =
+      ValidateRunArguments("TF_SessionPRunSetup", inputs, nullptr, /*has_values=*/false, ninputs,
+                           outputs, noutputs, target_opers, ntargets);
+  if (!valid.ok()) return SetStatus(status, valid);
+  absl::Status extended = ExtendIfOpen(session);
+  if (!extended.ok()) return SetStatus(status, extended);
+  PRunSetupWithNames(session->session.get(), OutputNames(inputs, ninputs),
+                     OutputNames(outputs, noutputs), TargetNames(target_opers, ntargets), handle,
+                     status);
 }
 
-void TF_SessionPRun(TF_Session*, const char*, const TF_Output*, TF_Tensor* const*, int,
-                    const TF_Output*, TF_Tensor** output_values, int noutputs,
-                    const TF_Operation* const*, int, TF_Status* status) {
+void TF_SessionPRun(TF_Session* session, const char* handle, const TF_Output* inputs,
+                    TF_Tensor* const* input_values, int ninputs, const TF_Output* outputs,
+                    TF_Tensor** output_values, int noutputs,
+                    const TF_Operation* const* target_opers, int ntargets, TF_Status* status) {
   for (int i = 0; i < noutputs; ++i) output_values[i] = nullptr;
-  SetStatus(status, PartialRunsUnsupported("TF_SessionPRun"));
+  if (session == nullptr) {
+    return SetStatus(status, absl::InvalidArgumentError("TF_SessionPRun: the session is null"));
+  }
+  absl::Status valid =
+      ValidateRunArguments("TF_SessionPRun", inputs, input_values, /*has_values=*/true, ninputs,
+                           outputs, noutputs, target_opers, ntargets);
+  if (!valid.ok()) return SetStatus(status, valid);
+  absl::Status extended = ExtendIfOpen(session);
+  if (!extended.ok()) return SetStatus(status, extended);
+  PRunWithNames(session->session.get(), handle, OutputNames(inputs, ninputs), input_values,
+                OutputNames(outputs, noutputs), output_values, status);
 }
 
 void TF_DeletePRunHandle(const char* handle) { delete[] handle; }
@@ -360,16 +482,36 @@ void TF_Run(TF_DeprecatedSession* session, const TF_Buffer* run_options, const c
                run_metadata, status);
 }
 
-void TF_PRunSetup(TF_DeprecatedSession*, const char**, int, const char**, int, const char**, int,
-                  const char** handle, TF_Status* status) {
+void TF_PRunSetup(TF_DeprecatedSession* session, const char** input_names, int ninputs,
+                  const char** output_names, int noutputs, const char** target_oper_names,
+                  int ntargets, const char** handle, TF_Status* status) {
+  if (handle == nullptr) {
+    return SetStatus(status,
+                     absl::InvalidArgumentError("TF_PRunSetup: the handle pointer is null"));
+  }
   *handle = nullptr;
-  SetStatus(status, PartialRunsUnsupported("TF_PRunSetup"));
+  absl::Status valid = ValidateNameLists("TF_PRunSetup", session, input_names, ninputs,
+                                         output_names, noutputs, target_oper_names, ntargets);
+  if (!valid.ok()) return SetStatus(status, valid);
+  PRunSetupWithNames(session->session.get(), Names(input_names, ninputs),
+                     Names(output_names, noutputs), Names(target_oper_names, ntargets), handle,
+                     status);
 }
 
-void TF_PRun(TF_DeprecatedSession*, const char*, const char**, TF_Tensor**, int, const char**,
-             TF_Tensor** outputs, int noutputs, const char**, int, TF_Status* status) {
+void TF_PRun(TF_DeprecatedSession* session, const char* handle, const char** input_names,
+             TF_Tensor** inputs, int ninputs, const char** output_names, TF_Tensor** outputs,
+             int noutputs, const char** target_oper_names, int ntargets, TF_Status* status) {
   for (int i = 0; i < noutputs; ++i) outputs[i] = nullptr;
-  SetStatus(status, PartialRunsUnsupported("TF_PRun"));
+  absl::Status valid = ValidateNameLists("TF_PRun", session, input_names, ninputs, output_names,
+                                         noutputs, target_oper_names, ntargets);
+  for (int i = 0; valid.ok() && i < ninputs; ++i) {
+    if (inputs == nullptr || inputs[i] == nullptr) {
+      valid = absl::InvalidArgumentError(absl::StrCat("TF_PRun: input value ", i, " is null"));
+    }
+  }
+  if (!valid.ok()) return SetStatus(status, valid);
+  PRunWithNames(session->session.get(), handle, Names(input_names, ninputs), inputs,
+                Names(output_names, noutputs), outputs, status);
 }
 
 TF_DeviceList* TF_DeprecatedSessionListDevices(TF_DeprecatedSession* session, TF_Status* status) {
