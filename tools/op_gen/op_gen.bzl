@@ -26,7 +26,8 @@ def sluice_cc_op_wrappers(name, op_lib, copts = [], visibility = None):
         outs = [name + ".h", name + ".cc"],
         tools = [":" + gen],
         cmd = "$(location :%s) $(location %s.h) $(location %s.cc) %s" % (gen, name, name, header_include),
-        visibility = ["//visibility:private"],
+        # The generated files may be compiled into another target (a shared library).
+        visibility = visibility,
     )
     native.cc_library(
         name = name,

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # A third-party program on Sluice's C API, compiled and run unchanged: Neargye/hello_tf_c_api's
 # examples (c_api/examples/third_party/hello_tf_c_api/, see its README.md), built as a user
-# would, outside Bazel, with g++ and `pkg-config --cflags --libs tensorflow` against an install
-# prefix laid out by c_api/install_tree.sh, then run on graph.pb. Each program's stdout must
+# would, outside Bazel, with g++ and `pkg-config --cflags --libs tensorflow` against the install
+# tree of //tools/install (what scripts/install.sh installs), then run on graph.pb. Each program's stdout must
 # match what the same program printed on TensorFlow's own C library (expected/*.txt): the same
 # text, and every number within a relative 1e-4 (the programs print 6 significant digits).
 set -euo pipefail
 root="${TEST_SRCDIR}/${TEST_WORKSPACE}"
 prefix="${TEST_TMPDIR}/prefix"
-lib="$root/c_api/libtensorflow.so.2"
-"$root/c_api/install_tree.sh" "$lib" "$root" "$prefix"
+mkdir -p "$prefix"
+tar -C "$prefix" -xf "$1"
+lib="$prefix/lib/libtensorflow_framework.so.2"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 
 example="$root/c_api/examples/third_party/hello_tf_c_api"
