@@ -103,7 +103,9 @@ class AffineFolder {
 
  private:
   bool Foldable(const Node* n, const Node* prev) const {
-    return n->output_type(0) == DT_FLOAT && !opts_.protected_names.contains(n->name()) &&
+    // A consumer without outputs (a fetch's _Retval or _Send) ends the chain.
+    return n->num_outputs() > 0 && n->output_type(0) == DT_FLOAT &&
+           !opts_.protected_names.contains(n->name()) &&
            n->assigned_device_name() == prev->assigned_device_name() &&
            n->requested_device() == prev->requested_device();
   }

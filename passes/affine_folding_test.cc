@@ -141,6 +141,9 @@ TEST_F(AffineFoldingTest, WhatCannotFoldStays) {
   opts_.protected_names = {"mul"};
   EXPECT_FALSE(Fold());
   opts_.protected_names.clear();
+  // The contraction is fetched: its sole consumer is a _Retval, which has no outputs.
+  Load(ConvBase() + Node("ret", "_Retval", {"conv"}, " attr { key: 'index' value { i: 0 } }"));
+  EXPECT_FALSE(Fold());
   // A bias alone has nothing to fold.
   Load(ConvBase() + Const("b", {3}, {1, 1, 1}) + Node("bias", "BiasAdd", {"conv", "b"}));
   EXPECT_FALSE(Fold());
