@@ -11,9 +11,12 @@ fi
 lib="$root/c_api/libtensorflow.so.2"
 # Under --config=asan the library needs the sanitizer runtimes loaded first, and Python's
 # own allocations are not ours to leak-check.
-if ldd "$lib" | grep -q libasan; then
+# ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep exits
+# before ldd has written everything (SIGPIPE), which skipped the preload at random.
+linked=$(ldd "$lib")
+if grep -q libasan <<<"$linked"; then
   preload="$(gcc -print-file-name=libasan.so)"
-  if ldd "$lib" | grep -q libubsan; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
+  if grep -q libubsan <<<"$linked"; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
   export LD_PRELOAD="$preload"
   export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
 fi

@@ -362,6 +362,28 @@ absl::Status DirectSession::Close() {
   return absl::OkStatus();
 }
 
+absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::string> feeds,
+                                           std::vector<std::string> fetches,
+                                           std::vector<std::string> targets,
+                                           std::unique_ptr<SessionExecutors>* built) {
+  std::shared_ptr<const GraphDef> graph;
+  {
+    absl::MutexLock lock(&graph_mu_);
+    graph = graph_def_;
+  }
+  if (graph == nullptr) {
+    return errors::FailedPrecondition("Session was not created with a graph before ",
+                                      partial_run ? "PRunSetup()!" : "Run()!");
+  }
+  ExecutorBuildContext context;
+  context.options = &options_;
+  context.device_mgr = device_mgr_.get();
+  context.constant_evaluator = constant_evaluator_.get();
+  context.partial_run = partial_run;
+  return BuildSessionExecutors(context, *graph, std::move(feeds), std::move(fetches),
+                               std::move(targets), built);
+}
+
 absl::Status DirectSession::GetOrCreateExecutors(
     const std::vector<std::pair<std::string, Tensor>>& inputs,
     const std::vector<std::string>& outputs, const std::vector<std::string>& targets,
@@ -394,23 +416,11 @@ absl::Status DirectSession::GetOrCreateExecutors(
     }
   }
 
-  std::shared_ptr<const GraphDef> graph;
-  {
-    absl::MutexLock lock(&graph_mu_);
-    graph = graph_def_;
-  }
-  if (graph == nullptr) {
-    return errors::FailedPrecondition("Session was not created with a graph before Run()!");
-  }
   // Built without the lock, so that steps of cached signatures are not held up; when two
   // threads build the same signature at once, the first to finish wins.
-  ExecutorBuildContext context;
-  context.options = &options_;
-  context.device_mgr = device_mgr_.get();
-  context.constant_evaluator = constant_evaluator_.get();
   std::unique_ptr<SessionExecutors> built;
-  RETURN_IF_ERROR(BuildSessionExecutors(context, *graph, std::move(feeds), std::move(fetches),
-                                        std::move(sorted_targets), &built));
+  RETURN_IF_ERROR(BuildExecutors(/*partial_run=*/false, std::move(feeds), std::move(fetches),
+                                 std::move(sorted_targets), &built));
   absl::MutexLock lock(&executors_mu_);
   auto inserted = executors_.emplace(key, std::move(built));
   executors_by_exact_key_.emplace(exact_key, inserted.first->second);
@@ -576,22 +586,9 @@ absl::Status DirectSession::GetOrCreatePartialRunExecutors(
       return absl::OkStatus();
     }
   }
-  std::shared_ptr<const GraphDef> graph;
-  {
-    absl::MutexLock lock(&graph_mu_);
-    graph = graph_def_;
-  }
-  if (graph == nullptr) {
-    return errors::FailedPrecondition("Session was not created with a graph before PRunSetup()!");
-  }
-  ExecutorBuildContext context;
-  context.options = &options_;
-  context.device_mgr = device_mgr_.get();
-  context.constant_evaluator = constant_evaluator_.get();
-  context.partial_run = true;
   std::unique_ptr<SessionExecutors> built;
-  RETURN_IF_ERROR(BuildSessionExecutors(context, *graph, std::move(feeds), std::move(fetches),
-                                        std::move(sorted_targets), &built));
+  RETURN_IF_ERROR(BuildExecutors(/*partial_run=*/true, std::move(feeds), std::move(fetches),
+                                 std::move(sorted_targets), &built));
   absl::MutexLock lock(&executors_mu_);
   // When two threads build the same signature at once, the first to finish wins.
   *executors = prun_executors_.emplace(key, std::move(built)).first->second;

@@ -126,6 +126,11 @@ class DirectSession : public Session {
   DirectSession(const SessionOptions& options, std::unique_ptr<DeviceMgr> device_mgr,
                 std::vector<InterOpPool> inter_op_pools);
 
+  // Prunes, places, optimises and partitions the current graph for one signature and makes
+  // its executors (feeds and fetches through the rendezvous when `partial_run`).
+  absl::Status BuildExecutors(bool partial_run, std::vector<std::string> feeds,
+                              std::vector<std::string> fetches, std::vector<std::string> targets,
+                              std::unique_ptr<SessionExecutors>* built);
   // Executors of the step's signature, from the cache or built now.
   absl::Status GetOrCreateExecutors(const std::vector<std::pair<std::string, Tensor>>& inputs,
                                     const std::vector<std::string>& outputs,

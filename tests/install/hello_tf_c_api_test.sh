@@ -29,9 +29,12 @@ done
 # Under --config=asan the library needs the sanitizer runtimes loaded before anything else
 # (only in the programs: python3 below is not run under them).
 preload=""
-if ldd "$lib" | grep -q libasan; then
+# ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep exits
+# before ldd has written everything (SIGPIPE), which skipped the preload at random.
+linked=$(ldd "$lib")
+if grep -q libasan <<<"$linked"; then
   preload="$(gcc -print-file-name=libasan.so)"
-  if ldd "$lib" | grep -q libubsan; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
+  if grep -q libubsan <<<"$linked"; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
 fi
 
 # The programs read graph.pb from the working directory.

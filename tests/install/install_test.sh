@@ -27,9 +27,12 @@ done
 
 # Under --config=asan the libraries need the sanitizer runtimes loaded before anything else,
 # and the clients below are not instrumented.
-if ldd "$prefix/lib/libtensorflow_framework.so.2" | grep -q libasan; then
+# ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep exits
+# before ldd has written everything (SIGPIPE), which skipped the preload at random.
+linked=$(ldd "$prefix/lib/libtensorflow_framework.so.2")
+if grep -q libasan <<<"$linked"; then
   preload="$(gcc -print-file-name=libasan.so)"
-  if ldd "$prefix/lib/libtensorflow_framework.so.2" | grep -q libubsan; then
+  if grep -q libubsan <<<"$linked"; then
     preload="$preload $(gcc -print-file-name=libubsan.so)"
   fi
   export LD_PRELOAD="$preload"
