@@ -3,7 +3,8 @@
 # into a temporary prefix and builds clients against it the way users do, outside Bazel,
 # with the system compilers and pkg-config:
 #   - the C99 program of c_api/examples on libtensorflow (pkg-config tensorflow), run on the
-#     bundled digits model;
+#     bundled digits model, and the ctypes binding's tests (c_api/python) on the installed
+#     libtensorflow.so.2;
 #   - the four ZeroOut custom-op libraries with g++ -shared (pkg-config tensorflow_framework),
 #     loaded by a C program through TF_LoadLibrary;
 #   - a C++ program of TensorFlow's C++ guide and a C++ custom-op client on libtensorflow_cc
@@ -45,6 +46,10 @@ echo "== C program on libtensorflow"
 gcc -std=c99 -Wall -Wextra -Werror -pedantic "$root/c_api/examples/c_program_test.c" \
   -o "$work/c_program" $(pkg-config --cflags --libs tensorflow) -lm "$rpath"
 "$work/c_program" "$root/models/digits"
+
+echo "== Python (ctypes) on libtensorflow"
+/usr/bin/python3 "$root/c_api/python/sluice_tf_test.py" "$prefix/lib/libtensorflow.so.2" \
+  "$root/models/digits"
 
 echo "== custom ops built with g++ against tensorflow_framework, loaded from C"
 for op in zero_out zero_out_typed zero_out_preserve_index zero_out_conflicting; do
