@@ -205,6 +205,7 @@ run convert_missing 1 convert "$tmp/nothing.pb" -o "$tmp/x.pbtxt"
 run bench 0 benchmark "$data/add.pbtxt" --warmup 1 --runs 5 --shape x=2,3
 expect "$tmp/bench.out" "Steps: 5 in"
 expect "$tmp/bench.out" "Latency ms: p50"
+expect "$tmp/bench.out" "p99.9"
 expect "$tmp/bench.out" "Throughput:"
 expect "$tmp/bench.out" "Peak memory (RSS):"
 expect_not "$tmp/bench.err" "["
@@ -216,6 +217,12 @@ expect "$tmp/bench_profile.out" "By node:"
 run bench_json 0 benchmark "$data/add.pbtxt" --runs 3 --json --profile --batch 2
 expect "$tmp/bench_json.out" '"batch":2'
 expect "$tmp/bench_json.out" '"latency_ms":{"p50":'
+expect "$tmp/bench_json.out" '"p99.9":'
+run bench_contend 0 benchmark "$data/add.pbtxt" --runs 20 --contend 2 --shape x=2,3
+expect "$tmp/bench_contend.out" "2 busy neighbour process(es)"
+expect "$tmp/bench_contend.out" "Steps: 20 in"
+run bench_bad_contend 2 benchmark "$data/add.pbtxt" --runs 2 --contend -1
+expect "$tmp/bench_bad_contend.err" "--contend in [0, 1024]"
 expect "$tmp/bench_json.out" '"by_op_type":[{"op":'
 run bench_seconds 0 benchmark "$data/add.pbtxt" --seconds 0.2 --warmup 0 --batch 2
 run bench_threads 0 benchmark "$data/add.pbtxt" --runs 2 --threads 1 --inter-op-threads 1 \

@@ -1,9 +1,13 @@
 """TensorFlow's side of the whole-model benchmark: one frozen GraphDef, one configuration.
 
 Runs the model in a tf.compat.v1.Session (Grappler and TensorFlow's oneDNN paths on, as a
-user gets them) with `--threads` intra-op threads and one inter-op thread, feeding a random
-float32 batch of `--batch` for the input node, and prints one JSON line:
-  {"p50_ms", "p90_ms", "p99_ms", "mean_ms", "throughput", "peak_rss_mb", "runs", "flops"}
+user gets them) with `--threads` intra-op threads and `--inter-op-threads` inter-op threads
+(default 1; 0 lets TensorFlow choose, as for intra-op), feeding a random float32 batch of
+`--batch` for the input node, and prints one JSON line:
+  {"p50_ms", "p90_ms", "p99_ms", "p999_ms", "mean_ms", "throughput", "peak_rss_mb", "runs",
+   "flops"}
+`--contend N` runs N busy processes (one core each) from before the warm-up to the end of the
+timed runs, as `sluice benchmark --contend N` does.
 throughput is items (batch elements) per second; peak_rss_mb is this process's peak
 resident memory (VmHWM, not ru_maxrss, which a child inherits from its parent across exec),
 so run one configuration per process; flops counts the contractions' multiply-adds (as two
@@ -11,6 +15,7 @@ operations each) of one step at this batch size, from the graph's inferred shape
 """
 import argparse
 import json
+import multiprocessing
 import os
 import resource
 import time
@@ -27,6 +32,28 @@ def peak_rss_mb():
       if line.startswith("VmHWM:"):
         return int(line.split()[1]) / 1024.0
   return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def spin():
+  x = 1.0
+  while True:
+    x = x * 1.0000001 + 1e-9
+
+
+def start_neighbours(count):
+  # fork, not spawn: the children start at once and never import TensorFlow.
+  context = multiprocessing.get_context("fork")
+  neighbours = [context.Process(target=spin, daemon=True) for _ in range(count)]
+  for process in neighbours:
+    process.start()
+  return neighbours
+
+
+def stop_neighbours(neighbours):
+  for process in neighbours:
+    process.kill()
+  for process in neighbours:
+    process.join()
 
 
 def contraction_flops(graph):
@@ -53,6 +80,8 @@ def main():
   parser.add_argument("--threads", type=int, default=1)
   parser.add_argument("--warmup", type=int, default=3)
   parser.add_argument("--runs", type=int, default=20)
+  parser.add_argument("--inter-op-threads", type=int, default=1)
+  parser.add_argument("--contend", type=int, default=0)
   args = parser.parse_args()
 
   graph_def = tf.compat.v1.GraphDef()
@@ -69,9 +98,10 @@ def main():
     tf.import_graph_def(graph_def, input_map={args.input + ":0": placeholder}, name="")
   x = np.random.default_rng(0).uniform(-1, 1, shape).astype(np.float32)
   config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=args.threads,
-                                    inter_op_parallelism_threads=1)
+                                    inter_op_parallelism_threads=args.inter_op_threads)
   with tf.compat.v1.Session(graph=graph, config=config) as session:
     run = session.make_callable(args.output + ":0", [placeholder])
+    neighbours = start_neighbours(args.contend)
     for _ in range(args.warmup):
       run(x)
     times = []
@@ -79,11 +109,13 @@ def main():
       start = time.perf_counter()
       run(x)
       times.append((time.perf_counter() - start) * 1e3)
+    stop_neighbours(neighbours)
   times = np.array(times)
   print(json.dumps({
-      "p50_ms": float(np.percentile(times, 50)),
-      "p90_ms": float(np.percentile(times, 90)),
-      "p99_ms": float(np.percentile(times, 99)),
+      "p50_ms": float(np.percentile(times, 50, method="inverted_cdf")),
+      "p90_ms": float(np.percentile(times, 90, method="inverted_cdf")),
+      "p99_ms": float(np.percentile(times, 99, method="inverted_cdf")),
+      "p999_ms": float(np.percentile(times, 99.9, method="inverted_cdf")),
       "mean_ms": float(times.mean()),
       "throughput": float(args.batch * 1e3 / times.mean()),
       "peak_rss_mb": peak_rss_mb(),

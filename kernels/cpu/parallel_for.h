@@ -1,20 +1,33 @@
-// ParallelFor: splits a kernel's loop over the device's intra-op Eigen thread pool when the
-// work is large enough to pay for the hand-off, and runs it inline otherwise.
+// ParallelFor: splits a kernel's loop over the device's intra-op pool when the work is large
+// enough to pay for the hand-off, and runs it inline otherwise.
 //
 // Contract: fn(first, last) is called on disjoint ranges that cover [0, n) exactly once; the
 // calls may run concurrently on pool threads, and ParallelFor returns only when all have
 // finished. `elements` is the total number of output elements (the size that decides whether
-// to go parallel); `unit_cost` is the cost of one of the n units (Eigen's cost model picks the
-// block size from it). With `align` > 1, every range but the last starts and ends at a
-// multiple of `align`: Eigen expressions over a range take their vectorised path on whole
-// packets and the scalar one on the rest, which may round differently, so aligned ranges
-// keep a kernel's result independent of how the loop was split.
+// to go parallel); `unit_cost` is the cost of one of the n units (Eigen's cost model picks
+// the number of threads worth using from it). With `align` > 1, every range but the last
+// starts and ends at a multiple of `align`: Eigen expressions over a range take their
+// vectorised path on whole packets and the scalar one on the rest, which may round
+// differently, so aligned ranges keep a kernel's result independent of how the loop was
+// split.
+//
+// How it runs (why it is not Eigen's ThreadPoolDevice::parallelFor): the range is cut into
+// blocks whose boundaries depend only on n, the cost and the device's fixed thread count,
+// never on the machine's load. The kernel's team (OpKernelContext::intra_op_threads, from
+// the core budget) decides how many threads take part: the calling thread and team - 1
+// helpers scheduled on the pool, all claiming blocks from a shared counter. The caller
+// works instead of sleeping, and it waits only for blocks another thread has already
+// started: a helper the scheduler has not run yet claims nothing, and the caller does its
+// blocks. So a loop never waits for a thread that is not running (Eigen's parallelFor
+// divides the range up front and waits for every part).
 #ifndef SLUICE_KERNELS_CPU_PARALLEL_FOR_H_
 #define SLUICE_KERNELS_CPU_PARALLEL_FOR_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
+#include "absl/functional/function_ref.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -25,25 +38,41 @@ namespace sluice {
 // to the intra-op pool costs more than it saves.
 constexpr int64_t kMinParallelElements = 32 * 1024;
 
+namespace parallel_for_internal {
+
+// Runs block(0) ... block(num_blocks - 1), each exactly once, on the calling thread and on
+// up to `team` - 1 helpers scheduled on `pool`; returns when all have run.
+void RunBlocks(Eigen::ThreadPoolInterface* pool, int team, int64_t num_blocks,
+               absl::FunctionRef<void(int64_t)> block);
+
+// The block size for n units of `unit_cost` on a device of `device_threads` threads: at
+// least the size Eigen's cost model deems worth a task, at most n / (4 * device_threads)
+// blocks' worth when that is larger (so the blocks are few and even), rounded up to
+// `align`.
+int64_t BlockSize(int64_t n, const Eigen::TensorOpCost& unit_cost, int device_threads,
+                  int64_t align);
+
+}  // namespace parallel_for_internal
+
 template <typename Fn>
 void ParallelFor(OpKernelContext* ctx, int64_t n, int64_t elements,
                  const Eigen::TensorOpCost& unit_cost, Fn&& fn, int64_t align = 1) {
   const Eigen::ThreadPoolDevice* device = ctx->device()->eigen_cpu_device();
-  if (device == nullptr || elements < kMinParallelElements || n < 2 || device->numThreads() < 2) {
+  const int team = std::min(ctx->intra_op_threads(), device == nullptr ? 1 : device->numThreads());
+  if (team < 2 || elements < kMinParallelElements || n < 2) {
     fn(int64_t{0}, n);
     return;
   }
-  const auto call = [&fn](Eigen::Index first, Eigen::Index last) {
-    fn(static_cast<int64_t>(first), static_cast<int64_t>(last));
-  };
-  if (align <= 1) {
-    device->parallelFor(n, unit_cost, call);
+  const int worth = Eigen::TensorCostModel<Eigen::ThreadPoolDevice>::numThreads(n, unit_cost, team);
+  const int64_t block = parallel_for_internal::BlockSize(n, unit_cost, device->numThreads(),
+                                                         std::max<int64_t>(align, 1));
+  const int64_t num_blocks = (n + block - 1) / block;
+  if (worth < 2 || num_blocks < 2) {
+    fn(int64_t{0}, n);
     return;
   }
-  device->parallelFor(
-      n, unit_cost,
-      [align](Eigen::Index block) -> Eigen::Index { return (block + align - 1) / align * align; },
-      call);
+  parallel_for_internal::RunBlocks(device->getPool(), worth, num_blocks,
+                                   [&](int64_t b) { fn(b * block, std::min(n, (b + 1) * block)); });
 }
 
 }  // namespace sluice

@@ -3,7 +3,7 @@
 
 #include <omp.h>
 
-#include <thread>
+#include <algorithm>
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/CXX11/ThreadPool"
@@ -66,7 +67,8 @@ CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool a
     : Device(attributes, allocator),
       allocator_(allocator),
       num_threads_(num_threads),
-      pool_(SharedPool(num_threads, allow_spinning)) {
+      pool_(SharedPool(num_threads, allow_spinning)),
+      load_sampler_(num_threads > 1 ? AcquireLoadSampler() : nullptr) {
   set_eigen_cpu_device(pool_->device());
 }
 
@@ -74,21 +76,38 @@ CpuDevice::~CpuDevice() = default;
 
 Eigen::ThreadPoolInterface* CpuDevice::intra_op_thread_pool() const { return pool_->pool(); }
 
-void CpuDevice::SetOmpThreadsForCurrentThread() const {
-  if (omp_threads_of_this_thread != num_threads_) {
-    omp_set_num_threads(num_threads_);
-    omp_threads_of_this_thread = num_threads_;
+void CpuDevice::SetOmpThreadsForCurrentThread(int team) const {
+  if (omp_threads_of_this_thread != team) {
+    omp_set_num_threads(team);
+    omp_threads_of_this_thread = team;
   }
 }
 
 void CpuDevice::Compute(OpKernel* op_kernel, OpKernelContext* context) {
-  SetOmpThreadsForCurrentThread();
+  // The caller (the executor) may have capped the team already.
+  const int cap = std::min(num_threads_, context->intra_op_threads());
+  if (cap <= 1 || !op_kernel->IsExpensive()) {
+    // A cheap kernel, a kernel on a one-thread device and one too small for a team run
+    // with a team of one (OpenMP's too: a oneDNN primitive would otherwise fork the team
+    // this thread was last given).
+    SetOmpThreadsForCurrentThread(1);
+    context->set_intra_op_threads(1);
+    op_kernel->Compute(context);
+    return;
+  }
+  const CoreBudget::Claim claim(CoreBudget::Get(), cap);
+  SetOmpThreadsForCurrentThread(claim.team());
+  context->set_intra_op_threads(claim.team());
   op_kernel->Compute(context);
 }
 
 void CpuDevice::ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
                              std::function<void()> done) {
-  SetOmpThreadsForCurrentThread();
+  // An asynchronous kernel's work may outlive this call, so it claims nothing; it may use
+  // the cores free now.
+  const int team = std::min(num_threads_, CoreBudget::Get().free_cores());
+  SetOmpThreadsForCurrentThread(team);
+  context->set_intra_op_threads(team);
   op_kernel->ComputeAsync(context, std::move(done));
 }
 
@@ -101,8 +120,7 @@ absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_t
   if (requested > 0) {
     *num_threads = requested;
   } else {
-    const unsigned int cores = std::thread::hardware_concurrency();
-    *num_threads = cores > 0 ? static_cast<int>(cores) : 1;
+    *num_threads = CoreBudget::Get().usable_cores();
   }
   return absl::OkStatus();
 }

@@ -8,16 +8,24 @@
 // gone.
 //
 // Intra-op parallelism: kernels split work over an Eigen::ThreadPool of
-// config.intra_op_parallelism_threads threads (0: the hardware concurrency), reached
+// config.intra_op_parallelism_threads threads (0: the cores this process may use, from its
+// affinity mask and cgroup CPU quota, see CoreBudget::usable_cores), reached
 // through eigen_cpu_device(). Pools are shared process-wide by size: every device (and
 // every session) asking for N threads uses the same N-thread pool, which lives as long as
 // one device uses it. Sharing keeps many sessions from multiplying threads.
 //
-// oneDNN: the system oneDNN uses OpenMP (libgomp), whose thread count is a per-thread
-// setting. Compute therefore sets omp_set_num_threads(intra_op threads) on the calling
-// thread when it differs from that thread's last setting (one thread_local compare per
-// kernel), so a oneDNN primitive never uses more cores than the Eigen pool would; the two
-// are never busy for the same kernel, so together they do not oversubscribe.
+// Teams: an expensive kernel (OpKernel::IsExpensive) runs with a team taken from the
+// process's core budget (core_budget.h): at most intra_op_parallelism_threads, at most the
+// cores other processes leave free divided by the expensive kernels running at that moment.
+// The team is what OpKernelContext::intra_op_threads() reports (ParallelFor's thread count)
+// and the OpenMP thread count of the calling thread: the system oneDNN uses OpenMP (libgomp),
+// whose thread count is a per-thread setting, so Compute calls omp_set_num_threads(team)
+// when it differs from that thread's last setting (one thread_local compare per kernel). A
+// oneDNN primitive and a ParallelFor are never busy for the same kernel, so the two pools
+// do not oversubscribe the cores; and a team never counts on a core that another process
+// or another kernel is using, so no kernel waits for a member the scheduler is not
+// running. Cheap kernels run with a team of one and claim nothing. A device with more than
+// one thread keeps the process's load sampler running (core_budget.h).
 //
 // Devices report TensorFlow's CPU memory_limit (256 MiB, informational only: allocation is
 // bounded by physical memory, see graph/core/allocator.h).
@@ -32,6 +40,7 @@
 #include "absl/status/status.h"
 #include "graph/core/allocator.h"
 #include "graph/core/device_name.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/retaining_allocator.h"
@@ -72,16 +81,17 @@ class CpuDevice : public Device {
   // Takes the owner's reference to `allocator`.
   CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
             RetainingAllocator* allocator);
-  // Sets the calling thread's OpenMP thread count to num_threads_ if not already so.
-  void SetOmpThreadsForCurrentThread() const;
+  // Sets the calling thread's OpenMP thread count to `team` if not already so.
+  void SetOmpThreadsForCurrentThread(int team) const;
 
   const std::unique_ptr<RetainingAllocator, RetainingAllocator::Releaser> allocator_;
   const int num_threads_;
   const std::shared_ptr<IntraOpThreadPool> pool_;
+  const std::shared_ptr<LoadSampler> load_sampler_;  // null with one thread
 };
 
-// The intra-op thread count `options` asks for: intra_op_parallelism_threads, or the
-// hardware concurrency when it is 0. INVALID_ARGUMENT if negative.
+// The intra-op thread count `options` asks for: intra_op_parallelism_threads, or the cores
+// this process may use when it is 0. INVALID_ARGUMENT if negative.
 absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_threads);
 
 // Whether the session's pools may spin: not when config.experimental.disable_thread_spinning.

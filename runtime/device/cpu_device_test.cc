@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "graph/core/allocator.h"
@@ -13,6 +14,7 @@
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
 #include "runtime/device/session_options.h"
@@ -138,11 +140,6 @@ TEST(CpuDeviceTest, ThreadPoolSizeFromOptions) {
 
   std::vector<std::unique_ptr<Device>> other = AddDevicesOrDie(Options(1, 2));
   EXPECT_EQ(static_cast<CpuDevice*>(other[0].get())->intra_op_thread_pool()->NumThreads(), 2);
-
-  std::vector<std::unique_ptr<Device>> automatic = AddDevicesOrDie(Options(1, 0));
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  EXPECT_EQ(static_cast<CpuDevice*>(automatic[0].get())->intra_op_parallelism_threads(),
-            cores > 0 ? cores : 1);
 }
 
 TEST(CpuDeviceTest, SpinningAndSleepingPoolsAreNotShared) {
@@ -167,8 +164,8 @@ TEST(CpuDeviceTest, EigenDeviceRunsParallelWork) {
   EXPECT_EQ(b(1023), 4.0f);
 }
 
-// Records the OpenMP thread count its Compute sees.
-REGISTER_OP("CpuDeviceTestOmpProbe").Output("threads: int32");
+// Records the OpenMP thread count and the intra-op team its Compute sees.
+REGISTER_OP("CpuDeviceTestOmpProbe").Output("threads: int32").Output("team: int32");
 class OmpProbeOp : public OpKernel {
  public:
   explicit OmpProbeOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -176,27 +173,47 @@ class OmpProbeOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &out));
     out->flat<int32_t>()(0) = omp_get_max_threads();
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({}), &out));
+    out->flat<int32_t>()(0) = ctx->intra_op_threads();
   }
 };
 REGISTER_KERNEL_BUILDER(Name("CpuDeviceTestOmpProbe").Device(DEVICE_CPU), OmpProbeOp);
 
-TEST(CpuDeviceTest, ComputeSetsOpenMpThreads) {
+// The probe's (OpenMP threads, team) when run through `device`.
+std::pair<int, int> Probe(Device* device) {
+  NodeDef def;
+  def.set_name("probe");
+  def.set_op("CpuDeviceTestOmpProbe");
+  std::unique_ptr<OpKernel> kernel;
+  EXPECT_TRUE(CreateOpKernel(DEVICE_CPU, device, device->GetAllocator(), def, &kernel).ok());
+  OpKernelContext::Params params;
+  params.op_kernel = kernel.get();
+  params.device = device;
+  OpKernelContext ctx(&params);
+  device->Compute(kernel.get(), &ctx);
+  EXPECT_TRUE(ctx.status().ok()) << ctx.status();
+  return {ctx.mutable_output(0)->flat<int32_t>()(0), ctx.mutable_output(1)->flat<int32_t>()(0)};
+}
+
+TEST(CpuDeviceTest, ComputeSetsOpenMpThreadsToTheTeam) {
+  CoreBudget& budget = CoreBudget::Get();
   for (int threads : {3, 1}) {
     std::vector<std::unique_ptr<Device>> devices = AddDevicesOrDie(Options(1, threads));
-    Device* device = devices[0].get();
-    NodeDef def;
-    def.set_name("probe");
-    def.set_op("CpuDeviceTestOmpProbe");
-    std::unique_ptr<OpKernel> kernel;
-    ASSERT_TRUE(CreateOpKernel(DEVICE_CPU, device, device->GetAllocator(), def, &kernel).ok());
-    OpKernelContext::Params params;
-    params.op_kernel = kernel.get();
-    params.device = device;
-    OpKernelContext ctx(&params);
-    device->Compute(kernel.get(), &ctx);
-    ASSERT_TRUE(ctx.status().ok()) << ctx.status();
-    EXPECT_EQ(ctx.mutable_output(0)->flat<int32_t>()(0), threads);
+    budget.set_busy_elsewhere(0);
+    // As many as the device has, as long as the machine has the cores.
+    const int team = std::min(threads, budget.usable_cores());
+    EXPECT_EQ(Probe(devices[0].get()), std::make_pair(team, team));
+    // Another process keeps all cores but one busy: a team of one, whatever the device has.
+    budget.set_busy_elsewhere(budget.usable_cores() - 1);
+    EXPECT_EQ(Probe(devices[0].get()), std::make_pair(1, 1));
+    budget.set_busy_elsewhere(0);
   }
+}
+
+TEST(CpuDeviceTest, DefaultThreadsAreTheUsableCores) {
+  std::vector<std::unique_ptr<Device>> devices = AddDevicesOrDie(Options(1, 0));
+  EXPECT_EQ(static_cast<CpuDevice*>(devices[0].get())->intra_op_parallelism_threads(),
+            CoreBudget::Get().usable_cores());
 }
 
 }  // namespace

@@ -10,19 +10,22 @@
 // sequential steps do not allocate them, and an Entry constructs its Tensor only while it
 // holds a value (an empty Tensor costs a validated shape, once per slot per step otherwise).
 //
-// RunAsync runs the cheap roots, and every cheap node they make ready, on the calling thread
-// (a caller that waits for the step would otherwise hand its first node to the pool and
-// sleep); expensive roots go to args.runner. A thread runs Process over a small local ready
-// queue: for each node it points the kernel's inputs at the node's slots, calls
-// Device::Compute, clears the input slots (so a buffer held only by its consumer can be
-// forwarded in place), then copies every output into its consumers' slots (sharing the
-// buffer; the last reader of an output takes the context's reference instead) and
-// decrements their pending counts. The kernel's context, which holds the other reference
-// when there are several readers, is gone before the consumers run on this thread. A consumer whose
-// count reaches zero is ready: cheap ones join the local queue (a kernel that calls itself
-// expensive but is measured to take a few microseconds counts as cheap, see KernelCosts); expensive
-// ones go to args.runner, except one that stays on this thread when nothing cheap is queued. No
-// lock is taken per node: slots are written by the one producer of each slot before the
+// RunAsync runs the roots, and every node they make ready that stays on this thread, on the
+// calling thread (a caller that waits for the step would otherwise hand its first node to the
+// pool and sleep). A thread runs Process over a small local ready queue: for each node it points
+// the kernel's inputs at the node's slots, calls Device::Compute, clears the input slots (so a
+// buffer held only by its consumer can be forwarded in place), then copies every output into its
+// consumers' slots (sharing the buffer; the last reader of an output takes the context's reference
+// instead) and decrements their pending counts. The kernel's context, which holds the other
+// reference when there are several readers, is gone before the consumers run on this thread. A
+// consumer whose count reaches zero is ready: cheap ones join the local queue (a kernel that calls
+// itself expensive but is measured to take a few microseconds counts as cheap, see KernelCosts).
+// One expensive node is kept by the thread (deferred) and runs when its cheap queue is empty, or
+// after kCheapNodesBeforeDeferred cheap nodes; every further expensive node goes to
+// args.runner, so two of them run at once. Handing the only expensive
+// node to the pool, as TensorFlow's executor does when cheap work is queued, costs a wake-up on
+// another core and a sleep of the caller, often more than the node itself. No lock is taken
+// per node: slots are written by the one producer of each slot before the
 // release-decrement that makes the consumer ready, and read after it.
 //
 // A Const (its kernel's const_tensor()) is not run: its value is copied to the readers'
@@ -76,6 +79,10 @@
 namespace sluice {
 namespace {
 
+// A Process loop runs at most this many cheap nodes while it keeps an expensive one waiting,
+// so a long run of cheap work cannot starve the node on the critical path.
+constexpr int kCheapNodesBeforeDeferred = 32;
+
 // Which nodes are worth another thread, learned as TensorFlow's executor learns it: a
 // kernel that calls itself expensive (the default on CPU) is timed while its estimate is
 // expensive, and once the moving average of its cycles falls under kExpensiveCycles it is
@@ -86,12 +93,20 @@ namespace {
 // shared by every step; updated without ordering (plain loads and stores, no
 // read-modify-write): a stale estimate or a lost count only changes where one node runs or
 // when it is timed next.
+//
+// The same samples decide which nodes are worth an intra-op team: a sample times the team
+// the kernel ran with estimates its work on one thread, and a node whose work averages
+// under kTeamWorkCycles runs with a team of one (the fork and join of a team costs a few
+// microseconds and a wake-up per member, more than such a node gains). The estimate does
+// not depend on the team, so the choice does not oscillate between team sizes.
 class KernelCosts {
  public:
   // About 2-3 microseconds, TensorFlow's threshold.
   static constexpr uint32_t kExpensiveCycles = 8000;
   static constexpr uint32_t kMaxSampleCycles = 2 * kExpensiveCycles;
   static constexpr uint32_t kResampleRuns = 16;
+  // About 30-40 microseconds of one core's work.
+  static constexpr uint32_t kTeamWorkCycles = 100000;
 
   explicit KernelCosts(const ExecutorGraph& layout) : nodes_(new Node[layout.num_nodes()]) {
     for (int i = 0; i < layout.num_nodes(); ++i) {
@@ -99,7 +114,14 @@ class KernelCosts {
       // Start well above the threshold: a few cheap runs are needed to run inline.
       nodes_[i].cycles.store(item.expensive ? 8 * kExpensiveCycles : 0, std::memory_order_relaxed);
       nodes_[i].untimed_runs.store(0, std::memory_order_relaxed);
+      // Unknown work: a full team until measured.
+      nodes_[i].work.store(kUnknownWork, std::memory_order_relaxed);
     }
+  }
+
+  // Whether node `id` is worth more than one intra-op thread.
+  bool WorthATeam(int32_t id) const {
+    return nodes_[id].work.load(std::memory_order_relaxed) > kTeamWorkCycles;
   }
 
   bool IsExpensive(int32_t id) const {
@@ -116,11 +138,18 @@ class KernelCosts {
   // A sample counts for at most kMaxSampleCycles, so that one run stretched by preemption
   // or contention cannot flip a cheap node (it takes three such runs in a row); a node
   // whose every run is expensive still converges above the threshold.
-  void Update(int32_t id, uint64_t elapsed) {
+  // `team` is the number of threads the run used.
+  void Update(int32_t id, uint64_t elapsed, int team) {
     const uint64_t clamped = std::min<uint64_t>(elapsed, kMaxSampleCycles);
     std::atomic<uint32_t>& cycles = nodes_[id].cycles;
     const uint64_t old = cycles.load(std::memory_order_relaxed);
     cycles.store(static_cast<uint32_t>((3 * old + clamped) / 4), std::memory_order_relaxed);
+    const uint64_t sample = std::min<uint64_t>(elapsed * std::max(team, 1), kUnknownWork - 1);
+    std::atomic<uint32_t>& work = nodes_[id].work;
+    const uint64_t old_work = work.load(std::memory_order_relaxed);
+    work.store(
+        static_cast<uint32_t>(old_work == kUnknownWork ? sample : (3 * old_work + sample) / 4),
+        std::memory_order_relaxed);
   }
 
   // A cycle count where the CPU has a cheap one, else nanoseconds.
@@ -135,9 +164,12 @@ class KernelCosts {
   }
 
  private:
+  static constexpr uint32_t kUnknownWork = UINT32_MAX;
+
   struct Node {
     std::atomic<uint32_t> cycles;        // moving average of the timed runs
     std::atomic<uint32_t> untimed_runs;  // runs while cheap, for resampling
+    std::atomic<uint32_t> work;          // moving average of cycles x team
   };
   std::unique_ptr<Node[]> nodes_;
 };
@@ -296,8 +328,9 @@ class ExecutorState {
  private:
   struct AsyncNode;
 
-  // Runs `initial` and every cheap node they make ready, on this thread.
-  void Process(absl::Span<const int32_t> initial);
+  // Runs `initial`, then `deferred` (an expensive node kept for this thread, -1 for none),
+  // and every node they make ready that stays on this thread.
+  void Process(absl::Span<const int32_t> initial, int32_t deferred = -1);
   // Runs node `id`. Returns false if it went asynchronous and someone else completes it;
   // otherwise its status and the nodes it made ready are in *status and *ready.
   bool RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready, absl::Status* status);
@@ -316,9 +349,11 @@ class ExecutorState {
   // last pending input.
   void MarkInputReady(const ExecutorEdge& edge, ReadyList* ready);
   // Accounts for a finished node; returns true if the step is over (call Finish).
-  bool NodeDone(const absl::Status& s, const ReadyList& ready, ReadyList* inline_ready);
-  // inline_ready is null when the caller is not a Process loop (an async callback).
-  void ScheduleReady(const ReadyList& ready, ReadyList* inline_ready);
+  bool NodeDone(const absl::Status& s, const ReadyList& ready, ReadyList* inline_ready,
+                int32_t* deferred);
+  // inline_ready and deferred (the Process loop's queue and its kept expensive node) are
+  // null when the caller is not a Process loop (an async callback).
+  void ScheduleReady(const ReadyList& ready, ReadyList* inline_ready, int32_t* deferred);
   // Hands node `id` (already counted in outstanding_) to the runner.
   void Dispatch(int32_t id);
   // Runs `dispatch` (which calls Dispatch) so that the step outlives it.
@@ -421,20 +456,24 @@ void ExecutorState::Start() {
     Process(cheap);
     return;
   }
+  // The first expensive root stays on this thread, the others go to the pool (see
+  // ScheduleReady).
   ReadyList inline_roots(cheap.begin(), cheap.end());
   ReadyList dispatched;
+  int32_t deferred = -1;
   for (int32_t id : expensive) {
-    (costs_.IsExpensive(id) ? dispatched : inline_roots).push_back(id);
+    if (!costs_.IsExpensive(id)) {
+      inline_roots.push_back(id);
+    } else if (deferred < 0) {
+      deferred = id;
+    } else {
+      dispatched.push_back(id);
+    }
   }
-  if (inline_roots.empty()) {
-    HoldWhileDispatching([this, &dispatched]() {
-      for (int32_t id : dispatched) Dispatch(id);
-    });
-    return;
-  }
-  // The inline roots are counted and not yet run, so the step outlives the dispatching.
+  // The deferred and inline roots are counted and not yet run, so the step outlives the
+  // dispatching.
   for (int32_t id : dispatched) Dispatch(id);
-  Process(inline_roots);
+  Process(inline_roots, deferred);
 }
 
 void ExecutorState::Dispatch(int32_t id) {
@@ -450,9 +489,10 @@ void ExecutorState::HoldWhileDispatching(Fn dispatch) {
   if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
 }
 
-void ExecutorState::Process(absl::Span<const int32_t> initial) {
+void ExecutorState::Process(absl::Span<const int32_t> initial, int32_t deferred) {
   // Popped from the back: reversed so that `initial` runs in order.
   ReadyList inline_ready(initial.rbegin(), initial.rend());
+  int cheap_since_deferred = 0;
   ReadyList ready;
   OpKernelContext::Params params;
   params.step_id = step_id_;
@@ -463,9 +503,18 @@ void ExecutorState::Process(absl::Span<const int32_t> initial) {
   params.resource_manager = resource_manager_;
   params.runner = runner_ ? &runner_ : nullptr;
 
-  while (!inline_ready.empty()) {
-    const int32_t id = inline_ready.back();
-    inline_ready.pop_back();
+  while (!inline_ready.empty() || deferred >= 0) {
+    int32_t id;
+    if (deferred >= 0 &&
+        (inline_ready.empty() || cheap_since_deferred >= kCheapNodesBeforeDeferred)) {
+      id = deferred;
+      deferred = -1;
+      cheap_since_deferred = 0;
+    } else {
+      id = inline_ready.back();
+      inline_ready.pop_back();
+      if (deferred >= 0) ++cheap_since_deferred;
+    }
     ready.clear();
     absl::Status s;
     if (cancellation_manager_ != nullptr && cancellation_manager_->IsCancelled() &&
@@ -477,7 +526,7 @@ void ExecutorState::Process(absl::Span<const int32_t> initial) {
     if (!aborted_.load(std::memory_order_acquire)) {
       if (!RunNode(id, &params, &ready, &s)) continue;
     }
-    if (NodeDone(s, ready, &inline_ready)) {
+    if (NodeDone(s, ready, &inline_ready, &deferred)) {
       Finish();
       return;
     }
@@ -519,10 +568,12 @@ bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyLi
 
   OpKernelContext ctx(params);
   if (stats) SetOpStart(stats.get());
+  // The team cap the device sees (it may lower it further, core_budget.h).
+  if (!costs_.WorthATeam(id)) ctx.set_intra_op_threads(1);
   if (item.expensive && costs_.ShouldTime(id)) {
     const uint64_t start = KernelCosts::Now();
     device_->Compute(item.kernel, &ctx);
-    costs_.Update(id, KernelCosts::Now() - start);
+    costs_.Update(id, KernelCosts::Now() - start, ctx.intra_op_threads());
   } else {
     device_->Compute(item.kernel, &ctx);
   }
@@ -542,7 +593,7 @@ void ExecutorState::AsyncDone(AsyncNode* async_node) {
   const absl::Status status = std::move(async_node->status);
   const ReadyList ready = std::move(async_node->ready);
   delete async_node;
-  if (NodeDone(status, ready, nullptr)) Finish();
+  if (NodeDone(status, ready, nullptr, nullptr)) Finish();
 }
 
 absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item) {
@@ -640,8 +691,8 @@ void ExecutorState::MarkInputReady(const ExecutorEdge& edge, ReadyList* ready) {
   }
 }
 
-bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready,
-                             ReadyList* inline_ready) {
+bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready, ReadyList* inline_ready,
+                             int32_t* deferred) {
   // The common case: one cheap successor, which inherits this node's count.
   if (inline_ready != nullptr && ready.size() == 1 && s.ok() && !costs_.IsExpensive(ready[0]) &&
       !aborted_.load(std::memory_order_acquire)) {
@@ -655,11 +706,12 @@ bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready,
   // This node's count passes to one of the ready nodes; count the others before any of
   // them can run (and finish) elsewhere.
   if (num_ready > 1) outstanding_.fetch_add(num_ready - 1, std::memory_order_relaxed);
-  ScheduleReady(ready, inline_ready);
+  ScheduleReady(ready, inline_ready, deferred);
   return false;
 }
 
-void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_ready) {
+void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_ready,
+                                  int32_t* deferred) {
   if (inline_ready == nullptr) {
     if (!runner_) {
       Process(ready);
@@ -674,20 +726,20 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
     inline_ready->insert(inline_ready->end(), ready.rbegin(), ready.rend());
     return;
   }
-  int32_t kept = -1;  // the last expensive node, a candidate to run on this thread
+  // One expensive node stays with this thread, run once its cheap work is done: handing it
+  // over would cost a wake-up on another core and a sleep here, more than a few cheap
+  // nodes take. Further expensive nodes go to the pool, which runs them at the same time.
+  // (They go even when other processes leave this one a single core: two nodes of a step
+  // may wait for each other, a queue's enqueue and dequeue, and the kernels' teams already
+  // shrink to the free cores.)
   for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
     if (!costs_.IsExpensive(*it)) {
       inline_ready->push_back(*it);
-      continue;
+    } else if (*deferred < 0) {
+      *deferred = *it;
+    } else {
+      Dispatch(*it);
     }
-    if (kept >= 0) Dispatch(kept);
-    kept = *it;
-  }
-  if (kept < 0) return;
-  if (inline_ready->empty()) {
-    inline_ready->push_back(kept);
-  } else {
-    Dispatch(kept);
   }
 }
 

@@ -46,13 +46,16 @@ class DeviceBase {
 
   // The Eigen device kernels use for intra-op parallel work on the CPU; null until set.
   const Eigen::ThreadPoolDevice* eigen_cpu_device() const { return eigen_cpu_device_; }
-  void set_eigen_cpu_device(const Eigen::ThreadPoolDevice* device) { eigen_cpu_device_ = device; }
+  void set_eigen_cpu_device(const Eigen::ThreadPoolDevice* device);
+  // eigen_cpu_device()->numThreads(), or 1 without one.
+  int eigen_cpu_threads() const { return eigen_cpu_threads_; }
 
  private:
   const std::string name_;
   const DeviceType device_type_;
   Allocator* const allocator_;
   const Eigen::ThreadPoolDevice* eigen_cpu_device_ = nullptr;
+  int eigen_cpu_threads_ = 1;
 };
 
 }  // namespace sluice

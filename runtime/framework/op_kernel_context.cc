@@ -56,6 +56,7 @@ OpKernelContext::OpKernelContext(Params* params)
       output_tensors_(heap_output_tensors_ != nullptr ? heap_output_tensors_.get()
                                                       : inline_output_tensors_) {
   CHECK(params_->device != nullptr) << "OpKernelContext needs a device";
+  intra_op_threads_ = params_->device->eigen_cpu_threads();
 }
 
 OpKernelContext::~OpKernelContext() = default;

@@ -148,6 +148,15 @@ class OpKernelContext {
   const std::string& frame_iter() const { return params_->frame_iter; }
   // CHECKs that the device has one.
   const Eigen::ThreadPoolDevice& eigen_cpu_device() const;
+  // How many threads this run of the kernel may use for its intra-op work (a ParallelFor's
+  // team): set by the device per call from the core budget (runtime/device/core_budget.h),
+  // at most eigen_cpu_device()->numThreads(), which is the default (1 without a pool).
+  // Before Device::Compute it is a cap: the executor lowers it to 1 for a node measured too
+  // small for a team.
+  // Decisions that change results (how a sum is split into partial sums) must follow
+  // numThreads(), which is fixed, never this, which follows the machine's load.
+  int intra_op_threads() const { return intra_op_threads_; }
+  void set_intra_op_threads(int threads) { intra_op_threads_ = threads; }
   // eigen_device<Eigen::ThreadPoolDevice>() is eigen_cpu_device().
   template <typename EigenDevice>
   const EigenDevice& eigen_device() const;
@@ -284,6 +293,7 @@ class OpKernelContext {
 
   Params* const params_;
   absl::Status status_;
+  int intra_op_threads_ = 1;
   // outputs_[i] points at output_tensors_[i] for a non-ref output once set.
   absl::InlinedVector<TensorValue, kInlineOutputs> outputs_;
   // Storage for the tensors of non-ref outputs: inline for kernels with at most

@@ -3,7 +3,6 @@
 #include "runtime/session/direct_session.h"
 
 #include <algorithm>
-#include <thread>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -15,6 +14,7 @@
 #include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/op/op_registry.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
@@ -137,10 +137,8 @@ void DisableMutexDeadlockDetection() {
   (void)disabled;
 }
 
-int DefaultThreadCount() {
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores == 0 ? 1 : static_cast<int>(cores);
-}
+// One per core this process may use (affinity mask and cgroup quota), as for intra-op.
+int DefaultThreadCount() { return CoreBudget::Get().usable_cores(); }
 
 // Sorted; duplicates removed when `unique`.
 std::vector<std::string> Canonical(std::vector<std::string> names, bool unique) {

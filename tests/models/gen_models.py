@@ -11,7 +11,9 @@ Models: mobilenet_v2, resnet50, inception_v3, efficientnet_b0 (tf.keras.applicat
 weights=None, include_top=True with logits out, inference mode) and transformer_encoder (one encoder block
 of width 256, 4 heads, sequence 128, written with MatMul / BatchMatMulV2 / Softmax / layer
 norm from Mean, SquaredDifference and Rsqrt / GELU through Erf, as frozen BERT-style
-graphs contain them).
+graphs contain them), transformer_small (the same block at width 64, 2 heads, sequence 16)
+and tiny_mlp (two dense layers, 32 -> 64 -> 10): the last two are for latency and threading
+benchmarks, where a step takes tens of microseconds.
 
 Usage: python3 tests/models/gen_models.py [name ...]   (default: all)
 """
@@ -44,8 +46,7 @@ def keras_app(constructor, size):
   return build
 
 
-def transformer_encoder():
-  width, heads, seq, hidden = 256, 4, 128, 1024
+def transformer_encoder(width=256, heads=4, seq=128, hidden=1024):
   head = width // heads
   rng = np.random.default_rng(SEED)
 
@@ -86,12 +87,43 @@ def transformer_encoder():
   return block, [None, seq, width]
 
 
+def transformer_small():
+  # A serving-sized block (a few tens of microseconds a step): where threading overheads,
+  # not arithmetic, decide the latency.
+  return transformer_encoder(width=64, heads=2, seq=16, hidden=256)
+
+
+def tiny_mlp():
+  # Two dense layers on a 32-wide input: a step of a few microseconds of arithmetic.
+  rng = np.random.default_rng(SEED)
+  w1 = tf.constant(rng.normal(0, 0.2, [32, 64]).astype(np.float32))
+  b1 = tf.constant(rng.normal(0, 0.1, [64]).astype(np.float32))
+  w2 = tf.constant(rng.normal(0, 0.2, [64, 10]).astype(np.float32))
+  b2 = tf.constant(rng.normal(0, 0.1, [10]).astype(np.float32))
+
+  def mlp(x):
+    return tf.matmul(tf.nn.relu(tf.matmul(x, w1) + b1), w2) + b2
+
+  return mlp, [None, 32]
+
+
+# Models written directly in TensorFlow ops (no Keras model object): name -> builder
+# returning (function, input shape).
+FUNCTION_MODELS = {
+    "transformer_encoder": transformer_encoder,
+    "transformer_small": transformer_small,
+    "tiny_mlp": tiny_mlp,
+}
+
+
 MODELS = {
     "mobilenet_v2": keras_app(tf.keras.applications.MobileNetV2, 224),
     "resnet50": keras_app(tf.keras.applications.ResNet50, 224),
     "inception_v3": keras_app(tf.keras.applications.InceptionV3, 299),
     "efficientnet_b0": keras_app(tf.keras.applications.EfficientNetB0, 224),
     "transformer_encoder": transformer_encoder,
+    "transformer_small": transformer_small,
+    "tiny_mlp": tiny_mlp,
 }
 
 
@@ -115,8 +147,8 @@ def run_tf(graph_def, x):
 
 def generate(name):
   tf.keras.utils.set_random_seed(SEED)
-  if name == "transformer_encoder":
-    fn, shape = transformer_encoder()
+  if name in FUNCTION_MODELS:
+    fn, shape = FUNCTION_MODELS[name]()
   else:
     model, shape = MODELS[name]()
     fn = lambda x: model(x, training=False)  # noqa: E731

@@ -1,6 +1,7 @@
 // sluice benchmark: times steps of a model after a warmup and reports latency percentiles,
 // throughput and peak memory; --profile adds per-op-type and per-node tables from traced
-// steps run after the timed ones (tracing costs time, so it never skews the latencies).
+// steps run after the timed ones (tracing costs time, so it never skews the latencies);
+// --contend N runs N busy processes beside the timed steps (busy_neighbours.h).
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "graph/core/errors.h"
 #include "tools/cli/args.h"
 #include "tools/cli/benchmark_stats.h"
+#include "tools/cli/busy_neighbours.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/feeds.h"
 #include "tools/cli/json_writer.h"
@@ -40,6 +43,7 @@ struct BenchmarkFlags {
   int64_t runs = -1;    // -1: not given
   double seconds = -1;  // -1: not given
   int64_t profile_runs = 20;
+  int64_t contend = 0;
   bool profile = false;
   bool json = false;
 };
@@ -89,15 +93,19 @@ class ProgressBar {
 
 void PrintText(const BenchmarkFlags& flags, const LatencyStats& stats, double total_ms,
                const std::string& device) {
-  std::printf("Benchmark of %s on %s (batch %lld, %lld warmup step(s))\n", flags.model.c_str(),
+  std::printf("Benchmark of %s on %s (batch %lld, %lld warmup step(s)", flags.model.c_str(),
               device.c_str(), static_cast<long long>(flags.feeds.batch),
               static_cast<long long>(flags.warmup));
+  if (flags.contend > 0) {
+    std::printf(", %lld busy neighbour process(es)", static_cast<long long>(flags.contend));
+  }
+  std::printf(")\n");
   std::printf("Steps: %lld in %.3f s\n", static_cast<long long>(stats.count), total_ms / 1e3);
   std::printf(
-      "Latency ms: p50 %.4f  p90 %.4f  p99 %.4f  (min %.4f, max %.4f, mean %.4f, "
+      "Latency ms: p50 %.4f  p90 %.4f  p99 %.4f  p99.9 %.4f  (min %.4f, max %.4f, mean %.4f, "
       "std %.4f)\n",
-      stats.p50_ms, stats.p90_ms, stats.p99_ms, stats.min_ms, stats.max_ms, stats.mean_ms,
-      stats.stddev_ms);
+      stats.p50_ms, stats.p90_ms, stats.p99_ms, stats.p999_ms, stats.min_ms, stats.max_ms,
+      stats.mean_ms, stats.stddev_ms);
   const double steps_per_s = total_ms > 0 ? stats.count * 1e3 / total_ms : 0;
   std::printf("Throughput: %.2f steps/s, %.2f items/s\n", steps_per_s,
               steps_per_s * flags.feeds.batch);
@@ -110,10 +118,12 @@ void PrintJson(const BenchmarkFlags& flags, const LatencyStats& stats, double to
   const double steps_per_s = total_ms > 0 ? stats.count * 1e3 / total_ms : 0;
   json.BeginObject().Key("model").String(flags.model).Key("device").String(device);
   json.Key("batch").Int(flags.feeds.batch).Key("warmup").Int(flags.warmup);
+  json.Key("contend").Int(flags.contend);
   json.Key("steps").Int(stats.count).Key("total_ms").Double(total_ms);
   json.Key("latency_ms").BeginObject();
   json.Key("p50").Double(stats.p50_ms).Key("p90").Double(stats.p90_ms);
-  json.Key("p99").Double(stats.p99_ms).Key("min").Double(stats.min_ms);
+  json.Key("p99").Double(stats.p99_ms).Key("p99.9").Double(stats.p999_ms);
+  json.Key("min").Double(stats.min_ms);
   json.Key("max").Double(stats.max_ms).Key("mean").Double(stats.mean_ms);
   json.Key("stddev").Double(stats.stddev_ms).EndObject();
   json.Key("steps_per_second").Double(steps_per_s);
@@ -160,6 +170,14 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   RETURN_IF_ERROR(
       ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs), fetches, &runner));
 
+  // The neighbours start before the warm-up, so that whatever adapts to the machine's load
+  // has seen it before the timed steps.
+  // They run for a settling time first, as a serving process's neighbours have been running
+  // before its requests come: the core budget's load window (runtime/device/core_budget.h)
+  // is a tenth of a second.
+  BusyNeighbours neighbours;
+  RETURN_IF_ERROR(neighbours.Start(static_cast<int>(flags.contend)));
+  if (flags.contend > 0) std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const RunOptions plain;
   std::vector<Tensor> outputs;
   for (int64_t i = 0; i < flags.warmup; ++i) RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
@@ -179,6 +197,7 @@ absl::Status Benchmark(BenchmarkFlags flags) {
                static_cast<int64_t>(latencies.size()));
   }
   const double total_ms = MillisSince(start);
+  neighbours.Stop();
   bar.Done();
   const LatencyStats stats = ComputeLatencyStats(latencies);
 
@@ -209,9 +228,10 @@ int BenchmarkCommand(const Args& args) {
   BenchmarkFlags flags;
   ArgParser parser(
       "benchmark MODEL [--warmup N] [--runs N | --seconds S] [--batch B] [--profile] [flags]",
-      "Times steps of a frozen GraphDef: latency percentiles (p50/p90/p99), throughput and\n"
-      "peak memory, with a progress bar on a terminal. Inputs are random unless given with\n"
-      "--input; --profile adds time per op type and per node from traced steps.");
+      "Times steps of a frozen GraphDef: latency percentiles (p50/p90/p99/p99.9), throughput\n"
+      "and peak memory, with a progress bar on a terminal. Inputs are random unless given\n"
+      "with --input; --profile adds time per op type and per node from traced steps;\n"
+      "--contend N times the steps with N busy processes beside them.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
   parser.AddInt("warmup", "N", "untimed steps first (default 5)", &flags.warmup);
   parser.AddInt("runs", "N", "timed steps (default 50)", &flags.runs);
@@ -232,6 +252,10 @@ int BenchmarkCommand(const Args& args) {
   parser.AddBool("profile", "print time per op type and per node", &flags.profile);
   parser.AddInt("profile-runs", "N", "traced steps for --profile (default 20)",
                 &flags.profile_runs);
+  parser.AddInt("contend", "N",
+                "run N busy processes (one core each) beside the steps, started and stopped "
+                "here (default 0)",
+                &flags.contend);
   parser.AddBool("json", "print one JSON object instead of text", &flags.json);
   const int parsed = HandleParseResult("benchmark", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
@@ -239,10 +263,11 @@ int BenchmarkCommand(const Args& args) {
     return ReportUsageError("benchmark", parser, "give --runs or --seconds, not both");
   }
   if ((flags.runs != -1 && flags.runs < 1) || (flags.seconds != -1 && !(flags.seconds > 0)) ||
-      flags.warmup < 0 || flags.feeds.batch < 1 || flags.profile_runs < 1) {
+      flags.warmup < 0 || flags.feeds.batch < 1 || flags.profile_runs < 1 || flags.contend < 0 ||
+      flags.contend > 1024) {
     return ReportUsageError("benchmark", parser,
                             "--runs, --seconds, --batch and --profile-runs must be positive, "
-                            "--warmup non-negative");
+                            "--warmup non-negative, --contend in [0, 1024]");
   }
   absl::Status status = Benchmark(std::move(flags));
   return status.ok() ? 0 : ReportError("benchmark", status);

@@ -14,7 +14,8 @@ namespace cli {
 namespace {
 
 double Percentile(const std::vector<double>& sorted, double p) {
-  const size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * sorted.size()));
+  // The epsilon keeps a product that should be whole (99.9% of 2000) from rounding up a rank.
+  const size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * sorted.size() - 1e-9));
   return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
 }
 
@@ -72,6 +73,7 @@ LatencyStats ComputeLatencyStats(std::vector<double> millis) {
   stats.p50_ms = Percentile(millis, 50);
   stats.p90_ms = Percentile(millis, 90);
   stats.p99_ms = Percentile(millis, 99);
+  stats.p999_ms = Percentile(millis, 99.9);
   return stats;
 }
 

@@ -18,7 +18,7 @@ namespace cli {
 struct LatencyStats {
   int64_t count = 0;
   double min_ms = 0, max_ms = 0, mean_ms = 0, stddev_ms = 0;
-  double p50_ms = 0, p90_ms = 0, p99_ms = 0;
+  double p50_ms = 0, p90_ms = 0, p99_ms = 0, p999_ms = 0;  // p999: the 99.9th
 };
 
 // Percentiles by the nearest-rank method. All zero when `millis` is empty.

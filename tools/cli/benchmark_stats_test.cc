@@ -18,10 +18,14 @@ TEST(LatencyStatsTest, NearestRankPercentiles) {
   EXPECT_EQ(stats.p50_ms, 50);
   EXPECT_EQ(stats.p90_ms, 90);
   EXPECT_EQ(stats.p99_ms, 99);
+  EXPECT_EQ(stats.p999_ms, 100);
   EXPECT_EQ(stats.min_ms, 1);
   EXPECT_EQ(stats.max_ms, 100);
   EXPECT_DOUBLE_EQ(stats.mean_ms, 50.5);
   EXPECT_EQ(ComputeLatencyStats({7}).p99_ms, 7);
+  std::vector<double> thousand;
+  for (int i = 1; i <= 2000; ++i) thousand.push_back(i);
+  EXPECT_EQ(ComputeLatencyStats(thousand).p999_ms, 1998);
   EXPECT_EQ(ComputeLatencyStats({}).count, 0);
 }
 

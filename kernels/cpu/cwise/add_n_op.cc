@@ -20,6 +20,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/wrapping_arithmetic.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"
@@ -80,17 +81,15 @@ class AddNOp : public OpKernel {
     for (int i = 0; i < n; ++i) in[i] = ctx->input(i).flat<T>().data();
     T* out_data = out->flat<T>().data();
 
-    const Eigen::ThreadPoolDevice* device = ctx->device()->eigen_cpu_device();
     const int64_t blocks = (size + kBlock - 1) / kBlock;
-    if (device == nullptr || device->numThreads() < 2 || blocks < 2 ||
-        size * n < kMinParallelWork) {
+    if (blocks < 2 || size * n < kMinParallelWork) {
       SumRange<T>(in.data(), n, out_data, 0, size);
       return;
     }
     const Eigen::TensorOpCost block_cost(static_cast<double>(n * kBlock * sizeof(T)),
                                          static_cast<double>(kBlock * sizeof(T)),
                                          static_cast<double>(n * kBlock));
-    device->parallelFor(blocks, block_cost, [&](Eigen::Index b0, Eigen::Index b1) {
+    ParallelFor(ctx, blocks, size * n, block_cost, [&](int64_t b0, int64_t b1) {
       SumRange<T>(in.data(), n, out_data, b0 * kBlock, std::min<int64_t>(b1 * kBlock, size));
     });
   }

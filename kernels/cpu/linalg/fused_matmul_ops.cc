@@ -175,8 +175,8 @@ class FusedMatMulOp : public OpKernel {
 
   absl::Status GetPrimitive(const Shape& s, memory::data_type type, int64_t b_row_stride,
                             std::shared_ptr<MatMulPrimitive>* p) {
-    const std::vector<int64_t> key = {s.m,         s.k, s.n, s.ta, s.tb, static_cast<int64_t>(type),
-                                      b_row_stride};
+    const std::vector<int64_t> key = {
+        s.m, s.k, s.n, s.ta, s.tb, static_cast<int64_t>(type), b_row_stride, OneDnnThreads()};
     const bool caching = OneDnnCachingEnabled();
     if (caching) {
       absl::MutexLock lock(&mu_);

@@ -346,6 +346,7 @@ class MatMulOp : public OpKernel {
         plan.m, plan.k, plan.n, plan.adj_x, plan.adj_y, static_cast<int64_t>(type), y_row_stride};
     key.insert(key.end(), plan.x_batch.begin(), plan.x_batch.end());
     key.insert(key.end(), plan.y_batch.begin(), plan.y_batch.end());
+    key.push_back(OneDnnThreads());
     const bool caching = OneDnnCachingEnabled();
     if (caching) {
       absl::MutexLock lock(&mu_);

@@ -149,6 +149,7 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, memo
   key.push_back(static_cast<int64_t>(epilogue.activation));
   key.push_back(absl::bit_cast<int32_t>(epilogue.alpha));
   key.push_back(absl::bit_cast<int32_t>(epilogue.beta));
+  key.push_back(OneDnnThreads());
   const bool caching = OneDnnCachingEnabled();
   Entry entry;
   if (caching) {
@@ -160,6 +161,17 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, memo
   if (entry.primitive == nullptr) {
     RETURN_IF_ERROR(CreatePrimitive(geo, type, epilogue, &entry.primitive));
     changed = true;
+    // The same convolution for another team size usually wants the same weight layout:
+    // share its reordered filter rather than hold a second copy.
+    if (caching && entry.primitive->weights != entry.primitive->plain_weights) {
+      absl::MutexLock lock(&mu_);
+      for (const auto& [other_key, other] : cache_) {
+        if (other.weights != nullptr && other.primitive->weights == entry.primitive->weights) {
+          entry.weights = other.weights;
+          break;
+        }
+      }
+    }
   }
   const Primitive& p = *entry.primitive;
   const bool reorder = p.weights != p.plain_weights;

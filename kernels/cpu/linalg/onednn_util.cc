@@ -1,12 +1,16 @@
 // The CPU engine, per-thread streams, scratchpads and the weight fingerprint.
 #include "kernels/cpu/linalg/onednn_util.h"
 
+#include <omp.h>
+
 #include <atomic>
 #include <cstring>
 
 #include "graph/core/tensor_shape.h"
 
 namespace sluice {
+
+int OneDnnThreads() { return omp_get_max_threads(); }
 namespace {
 
 std::atomic<bool> caching_enabled{true};

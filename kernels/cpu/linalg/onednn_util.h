@@ -6,7 +6,10 @@
 //    owned by the calling thread (oneDNN streams are not thread-safe, so each thread that runs
 //    kernels gets its own).
 //  - Debian's libdnnl runs its parallel regions on OpenMP; CpuDevice::Compute sets the calling
-//    thread's OpenMP thread count to the device's intra-op count, so no setting is made here.
+//    thread's OpenMP thread count to the kernel's team (runtime/device/core_budget.h), so no
+//    setting is made here. A oneDNN primitive fixes its thread count when it is created (it
+//    forks that many threads whatever the caller's setting is later), so every primitive
+//    cache keys its entries by OneDnnThreads() as well as by shape.
 //  - oneDNN's C++ API reports failures with exceptions; OneDnnCall runs a callable and turns a
 //    dnnl::error into an INTERNAL status, so no exception leaves a kernel.
 //  - Primitives are created with a user-managed scratchpad (ScratchpadAttr) so that one cached
@@ -52,6 +55,9 @@ struct OneDnnType<bfloat16> {
   static constexpr dnnl::memory::data_type value = dnnl::memory::data_type::bf16;
 };
 
+// The OpenMP team a primitive created now would use: the calling thread's setting.
+int OneDnnThreads();
+
 // A primitive attribute with the user-managed scratchpad every cached primitive uses.
 dnnl::primitive_attr ScratchpadAttr();
 
@@ -81,9 +87,9 @@ absl::Status RunSrcDstPrimitive(OpKernelContext* ctx, absl::string_view what,
                                 const dnnl::primitive& primitive,
                                 const dnnl::primitive_desc_base& pd, const void* src, void* dst);
 
-// A kernel's primitives by shape key, for kernels whose primitive depends only on the shapes
-// they see (pooling, softmax). Thread-safe. Shapes that change every step would grow it
-// without bound, so it starts over once it holds kMaxEntries.
+// A kernel's primitives by shape key (and OneDnnThreads()), for kernels whose primitive
+// depends only on the shapes they see (pooling, softmax). Thread-safe. Shapes that change every
+// step would grow it without bound, so it starts over once it holds kMaxEntries.
 template <typename Key, typename Primitive>
 class OneDnnShapeCache {
  public:
@@ -92,7 +98,8 @@ class OneDnnShapeCache {
   // The primitive for `key`, made by create(std::shared_ptr<const Primitive>*) -> absl::Status
   // when absent. Two threads may both make one; the later replaces the earlier.
   template <typename Create>
-  absl::Status Get(const Key& key, Create&& create, std::shared_ptr<const Primitive>* out) {
+  absl::Status Get(const Key& shape_key, Create&& create, std::shared_ptr<const Primitive>* out) {
+    const std::pair<Key, int> key(shape_key, OneDnnThreads());
     {
       absl::MutexLock lock(&mu_);
       auto it = cache_.find(key);
@@ -110,7 +117,8 @@ class OneDnnShapeCache {
 
  private:
   absl::Mutex mu_;
-  absl::flat_hash_map<Key, std::shared_ptr<const Primitive>> cache_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::pair<Key, int>, std::shared_ptr<const Primitive>> cache_
+      ABSL_GUARDED_BY(mu_);
 };
 
 // A content fingerprint of `t`'s bytes, so a cached transform of a tensor (reordered weights)

@@ -1,0 +1,115 @@
+// CoreBudget: how many threads a CPU kernel may use right now, so that Sluice's threads
+// never outnumber the cores they can actually get.
+//
+// Why: an intra-op team (an OpenMP team inside a oneDNN primitive, a ParallelFor over the
+// Eigen pool) finishes only when its slowest member does. When another process keeps a core
+// busy, or two kernels run teams at once, a member waits for a scheduler time slice (a few
+// milliseconds) and a 100-microsecond kernel takes milliseconds: the step's latency becomes
+// that of the scheduler, not of the work (docs/threading.md has the measurements).
+//
+// The budget has three inputs:
+//   - the cores this process may use: the CPUs of its affinity mask, bounded by a cgroup CPU
+//     quota (cgroup v2 cpu.max or v1 cpu.cfs_quota_us/cfs_period_us) when there is one;
+//   - how many of those cores other processes keep busy: a LoadSampler thread reads the
+//     busy time of the affinity CPUs from /proc/stat every kSamplePeriod, subtracts this
+//     process's own CPU time, and averages over the last kWindowSamples samples; the count
+//     of busy cores it publishes moves only when the average is 0.6 core away from it, so
+//     a steady neighbour gives a steady budget;
+//   - how many expensive kernels of this process run at this moment (Claim counts them).
+// A kernel's team is max(1, min(its thread cap, free cores / kernels running)), where free
+// cores = usable cores - cores busy elsewhere, at least 1. Cheap kernels never claim.
+//
+// The sampler thread exists while an IntraOpCoreBudget handle is alive (CPU devices with
+// more than one intra-op thread hold one); without one, free_cores() is usable_cores().
+// When /proc/stat cannot be read, nothing is subtracted.
+//
+// The arithmetic (parsing /proc/stat and cgroup files, the hysteresis) is exposed as free
+// functions for tests. Thread safety: everything here may be called from any thread.
+#ifndef SLUICE_RUNTIME_DEVICE_CORE_BUDGET_H_
+#define SLUICE_RUNTIME_DEVICE_CORE_BUDGET_H_
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+class CoreBudget {
+ public:
+  static constexpr std::chrono::milliseconds kSamplePeriod{20};
+  static constexpr int kWindowSamples = 5;
+
+  // The process-wide budget.
+  static CoreBudget& Get();
+
+  // Cores this process may use (affinity and quota), at least 1; fixed at first use.
+  int usable_cores() const { return usable_cores_; }
+  // usable_cores() minus the cores other processes keep busy, at least 1.
+  int free_cores() const {
+    const int busy = busy_elsewhere_.load(std::memory_order_relaxed);
+    return busy >= usable_cores_ ? 1 : usable_cores_ - busy;
+  }
+
+  // An expensive kernel running now; its team size is fixed when it starts.
+  class Claim {
+   public:
+    // `max_threads` >= 1 is the kernel's cap (its device's intra-op thread count).
+    Claim(CoreBudget& budget, int max_threads);
+    ~Claim() { budget_.running_.fetch_sub(1, std::memory_order_relaxed); }
+    Claim(const Claim&) = delete;
+    Claim& operator=(const Claim&) = delete;
+    int team() const { return team_; }
+
+   private:
+    CoreBudget& budget_;
+    int team_;
+  };
+
+  // For tests and the sampler: sets the cores busy elsewhere.
+  void set_busy_elsewhere(int cores) { busy_elsewhere_.store(cores, std::memory_order_relaxed); }
+
+ private:
+  friend class LoadSampler;
+  CoreBudget();
+
+  const int usable_cores_;
+  std::atomic<int> busy_elsewhere_{0};
+  std::atomic<int> running_{0};
+};
+
+// Keeps the process's LoadSampler thread running while held (shared by every holder).
+class LoadSampler;
+std::shared_ptr<LoadSampler> AcquireLoadSampler();
+
+namespace core_budget_internal {
+
+// Busy and total jiffies of one CPU line of /proc/stat ("cpu3 user nice system idle iowait
+// irq softirq steal ..."). Busy counts user, nice, system, irq, softirq and steal (time a
+// hypervisor gave to someone else is as lost as time another process used).
+struct CpuTimes {
+  int cpu = -1;  // -1 for the aggregate "cpu" line
+  uint64_t busy = 0;
+  uint64_t total = 0;
+};
+// Every cpu line of a /proc/stat text.
+std::vector<CpuTimes> ParseProcStat(const std::string& text);
+
+// Cores a cgroup quota allows (rounded up), from cgroup v2's cpu.max text ("max 100000" or
+// "150000 100000"); nullopt when unlimited or unparsable.
+std::optional<int> QuotaCoresFromCpuMax(const std::string& text);
+// The same from cgroup v1's cfs_quota_us and cfs_period_us texts (quota -1: unlimited).
+std::optional<int> QuotaCoresFromCfs(const std::string& quota, const std::string& period);
+
+// The busy-core count to publish given the average cores busy elsewhere and the count
+// published before: unchanged while the average is within 0.6 of it, else the average
+// rounded to the nearest count; never negative.
+int BusyCoresWithHysteresis(double average_busy, int previous);
+
+}  // namespace core_budget_internal
+}  // namespace sluice
+
+#endif  // SLUICE_RUNTIME_DEVICE_CORE_BUDGET_H_

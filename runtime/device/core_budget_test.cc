@@ -1,0 +1,126 @@
+#include "runtime/device/core_budget.h"
+
+#include <sched.h>
+
+#include <chrono>
+#include <thread>
+
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace {
+
+using core_budget_internal::BusyCoresWithHysteresis;
+using core_budget_internal::CpuTimes;
+using core_budget_internal::ParseProcStat;
+using core_budget_internal::QuotaCoresFromCfs;
+using core_budget_internal::QuotaCoresFromCpuMax;
+
+TEST(ParseProcStatTest, AggregateAndPerCpuLines) {
+  const std::vector<CpuTimes> cpus = ParseProcStat(
+      "cpu  100 1 20 500 7 3 4 5 0 0\n"
+      "cpu0 60 0 10 250 3 2 1 2 0 0\n"
+      "cpu1 40 1 10 250 4 1 3 3 0 0\n"
+      "intr 12345 0 0\n"
+      "ctxt 999\n");
+  ASSERT_EQ(cpus.size(), 3u);
+  EXPECT_EQ(cpus[0].cpu, -1);
+  EXPECT_EQ(cpus[0].busy, 100u + 1 + 20 + 3 + 4 + 5);  // user nice system irq softirq steal
+  EXPECT_EQ(cpus[0].total, cpus[0].busy + 500 + 7);    // plus idle and iowait
+  EXPECT_EQ(cpus[1].cpu, 0);
+  EXPECT_EQ(cpus[1].busy, 60u + 10 + 2 + 1 + 2);
+  EXPECT_EQ(cpus[2].cpu, 1);
+  EXPECT_EQ(cpus[2].total, 40u + 1 + 10 + 250 + 4 + 1 + 3 + 3);
+}
+
+TEST(ParseProcStatTest, OldKernelsWithoutStealAndGarbage) {
+  // Four-field lines (very old kernels) are too short; lines with garbage are skipped.
+  const std::vector<CpuTimes> cpus = ParseProcStat(
+      "cpu0 1 2 3\n"
+      "cpu1 10 0 5 100 0\n"
+      "cpux 1 2 3 4 5\n"
+      "cpu2 a b c d e\n");
+  ASSERT_EQ(cpus.size(), 1u);
+  EXPECT_EQ(cpus[0].cpu, 1);
+  EXPECT_EQ(cpus[0].busy, 15u);
+  EXPECT_EQ(cpus[0].total, 115u);
+  EXPECT_TRUE(ParseProcStat("").empty());
+}
+
+TEST(QuotaTest, CgroupV2CpuMax) {
+  EXPECT_EQ(QuotaCoresFromCpuMax("max 100000\n"), std::nullopt);
+  EXPECT_EQ(QuotaCoresFromCpuMax("200000 100000\n"), 2);
+  EXPECT_EQ(QuotaCoresFromCpuMax("150000 100000"), 2);  // rounded up
+  EXPECT_EQ(QuotaCoresFromCpuMax("50000 100000"), 1);
+  EXPECT_EQ(QuotaCoresFromCpuMax(""), std::nullopt);
+  EXPECT_EQ(QuotaCoresFromCpuMax("junk"), std::nullopt);
+}
+
+TEST(QuotaTest, CgroupV1Cfs) {
+  EXPECT_EQ(QuotaCoresFromCfs("-1\n", "100000\n"), std::nullopt);
+  EXPECT_EQ(QuotaCoresFromCfs("400000\n", "100000\n"), 4);
+  EXPECT_EQ(QuotaCoresFromCfs("", ""), std::nullopt);
+}
+
+TEST(HysteresisTest, MovesOnlyWhenFarFromThePublishedCount) {
+  EXPECT_EQ(BusyCoresWithHysteresis(0.0, 0), 0);
+  EXPECT_EQ(BusyCoresWithHysteresis(0.55, 0), 0);  // noise
+  EXPECT_EQ(BusyCoresWithHysteresis(0.97, 0), 1);  // a neighbour arrives
+  EXPECT_EQ(BusyCoresWithHysteresis(0.45, 1), 1);  // it dips: still counted
+  EXPECT_EQ(BusyCoresWithHysteresis(1.55, 1), 1);
+  EXPECT_EQ(BusyCoresWithHysteresis(0.3, 1), 0);  // it left
+  EXPECT_EQ(BusyCoresWithHysteresis(2.8, 0), 3);
+  EXPECT_EQ(BusyCoresWithHysteresis(-0.9, 1), 0);  // never negative
+}
+
+TEST(CoreBudgetTest, UsableCoresFollowTheAffinityMask) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  EXPECT_GE(CoreBudget::Get().usable_cores(), 1);
+  EXPECT_LE(CoreBudget::Get().usable_cores(), CPU_COUNT(&set));
+}
+
+TEST(CoreBudgetTest, TeamsShareTheFreeCores) {
+  CoreBudget& budget = CoreBudget::Get();
+  const int usable = budget.usable_cores();
+  budget.set_busy_elsewhere(0);
+  {
+    CoreBudget::Claim first(budget, 64);
+    EXPECT_EQ(first.team(), usable);
+    CoreBudget::Claim capped(budget, 1);
+    EXPECT_EQ(capped.team(), 1);
+    {
+      // Two kernels already running: a third gets a third of the cores, at least one.
+      CoreBudget::Claim third(budget, 64);
+      EXPECT_EQ(third.team(), std::max(1, usable / 3));
+    }
+  }
+  // The claims are gone: a new one has the whole machine again.
+  EXPECT_EQ(CoreBudget::Claim(budget, 64).team(), usable);
+  // Other processes keep all but one core busy, or more than all: one core is left.
+  budget.set_busy_elsewhere(usable - 1);
+  EXPECT_EQ(budget.free_cores(), 1);
+  EXPECT_EQ(CoreBudget::Claim(budget, 64).team(), 1);
+  budget.set_busy_elsewhere(usable + 5);
+  EXPECT_EQ(budget.free_cores(), 1);
+  budget.set_busy_elsewhere(0);
+  EXPECT_EQ(budget.free_cores(), usable);
+}
+
+TEST(LoadSamplerTest, StartsAndStopsWithItsHolders) {
+  std::shared_ptr<LoadSampler> a = AcquireLoadSampler();
+  std::shared_ptr<LoadSampler> b = AcquireLoadSampler();
+  EXPECT_EQ(a, b);
+  // A few sampling periods: the sampler publishes a count without crashing, and an idle
+  // test machine leaves at least one core free by construction.
+  std::this_thread::sleep_for(4 * CoreBudget::kSamplePeriod);
+  EXPECT_GE(CoreBudget::Get().free_cores(), 1);
+  a.reset();
+  b.reset();
+  std::shared_ptr<LoadSampler> c = AcquireLoadSampler();
+  EXPECT_NE(c, nullptr);
+}
+
+}  // namespace
+}  // namespace sluice
