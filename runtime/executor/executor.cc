@@ -21,8 +21,9 @@
 // consumer whose count reaches zero is ready: cheap ones join the local queue (a kernel that calls
 // itself expensive but is measured to take a few microseconds counts as cheap, see KernelCosts).
 // One expensive node is kept by the thread (deferred) and runs when its cheap queue is empty, or
-// after kCheapNodesBeforeDeferred cheap nodes; every further expensive node goes to
-// args.runner, so two of them run at once. Handing the only expensive
+// after kCheapNodesBeforeDeferred cheap nodes; every further expensive node whose measured
+// work pays for a hand-off (KernelCosts::WorthAHandOff) goes to args.runner, so two of them
+// run at once; smaller ones stay in the local queue. Handing the only expensive
 // node to the pool, as TensorFlow's executor does when cheap work is queued, costs a wake-up on
 // another core and a sleep of the caller, often more than the node itself. No lock is taken
 // per node: slots are written by the one producer of each slot before the
@@ -107,6 +108,7 @@ class KernelCosts {
   static constexpr uint32_t kResampleRuns = 16;
   // About 30-40 microseconds of one core's work.
   static constexpr uint32_t kTeamWorkCycles = 100000;
+  static constexpr uint32_t kHandOffWorkCycles = 100000;
 
   explicit KernelCosts(const ExecutorGraph& layout) : nodes_(new Node[layout.num_nodes()]) {
     for (int i = 0; i < layout.num_nodes(); ++i) {
@@ -122,6 +124,12 @@ class KernelCosts {
   // Whether node `id` is worth more than one intra-op thread.
   bool WorthATeam(int32_t id) const {
     return nodes_[id].work.load(std::memory_order_relaxed) > kTeamWorkCycles;
+  }
+  // Whether node `id` is worth handing to another thread of the inter-op pool: its work
+  // must pay for waking that thread and, often, for this thread's sleep at the end of the
+  // step (tens of microseconds on a virtual machine).
+  bool WorthAHandOff(int32_t id) const {
+    return nodes_[id].work.load(std::memory_order_relaxed) > kHandOffWorkCycles;
   }
 
   bool IsExpensive(int32_t id) const {
@@ -467,7 +475,7 @@ void ExecutorState::Start() {
     } else if (deferred < 0) {
       deferred = id;
     } else {
-      dispatched.push_back(id);
+      (costs_.WorthAHandOff(id) ? dispatched : inline_roots).push_back(id);
     }
   }
   // The deferred and inline roots are counted and not yet run, so the step outlives the
@@ -737,8 +745,10 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
       inline_ready->push_back(*it);
     } else if (*deferred < 0) {
       *deferred = *it;
-    } else {
+    } else if (costs_.WorthAHandOff(*it)) {
       Dispatch(*it);
+    } else {
+      inline_ready->push_back(*it);
     }
   }
 }
