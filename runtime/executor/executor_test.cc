@@ -652,5 +652,44 @@ TEST_F(ExecutorCostTest, KernelThatTurnsSlowIsDispatchedAgain) {
   EXPECT_GT(dispatched.load(), before);
 }
 
+// One expensive node ready while cheap nodes are still queued stays with the thread that
+// made it ready (a hand-off would cost a wake-up and a sleep); a second one, with the work
+// to pay for a hand-off, goes to the runner so that the two run at once.
+TEST_F(ExecutorCostTest, OneExpensiveNodeStaysAndASecondGoesToTheRunner) {
+  Counters().slow_add_one_sleep_us = 300;
+  std::unique_ptr<Executor> alone;
+  ASSERT_TRUE(Build(Const("c", 1) + Const("d", 2) + Const("e", 3) +
+                        NodeText("a", "ExecTestSlowAddOne", {"c"}) + Retval("r0", "a", 0) +
+                        Retval("r1", "d", 1) + Retval("r2", "e", 2),
+                    &alone)
+                  .ok());
+  std::atomic<int> dispatched{0};
+  Executor::Args args = Args(/*use_runner=*/true);
+  args.runner = [&dispatched, runner = args.runner](std::function<void()> fn) {
+    ++dispatched;
+    runner(std::move(fn));
+  };
+  std::vector<float> results;
+  for (int step = 0; step < 10; ++step) {
+    ASSERT_TRUE(RunStep(alone.get(), args, 3, &results).ok());
+    EXPECT_THAT(results, ::testing::ElementsAre(2.0f, 2.0f, 3.0f));
+  }
+  EXPECT_EQ(dispatched.load(), 0);
+
+  std::unique_ptr<Executor> pair;
+  ASSERT_TRUE(Build(Const("c", 1) + NodeText("a", "ExecTestSlowAddOne", {"c"}) +
+                        NodeText("b", "ExecTestSlowAddOne", {"c"}) + Retval("r0", "a", 0) +
+                        Retval("r1", "b", 1),
+                    &pair)
+                  .ok());
+  for (int step = 0; step < 10; ++step) {
+    const int before = dispatched.load();
+    ASSERT_TRUE(RunStep(pair.get(), args, 2, &results).ok());
+    EXPECT_THAT(results, ::testing::ElementsAre(2.0f, 2.0f));
+    EXPECT_EQ(dispatched.load(), before + 1) << "step " << step;
+  }
+  Counters().slow_add_one_sleep_us = 0;
+}
+
 }  // namespace
 }  // namespace sluice
