@@ -106,8 +106,9 @@ class KernelCosts {
   static constexpr uint32_t kExpensiveCycles = 8000;
   static constexpr uint32_t kMaxSampleCycles = 2 * kExpensiveCycles;
   static constexpr uint32_t kResampleRuns = 16;
-  // About 30-40 microseconds of one core's work.
-  static constexpr uint32_t kTeamWorkCycles = 100000;
+  // About 100 microseconds of one core's work: below it, waking a sleeping team member
+  // (tens of microseconds on a virtual machine) costs more than the team saves.
+  static constexpr uint32_t kTeamWorkCycles = 300000;
   static constexpr uint32_t kHandOffWorkCycles = 100000;
 
   explicit KernelCosts(const ExecutorGraph& layout) : nodes_(new Node[layout.num_nodes()]) {
