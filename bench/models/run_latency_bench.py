@@ -20,7 +20,6 @@ Usage: python3 bench/models/run_latency_bench.py [--sluice bazel-bin/tools/sluic
            [--threads 1,2,default] [--contend 0,1] [--scale 1.0] [--no-tf] [name ...]
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "models"))
 from gen_models import model_dir  # noqa: E402
+from run_model_bench import last_json_line  # noqa: E402
 
 # Timed steps per configuration: enough for a p99 from at least 2 samples above it, and
 # for p99.9 on the small models; --scale multiplies them.
@@ -40,14 +40,6 @@ RUNS = {
     "resnet50": 200,
 }
 DEFAULT_MODELS = list(RUNS)
-
-
-def last_json_line(text):
-  for line in reversed(text.strip().splitlines()):
-    line = line.strip()
-    if line.startswith("{"):
-      return json.loads(line)
-  raise ValueError("no JSON in output:\n" + text)
 
 
 def thread_flags(setting):

@@ -87,6 +87,16 @@ class ExecutorTestBase : public ::testing::Test {
     return args;
   }
 
+  // Args with a pool runner that counts the closures handed to it in *dispatched.
+  Executor::Args CountingArgs(std::atomic<int>* dispatched) {
+    Executor::Args args = Args(/*use_runner=*/true);
+    args.runner = [dispatched, runner = args.runner](std::function<void()> fn) {
+      ++*dispatched;
+      runner(std::move(fn));
+    };
+    return args;
+  }
+
   // Runs a step whose ExecTestRetval nodes fill `num_retvals` results.
   absl::Status RunStep(Executor* executor, Executor::Args args, int num_retvals,
                        std::vector<float>* results) {
@@ -626,11 +636,7 @@ TEST_F(ExecutorCostTest, KernelThatTurnsSlowIsDispatchedAgain) {
                     &executor)
                   .ok());
   std::atomic<int> dispatched{0};
-  Executor::Args args = Args(/*use_runner=*/true);
-  args.runner = [&dispatched, runner = args.runner](std::function<void()> fn) {
-    ++dispatched;
-    runner(std::move(fn));
-  };
+  Executor::Args args = CountingArgs(&dispatched);
   std::vector<float> results;
   // While a and b are expensive, one of the two goes to the runner each step.
   int quiet_steps = 0;
@@ -664,11 +670,7 @@ TEST_F(ExecutorCostTest, OneExpensiveNodeStaysAndASecondGoesToTheRunner) {
                     &alone)
                   .ok());
   std::atomic<int> dispatched{0};
-  Executor::Args args = Args(/*use_runner=*/true);
-  args.runner = [&dispatched, runner = args.runner](std::function<void()> fn) {
-    ++dispatched;
-    runner(std::move(fn));
-  };
+  Executor::Args args = CountingArgs(&dispatched);
   std::vector<float> results;
   for (int step = 0; step < 10; ++step) {
     ASSERT_TRUE(RunStep(alone.get(), args, 3, &results).ok());
