@@ -111,6 +111,8 @@ void CpuDevice::ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
   op_kernel->ComputeAsync(context, std::move(done));
 }
 
+int CpuDevice::ThreadsWorthRunning() const { return CoreBudget::Get().free_cores(); }
+
 absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_threads) {
   const int requested = options.config.intra_op_parallelism_threads();
   if (requested < 0) {

@@ -68,6 +68,9 @@ class CpuDevice : public Device {
   void Compute(OpKernel* op_kernel, OpKernelContext* context) override;
   void ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,
                     std::function<void()> done) override;
+  // The cores other processes leave free (CoreBudget::free_cores): a node handed to a
+  // second thread when only one core is free waits for a time slice, and so does the step.
+  int ThreadsWorthRunning() const override;
 
   // This device's allocator statistics.
   AllocatorStats GetAllocatorStats() const { return allocator_->GetStats(); }

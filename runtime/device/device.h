@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "absl/status/status.h"
@@ -49,6 +50,10 @@ class Device : public DeviceBase {
                             std::function<void()> done);
   // Blocks until all work queued on the device is done; returns its first failure.
   virtual absl::Status Sync();
+  // How many threads running this device's nodes at once are worth it now: the executor
+  // hands a ready node to another thread only while fewer threads run the step's nodes.
+  // Unlimited by default; a CPU device answers the cores other processes leave free.
+  virtual int ThreadsWorthRunning() const { return std::numeric_limits<int>::max(); }
   // Fills *tensor from `proto`, allocated in this device's memory. INVALID_ARGUMENT for a
   // malformed proto (see graph/core/tensor_proto.h), RESOURCE_EXHAUSTED if memory runs out.
   virtual absl::Status MakeTensorFromProto(const TensorProto& proto, Tensor* tensor);

@@ -23,7 +23,8 @@
 // One expensive node is kept by the thread (deferred) and runs when its cheap queue is empty, or
 // after kCheapNodesBeforeDeferred cheap nodes; every further expensive node whose measured
 // work pays for a hand-off (KernelCosts::WorthAHandOff) goes to args.runner, so two of them
-// run at once; smaller ones stay in the local queue. Handing the only expensive
+// run at once, while the device has a core for another thread (Device::ThreadsWorthRunning
+// against threads_running_); the others stay in the local queue. Handing the only expensive
 // node to the pool, as TensorFlow's executor does when cheap work is queued, costs a wake-up on
 // another core and a sleep of the caller, often more than the node itself. No lock is taken
 // per node: slots are written by the one producer of each slot before the
@@ -340,6 +341,13 @@ class ExecutorState {
   // Runs `initial`, then `deferred` (an expensive node kept for this thread, -1 for none),
   // and every node they make ready that stays on this thread.
   void Process(absl::Span<const int32_t> initial, int32_t deferred = -1);
+  // Process by a thread counted in threads_running_ that holds one count of outstanding_
+  // (so the step outlives the loop); releases both when the loop ends.
+  void ProcessCounted(absl::Span<const int32_t> initial, int32_t deferred = -1);
+  // Whether one more thread running this step's nodes would get a core of its own.
+  bool CoreForAnotherThread() const {
+    return threads_running_.load(std::memory_order_relaxed) < device_->ThreadsWorthRunning();
+  }
   // Runs node `id`. Returns false if it went asynchronous and someone else completes it;
   // otherwise its status and the nodes it made ready are in *status and *ready.
   bool RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready, absl::Status* status);
@@ -393,8 +401,11 @@ class ExecutorState {
   std::atomic<int32_t>* const pending_;
   Entry* const slots_;
   TensorValue* const inputs_;
-  // Nodes ready or running.
+  // Nodes ready or running, plus one for each counted Process loop (ProcessCounted).
   std::atomic<int64_t> outstanding_{0};
+  // Threads in a Process loop of this step, or handed a node and not yet done with it (only
+  // with a runner). An estimate for CoreForAnotherThread: relaxed.
+  std::atomic<int> threads_running_{0};
   // Set with the first error: stop running nodes.
   std::atomic<bool> aborted_{false};
 
@@ -454,39 +465,50 @@ void ExecutorState::Start() {
     Finish();
     return;
   }
-  outstanding_.store(num_roots, std::memory_order_relaxed);
   if (!runner_) {
+    outstanding_.store(num_roots, std::memory_order_relaxed);
     ReadyList roots(cheap.begin(), cheap.end());
     roots.insert(roots.end(), expensive.begin(), expensive.end());
     Process(roots);
     return;
   }
+  // This thread's loop is counted (it may hand nodes to others).
+  outstanding_.store(num_roots + 1, std::memory_order_relaxed);
+  threads_running_.store(1, std::memory_order_relaxed);
   if (expensive.empty()) {
-    Process(cheap);
+    ProcessCounted(cheap);
     return;
   }
   // The first expensive root stays on this thread, the others go to the pool (see
   // ScheduleReady).
   ReadyList inline_roots(cheap.begin(), cheap.end());
-  ReadyList dispatched;
   int32_t deferred = -1;
   for (int32_t id : expensive) {
     if (!costs_.IsExpensive(id)) {
       inline_roots.push_back(id);
     } else if (deferred < 0) {
       deferred = id;
+    } else if (costs_.WorthAHandOff(id) && CoreForAnotherThread()) {
+      Dispatch(id);
     } else {
-      (costs_.WorthAHandOff(id) ? dispatched : inline_roots).push_back(id);
+      inline_roots.push_back(id);
     }
   }
-  // The deferred and inline roots are counted and not yet run, so the step outlives the
-  // dispatching.
-  for (int32_t id : dispatched) Dispatch(id);
-  Process(inline_roots, deferred);
+  ProcessCounted(inline_roots, deferred);
+}
+
+void ExecutorState::ProcessCounted(absl::Span<const int32_t> initial, int32_t deferred) {
+  // The loop's own count of outstanding_ keeps Process from ending the step.
+  Process(initial, deferred);
+  threads_running_.fetch_sub(1, std::memory_order_relaxed);
+  if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
 }
 
 void ExecutorState::Dispatch(int32_t id) {
-  runner_([this, id]() { Process(absl::MakeConstSpan(&id, 1)); });
+  // The caller holds a count of outstanding_ (its node's), so the step is alive here.
+  threads_running_.fetch_add(1, std::memory_order_relaxed);
+  outstanding_.fetch_add(1, std::memory_order_relaxed);
+  runner_([this, id]() { ProcessCounted(absl::MakeConstSpan(&id, 1)); });
 }
 
 template <typename Fn>
@@ -737,16 +759,17 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
   }
   // One expensive node stays with this thread, run once its cheap work is done: handing it
   // over would cost a wake-up on another core and a sleep here, more than a few cheap
-  // nodes take. Further expensive nodes go to the pool, which runs them at the same time.
-  // (They go even when other processes leave this one a single core: two nodes of a step
-  // may wait for each other, a queue's enqueue and dequeue, and the kernels' teams already
-  // shrink to the free cores.)
+  // nodes take. Further expensive nodes go to the pool, which runs them at the same time,
+  // while the device says another thread would get a core of its own: with one core free
+  // (a busy neighbour), the handed-off node would wait for a time slice of this thread's
+  // core and the step with it. Keeping them here is safe because no synchronous kernel
+  // waits for another node of its step (a kernel that waits is asynchronous, op_kernel.h).
   for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
     if (!costs_.IsExpensive(*it)) {
       inline_ready->push_back(*it);
     } else if (*deferred < 0) {
       *deferred = *it;
-    } else if (costs_.WorthAHandOff(*it)) {
+    } else if (costs_.WorthAHandOff(*it) && CoreForAnotherThread()) {
       Dispatch(*it);
     } else {
       inline_ready->push_back(*it);

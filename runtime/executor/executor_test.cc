@@ -693,5 +693,28 @@ TEST_F(ExecutorCostTest, OneExpensiveNodeStaysAndASecondGoesToTheRunner) {
   Counters().slow_add_one_sleep_us = 0;
 }
 
+// With one core worth running on (a busy neighbour on a 2-core machine), the second
+// expensive node stays on the thread too: handed over, it would wait for a time slice.
+TEST_F(ExecutorCostTest, NothingGoesToTheRunnerWhenTheDeviceHasOneCoreFree) {
+  device_ = test::NewExecutorTestDevice(/*threads_worth_running=*/1);
+  Counters().slow_add_one_sleep_us = 300;
+  std::unique_ptr<Executor> pair;
+  ASSERT_TRUE(Build(Const("c", 1) + NodeText("a", "ExecTestSlowAddOne", {"c"}) +
+                        NodeText("b", "ExecTestSlowAddOne", {"c"}) +
+                        NodeText("b2", "ExecTestSlowAddOne", {"b"}) + Retval("r0", "a", 0) +
+                        Retval("r1", "b2", 1),
+                    &pair)
+                  .ok());
+  std::atomic<int> dispatched{0};
+  Executor::Args args = CountingArgs(&dispatched);
+  std::vector<float> results;
+  for (int step = 0; step < 10; ++step) {
+    ASSERT_TRUE(RunStep(pair.get(), args, 2, &results).ok());
+    EXPECT_THAT(results, ::testing::ElementsAre(2.0f, 3.0f));
+  }
+  EXPECT_EQ(dispatched.load(), 0);
+  Counters().slow_add_one_sleep_us = 0;
+}
+
 }  // namespace
 }  // namespace sluice

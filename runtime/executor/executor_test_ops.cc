@@ -29,11 +29,25 @@ SeenServices& Seen() {
   return *seen;
 }
 
-std::unique_ptr<Device> NewExecutorTestDevice() {
-  return std::make_unique<Device>(
-      Device::BuildDeviceAttributes("/job:localhost/replica:0/task:0/device:CPU:0", "CPU", 0,
-                                    DeviceLocality(), ""),
-      DefaultCpuAllocator());
+namespace {
+
+class ExecutorTestDevice : public Device {
+ public:
+  explicit ExecutorTestDevice(int threads_worth_running)
+      : Device(Device::BuildDeviceAttributes("/job:localhost/replica:0/task:0/device:CPU:0", "CPU",
+                                             0, DeviceLocality(), ""),
+               DefaultCpuAllocator()),
+        threads_worth_running_(threads_worth_running) {}
+  int ThreadsWorthRunning() const override { return threads_worth_running_; }
+
+ private:
+  const int threads_worth_running_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> NewExecutorTestDevice(int threads_worth_running) {
+  return std::make_unique<ExecutorTestDevice>(threads_worth_running);
 }
 
 namespace {

@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "absl/synchronization/mutex.h"
@@ -65,8 +66,10 @@ struct SeenServices {
 SeenServices& Seen();
 
 // A CPU device named /job:localhost/replica:0/task:0/device:CPU:0 over
-// DefaultCpuAllocator(), without an Eigen device (the test kernels need none).
-std::unique_ptr<Device> NewExecutorTestDevice();
+// DefaultCpuAllocator(), without an Eigen device (the test kernels need none), whose
+// ThreadsWorthRunning() is `threads_worth_running` (unlimited by default).
+std::unique_ptr<Device> NewExecutorTestDevice(
+    int threads_worth_running = std::numeric_limits<int>::max());
 
 }  // namespace test
 }  // namespace sluice

@@ -1,9 +1,10 @@
 // OpKernel: the computation of one node on one device, built once and run every step.
 //
 // A kernel class derives from OpKernel (or AsyncOpKernel when it must wait for something,
-// like Recv or a queue), reads and validates its attrs in the constructor from an
-// OpKernelConstruction, and implements Compute(OpKernelContext*). Kernels are registered
-// with REGISTER_KERNEL_BUILDER (kernel_registry.h, included here) and built by
+// like Recv or a queue: a synchronous kernel must never wait for another node of its step,
+// which the executor may run later on the same thread), reads and validates its attrs in the
+// constructor from an OpKernelConstruction, and implements Compute(OpKernelContext*). Kernels are
+// registered with REGISTER_KERNEL_BUILDER (kernel_registry.h, included here) and built by
 // CreateOpKernel (create_op_kernel.h).
 //
 //   class AddOneOp : public OpKernel {

@@ -176,7 +176,10 @@ DirectSession::InterOpPool PoolOf(std::shared_ptr<Eigen::ThreadPoolInterface> po
   Eigen::ThreadPoolInterface* raw = pool.get();
   runners.pool = std::move(pool);
   runners.pool_runner = [raw](std::function<void()> fn) { raw->Schedule(std::move(fn)); };
-  if (parallelism >= 2) runners.runner = runners.pool_runner;
+  if (parallelism >= 2) {
+    runners.runner = runners.pool_runner;
+    runners.load_sampler = AcquireLoadSampler();
+  }
   return runners;
 }
 

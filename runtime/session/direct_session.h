@@ -61,6 +61,7 @@
 #include "absl/synchronization/mutex.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"
 
@@ -89,6 +90,9 @@ class DirectSession : public Session {
     // What executors hand nodes to: pool_runner when the pool's parallelism is 2 or more, else
     // empty (every node runs on the thread that calls Run).
     std::function<void(std::function<void()>)> runner;
+    // Keeps the core budget's load sampler running while nodes may be handed to the pool (the
+    // executor hands them over only while other processes leave a core free).
+    std::shared_ptr<LoadSampler> load_sampler;
   };
 
   // Makes the devices and thread pools. Errors from the device factories are returned;

@@ -26,6 +26,7 @@
 #include "graph/core/types.h"
 #include "kernels/cpu/linalg/fused_args.h"
 #include "kernels/cpu/linalg/fused_epilogue.h"
+#include "kernels/cpu/linalg/onednn_args.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/padded_rows.h"
 #include "runtime/framework/op_kernel.h"
@@ -43,6 +44,7 @@ struct Shape {
 struct MatMulPrimitive {
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul primitive;
+  std::unique_ptr<OneDnnArgPool> args;
 };
 
 // b_row_stride: 0 for b as stored, else the elements between rows of a padded copy of b.
@@ -64,6 +66,12 @@ std::shared_ptr<MatMulPrimitive> CreatePrimitive(const Shape& s, memory::data_ty
   auto p = std::make_shared<MatMulPrimitive>();
   p->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, bias, out), attr, OneDnnEngine());
   p->primitive = dnnl::matmul(p->pd);
+  p->args = std::make_unique<OneDnnArgPool>(
+      std::vector<std::pair<int, memory::desc>>{{DNNL_ARG_SRC, p->pd.src_desc()},
+                                                {DNNL_ARG_WEIGHTS, p->pd.weights_desc()},
+                                                {DNNL_ARG_BIAS, p->pd.bias_desc()},
+                                                {DNNL_ARG_DST, p->pd.dst_desc()}},
+      p->pd.scratchpad_desc());
   return p;
 }
 
@@ -158,17 +166,16 @@ class FusedMatMulOp : public OpKernel {
     std::shared_ptr<MatMulPrimitive> p;
     RETURN_IF_ERROR(GetPrimitive(s, type, b_row_stride, &p));
     Tensor scratch;
-    std::unordered_map<int, memory> args;
-    RETURN_IF_ERROR(OneDnnCall("matmul", [&] {
-      args.emplace(DNNL_ARG_SRC, WrapMemory(p->pd.src_desc(), a));
-      args.emplace(DNNL_ARG_WEIGHTS, WrapMemory(p->pd.weights_desc(), b));
-      args.emplace(DNNL_ARG_BIAS, WrapMemory(p->pd.bias_desc(), bias));
-      args.emplace(DNNL_ARG_DST, WrapMemory(p->pd.dst_desc(), out));
-    }));
-    RETURN_IF_ERROR(AddScratchpad(ctx, p->pd, &scratch, &args));
+    OneDnnArgPool::Lease args;
+    RETURN_IF_ERROR(p->args->Acquire(&args));
+    RETURN_IF_ERROR(args->SetScratchpad(ctx, &scratch));
     return OneDnnCall("matmul", [&] {
+      args->Set(DNNL_ARG_SRC, a);
+      args->Set(DNNL_ARG_WEIGHTS, b);
+      args->Set(DNNL_ARG_BIAS, bias);
+      args->Set(DNNL_ARG_DST, out);
       dnnl::stream& stream = OneDnnStream();
-      p->primitive.execute(stream, args);
+      p->primitive.execute(stream, args->map());
       stream.wait();
     });
   }

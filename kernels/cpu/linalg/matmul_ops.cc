@@ -32,6 +32,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/linalg/onednn_args.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/padded_rows.h"
 #include "kernels/cpu/parallel_for.h"
@@ -163,6 +164,7 @@ dnnl::memory::dims OperandStrides(const Dims& batch, int64_t rows, int64_t cols,
 struct MatMulPrimitive {
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul primitive;
+  std::unique_ptr<OneDnnArgPool> args;
 };
 
 // y_row_stride: 0 for y as stored, else the elements between rows of a padded copy of y (a
@@ -190,6 +192,11 @@ std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p, dnnl::memory:
   prim->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
                                           ScratchpadAttr(), OneDnnEngine());
   prim->primitive = dnnl::matmul(prim->pd);
+  prim->args = std::make_unique<OneDnnArgPool>(
+      std::vector<std::pair<int, dnnl::memory::desc>>{{DNNL_ARG_SRC, prim->pd.src_desc()},
+                                                      {DNNL_ARG_WEIGHTS, prim->pd.weights_desc()},
+                                                      {DNNL_ARG_DST, prim->pd.dst_desc()}},
+      prim->pd.scratchpad_desc());
   return prim;
 }
 
@@ -326,16 +333,15 @@ class MatMulOp : public OpKernel {
     std::shared_ptr<MatMulPrimitive> prim;
     RETURN_IF_ERROR(GetPrimitive(plan, type, y_row_stride, &prim));
     Tensor scratch;
-    std::unordered_map<int, dnnl::memory> args;
-    RETURN_IF_ERROR(OneDnnCall("matmul", [&] {
-      args.emplace(DNNL_ARG_SRC, WrapMemory(prim->pd.src_desc(), x));
-      args.emplace(DNNL_ARG_WEIGHTS, WrapMemory(prim->pd.weights_desc(), y));
-      args.emplace(DNNL_ARG_DST, WrapMemory(prim->pd.dst_desc(), out));
-    }));
-    RETURN_IF_ERROR(AddScratchpad(ctx, prim->pd, &scratch, &args));
+    OneDnnArgPool::Lease args;
+    RETURN_IF_ERROR(prim->args->Acquire(&args));
+    RETURN_IF_ERROR(args->SetScratchpad(ctx, &scratch));
     return OneDnnCall("matmul", [&] {
+      args->Set(DNNL_ARG_SRC, x);
+      args->Set(DNNL_ARG_WEIGHTS, y);
+      args->Set(DNNL_ARG_DST, out);
       dnnl::stream& stream = OneDnnStream();
-      prim->primitive.execute(stream, args);
+      prim->primitive.execute(stream, args->map());
       stream.wait();
     });
   }
