@@ -30,9 +30,10 @@ double Spin(int64_t iterations, double seed) {
   return x;
 }
 
+// The result is kept in *sink so the loop is not optimised away; it converges, never overflows.
 double TimeMicros(int64_t iterations, double* sink) {
   const Clock::time_point start = Clock::now();
-  *sink += Spin(iterations, *sink);
+  *sink = Spin(iterations, *sink);
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
@@ -78,9 +79,10 @@ int main(int argc, char** argv) {
   for (double& sample : samples) sample = TimeMicros(iterations, &sink);
   std::sort(samples.begin(), samples.end());
   std::printf(
-      "{\"us\": %.3f, \"runs\": %zu, \"p50_ms\": %.6f, \"p99_ms\": %.6f, \"p999_ms\": %.6f, "
-      "\"sink\": %.3f}\n",
-      us, samples.size(), Percentile(samples, 50) / 1e3, Percentile(samples, 99) / 1e3,
-      Percentile(samples, 99.9) / 1e3, std::isfinite(sink) ? 0.0 : 1.0);
+      "{\"us\": %.3f, \"runs\": %zu, \"p50_ms\": %.6f, \"p99_ms\": %.6f, \"p999_ms\": %.6f}\n", us,
+      samples.size(), Percentile(samples, 50) / 1e3, Percentile(samples, 99) / 1e3,
+      Percentile(samples, 99.9) / 1e3);
+  // Keeps the result observable.
+  if (!std::isfinite(sink)) std::fprintf(stderr, "noise_floor: the loop diverged\n");
   return 0;
 }

@@ -10,6 +10,16 @@ Thread settings: "1" and "2" give intra-op and inter-op pools of that size on bo
 processes (one core each) beside the timed steps on both sides, from before the warm-up to
 the last timed step.
 
+Each configuration runs --repeat times (default 3), each time in fresh processes, and the
+table gives the median of each percentile over the repeats: on a virtual machine one process
+can run in a slow mode for its whole life (a placement of its memory or its vCPU), and a
+single process per configuration compares one mode with another.
+
+Beside each idle configuration, bench/noise_floor (build it with
+`bazel build -c opt //bench:noise_floor`) times a pure computation of the length of Sluice's
+p50 step as many times: its p99/p50 ("floor") is the tail the machine itself gives a step
+that long, with no memory, allocation, system call or second thread.
+
 The checks the threading work is held to are printed under the table:
   - Sluice with 2 threads and with the default is never slower than with 1 (p50 and p99,
     idle and contended), within --slack (default 10%, the run-to-run noise of a p99);
@@ -17,10 +27,13 @@ The checks the threading work is held to are printed under the table:
   - contended, every Sluice figure beats TensorFlow's contended figure for the same setting.
 
 Usage: python3 bench/models/run_latency_bench.py [--sluice bazel-bin/tools/sluice]
-           [--threads 1,2,default] [--contend 0,1] [--scale 1.0] [--no-tf] [name ...]
+           [--noise-floor bazel-bin/bench/noise_floor] [--threads 1,2,default]
+           [--contend 0,1] [--scale 1.0] [--repeat 3] [--no-tf] [name ...]
 """
 import argparse
+import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -70,6 +83,27 @@ def run_sluice(sluice, model, setting, contend, runs):
   return {"p50": latency["p50"], "p99": latency["p99"], "p999": latency["p99.9"]}
 
 
+def run_noise_floor(binary, p50_ms, runs):
+  if not os.path.exists(binary):
+    return None
+  out = subprocess.run([binary, "--us", "%.3f" % (p50_ms * 1e3), "--runs", str(runs)],
+                       capture_output=True, text=True, check=True)
+  result = json.loads(out.stdout.strip().splitlines()[-1])
+  return result["p99_ms"] / result["p50_ms"]
+
+
+def ms(value):
+  """Milliseconds with 4 significant digits (microseconds show on the small models)."""
+  return "%.4g" % value
+
+
+def median_of(results):
+  """The median of each percentile over repeated runs (None when not measured)."""
+  if not results or results[0] is None:
+    return None
+  return {q: statistics.median(r[q] for r in results) for q in results[0]}
+
+
 def cpu_name():
   with open("/proc/cpuinfo") as f:
     for line in f:
@@ -87,6 +121,9 @@ def main():
   parser.add_argument("--scale", type=float, default=1.0, help="multiplies the step counts")
   parser.add_argument("--slack", type=float, default=0.10)
   parser.add_argument("--no-tf", action="store_true", help="Sluice only")
+  parser.add_argument("--repeat", type=int, default=3,
+                      help="processes per configuration; the table gives medians")
+  parser.add_argument("--noise-floor", default="bazel-bin/bench/noise_floor")
   parser.add_argument("names", nargs="*")
   args = parser.parse_args()
   settings = args.threads.split(",")
@@ -94,42 +131,51 @@ def main():
 
   print("CPU: %s, %d cores" % (cpu_name(), os.cpu_count()))
   print()
+  print("Medians over %d processes per configuration." % args.repeat)
+  print()
   print("| model | threads | busy neighbours | TF p50 | TF p99 | Sluice p50 | Sluice p99 | "
-        "Sluice p99.9 |")
-  print("|---|---|---|---|---|---|---|---|")
+        "Sluice p99.9 | Sluice p99/p50 | floor p99/p50 |")
+  print("|---|---|---|---|---|---|---|---|---|---|")
   results = {}
   for name in args.names or DEFAULT_MODELS:
     model = os.path.join(model_dir(), name + ".pb")
     runs = max(50, int(RUNS.get(name, 200) * args.scale))
     for contend in contends:
       for setting in settings:
-        tf_result = None if args.no_tf else run_tf(model, setting, contend, runs)
-        sl = run_sluice(args.sluice, model, setting, contend, runs)
-        results[(name, setting, contend)] = (tf_result, sl)
-        tf_text = ("%.3f | %.3f" % (tf_result["p50"], tf_result["p99"])
+        tf_runs, sl_runs = [], []
+        for _ in range(args.repeat):
+          tf_runs.append(None if args.no_tf else run_tf(model, setting, contend, runs))
+          sl_runs.append(run_sluice(args.sluice, model, setting, contend, runs))
+        tf_result, sl = median_of(tf_runs), median_of(sl_runs)
+        floor = run_noise_floor(args.noise_floor, sl["p50"], runs) if contend == 0 else None
+        results[(name, setting, contend)] = (tf_result, sl, floor)
+        tf_text = ("%s | %s" % (ms(tf_result["p50"]), ms(tf_result["p99"]))
                    if tf_result else "- | -")
-        print("| %s | %s | %d | %s | %.3f | %.3f | %.3f |" % (
-            name, setting, contend, tf_text, sl["p50"], sl["p99"], sl["p999"]))
+        print("| %s | %s | %d | %s | %s | %s | %s | %.2f | %s |" % (
+            name, setting, contend, tf_text, ms(sl["p50"]), ms(sl["p99"]), ms(sl["p999"]),
+            sl["p99"] / sl["p50"], "%.2f" % floor if floor is not None else "-"))
         sys.stdout.flush()
 
   print()
   failures = []
-  for (name, setting, contend), (tf_result, sl) in sorted(results.items()):
+  for (name, setting, contend), (tf_result, sl, floor) in sorted(results.items()):
     where = "%s threads=%s contend=%d" % (name, setting, contend)
     one = results.get((name, "1", contend))
     if setting != "1" and one is not None:
       for q in ("p50", "p99"):
         if sl[q] > one[1][q] * (1 + args.slack):
-          failures.append("%s: %s %.3f ms is slower than 1 thread's %.3f ms" % (
-              where, q, sl[q], one[1][q]))
+          failures.append("%s: %s %s ms is slower than 1 thread's %s ms" % (
+              where, q, ms(sl[q]), ms(one[1][q])))
     if contend == 0 and sl["p99"] > 2 * sl["p50"]:
-      failures.append("%s: idle p99 %.3f ms is over 2x p50 %.3f ms" % (
-          where, sl["p99"], sl["p50"]))
+      failures.append("%s: idle p99 %s ms is over 2x p50 %s ms%s" % (
+          where, ms(sl["p99"]), ms(sl["p50"]),
+          " (the machine's floor for a step this long: %.2fx)" % floor
+          if floor is not None else ""))
     if contend > 0 and tf_result is not None:
       for q in ("p50", "p99"):
         if sl[q] >= tf_result[q]:
-          failures.append("%s: %s %.3f ms is not better than TensorFlow's %.3f ms" % (
-              where, q, sl[q], tf_result[q]))
+          failures.append("%s: %s %s ms is not better than TensorFlow's %s ms" % (
+              where, q, ms(sl[q]), ms(tf_result[q])))
   if failures:
     print("Goals missed:")
     for failure in failures:
