@@ -77,6 +77,11 @@ class SendOp : public OpKernel {
     OP_REQUIRES(ctx, ctx->rendezvous() != nullptr, MissingRendezvous());
     Rendezvous::ParsedKey scratch;
     const Rendezvous::ParsedKey& key = KeyForFrame(key_, ctx->frame_iter(), &scratch);
+    // A dead input (an untaken branch) crosses to the other partition as deadness.
+    if (ctx->is_input_dead()) {
+      OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key, Tensor(), /*is_dead=*/true));
+      return;
+    }
     OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key, ctx->input(0), /*is_dead=*/false));
   }
 

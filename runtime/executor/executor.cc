@@ -43,8 +43,8 @@
 // cancellation manager; from then on ready nodes are dropped without running, and the step
 // ends once the nodes already running have finished.
 //
-// Dead tensors and loop frames (Switch/Merge/Enter/Exit/NextIteration) are not run yet:
-// such graphs are rejected at construction; Entry keeps an is_dead bit for them.
+// Graphs with control flow (Switch/Merge/Enter/Exit/NextIteration) run on the frame
+// executor instead (frame_executor.h), which NewLocalExecutor picks for them.
 #include "runtime/executor/executor.h"
 
 #include <algorithm>
@@ -69,6 +69,8 @@
 #include "proto/step_stats.pb.h"
 #include "runtime/device/device.h"
 #include "runtime/executor/executor_graph.h"
+#include "runtime/executor/executor_node_io.h"
+#include "runtime/executor/frame_executor.h"
 #include "runtime/executor/step_stats_collector.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/rendezvous.h"
@@ -184,61 +186,6 @@ class KernelCosts {
   std::unique_ptr<Node[]> nodes_;
 };
 
-// One input slot of a step. `value` is alive only while value_alive: slots are made and
-// cleared far more often than they hold anything, and an empty Tensor is not free.
-struct Entry {
-  Entry() {}
-  ~Entry() { Clear(); }
-  Entry(const Entry&) = delete;
-  Entry& operator=(const Entry&) = delete;
-
-  void SetValue(const Tensor& t) {
-    new (&value) Tensor(t);
-    value_alive = true;
-    has_value = true;
-  }
-  // For an output's last reader: takes the producer's reference instead of adding one (two
-  // atomic read-modify-writes fewer per edge).
-  void SetValue(Tensor&& t) {
-    new (&value) Tensor(std::move(t));
-    value_alive = true;
-    has_value = true;
-  }
-  void SetRef(Tensor* t, absl::Mutex* mu) {
-    ref = t;
-    ref_mu = mu;
-    has_value = true;
-  }
-  // Room for a snapshot of a ref read as a value.
-  Tensor* MutableValue() {
-    if (!value_alive) {
-      new (&value) Tensor();
-      value_alive = true;
-    }
-    return &value;
-  }
-  void Clear() {
-    if (value_alive) {
-      value.~Tensor();
-      value_alive = false;
-    }
-    ref = nullptr;
-    ref_mu = nullptr;
-    has_value = false;
-    is_dead = false;
-  }
-
-  union {
-    Tensor value;  // the value, unless the producer's output was a ref
-  };
-  Tensor* ref = nullptr;          // a ref output: the producer's tensor ...
-  absl::Mutex* ref_mu = nullptr;  // ... and the mutex guarding it
-  bool has_value = false;
-  bool value_alive = false;
-  // Set by Switch for the untaken branch once control flow is supported; false until then.
-  bool is_dead = false;
-};
-
 // The per-step arrays. A frame goes back to its executor with every slot cleared.
 struct StepFrame {
   explicit StepFrame(const ExecutorGraph& layout)
@@ -255,42 +202,6 @@ struct StepFrame {
 };
 
 using ReadyList = absl::InlinedVector<int32_t, 8>;
-
-// The step's status for a node's failure: the kernel's code and message, the op type, and
-// the node (TensorFlow's "\n\t [[{{node n}}]]").
-absl::Status NodeError(const ExecutorNode& item, const absl::Status& s) {
-  return AttachDef(
-      absl::Status(s.code(), absl::StrCat(s.message(), " [Op:", item.node->type_string(), "]")),
-      item.node->def());
-}
-
-// Stats times are taken in nanoseconds; the micros fields are derived from them.
-void SetOpStart(NodeExecStats* stats) {
-  const int64_t rel = StatsNowNanos() - stats->all_start_nanos();
-  stats->set_op_start_rel_nanos(rel);
-  stats->set_op_start_rel_micros(rel / 1000);
-}
-
-void SetOpEnd(NodeExecStats* stats) {
-  const int64_t rel = StatsNowNanos() - stats->all_start_nanos();
-  stats->set_op_end_rel_nanos(rel);
-  stats->set_op_end_rel_micros(rel / 1000);
-}
-
-void RecordOutput(int slot, const TensorValue& value, Allocator* allocator, NodeExecStats* stats) {
-  NodeOutput* output = stats->add_output();
-  output->set_slot(slot);
-  TensorDescription* description = output->mutable_tensor_description();
-  const Tensor& t = *value.tensor;
-  description->set_dtype(t.dtype());
-  t.shape().AsProto(description->mutable_shape());
-  AllocationDescription* allocation = description->mutable_allocation_description();
-  allocation->set_requested_bytes(static_cast<int64_t>(t.TotalBytes()));
-  allocation->set_allocated_bytes(static_cast<int64_t>(t.AllocatedBytes()));
-  allocation->set_allocator_name(allocator->Name());
-  allocation->set_has_single_reference(t.RefCountIsOne());
-  allocation->set_ptr(reinterpret_cast<uint64_t>(t.raw_data()));
-}
 
 class ExecutorImpl : public Executor {
  public:
@@ -628,39 +539,8 @@ void ExecutorState::AsyncDone(AsyncNode* async_node) {
 }
 
 absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item) {
-  Entry* first = slots_ + item.input_start;
-  TensorValue* inputs = inputs_ + item.input_start;
-  for (int i = 0; i < item.num_inputs; ++i) {
-    Entry& entry = first[i];
-    if (ABSL_PREDICT_FALSE(!entry.has_value)) {
-      return AttachDef(
-          errors::Internal("Missing required input ", i, " of ", item.node->type_string(),
-                           " node '", item.node->name(), "': its producer is not in this graph"),
-          item.node->def());
-    }
-    if (entry.ref == nullptr && !item.ref_inputs) {
-      inputs[i] = TensorValue(&entry.value);
-      continue;
-    }
-    const bool expects_ref = IsRefType(item.kernel->input_type(i));
-    if (entry.ref == nullptr) {
-      if (expects_ref) {
-        return AttachDef(errors::InvalidArgument(i, "-th input expects a ref type"),
-                         item.node->def());
-      }
-      inputs[i] = TensorValue(&entry.value);
-    } else if (expects_ref) {
-      inputs[i] = TensorValue(entry.ref_mu, entry.ref);
-    } else {
-      // A ref read as a value: a snapshot taken under the ref's mutex, sharing its buffer;
-      // an uninitialized variable is TensorFlow's FAILED_PRECONDITION naming it.
-      Tensor* snapshot = entry.MutableValue();
-      RETURN_IF_ERROR(
-          ReadRefInput(item.node->def(), i, TensorValue(entry.ref_mu, entry.ref), snapshot));
-      inputs[i] = TensorValue(snapshot);
-    }
-  }
-  return absl::OkStatus();
+  return PrepareNodeInputs(item, slots_ + item.input_start, inputs_ + item.input_start,
+                           /*allow_missing=*/false);
 }
 
 void ExecutorState::ClearInputs(const ExecutorNode& item) {
@@ -788,25 +668,12 @@ void ExecutorState::RecordError(const absl::Status& s) {
 }
 
 std::unique_ptr<NodeExecStats> ExecutorState::StartStats(const ExecutorNode& item) const {
-  auto stats = std::make_unique<NodeExecStats>();
-  const NodeDef& def = item.node->def();
-  stats->set_node_name(def.name());
-  const int64_t now_nanos = StatsNowNanos();
-  stats->set_all_start_nanos(now_nanos);
-  stats->set_all_start_micros(now_nanos / 1000);
-  stats->set_scheduled_nanos(now_nanos);
-  stats->set_scheduled_micros(now_nanos / 1000);
-  stats->set_thread_id(StatsThreadId());
-  stats->set_timeline_label(
-      absl::StrCat(def.name(), " = ", def.op(), "(", absl::StrJoin(def.input(), ", "), ")"));
-  return stats;
+  return StartNodeStats(item);
 }
 
 void ExecutorState::SaveStats(std::unique_ptr<NodeExecStats> stats) const {
   if (stats == nullptr) return;
-  const int64_t end_rel_nanos = StatsNowNanos() - stats->all_start_nanos();
-  stats->set_all_end_rel_nanos(end_rel_nanos);
-  stats->set_all_end_rel_micros(end_rel_nanos / 1000);
+  SetAllEnd(stats.get());
   stats_collector_->Save(device_->name(), std::move(*stats));
 }
 
@@ -853,6 +720,9 @@ absl::Status NewLocalExecutor(const LocalExecutorParams& params, std::unique_ptr
   if (graph == nullptr) return errors::InvalidArgument("NewLocalExecutor requires a graph");
   std::unique_ptr<ExecutorGraph> layout;
   RETURN_IF_ERROR(ExecutorGraph::Build(std::move(graph), params.create_kernel, &layout));
+  if (layout->has_control_flow()) {
+    return NewFrameExecutor(params.device, std::move(layout), executor);
+  }
   *executor = std::make_unique<ExecutorImpl>(params.device, std::move(layout));
   return absl::OkStatus();
 }

@@ -76,10 +76,10 @@ class Executor {
 };
 
 // Builds an executor over `graph` (taking ownership). Kernels are created now; the first
-// failure is returned with the node attached. INVALID_ARGUMENT when params lack a device
-// or create_kernel; UNIMPLEMENTED naming the node for control-flow ops (Switch, Merge,
-// Enter, Exit, NextIteration), which the executor does not run yet; INVALID_ARGUMENT
-// naming a node on or behind a cycle.
+// failure is returned with the node attached. A graph with v1 control flow (Switch, Merge,
+// Enter, Exit, NextIteration) gets the frame executor (frame_executor.h), with loops and
+// dead tensors. INVALID_ARGUMENT when params lack a device or create_kernel, naming a node on
+// or behind a cycle that is not a loop, or a node whose loop frames are malformed.
 absl::Status NewLocalExecutor(const LocalExecutorParams& params, std::unique_ptr<const Graph> graph,
                               std::unique_ptr<Executor>* executor);
 

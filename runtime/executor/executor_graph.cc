@@ -14,16 +14,6 @@
 namespace sluice {
 namespace {
 
-absl::Status CheckSupported(const Node& node) {
-  if (node.IsControlFlow()) {
-    return AttachDef(
-        errors::Unimplemented("The executor does not run control-flow op ", node.type_string(),
-                              " (node '", node.name(), "'); control-flow frames are not supported"),
-        node.def());
-  }
-  return absl::OkStatus();
-}
-
 absl::Status CheckArity(const Node& node, const OpKernel& kernel) {
   if (kernel.num_inputs() != node.num_inputs() || kernel.num_outputs() != node.num_outputs()) {
     return AttachDef(
@@ -50,7 +40,7 @@ absl::Status ExecutorGraph::Build(std::unique_ptr<const Graph> graph,
 }
 
 absl::Status ExecutorGraph::Init(const CreateKernelFn& create_kernel) {
-  for (const Node* node : graph_->op_nodes()) RETURN_IF_ERROR(CheckSupported(*node));
+  for (const Node* node : graph_->op_nodes()) has_control_flow_ |= node->IsControlFlow();
 
   std::vector<int32_t> index_of_id(graph_->num_node_ids(), -1);
   nodes_.reserve(graph_->num_op_nodes());
@@ -98,10 +88,16 @@ absl::Status ExecutorGraph::Init(const CreateKernelFn& create_kernel) {
 absl::Status ExecutorGraph::CheckAcyclic() const {
   // Kahn's algorithm over the pending counts: a node on (or behind) a cycle never becomes
   // ready, and a step would end without running it.
+  // A loop's back edges (out of NextIteration) carry values to the next iteration, not
+  // within one: they are left out.
   std::vector<int32_t> pending(nodes_.size());
+  for (size_t i = 0; i < nodes_.size(); ++i) pending[i] = nodes_[i].initial_pending;
+  for (const ExecutorNode& item : nodes_) {
+    if (!item.node->IsNextIteration()) continue;
+    for (const ExecutorEdge& edge : out_edges(item)) --pending[edge.dst];
+  }
   std::vector<int32_t> ready;
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    pending[i] = nodes_[i].initial_pending;
     if (pending[i] == 0) ready.push_back(static_cast<int32_t>(i));
   }
   size_t reached = 0;
@@ -109,6 +105,7 @@ absl::Status ExecutorGraph::CheckAcyclic() const {
     const int32_t id = ready.back();
     ready.pop_back();
     ++reached;
+    if (nodes_[id].node->IsNextIteration()) continue;
     for (const ExecutorEdge& edge : out_edges(nodes_[id])) {
       if (--pending[edge.dst] == 0) ready.push_back(edge.dst);
     }
@@ -117,8 +114,10 @@ absl::Status ExecutorGraph::CheckAcyclic() const {
   for (size_t i = 0; i < nodes_.size(); ++i) {
     if (pending[i] == 0) continue;
     const Node& node = *nodes_[i].node;
-    return AttachDef(errors::InvalidArgument("Node '", node.name(), "' (", node.type_string(),
-                                             ") is on or behind a cycle, so it would never run"),
+    return AttachDef(errors::InvalidArgument(
+                         "Node '", node.name(), "' (", node.type_string(),
+                         ") is on or behind a cycle that is not a loop (a cycle must pass through "
+                         "NextIteration), so it would never run"),
                      node.def());
   }
   return absl::OkStatus();

@@ -57,10 +57,10 @@ class ExecutorGraph {
   using CreateKernelFn =
       std::function<absl::Status(const Node& node, std::unique_ptr<OpKernel>* kernel)>;
 
-  // Lays out `graph` and creates its kernels. Errors (each with the node attached):
-  // UNIMPLEMENTED for control-flow ops; the first create_kernel failure; INTERNAL when a
-  // kernel's arity differs from its node's or an edge names a slot the node lacks;
-  // INVALID_ARGUMENT for a node on or behind a cycle.
+  // Lays out `graph` and creates its kernels. Errors (each with the node attached): the
+  // first create_kernel failure; INTERNAL when a kernel's arity differs from its node's or an
+  // edge names a slot the node lacks; INVALID_ARGUMENT for a node on or behind a cycle that
+  // does not pass through NextIteration (a loop's back edge).
   static absl::Status Build(std::unique_ptr<const Graph> graph, const CreateKernelFn& create_kernel,
                             std::unique_ptr<ExecutorGraph>* out);
 
@@ -77,6 +77,9 @@ class ExecutorGraph {
   absl::Span<const int32_t> cheap_roots() const { return cheap_roots_; }
   absl::Span<const int32_t> expensive_roots() const { return expensive_roots_; }
   const Graph& graph() const { return *graph_; }
+  // Whether the graph has v1 control-flow nodes (Switch, Merge, Enter, Exit, NextIteration,
+  // LoopCond, ControlTrigger): they need the frame executor (frame_executor.h).
+  bool has_control_flow() const { return has_control_flow_; }
 
  private:
   ExecutorGraph() = default;
@@ -91,6 +94,7 @@ class ExecutorGraph {
   std::vector<int32_t> cheap_roots_;
   std::vector<int32_t> expensive_roots_;
   int num_input_slots_ = 0;
+  bool has_control_flow_ = false;
 };
 
 }  // namespace sluice

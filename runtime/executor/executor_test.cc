@@ -570,20 +570,6 @@ TEST_F(ExecutorConstructionTest, CreateKernelFailureNamesNode) {
   EXPECT_EQ(s.message(), "no kernel here\n\t [[{{node c}}]]");
 }
 
-TEST_F(ExecutorConstructionTest, ControlFlowIsUnimplemented) {
-  std::unique_ptr<Executor> executor;
-  const std::string text =
-      NodeText("p", "ExecTestConst", {}, FloatAttr("value", 1)) +
-      "node { name: 'pred' op: 'Const' attr { key: 'dtype' value { type: DT_BOOL } } "
-      "attr { key: 'value' value { tensor { dtype: DT_BOOL tensor_shape {} bool_val: true } } } }\n"
-      "node { name: 'sw' op: 'Switch' input: 'p' input: 'pred' "
-      "attr { key: 'T' value { type: DT_FLOAT } } }\n";
-  const absl::Status s = Build(text, &executor);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(s.message(), HasSubstr("Switch"));
-  EXPECT_THAT(s.message(), HasSubstr("{{node sw}}"));
-}
-
 TEST_F(ExecutorConstructionTest, CycleIsRejected) {
   auto graph = std::make_unique<Graph>(OpRegistry::Global());
   ASSERT_TRUE(GraphFromTextForTest(Const("c", 1) + NodeText("a", "ExecTestAdd", {"c", "c"}) +

@@ -128,6 +128,9 @@ class OpKernelContext {
     const std::function<void(std::function<void()>)>* runner = nullptr;
     // The loop frame and iteration of this execution, for rendezvous keys ("frame_id:iter").
     std::string frame_iter = "0:0";
+    // Set by the control-flow executor when a _Send runs on a dead input (an untaken
+    // branch): it sends the deadness instead of a value.
+    bool is_input_dead = false;
   };
 
   // REQUIRES: params->op_kernel and params->device are set.
@@ -146,6 +149,7 @@ class OpKernelContext {
   ResourceMgr* resource_manager() const { return params_->resource_manager; }
   const std::function<void(std::function<void()>)>* runner() const { return params_->runner; }
   const std::string& frame_iter() const { return params_->frame_iter; }
+  bool is_input_dead() const { return params_->is_input_dead; }
   // CHECKs that the device has one.
   const Eigen::ThreadPoolDevice& eigen_cpu_device() const;
   // How many threads this run of the kernel may use for its intra-op work (a ParallelFor's
@@ -173,6 +177,11 @@ class OpKernelContext {
       BadInput(index);
     }
     return *params_->inputs[index].tensor;
+  }
+  // Whether input `index` has a value: false only for a Merge's dead inputs (the
+  // control-flow executor leaves them empty).
+  bool has_input(int index) const {
+    return index >= 0 && index < num_inputs() && params_->inputs[index].tensor != nullptr;
   }
   // The single input named `name`. INVALID_ARGUMENT for an unknown name, a list-valued arg
   // or a ref input.

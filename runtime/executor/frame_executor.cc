@@ -1,0 +1,694 @@
+#include "runtime/executor/frame_executor.h"
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "graph/core/errors.h"
+#include "proto/step_stats.pb.h"
+#include "runtime/executor/control_flow_info.h"
+#include "runtime/executor/executor_node_io.h"
+#include "runtime/executor/step_stats_collector.h"
+#include "runtime/framework/cancellation.h"
+#include "runtime/framework/rendezvous.h"
+
+namespace sluice {
+namespace {
+
+using Kind = ControlFlowNode::Kind;
+
+struct FrameState;
+
+// One iteration of a frame instance: per node of the static frame, its pending count and
+// dead-input count, and the input slots of those nodes.
+struct IterationState {
+  IterationState(const StaticFrame& frame, const std::vector<int32_t>& initial_pending)
+      : pending(initial_pending),
+        dead_count(frame.nodes.size(), 0),
+        slots(new Entry[frame.num_input_slots]),
+        inputs(new TensorValue[frame.num_input_slots]) {}
+
+  std::vector<int32_t> pending;
+  std::vector<int32_t> dead_count;
+  std::unique_ptr<Entry[]> slots;
+  // The kernels' input arrays (each node's run of it), filled just before a node runs.
+  std::unique_ptr<TensorValue[]> inputs;
+  // Nodes of this iteration ready or running.
+  int64_t outstanding_ops = 0;
+  // Child frame instances started from this iteration, by static frame, while alive.
+  absl::flat_hash_map<int32_t, std::unique_ptr<FrameState>> children;
+};
+
+// A value kept by a frame for later iterations: a loop invariant, or a NextIteration output
+// waiting for an iteration to start.
+struct HeldValue {
+  int32_t node = -1;
+  Tensor value;
+  Tensor* ref = nullptr;
+  absl::Mutex* ref_mu = nullptr;
+  bool dead = false;
+
+  TensorValue AsTensorValue() {
+    if (dead) return TensorValue();
+    if (ref != nullptr) return TensorValue(ref_mu, ref);
+    return TensorValue(&value);
+  }
+};
+
+// One instance of a static frame.
+struct FrameState {
+  int32_t static_id = 0;
+  FrameState* parent = nullptr;
+  int64_t parent_iter = 0;
+  // Identifies the instance in rendezvous keys ("<id>:<iteration>"); the root is "0".
+  std::string id;
+  int32_t parallel_iterations = 1;
+  int32_t num_pending_inputs = 0;  // Enter nodes yet to run
+  int64_t iteration_count = 0;     // the newest iteration started
+  int64_t first_iter = 0;          // the oldest iteration not yet deleted
+  int32_t num_outstanding_iterations = 1;
+  std::deque<std::unique_ptr<IterationState>> iterations;
+  std::vector<HeldValue> invariants;
+  std::vector<HeldValue> next_iter_roots;
+  // Exit nodes that ran dead in the newest iteration: dead outputs for the parent once this
+  // instance is done.
+  std::vector<int32_t> dead_exits;
+
+  IterationState* iteration(int64_t i) {
+    if (i < first_iter || i - first_iter >= static_cast<int64_t>(iterations.size())) {
+      return nullptr;
+    }
+    return iterations[i - first_iter].get();
+  }
+};
+
+// A node to run: where, and whether it is dead.
+struct TaggedNode {
+  FrameState* frame = nullptr;
+  int64_t iter = 0;
+  int32_t id = -1;
+  bool dead = false;
+};
+using TaggedReadyList = absl::InlinedVector<TaggedNode, 8>;
+
+class FrameExecutorImpl : public Executor {
+ public:
+  FrameExecutorImpl(Device* device, std::unique_ptr<ExecutorGraph> layout, ControlFlowInfo info)
+      : device_(device), layout_(std::move(layout)), info_(std::move(info)) {
+    for (const StaticFrame& frame : info_.frames()) {
+      std::vector<int32_t> pending;
+      pending.reserve(frame.nodes.size());
+      for (int32_t id : frame.nodes) {
+        const ControlFlowNode& cf = info_.node(id);
+        // A Merge waits for its control inputs (2 each) and one live data input (the low
+        // bit); a dead Merge is one whose count is 1 when all data inputs are dead.
+        pending.push_back(cf.kind == Kind::kMerge ? 2 * cf.num_control_inputs + 1
+                                                  : layout_->node(id).initial_pending);
+      }
+      initial_pending_.push_back(std::move(pending));
+    }
+    for (int32_t i = 0; i < layout_->num_nodes(); ++i) {
+      if (layout_->node(i).initial_pending == 0) roots_.push_back(i);
+    }
+  }
+
+  void RunAsync(const Args& args, DoneCallback done) override;
+
+  Device* device() const { return device_; }
+  const ExecutorGraph& layout() const { return *layout_; }
+  const ControlFlowInfo& info() const { return info_; }
+  const std::vector<int32_t>& initial_pending(int32_t frame) const {
+    return initial_pending_[frame];
+  }
+  const std::vector<int32_t>& roots() const { return roots_; }
+
+ private:
+  Device* const device_;
+  const std::unique_ptr<ExecutorGraph> layout_;
+  const ControlFlowInfo info_;
+  std::vector<std::vector<int32_t>> initial_pending_;
+  std::vector<int32_t> roots_;
+};
+
+// The state of one step; deletes itself when the step ends.
+class FrameStepState {
+ public:
+  FrameStepState(const FrameExecutorImpl& impl, const Executor::Args& args,
+                 Executor::DoneCallback done)
+      : impl_(impl),
+        layout_(impl.layout()),
+        info_(impl.info()),
+        device_(impl.device()),
+        step_id_(args.step_id),
+        rendezvous_(args.rendezvous),
+        call_frame_(args.call_frame),
+        cancellation_manager_(args.cancellation_manager),
+        resource_manager_(args.resource_manager),
+        stats_collector_(args.stats_collector),
+        runner_(args.runner),
+        done_(std::move(done)) {
+    root_.id = "0";
+    root_.num_outstanding_iterations = 1;
+    root_.iterations.push_back(NewIteration(0));
+  }
+
+  void Start() {
+    TaggedReadyList ready;
+    {
+      absl::MutexLock lock(&mu_);
+      IterationState* iter0 = root_.iteration(0);
+      for (int32_t id : impl_.roots()) {
+        ready.push_back({&root_, 0, id, false});
+        ++iter0->outstanding_ops;
+      }
+      outstanding_.store(static_cast<int64_t>(ready.size()) + 1, std::memory_order_relaxed);
+    }
+    Process(std::move(ready));
+    // The count taken above for this call.
+    if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+  }
+
+ private:
+  struct AsyncState;
+
+  std::unique_ptr<IterationState> NewIteration(int32_t static_frame) const {
+    return std::make_unique<IterationState>(info_.frames()[static_frame],
+                                            impl_.initial_pending(static_frame));
+  }
+
+  // Runs `ready` and what they make ready that stays on this thread.
+  void Process(TaggedReadyList ready);
+  // Runs one node; false if it went asynchronous (its completion continues elsewhere).
+  // Otherwise *more holds the nodes it made ready.
+  bool RunNode(const TaggedNode& tagged, TaggedReadyList* more);
+  // Propagates a finished node's outputs (null tensor: dead output) under mu_, and accounts
+  // for it in its iteration.
+  void CompleteNode(const TaggedNode& tagged, absl::Span<const TensorValue> outputs,
+                    TaggedReadyList* ready) ABSL_LOCKS_EXCLUDED(mu_);
+  void AsyncDone(AsyncState* state);
+  // Completes an asynchronous node and deletes its state.
+  void FinishAsync(AsyncState* state, TaggedReadyList* more);
+  // Hands ready nodes beyond the first expensive one to the runner; the rest stay in *local.
+  void Schedule(TaggedReadyList* ready, TaggedReadyList* local);
+  void NodeFinished();
+
+  // All below run under mu_.
+  void ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
+                     absl::Span<const TensorValue> outputs, bool src_dead, TaggedReadyList* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  FrameState* FindOrCreateChild(FrameState* parent, int64_t parent_iter, int32_t static_child)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void IncrementIteration(FrameState* frame, TaggedReadyList* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool IsIterationDone(FrameState* frame, int64_t iter) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Deletes the finished iterations from `iter` on, starts deferred ones, and deletes the
+  // frame instance (and so on upwards) once it is done.
+  void CleanupIterations(FrameState* frame, int64_t iter, TaggedReadyList* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void DeleteFrame(FrameState* frame, TaggedReadyList* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AddReady(FrameState* frame, int64_t iter, int32_t id, bool dead, TaggedReadyList* ready)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  void RecordError(const absl::Status& s);
+  void Finish();
+
+  const FrameExecutorImpl& impl_;
+  const ExecutorGraph& layout_;
+  const ControlFlowInfo& info_;
+  Device* const device_;
+  const int64_t step_id_;
+  Rendezvous* const rendezvous_;
+  CallFrameInterface* const call_frame_;
+  CancellationManager* const cancellation_manager_;
+  ResourceMgr* const resource_manager_;
+  StepStatsCollector* const stats_collector_;
+  const std::function<void(std::function<void()>)> runner_;
+  Executor::DoneCallback done_;
+
+  absl::Mutex mu_;
+  FrameState root_ ABSL_GUARDED_BY(mu_);
+  // Nodes ready or running, plus one per Process call in flight that started the step.
+  std::atomic<int64_t> outstanding_{0};
+  std::atomic<bool> aborted_{false};
+  std::atomic<bool> error_claimed_{false};
+  absl::Status status_;
+};
+
+// An asynchronous kernel's context until its done callback.
+struct FrameStepState::AsyncState {
+  AsyncState(const TaggedNode& t, const OpKernelContext::Params& p,
+             std::unique_ptr<NodeExecStats> node_stats)
+      : tagged(t), params(p), ctx(&params), stats(std::move(node_stats)) {}
+  TaggedNode tagged;
+  OpKernelContext::Params params;
+  OpKernelContext ctx;
+  std::unique_ptr<NodeExecStats> stats;
+  // The first of {the done callback, ComputeAsync returning} sets it; the second finishes
+  // the node (so a kernel that calls back at once continues on the same loop).
+  std::atomic<bool> claimed{false};
+};
+
+void FrameStepState::Process(TaggedReadyList ready) {
+  TaggedReadyList local;
+  Schedule(&ready, &local);
+  while (!local.empty()) {
+    const TaggedNode tagged = local.back();
+    local.pop_back();
+    TaggedReadyList more;
+    if (cancellation_manager_ != nullptr && cancellation_manager_->IsCancelled() &&
+        !aborted_.load(std::memory_order_acquire)) {
+      // Cancelled from outside (a session's timeout): stop at the next node.
+      RecordError(errors::Cancelled("The step was cancelled before node '",
+                                    layout_.node(tagged.id).node->name(), "' ran"));
+    }
+    if (aborted_.load(std::memory_order_acquire)) {
+      NodeFinished();
+      continue;
+    }
+    if (!RunNode(tagged, &more)) continue;
+    Schedule(&more, &local);
+    NodeFinished();
+  }
+}
+
+void FrameStepState::Schedule(TaggedReadyList* ready, TaggedReadyList* local) {
+  bool kept_expensive = false;
+  // Reversed so that `local`, popped from the back, runs them in order.
+  for (auto it = ready->rbegin(); it != ready->rend(); ++it) {
+    const ExecutorNode& item = layout_.node(it->id);
+    if (runner_ && item.expensive && !it->dead) {
+      if (kept_expensive) {
+        const TaggedNode tagged = *it;
+        runner_([this, tagged]() {
+          TaggedReadyList one;
+          one.push_back(tagged);
+          // The node's own count keeps the step alive until it is finished.
+          Process(std::move(one));
+        });
+        continue;
+      }
+      kept_expensive = true;
+    }
+    local->push_back(*it);
+  }
+}
+
+void FrameStepState::NodeFinished() {
+  if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
+}
+
+bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
+  const ExecutorNode& item = layout_.node(tagged.id);
+  const ControlFlowNode& cf = info_.node(tagged.id);
+  IterationState* iter_state;
+  {
+    absl::MutexLock lock(&mu_);
+    iter_state = tagged.frame->iteration(tagged.iter);
+  }
+  Entry* slots = iter_state->slots.get() + cf.local_input_start;
+  auto clear_inputs = [&]() {
+    for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();
+  };
+  // A dead node does not run (its outputs are dead), except ControlTrigger, which runs,
+  // and _Send, which sends the deadness.
+  const bool runs_dead = cf.kind == Kind::kControlTrigger || cf.kind == Kind::kSend;
+  if (tagged.dead && !runs_dead) {
+    clear_inputs();
+    CompleteNode(tagged, {}, more);
+    return true;
+  }
+  if (item.const_tensor != nullptr && stats_collector_ == nullptr) {
+    TensorValue value(const_cast<Tensor*>(item.const_tensor));
+    CompleteNode(tagged, absl::MakeConstSpan(&value, 1), more);
+    return true;
+  }
+  std::unique_ptr<NodeExecStats> stats;
+  if (stats_collector_ != nullptr) stats = StartNodeStats(item);
+  auto save_stats = [this](std::unique_ptr<NodeExecStats> s) {
+    if (s == nullptr) return;
+    SetAllEnd(s.get());
+    stats_collector_->Save(device_->name(), std::move(*s));
+  };
+  TensorValue* inputs = iter_state->inputs.get() + cf.local_input_start;
+  absl::Status s = PrepareNodeInputs(item, slots, inputs,
+                                     /*allow_missing=*/cf.kind == Kind::kMerge || tagged.dead);
+  if (!s.ok()) {
+    clear_inputs();
+    save_stats(std::move(stats));
+    RecordError(s);
+    CompleteNode(TaggedNode{tagged.frame, tagged.iter, tagged.id, true}, {}, more);
+    return true;
+  }
+  OpKernelContext::Params params;
+  params.step_id = step_id_;
+  params.device = device_;
+  params.rendezvous = rendezvous_;
+  params.call_frame = call_frame_;
+  params.cancellation_manager = cancellation_manager_;
+  params.resource_manager = resource_manager_;
+  params.runner = runner_ ? &runner_ : nullptr;
+  params.op_kernel = item.kernel;
+  params.inputs = absl::MakeConstSpan(inputs, item.num_inputs);
+  params.is_input_dead = tagged.dead;
+  if (tagged.frame != &root_ || tagged.iter != 0) {
+    params.frame_iter = absl::StrCat(tagged.frame->id, ":", tagged.iter);
+  }
+
+  if (item.async != nullptr) {
+    auto* state = new AsyncState(tagged, params, std::move(stats));
+    if (state->stats) SetOpStart(state->stats.get());
+    device_->ComputeAsync(item.async, &state->ctx, [this, state]() { AsyncDone(state); });
+    if (!state->claimed.exchange(true, std::memory_order_acq_rel)) return false;
+    FinishAsync(state, more);
+    return true;
+  }
+  OpKernelContext ctx(&params);
+  if (stats) SetOpStart(stats.get());
+  device_->Compute(item.kernel, &ctx);
+  if (stats) SetOpEnd(stats.get());
+  clear_inputs();
+  absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
+  if (!ctx.status().ok()) {
+    RecordError(NodeError(item, ctx.status()));
+  } else {
+    for (int i = 0; i < item.num_outputs; ++i) {
+      outputs[i] = ctx.release_output(i);
+      if (outputs[i].tensor == nullptr && cf.kind != Kind::kSwitch && cf.kind != Kind::kRecv) {
+        RecordError(AttachDef(errors::Internal("Missing ", i, "-th output from ",
+                                               FormatNodeDefForError(item.node->def())),
+                              item.node->def()));
+      }
+      if (stats && outputs[i].tensor != nullptr) {
+        RecordOutput(i, outputs[i], device_->GetAllocator(), stats.get());
+      }
+    }
+  }
+  save_stats(std::move(stats));
+  CompleteNode(tagged, outputs, more);
+  return true;
+}
+
+void FrameStepState::AsyncDone(AsyncState* state) {
+  if (!state->claimed.exchange(true, std::memory_order_acq_rel)) return;  // RunNode finishes it
+  TaggedReadyList more;
+  FinishAsync(state, &more);
+  // The callback's thread continues with what the node made ready; the node's count is
+  // released once they ran or were handed out.
+  Process(std::move(more));
+  NodeFinished();
+}
+
+void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
+  const ExecutorNode& item = layout_.node(state->tagged.id);
+  const ControlFlowNode& cf = info_.node(state->tagged.id);
+  if (state->stats) SetOpEnd(state->stats.get());
+  {
+    IterationState* iter_state;
+    {
+      absl::MutexLock lock(&mu_);
+      iter_state = state->tagged.frame->iteration(state->tagged.iter);
+    }
+    Entry* slots = iter_state->slots.get() + cf.local_input_start;
+    for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();
+  }
+  absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
+  if (!state->ctx.status().ok()) {
+    RecordError(NodeError(item, state->ctx.status()));
+  } else {
+    for (int i = 0; i < item.num_outputs; ++i) {
+      outputs[i] = state->ctx.release_output(i);
+      if (state->stats && outputs[i].tensor != nullptr) {
+        RecordOutput(i, outputs[i], device_->GetAllocator(), state->stats.get());
+      }
+    }
+  }
+  if (state->stats) {
+    SetAllEnd(state->stats.get());
+    stats_collector_->Save(device_->name(), std::move(*state->stats));
+  }
+  CompleteNode(state->tagged, outputs, more);
+  delete state;
+}
+
+void FrameStepState::CompleteNode(const TaggedNode& tagged, absl::Span<const TensorValue> outputs,
+                                  TaggedReadyList* ready) {
+  const ControlFlowNode& cf = info_.node(tagged.id);
+  const ExecutorNode& item = layout_.node(tagged.id);
+  // A node that failed (or was dead) has every output dead.
+  const bool dead = tagged.dead && cf.kind != Kind::kControlTrigger;
+  absl::InlinedVector<TensorValue, 4> dead_outputs;
+  if (outputs.empty() && item.num_outputs > 0) {
+    dead_outputs.resize(item.num_outputs);
+    outputs = dead_outputs;
+  }
+  absl::MutexLock lock(&mu_);
+  if (aborted_.load(std::memory_order_acquire)) return;
+  FrameState* frame = tagged.frame;
+  const int64_t iter = tagged.iter;
+  switch (cf.kind) {
+    case Kind::kEnter: {
+      FrameState* child = FindOrCreateChild(frame, iter, cf.child_frame);
+      if (cf.is_constant_enter) {
+        HeldValue held;
+        held.node = tagged.id;
+        held.dead = dead || outputs[0].tensor == nullptr;
+        if (!held.dead) {
+          if (outputs[0].is_ref()) {
+            held.ref = outputs[0].tensor;
+            held.ref_mu = outputs[0].mutex_if_ref;
+          } else {
+            held.value = *outputs[0].tensor;
+          }
+        }
+        child->invariants.push_back(held);
+        HeldValue& kept = child->invariants.back();
+        const TensorValue value = kept.AsTensorValue();
+        for (int64_t i = child->first_iter; i <= child->iteration_count; ++i) {
+          ActivateNodes(child, i, tagged.id, absl::MakeConstSpan(&value, 1), kept.dead, ready);
+        }
+      } else {
+        ActivateNodes(child, 0, tagged.id, outputs, dead, ready);
+      }
+      --child->num_pending_inputs;
+      if (IsIterationDone(child, child->first_iter)) {
+        CleanupIterations(child, child->first_iter, ready);
+      }
+      break;
+    }
+    case Kind::kExit:
+      if (dead || outputs[0].tensor == nullptr) {
+        if (iter == frame->iteration_count) frame->dead_exits.push_back(tagged.id);
+      } else {
+        ActivateNodes(frame->parent, frame->parent_iter, tagged.id, outputs, false, ready);
+      }
+      break;
+    case Kind::kNextIteration:
+      if (dead || outputs[0].tensor == nullptr) break;  // deadness stops at the boundary
+      if (iter == frame->iteration_count &&
+          frame->num_outstanding_iterations == frame->parallel_iterations) {
+        HeldValue held;
+        held.node = tagged.id;
+        if (outputs[0].is_ref()) {
+          held.ref = outputs[0].tensor;
+          held.ref_mu = outputs[0].mutex_if_ref;
+        } else {
+          held.value = *outputs[0].tensor;
+        }
+        frame->next_iter_roots.push_back(std::move(held));
+      } else {
+        if (iter == frame->iteration_count) IncrementIteration(frame, ready);
+        ActivateNodes(frame, iter + 1, tagged.id, outputs, false, ready);
+      }
+      break;
+    default:
+      ActivateNodes(frame, iter, tagged.id, outputs, dead, ready);
+      break;
+  }
+  IterationState* state = frame->iteration(iter);
+  --state->outstanding_ops;
+  if (frame != &root_ && IsIterationDone(frame, iter)) CleanupIterations(frame, iter, ready);
+}
+
+void FrameStepState::AddReady(FrameState* frame, int64_t iter, int32_t id, bool dead,
+                              TaggedReadyList* ready) {
+  frame->iteration(iter)->outstanding_ops++;
+  outstanding_.fetch_add(1, std::memory_order_relaxed);
+  ready->push_back({frame, iter, id, dead});
+}
+
+void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
+                                   absl::Span<const TensorValue> outputs, bool src_dead,
+                                   TaggedReadyList* ready) {
+  IterationState* state = frame->iteration(iter);
+  const bool src_is_enter = info_.node(src).kind == Kind::kEnter;
+  for (const ExecutorEdge& edge : layout_.out_edges(layout_.node(src))) {
+    const ControlFlowNode& dst = info_.node(edge.dst);
+    const ExecutorNode& dst_item = layout_.node(edge.dst);
+    const int32_t l = dst.local_id;
+    const bool control = edge.dst_slot < 0;
+    const bool dead = control ? src_dead : outputs[edge.src_output].tensor == nullptr;
+    Entry* slot = control ? nullptr
+                          : state->slots.get() + dst.local_input_start +
+                                (edge.dst_slot - dst_item.input_start);
+    auto write = [&]() {
+      const TensorValue& value = outputs[edge.src_output];
+      if (value.is_ref()) {
+        slot->SetRef(value.tensor, value.mutex_if_ref);
+      } else {
+        slot->SetValue(*value.tensor);
+      }
+    };
+    if (dst.kind == Kind::kMerge) {
+      int32_t& pending = state->pending[l];
+      int32_t& dead_count = state->dead_count[l];
+      if (control) {
+        pending -= 2;
+        if (pending == 0) {
+          AddReady(frame, iter, edge.dst, false, ready);
+        } else if (pending == 1 && dead_count == dst.num_data_inputs) {
+          AddReady(frame, iter, edge.dst, true, ready);
+        }
+      } else if (!dead) {
+        // The first live input wins; later ones (none in a well-formed graph) are dropped.
+        if ((pending & 1) == 1) {
+          write();
+          pending -= 1;
+          if (pending == 0) AddReady(frame, iter, edge.dst, false, ready);
+        }
+      } else {
+        // A dead Enter kills the Merge of a loop on an untaken branch: its back edge will
+        // never bring a value.
+        dead_count = src_is_enter ? dst.num_data_inputs : dead_count + 1;
+        if (pending == 1 && dead_count == dst.num_data_inputs) {
+          AddReady(frame, iter, edge.dst, true, ready);
+        }
+      }
+      continue;
+    }
+    if (dead) {
+      ++state->dead_count[l];
+    } else if (!control) {
+      write();
+    }
+    if (--state->pending[l] == 0) {
+      AddReady(frame, iter, edge.dst, state->dead_count[l] > 0, ready);
+    }
+  }
+}
+
+FrameState* FrameStepState::FindOrCreateChild(FrameState* parent, int64_t parent_iter,
+                                              int32_t static_child) {
+  IterationState* state = parent->iteration(parent_iter);
+  std::unique_ptr<FrameState>& child = state->children[static_child];
+  if (child == nullptr) {
+    const StaticFrame& info = info_.frames()[static_child];
+    child = std::make_unique<FrameState>();
+    child->static_id = static_child;
+    child->parent = parent;
+    child->parent_iter = parent_iter;
+    child->id = absl::StrCat(parent->id, ";", parent_iter, ";", static_child);
+    child->parallel_iterations = info.parallel_iterations;
+    child->num_pending_inputs = info.num_enters;
+    child->iterations.push_back(NewIteration(static_child));
+  }
+  return child.get();
+}
+
+void FrameStepState::IncrementIteration(FrameState* frame, TaggedReadyList* ready) {
+  ++frame->iteration_count;
+  ++frame->num_outstanding_iterations;
+  frame->iterations.push_back(NewIteration(frame->static_id));
+  // Only the newest iteration's dead Exits can be the loop's last (its condition failing
+  // there, or the whole loop dead): earlier ones were dead because the loop went on.
+  frame->dead_exits.clear();
+  for (HeldValue& held : frame->invariants) {
+    const TensorValue value = held.AsTensorValue();
+    ActivateNodes(frame, frame->iteration_count, held.node, absl::MakeConstSpan(&value, 1),
+                  held.dead, ready);
+  }
+}
+
+bool FrameStepState::IsIterationDone(FrameState* frame, int64_t iter) {
+  IterationState* state = frame->iteration(iter);
+  if (state == nullptr || state->outstanding_ops != 0 || !state->children.empty()) return false;
+  if (iter == 0) return frame->num_pending_inputs == 0;
+  return iter == frame->first_iter;  // the one before it is deleted
+}
+
+void FrameStepState::CleanupIterations(FrameState* frame, int64_t iter, TaggedReadyList* ready) {
+  while (iter <= frame->iteration_count && IsIterationDone(frame, iter)) {
+    frame->iterations.pop_front();
+    ++frame->first_iter;
+    --frame->num_outstanding_iterations;
+    ++iter;
+    if (!frame->next_iter_roots.empty()) {
+      IncrementIteration(frame, ready);
+      std::vector<HeldValue> nexts = std::move(frame->next_iter_roots);
+      frame->next_iter_roots.clear();
+      for (HeldValue& held : nexts) {
+        const TensorValue value = held.AsTensorValue();
+        ActivateNodes(frame, frame->iteration_count, held.node, absl::MakeConstSpan(&value, 1),
+                      false, ready);
+      }
+    }
+  }
+  if (frame->num_pending_inputs == 0 && frame->num_outstanding_iterations == 0) {
+    DeleteFrame(frame, ready);
+  }
+}
+
+void FrameStepState::DeleteFrame(FrameState* frame, TaggedReadyList* ready) {
+  FrameState* parent = frame->parent;
+  const int64_t parent_iter = frame->parent_iter;
+  for (int32_t exit : frame->dead_exits) {
+    absl::InlinedVector<TensorValue, 1> dead(layout_.node(exit).num_outputs);
+    ActivateNodes(parent, parent_iter, exit, dead, true, ready);
+  }
+  // Destroys the frame instance.
+  parent->iteration(parent_iter)->children.erase(frame->static_id);
+  if (parent != &root_ && IsIterationDone(parent, parent_iter)) {
+    CleanupIterations(parent, parent_iter, ready);
+  }
+}
+
+void FrameStepState::RecordError(const absl::Status& s) {
+  if (error_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+  status_ = s;
+  aborted_.store(true, std::memory_order_release);
+  if (rendezvous_ != nullptr) rendezvous_->StartAbort(s);
+  if (cancellation_manager_ != nullptr) cancellation_manager_->StartCancel();
+}
+
+void FrameStepState::Finish() {
+  absl::Status status = std::move(status_);
+  if (status.ok()) status = device_->Sync();
+  Executor::DoneCallback done = std::move(done_);
+  delete this;
+  done(status);
+}
+
+void FrameExecutorImpl::RunAsync(const Args& args, DoneCallback done) {
+  (new FrameStepState(*this, args, std::move(done)))->Start();
+}
+
+}  // namespace
+
+absl::Status NewFrameExecutor(Device* device, std::unique_ptr<ExecutorGraph> layout,
+                              std::unique_ptr<Executor>* executor) {
+  ControlFlowInfo info;
+  RETURN_IF_ERROR(ControlFlowInfo::Build(*layout, &info));
+  *executor = std::make_unique<FrameExecutorImpl>(device, std::move(layout), std::move(info));
+  return absl::OkStatus();
+}
+
+}  // namespace sluice
