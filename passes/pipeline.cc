@@ -32,6 +32,7 @@
 #include "passes/cse.h"
 #include "passes/division_by_constant.h"
 #include "passes/elementwise_fusion.h"
+#include "passes/lower_functional_ops.h"
 #include "passes/pad_folding.h"
 #include "passes/pass.h"
 #include "passes/remapper.h"
@@ -154,6 +155,9 @@ struct PassInputs {
   bool fold = false;
   bool cse_enabled = false;
   bool fuse = false;
+  // The graph has calls or functional control flow to lower (so graphs without them list
+  // the same passes as before).
+  bool lower = false;
 
   ConstantFoldingOptions folding;
   CseOptions cse;
@@ -232,6 +236,7 @@ bool AtL1(const PassInputs& in) { return in.l1; }
 bool Folding(const PassInputs& in) { return in.fold; }
 bool Cse(const PassInputs& in) { return in.cse_enabled; }
 bool Fusing(const PassInputs& in) { return in.fuse; }
+bool Lowering(const PassInputs& in) { return in.lower; }
 
 absl::Status RunPrune(PassInputs& in, Graph* g, bool* changed) {
   return PruneGraph(in.pipeline.prune, g, changed);
@@ -240,8 +245,14 @@ absl::Status RunPlace(PassInputs& in, Graph* g, bool* changed) {
   return PlaceGraph(in.pipeline.placer, g, changed);
 }
 
-// Run once, in order, before the rounds.
+absl::Status RunLowerFunctional(PassInputs&, Graph* g, bool* changed) {
+  return LowerFunctionalOps(LowerFunctionalOpsOptions(), g, changed);
+}
+
+// Run once, in order, before the rounds. Lowering comes first, so that pruning and every
+// later pass see the nodes that function calls and functional control flow stand for.
 constexpr PipelinePass kSetupPasses[] = {
+    {"lower_functional", Lowering, RunLowerFunctional},
     {"prune", Always, RunPrune},
     {"place", Always, RunPlace},
 };
@@ -299,6 +310,7 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
   PassRunner runner(dump_dir, &result->stats);
   PassInputs inputs(opts, std::move(shapes));
   Graph* g = graph.get();
+  for (const Node* n : g->op_nodes()) inputs.lower |= IsLoweredFunctionalOp(*n);
   runner.DumpInput(*g);
   bool changed = false;
   RETURN_IF_ERROR(RunPasses(kSetupPasses, inputs, g, &runner, &changed));

@@ -37,6 +37,23 @@ class SwitchOp : public OpKernel {
   }
 };
 
+// _SwitchN(data, output_index): output `output_index` is data, the others are dead; an index
+// out of range takes the last output (Case's default branch).
+class SwitchNOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  bool IsExpensive() override { return false; }
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& index = ctx->input(1);
+    OP_REQUIRES(ctx, index.dims() == 0,
+                errors::InvalidArgument("The second input must be a scalar, but it has shape ",
+                                        index.shape().DebugString()));
+    int32_t out = index.scalar<int32_t>()();
+    if (out < 0 || out >= ctx->num_outputs()) out = ctx->num_outputs() - 1;
+    Forward(ctx, 0, out);
+  }
+};
+
 // Merge(inputs): forwards the one live input and its index.
 class MergeOp : public OpKernel {
  public:
@@ -112,6 +129,7 @@ class AbortOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("Switch").Device(DEVICE_CPU), SwitchOp);
 REGISTER_KERNEL_BUILDER(Name("RefSwitch").Device(DEVICE_CPU), SwitchOp);
+REGISTER_KERNEL_BUILDER(Name("_SwitchN").Device(DEVICE_CPU), SwitchNOp);
 REGISTER_KERNEL_BUILDER(Name("Merge").Device(DEVICE_CPU), MergeOp);
 REGISTER_KERNEL_BUILDER(Name("RefMerge").Device(DEVICE_CPU), MergeOp);
 REGISTER_KERNEL_BUILDER(Name("Enter").Device(DEVICE_CPU), ForwardOp);

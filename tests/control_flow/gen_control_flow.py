@@ -5,9 +5,10 @@ Run from the repository root (needs `python3 -m pip install tensorflow-cpu numpy
 
     python3 tests/control_flow/gen_control_flow.py
 
-Each graph below is built in TensorFlow's graph mode with control flow v2 disabled, so
-tf.while_loop and tf.cond become the v1 ops the executor runs (Enter, Exit, NextIteration,
-LoopCond, Switch, Merge). TensorFlow runs it on fixed inputs; the GraphDef, the inputs and
+The first graphs below are built in TensorFlow's graph mode with control flow v2 disabled,
+so tf.while_loop and tf.cond become the v1 ops the executor runs (Enter, Exit,
+NextIteration, LoopCond, Switch, Merge). The "v2_" ones are TensorFlow 2 functions (AutoGraph
+turns their Python loops and conditionals into While/If/Case), frozen without lowering. TensorFlow runs it on fixed inputs; the GraphDef, the inputs and
 TensorFlow's outputs are written here in the format of tests/fixtures/ (see
 tests/fixture_manifest.h): NAME.pb, NAME.pbtxt, NAME.in.FEED.npy, NAME.out.FETCH.npy and
 manifest.txt. Generation is deterministic. infinite_loop.pbtxt (a loop that never ends, which
@@ -137,6 +138,153 @@ def long_loop(rng):
   return {"n": np.int32(20000)}, ["i", "s"], 0.0
 
 
+# TensorFlow 2 functions: tf.function graphs frozen with convert_variables_to_constants_v2
+# without lowering, so they keep While/StatelessWhile, If/StatelessIf, Case and calls with
+# their functions in the library (Sluice lowers them itself: passes/lower_functional_ops.h).
+# Each builder returns (a tf.function, its input signature, input values, tolerance).
+
+
+def v2_while_counter(rng):
+  @tf.function
+  def f(n, x):
+    i = tf.constant(0)
+    acc = tf.zeros([4])
+    while i < n:
+      acc = acc * 0.5 + x
+      i += 1
+    return i, acc
+  spec = [tf.TensorSpec([], tf.int32, name="n"), tf.TensorSpec([4], tf.float32, name="x")]
+  return f, spec, [np.int32(6), rng.standard_normal(4).astype(np.float32)], 1e-6
+
+
+def v2_cond(rng):
+  @tf.function
+  def f(x):
+    if tf.reduce_sum(x) > 0.0:
+      y = x * 3.0
+    else:
+      y = -x
+    return y
+  spec = [tf.TensorSpec([3], tf.float32, name="x")]
+  return f, spec, [np.asarray([0.5, -0.25, 1.0], np.float32)], 1e-6
+
+
+def v2_cond_false(rng):
+  f, spec, _, tol = v2_cond(rng)
+  return f, spec, [np.asarray([-0.5, -0.25, 1.0], np.float32)], tol
+
+
+def v2_nested(rng):
+  @tf.function
+  def f(x):
+    total = tf.zeros([2])
+    for i in tf.range(4):
+      for j in tf.range(i + 1):
+        if (i + j) % 2 == 0:
+          total += x * tf.cast(j + 1, tf.float32)
+        else:
+          total -= 0.5
+    return total
+  spec = [tf.TensorSpec([2], tf.float32, name="x")]
+  return f, spec, [rng.standard_normal(2).astype(np.float32)], 1e-5
+
+
+def v2_break_continue(rng):
+  @tf.function
+  def f(limit):
+    s = tf.constant(0)
+    i = tf.constant(0)
+    while i < 100:
+      i += 1
+      if i % 3 == 0:
+        continue
+      if s > limit:
+        break
+      s += i
+    return s, i
+  spec = [tf.TensorSpec([], tf.int32, name="limit")]
+  return f, spec, [np.int32(40)], 0.0
+
+
+def v2_switch_case(index):
+  def build(rng):
+    @tf.function
+    def f(i, x):
+      return tf.switch_case(i, [lambda: x + 1.0, lambda: x * x, lambda: tf.sin(x)])
+    spec = [tf.TensorSpec([], tf.int32, name="i"), tf.TensorSpec([3], tf.float32, name="x")]
+    return f, spec, [np.int32(index), rng.standard_normal(3).astype(np.float32)], 1e-6
+  return build
+
+
+def v2_function_call(rng):
+  @tf.function
+  def inner(a, b):
+    return tf.matmul(a, b) + 1.0
+
+  @tf.function
+  def f(x):
+    y = inner(x, tf.transpose(x))
+    return inner(y, y)
+  spec = [tf.TensorSpec([3, 3], tf.float32, name="x")]
+  return f, spec, [rng.standard_normal((3, 3)).astype(np.float32) * 0.5], 1e-5
+
+
+def v2_loop_in_untaken_cond(rng):
+  @tf.function
+  def f(p, x):
+    if p:
+      for _ in tf.range(5):
+        x = x * 2.0
+    else:
+      x = x - 1.0
+    return x
+  spec = [tf.TensorSpec([], tf.bool, name="p"), tf.TensorSpec([2], tf.float32, name="x")]
+  return f, spec, [np.bool_(False), rng.standard_normal(2).astype(np.float32)], 1e-6
+
+
+V2_MODELS = [
+    ("v2_while_counter", v2_while_counter),
+    ("v2_cond", v2_cond),
+    ("v2_cond_false", v2_cond_false),
+    ("v2_nested", v2_nested),
+    ("v2_break_continue", v2_break_continue),
+    ("v2_switch_case_0", v2_switch_case(0)),
+    ("v2_switch_case_2", v2_switch_case(2)),
+    ("v2_switch_case_out_of_range", v2_switch_case(7)),
+    ("v2_function_call", v2_function_call),
+    ("v2_loop_in_untaken_cond", v2_loop_in_untaken_cond),
+]
+
+
+FUNCTIONAL_OPS = {"While", "StatelessWhile", "If", "StatelessIf", "Case", "StatelessCase",
+                  "PartitionedCall", "StatefulPartitionedCall", "_SwitchN"}
+
+
+def freeze_v2(builder, seed):
+  """Traces, freezes (keeping functional control flow) and runs one TF2 function."""
+  from tensorflow.python.framework import convert_to_constants  # noqa: E402
+  rng = np.random.default_rng(seed)
+  f, spec, values, tolerance = builder(rng)
+  concrete = f.get_concrete_function(*spec)
+  frozen = convert_to_constants.convert_variables_to_constants_v2(
+      concrete, lower_control_flow=False)
+  graph_def = frozen.graph.as_graph_def()
+  source = frozen
+  if not {node.op for node in graph_def.node} & FUNCTIONAL_OPS:
+    # Freezing inlined the calls; the traced graph (no variables here) keeps them.
+    graph_def = concrete.graph.as_graph_def()
+    source = concrete
+  feeds = {t.op.name: v for t, v in zip(source.inputs, values)}
+  fetches = [t.op.name for t in source.outputs]
+  graph = tf.Graph()
+  with graph.as_default():
+    tf1.import_graph_def(graph_def, name="")
+    with tf1.Session(graph=graph) as session:
+      outputs = session.run([name + ":0" for name in fetches],
+                            {name + ":0": value for name, value in feeds.items()})
+  return graph_def, feeds, dict(zip(fetches, [np.asarray(o) for o in outputs])), tolerance
+
+
 MODELS = [
     ("cond_true", cond_graph([1.0, 2.0, -0.5])),
     ("cond_false", cond_graph([-1.0, 0.5, -2.0])),
@@ -177,6 +325,21 @@ def build_and_run(builder, seed):
   return graph_def, feeds, dict(zip(fetches, [np.asarray(o) for o in outputs])), tolerance
 
 
+def write_model(manifest, name, graph_def, feeds, outputs, tolerance):
+  tf.io.write_graph(graph_def, HERE, f"{name}.pb", as_text=False)
+  tf.io.write_graph(graph_def, HERE, f"{name}.pbtxt", as_text=True)
+  manifest.append(f"model {name} {name}.pb {name}.pbtxt {tolerance:g}")
+  for kind, arrays in (("feed", feeds), ("fetch", outputs)):
+    for node, array in arrays.items():
+      array = np.asarray(array)
+      npy = f"{name}.{'in' if kind == 'feed' else 'out'}.{node}.npy"
+      np.save(os.path.join(HERE, npy), array, allow_pickle=False)
+      shape = "[" + ",".join(str(d) for d in array.shape) + "]"
+      manifest.append(f"  {kind} {node} {array.dtype} {shape} {npy}")
+  print(f"{name}: {len(graph_def.node)} nodes, {len(graph_def.library.function)} functions",
+        file=sys.stderr)
+
+
 def main():
   tf1.disable_control_flow_v2()
   manifest = [
@@ -189,17 +352,15 @@ def main():
     graph_def, feeds, outputs, tolerance = build_and_run(builder, seed)
     ops = {node.op for node in graph_def.node}
     assert "Enter" in ops or "Switch" in ops, f"{name} has no v1 control flow: {sorted(ops)}"
-    tf.io.write_graph(graph_def, HERE, f"{name}.pb", as_text=False)
-    tf.io.write_graph(graph_def, HERE, f"{name}.pbtxt", as_text=True)
-    manifest.append(f"model {name} {name}.pb {name}.pbtxt {tolerance:g}")
-    for kind, arrays in (("feed", feeds), ("fetch", outputs)):
-      for node, array in arrays.items():
-        array = np.asarray(array)
-        npy = f"{name}.{'in' if kind == 'feed' else 'out'}.{node}.npy"
-        np.save(os.path.join(HERE, npy), array, allow_pickle=False)
-        shape = "[" + ",".join(str(d) for d in array.shape) + "]"
-        manifest.append(f"  {kind} {node} {array.dtype} {shape} {npy}")
-    print(f"{name}: {len(graph_def.node)} nodes", file=sys.stderr)
+    write_model(manifest, name, graph_def, feeds, outputs, tolerance)
+  # The TF2 functions: traced with control flow v2 (While/If and functions).
+  tf1.enable_control_flow_v2()
+  for seed, (name, builder) in enumerate(V2_MODELS, start=len(MODELS)):
+    graph_def, feeds, outputs, tolerance = freeze_v2(builder, seed)
+    ops = {node.op for node in graph_def.node}
+    assert ops & FUNCTIONAL_OPS, f"{name} has no functional control flow: {sorted(ops)}"
+    write_model(manifest, name, graph_def, feeds, outputs, tolerance)
+  tf1.disable_control_flow_v2()
   tf.io.write_graph(infinite_loop_graph(), HERE, "infinite_loop.pbtxt", as_text=True)
   with open(os.path.join(HERE, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")
