@@ -20,16 +20,17 @@ struct Source {
   int index = 0;
 };
 
-bool IsCall(const Node& n) {
-  return n.type_string() == "PartitionedCall" || n.type_string() == "StatefulPartitionedCall";
+bool IsCallType(absl::string_view op) {
+  return op == "PartitionedCall" || op == "StatefulPartitionedCall";
 }
-bool IsIf(const Node& n) { return n.type_string() == "If" || n.type_string() == "StatelessIf"; }
-bool IsCase(const Node& n) {
-  return n.type_string() == "Case" || n.type_string() == "StatelessCase";
-}
-bool IsWhile(const Node& n) {
-  return n.type_string() == "While" || n.type_string() == "StatelessWhile";
-}
+bool IsIfType(absl::string_view op) { return op == "If" || op == "StatelessIf"; }
+bool IsCaseType(absl::string_view op) { return op == "Case" || op == "StatelessCase"; }
+bool IsWhileType(absl::string_view op) { return op == "While" || op == "StatelessWhile"; }
+
+bool IsCall(const Node& n) { return IsCallType(n.type_string()); }
+bool IsIf(const Node& n) { return IsIfType(n.type_string()); }
+bool IsCase(const Node& n) { return IsCaseType(n.type_string()); }
+bool IsWhile(const Node& n) { return IsWhileType(n.type_string()); }
 
 class Lowerer {
  public:
@@ -397,8 +398,12 @@ class Lowerer {
 
 }  // namespace
 
+bool IsLoweredFunctionalOpType(absl::string_view op) {
+  return IsCallType(op) || IsIfType(op) || IsCaseType(op) || IsWhileType(op);
+}
+
 bool IsLoweredFunctionalOp(const Node& node) {
-  return IsCall(node) || IsIf(node) || IsCase(node) || IsWhile(node);
+  return IsLoweredFunctionalOpType(node.type_string());
 }
 
 absl::Status LowerFunctionalOps(const LowerFunctionalOpsOptions& options, Graph* graph,

@@ -29,6 +29,7 @@
 #define SLUICE_PASSES_LOWER_FUNCTIONAL_OPS_H_
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "graph/graph.h"
 
 namespace sluice {
@@ -40,8 +41,10 @@ struct LowerFunctionalOpsOptions {
 absl::Status LowerFunctionalOps(const LowerFunctionalOpsOptions& options, Graph* graph,
                                 bool* changed);
 
-// Whether `node` is one of the ops LowerFunctionalOps replaces.
+// Whether `node` is one of the ops LowerFunctionalOps replaces (they have no kernels: a
+// session lowers them before it looks for kernels).
 bool IsLoweredFunctionalOp(const Node& node);
+bool IsLoweredFunctionalOpType(absl::string_view op);
 
 }  // namespace sluice
 

@@ -8,7 +8,8 @@
 //   sluice ops [--op NAME]                                           ops and kernels
 //
 // `sluice COMMAND --help` describes each. Exit status: 0 on success, 1 when the command
-// fails (the reason goes to stderr), 2 on a usage error. The program first sets
+// fails (the reason goes to stderr), 2 on a usage error, 3 when `inspect` described a graph
+// that cannot run in this build (ops not registered). The program first sets
 // GOMP_SPINCOUNT=10000 and asks malloc for transparent huge pages (GLIBC_TUNABLES) where the
 // user set neither, and executes itself again (tools/cli/startup_environment.h says why).
 #include <cstdio>

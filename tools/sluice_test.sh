@@ -87,6 +87,9 @@ cmp -s "$tmp/saved2/out_0.npy" "$tmp/saved2/out_1.npy" || fail "saved twice and 
 # Inputs not named are random with the Placeholder's shape; unknown dims become 1 (or --batch).
 run add_default 0 run "$data/add.pbtxt" --output twice
 expect "$tmp/add_default.out" "x: random float [1,3]"
+# twice = x + x does not need y, so y is not fed.
+expect "$tmp/add_default.out" "Inputs (1):"
+expect_not "$tmp/add_default.out" "y: random"
 run add_batch 0 run "$data/add.pbtxt" --output twice --batch 4
 expect "$tmp/add_batch.out" "twice: float [4,3]"
 
@@ -95,6 +98,41 @@ expect "$tmp/int_add.out" "out: int32 [2]  min 20 max 20 mean 20"
 expect "$tmp/int_add.out" "kk: int32 []"
 run unknown_rank 1 run "$data/int_add.pbtxt" --input n=zeros
 expect "$tmp/unknown_rank.err" "input 'n' has an unknown shape; give one with --shape n="
+
+# Only the Placeholders the outputs need are asked for or fed (unused_inputs.pbtxt: the
+# unused_control_flow_input* of a frozen LSTM, of unknown rank or of a dtype that cannot be
+# generated, read only by a NoOp). The needed ones still are: x (unknown rank) needs --shape,
+# gate (needed through control edges) is generated.
+run unused_needs_shape 1 run "$data/unused_inputs.pbtxt"
+expect "$tmp/unused_needs_shape.err" "input 'x' has an unknown shape; give one with --shape x="
+expect_not "$tmp/unused_needs_shape.err" "unused_control_flow_input"
+run unused 0 run "$data/unused_inputs.pbtxt" --input x=zeros --shape x=2,3
+expect "$tmp/unused.out" "Inputs (2):"
+expect "$tmp/unused.out" "x: zeros float [2,3]"
+expect "$tmp/unused.out" "gate: random float []"
+expect "$tmp/unused.out" "out: float [2,3]  min 2 max 6 mean 4"
+expect_not "$tmp/unused.out" "unused_control_flow_input"
+run unused_bad_input 1 run "$data/unused_inputs.pbtxt" --input nosuch=zeros
+expect "$tmp/unused_bad_input.err" "--input: unknown input 'nosuch'; the model's inputs are: \
+x (float <unknown shape>), gate (float []); besides 3 Placeholder(s) the outputs do not need: \
+unused_control_flow_input_0, unused_control_flow_input_1, unused_control_flow_input_2"
+# Feeding an intermediate tensor cuts the walk there: x is not needed.
+run unused_cut 0 run "$data/unused_inputs.pbtxt" --input sum=zeros --shape sum=1,3
+expect "$tmp/unused_cut.out" "Inputs (2):"
+expect "$tmp/unused_cut.out" "sum: zeros float [1,3]"
+expect "$tmp/unused_cut.out" "out: float [1,3]  min 0 max 0 mean 0"
+# A --shape alone for an input the outputs do not need generates nothing; an --input for one
+# is fed anyway, as TensorFlow's session accepts it.
+run unused_shape 0 run "$data/unused_inputs.pbtxt" --shape x=1,3 \
+  --shape unused_control_flow_input_1=4
+expect "$tmp/unused_shape.out" "Inputs (2):"
+expect "$tmp/unused_shape.out" \
+  "Not fed, as the outputs do not need them (--shape ignored): unused_control_flow_input_1"
+run unused_fed 0 run "$data/unused_inputs.pbtxt" --shape x=1,3 \
+  --input unused_control_flow_input_1=zeros --shape unused_control_flow_input_1=4
+expect "$tmp/unused_fed.out" \
+  "unused_control_flow_input_1: zeros int32 [4] (not needed by the outputs)"
+expect "$tmp/unused_fed.out" "out: float [1,3]"
 
 run bf16 0 run "$data/bf16.pbtxt" --save-outputs "$tmp/bf16"
 expect "$tmp/bf16.out" "Inputs (0):"
@@ -131,8 +169,24 @@ expect "$tmp/npy_object.err" "dtype=object"
 run npy_missing 1 run "$data/add.pbtxt" --input "y=$tmp/nothing.npy"
 expect "$tmp/npy_missing.err" "NOT_FOUND"
 
+# Ops this build does not register: the error names each op type and its first nodes.
+run unregistered 1 run "$data/unregistered_ops.pbtxt"
+expect "$tmp/unregistered.err" "NOT_FOUND"
+expect "$tmp/unregistered.err" "3 op types not registered in binary running on this host: \
+'TensorListReserve' (node lstm/TensorArrayV2), 'TensorListSetItem' (nodes lstm/while/set_item_0, \
+lstm/while/set_item_1, lstm/while/set_item_2, lstm/while/set_item_3, lstm/while/set_item_4 and \
+2 more), 'TensorListStack' (node lstm/TensorArrayV2Stack/TensorListStack); Sluice cannot run \
+this graph"
+printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
+  'node { name: "list" op: "TensorListReserve" input: "x" input: "x" }' \
+  'node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }' \
+  >"$tmp/one_unregistered.pbtxt"
+run one_unregistered 1 run "$tmp/one_unregistered.pbtxt" --output y
+expect "$tmp/one_unregistered.err" \
+  "Op type not registered 'TensorListReserve' (node list) in binary running on this host"
+
 run no_kernel 1 run "$data/no_kernel.pbtxt"
-expect "$tmp/no_kernel.err" "no CPU kernel for op 'Abort' (node stop)"
+expect "$tmp/no_kernel.err" "no CPU kernel for op 'Relu' (node stop, T=qint8)"
 run device_bad 1 run "$data/add.pbtxt" --device tpu --output twice
 expect "$tmp/device_bad.err" "--device must be cpu or gpu, got 'tpu'"
 run device_gpu -1 run "$data/add.pbtxt" --device gpu --output twice
@@ -170,8 +224,56 @@ expect "$tmp/inspect.out" "CPU: every op has a kernel"
 run inspect_json 0 inspect --json "$data/add.pbtxt"
 expect "$tmp/inspect_json.out" '"inputs":[{"name":"x","dtype":"float","shape":[-1,3]'
 expect "$tmp/inspect_json.out" '"ops_without_kernel":{"CPU":[]'
+expect "$tmp/inspect_json.out" '"can_run":true,"unregistered_ops":[]}'
+# Inputs no likely output needs are marked.
+run inspect_unused 0 inspect "$data/unused_inputs.pbtxt"
+expect "$tmp/inspect_unused.out" "Inputs (5):"
+expect "$tmp/inspect_unused.out" \
+  "unused_control_flow_input_1: int32 <unknown shape> (no likely output needs it)"
+expect "$tmp/inspect_unused.out" "gate: float []"
+expect_not "$tmp/inspect_unused.out" "gate: float [] (no likely"
+run inspect_unused_json 0 inspect --json "$data/unused_inputs.pbtxt"
+expect "$tmp/inspect_unused_json.out" \
+  '{"name":"x","dtype":"float","shape":"unknown","has_default":false,"needed":true}'
+expect "$tmp/inspect_unused_json.out" \
+  '{"name":"unused_control_flow_input_2","dtype":"resource","shape":[],"has_default":false,"needed":false}'
+# A graph with unregistered ops is described as far as the registry allows; exit status 3 and
+# "can_run": false say it cannot run here.
+run inspect_unregistered 3 inspect "$data/unregistered_ops.pbtxt"
+expect "$tmp/inspect_unregistered.out" "x: float [?,3]"
+expect "$tmp/inspect_unregistered.out" "dense: float"
+expect "$tmp/inspect_unregistered.out" \
+  "lstm/TensorArrayV2Stack/TensorListStack: unknown (its op is not registered)"
+expect "$tmp/inspect_unregistered.out" "TensorListSetItem            7  (not registered)"
+expect "$tmp/inspect_unregistered.out" "Const                        2"
+expect "$tmp/inspect_unregistered.out" \
+  "Unregistered ops (3 type(s), 9 node(s)); this graph cannot run in this build:"
+expect "$tmp/inspect_unregistered.out" "  TensorListReserve (1 node): lstm/TensorArrayV2"
+expect "$tmp/inspect_unregistered.out" "  TensorListSetItem (7 nodes): lstm/while/set_item_0, \
+lstm/while/set_item_1, lstm/while/set_item_2, lstm/while/set_item_3, lstm/while/set_item_4 and 2 more"
+expect "$tmp/inspect_unregistered.out" "Parameters: 2 values in 2 Consts, 8 bytes"
+expect "$tmp/inspect_unregistered.err" "sluice inspect: this graph cannot run in this build: \
+op types not registered: TensorListReserve, TensorListSetItem, TensorListStack"
+run inspect_unregistered_json 3 inspect --json "$data/unregistered_ops.pbtxt"
+expect "$tmp/inspect_unregistered_json.out" \
+  '"inputs":[{"name":"x","dtype":"float","shape":[-1,3],"has_default":false,"needed":true}]'
+expect "$tmp/inspect_unregistered_json.out" '"op_types":{"TensorListSetItem":7,"Const":2,'
+expect "$tmp/inspect_unregistered_json.out" '"can_run":false,"unregistered_ops":[{"op":"TensorListReserve",\
+"graph_function":false,"node_count":1,"nodes":["lstm/TensorArrayV2"]},{"op":"TensorListSetItem",\
+"graph_function":false,"node_count":7,"nodes":["lstm/while/set_item_0",'
+# Calls of the graph's own functions: described, not run (UNIMPLEMENTED).
+printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
+  'node { name: "call" op: "double_it" input: "x" }' \
+  'library { function { signature { name: "double_it" input_arg { name: "a" type: DT_FLOAT }' \
+  '  output_arg { name: "b" type: DT_FLOAT } } ret { key: "b" value: "a" } } }' \
+  >"$tmp/function_call.pbtxt"
+run inspect_function 3 inspect "$tmp/function_call.pbtxt"
+expect "$tmp/inspect_function.out" \
+  "double_it (a function of the graph, which Sluice does not run yet; 1 node): call"
+run run_function 1 run "$tmp/function_call.pbtxt"
+expect "$tmp/run_function.err" "UNIMPLEMENTED"
 run inspect_no_kernel 0 inspect "$data/no_kernel.pbtxt"
-expect "$tmp/inspect_no_kernel.out" "CPU: no kernel for 1 op(s): Abort"
+expect "$tmp/inspect_no_kernel.out" "CPU: no kernel for 1 op(s): Relu (T=qint8)"
 run inspect_cnn 0 inspect "$fixtures/cnn.pb"
 expect "$tmp/inspect_cnn.out" "images: float [?,8,8,1]"
 expect "$tmp/inspect_cnn.out" "classes: int64"
@@ -232,8 +334,12 @@ expect "$tmp/bench_bad_threads.err" "--inter-op-threads must be >= 0"
 run bench_both 2 benchmark "$data/add.pbtxt" --runs 3 --seconds 1
 expect "$tmp/bench_both.err" "give --runs or --seconds, not both"
 run bench_zero 2 benchmark "$data/add.pbtxt" --runs 0
+run bench_unused 0 benchmark "$data/unused_inputs.pbtxt" --runs 2 --warmup 0 --shape x=2,3
+expect "$tmp/bench_unused.out" "Steps: 2 in"
+run bench_unregistered 1 benchmark "$data/unregistered_ops.pbtxt" --runs 2
+expect "$tmp/bench_unregistered.err" "not registered in binary running on this host"
 run bench_no_kernel 1 benchmark "$data/no_kernel.pbtxt"
-expect "$tmp/bench_no_kernel.err" "no CPU kernel for op 'Abort'"
+expect "$tmp/bench_no_kernel.err" "no CPU kernel for op 'Relu'"
 
 # ---- ops ----------------------------------------------------------------------------------
 run ops 0 ops

@@ -1,5 +1,6 @@
 #include "runtime/executor/frame_executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <deque>
@@ -95,6 +96,8 @@ struct FrameState {
 // A node to run: where, and whether it is dead.
 struct TaggedNode {
   FrameState* frame = nullptr;
+  // The iteration's state: alive while the node is outstanding in it.
+  IterationState* state = nullptr;
   int64_t iter = 0;
   int32_t id = -1;
   bool dead = false;
@@ -117,9 +120,14 @@ class FrameExecutorImpl : public Executor {
       }
       initial_pending_.push_back(std::move(pending));
     }
+    int max_merge_inputs = 0;
     for (int32_t i = 0; i < layout_->num_nodes(); ++i) {
       if (layout_->node(i).initial_pending == 0) roots_.push_back(i);
+      if (info_.node(i).kind == Kind::kMerge) {
+        max_merge_inputs = std::max(max_merge_inputs, info_.node(i).num_data_inputs);
+      }
     }
+    for (int i = 0; i < max_merge_inputs; ++i) merge_indices_.emplace_back(static_cast<int32_t>(i));
   }
 
   void RunAsync(const Args& args, DoneCallback done) override;
@@ -131,6 +139,8 @@ class FrameExecutorImpl : public Executor {
     return initial_pending_[frame];
   }
   const std::vector<int32_t>& roots() const { return roots_; }
+  // Merge's value_index output for live input i (shared, never written).
+  const Tensor& merge_index(int i) const { return merge_indices_[i]; }
 
  private:
   Device* const device_;
@@ -138,6 +148,7 @@ class FrameExecutorImpl : public Executor {
   const ControlFlowInfo info_;
   std::vector<std::vector<int32_t>> initial_pending_;
   std::vector<int32_t> roots_;
+  std::vector<Tensor> merge_indices_;
 };
 
 // The state of one step; deletes itself when the step ends.
@@ -168,7 +179,7 @@ class FrameStepState {
       absl::MutexLock lock(&mu_);
       IterationState* iter0 = root_.iteration(0);
       for (int32_t id : impl_.roots()) {
-        ready.push_back({&root_, 0, id, false});
+        ready.push_back({&root_, iter0, 0, id, false});
         ++iter0->outstanding_ops;
       }
       outstanding_.store(static_cast<int64_t>(ready.size()) + 1, std::memory_order_relaxed);
@@ -198,6 +209,10 @@ class FrameStepState {
   void AsyncDone(AsyncState* state);
   // Completes an asynchronous node and deletes its state.
   void FinishAsync(AsyncState* state, TaggedReadyList* more);
+  // Enter, Exit, NextIteration, Switch and Merge only route a value: done here without a
+  // kernel call (a context, an output allocation) when no stats are collected. False when
+  // the node is not one of them or the kernel must report an error.
+  bool ForwardWithoutKernel(const TaggedNode& tagged, Entry* slots, TaggedReadyList* more);
   // Hands ready nodes beyond the first expensive one to the runner; the rest stay in *local.
   void Schedule(TaggedReadyList* ready, TaggedReadyList* local);
   void NodeFinished();
@@ -310,11 +325,7 @@ void FrameStepState::NodeFinished() {
 bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   const ExecutorNode& item = layout_.node(tagged.id);
   const ControlFlowNode& cf = info_.node(tagged.id);
-  IterationState* iter_state;
-  {
-    absl::MutexLock lock(&mu_);
-    iter_state = tagged.frame->iteration(tagged.iter);
-  }
+  IterationState* iter_state = tagged.state;
   Entry* slots = iter_state->slots.get() + cf.local_input_start;
   auto clear_inputs = [&]() {
     for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();
@@ -332,6 +343,10 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
     CompleteNode(tagged, absl::MakeConstSpan(&value, 1), more);
     return true;
   }
+  if (stats_collector_ == nullptr && !item.ref_inputs &&
+      ForwardWithoutKernel(tagged, slots, more)) {
+    return true;
+  }
   std::unique_ptr<NodeExecStats> stats;
   if (stats_collector_ != nullptr) stats = StartNodeStats(item);
   auto save_stats = [this](std::unique_ptr<NodeExecStats> s) {
@@ -346,7 +361,7 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
     clear_inputs();
     save_stats(std::move(stats));
     RecordError(s);
-    CompleteNode(TaggedNode{tagged.frame, tagged.iter, tagged.id, true}, {}, more);
+    CompleteNode(TaggedNode{tagged.frame, tagged.state, tagged.iter, tagged.id, true}, {}, more);
     return true;
   }
   OpKernelContext::Params params;
@@ -360,7 +375,9 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   params.op_kernel = item.kernel;
   params.inputs = absl::MakeConstSpan(inputs, item.num_inputs);
   params.is_input_dead = tagged.dead;
-  if (tagged.frame != &root_ || tagged.iter != 0) {
+  // Only transfers read it (rendezvous keys), and a string per node is not free.
+  if ((cf.kind == Kind::kSend || cf.kind == Kind::kRecv) &&
+      (tagged.frame != &root_ || tagged.iter != 0)) {
     params.frame_iter = absl::StrCat(tagged.frame->id, ":", tagged.iter);
   }
 
@@ -398,6 +415,51 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   return true;
 }
 
+bool FrameStepState::ForwardWithoutKernel(const TaggedNode& tagged, Entry* slots,
+                                          TaggedReadyList* more) {
+  const ControlFlowNode& cf = info_.node(tagged.id);
+  const int num_inputs = layout_.node(tagged.id).num_inputs;
+  // Which input goes to which output, and Merge's index.
+  int input = 0, output = 0;
+  const Tensor* index = nullptr;
+  switch (cf.kind) {
+    case Kind::kEnter:
+    case Kind::kExit:
+    case Kind::kNextIteration:
+      break;
+    case Kind::kSwitch: {
+      const Tensor& pred = slots[1].value;
+      // _SwitchN, and a malformed predicate (the kernel reports it), take the kernel.
+      if (layout_.node(tagged.id).num_outputs != 2 || pred.dtype() != DT_BOOL || pred.dims() != 0) {
+        return false;
+      }
+      output = pred.scalar<bool>()() ? 1 : 0;
+      break;
+    }
+    case Kind::kMerge: {
+      input = -1;
+      for (int i = 0; i < cf.num_data_inputs; ++i) {
+        if (!slots[i].has_value) continue;
+        if (input >= 0) return false;  // the kernel reports more than one live input
+        input = i;
+      }
+      if (input < 0) return false;
+      index = &impl_.merge_index(input);
+      break;
+    }
+    default:
+      return false;
+  }
+  // Taken out of the slots first: completing the node may end (and free) its iteration.
+  Tensor value = std::move(slots[input].value);
+  for (int i = 0; i < num_inputs; ++i) slots[i].Clear();
+  absl::InlinedVector<TensorValue, 2> outputs(layout_.node(tagged.id).num_outputs);
+  outputs[output] = TensorValue(&value);
+  if (index != nullptr) outputs[1] = TensorValue(const_cast<Tensor*>(index));
+  CompleteNode(tagged, outputs, more);
+  return true;
+}
+
 void FrameStepState::AsyncDone(AsyncState* state) {
   if (!state->claimed.exchange(true, std::memory_order_acq_rel)) return;  // RunNode finishes it
   TaggedReadyList more;
@@ -413,12 +475,7 @@ void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
   const ControlFlowNode& cf = info_.node(state->tagged.id);
   if (state->stats) SetOpEnd(state->stats.get());
   {
-    IterationState* iter_state;
-    {
-      absl::MutexLock lock(&mu_);
-      iter_state = state->tagged.frame->iteration(state->tagged.iter);
-    }
-    Entry* slots = iter_state->slots.get() + cf.local_input_start;
+    Entry* slots = state->tagged.state->slots.get() + cf.local_input_start;
     for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();
   }
   absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
@@ -521,9 +578,10 @@ void FrameStepState::CompleteNode(const TaggedNode& tagged, absl::Span<const Ten
 
 void FrameStepState::AddReady(FrameState* frame, int64_t iter, int32_t id, bool dead,
                               TaggedReadyList* ready) {
-  frame->iteration(iter)->outstanding_ops++;
+  IterationState* state = frame->iteration(iter);
+  state->outstanding_ops++;
   outstanding_.fetch_add(1, std::memory_order_relaxed);
-  ready->push_back({frame, iter, id, dead});
+  ready->push_back({frame, state, iter, id, dead});
 }
 
 void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, int32_t src,

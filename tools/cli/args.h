@@ -79,6 +79,8 @@ class ArgParser {
 // Exit status for command-line mistakes (as getopt-based tools use); 1 is for failures.
 inline constexpr int kUsageExitCode = 2;
 inline constexpr int kFailureExitCode = 1;
+// `sluice inspect` described a graph that cannot run in this build (ops it does not register).
+inline constexpr int kCannotRunExitCode = 3;
 
 }  // namespace cli
 }  // namespace sluice

@@ -163,7 +163,7 @@ absl::Status Benchmark(BenchmarkFlags flags) {
     return errors::InvalidArgument("the model has no obvious outputs; name them with --output");
   }
   std::vector<Feed> feeds;
-  RETURN_IF_ERROR(BuildFeeds(model.graph_def, flags.feeds, &feeds));
+  RETURN_IF_ERROR(BuildFeeds(model.graph_def, fetches, flags.feeds, &feeds));
   std::vector<std::pair<std::string, Tensor>> feed_pairs;
   for (const Feed& feed : feeds) feed_pairs.emplace_back(feed.tensor, feed.value);
   std::unique_ptr<ModelRunner> runner;
@@ -229,8 +229,9 @@ int BenchmarkCommand(const Args& args) {
   ArgParser parser(
       "benchmark MODEL [--warmup N] [--runs N | --seconds S] [--batch B] [--profile] [flags]",
       "Times steps of a frozen GraphDef: latency percentiles (p50/p90/p99/p99.9), throughput\n"
-      "and peak memory, with a progress bar on a terminal. Inputs are random unless given\n"
-      "with --input; --profile adds time per op type and per node from traced steps;\n"
+      "and peak memory, with a progress bar on a terminal. Inputs the outputs need are random\n"
+      "unless given with --input (others are ignored); --profile adds time per op type and\n"
+      "per node from traced steps;\n"
       "--contend N times the steps with N busy processes beside them.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
   parser.AddInt("warmup", "N", "untimed steps first (default 5)", &flags.warmup);

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -14,6 +15,7 @@
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "io/npy.h"
+#include "tools/cli/graph_needs.h"
 #include "tools/cli/model.h"
 
 namespace sluice {
@@ -147,8 +149,7 @@ absl::Status CheckFits(const ModelInput& input, const std::string& what, const T
 }
 
 struct Request {
-  std::string flag_name;  // as the user wrote it
-  std::string spec;       // file, "random" or "zeros"
+  std::string spec;  // file, "random" or "zeros"
   ModelInput input;
   bool has_shape = false;
   TensorShape shape;
@@ -185,22 +186,49 @@ absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::m
   return absl::OkStatus();
 }
 
+// ResolveInput's NOT_FOUND for a name the graph lacks, listing first the inputs the fetches
+// need, then the first few of the other Placeholders (a frozen LSTM has dozens).
+absl::Status UnknownInput(const GraphDef& graph_def, const std::vector<std::string>& fetches,
+                          const std::string& flag, const std::string& name) {
+  const FetchNeeds needs = FindFetchNeeds(graph_def, fetches, {});
+  const std::set<std::string> needed(needs.placeholders.begin(), needs.placeholders.end());
+  std::vector<std::string> listed, others;
+  for (const ModelInput& input : ModelInputs(graph_def)) {
+    if (needed.count(input.name) > 0) {
+      listed.push_back(absl::StrCat(input.name, " (", DescribeInput(input), ")"));
+    } else {
+      others.push_back(input.name);
+    }
+  }
+  std::string inputs =
+      listed.empty() ? (others.empty() ? "none (no Placeholders)" : "none that the outputs need")
+                     : absl::StrJoin(listed, ", ");
+  if (!others.empty()) {
+    absl::StrAppend(&inputs, "; besides ", others.size(),
+                    " Placeholder(s) the outputs do not need: ", FirstNames(others, 5));
+  }
+  return errors::NotFound("--", flag, ": unknown input '", name,
+                          "'; the model's inputs are: ", inputs);
+}
+
 }  // namespace
 
 std::string ShapeString(const TensorShape& shape) {
   return absl::StrCat("[", absl::StrJoin(shape.dim_sizes(), ","), "]");
 }
 
-absl::Status BuildFeeds(const GraphDef& graph_def, const FeedOptions& options,
-                        std::vector<Feed>* feeds) {
+absl::Status BuildFeeds(const GraphDef& graph_def, const std::vector<std::string>& fetches,
+                        const FeedOptions& options, std::vector<Feed>* feeds,
+                        std::vector<std::string>* unneeded) {
   std::map<std::string, Request> requests;  // by canonical tensor name
   std::vector<std::string> order;
   auto request_for = [&](const std::string& flag, const std::string& name,
                          Request** request) -> absl::Status {
     std::string tensor;
     ModelInput input;
-    RETURN_IF_ERROR(
-        errors::PrependToMessage(ResolveInput(graph_def, name, &tensor, &input), "--", flag, ": "));
+    const absl::Status resolved = ResolveInput(graph_def, name, &tensor, &input);
+    if (absl::IsNotFound(resolved)) return UnknownInput(graph_def, fetches, flag, name);
+    RETURN_IF_ERROR(errors::PrependToMessage(resolved, "--", flag, ": "));
     auto [it, added] = requests.try_emplace(tensor);
     if (added) {
       it->second.input = std::move(input);
@@ -228,19 +256,37 @@ absl::Status BuildFeeds(const GraphDef& graph_def, const FeedOptions& options,
     RETURN_IF_ERROR(ParseDims(name, dims, &request->shape));
     request->has_shape = true;
   }
+  // What the fetches need, given every tensor the flags name as fed.
+  const FetchNeeds needs = FindFetchNeeds(graph_def, fetches, order);
+  const std::set<std::string> needed_placeholders(needs.placeholders.begin(),
+                                                  needs.placeholders.end());
+  const size_t named = order.size();
   for (const ModelInput& input : ModelInputs(graph_def)) {
-    if (input.has_default || requests.count(input.name) > 0) continue;
+    if (input.has_default || requests.count(input.name) > 0 ||
+        needed_placeholders.count(input.name) == 0) {
+      continue;
+    }
     requests[input.name].input = input;
     order.push_back(input.name);
   }
   std::mt19937_64 rng(options.seed);
   feeds->clear();
-  for (const std::string& tensor : order) {
+  if (unneeded != nullptr) unneeded->clear();
+  for (size_t i = 0; i < order.size(); ++i) {
+    const std::string& tensor = order[i];
     Request& request = requests[tensor];
-    if (request.spec.empty()) request.spec = "random";
+    const bool needed = i >= named || needs.fed_tensors.count(FedTensorKey(tensor)) > 0;
+    if (request.spec.empty()) {
+      if (!needed) {
+        if (unneeded != nullptr) unneeded->push_back(tensor);
+        continue;
+      }
+      request.spec = "random";
+    }
     Feed feed;
     feed.tensor = tensor;
     RETURN_IF_ERROR(MakeFeed(request, options, &rng, &feed));
+    if (!needed) feed.description += " (not needed by the outputs)";
     feeds->push_back(std::move(feed));
   }
   return absl::OkStatus();

@@ -5,15 +5,24 @@
 //   --shape NAME=1,224,224,3                           (repeatable; the shape of a generated
 //                                                       input, or the one a .npy must have)
 //
-// Every Placeholder without a default that no --input names is fed random values, so a model
-// runs with no flags at all. Generated shapes come from --shape, else the Placeholder's shape
-// with unknown dims set to the batch size (dim 0) or 1; an input of unknown rank needs --shape.
-// Random values are deterministic for a seed: floats uniform in [0, 1), integers in [0, 10),
-// bools fair coins.
+// Every Placeholder without a default that the fetches need and no --input names is fed
+// random values, so a model runs with no flags at all. The fetches need a Placeholder when
+// it is reached walking back from the fetch nodes over data and control edges, never past a
+// tensor the flags name (graph_needs.h): as TensorFlow's session, the CLI ignores the others
+// (frozen graphs hold dozens of `unused_control_flow_input*` Placeholders, some of unknown
+// rank), so nothing is generated for them and none of them needs a --shape. Generated shapes
+// come from --shape, else the Placeholder's shape with unknown dims set to the batch size
+// (dim 0) or 1; a needed input of unknown rank needs --shape. Random values are deterministic
+// for a seed: floats uniform in [0, 1), integers in [0, 10), bools fair coins.
+//
+// A tensor named with --input is fed even if the fetches do not need it (TensorFlow accepts
+// such feeds), and its description says so; one named only with --shape that the fetches do
+// not need is not generated, and is listed in `unneeded`.
 //
 // Errors: INVALID_ARGUMENT for malformed flags, a --shape or .npy whose shape does not fit the
 // Placeholder's, a .npy of another dtype (both are shown), an input of unknown rank without
-// --shape, or a name given twice; NOT_FOUND for names the model lacks (from ResolveInput);
+// --shape, or a name given twice; NOT_FOUND for names the model lacks (listing the inputs
+// the fetches need, then the other Placeholders);
 // UNIMPLEMENTED for generating dtypes without numbers (string, resource, variant);
 // the .npy reader's errors name the file.
 #ifndef SLUICE_TOOLS_CLI_FEEDS_H_
@@ -43,8 +52,10 @@ struct Feed {
   Tensor value;
 };
 
-absl::Status BuildFeeds(const GraphDef& graph_def, const FeedOptions& options,
-                        std::vector<Feed>* feeds);
+// `fetches`: the step's fetches, as tensor names. `unneeded` may be null.
+absl::Status BuildFeeds(const GraphDef& graph_def, const std::vector<std::string>& fetches,
+                        const FeedOptions& options, std::vector<Feed>* feeds,
+                        std::vector<std::string>* unneeded = nullptr);
 
 // "[1,8,8,1]" for a shape's dims.
 std::string ShapeString(const TensorShape& shape);

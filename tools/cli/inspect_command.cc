@@ -1,8 +1,12 @@
 // sluice inspect: what a model holds — inputs, likely outputs, op histogram, parameters,
-// kernel coverage per device, versions — as text or JSON.
+// kernel coverage per device, versions — as text or JSON. A graph whose ops are not all
+// registered in this build is described as far as the registry allows: its unregistered op
+// types are listed with their nodes, and the exit status (kCannotRunExitCode) and the JSON's
+// "can_run" say that it cannot run here.
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +16,7 @@
 #include "graph/core/types.h"
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
+#include "tools/cli/graph_needs.h"
 #include "tools/cli/json_writer.h"
 #include "tools/cli/kernel_info.h"
 #include "tools/cli/model.h"
@@ -21,14 +26,26 @@ namespace sluice {
 namespace cli {
 namespace {
 
+// Node names shown per unregistered op type in the text output before "and N more".
+constexpr size_t kNodesShown = 5;
+
+struct Output {
+  std::string name;   // tensor name, or node name when unresolved
+  std::string dtype;  // "unknown" when unresolved
+  bool resolved = true;
+};
+
 struct Inspection {
   std::vector<ModelInput> inputs;
-  std::vector<std::pair<std::string, std::string>> outputs;  // tensor, dtype
-  std::vector<std::pair<std::string, int>> histogram;        // most frequent first
+  std::vector<bool> needed;  // per input: some likely output needs it
+  std::vector<Output> outputs;
+  std::vector<std::pair<std::string, int>> histogram;  // most frequent first
   int64_t consts = 0;
   int64_t parameters = 0;  // elements held in Consts
   int64_t const_bytes = 0;
   std::vector<std::pair<std::string, std::vector<std::string>>> missing;  // device, ops
+  std::vector<UnregisteredOp> unregistered;
+  std::set<std::string> unregistered_ops;
 };
 
 void CountConst(const NodeDef& node, Inspection* result) {
@@ -48,14 +65,28 @@ void CountConst(const NodeDef& node, Inspection* result) {
   }
 }
 
-Inspection Inspect(const GraphDef& graph_def) {
+Inspection Inspect(const GraphDef& graph_def, std::vector<UnregisteredOp> unregistered) {
   Inspection result;
+  result.unregistered = std::move(unregistered);
+  for (const UnregisteredOp& op : result.unregistered) result.unregistered_ops.insert(op.op);
   result.inputs = ModelInputs(graph_def);
-  for (const std::string& output : LikelyOutputs(graph_def)) {
+  std::vector<std::string> unresolved;
+  std::vector<std::string> fetches;
+  for (const std::string& output : LikelyOutputs(graph_def, &unresolved)) {
     std::string tensor;
     DataType dtype = DT_INVALID;
     ResolveOutput(graph_def, output, &tensor, &dtype).IgnoreError();
-    result.outputs.emplace_back(output, DataTypeString(dtype));
+    result.outputs.push_back({output, DataTypeString(dtype)});
+    fetches.push_back(output);
+  }
+  for (const std::string& node : unresolved) {
+    result.outputs.push_back({node, "unknown", false});
+    fetches.push_back(node);
+  }
+  const FetchNeeds needs = FindFetchNeeds(graph_def, fetches, {});
+  const std::set<std::string> needed(needs.placeholders.begin(), needs.placeholders.end());
+  for (const ModelInput& input : result.inputs) {
+    result.needed.push_back(needed.count(input.name) > 0);
   }
   std::map<std::string, int> counts;
   for (const NodeDef& node : graph_def.node()) {
@@ -71,6 +102,12 @@ Inspection Inspect(const GraphDef& graph_def) {
   return result;
 }
 
+size_t UnregisteredNodes(const Inspection& info) {
+  size_t nodes = 0;
+  for (const UnregisteredOp& op : info.unregistered) nodes += op.nodes.size();
+  return nodes;
+}
+
 void PrintText(const Model& model, const Inspection& info) {
   const GraphDef& graph_def = model.graph_def;
   std::printf("Model: %s\n", model.path.c_str());
@@ -78,15 +115,33 @@ void PrintText(const Model& model, const Inspection& info) {
               graph_def.versions().min_consumer());
   std::printf("Nodes: %d\n", graph_def.node_size());
   std::printf("Inputs (%zu):\n", info.inputs.size());
-  for (const ModelInput& input : info.inputs) {
-    std::printf("  %s: %s\n", input.name.c_str(), DescribeInput(input).c_str());
+  for (size_t i = 0; i < info.inputs.size(); ++i) {
+    const ModelInput& input = info.inputs[i];
+    std::printf("  %s: %s%s\n", input.name.c_str(), DescribeInput(input).c_str(),
+                info.needed[i] ? "" : " (no likely output needs it)");
   }
   std::printf("Likely outputs (%zu):\n", info.outputs.size());
-  for (const auto& [name, dtype] : info.outputs) {
-    std::printf("  %s: %s\n", name.c_str(), dtype.c_str());
+  for (const Output& output : info.outputs) {
+    std::printf("  %s: %s%s\n", output.name.c_str(), output.dtype.c_str(),
+                output.resolved ? "" : " (its op is not registered)");
   }
   std::printf("Op types (%zu):\n", info.histogram.size());
-  for (const auto& [op, count] : info.histogram) std::printf("  %-28s %d\n", op.c_str(), count);
+  for (const auto& [op, count] : info.histogram) {
+    std::printf("  %-28s %d%s\n", op.c_str(), count,
+                info.unregistered_ops.count(op) > 0 ? "  (not registered)" : "");
+  }
+  if (!info.unregistered.empty()) {
+    std::printf(
+        "Unregistered ops (%zu type(s), %zu node(s)); this graph cannot run in this build:\n",
+        info.unregistered.size(), UnregisteredNodes(info));
+    for (const UnregisteredOp& op : info.unregistered) {
+      std::printf(
+          "  %s (%s%zu node%s): %s\n", op.op.c_str(),
+          op.graph_function ? "a function of the graph, which Sluice does not run yet; " : "",
+          op.nodes.size(), op.nodes.size() == 1 ? "" : "s",
+          FirstNames(op.nodes, kNodesShown).c_str());
+    }
+  }
   std::printf("Parameters: %lld values in %lld Consts, %lld bytes\n",
               static_cast<long long>(info.parameters), static_cast<long long>(info.consts),
               static_cast<long long>(info.const_bytes));
@@ -110,7 +165,8 @@ void PrintJson(const Model& model, const Inspection& info) {
   json.EndObject();
   json.Key("nodes").Int(model.graph_def.node_size());
   json.Key("inputs").BeginArray();
-  for (const ModelInput& input : info.inputs) {
+  for (size_t i = 0; i < info.inputs.size(); ++i) {
+    const ModelInput& input = info.inputs[i];
     json.BeginObject().Key("name").String(input.name);
     json.Key("dtype").String(DataTypeString(input.dtype));
     json.Key("shape");
@@ -121,11 +177,13 @@ void PrintJson(const Model& model, const Inspection& info) {
       for (int64_t dim : input.shape.dim_sizes()) json.Int(dim);
       json.EndArray();
     }
-    json.Key("has_default").Bool(input.has_default).EndObject();
+    json.Key("has_default").Bool(input.has_default);
+    json.Key("needed").Bool(info.needed[i]).EndObject();
   }
   json.EndArray().Key("outputs").BeginArray();
-  for (const auto& [name, dtype] : info.outputs) {
-    json.BeginObject().Key("name").String(name).Key("dtype").String(dtype).EndObject();
+  for (const Output& output : info.outputs) {
+    json.BeginObject().Key("name").String(output.name).Key("dtype").String(output.dtype);
+    json.EndObject();
   }
   json.EndArray().Key("op_types").BeginObject();
   for (const auto& [op, count] : info.histogram) json.Key(op).Int(count);
@@ -134,7 +192,15 @@ void PrintJson(const Model& model, const Inspection& info) {
   json.Key("const_bytes").Int(info.const_bytes);
   json.Key("ops_without_kernel").BeginObject();
   for (const auto& [device, ops] : info.missing) json.Key(device).StringArray(ops);
-  json.EndObject().EndObject();
+  json.EndObject();
+  json.Key("can_run").Bool(info.unregistered.empty());
+  json.Key("unregistered_ops").BeginArray();
+  for (const UnregisteredOp& op : info.unregistered) {
+    json.BeginObject().Key("op").String(op.op).Key("graph_function").Bool(op.graph_function);
+    json.Key("node_count").Int(static_cast<int64_t>(op.nodes.size()));
+    json.Key("nodes").StringArray(op.nodes).EndObject();
+  }
+  json.EndArray().EndObject();
   std::fputs(json.str().c_str(), stdout);
 }
 
@@ -146,17 +212,27 @@ int InspectCommand(const Args& args) {
   ArgParser parser("inspect MODEL [--json]",
                    "Describes a frozen GraphDef: its inputs (Placeholders), likely outputs, op\n"
                    "types, parameters held in Consts, ops without a kernel on each device, and\n"
-                   "the GraphDef versions.");
+                   "the GraphDef versions. A graph with ops this build does not register is\n"
+                   "described as far as possible, with those ops and their nodes listed; the\n"
+                   "exit status is then 3 (and the JSON's \"can_run\" false): it cannot run here.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &path);
   parser.AddBool("json", "print one JSON object instead of text", &json);
   const int parsed = HandleParseResult("inspect", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
   Model model;
-  absl::Status status = LoadModel(path, &model);
+  std::vector<UnregisteredOp> unregistered;
+  absl::Status status = LoadModelForInspection(path, &model, &unregistered);
   if (!status.ok()) return ReportError("inspect", status);
-  const Inspection info = Inspect(model.graph_def);
+  const Inspection info = Inspect(model.graph_def, std::move(unregistered));
   json ? PrintJson(model, info) : PrintText(model, info);
-  return 0;
+  if (info.unregistered.empty()) return 0;
+  std::vector<std::string> ops;
+  for (const UnregisteredOp& op : info.unregistered) ops.push_back(op.op);
+  std::fflush(stdout);
+  std::fprintf(stderr, "sluice inspect: this graph cannot run in this build: %s %s\n",
+               ops.size() == 1 ? "op type not registered:" : "op types not registered:",
+               absl::StrJoin(ops, ", ").c_str());
+  return kCannotRunExitCode;
 }
 
 }  // namespace cli

@@ -3,13 +3,12 @@
 
 #include <algorithm>
 #include <map>
-#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
 #include "graph/core/types.h"
-#include "graph/tensor_id.h"
+#include "passes/lower_functional_ops.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/kernel_registry.h"
@@ -87,31 +86,13 @@ std::string NodeTypeAttrs(const NodeDef& node) {
   return absl::StrJoin(parts, ", ");
 }
 
-std::set<std::string> NeededNodes(const GraphDef& graph_def,
-                                  const std::vector<std::string>& fetch_nodes,
-                                  const std::set<std::string>& fed_nodes) {
-  std::map<std::string, const NodeDef*> by_name;
-  for (const NodeDef& node : graph_def.node()) by_name[node.name()] = &node;
-  std::set<std::string> needed;
-  std::vector<std::string> stack(fetch_nodes.begin(), fetch_nodes.end());
-  while (!stack.empty()) {
-    std::string name = std::move(stack.back());
-    stack.pop_back();
-    auto it = by_name.find(name);
-    if (it == by_name.end() || !needed.insert(name).second || fed_nodes.count(name) > 0) {
-      continue;
-    }
-    for (const std::string& input : it->second->input()) {
-      stack.push_back(std::string(ParseTensorName(input).node));
-    }
-  }
-  return needed;
-}
-
 absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>& nodes,
                           const std::string& device_type) {
   for (const NodeDef& node : graph_def.node()) {
-    if (nodes.count(node.name()) == 0 || HasKernelOn(node, device_type)) continue;
+    if (nodes.count(node.name()) == 0 || HasKernelOn(node, device_type) ||
+        IsLoweredFunctionalOpType(node.op())) {
+      continue;
+    }
     std::vector<std::string> devices = DevicesWithKernel(node.op());
     const std::string attrs = NodeTypeAttrs(node);
     const std::string where =
@@ -129,7 +110,9 @@ std::vector<std::string> OpsWithoutKernel(const GraphDef& graph_def,
                                           const std::string& device_type) {
   std::map<std::string, std::set<std::string>> missing;
   for (const NodeDef& node : graph_def.node()) {
-    if (!HasKernelOn(node, device_type)) missing[node.op()].insert(NodeTypeAttrs(node));
+    // Calls and functional control flow are lowered before kernels are looked for.
+    if (HasKernelOn(node, device_type) || IsLoweredFunctionalOpType(node.op())) continue;
+    missing[node.op()].insert(NodeTypeAttrs(node));
   }
   std::vector<std::string> lines;
   for (const auto& [op, attrs] : missing) {

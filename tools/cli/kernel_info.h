@@ -32,13 +32,8 @@ std::string DescribeKernelDef(const KernelDef& def);
 // "T=float", "T=float, Tidx=int32": the type-valued attrs of a node, for messages.
 std::string NodeTypeAttrs(const NodeDef& node);
 
-// Names of the nodes needed to compute `fetch_nodes`, walking inputs (data and control) and
-// stopping at `fed_nodes`.
-std::set<std::string> NeededNodes(const GraphDef& graph_def,
-                                  const std::vector<std::string>& fetch_nodes,
-                                  const std::set<std::string>& fed_nodes);
-
-// NOT_FOUND for the first node in `nodes` (graph order) with no kernel on `device_type`:
+// NOT_FOUND for the first node in `nodes` (graph order; graph_needs.h's FindFetchNeeds says
+// which nodes a step needs) with no kernel on `device_type`:
 // "no CPU kernel for op 'Conv2D' (node conv1, T=float); Conv2D kernels exist on: GPU (...)"
 // or "...; no device has a kernel for Conv2D in this build". OK when every node has one.
 absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>& nodes,

@@ -5,6 +5,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -39,6 +40,58 @@ std::string ShapeText(const PartialTensorShape& shape) {
   return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
 }
 
+// How many node names an unregistered op's error names before "and N more".
+constexpr size_t kNodesNamed = 5;
+
+// NOT_FOUND naming every op type the registry lacks, with its first nodes; OK when there is
+// none. Calls of the graph's own functions are left to validation (UNIMPLEMENTED).
+absl::Status CheckOpsRegistered(const GraphDef& graph_def) {
+  std::vector<std::string> ops;
+  for (const UnregisteredOp& op : FindUnregisteredOps(graph_def, *OpRegistry::Global())) {
+    if (op.graph_function) continue;
+    ops.push_back(absl::StrCat("'", op.op, "' (", op.nodes.size() == 1 ? "node " : "nodes ",
+                               FirstNames(op.nodes, kNodesNamed), ")"));
+  }
+  if (ops.empty()) return absl::OkStatus();
+  const char* const kAdvice =
+      "; Sluice cannot run this graph ('sluice inspect' describes the rest of it, 'sluice ops' "
+      "lists the registered ops)";
+  if (ops.size() == 1) {
+    return errors::NotFound("Op type not registered ", ops[0], " in binary running on this host",
+                            kAdvice);
+  }
+  return errors::NotFound(ops.size(), " op types not registered in binary running on this host: ",
+                          absl::StrJoin(ops, ", "), kAdvice);
+}
+
+// Default attrs, then every node against the registry.
+absl::Status CheckNodes(GraphDef* graph_def) {
+  RETURN_IF_ERROR(AddDefaultAttrsToGraphDef(graph_def, *OpRegistry::Global()));
+  return ValidateGraphDefAgainstOpRegistry(*graph_def, *OpRegistry::Global());
+}
+
+// CheckNodes for the nodes whose op is not in `unresolved_ops`: they are moved (not copied)
+// into a GraphDef of their own for the checks and back into place after.
+absl::Status CheckResolvedNodes(const absl::flat_hash_set<std::string>& unresolved_ops,
+                                GraphDef* graph_def) {
+  GraphDef resolved;
+  *resolved.mutable_versions() = graph_def->versions();
+  resolved.mutable_library()->Swap(graph_def->mutable_library());
+  std::vector<bool> moved(graph_def->node_size(), false);
+  for (int i = 0; i < graph_def->node_size(); ++i) {
+    if (unresolved_ops.contains(graph_def->node(i).op())) continue;
+    resolved.add_node()->Swap(graph_def->mutable_node(i));
+    moved[i] = true;
+  }
+  absl::Status status = CheckNodes(&resolved);
+  int next = 0;
+  for (int i = 0; i < graph_def->node_size(); ++i) {
+    if (moved[i]) graph_def->mutable_node(i)->Swap(resolved.mutable_node(next++));
+  }
+  graph_def->mutable_library()->Swap(resolved.mutable_library());
+  return status;
+}
+
 absl::Status ParseUserTensorName(const std::string& name, TensorId* id) {
   RETURN_IF_ERROR(ParseTensorNameStrict(name, id));
   if (id->index == kControlSlot) {
@@ -60,9 +113,24 @@ absl::Status LoadModel(const std::string& path, Model* model) {
   GraphDef& graph_def = model->graph_def;
   RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
   absl::Status status = CheckGraphDefVersions(graph_def.versions());
-  if (status.ok()) status = AddDefaultAttrsToGraphDef(&graph_def, *OpRegistry::Global());
+  if (status.ok()) status = CheckOpsRegistered(graph_def);
+  if (status.ok()) status = CheckNodes(&graph_def);
+  return errors::PrependToMessage(status, model->path, ": ");
+}
+
+absl::Status LoadModelForInspection(const std::string& path, Model* model,
+                                    std::vector<UnregisteredOp>* unregistered) {
+  model->path = UserPath(path);
+  GraphDef& graph_def = model->graph_def;
+  unregistered->clear();
+  RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
+  absl::Status status = CheckGraphDefVersions(graph_def.versions());
   if (status.ok()) {
-    status = ValidateGraphDefAgainstOpRegistry(graph_def, *OpRegistry::Global());
+    *unregistered = FindUnregisteredOps(graph_def, *OpRegistry::Global());
+    absl::flat_hash_set<std::string> unresolved_ops;
+    for (const UnregisteredOp& op : *unregistered) unresolved_ops.insert(op.op);
+    status = unresolved_ops.empty() ? CheckNodes(&graph_def)
+                                    : CheckResolvedNodes(unresolved_ops, &graph_def);
   }
   return errors::PrependToMessage(status, model->path, ": ");
 }
@@ -86,7 +154,8 @@ std::vector<ModelInput> ModelInputs(const GraphDef& graph_def) {
   return inputs;
 }
 
-std::vector<std::string> LikelyOutputs(const GraphDef& graph_def) {
+std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
+                                       std::vector<std::string>* unresolved) {
   std::set<std::string> read;
   for (const NodeDef& node : graph_def.node()) {
     for (const std::string& input : node.input()) {
@@ -100,7 +169,10 @@ std::vector<std::string> LikelyOutputs(const GraphDef& graph_def) {
       continue;
     }
     DataTypeVector types;
-    if (!NodeOutputTypes(node, &types).ok()) continue;
+    if (!NodeOutputTypes(node, &types).ok()) {
+      if (unresolved != nullptr) unresolved->push_back(node.name());
+      continue;
+    }
     for (size_t i = 0; i < types.size(); ++i) {
       outputs.push_back(types.size() == 1 ? node.name() : absl::StrCat(node.name(), ":", i));
     }

@@ -5,7 +5,10 @@
 // Loading reads a binary or text GraphDef (graph/import/graph_def_io.h, which recognises SavedModel
 // directories, TensorFlow Lite and ONNX files and says so), checks its versions, fills in
 // default attrs and validates every node against the op registry. Relative paths are taken
-// from the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY) when set.
+// from the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY) when set. A graph
+// with ops this build does not register cannot run (TensorFlow's session refuses it as a
+// whole too): LoadModel says which op types and which nodes; LoadModelForInspection loads
+// the rest of it, to be described.
 //
 // Name resolution accepts TensorFlow's tensor form ("probs:0") and bare node names ("probs"
 // means output 0). Unknown names are NOT_FOUND; an output index the node lacks is
@@ -20,6 +23,7 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/types.h"
 #include "proto/graph.pb.h"
+#include "tools/cli/graph_needs.h"
 
 namespace sluice {
 namespace cli {
@@ -32,8 +36,18 @@ struct Model {
 // `path` as the user meant it (see above).
 std::string UserPath(const std::string& path);
 
-// Loads and validates; errors name the file.
+// Loads and validates; errors name the file. Ops the registry lacks are NOT_FOUND, naming
+// each such op type and its first nodes ("Op type not registered 'TensorListReserve' in
+// binary running on this host (nodes a, b, c and 2 more)..."); calls of the graph's own
+// functions are UNIMPLEMENTED.
 absl::Status LoadModel(const std::string& path, Model* model);
+
+// LoadModel for a graph that may not run here: the nodes of unregistered op types (and calls
+// of the graph's functions) are kept as read, without default attrs or validation, and
+// listed in `unregistered` (FindUnregisteredOps' order); every other node is loaded as
+// LoadModel does. Errors as LoadModel's, but for unregistered ops.
+absl::Status LoadModelForInspection(const std::string& path, Model* model,
+                                    std::vector<UnregisteredOp>* unregistered);
 
 // A Placeholder (or PlaceholderWithDefault) of the graph.
 struct ModelInput {
@@ -48,8 +62,10 @@ std::vector<ModelInput> ModelInputs(const GraphDef& graph_def);
 // The tensors a user most likely wants: every output of each node whose outputs no other
 // node reads (control edges do not count), leaving out Placeholders and ops that produce
 // nothing or exist for their effect (NoOp, Assign*, Save*). "node" for a single-output node,
-// "node:i" otherwise.
-std::vector<std::string> LikelyOutputs(const GraphDef& graph_def);
+// "node:i" otherwise. Such nodes whose outputs cannot be resolved (their op is not
+// registered) are left out, and their names go to `unresolved` when it is given.
+std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
+                                       std::vector<std::string>* unresolved = nullptr);
 
 // The dtypes of a node's outputs; "?" strings are the caller's business.
 absl::Status NodeOutputTypes(const NodeDef& node, DataTypeVector* types);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
 #include "io/npy.h"
 #include "tools/cli/accuracy.h"
@@ -99,13 +100,18 @@ absl::Status Run(const RunFlags& flags) {
   FeedOptions feed_options = flags.feeds;
   feed_options.seed = static_cast<uint64_t>(flags.seed);
   std::vector<Feed> feeds;
-  RETURN_IF_ERROR(BuildFeeds(model.graph_def, feed_options, &feeds));
+  std::vector<std::string> unneeded;
+  RETURN_IF_ERROR(BuildFeeds(model.graph_def, fetches, feed_options, &feeds, &unneeded));
 
   std::vector<std::pair<std::string, Tensor>> feed_pairs;
   std::printf("Inputs (%zu):\n", feeds.size());
   for (const Feed& feed : feeds) {
     std::printf("  %s: %s\n", feed.tensor.c_str(), feed.description.c_str());
     feed_pairs.emplace_back(feed.tensor, feed.value);
+  }
+  if (!unneeded.empty()) {
+    std::printf("Not fed, as the outputs do not need them (--shape ignored): %s\n",
+                absl::StrJoin(unneeded, ", ").c_str());
   }
   std::unique_ptr<ModelRunner> runner;
   RETURN_IF_ERROR(
@@ -132,8 +138,9 @@ int RunCommand(const Args& args) {
   ArgParser parser(
       "run MODEL [--input NAME=FILE.npy|random|zeros]... [--output NAME[:i]]... [flags]",
       "Runs a frozen GraphDef (.pb or .pbtxt) once and summarises each output: shape, dtype,\n"
-      "min/max/mean, the first values and, for 2-D scores, the top-5 classes. Inputs not named\n"
-      "with --input get random values; outputs default to the nodes nothing else reads.");
+      "min/max/mean, the first values and, for 2-D scores, the top-5 classes. Outputs default\n"
+      "to the nodes nothing else reads. The Placeholders the outputs need that --input does\n"
+      "not name get random values; those the outputs do not need are ignored.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
   parser.AddRepeated("input", "NAME=SPEC",
                      "feed NAME (a Placeholder, or node:i) from FILE.npy, random or zeros",

@@ -2,15 +2,14 @@
 #include "tools/cli/runner.h"
 
 #include <algorithm>
-#include <set>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
-#include "graph/tensor_id.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/session_options.h"
 #include "runtime/framework/device_type.h"
+#include "tools/cli/graph_needs.h"
 #include "tools/cli/kernel_info.h"
 
 namespace sluice {
@@ -48,14 +47,10 @@ absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions&
     return errors::InvalidArgument("--inter-op-threads must be >= 0");
   }
 
-  std::set<std::string> fed_nodes;
-  for (const auto& feed : feeds) fed_nodes.insert(std::string(ParseTensorName(feed.first).node));
-  std::vector<std::string> fetch_nodes;
-  for (const std::string& fetch : fetches) {
-    fetch_nodes.push_back(std::string(ParseTensorName(fetch).node));
-  }
-  RETURN_IF_ERROR(CheckKernels(graph_def, NeededNodes(graph_def, fetch_nodes, fed_nodes),
-                               result->device_type_));
+  std::vector<std::string> fed;
+  for (const auto& feed : feeds) fed.push_back(feed.first);
+  RETURN_IF_ERROR(
+      CheckKernels(graph_def, FindFetchNeeds(graph_def, fetches, fed).nodes, result->device_type_));
 
   SessionOptions session_options;
   ConfigProto& config = session_options.config;
