@@ -19,6 +19,7 @@
 #include "proto/step_stats.pb.h"
 #include "runtime/executor/control_flow_info.h"
 #include "runtime/executor/executor_node_io.h"
+#include "runtime/executor/kernel_costs.h"
 #include "runtime/executor/step_stats_collector.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/rendezvous.h"
@@ -107,7 +108,7 @@ using TaggedReadyList = absl::InlinedVector<TaggedNode, 8>;
 class FrameExecutorImpl : public Executor {
  public:
   FrameExecutorImpl(Device* device, std::unique_ptr<ExecutorGraph> layout, ControlFlowInfo info)
-      : device_(device), layout_(std::move(layout)), info_(std::move(info)) {
+      : device_(device), layout_(std::move(layout)), info_(std::move(info)), costs_(*layout_) {
     for (const StaticFrame& frame : info_.frames()) {
       std::vector<int32_t> pending;
       pending.reserve(frame.nodes.size());
@@ -141,6 +142,7 @@ class FrameExecutorImpl : public Executor {
   const std::vector<int32_t>& roots() const { return roots_; }
   // Merge's value_index output for live input i (shared, never written).
   const Tensor& merge_index(int i) const { return merge_indices_[i]; }
+  KernelCosts& costs() const { return costs_; }
 
  private:
   Device* const device_;
@@ -149,6 +151,7 @@ class FrameExecutorImpl : public Executor {
   std::vector<std::vector<int32_t>> initial_pending_;
   std::vector<int32_t> roots_;
   std::vector<Tensor> merge_indices_;
+  mutable KernelCosts costs_;
 };
 
 // The state of one step; deletes itself when the step ends.
@@ -299,10 +302,12 @@ void FrameStepState::Process(TaggedReadyList ready) {
 void FrameStepState::Schedule(TaggedReadyList* ready, TaggedReadyList* local) {
   bool kept_expensive = false;
   // Reversed so that `local`, popped from the back, runs them in order.
+  KernelCosts& costs = impl_.costs();
   for (auto it = ready->rbegin(); it != ready->rend(); ++it) {
-    const ExecutorNode& item = layout_.node(it->id);
-    if (runner_ && item.expensive && !it->dead) {
-      if (kept_expensive) {
+    // As executor.cc: a node measured cheap runs here; of the expensive ones, the first stays
+    // and the others go to the runner if their work pays for the hand-off.
+    if (runner_ && !it->dead && costs.IsExpensive(it->id)) {
+      if (kept_expensive && costs.WorthAHandOff(it->id) && device_->ThreadsWorthRunning() > 1) {
         const TaggedNode tagged = *it;
         runner_([this, tagged]() {
           TaggedReadyList one;
@@ -391,7 +396,15 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   }
   OpKernelContext ctx(&params);
   if (stats) SetOpStart(stats.get());
-  device_->Compute(item.kernel, &ctx);
+  KernelCosts& costs = impl_.costs();
+  if (!costs.WorthATeam(tagged.id)) ctx.set_intra_op_threads(1);
+  if (item.expensive && costs.ShouldTime(tagged.id)) {
+    const uint64_t start = KernelCosts::Now();
+    device_->Compute(item.kernel, &ctx);
+    costs.Update(tagged.id, KernelCosts::Now() - start, ctx.intra_op_threads());
+  } else {
+    device_->Compute(item.kernel, &ctx);
+  }
   if (stats) SetOpEnd(stats.get());
   clear_inputs();
   absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);

@@ -28,8 +28,10 @@
 //    loop never ends stops at the next node once the step is cancelled (a session timeout).
 //
 // Scheduling: one mutex per step guards the frames, iterations, pending counts and input
-// slots; kernels run outside it. The thread that makes nodes ready runs them; expensive
-// ones beyond the first go to args.runner.
+// slots; kernels run outside it. The thread that makes nodes ready runs them; of the nodes
+// measured expensive (kernel_costs.h, shared with executor.cc), the first stays and the
+// others go to args.runner when their work pays for the hand-off and the device has a core
+// for it. Enter, Exit, NextIteration, Switch and Merge are routed without a kernel call.
 #ifndef SLUICE_RUNTIME_EXECUTOR_FRAME_EXECUTOR_H_
 #define SLUICE_RUNTIME_EXECUTOR_FRAME_EXECUTOR_H_
 
