@@ -10,8 +10,8 @@ int FusedElementwiseArity(absl::string_view op) {
   static const auto* const kArity = new absl::flat_hash_map<std::string, int>({
       // clang-format off
       {"Neg", 1}, {"Abs", 1}, {"Square", 1}, {"Reciprocal", 1}, {"Sqrt", 1}, {"Rsqrt", 1},
-      {"Exp", 1}, {"Log", 1}, {"Tanh", 1}, {"Sigmoid", 1}, {"Erf", 1}, {"Relu", 1},
-      {"Relu6", 1},
+      {"Exp", 1}, {"Log", 1}, {"Tanh", 1}, {"Sigmoid", 1}, {"Erf", 1}, {"Erfc", 1},
+      {"Relu", 1}, {"Relu6", 1},
       {"Add", 2}, {"AddV2", 2}, {"Sub", 2}, {"Mul", 2}, {"Div", 2}, {"RealDiv", 2},
       {"Maximum", 2}, {"Minimum", 2}, {"SquaredDifference", 2},
       // clang-format on

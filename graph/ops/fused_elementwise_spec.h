@@ -35,7 +35,7 @@ inline constexpr char kFusedElementwiseOp[] = "_FusedElementwise";
 
 // 1 or 2 for an op `_FusedElementwise` can evaluate, 0 for any other op. The ops are those
 // of one real floating-point type in and out: Neg, Abs, Square, Reciprocal, Sqrt, Rsqrt,
-// Exp, Log, Tanh, Sigmoid, Erf, Relu, Relu6; Add, AddV2, Sub, Mul, Div, RealDiv, Maximum,
+// Exp, Log, Tanh, Sigmoid, Erf, Erfc, Relu, Relu6; Add, AddV2, Sub, Mul, Div, RealDiv, Maximum,
 // Minimum, SquaredDifference.
 int FusedElementwiseArity(absl::string_view op);
 

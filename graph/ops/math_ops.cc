@@ -1,11 +1,17 @@
 // Math ops that are not plain elementwise maps: sums of many tensors, selection, casts,
-// clipping, running sums, ranges and matrix products.
+// clipping, running sums, ranges and matrix products (MatMul, BatchMatMul, Einsum).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
@@ -15,6 +21,7 @@
 namespace sluice {
 namespace {
 
+using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeHandle;
 using shape_inference::UnchangedShape;
@@ -178,6 +185,129 @@ absl::Status RangeShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// ---- Einsum --------------------------------------------------------------------------
+//
+// The equation is "<in0>->out" or "<in0>,<in1>->out". Each subscript is a string of
+// one-character labels (any character but '.') with at most one ellipsis "...", which stands
+// for the dims the labels leave over (numpy-broadcast between the two inputs). Labels are not
+// restricted to letters, as in TensorFlow's kernel. The kernel
+// (kernels/cpu/linalg/einsum_op.cc) parses the same form.
+
+// Splits the equation into input subscripts and the output subscript.
+absl::Status SplitEinsumEquation(const std::string& equation, std::vector<std::string>* inputs,
+                                 std::string* output) {
+  const std::vector<std::string> sides = absl::StrSplit(equation, "->");
+  if (sides.size() != 2) {
+    return errors::InvalidArgument("Expecting exactly one '->' in einsum equation: ", equation);
+  }
+  *inputs = absl::StrSplit(sides[0], ',');
+  *output = sides[1];
+  if (inputs->size() != 1 && inputs->size() != 2) {
+    return errors::InvalidArgument("Expecting 1 or 2 input subscripts in equation '", equation,
+                                   "' but got: ", inputs->size());
+  }
+  return absl::OkStatus();
+}
+
+// Whether `subscript` holds an ellipsis; periods elsewhere are an error.
+absl::Status FindEinsumEllipsis(absl::string_view subscript, bool* has_ellipsis) {
+  const size_t periods = std::count(subscript.begin(), subscript.end(), '.');
+  if (periods != 0 && periods != 3) {
+    return errors::InvalidArgument("Expected at most one ellipsis (...), but found ", periods,
+                                   " periods (.) in the subscript: ", subscript);
+  }
+  if (periods == 3 && subscript.find("...") == absl::string_view::npos) {
+    return errors::InvalidArgument("Periods found outside of ellipsis in subscript: ", subscript);
+  }
+  *has_ellipsis = periods == 3;
+  return absl::OkStatus();
+}
+
+// Each label's dimension is merged over all its occurrences; the dims under the inputs'
+// ellipses broadcast to the output's ellipsis. Unknown ranks leave their labels unknown, and
+// an unknown broadcast shape makes an output with an ellipsis of unknown rank.
+absl::Status EinsumShape(InferenceContext* c) {
+  std::string equation;
+  RETURN_IF_ERROR(c->GetAttr("equation", &equation));
+  std::vector<std::string> inputs;
+  std::string output;
+  RETURN_IF_ERROR(SplitEinsumEquation(equation, &inputs, &output));
+  if (c->num_inputs() != static_cast<int>(inputs.size())) {
+    return errors::InvalidArgument("Expected ", inputs.size(), " inputs for equation ", equation,
+                                   " but got: ", c->num_inputs());
+  }
+  absl::flat_hash_map<char, DimensionHandle> label_dims;
+  std::vector<ShapeHandle> ellipsis_shapes(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& labels = inputs[i];
+    bool has_ellipsis = false;
+    RETURN_IF_ERROR(FindEinsumEllipsis(labels, &has_ellipsis));
+    const int64_t named = static_cast<int64_t>(labels.size()) - (has_ellipsis ? 3 : 0);
+    ShapeHandle shape = c->input(i);
+    if (c->RankKnown(shape)) {
+      const absl::Status s = has_ellipsis ? c->WithRankAtLeast(shape, named, &shape)
+                                          : c->WithRank(shape, named, &shape);
+      if (!s.ok()) return errors::AppendToMessage(s, " for input ", i, " of equation ", equation);
+    }
+    const bool rank_known = c->RankKnown(shape);
+    const int64_t rank = c->Rank(shape);
+    ellipsis_shapes[i] = c->Scalar();
+    // Axis of label k: k before the ellipsis, k + (rank - size) after it.
+    int64_t shift = 0;
+    for (int64_t k = 0; k < static_cast<int64_t>(labels.size()); ++k) {
+      if (labels[k] == '.') {
+        if (rank_known) {
+          RETURN_IF_ERROR(c->Subshape(shape, k, k + rank - named, &ellipsis_shapes[i]));
+        } else {
+          ellipsis_shapes[i] = c->UnknownShape();
+        }
+        shift = rank - static_cast<int64_t>(labels.size());
+        k += 2;
+        continue;
+      }
+      const DimensionHandle dim = rank_known ? c->Dim(shape, k + shift) : c->UnknownDim();
+      auto [it, inserted] = label_dims.try_emplace(labels[k], dim);
+      if (!inserted) RETURN_IF_ERROR(c->Merge(it->second, dim, &it->second));
+    }
+  }
+  ShapeHandle broadcast = ellipsis_shapes[0];
+  if (ellipsis_shapes.size() == 2) {
+    RETURN_IF_ERROR(shape_inference::BroadcastBinaryOpOutputShapeFnHelper(
+        c, ellipsis_shapes[0], ellipsis_shapes[1], /*incompatible_shape_error=*/true, &broadcast));
+  }
+  bool output_has_ellipsis = false;
+  RETURN_IF_ERROR(FindEinsumEllipsis(output, &output_has_ellipsis));
+  if (output_has_ellipsis && !c->RankKnown(broadcast)) {
+    c->set_output(0, c->UnknownShape());
+    return absl::OkStatus();
+  }
+  if (!output_has_ellipsis) {
+    const absl::Status s = c->WithRankAtMost(broadcast, 0, &broadcast);
+    if (!s.ok()) {
+      return errors::AppendToMessage(s, " for einsum equation '", equation,
+                                     "' without ellipsis (...) in the output subscripts where "
+                                     "input(s) have non-empty broadcasting shape");
+    }
+  }
+  std::vector<DimensionHandle> dims;
+  for (size_t k = 0; k < output.size(); ++k) {
+    if (output[k] == '.') {
+      for (int32_t d = 0; d < c->Rank(broadcast); ++d) dims.push_back(c->Dim(broadcast, d));
+      k += 2;
+      continue;
+    }
+    const auto it = label_dims.find(output[k]);
+    if (it == label_dims.end()) {
+      return errors::InvalidArgument("Einsum output subscripts for equation '", equation,
+                                     "' has label '", std::string(1, output[k]),
+                                     "' which is not present in the input subscripts");
+    }
+    dims.push_back(it->second);
+  }
+  c->set_output(0, c->MakeShape(dims));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("AddN")
@@ -284,5 +414,15 @@ REGISTER_OP("BatchMatMulV2")
     .Attr("grad_x: bool = false")
     .Attr("grad_y: bool = false")
     .SetShapeFn(shape_inference::BatchMatMulV2Shape);
+
+// TensorFlow's CPU kernel takes one or two inputs (the equation says how many); T is any type,
+// kernels exist for the floating-point, int32, int64 and complex types.
+REGISTER_OP("Einsum")
+    .Input("inputs: N * T")
+    .Output("output: T")
+    .Attr("equation: string")
+    .Attr("N: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(EinsumShape);
 
 }  // namespace sluice

@@ -136,6 +136,92 @@ TEST(BatchMatMulShapeTest, BatchDims) {
               IsInvalidArgument("Shape must be at least rank 2 but is rank 1"));
 }
 
+TEST(EinsumShapeTest, ContractionsAndTransposes) {
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk->ik'", "[2,3];[3,5]"), "[2,5]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk->ik'", "[2,?];[?,5]"), "[2,5]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='bij,bjk->bik'", "[4,2,3];[?,3,5]"),
+            "[4,2,5]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='abc,cd->abd'", "[2,?,4];[4,5]"), "[2,?,5]");
+  EXPECT_EQ(
+      Infer("Einsum", "T=DT_FLOAT, N=2, equation='bhqd,bhkd->bhqk'", "[2,4,8,16];[2,4,10,16]"),
+      "[2,4,8,10]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_HALF, N=2, equation='bhqk,bhkd->bhqd'", "[2,4,8,10];[2,4,10,16]"),
+            "[2,4,8,16]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_INT32, N=2, equation='aecd,abcd->acbe'", "[2,7,4,8];[2,5,4,8]"),
+            "[2,4,5,7]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij->ji'", "[2,3]"), "[3,2]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='i,j->ij'", "[2];[3]"), "[2,3]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,ij->'", "[2,3];[2,3]"), "[]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='->'", "[]"), "[]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk->ik'", "[0,3];[3,5]"), "[0,5]");
+}
+
+TEST(EinsumShapeTest, RepeatedAndSummedLabels) {
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ii->i'", "[3,3]"), "[3]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ii->i'", "[?,3]"), "[3]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ii->'", "[4,4]"), "[]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='i->ii'", "[3]"), "[3,3]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ijk->k'", "[2,3,4]"), "[4]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk->i'", "[2,3];[3,4]"), "[2]");
+}
+
+TEST(EinsumShapeTest, Ellipsis) {
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='...ij,...jk->...ik'", "[2,1,2,3];[5,3,4]"),
+            "[2,5,2,4]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='...ij,...jk->...ik'", "[2,3];[3,4]"),
+            "[2,4]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='...ij,jk->...ik'", "[7,?,2,3];[3,4]"),
+            "[7,?,2,4]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='i...j->j...i'", "[2,5,6,3]"), "[3,5,6,2]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij->...ij'", "[2,3]"), "[2,3]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='...ij->...'", "[4,2,3]"), "[4]");
+}
+
+TEST(EinsumShapeTest, UnknownRanks) {
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk->ik'", "?;[3,5]"), "[?,5]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='...ij,...jk->...ik'", "?;[5,3,4]"), "?");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=2, equation='...ij,jk->ik'", "?;[3,4]"), "[?,4]");
+  EXPECT_EQ(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij->ji'", "?"), "[?,?]");
+}
+
+TEST(EinsumShapeTest, RejectsBadEquations) {
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk'", "[2,3];[3,5]"),
+              IsInvalidArgument("Expecting exactly one '->' in einsum equation: ij,jk"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij->ji->ij'", "[2,3]"),
+              IsInvalidArgument("Expecting exactly one '->'"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=3, equation='ij,jk,kl->il'", "[2,3];[3,4];[4,5]"),
+              IsInvalidArgument("Expecting 1 or 2 input subscripts"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij,jk->ik'", "[2,3]"),
+              IsInvalidArgument("Expected 2 inputs for equation ij,jk->ik but got: 1"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij->ji'", "[2,3];[2,3]"),
+              IsInvalidArgument("Expected 1 inputs"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij->ik'", "[2,3]"),
+              IsInvalidArgument("has label 'k' which is not present in the input subscripts"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='i.j->ij'", "[2,3]"),
+              IsInvalidArgument("Expected at most one ellipsis (...), but found 1 periods"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='..i.->i'", "[2,3]"),
+              IsInvalidArgument("Periods found outside of ellipsis"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='...i...->i'", "[2,3]"),
+              IsInvalidArgument("found 6 periods"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ij->i..'", "[2,3]"),
+              IsInvalidArgument("found 2 periods"));
+}
+
+TEST(EinsumShapeTest, RejectsMismatchedShapes) {
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,jk->ik'", "[2,3];[4,5]"),
+              IsInvalidArgument("Dimensions must be equal, but are 3 and 4"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ii->i'", "[2,3]"),
+              IsInvalidArgument("Dimensions must be equal, but are 2 and 3"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='ijk->k'", "[2,3]"),
+              IsInvalidArgument("Shape must be rank 3 but is rank 2 for input 0"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=2, equation='ij,...jk->ik'", "[2,3];[3]"),
+              IsInvalidArgument("Shape must be at least rank 2 but is rank 1 for input 1"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=1, equation='...ij->ij'", "[4,2,3]"),
+              IsInvalidArgument("without ellipsis (...) in the output subscripts"));
+  EXPECT_THAT(Infer("Einsum", "T=DT_FLOAT, N=2, equation='...ij,...jk->...ik'", "[2,2,3];[5,3,4]"),
+              IsInvalidArgument("Dimensions must be equal, but are 2 and 5"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

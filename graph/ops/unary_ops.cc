@@ -111,6 +111,8 @@ REGISTER_OP("Rint").Input("x: T").Output("y: T").Attr(kFloatTypes).SetShapeFn(Un
 
 REGISTER_OP("Erf").Input("x: T").Output("y: T").Attr(kFloatTypes).SetShapeFn(UnchangedShape);
 
+REGISTER_OP("Erfc").Input("x: T").Output("y: T").Attr(kFloatTypes).SetShapeFn(UnchangedShape);
+
 REGISTER_OP("IsNan").Input("x: T").Output("y: bool").Attr(kFloatTypes).SetShapeFn(UnchangedShape);
 
 REGISTER_OP("IsInf").Input("x: T").Output("y: bool").Attr(kFloatTypes).SetShapeFn(UnchangedShape);

@@ -7,9 +7,9 @@ namespace {
 
 TEST(UnaryOpsShapeTest, OutputHasInputShape) {
   for (const char* op :
-       {"Neg", "Abs",   "Sign",       "Square", "Sqrt",  "Rsqrt", "Exp",     "Expm1",
-        "Log", "Log1p", "Reciprocal", "Floor",  "Ceil",  "Round", "Rint",    "Sin",
-        "Cos", "Tanh",  "Sigmoid",    "Erf",    "IsNan", "IsInf", "IsFinite"}) {
+       {"Neg", "Abs",   "Sign",       "Square", "Sqrt", "Rsqrt", "Exp",   "Expm1",
+        "Log", "Log1p", "Reciprocal", "Floor",  "Ceil", "Round", "Rint",  "Sin",
+        "Cos", "Tanh",  "Sigmoid",    "Erf",    "Erfc", "IsNan", "IsInf", "IsFinite"}) {
     EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,?,3]"), "[2,?,3]") << op;
     EXPECT_EQ(Infer(op, "T=DT_FLOAT", "?"), "?") << op;
     EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[]"), "[]") << op;

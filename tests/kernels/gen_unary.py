@@ -17,6 +17,11 @@ Tolerances (|got - want| <= atol + rtol * |want|), per op class and dtype:
     rtol 1e-5 atol 1e-6, complex128 rtol 1e-12 atol 1e-15. TensorFlow and Sluice both use
     Eigen's functors, but different Eigen versions with different polynomial
     approximations.
+  erfc (Erfc; Keras 3's exact GELU, so tighter): float rtol 1e-6 atol 1.2e-38, double rtol
+    1e-12 atol 2.3e-308, half and bfloat16 as transcendental. Sluice computes the C
+    library's erfc (within about one ulp); TensorFlow's vectorised erfc is within 6.4e-7 of
+    it in float, but returns 0 where the result is subnormal (x > 9.19 in float, x > 26.55
+    in double), hence the atol of the smallest normal number.
 """
 import os
 import sys
@@ -51,6 +56,8 @@ ROUNDING = {np.float32: 1e-6, np.float64: 1e-12, np.float16: 1e-3, BF16: 8e-3,
 TRANSCENDENTAL = {np.float32: (2e-6, 1e-7), np.float64: (1e-12, 1e-15),
                   np.float16: (2e-3, 1e-3), BF16: (1.6e-2, 1e-2),
                   np.complex64: (1e-5, 1e-6), np.complex128: (1e-12, 1e-15)}
+ERFC = dict(TRANSCENDENTAL)
+ERFC.update({np.float32: (1e-6, 1.2e-38), np.float64: (1e-12, 2.3e-308)})
 
 
 def tol(kind, dtype):
@@ -59,6 +66,8 @@ def tol(kind, dtype):
     return 0.0, 0.0
   if kind == "rounding":
     return ROUNDING[dtype], 0.0
+  if kind == "erfc":
+    return ERFC[dtype]
   return TRANSCENDENTAL[dtype]
 
 
@@ -104,6 +113,7 @@ OPS = {
     "Tanh": (unary("Tanh"), FLOATS + COMPLEX, "transcendental"),
     "Sigmoid": (unary("Sigmoid"), FLOATS + COMPLEX, "transcendental"),
     "Erf": (unary("Erf"), FLOATS, "transcendental"),
+    "Erfc": (unary("Erfc"), FLOATS, "erfc"),
     "Floor": (unary("Floor"), FLOATS, "exact"),
     "Ceil": (unary("Ceil"), FLOATS, "exact"),
     # TensorFlow 2.21's Round of int32/int64 returns zeros (a bug); Sluice's is the identity,
@@ -169,6 +179,12 @@ w.add("rint_half_to_even_f64", unary("Rint"),
 # true -103.28 that Sluice computes (see transcendental_ops.cc).
 w.add("log_domain_f32", unary("Log"), [np.array([0.0, -0.0, -1.0, 1.2e-38, 1e38], np.float32)],
       rtol=2e-6, atol=1e-7)
+# Erfc over Keras's GELU range and into the tails, where erfc is tiny (and then subnormal,
+# which TensorFlow flushes to zero).
+for dtype, limit, n in [(np.float32, 10.5, 841), (np.float64, 27.0, 1081)]:
+  rtol, atol = tol("erfc", dtype)
+  w.add("erfc_range_%s" % dname(dtype), unary("Erfc"),
+        [np.linspace(-limit, limit, n).astype(dtype)], rtol=rtol, atol=atol)
 w.add("sqrt_negative_f64", unary("Sqrt"), [np.array([-1.0, 0.0, 4.0, 1e-300], np.float64)],
       rtol=1e-12)
 

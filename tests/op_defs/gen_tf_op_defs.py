@@ -31,14 +31,14 @@ OPS = [
     # Unary.
     "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p",
     "Reciprocal", "Floor", "Ceil", "Round", "Rint", "Sin", "Cos", "Tanh", "Sigmoid", "Relu",
-    "Relu6", "Elu", "Selu", "LeakyRelu", "Softplus", "Softsign", "Erf", "LogicalNot", "IsNan",
-    "IsInf", "IsFinite",
+    "Relu6", "Elu", "Selu", "LeakyRelu", "Softplus", "Softsign", "Erf", "Erfc", "LogicalNot",
+    "IsNan", "IsInf", "IsFinite",
     # Other math.
     "AddN", "Select", "SelectV2", "Cast", "ClipByValue",
     # Reductions.
     "Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin",
     # Neural networks.
-    "MatMul", "BatchMatMul", "BatchMatMulV2", "Conv2D", "DepthwiseConv2dNative",
+    "MatMul", "BatchMatMul", "BatchMatMulV2", "Einsum", "Conv2D", "DepthwiseConv2dNative",
     "Conv2DBackpropInput", "MaxPool", "AvgPool", "MaxPoolV2", "FusedBatchNorm",
     "FusedBatchNormV3", "Softmax", "LogSoftmax", "LRN",
     # Fusions the remapper pass creates.

@@ -95,6 +95,7 @@ OpTable<T> LookUpOp(const std::string& op) {
   if (op == "Tanh") return u(ApplyUnary<TanhFunctor<T>>, TanhFunctor<T>::kCycles);
   if (op == "Sigmoid") return u(ApplyUnary<SigmoidFunctor<T>>, SigmoidFunctor<T>::kCycles);
   if (op == "Erf") return u(ApplyUnary<ErfFunctor<T>>, ErfFunctor<T>::kCycles);
+  if (op == "Erfc") return u(ApplyUnary<ErfcFunctor<T>>, ErfcFunctor<T>::kCycles);
   if (op == "Relu") return u(ApplyUnary<ReluFunctor<T>>, ReluFunctor<T>::kCycles);
   if (op == "Relu6") return u(ApplyUnary<Relu6Functor<T>>, Relu6Functor<T>::kCycles);
   using cwise::AddFunctor;

@@ -40,8 +40,8 @@ class FusedElementwiseTest : public KernelTest {
     for (const std::string& op : ops) {
       const bool binary = op != "Neg" && op != "Abs" && op != "Square" && op != "Reciprocal" &&
                           op != "Sqrt" && op != "Rsqrt" && op != "Exp" && op != "Log" &&
-                          op != "Tanh" && op != "Sigmoid" && op != "Erf" && op != "Relu" &&
-                          op != "Relu6";
+                          op != "Tanh" && op != "Sigmoid" && op != "Erf" && op != "Erfc" &&
+                          op != "Relu" && op != "Relu6";
       std::vector<Tensor> args;
       for (int j = 0; j < (binary ? 2 : 1); ++j) args.push_back(values[operands[next++]]);
       values.push_back(RunOne(op, args, dtype));
@@ -105,7 +105,7 @@ class FusedElementwiseTest : public KernelTest {
 
 const std::vector<std::string> kUnaryOps = {"Neg",   "Abs",  "Square", "Reciprocal", "Sqrt",
                                             "Rsqrt", "Exp",  "Log",    "Tanh",       "Sigmoid",
-                                            "Erf",   "Relu", "Relu6"};
+                                            "Erf",   "Erfc", "Relu",   "Relu6"};
 const std::vector<std::string> kBinaryOps = {
     "Add", "AddV2", "Sub", "Mul", "Div", "RealDiv", "Maximum", "Minimum", "SquaredDifference"};
 

@@ -1,5 +1,5 @@
 // Transcendental functions of one tensor on the CPU: Sqrt, Rsqrt, Exp, Expm1, Log, Log1p,
-// Sin, Cos, Tanh, Sigmoid (floating-point and complex) and Erf (floating-point).
+// Sin, Cos, Tanh, Sigmoid (floating-point and complex), Erf and Erfc (floating-point).
 //
 // Each is Eigen's scalar functor, the one TensorFlow uses, so results agree with
 // TensorFlow's to within the rounding of Eigen's vectorised approximations. half and
@@ -19,6 +19,7 @@ namespace sluice {
 namespace {
 
 using unary::CosFunctor;
+using unary::ErfcFunctor;
 using unary::ErfFunctor;
 using unary::ExpFunctor;
 using unary::Expm1Functor;
@@ -45,7 +46,9 @@ SLUICE_CALL_FLOAT_TYPES(REGISTER_FLOAT_OR_COMPLEX)
 SLUICE_CALL_COMPLEX_TYPES(REGISTER_FLOAT_OR_COMPLEX)
 #undef REGISTER_FLOAT_OR_COMPLEX
 
-#define REGISTER_ERF(T) SLUICE_REGISTER_UNARY("Erf", ErfFunctor, T)
+#define REGISTER_ERF(T)                       \
+  SLUICE_REGISTER_UNARY("Erf", ErfFunctor, T) \
+  SLUICE_REGISTER_UNARY("Erfc", ErfcFunctor, T)
 SLUICE_CALL_FLOAT_TYPES(REGISTER_ERF)
 #undef REGISTER_ERF
 

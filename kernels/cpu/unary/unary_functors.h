@@ -141,6 +141,10 @@ template <typename T>
 using SigmoidFunctor = EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>;
 template <typename T>
 using ErfFunctor = EigenUnaryFunctor<T, ei::scalar_erf_op<T>>;
+// Eigen 3.4 evaluates erfc one element at a time with the C library's erfc/erfcf (half and
+// bfloat16 through float), accurate to about one unit in the last place.
+template <typename T>
+using ErfcFunctor = EigenUnaryFunctor<T, ei::scalar_erfc_op<T>>;
 
 // Activations without attrs.
 template <typename T>

@@ -102,6 +102,45 @@ TEST_F(UnaryOpsTest, DoubleErfOfHugeValuesIsOne) {
   EXPECT_THAT(Run<double>("Erf", {inf, -inf, 1e300}), ElementsAre(1.0, -1.0, 1.0));
 }
 
+// Keras 3's exact GELU is 0.5 * x * erfc(-x / sqrt(2)): erfc must be accurate over the whole
+// range, including the tail where erf(x) rounds to 1 and 1 - erf(x) would lose every digit.
+TEST_F(UnaryOpsTest, ErfcIsAccurateOverTheWholeRange) {
+  std::vector<float> x;
+  for (int i = -12000; i <= 12000; ++i) x.push_back(static_cast<float>(i) / 1000.0f);
+  const std::vector<float> y = Run<float>("Erfc", x);
+  ASSERT_EQ(y.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::erfc(static_cast<double>(x[i]));
+    if (want < std::numeric_limits<float>::min()) {
+      ASSERT_LE(y[i], std::numeric_limits<float>::min()) << "erfc(" << x[i] << ")";
+      continue;
+    }
+    ASSERT_NEAR(y[i] / want, 1.0, 1e-6) << "erfc(" << x[i] << ")";
+  }
+  // Far in the tail erfc is tiny but not zero; erf-based 1 - erf(x) would give 0 here.
+  EXPECT_GT(Run<float>("Erfc", {5.0f})[0], 1.5e-12f);
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> yd = Run<double>("Erfc", {-inf, -1.0, 0.0, 0.5, 3.0, 20.0, inf});
+  ASSERT_EQ(yd.size(), 7u);
+  EXPECT_EQ(yd[0], 2.0);
+  EXPECT_DOUBLE_EQ(yd[1], std::erfc(-1.0));
+  EXPECT_EQ(yd[2], 1.0);
+  EXPECT_DOUBLE_EQ(yd[3], std::erfc(0.5));
+  EXPECT_DOUBLE_EQ(yd[4], std::erfc(3.0));
+  EXPECT_NEAR(yd[5] / 5.3958656116079e-176, 1.0, 1e-12);
+  EXPECT_EQ(yd[6], 0.0);
+  EXPECT_TRUE(std::isnan(Run<float>("Erfc", {std::nanf("")})[0]));
+  EXPECT_THAT(Run<half>("Erfc", {half(0.0f), half(-8.0f)}), ElementsAre(half(1.0f), half(2.0f)));
+}
+
+TEST_F(UnaryOpsTest, LargeErfcTensorsRunInParallel) {
+  std::vector<double> x(kLarge);
+  for (int64_t i = 0; i < kLarge; ++i) x[i] = static_cast<double>(i % 2000) / 100.0 - 10.0;
+  const std::vector<double> y = Run<double>("Erfc", x);
+  ASSERT_EQ(y.size(), x.size());
+  for (int64_t i = 0; i < kLarge; ++i) ASSERT_EQ(y[i], std::erfc(x[i])) << "element " << i;
+}
+
 TEST_F(UnaryOpsTest, LogOfSubnormalsIsExact) {
   const float tiny = std::numeric_limits<float>::denorm_min();
   std::vector<float> x(40, 2.0f);
