@@ -20,6 +20,7 @@
 #include "gtest/gtest.h"
 #include "proto/config.pb.h"
 #include "proto/step_stats.pb.h"
+#include "runtime/device/core_budget.h"
 #include "tensorflow/c/c_api.h"
 
 namespace {
@@ -69,6 +70,12 @@ class CaptureFd {
   std::FILE* file_;
   int saved_ = -1;
   std::string text_;
+};
+
+// Pins CoreBudget's free cores for the life of the object.
+struct FreeCoresPinned {
+  explicit FreeCoresPinned(int cores) { sluice::CoreBudget::Get().PinFreeCoresForTesting(cores); }
+  ~FreeCoresPinned() { sluice::CoreBudget::Get().PinFreeCoresForTesting(0); }
 };
 
 class CompatTest : public ::testing::Test {
@@ -363,6 +370,9 @@ TEST_F(CompatTest, ThreadCountsSizeThePools) {
 // inter_op_parallelism_threads 1 or -1: every node of a step runs on one thread; more: nodes
 // that are ready together run on several.
 TEST_F(CompatTest, InterOpThreadsRunNodesOnThatManyThreads) {
+  // Nodes go to another thread only while a core is free (docs/threading.md); the suite's
+  // other tests must not decide that.
+  const FreeCoresPinned two_free_cores(2);
   const std::vector<TF_Output> fetches = WideGraph();
   for (int inter : {1, -1, 8}) {
     sluice::ConfigProto config;
@@ -387,6 +397,7 @@ TEST_F(CompatTest, InterOpThreadsRunNodesOnThatManyThreads) {
 // one by index (-1: the calling thread). Other indexes are INVALID_ARGUMENT, as in TensorFlow,
 // where a session without the field has one pool.
 TEST_F(CompatTest, SessionInterOpThreadPoolsAreChosenPerRun) {
+  const FreeCoresPinned two_free_cores(2);
   const std::vector<TF_Output> fetches = WideGraph();
   auto run_in_pool = [](int pool) {
     sluice::RunOptions options;

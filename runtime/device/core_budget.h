@@ -50,6 +50,8 @@ class CoreBudget {
   int usable_cores() const { return usable_cores_; }
   // usable_cores() minus the cores other processes keep busy, at least 1.
   int free_cores() const {
+    const int pinned = pinned_free_cores_.load(std::memory_order_relaxed);
+    if (pinned > 0) return pinned;
     const int busy = busy_elsewhere_.load(std::memory_order_relaxed);
     return busy >= usable_cores_ ? 1 : usable_cores_ - busy;
   }
@@ -71,6 +73,11 @@ class CoreBudget {
 
   // For tests and the sampler: sets the cores busy elsewhere.
   void set_busy_elsewhere(int cores) { busy_elsewhere_.store(cores, std::memory_order_relaxed); }
+  // For tests whose expectations need a number of free cores whatever else the machine runs
+  // (a suite's other tests): free_cores() returns `cores` until pinned again with 0.
+  void PinFreeCoresForTesting(int cores) {
+    pinned_free_cores_.store(cores, std::memory_order_relaxed);
+  }
 
  private:
   friend class LoadSampler;
@@ -78,6 +85,7 @@ class CoreBudget {
 
   const int usable_cores_;
   std::atomic<int> busy_elsewhere_{0};
+  std::atomic<int> pinned_free_cores_{0};
   std::atomic<int> running_{0};
 };
 
