@@ -185,7 +185,6 @@ class ExecutorState {
   // Runs `dispatch` (which calls Dispatch) so that the step outlives it.
   template <typename Fn>
   void HoldWhileDispatching(Fn dispatch);
-  void RecordError(const absl::Status& s);
   std::unique_ptr<NodeExecStats> StartStats(const ExecutorNode& item) const;
   void SaveStats(std::unique_ptr<NodeExecStats> stats) const;
   void Finish();
@@ -195,13 +194,7 @@ class ExecutorState {
   const ExecutorGraph& layout_;
   KernelCosts& costs_;
   Device* const device_;
-  const int64_t step_id_;
-  Rendezvous* const rendezvous_;
-  CallFrameInterface* const call_frame_;
-  CancellationManager* const cancellation_manager_;
-  ResourceMgr* const resource_manager_;
-  StepStatsCollector* const stats_collector_;
-  const std::function<void(std::function<void()>)> runner_;
+  StepServices services_;
   Executor::DoneCallback done_;
 
   // Per node and per input slot, in frame_; see the file comment for why no lock guards
@@ -215,14 +208,6 @@ class ExecutorState {
   // Threads in a Process loop of this step, or handed a node and not yet done with it (only
   // with a runner). An estimate for CoreForAnotherThread: relaxed.
   std::atomic<int> threads_running_{0};
-  // Set with the first error: stop running nodes.
-  std::atomic<bool> aborted_{false};
-
-  // The first error claims the step's status. Written once by the claiming thread before
-  // its node finishes, and read only by Finish, which the acq_rel decrements of
-  // outstanding_ order after it; no mutex, whose construction per step is not free.
-  std::atomic<bool> error_claimed_{false};
-  absl::Status status_;
 };
 
 // What an asynchronous kernel's context needs until its done callback: a copy of the params
@@ -249,13 +234,7 @@ ExecutorState::ExecutorState(const ExecutorImpl& impl, const Executor::Args& arg
       layout_(impl.layout()),
       costs_(impl.costs()),
       device_(impl.device()),
-      step_id_(args.step_id),
-      rendezvous_(args.rendezvous),
-      call_frame_(args.call_frame),
-      cancellation_manager_(args.cancellation_manager),
-      resource_manager_(args.resource_manager),
-      stats_collector_(args.stats_collector),
-      runner_(args.runner),
+      services_(args, impl.device()),
       done_(std::move(done)),
       frame_(impl.TakeFrame()),
       pending_(frame_->pending.get()),
@@ -274,7 +253,7 @@ void ExecutorState::Start() {
     Finish();
     return;
   }
-  if (!runner_) {
+  if (!services_.runner) {
     outstanding_.store(num_roots, std::memory_order_relaxed);
     ReadyList roots(cheap.begin(), cheap.end());
     roots.insert(roots.end(), expensive.begin(), expensive.end());
@@ -317,13 +296,13 @@ void ExecutorState::Dispatch(int32_t id) {
   // The caller holds a count of outstanding_ (its node's), so the step is alive here.
   threads_running_.fetch_add(1, std::memory_order_relaxed);
   outstanding_.fetch_add(1, std::memory_order_relaxed);
-  runner_([this, id]() { ProcessCounted(absl::MakeConstSpan(&id, 1)); });
+  services_.runner([this, id]() { ProcessCounted(absl::MakeConstSpan(&id, 1)); });
 }
 
 template <typename Fn>
 void ExecutorState::HoldWhileDispatching(Fn dispatch) {
   // Without the extra count, the last node handed out could end the step (deleting
-  // runner_) while runner_ is still being called.
+  // services_.runner) while services_.runner is still being called.
   outstanding_.fetch_add(1, std::memory_order_relaxed);
   dispatch();
   if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
@@ -335,13 +314,7 @@ void ExecutorState::Process(absl::Span<const int32_t> initial, int32_t deferred)
   int cheap_since_deferred = 0;
   ReadyList ready;
   OpKernelContext::Params params;
-  params.step_id = step_id_;
-  params.device = device_;
-  params.rendezvous = rendezvous_;
-  params.call_frame = call_frame_;
-  params.cancellation_manager = cancellation_manager_;
-  params.resource_manager = resource_manager_;
-  params.runner = runner_ ? &runner_ : nullptr;
+  services_.FillParams(&params);
 
   while (!inline_ready.empty() || deferred >= 0) {
     int32_t id;
@@ -357,13 +330,13 @@ void ExecutorState::Process(absl::Span<const int32_t> initial, int32_t deferred)
     }
     ready.clear();
     absl::Status s;
-    if (cancellation_manager_ != nullptr && cancellation_manager_->IsCancelled() &&
-        !aborted_.load(std::memory_order_acquire)) {
+    if (services_.cancellation_manager != nullptr &&
+        services_.cancellation_manager->IsCancelled() && !services_.aborted()) {
       // Cancelled from outside (e.g. the session's timeout): stop at the next node.
-      RecordError(errors::Cancelled("The step was cancelled before node '",
-                                    layout_.node(id).node->name(), "' ran"));
+      services_.RecordError(errors::Cancelled("The step was cancelled before node '",
+                                              layout_.node(id).node->name(), "' ran"));
     }
-    if (!aborted_.load(std::memory_order_acquire)) {
+    if (!services_.aborted()) {
       if (!RunNode(id, &params, &ready, &s)) continue;
     }
     if (NodeDone(s, ready, &inline_ready, &deferred)) {
@@ -376,12 +349,12 @@ void ExecutorState::Process(absl::Span<const int32_t> initial, int32_t deferred)
 bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
                             absl::Status* status) {
   const ExecutorNode& item = layout_.node(id);
-  if (item.const_tensor != nullptr && stats_collector_ == nullptr) {
+  if (item.const_tensor != nullptr && services_.stats_collector == nullptr) {
     PropagateConst(item, ready);
     return true;
   }
   std::unique_ptr<NodeExecStats> stats;
-  if (stats_collector_ != nullptr) stats = StartStats(item);
+  if (services_.stats_collector != nullptr) stats = StartStats(item);
 
   absl::Status s = PrepareInputs(item);
   if (!s.ok()) {
@@ -504,13 +477,12 @@ bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready, Read
                              int32_t* deferred) {
   // The common case: one cheap successor, which inherits this node's count.
   if (inline_ready != nullptr && ready.size() == 1 && s.ok() && !costs_.IsExpensive(ready[0]) &&
-      !aborted_.load(std::memory_order_acquire)) {
+      !services_.aborted()) {
     inline_ready->push_back(ready[0]);
     return false;
   }
-  if (!s.ok()) RecordError(s);
-  const int64_t num_ready =
-      aborted_.load(std::memory_order_acquire) ? 0 : static_cast<int64_t>(ready.size());
+  if (!s.ok()) services_.RecordError(s);
+  const int64_t num_ready = services_.aborted() ? 0 : static_cast<int64_t>(ready.size());
   if (num_ready == 0) return outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1;
   // This node's count passes to one of the ready nodes; count the others before any of
   // them can run (and finish) elsewhere.
@@ -522,7 +494,7 @@ bool ExecutorState::NodeDone(const absl::Status& s, const ReadyList& ready, Read
 void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_ready,
                                   int32_t* deferred) {
   if (inline_ready == nullptr) {
-    if (!runner_) {
+    if (!services_.runner) {
       Process(ready);
       return;
     }
@@ -531,7 +503,7 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
     });
     return;
   }
-  if (!runner_) {
+  if (!services_.runner) {
     inline_ready->insert(inline_ready->end(), ready.rbegin(), ready.rend());
     return;
   }
@@ -555,16 +527,6 @@ void ExecutorState::ScheduleReady(const ReadyList& ready, ReadyList* inline_read
   }
 }
 
-void ExecutorState::RecordError(const absl::Status& s) {
-  if (error_claimed_.exchange(true, std::memory_order_acq_rel)) return;
-  status_ = s;
-  aborted_.store(true, std::memory_order_release);
-  // This node has not finished yet (outstanding_ > 0), so the step outlives these calls
-  // even when they complete other nodes synchronously.
-  if (rendezvous_ != nullptr) rendezvous_->StartAbort(s);
-  if (cancellation_manager_ != nullptr) cancellation_manager_->StartCancel();
-}
-
 std::unique_ptr<NodeExecStats> ExecutorState::StartStats(const ExecutorNode& item) const {
   return StartNodeStats(item);
 }
@@ -572,17 +534,17 @@ std::unique_ptr<NodeExecStats> ExecutorState::StartStats(const ExecutorNode& ite
 void ExecutorState::SaveStats(std::unique_ptr<NodeExecStats> stats) const {
   if (stats == nullptr) return;
   SetAllEnd(stats.get());
-  stats_collector_->Save(device_->name(), std::move(*stats));
+  services_.stats_collector->Save(device_->name(), std::move(*stats));
 }
 
 void ExecutorState::Finish() {
   // A failed step leaves values in the slots of nodes that never ran; a successful one ran
   // every node, and each cleared its inputs.
-  if (aborted_.load(std::memory_order_acquire)) {
+  if (services_.aborted()) {
     for (int i = 0; i < layout_.num_input_slots(); ++i) slots_[i].Clear();
   }
   impl_.ReturnFrame(std::move(frame_));
-  absl::Status status = std::move(status_);
+  absl::Status status = services_.TakeStatus();
   // Devices that queue work (GPU) finish it before the step counts as done.
   if (status.ok()) status = device_->Sync();
   Executor::DoneCallback done = std::move(done_);

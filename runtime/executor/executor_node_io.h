@@ -5,6 +5,9 @@
 #ifndef SLUICE_RUNTIME_EXECUTOR_EXECUTOR_NODE_IO_H_
 #define SLUICE_RUNTIME_EXECUTOR_EXECUTOR_NODE_IO_H_
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <new>
 #include <utility>
@@ -18,8 +21,13 @@
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "proto/step_stats.pb.h"
+#include "runtime/device/device.h"
+#include "runtime/executor/executor.h"
 #include "runtime/executor/executor_graph.h"
+#include "runtime/executor/step_stats_collector.h"
+#include "runtime/framework/cancellation.h"
 #include "runtime/framework/op_kernel.h"
+#include "runtime/framework/rendezvous.h"
 #include "runtime/framework/resource_var.h"
 
 namespace sluice {
@@ -126,6 +134,61 @@ inline absl::Status PrepareNodeInputs(const ExecutorNode& item, Entry* first, Te
   }
   return absl::OkStatus();
 }
+
+// The services a step hands every kernel (from Executor::Args), and the step's first error.
+// Shared by both executors; the error half is thread-safe.
+class StepServices {
+ public:
+  StepServices(const Executor::Args& args, Device* device)
+      : step_id(args.step_id),
+        device(device),
+        rendezvous(args.rendezvous),
+        call_frame(args.call_frame),
+        cancellation_manager(args.cancellation_manager),
+        resource_manager(args.resource_manager),
+        stats_collector(args.stats_collector),
+        runner(args.runner) {}
+
+  // Sets the step's services on a kernel context's params.
+  void FillParams(OpKernelContext::Params* params) const {
+    params->step_id = step_id;
+    params->device = device;
+    params->rendezvous = rendezvous;
+    params->call_frame = call_frame;
+    params->cancellation_manager = cancellation_manager;
+    params->resource_manager = resource_manager;
+    params->runner = runner ? &runner : nullptr;
+  }
+
+  // The first error claims the step's status; it aborts the rendezvous and cancels the step
+  // (so pending Recvs and blocked kernels wake up). Later errors are dropped.
+  void RecordError(const absl::Status& s) {
+    if (error_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+    status_ = s;
+    aborted_.store(true, std::memory_order_release);
+    if (rendezvous != nullptr) rendezvous->StartAbort(s);
+    if (cancellation_manager != nullptr) cancellation_manager->StartCancel();
+  }
+  bool aborted() const { return aborted_.load(std::memory_order_acquire); }
+  // The recorded status (OK if none); call once, after every node finished.
+  absl::Status TakeStatus() { return std::move(status_); }
+
+  const int64_t step_id;
+  Device* const device;
+  Rendezvous* const rendezvous;
+  CallFrameInterface* const call_frame;
+  CancellationManager* const cancellation_manager;
+  ResourceMgr* const resource_manager;
+  StepStatsCollector* const stats_collector;
+  const std::function<void(std::function<void()>)> runner;
+
+ private:
+  std::atomic<bool> aborted_{false};
+  // Written once by the claiming thread before its node finishes; read only after every
+  // node finished (the executors' outstanding counts order it), so no mutex.
+  std::atomic<bool> error_claimed_{false};
+  absl::Status status_;
+};
 
 // Step statistics of one node (NodeExecStats), in nanoseconds with derived micros fields.
 std::unique_ptr<NodeExecStats> StartNodeStats(const ExecutorNode& item);

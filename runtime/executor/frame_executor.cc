@@ -163,13 +163,7 @@ class FrameStepState {
         layout_(impl.layout()),
         info_(impl.info()),
         device_(impl.device()),
-        step_id_(args.step_id),
-        rendezvous_(args.rendezvous),
-        call_frame_(args.call_frame),
-        cancellation_manager_(args.cancellation_manager),
-        resource_manager_(args.resource_manager),
-        stats_collector_(args.stats_collector),
-        runner_(args.runner),
+        services_(args, impl.device()),
         done_(std::move(done)) {
     root_.id = "0";
     root_.num_outstanding_iterations = 1;
@@ -237,29 +231,19 @@ class FrameStepState {
   void AddReady(FrameState* frame, int64_t iter, int32_t id, bool dead, TaggedReadyList* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  void RecordError(const absl::Status& s);
   void Finish();
 
   const FrameExecutorImpl& impl_;
   const ExecutorGraph& layout_;
   const ControlFlowInfo& info_;
   Device* const device_;
-  const int64_t step_id_;
-  Rendezvous* const rendezvous_;
-  CallFrameInterface* const call_frame_;
-  CancellationManager* const cancellation_manager_;
-  ResourceMgr* const resource_manager_;
-  StepStatsCollector* const stats_collector_;
-  const std::function<void(std::function<void()>)> runner_;
+  StepServices services_;
   Executor::DoneCallback done_;
 
   absl::Mutex mu_;
   FrameState root_ ABSL_GUARDED_BY(mu_);
   // Nodes ready or running, plus one per Process call in flight that started the step.
   std::atomic<int64_t> outstanding_{0};
-  std::atomic<bool> aborted_{false};
-  std::atomic<bool> error_claimed_{false};
-  absl::Status status_;
 };
 
 // An asynchronous kernel's context until its done callback.
@@ -283,13 +267,13 @@ void FrameStepState::Process(TaggedReadyList ready) {
     const TaggedNode tagged = local.back();
     local.pop_back();
     TaggedReadyList more;
-    if (cancellation_manager_ != nullptr && cancellation_manager_->IsCancelled() &&
-        !aborted_.load(std::memory_order_acquire)) {
+    if (services_.cancellation_manager != nullptr &&
+        services_.cancellation_manager->IsCancelled() && !services_.aborted()) {
       // Cancelled from outside (a session's timeout): stop at the next node.
-      RecordError(errors::Cancelled("The step was cancelled before node '",
-                                    layout_.node(tagged.id).node->name(), "' ran"));
+      services_.RecordError(errors::Cancelled("The step was cancelled before node '",
+                                              layout_.node(tagged.id).node->name(), "' ran"));
     }
-    if (aborted_.load(std::memory_order_acquire)) {
+    if (services_.aborted()) {
       NodeFinished();
       continue;
     }
@@ -306,10 +290,10 @@ void FrameStepState::Schedule(TaggedReadyList* ready, TaggedReadyList* local) {
   for (auto it = ready->rbegin(); it != ready->rend(); ++it) {
     // As executor.cc: a node measured cheap runs here; of the expensive ones, the first stays
     // and the others go to the runner if their work pays for the hand-off.
-    if (runner_ && !it->dead && costs.IsExpensive(it->id)) {
+    if (services_.runner && !it->dead && costs.IsExpensive(it->id)) {
       if (kept_expensive && costs.WorthAHandOff(it->id) && device_->ThreadsWorthRunning() > 1) {
         const TaggedNode tagged = *it;
-        runner_([this, tagged]() {
+        services_.runner([this, tagged]() {
           TaggedReadyList one;
           one.push_back(tagged);
           // The node's own count keeps the step alive until it is finished.
@@ -343,21 +327,21 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
     CompleteNode(tagged, {}, more);
     return true;
   }
-  if (item.const_tensor != nullptr && stats_collector_ == nullptr) {
+  if (item.const_tensor != nullptr && services_.stats_collector == nullptr) {
     TensorValue value(const_cast<Tensor*>(item.const_tensor));
     CompleteNode(tagged, absl::MakeConstSpan(&value, 1), more);
     return true;
   }
-  if (stats_collector_ == nullptr && !item.ref_inputs &&
+  if (services_.stats_collector == nullptr && !item.ref_inputs &&
       ForwardWithoutKernel(tagged, slots, more)) {
     return true;
   }
   std::unique_ptr<NodeExecStats> stats;
-  if (stats_collector_ != nullptr) stats = StartNodeStats(item);
+  if (services_.stats_collector != nullptr) stats = StartNodeStats(item);
   auto save_stats = [this](std::unique_ptr<NodeExecStats> s) {
     if (s == nullptr) return;
     SetAllEnd(s.get());
-    stats_collector_->Save(device_->name(), std::move(*s));
+    services_.stats_collector->Save(device_->name(), std::move(*s));
   };
   TensorValue* inputs = iter_state->inputs.get() + cf.local_input_start;
   absl::Status s = PrepareNodeInputs(item, slots, inputs,
@@ -365,18 +349,12 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   if (!s.ok()) {
     clear_inputs();
     save_stats(std::move(stats));
-    RecordError(s);
+    services_.RecordError(s);
     CompleteNode(TaggedNode{tagged.frame, tagged.state, tagged.iter, tagged.id, true}, {}, more);
     return true;
   }
   OpKernelContext::Params params;
-  params.step_id = step_id_;
-  params.device = device_;
-  params.rendezvous = rendezvous_;
-  params.call_frame = call_frame_;
-  params.cancellation_manager = cancellation_manager_;
-  params.resource_manager = resource_manager_;
-  params.runner = runner_ ? &runner_ : nullptr;
+  services_.FillParams(&params);
   params.op_kernel = item.kernel;
   params.inputs = absl::MakeConstSpan(inputs, item.num_inputs);
   params.is_input_dead = tagged.dead;
@@ -409,14 +387,14 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   clear_inputs();
   absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
   if (!ctx.status().ok()) {
-    RecordError(NodeError(item, ctx.status()));
+    services_.RecordError(NodeError(item, ctx.status()));
   } else {
     for (int i = 0; i < item.num_outputs; ++i) {
       outputs[i] = ctx.release_output(i);
       if (outputs[i].tensor == nullptr && cf.kind != Kind::kSwitch && cf.kind != Kind::kRecv) {
-        RecordError(AttachDef(errors::Internal("Missing ", i, "-th output from ",
-                                               FormatNodeDefForError(item.node->def())),
-                              item.node->def()));
+        services_.RecordError(AttachDef(errors::Internal("Missing ", i, "-th output from ",
+                                                         FormatNodeDefForError(item.node->def())),
+                                        item.node->def()));
       }
       if (stats && outputs[i].tensor != nullptr) {
         RecordOutput(i, outputs[i], device_->GetAllocator(), stats.get());
@@ -493,7 +471,7 @@ void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
   }
   absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
   if (!state->ctx.status().ok()) {
-    RecordError(NodeError(item, state->ctx.status()));
+    services_.RecordError(NodeError(item, state->ctx.status()));
   } else {
     for (int i = 0; i < item.num_outputs; ++i) {
       outputs[i] = state->ctx.release_output(i);
@@ -504,7 +482,7 @@ void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
   }
   if (state->stats) {
     SetAllEnd(state->stats.get());
-    stats_collector_->Save(device_->name(), std::move(*state->stats));
+    services_.stats_collector->Save(device_->name(), std::move(*state->stats));
   }
   CompleteNode(state->tagged, outputs, more);
   delete state;
@@ -522,7 +500,7 @@ void FrameStepState::CompleteNode(const TaggedNode& tagged, absl::Span<const Ten
     outputs = dead_outputs;
   }
   absl::MutexLock lock(&mu_);
-  if (aborted_.load(std::memory_order_acquire)) return;
+  if (services_.aborted()) return;
   FrameState* frame = tagged.frame;
   const int64_t iter = tagged.iter;
   switch (cf.kind) {
@@ -732,16 +710,8 @@ void FrameStepState::DeleteFrame(FrameState* frame, TaggedReadyList* ready) {
   }
 }
 
-void FrameStepState::RecordError(const absl::Status& s) {
-  if (error_claimed_.exchange(true, std::memory_order_acq_rel)) return;
-  status_ = s;
-  aborted_.store(true, std::memory_order_release);
-  if (rendezvous_ != nullptr) rendezvous_->StartAbort(s);
-  if (cancellation_manager_ != nullptr) cancellation_manager_->StartCancel();
-}
-
 void FrameStepState::Finish() {
-  absl::Status status = std::move(status_);
+  absl::Status status = services_.TakeStatus();
   if (status.ok()) status = device_->Sync();
   Executor::DoneCallback done = std::move(done_);
   delete this;
