@@ -267,21 +267,6 @@ void ReferenceProduct(OpKernelContext* ctx, const Plan& p, const P* x, const P* 
               [&](int64_t first, int64_t last) { ReferenceRows<P>(p, x, y, out, first, last); });
 }
 
-// Row-major strides of an operand with batch dims `batch` and stored matrices of
-// rows x cols, in (batch..., op rows, op cols) order.
-dnnl::memory::dims OperandStrides(const std::vector<int64_t>& batch, int64_t rows, int64_t cols,
-                                  bool transposed) {
-  dnnl::memory::dims strides(batch.size() + 2);
-  strides[batch.size()] = transposed ? 1 : cols;
-  strides[batch.size() + 1] = transposed ? cols : 1;
-  int64_t step = rows * cols;
-  for (size_t i = batch.size(); i-- > 0;) {
-    strides[i] = step;
-    step *= batch[i];
-  }
-  return strides;
-}
-
 struct MatMulPrimitive {
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul primitive;
@@ -300,11 +285,12 @@ absl::Status CreateMatMul(const Plan& p, std::shared_ptr<const MatMulPrimitive>*
     out_dims.push_back(p.m);
     out_dims.push_back(p.n);
     const bool xt = p.x.transposed, yt = p.y.transposed;
-    const dnnl::memory::desc x_desc(x_dims, f32,
-                                    OperandStrides(p.x_batch, xt ? p.k : p.m, xt ? p.m : p.k, xt));
-    const dnnl::memory::desc y_desc(y_dims, f32,
-                                    OperandStrides(p.y_batch, yt ? p.n : p.k, yt ? p.k : p.n, yt));
-    const dnnl::memory::desc out_desc(out_dims, f32, OperandStrides(p.batch, p.m, p.n, false));
+    const dnnl::memory::desc x_desc(
+        x_dims, f32, BatchedMatrixStrides(p.x_batch, xt ? p.k : p.m, xt ? p.m : p.k, xt));
+    const dnnl::memory::desc y_desc(
+        y_dims, f32, BatchedMatrixStrides(p.y_batch, yt ? p.n : p.k, yt ? p.k : p.n, yt));
+    const dnnl::memory::desc out_desc(out_dims, f32,
+                                      BatchedMatrixStrides(p.batch, p.m, p.n, false));
     auto prim = std::make_shared<MatMulPrimitive>();
     prim->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
                                             ScratchpadAttr(), OneDnnEngine());

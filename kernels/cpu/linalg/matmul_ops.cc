@@ -146,20 +146,6 @@ absl::Status MakePlan(Flavor flavor, const TensorShape& x, const TensorShape& y,
   return absl::OkStatus();
 }
 
-// Row-major strides of an operand with batch dims `batch` and a stored matrix of
-// rows x cols, listed in (batch..., op rows, op cols) order.
-dnnl::memory::dims OperandStrides(const Dims& batch, int64_t rows, int64_t cols, bool transposed) {
-  dnnl::memory::dims strides(batch.size() + 2);
-  strides[batch.size()] = transposed ? 1 : cols;
-  strides[batch.size() + 1] = transposed ? cols : 1;
-  int64_t step = rows * cols;
-  for (size_t i = batch.size(); i-- > 0;) {
-    strides[i] = step;
-    step *= batch[i];
-  }
-  return strides;
-}
-
 // One cached oneDNN matmul.
 struct MatMulPrimitive {
   dnnl::matmul::primitive_desc pd;
@@ -181,13 +167,14 @@ std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p, dnnl::memory:
   out_dims.push_back(p.m);
   out_dims.push_back(p.n);
   const dnnl::memory::desc x_desc(
-      x_dims, type, OperandStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x));
+      x_dims, type,
+      BatchedMatrixStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x));
   const dnnl::memory::desc y_desc(
       y_dims, type,
       y_row_stride != 0
-          ? OperandStrides(p.y_batch, p.k, y_row_stride, false)
-          : OperandStrides(p.y_batch, p.adj_y ? p.n : p.k, p.adj_y ? p.k : p.n, p.adj_y));
-  const dnnl::memory::desc out_desc(out_dims, type, OperandStrides(p.batch, p.m, p.n, false));
+          ? BatchedMatrixStrides(p.y_batch, p.k, y_row_stride, false)
+          : BatchedMatrixStrides(p.y_batch, p.adj_y ? p.n : p.k, p.adj_y ? p.k : p.n, p.adj_y));
+  const dnnl::memory::desc out_desc(out_dims, type, BatchedMatrixStrides(p.batch, p.m, p.n, false));
   auto prim = std::make_shared<MatMulPrimitive>();
   prim->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
                                           ScratchpadAttr(), OneDnnEngine());

@@ -33,6 +33,19 @@ dnnl::primitive_attr ScratchpadAttr() {
   return attr;
 }
 
+dnnl::memory::dims BatchedMatrixStrides(absl::Span<const int64_t> batch, int64_t rows, int64_t cols,
+                                        bool transposed) {
+  dnnl::memory::dims strides(batch.size() + 2);
+  strides[batch.size()] = transposed ? 1 : cols;
+  strides[batch.size() + 1] = transposed ? cols : 1;
+  int64_t step = rows * cols;
+  for (size_t i = batch.size(); i-- > 0;) {
+    strides[i] = step;
+    step *= batch[i];
+  }
+  return strides;
+}
+
 absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
                            Tensor* scratch, std::unordered_map<int, dnnl::memory>* args) {
   const dnnl::memory::desc desc = pd.scratchpad_desc();

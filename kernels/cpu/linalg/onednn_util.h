@@ -77,6 +77,12 @@ inline dnnl::memory WrapMemory(const dnnl::memory::desc& desc, const void* data)
   return dnnl::memory(desc, OneDnnEngine(), const_cast<void*>(data));
 }
 
+// Row-major strides of a batched matrix operand with batch dims `batch` and stored matrices
+// of rows x cols, listed in (batch..., op rows, op cols) order; `transposed` reads each stored
+// matrix through swapped strides.
+dnnl::memory::dims BatchedMatrixStrides(absl::Span<const int64_t> batch, int64_t rows, int64_t cols,
+                                        bool transposed);
+
 // Allocates the primitive's scratchpad as a temp tensor and adds it to `args`.
 absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
                            Tensor* scratch, std::unordered_map<int, dnnl::memory>* args);
