@@ -5,9 +5,9 @@
 // (consumer, consumer slot) runs sorted by output, its initial pending count (in-edges,
 // data and control) and whether its kernel is asynchronous or expensive; the roots are the
 // nodes without in-edges. A step (ExecutorState, deleted when the step ends) uses exactly
-// two per-node arrays, a StepFrame: an atomic pending count per node and an Entry per input
+// two per-node arrays, a StepFrame: an atomic pending count per node and an InputSlot per input
 // slot. The executor keeps one frame from a finished step for the next one, so that
-// sequential steps do not allocate them, and an Entry constructs its Tensor only while it
+// sequential steps do not allocate them, and an InputSlot constructs its Tensor only while it
 // holds a value (an empty Tensor costs a validated shape, once per slot per step otherwise).
 //
 // RunAsync runs the roots, and every node they make ready that stays on this thread, on the
@@ -88,11 +88,11 @@ constexpr int kCheapNodesBeforeDeferred = 32;
 struct StepFrame {
   explicit StepFrame(const ExecutorGraph& layout)
       : pending(new std::atomic<int32_t>[layout.num_nodes()]),
-        slots(new Entry[layout.num_input_slots()]),
+        slots(new InputSlot[layout.num_input_slots()]),
         inputs(new TensorValue[layout.num_input_slots()]) {}
 
   std::unique_ptr<std::atomic<int32_t>[]> pending;
-  std::unique_ptr<Entry[]> slots;
+  std::unique_ptr<InputSlot[]> slots;
   // What each node's kernel sees as its inputs (OpKernelContext::Params::inputs): the
   // node's run of this array, filled from its slots just before it runs. Only the thread
   // running a node touches its run.
@@ -201,7 +201,7 @@ class ExecutorState {
   // them.
   std::unique_ptr<StepFrame> frame_;
   std::atomic<int32_t>* const pending_;
-  Entry* const slots_;
+  InputSlot* const slots_;
   TensorValue* const inputs_;
   // Nodes ready or running, plus one for each counted Process loop (ProcessCounted).
   std::atomic<int64_t> outstanding_{0};
@@ -415,7 +415,7 @@ absl::Status ExecutorState::PrepareInputs(const ExecutorNode& item) {
 }
 
 void ExecutorState::ClearInputs(const ExecutorNode& item) {
-  Entry* first = slots_ + item.input_start;
+  InputSlot* first = slots_ + item.input_start;
   for (int i = 0; i < item.num_inputs; ++i) first[i].Clear();
 }
 
@@ -443,7 +443,7 @@ absl::Status ExecutorState::PropagateOutputs(const ExecutorNode& item, OpKernelC
     }
     if (stats != nullptr) RecordOutput(i, value, device_->GetAllocator(), stats);
     for (; edge != end && edge->src_output == i; ++edge) {
-      Entry& entry = slots_[edge->dst_slot];
+      InputSlot& entry = slots_[edge->dst_slot];
       if (value.is_ref()) {
         entry.SetRef(value.tensor, value.mutex_if_ref);
       } else if (edge + 1 != end && edge[1].src_output == i) {

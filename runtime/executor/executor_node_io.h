@@ -1,6 +1,6 @@
 // What a step does around one node, shared by the executors (executor.cc for graphs
 // without control flow, frame_executor.cc for graphs with it): the input slots a node's
-// producers fill (Entry), reading them into the kernel's inputs, the node's error status and
+// producers fill (InputSlot), reading them into the kernel's inputs, the node's error status and
 // its step statistics.
 #ifndef SLUICE_RUNTIME_EXECUTOR_EXECUTOR_NODE_IO_H_
 #define SLUICE_RUNTIME_EXECUTOR_EXECUTOR_NODE_IO_H_
@@ -34,11 +34,11 @@ namespace sluice {
 
 // One input slot of a step. `value` is alive only while value_alive: slots are made and
 // cleared far more often than they hold anything, and an empty Tensor is not free.
-struct Entry {
-  Entry() {}
-  ~Entry() { Clear(); }
-  Entry(const Entry&) = delete;
-  Entry& operator=(const Entry&) = delete;
+struct InputSlot {
+  InputSlot() {}
+  ~InputSlot() { Clear(); }
+  InputSlot(const InputSlot&) = delete;
+  InputSlot& operator=(const InputSlot&) = delete;
 
   void SetValue(const Tensor& t) {
     new (&value) Tensor(t);
@@ -96,10 +96,10 @@ absl::Status NodeError(const ExecutorNode& item, const absl::Status& s);
 // value is snapshotted under its mutex (FAILED_PRECONDITION for an uninitialized variable).
 // A slot without a value is INTERNAL, unless `allow_missing` (a Merge's dead inputs), when
 // its input is left null. Inline: it runs for every node of every step.
-inline absl::Status PrepareNodeInputs(const ExecutorNode& item, Entry* first, TensorValue* inputs,
-                                      bool allow_missing) {
+inline absl::Status PrepareNodeInputs(const ExecutorNode& item, InputSlot* first,
+                                      TensorValue* inputs, bool allow_missing) {
   for (int i = 0; i < item.num_inputs; ++i) {
-    Entry& entry = first[i];
+    InputSlot& entry = first[i];
     if (ABSL_PREDICT_FALSE(!entry.has_value)) {
       if (allow_missing) {
         inputs[i] = TensorValue();

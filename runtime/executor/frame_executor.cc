@@ -37,12 +37,12 @@ struct IterationState {
   IterationState(const StaticFrame& frame, const std::vector<int32_t>& initial_pending)
       : pending(initial_pending),
         dead_count(frame.nodes.size(), 0),
-        slots(new Entry[frame.num_input_slots]),
+        slots(new InputSlot[frame.num_input_slots]),
         inputs(new TensorValue[frame.num_input_slots]) {}
 
   std::vector<int32_t> pending;
   std::vector<int32_t> dead_count;
-  std::unique_ptr<Entry[]> slots;
+  std::unique_ptr<InputSlot[]> slots;
   // The kernels' input arrays (each node's run of it), filled just before a node runs.
   std::unique_ptr<TensorValue[]> inputs;
   // Nodes of this iteration ready or running.
@@ -209,7 +209,7 @@ class FrameStepState {
   // Enter, Exit, NextIteration, Switch and Merge only route a value: done here without a
   // kernel call (a context, an output allocation) when no stats are collected. False when
   // the node is not one of them or the kernel must report an error.
-  bool ForwardWithoutKernel(const TaggedNode& tagged, Entry* slots, TaggedReadyList* more);
+  bool ForwardWithoutKernel(const TaggedNode& tagged, InputSlot* slots, TaggedReadyList* more);
   // Hands ready nodes beyond the first expensive one to the runner; the rest stay in *local.
   void Schedule(TaggedReadyList* ready, TaggedReadyList* local);
   void NodeFinished();
@@ -315,7 +315,7 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   const ExecutorNode& item = layout_.node(tagged.id);
   const ControlFlowNode& cf = info_.node(tagged.id);
   IterationState* iter_state = tagged.state;
-  Entry* slots = iter_state->slots.get() + cf.local_input_start;
+  InputSlot* slots = iter_state->slots.get() + cf.local_input_start;
   auto clear_inputs = [&]() {
     for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();
   };
@@ -406,7 +406,7 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   return true;
 }
 
-bool FrameStepState::ForwardWithoutKernel(const TaggedNode& tagged, Entry* slots,
+bool FrameStepState::ForwardWithoutKernel(const TaggedNode& tagged, InputSlot* slots,
                                           TaggedReadyList* more) {
   const ControlFlowNode& cf = info_.node(tagged.id);
   const int num_inputs = layout_.node(tagged.id).num_inputs;
@@ -466,7 +466,7 @@ void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
   const ControlFlowNode& cf = info_.node(state->tagged.id);
   if (state->stats) SetOpEnd(state->stats.get());
   {
-    Entry* slots = state->tagged.state->slots.get() + cf.local_input_start;
+    InputSlot* slots = state->tagged.state->slots.get() + cf.local_input_start;
     for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();
   }
   absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
@@ -586,9 +586,9 @@ void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
     const int32_t l = dst.local_id;
     const bool control = edge.dst_slot < 0;
     const bool dead = control ? src_dead : outputs[edge.src_output].tensor == nullptr;
-    Entry* slot = control ? nullptr
-                          : state->slots.get() + dst.local_input_start +
-                                (edge.dst_slot - dst_item.input_start);
+    InputSlot* slot = control ? nullptr
+                              : state->slots.get() + dst.local_input_start +
+                                    (edge.dst_slot - dst_item.input_start);
     auto write = [&]() {
       const TensorValue& value = outputs[edge.src_output];
       if (value.is_ref()) {
