@@ -422,6 +422,12 @@ absl::Status LowerFunctionalOps(const LowerFunctionalOpsOptions& options, Graph*
                        pending[0]->def());
     }
     for (Node* n : pending) {
+      if (graph->num_op_nodes() > options.kMaxNodes) {
+        return AttachDef(
+            errors::InvalidArgument("Lowering function calls grew the graph past ",
+                                    options.kMaxNodes, " nodes (a recursive function?)"),
+            n->def());
+      }
       RETURN_IF_ERROR(lowerer.Lower(n));
       *changed = true;
     }

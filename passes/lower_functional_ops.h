@@ -36,6 +36,9 @@ namespace sluice {
 
 struct LowerFunctionalOpsOptions {
   static constexpr int kMaxDepth = 64;
+  // A graph that grows past this while being lowered (functions calling themselves more
+  // than once grow it exponentially) is INVALID_ARGUMENT rather than a memory exhaustion.
+  static constexpr int kMaxNodes = 1 << 22;
 };
 
 absl::Status LowerFunctionalOps(const LowerFunctionalOpsOptions& options, Graph* graph,

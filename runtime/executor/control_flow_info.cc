@@ -1,5 +1,7 @@
 #include "runtime/executor/control_flow_info.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -70,7 +72,10 @@ absl::Status ControlFlowInfo::Build(const ExecutorGraph& layout, ControlFlowInfo
         StaticFrame frame;
         frame.name = name;
         frame.parent = cf.frame;
-        frame.parallel_iterations = static_cast<int32_t>(std::max<int64_t>(1, parallel));
+        // A user's attr: clamped, never wrapped (a negative count would never defer an
+        // iteration and the loop's memory would grow with its length).
+        frame.parallel_iterations = static_cast<int32_t>(
+            std::clamp<int64_t>(parallel, 1, std::numeric_limits<int32_t>::max()));
         info->frames_.push_back(std::move(frame));
       }
       info->frames_[it->second].num_enters++;

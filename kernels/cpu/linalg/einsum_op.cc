@@ -30,6 +30,7 @@
 #include "graph/core/types.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cpu/linalg/einsum_plan.h"
+#include "kernels/cpu/linalg/onednn_args.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/wrapping_arithmetic.h"
@@ -270,31 +271,19 @@ void ReferenceProduct(OpKernelContext* ctx, const Plan& p, const P* x, const P* 
 struct MatMulPrimitive {
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul primitive;
+  std::unique_ptr<OneDnnArgPool> args;
 };
 
 absl::Status CreateMatMul(const Plan& p, std::shared_ptr<const MatMulPrimitive>* out) {
   return OneDnnCall("einsum matmul creation", [&] {
-    const auto f32 = dnnl::memory::data_type::f32;
-    dnnl::memory::dims x_dims(p.x_batch.begin(), p.x_batch.end());
-    x_dims.push_back(p.m);
-    x_dims.push_back(p.k);
-    dnnl::memory::dims y_dims(p.y_batch.begin(), p.y_batch.end());
-    y_dims.push_back(p.k);
-    y_dims.push_back(p.n);
-    dnnl::memory::dims out_dims(p.batch.begin(), p.batch.end());
-    out_dims.push_back(p.m);
-    out_dims.push_back(p.n);
     const bool xt = p.x.transposed, yt = p.y.transposed;
-    const dnnl::memory::desc x_desc(
-        x_dims, f32, BatchedMatrixStrides(p.x_batch, xt ? p.k : p.m, xt ? p.m : p.k, xt));
-    const dnnl::memory::desc y_desc(
-        y_dims, f32, BatchedMatrixStrides(p.y_batch, yt ? p.n : p.k, yt ? p.k : p.n, yt));
-    const dnnl::memory::desc out_desc(out_dims, f32,
-                                      BatchedMatrixStrides(p.batch, p.m, p.n, false));
     auto prim = std::make_shared<MatMulPrimitive>();
-    prim->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
-                                            ScratchpadAttr(), OneDnnEngine());
+    prim->pd =
+        BatchedMatMulDesc(dnnl::memory::data_type::f32, p.x_batch, p.y_batch, p.batch, p.m, p.k,
+                          p.n, BatchedMatrixStrides(p.x_batch, xt ? p.k : p.m, xt ? p.m : p.k, xt),
+                          BatchedMatrixStrides(p.y_batch, yt ? p.n : p.k, yt ? p.k : p.n, yt));
     prim->primitive = dnnl::matmul(prim->pd);
+    prim->args = OneDnnArgPool::ForMatMul(prim->pd, /*with_bias=*/false);
     *out = std::move(prim);
   });
 }
@@ -391,14 +380,15 @@ class EinsumOp : public OpKernel {
       RETURN_IF_ERROR(CreateMatMul(p, &prim));
     }
     Tensor scratch;
-    std::unordered_map<int, dnnl::memory> args;
-    RETURN_IF_ERROR(AddScratchpad(ctx, prim->pd, &scratch, &args));
+    OneDnnArgPool::Lease args;
+    RETURN_IF_ERROR(prim->args->Acquire(&args));
+    RETURN_IF_ERROR(args->SetScratchpad(ctx, &scratch));
     return OneDnnCall("einsum matmul", [&] {
-      args.emplace(DNNL_ARG_SRC, WrapMemory(prim->pd.src_desc(), x));
-      args.emplace(DNNL_ARG_WEIGHTS, WrapMemory(prim->pd.weights_desc(), y));
-      args.emplace(DNNL_ARG_DST, WrapMemory(prim->pd.dst_desc(), out));
+      args->Set(DNNL_ARG_SRC, x);
+      args->Set(DNNL_ARG_WEIGHTS, y);
+      args->Set(DNNL_ARG_DST, out);
       dnnl::stream& stream = OneDnnStream();
-      prim->primitive.execute(stream, args);
+      prim->primitive.execute(stream, args->map());
       stream.wait();
     });
   }

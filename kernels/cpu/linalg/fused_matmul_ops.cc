@@ -66,12 +66,7 @@ std::shared_ptr<MatMulPrimitive> CreatePrimitive(const Shape& s, memory::data_ty
   auto p = std::make_shared<MatMulPrimitive>();
   p->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, bias, out), attr, OneDnnEngine());
   p->primitive = dnnl::matmul(p->pd);
-  p->args = std::make_unique<OneDnnArgPool>(
-      std::vector<std::pair<int, memory::desc>>{{DNNL_ARG_SRC, p->pd.src_desc()},
-                                                {DNNL_ARG_WEIGHTS, p->pd.weights_desc()},
-                                                {DNNL_ARG_BIAS, p->pd.bias_desc()},
-                                                {DNNL_ARG_DST, p->pd.dst_desc()}},
-      p->pd.scratchpad_desc());
+  p->args = OneDnnArgPool::ForMatMul(p->pd, /*with_bias=*/true);
   return p;
 }
 

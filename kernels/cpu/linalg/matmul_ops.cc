@@ -157,33 +157,17 @@ struct MatMulPrimitive {
 // single k x n matrix, not transposed).
 std::shared_ptr<MatMulPrimitive> CreateMatMul(const MatMulPlan& p, dnnl::memory::data_type type,
                                               int64_t y_row_stride) {
-  dnnl::memory::dims x_dims(p.x_batch.begin(), p.x_batch.end());
-  x_dims.push_back(p.m);
-  x_dims.push_back(p.k);
-  dnnl::memory::dims y_dims(p.y_batch.begin(), p.y_batch.end());
-  y_dims.push_back(p.k);
-  y_dims.push_back(p.n);
-  dnnl::memory::dims out_dims(p.batch.begin(), p.batch.end());
-  out_dims.push_back(p.m);
-  out_dims.push_back(p.n);
-  const dnnl::memory::desc x_desc(
-      x_dims, type,
-      BatchedMatrixStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x));
-  const dnnl::memory::desc y_desc(
-      y_dims, type,
+  const dnnl::memory::dims y_strides =
       y_row_stride != 0
           ? BatchedMatrixStrides(p.y_batch, p.k, y_row_stride, false)
-          : BatchedMatrixStrides(p.y_batch, p.adj_y ? p.n : p.k, p.adj_y ? p.k : p.n, p.adj_y));
-  const dnnl::memory::desc out_desc(out_dims, type, BatchedMatrixStrides(p.batch, p.m, p.n, false));
+          : BatchedMatrixStrides(p.y_batch, p.adj_y ? p.n : p.k, p.adj_y ? p.k : p.n, p.adj_y);
   auto prim = std::make_shared<MatMulPrimitive>();
-  prim->pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
-                                          ScratchpadAttr(), OneDnnEngine());
+  prim->pd = BatchedMatMulDesc(
+      type, p.x_batch, p.y_batch, p.batch, p.m, p.k, p.n,
+      BatchedMatrixStrides(p.x_batch, p.adj_x ? p.k : p.m, p.adj_x ? p.m : p.k, p.adj_x),
+      y_strides);
   prim->primitive = dnnl::matmul(prim->pd);
-  prim->args = std::make_unique<OneDnnArgPool>(
-      std::vector<std::pair<int, dnnl::memory::desc>>{{DNNL_ARG_SRC, prim->pd.src_desc()},
-                                                      {DNNL_ARG_WEIGHTS, prim->pd.weights_desc()},
-                                                      {DNNL_ARG_DST, prim->pd.dst_desc()}},
-      prim->pd.scratchpad_desc());
+  prim->args = OneDnnArgPool::ForMatMul(prim->pd, /*with_bias=*/false);
   return prim;
 }
 

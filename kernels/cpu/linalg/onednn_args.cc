@@ -52,6 +52,15 @@ absl::Status OneDnnArgPool::Acquire(Lease* lease) {
   return absl::OkStatus();
 }
 
+std::unique_ptr<OneDnnArgPool> OneDnnArgPool::ForMatMul(const dnnl::matmul::primitive_desc& pd,
+                                                        bool with_bias) {
+  std::vector<std::pair<int, dnnl::memory::desc>> args = {{DNNL_ARG_SRC, pd.src_desc()},
+                                                          {DNNL_ARG_WEIGHTS, pd.weights_desc()},
+                                                          {DNNL_ARG_DST, pd.dst_desc()}};
+  if (with_bias) args.emplace_back(DNNL_ARG_BIAS, pd.bias_desc());
+  return std::make_unique<OneDnnArgPool>(std::move(args), pd.scratchpad_desc());
+}
+
 void OneDnnArgPool::Put(OneDnnArgs* args) {
   absl::MutexLock lock(&mu_);
   free_.emplace_back(args);

@@ -65,6 +65,10 @@ class OneDnnArgPool {
   // A set no one else holds; INTERNAL if oneDNN fails to make one.
   absl::Status Acquire(Lease* lease);
 
+  // The pool of a matrix product's source, weights (, bias) and destination.
+  static std::unique_ptr<OneDnnArgPool> ForMatMul(const dnnl::matmul::primitive_desc& pd,
+                                                  bool with_bias);
+
  private:
   void Put(OneDnnArgs* args);
 

@@ -46,6 +46,24 @@ dnnl::memory::dims BatchedMatrixStrides(absl::Span<const int64_t> batch, int64_t
   return strides;
 }
 
+dnnl::matmul::primitive_desc BatchedMatMulDesc(
+    dnnl::memory::data_type type, absl::Span<const int64_t> x_batch,
+    absl::Span<const int64_t> y_batch, absl::Span<const int64_t> batch, int64_t m, int64_t k,
+    int64_t n, const dnnl::memory::dims& x_strides, const dnnl::memory::dims& y_strides) {
+  auto dims = [](absl::Span<const int64_t> lead, int64_t rows, int64_t cols) {
+    dnnl::memory::dims d(lead.begin(), lead.end());
+    d.push_back(rows);
+    d.push_back(cols);
+    return d;
+  };
+  const dnnl::memory::desc x_desc(dims(x_batch, m, k), type, x_strides);
+  const dnnl::memory::desc y_desc(dims(y_batch, k, n), type, y_strides);
+  const dnnl::memory::desc out_desc(dims(batch, m, n), type,
+                                    BatchedMatrixStrides(batch, m, n, false));
+  return dnnl::matmul::primitive_desc(dnnl::matmul::desc(x_desc, y_desc, out_desc),
+                                      ScratchpadAttr(), OneDnnEngine());
+}
+
 absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
                            Tensor* scratch, std::unordered_map<int, dnnl::memory>* args) {
   const dnnl::memory::desc desc = pd.scratchpad_desc();

@@ -83,6 +83,15 @@ inline dnnl::memory WrapMemory(const dnnl::memory::desc& desc, const void* data)
 dnnl::memory::dims BatchedMatrixStrides(absl::Span<const int64_t> batch, int64_t rows, int64_t cols,
                                         bool transposed);
 
+// The primitive descriptor of a batched matrix product: x [x_batch..., m, k] times
+// y [y_batch..., k, n] into a dense [batch..., m, n], x and y read through `x_strides` and
+// `y_strides` (BatchedMatrixStrides), with the user scratchpad. Throws dnnl::error: call it
+// inside OneDnnCall.
+dnnl::matmul::primitive_desc BatchedMatMulDesc(
+    dnnl::memory::data_type type, absl::Span<const int64_t> x_batch,
+    absl::Span<const int64_t> y_batch, absl::Span<const int64_t> batch, int64_t m, int64_t k,
+    int64_t n, const dnnl::memory::dims& x_strides, const dnnl::memory::dims& y_strides);
+
 // Allocates the primitive's scratchpad as a temp tensor and adds it to `args`.
 absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base& pd,
                            Tensor* scratch, std::unordered_map<int, dnnl::memory>* args);
