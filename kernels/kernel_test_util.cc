@@ -115,6 +115,7 @@ absl::Status KernelTest::RunOpKernel() {
   params_->device = device_.get();
   params_->inputs = inputs_;
   params_->resource_manager = &resource_mgr_;
+  params_->step_container = &step_container_;
   params_->call_frame = call_frame_;
   context_ = std::make_unique<OpKernelContext>(params_.get());
   kernel_->Compute(context_.get());

@@ -14,8 +14,9 @@
 // What it provides, per test:
 //  - a CPU device ("/job:localhost/replica:0/task:0/device:CPU:0") over the default
 //    allocator, with an Eigen ThreadPoolDevice of two threads;
-//  - a ResourceMgr shared by every run (so a sequence of RunOpKernel calls behaves like
-//    steps of one session), an optional call frame, and a step id counting runs;
+//  - a ResourceMgr and a step container shared by every run (so a sequence of RunOpKernel
+//    calls behaves like steps of one session, and per-step resources such as TensorArrays
+//    outlive a run), an optional call frame, and a step id counting runs;
 //  - the executor's treatment of ref inputs: a ref given to an input the kernel takes by
 //    value is read through ReadRefInput (so an uninitialized variable fails as in
 //    TensorFlow); a ref given to a ref input is passed as a ref.
@@ -144,6 +145,9 @@ class KernelTest : public ::testing::Test {
   std::unique_ptr<Eigen::ThreadPoolDevice> eigen_device_;
   std::unique_ptr<DeviceBase> device_;
   ResourceMgr resource_mgr_;
+  // One step container for every run (as the resource manager): a TensorArray made by one
+  // run is there for the next.
+  ScopedStepContainer step_container_{0, &resource_mgr_};
   CallFrameInterface* call_frame_ = nullptr;
   std::unique_ptr<OpKernel> kernel_;
   int64_t step_id_ = 0;

@@ -173,17 +173,17 @@ expect "$tmp/npy_missing.err" "NOT_FOUND"
 run unregistered 1 run "$data/unregistered_ops.pbtxt"
 expect "$tmp/unregistered.err" "NOT_FOUND"
 expect "$tmp/unregistered.err" "3 op types not registered in binary running on this host: \
-'TensorListReserve' (node lstm/TensorArrayV2), 'TensorListSetItem' (nodes lstm/while/set_item_0, \
-lstm/while/set_item_1, lstm/while/set_item_2, lstm/while/set_item_3, lstm/while/set_item_4 and \
-2 more), 'TensorListStack' (node lstm/TensorArrayV2Stack/TensorListStack); Sluice cannot run \
+'HashTableV2' (node table/HashTable), 'LookupTableFindV2' (nodes table/find_0, \
+table/find_1, table/find_2, table/find_3, table/find_4 and \
+2 more), 'LookupTableInsertV2' (node table/insert); Sluice cannot run \
 this graph"
 printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
-  'node { name: "list" op: "TensorListReserve" input: "x" input: "x" }' \
+  'node { name: "list" op: "HashTableV2" input: "x" input: "x" }' \
   'node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }' \
   >"$tmp/one_unregistered.pbtxt"
 run one_unregistered 1 run "$tmp/one_unregistered.pbtxt" --output y
 expect "$tmp/one_unregistered.err" \
-  "Op type not registered 'TensorListReserve' (node list) in binary running on this host"
+  "Op type not registered 'HashTableV2' (node list) in binary running on this host"
 
 run no_kernel 1 run "$data/no_kernel.pbtxt"
 expect "$tmp/no_kernel.err" "no CPU kernel for op 'Relu' (node stop, T=qint8)"
@@ -243,24 +243,24 @@ run inspect_unregistered 3 inspect "$data/unregistered_ops.pbtxt"
 expect "$tmp/inspect_unregistered.out" "x: float [?,3]"
 expect "$tmp/inspect_unregistered.out" "dense: float"
 expect "$tmp/inspect_unregistered.out" \
-  "lstm/TensorArrayV2Stack/TensorListStack: unknown (its op is not registered)"
-expect "$tmp/inspect_unregistered.out" "TensorListSetItem            7  (not registered)"
+  "table/insert: unknown (its op is not registered)"
+expect "$tmp/inspect_unregistered.out" "LookupTableFindV2            7  (not registered)"
 expect "$tmp/inspect_unregistered.out" "Const                        2"
 expect "$tmp/inspect_unregistered.out" \
   "Unregistered ops (3 type(s), 9 node(s)); this graph cannot run in this build:"
-expect "$tmp/inspect_unregistered.out" "  TensorListReserve (1 node): lstm/TensorArrayV2"
-expect "$tmp/inspect_unregistered.out" "  TensorListSetItem (7 nodes): lstm/while/set_item_0, \
-lstm/while/set_item_1, lstm/while/set_item_2, lstm/while/set_item_3, lstm/while/set_item_4 and 2 more"
+expect "$tmp/inspect_unregistered.out" "  HashTableV2 (1 node): table/HashTable"
+expect "$tmp/inspect_unregistered.out" "  LookupTableFindV2 (7 nodes): table/find_0, \
+table/find_1, table/find_2, table/find_3, table/find_4 and 2 more"
 expect "$tmp/inspect_unregistered.out" "Parameters: 2 values in 2 Consts, 8 bytes"
 expect "$tmp/inspect_unregistered.err" "sluice inspect: this graph cannot run in this build: \
-op types not registered: TensorListReserve, TensorListSetItem, TensorListStack"
+op types not registered: HashTableV2, LookupTableFindV2, LookupTableInsertV2"
 run inspect_unregistered_json 3 inspect --json "$data/unregistered_ops.pbtxt"
 expect "$tmp/inspect_unregistered_json.out" \
   '"inputs":[{"name":"x","dtype":"float","shape":[-1,3],"has_default":false,"needed":true}]'
-expect "$tmp/inspect_unregistered_json.out" '"op_types":{"TensorListSetItem":7,"Const":2,'
-expect "$tmp/inspect_unregistered_json.out" '"can_run":false,"unregistered_ops":[{"op":"TensorListReserve",\
-"graph_function":false,"node_count":1,"nodes":["lstm/TensorArrayV2"]},{"op":"TensorListSetItem",\
-"graph_function":false,"node_count":7,"nodes":["lstm/while/set_item_0",'
+expect "$tmp/inspect_unregistered_json.out" '"op_types":{"LookupTableFindV2":7,"Const":2,'
+expect "$tmp/inspect_unregistered_json.out" '"can_run":false,"unregistered_ops":[{"op":"HashTableV2",\
+"graph_function":false,"node_count":1,"nodes":["table/HashTable"]},{"op":"LookupTableFindV2",\
+"graph_function":false,"node_count":7,"nodes":["table/find_0",'
 # Calls of the graph's own functions: described, not run (UNIMPLEMENTED).
 printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
   'node { name: "call" op: "double_it" input: "x" }' \

@@ -3,11 +3,11 @@
 // shape, layout, gather and pad kernels).
 //
 // Such code is written once per element *size* rather than once per dtype: POD elements move
-// as unsigned integers of their size (Bytes16 for complex128), DT_STRING and DT_RESOURCE
-// elements are objects and are assigned one by one. Copying a unit copies the element exactly
-// (bool, NaN payloads, quantized values), so only code that never compares or computes on
-// elements may use it; in exchange a kernel has a handful of template instantiations whatever
-// dtypes it registers.
+// as unsigned integers of their size (Bytes16 for complex128), DT_STRING, DT_RESOURCE and
+// DT_VARIANT elements are objects and are assigned one by one (a Variant shares its value). Copying
+// a unit copies the element exactly (bool, NaN payloads, quantized values), so only code that never
+// compares or computes on elements may use it; in exchange a kernel has a handful of template
+// instantiations whatever dtypes it registers.
 //
 // Contract: counts are in elements; source and destination ranges do not overlap.
 #ifndef SLUICE_GRAPH_CORE_ELEMENT_BYTES_H_
@@ -20,6 +20,7 @@
 
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "graph/core/variant.h"
 #include "proto/resource_handle.pb.h"
 
 namespace sluice {
@@ -32,8 +33,8 @@ struct Bytes16 {
 
 // Calls fn(ElementTypeTag<U>{}) with the unit U that moves elements of `dtype` (uint8_t,
 // uint16_t, uint32_t, uint64_t or Bytes16 for POD dtypes, std::string for DT_STRING,
-// ResourceHandleProto for DT_RESOURCE) and returns true; returns false without calling `fn`
-// for dtypes whose elements cannot be moved (DT_INVALID, DT_VARIANT, sub-byte types).
+// ResourceHandleProto for DT_RESOURCE, Variant for DT_VARIANT) and returns true; returns false
+// without calling `fn` for dtypes whose elements cannot be moved (DT_INVALID, sub-byte types).
 template <typename Fn>
 bool VisitByElementSize(DataType dtype, Fn&& fn) {
   if (dtype == DT_STRING) {
@@ -42,6 +43,10 @@ bool VisitByElementSize(DataType dtype, Fn&& fn) {
   }
   if (dtype == DT_RESOURCE) {
     fn(ElementTypeTag<ResourceHandleProto>{});
+    return true;
+  }
+  if (dtype == DT_VARIANT) {
+    fn(ElementTypeTag<Variant>{});
     return true;
   }
   if (!DataTypeCanUseMemcpy(dtype)) return false;

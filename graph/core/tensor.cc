@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/element_bytes.h"
@@ -17,18 +18,29 @@ namespace {
 
 template <typename T>
 constexpr bool kIsPodElement =
-    !std::is_same_v<T, std::string> && !std::is_same_v<T, ResourceHandleProto>;
+    !std::is_same_v<T, std::string> && !std::is_same_v<T, ResourceHandleProto> &&
+    !std::is_same_v<T, Variant>;
+
+// VisitElementType, and Variant for DT_VARIANT: every type a buffer may store.
+template <typename Fn>
+bool VisitStoredType(DataType dtype, Fn&& fn) {
+  if (dtype == DT_VARIANT) {
+    fn(ElementTypeTag<Variant>{});
+    return true;
+  }
+  return VisitElementType(dtype, std::forward<Fn>(fn));
+}
 
 // sizeof the C++ element type of `dtype`; 0 when it has none.
 size_t ElementSize(DataType dtype) {
   size_t size = 0;
-  VisitElementType(dtype, [&](auto tag) { size = sizeof(typename decltype(tag)::type); });
+  VisitStoredType(dtype, [&](auto tag) { size = sizeof(typename decltype(tag)::type); });
   return size;
 }
 
 bool HasPodElementType(DataType dtype) {
   bool pod = false;
-  VisitElementType(dtype, [&](auto tag) { pod = kIsPodElement<typename decltype(tag)::type>; });
+  VisitStoredType(dtype, [&](auto tag) { pod = kIsPodElement<typename decltype(tag)::type>; });
   return pod;
 }
 
@@ -74,7 +86,7 @@ class Tensor::Buffer : public Tensor::BufferRefs {
   size_t num_bytes() const { return num_bytes_; }
 
   ~Buffer() {
-    VisitElementType(dtype_, [&](auto tag) {
+    VisitStoredType(dtype_, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (!kIsPodElement<T>) {
         T* elements = reinterpret_cast<T*>(data_);
@@ -143,7 +155,7 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
                                      " with shape ", shape.DebugString(), " (", num_bytes,
                                      " bytes) on allocator ", allocator->Name());
   }
-  VisitElementType(dtype, [&](auto tag) {
+  VisitStoredType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!kIsPodElement<T>) {
       T* elements = static_cast<T*>(data);
@@ -189,6 +201,7 @@ absl::StatusOr<Tensor> Tensor::FromExternalData(DataType dtype, const TensorShap
   }
 SLUICE_CALL_ALL_TYPES(SLUICE_TENSOR_SCALAR_CTOR)
 SLUICE_TENSOR_SCALAR_CTOR(ResourceHandleProto)
+SLUICE_TENSOR_SCALAR_CTOR(Variant)
 #undef SLUICE_TENSOR_SCALAR_CTOR
 
 Tensor::Tensor(const char* value) : Tensor(std::string(value)) {}
@@ -231,6 +244,9 @@ size_t Tensor::TotalBytes() const {
   } else if (dtype_ == DT_RESOURCE) {
     const auto* handles = reinterpret_cast<const ResourceHandleProto*>(data_);
     for (int64_t i = 0; i < n; ++i) total += handles[i].ByteSizeLong();
+  } else if (dtype_ == DT_VARIANT) {
+    const auto* variants = reinterpret_cast<const Variant*>(data_);
+    for (int64_t i = 0; i < n; ++i) total += variants[i].ByteSize();
   }
   return total;
 }

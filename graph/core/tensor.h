@@ -6,13 +6,13 @@
 //    makes an independent copy. Slice/CopyFrom/BitcastFrom share as well.
 //  - Buffers are kAllocatorAlignment-aligned. Slices may start mid-buffer; IsAligned() tells
 //    whether the aligned views may be used, the unaligned_* views always may.
-//  - POD elements of a new tensor are uninitialized; DT_STRING elements are std::string and
-//    DT_RESOURCE elements ResourceHandleProto, constructed empty in the buffer and destroyed
-//    with it.
+//  - POD elements of a new tensor are uninitialized; DT_STRING elements are std::string,
+//    DT_RESOURCE elements ResourceHandleProto and DT_VARIANT elements Variant, constructed
+//    empty in the buffer and destroyed with it.
 //  - Tensors with no elements hold no buffer.
 //  - The dtype is never a ref type. DT_INVALID appears only on empty placeholders made by
-//    Tensor(DT_INVALID). DT_VARIANT, the float8 types and the 4-bit integer types have no
-//    element type here: Allocate rejects them.
+//    Tensor(DT_INVALID). The float8 types and the 4-bit integer types have no element
+//    type here: Allocate rejects them.
 //  - Thread safety: like a std::shared_ptr. Distinct Tensor objects sharing a buffer may be
 //    used from different threads (the count is atomic); element writes are the caller's to
 //    order, and one Tensor object must not be mutated while another thread reads it.
@@ -38,6 +38,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "graph/core/variant.h"
 #include "proto/resource_handle.pb.h"
 #include "proto/types.pb.h"
 
@@ -50,8 +51,9 @@ struct ElementTypeTag {
 
 // Calls fn(ElementTypeTag<T>{}) with the C++ element type T of `dtype` (each
 // SLUICE_CALL_ALL_TYPES type, and ResourceHandleProto for DT_RESOURCE) and returns true;
-// returns false without calling `fn` for dtypes that have none (DT_INVALID, ref types,
-// variant, float8, int4). Lets per-dtype code be written once, as a generic lambda:
+// returns false without calling `fn` for DT_VARIANT, whose elements are not values to
+// compute on or serialize, and for dtypes that have none (DT_INVALID, ref types, float8,
+// int4). Lets per-dtype code be written once, as a generic lambda:
 //   VisitElementType(t.dtype(), [&](auto tag) { using T = typename decltype(tag)::type; ... });
 template <typename Fn>
 bool VisitElementType(DataType dtype, Fn&& fn) {
@@ -81,7 +83,7 @@ class Tensor {
 
   // RESOURCE_EXHAUSTED when the buffer's byte size overflows or the allocator fails;
   // INVALID_ARGUMENT for DT_INVALID or a ref dtype; UNIMPLEMENTED for dtypes without an
-  // element type here (variant, float8, int4).
+  // element type here (float8, int4).
   static absl::StatusOr<Tensor> Allocate(Allocator* allocator, DataType dtype,
                                          const TensorShape& shape);
 
@@ -98,6 +100,7 @@ class Tensor {
 #undef SLUICE_TENSOR_SCALAR_CTOR
   explicit Tensor(const char* value);
   explicit Tensor(ResourceHandleProto value);
+  explicit Tensor(Variant value);
 
   // Copies, moves and destruction are inline: the executor makes several per node.
   Tensor(const Tensor& other)
@@ -130,8 +133,8 @@ class Tensor {
   // False only for a tensor with elements but no buffer, which this class never makes;
   // kept for TensorFlow's API.
   bool IsInitialized() const { return data_ != nullptr || NumElements() == 0; }
-  // Bytes of element storage: elements * element size, plus the characters of strings and
-  // the encoded size of resource handles.
+  // Bytes of element storage: elements * element size, plus the characters of strings, the
+  // encoded size of resource handles and what variants hold.
   size_t TotalBytes() const;
   // Bytes of the allocation this tensor keeps alive (shared with slices and copies).
   size_t AllocatedBytes() const;

@@ -182,6 +182,8 @@ std::string SummarizeOpaque(const Tensor& tensor, int64_t limit, bool print_v2) 
     if (i > 0) out.append(" ");
     if (tensor.dtype() == DT_RESOURCE) {
       out.append(HandleSummary(tensor.base<ResourceHandleProto>()[i]));
+    } else if (tensor.dtype() == DT_VARIANT) {
+      out.append(tensor.base<Variant>()[i].DebugString());
     } else {
       out.append("?");
     }

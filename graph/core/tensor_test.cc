@@ -61,7 +61,7 @@ TEST(TensorTest, AllocateErrors) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(Tensor::Allocate(&allocator, DataType(77), TensorShape({1})).status().code(),
             absl::StatusCode::kInvalidArgument);
-  for (DataType dtype : {DT_VARIANT, DT_FLOAT8_E5M2, DT_INT4, DT_UINT4}) {
+  for (DataType dtype : {DT_FLOAT8_E5M2, DT_INT4, DT_UINT4}) {
     const absl::Status status = Tensor::Allocate(&allocator, dtype, TensorShape({1})).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented) << DataTypeString(dtype);
     EXPECT_NE(status.message().find(DataTypeString(dtype)), std::string::npos) << status;
@@ -486,6 +486,52 @@ TEST(VisitElementTypeTest, CoversValueTypesOnly) {
   EXPECT_FALSE(VisitElementType(DT_VARIANT, [](auto) {}));
   EXPECT_FALSE(VisitElementType(DT_INVALID, [](auto) {}));
   EXPECT_FALSE(VisitElementType(DT_INT32_REF, [](auto) {}));
+}
+
+// A payload that counts its live instances, so the tests see when a buffer destroys it.
+class CountedPayload : public VariantPayload {
+ public:
+  explicit CountedPayload(int value) : value(value) { ++live; }
+  ~CountedPayload() override { --live; }
+  std::string TypeName() const override { return "sluice::CountedPayload"; }
+  std::string DebugString() const override { return "<Counted>"; }
+  size_t ByteSize() const override { return 100; }
+  int value;
+  static int live;
+};
+int CountedPayload::live = 0;
+
+TEST(VariantTensorTest, ElementsAreConstructedEmptySharedAndDestroyed) {
+  {
+    Tensor t(DT_VARIANT, TensorShape({3}));
+    EXPECT_TRUE(t.flat<Variant>()(0).is_empty());
+    EXPECT_EQ(t.flat<Variant>()(0).get<CountedPayload>(), nullptr);
+    t.flat<Variant>()(1) = Variant::Make<CountedPayload>(7);
+    EXPECT_EQ(CountedPayload::live, 1);
+    EXPECT_EQ(t.flat<Variant>()(1).get<CountedPayload>()->value, 7);
+    EXPECT_EQ(t.flat<Variant>()(1).TypeName(), "sluice::CountedPayload");
+    EXPECT_EQ(t.TotalBytes(), 3 * sizeof(Variant) + 100);
+    EXPECT_EQ(t.SummarizeValue(3), "<empty variant> <Counted> <empty variant>");
+
+    // A copy of the tensor shares the buffer; a deep copy shares the payload, which then
+    // has two holders and may not be changed in place.
+    Tensor copy = t.DeepCopy();
+    EXPECT_FALSE(copy.SharesBufferWith(t));
+    EXPECT_EQ(CountedPayload::live, 1);
+    EXPECT_FALSE(t.flat<Variant>()(1).RefCountIsOne());
+    EXPECT_EQ(t.flat<Variant>()(1).mutable_get<CountedPayload>(), nullptr);
+    copy = Tensor();
+    ASSERT_TRUE(t.flat<Variant>()(1).RefCountIsOne());
+    t.flat<Variant>()(1).mutable_get<CountedPayload>()->value = 8;
+    EXPECT_EQ(t.flat<Variant>()(1).get<CountedPayload>()->value, 8);
+  }
+  EXPECT_EQ(CountedPayload::live, 0);
+
+  Tensor scalar(Variant::Make<CountedPayload>(5));
+  EXPECT_EQ(scalar.dtype(), DT_VARIANT);
+  EXPECT_EQ(scalar.scalar<Variant>()().get<CountedPayload>()->value, 5);
+  scalar = Tensor();
+  EXPECT_EQ(CountedPayload::live, 0);
 }
 
 }  // namespace

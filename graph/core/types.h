@@ -85,9 +85,9 @@ DataTypeSlice RealNumberTypes();  // "realnumbertype"
 DataTypeSlice QuantizedTypes();   // "quantizedtype"
 
 // Elements of DT_RESOURCE tensors are ResourceHandleProtos (which device, container and name
-// hold the resource). DT_VARIANT elements are opaque to the foundation layer; VariantValue
-// stands for them until the runtime defines variants.
-struct VariantValue;
+// hold the resource). DT_VARIANT elements are Variants (variant.h): values whose type the
+// layers above define.
+class Variant;
 
 // DataTypeToEnum<T>::value is the DataType of C++ type T; EnumToDataType<dt>::Type inverts it.
 template <typename T>
@@ -131,7 +131,7 @@ SLUICE_MATCH_TYPE_AND_ENUM(qint32, DT_QINT32);
 SLUICE_MATCH_TYPE_AND_ENUM(bfloat16, DT_BFLOAT16);
 SLUICE_MATCH_TYPE_AND_ENUM(half, DT_HALF);
 SLUICE_MATCH_TYPE_AND_ENUM(ResourceHandleProto, DT_RESOURCE);
-SLUICE_MATCH_TYPE_AND_ENUM(VariantValue, DT_VARIANT);
+SLUICE_MATCH_TYPE_AND_ENUM(Variant, DT_VARIANT);
 
 #undef SLUICE_MATCH_TYPE_AND_ENUM
 

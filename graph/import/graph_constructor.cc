@@ -209,7 +209,7 @@ absl::Status GraphConstructor::ConvertNode(int index) {
     const OpDef* op_def = nullptr;
     RETURN_IF_ERROR(
         import_internal::LookUpOpForNode(*g_->op_registry(), gdef_.node(index), &op_def));
-    bool all_mapped = true;
+    bool all_mapped = op_def->output_arg_size() > 0;
     for (int o = 0; o < op_def->output_arg_size() && all_mapped; ++o) {
       all_mapped = opts_.input_map.count(TensorIndex(gdef_.node(index).name(), o)) > 0;
     }

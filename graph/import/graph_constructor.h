@@ -83,7 +83,8 @@ struct ImportGraphDefOptions {
   // Rename a prefix that is a node name or '/'-prefix of the graph ("p" -> "p_1").
   bool uniquify_prefix = false;
   // Do not import nodes all of whose outputs input_map replaces (their consumers read the
-  // mapped tensors instead). return_nodes must then be empty.
+  // mapped tensors instead). A node without outputs (a NoOp) has none replaced and is
+  // imported. return_nodes must then be empty.
   bool skip_mapped_nodes = false;
   // Maps tensors of gdef (names without prefix) to tensors already in g. A consumer in gdef
   // of a key reads the value instead; a control key (index -1) maps control inputs and its

@@ -184,6 +184,17 @@ TEST_F(ImportTest, SkipMappedNodes) {
   EXPECT_EQ(g_.FindNodeByName("i/x"), nullptr);
   EXPECT_THAT(Inputs("i/y"), ElementsAre("c"));
   EXPECT_TRUE(results.missing_unused_input_map_keys.empty());
+  // A node without outputs has none mapped away: it is imported, and so is what waits on it.
+  ImportGraphDefResults with_noop;
+  opts_.prefix = "j";
+  ASSERT_TRUE(Import(kXY + "node { name: 'n' op: 'NoOp' input: '^y' }" +
+                         "node { name: 'z' op: 'Identity' input: 'y' input: '^n' "
+                         "attr { key: 'T' value { type: DT_FLOAT } } }",
+                     &with_noop)
+                  .ok());
+  EXPECT_NE(g_.FindNodeByName("j/n"), nullptr);
+  EXPECT_NE(g_.FindNodeByName("j/z"), nullptr);
+  opts_.prefix = "i";
   opts_.return_nodes = {"y"};
   ImportGraphDefResults more;
   ExpectError(kXY, "Requesting return_nodes with skip_mapped_nodes set is not currently supported",

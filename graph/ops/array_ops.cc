@@ -1,6 +1,6 @@
 // Ops that rearrange or describe a tensor's shape without looking at its elements:
-// reshaping, squeezing, expanding, transposing, reversing, broadcasting, filling, and the
-// shape-describing ops Shape/ShapeN/Size/Rank/Where.
+// reshaping, squeezing, expanding, transposing, reversing (whole axes or per-batch prefixes),
+// broadcasting, filling, the shape-describing ops Shape/ShapeN/Size/Rank/Where, and Unique.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -297,6 +297,70 @@ absl::Status ReverseV2Shape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// seq_lengths is a vector as long as the batch dim; the output is the input. Negative dims
+// count from the end here; the kernel refuses them.
+absl::Status ReverseSequenceShape(InferenceContext* c) {
+  ShapeHandle input = c->input(0);
+  ShapeHandle seq_lengths;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &seq_lengths));
+  int64_t seq_dim;
+  RETURN_IF_ERROR(c->GetAttr("seq_dim", &seq_dim));
+  int64_t batch_dim;
+  RETURN_IF_ERROR(c->GetAttr("batch_dim", &batch_dim));
+  if (!c->RankKnown(input)) return shape_inference::UnknownShape(c);
+  const int32_t rank = c->Rank(input);
+  if (batch_dim >= rank) {
+    return errors::InvalidArgument("batch_dim must be < input rank: ", batch_dim, " vs. ", rank);
+  }
+  if (seq_dim >= rank) {
+    return errors::InvalidArgument("seq_dim must be < input rank: ", seq_dim, " vs. ", rank);
+  }
+  DimensionHandle batch = c->Dim(input, batch_dim);
+  RETURN_IF_ERROR(c->Merge(batch, c->Dim(seq_lengths, 0), &batch));
+  ShapeHandle out;
+  RETURN_IF_ERROR(c->ReplaceDim(input, batch_dim, batch, &out));
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
+// y has unknown length; idx is shaped like x, which must be a vector.
+absl::Status UniqueShape(InferenceContext* c) {
+  c->set_output(0, c->Vector(InferenceContext::kUnknownDim));
+  c->set_output(1, c->input(0));
+  ShapeHandle unused;
+  return c->WithRank(c->input(0), 1, &unused);
+}
+
+// y keeps x's rank (its dims unknown). idx is as long as x's dim `axis` when the axis tensor
+// is known ([] means x is a vector, [a] the dim a, negative counting from the end), else a
+// vector of unknown length.
+absl::Status UniqueV2Shape(InferenceContext* c) {
+  ShapeHandle input = c->input(0);
+  c->set_output(0, c->RankKnown(input) ? c->UnknownShapeOfRank(c->Rank(input)) : c->UnknownShape());
+  const Tensor* axis_t = c->input_tensor(1);
+  if (axis_t == nullptr || !c->RankKnown(input)) {
+    c->set_output(1, c->Vector(InferenceContext::kUnknownDim));
+    return absl::OkStatus();
+  }
+  if (c->Rank(c->input(1)) != 1) return errors::InvalidArgument("axis expects a 1D vector.");
+  IntegerValues axes;
+  RETURN_IF_ERROR(IntegerTensorValues(*axis_t, &axes));
+  if (axes.empty()) {
+    if (c->Rank(input) != 1) return errors::InvalidArgument("x expects a 1D vector.");
+    c->set_output(1, input);
+    return absl::OkStatus();
+  }
+  if (axes.size() > 1) {
+    return errors::InvalidArgument("axis does not support input tensors larger than 1 elements.");
+  }
+  const int64_t rank = c->Rank(input);
+  if (axes[0] < -rank || axes[0] >= rank) {
+    return errors::InvalidArgument("axis expects to be in the range [", -rank, ", ", rank, ")");
+  }
+  c->set_output(1, c->Vector(c->Dim(input, axes[0] < 0 ? axes[0] + rank : axes[0])));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 REGISTER_OP("Reshape")
@@ -402,5 +466,38 @@ REGISTER_OP("ReverseV2")
         "T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, bool, bfloat16, "
         "half, float, double, complex64, complex128, string}")
     .SetShapeFn(ReverseV2Shape);
+
+// Reverses the first seq_lengths[i] entries along seq_dim of each slice i along batch_dim.
+REGISTER_OP("ReverseSequence")
+    .Input("input: T")
+    .Input("seq_lengths: Tlen")
+    .Output("output: T")
+    .Attr("seq_dim: int")
+    .Attr("batch_dim: int = 0")
+    .Attr("T: type")
+    .Attr("Tlen: {int32, int64} = DT_INT64")
+    .SetShapeFn(ReverseSequenceShape);
+
+// The distinct elements of a vector in order of first occurrence, and for each element the
+// index of its value in y.
+REGISTER_OP("Unique")
+    .Input("x: T")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UniqueShape);
+
+// Unique of the slices along `axis` (a vector of zero or one element; none means x is a
+// vector).
+REGISTER_OP("UniqueV2")
+    .Input("x: T")
+    .Input("axis: Taxis")
+    .Output("y: T")
+    .Output("idx: out_idx")
+    .Attr("T: type")
+    .Attr("Taxis: {int32, int64} = DT_INT64")
+    .Attr("out_idx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UniqueV2Shape);
 
 }  // namespace sluice

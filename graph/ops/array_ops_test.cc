@@ -211,6 +211,55 @@ TEST(ReverseV2ShapeTest, RejectsBadAxes) {
               IsInvalidArgument("Shape must be rank 1 but is rank 0"));
 }
 
+TEST(ReverseSequenceShapeTest, OutputIsTheInput) {
+  EXPECT_EQ(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=1", "[4,5,6];[4]"), "[4,5,6]");
+  EXPECT_EQ(
+      Infer("ReverseSequence", "T=DT_INT32, seq_dim=0, batch_dim=2, Tlen=DT_INT32", "[5,6,?];[3]"),
+      "[5,6,3]");
+  EXPECT_EQ(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=1", "?;[4]"), "?");
+  EXPECT_EQ(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=1", "[?,5];?"), "[?,5]");
+}
+
+TEST(ReverseSequenceShapeTest, RejectsBadDims) {
+  EXPECT_THAT(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=3", "[4,5,6];[4]"),
+              IsInvalidArgument("seq_dim must be < input rank: 3 vs. 3"));
+  EXPECT_THAT(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=1, batch_dim=4", "[4,5,6];[4]"),
+              IsInvalidArgument("batch_dim must be < input rank: 4 vs. 3"));
+  EXPECT_THAT(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=1", "[4,5,6];[3]"),
+              IsInvalidArgument("Dimensions must be equal, but are 4 and 3"));
+  EXPECT_THAT(Infer("ReverseSequence", "T=DT_FLOAT, seq_dim=1", "[4,5,6];[4,1]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+}
+
+TEST(UniqueShapeTest, VectorOfUnknownLength) {
+  EXPECT_EQ(Infer("Unique", "T=DT_FLOAT", "[7]"), "[?];[7]");
+  EXPECT_EQ(Infer("Unique", "T=DT_STRING, out_idx=DT_INT64", "[?]"), "[?];[?]");
+  EXPECT_EQ(Infer("Unique", "T=DT_INT32", "?"), "[?];?");
+  EXPECT_THAT(Infer("Unique", "T=DT_INT32", "[2,3]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+}
+
+TEST(UniqueV2ShapeTest, KnownAxisGivesIdxLength) {
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_INT32", "[7];[1]"), "[?];[?]");
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_INT32, Taxis=DT_INT32", "[2,3];[1]"), "[?,?];[?]");
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_INT32", "[2,3];[1]", {{1, Int64s({1})}}), "[?,?];[3]");
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_INT32", "[2,3];[1]", {{1, Int64s({-2})}}), "[?,?];[2]");
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_FLOAT, Taxis=DT_INT32", "[5];[0]", {{1, Ints({})}}), "[?];[5]");
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_INT32", "?;[1]", {{1, Int64s({0})}}), "?;[?]");
+  EXPECT_EQ(Infer("UniqueV2", "T=DT_INT32", "[];[1]"), "[];[?]");
+}
+
+TEST(UniqueV2ShapeTest, RejectsBadAxes) {
+  EXPECT_THAT(Infer("UniqueV2", "T=DT_INT32", "[2,3];[1]", {{1, Int64s({2})}}),
+              IsInvalidArgument("axis expects to be in the range [-2, 2)"));
+  EXPECT_THAT(Infer("UniqueV2", "T=DT_INT32", "[2,3];[0]", {{1, Int64s({})}}),
+              IsInvalidArgument("x expects a 1D vector."));
+  EXPECT_THAT(Infer("UniqueV2", "T=DT_INT32", "[2,3];[2]", {{1, Int64s({0, 1})}}),
+              IsInvalidArgument("axis does not support input tensors larger than 1 elements."));
+  EXPECT_THAT(Infer("UniqueV2", "T=DT_INT32", "[7];[]", {{1, Int64(0)}}),
+              IsInvalidArgument("axis expects a 1D vector."));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -1,4 +1,5 @@
-// Ops that reshape images spatially: moving blocks between space and depth, and resizing.
+// Ops on images: moving blocks between space and depth, resizing, and non-max suppression
+// of scored boxes.
 #include <cstdint>
 #include <vector>
 
@@ -88,6 +89,51 @@ absl::Status ResizeShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// NonMaxSuppressionV3/V4: boxes [num_boxes, 4], scores [num_boxes] and three scalars
+// (max_output_size, iou_threshold, score_threshold); the selected indices are a vector of
+// unknown length. `extra_scalars` more scalar inputs follow (V5's soft_nms_sigma).
+absl::Status NmsInputsShape(InferenceContext* c, int extra_scalars) {
+  ShapeHandle boxes;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &boxes));
+  ShapeHandle scores;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &scores));
+  ShapeHandle unused;
+  for (int i = 2; i < 5 + extra_scalars; ++i) {
+    RETURN_IF_ERROR(c->WithRank(c->input(i), 0, &unused));
+  }
+  DimensionHandle unused_dim;
+  RETURN_IF_ERROR(c->Merge(c->Dim(boxes, 0), c->Dim(scores, 0), &unused_dim));
+  RETURN_IF_ERROR(c->WithValue(c->Dim(boxes, 1), 4, &unused_dim));
+  return absl::OkStatus();
+}
+
+// `padded_outputs` vector outputs of unknown length, or of length max_output_size (input 2,
+// when known) with pad_to_max_output_size; then a scalar valid_outputs when `valid_output`.
+absl::Status NmsOutputsShape(InferenceContext* c, int padded_outputs, bool valid_output) {
+  bool pad_to_max = false;
+  if (valid_output) RETURN_IF_ERROR(c->GetAttr("pad_to_max_output_size", &pad_to_max));
+  DimensionHandle length = c->UnknownDim();
+  if (pad_to_max) RETURN_IF_ERROR(c->MakeDimForScalarInput(2, &length));
+  for (int i = 0; i < padded_outputs; ++i) c->set_output(i, c->Vector(length));
+  if (valid_output) c->set_output(padded_outputs, c->Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status NmsV3Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(NmsInputsShape(c, 0));
+  return NmsOutputsShape(c, 1, /*valid_output=*/false);
+}
+
+absl::Status NmsV4Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(NmsInputsShape(c, 0));
+  return NmsOutputsShape(c, 1, /*valid_output=*/true);
+}
+
+absl::Status NmsV5Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(NmsInputsShape(c, 1));
+  return NmsOutputsShape(c, 2, /*valid_output=*/true);
+}
+
 }  // namespace
 
 REGISTER_OP("SpaceToDepth")
@@ -126,5 +172,47 @@ REGISTER_OP("ResizeNearestNeighbor")
     .Attr("align_corners: bool = false")
     .Attr("half_pixel_centers: bool = false")
     .SetShapeFn(ResizeShape);
+
+// Greedy selection of boxes by descending score, dropping those that overlap an already
+// selected box by more than iou_threshold (intersection over union). V4 can pad the indices
+// to max_output_size and says how many are valid; V5 also decays overlapping scores
+// (soft-NMS, when soft_nms_sigma > 0) and returns the selected scores.
+REGISTER_OP("NonMaxSuppressionV3")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T_threshold")
+    .Input("score_threshold: T_threshold")
+    .Output("selected_indices: int32")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .Attr("T_threshold: {half, float} = DT_FLOAT")
+    .SetShapeFn(NmsV3Shape);
+
+REGISTER_OP("NonMaxSuppressionV4")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T_threshold")
+    .Input("score_threshold: T_threshold")
+    .Output("selected_indices: int32")
+    .Output("valid_outputs: int32")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .Attr("T_threshold: {half, float} = DT_FLOAT")
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn(NmsV4Shape);
+
+REGISTER_OP("NonMaxSuppressionV5")
+    .Input("boxes: T")
+    .Input("scores: T")
+    .Input("max_output_size: int32")
+    .Input("iou_threshold: T")
+    .Input("score_threshold: T")
+    .Input("soft_nms_sigma: T")
+    .Output("selected_indices: int32")
+    .Output("selected_scores: T")
+    .Output("valid_outputs: int32")
+    .Attr("T: {half, float} = DT_FLOAT")
+    .Attr("pad_to_max_output_size: bool = false")
+    .SetShapeFn(NmsV5Shape);
 
 }  // namespace sluice

@@ -60,6 +60,44 @@ TEST(ResizeShapeTest, RejectsBadInputs) {
               IsInvalidArgument("Dimension -2 must be >= 0"));
 }
 
+TEST(NonMaxSuppressionShapeTest, IndicesOfUnknownLength) {
+  EXPECT_EQ(Infer("NonMaxSuppressionV3", "", "[5,4];[5];[];[];[]"), "[?]");
+  EXPECT_EQ(Infer("NonMaxSuppressionV3", "T=DT_HALF, T_threshold=DT_FLOAT", "[?,4];[?];[];[];[]"),
+            "[?]");
+  EXPECT_EQ(Infer("NonMaxSuppressionV3", "", "?;?;?;?;?"), "[?]");
+  EXPECT_EQ(Infer("NonMaxSuppressionV4", "", "[5,4];[5];[];[];[]", {{2, Int(3)}}), "[?];[]");
+  EXPECT_EQ(Infer("NonMaxSuppressionV5", "", "[5,4];[5];[];[];[];[]", {{2, Int(3)}}), "[?];[?];[]");
+}
+
+TEST(NonMaxSuppressionShapeTest, PaddedToMaxOutputSize) {
+  EXPECT_EQ(Infer("NonMaxSuppressionV4", "pad_to_max_output_size=true", "[5,4];[5];[];[];[]",
+                  {{2, Int(3)}}),
+            "[3];[]");
+  EXPECT_EQ(Infer("NonMaxSuppressionV4", "pad_to_max_output_size=true", "[5,4];[5];[];[];[]"),
+            "[?];[]");
+  EXPECT_EQ(Infer("NonMaxSuppressionV5", "T=DT_HALF, pad_to_max_output_size=true",
+                  "[?,4];[?];[];[];[];[]", {{2, Int(7)}}),
+            "[7];[7];[]");
+}
+
+TEST(NonMaxSuppressionShapeTest, RejectsBadShapes) {
+  EXPECT_THAT(Infer("NonMaxSuppressionV3", "", "[5];[5];[];[];[]"),
+              IsInvalidArgument("Shape must be rank 2 but is rank 1"));
+  EXPECT_THAT(Infer("NonMaxSuppressionV3", "", "[5,3];[5];[];[];[]"),
+              IsInvalidArgument("Dimension must be 4 but is 3"));
+  EXPECT_THAT(Infer("NonMaxSuppressionV4", "", "[5,4];[6];[];[];[]"),
+              IsInvalidArgument("Dimensions must be equal, but are 5 and 6"));
+  EXPECT_THAT(Infer("NonMaxSuppressionV4", "", "[5,4];[5,1];[];[];[]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+  EXPECT_THAT(Infer("NonMaxSuppressionV3", "", "[5,4];[5];[1];[];[]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(Infer("NonMaxSuppressionV5", "", "[5,4];[5];[];[];[];[2]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(Infer("NonMaxSuppressionV4", "pad_to_max_output_size=true", "[5,4];[5];[];[];[]",
+                    {{2, Int(-1)}}),
+              IsInvalidArgument("must be non-negative but is -1"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

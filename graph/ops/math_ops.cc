@@ -1,5 +1,6 @@
 // Math ops that are not plain elementwise maps: sums of many tensors, selection, casts,
-// clipping, running sums, ranges and matrix products (MatMul, BatchMatMul, Einsum).
+// clipping, running sums and products, ranges, histograms of integers (Bincount) and matrix
+// products (MatMul, BatchMatMul, Einsum).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -185,6 +186,53 @@ absl::Status RangeShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Bincount: [size] when the scalar size is known (and non-negative), else a vector.
+absl::Status BincountShape(InferenceContext* c) {
+  ShapeHandle unused;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 0, &unused));
+  const Tensor* size = c->input_tensor(1);
+  if (size == nullptr) {
+    c->set_output(0, c->UnknownShapeOfRank(1));
+    return absl::OkStatus();
+  }
+  int64_t size_val = 0;
+  RETURN_IF_ERROR(c->GetScalarFromTensor(size, &size_val));
+  if (size_val < 0) {
+    return errors::InvalidArgument("size (", size_val, ") must be non-negative");
+  }
+  c->set_output(0, c->Vector(size_val));
+  return absl::OkStatus();
+}
+
+// DenseBincount: input of rank <= 2. A known (non-negative) size gives [rows, size] for a
+// matrix, [size] for a vector or scalar; an unknown size leaves dims unknown but keeps the
+// input's rank.
+absl::Status DenseBincountShape(InferenceContext* c) {
+  ShapeHandle input;
+  RETURN_IF_ERROR(c->WithRankAtMost(c->input(0), 2, &input));
+  ShapeHandle unused;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 0, &unused));
+  const Tensor* size = c->input_tensor(1);
+  const bool rank_known = c->RankKnown(input);
+  if (size == nullptr) {
+    c->set_output(0, rank_known ? c->UnknownShapeOfRank(c->Rank(input)) : c->UnknownShape());
+    return absl::OkStatus();
+  }
+  int64_t size_val = 0;
+  RETURN_IF_ERROR(c->GetScalarFromTensor(size, &size_val));
+  if (size_val < 0) {
+    return errors::InvalidArgument("size (", size_val, ") must be non-negative");
+  }
+  if (!rank_known) {
+    c->set_output(0, c->UnknownShape());
+  } else if (c->Rank(input) == 2) {
+    c->set_output(0, c->MakeShape({c->Dim(input, 0), size_val}));
+  } else {
+    c->set_output(0, c->Vector(size_val));
+  }
+  return absl::OkStatus();
+}
+
 // ---- Einsum --------------------------------------------------------------------------
 //
 // The equation is "<in0>->out" or "<in0>,<in1>->out". Each subscript is a string of
@@ -364,6 +412,37 @@ REGISTER_OP("Cumsum")
     .Attr("T: numbertype")
     .Attr("Tidx: {int32, int64} = DT_INT32")
     .SetShapeFn(UnchangedShape);
+
+REGISTER_OP("Cumprod")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Output("out: T")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Attr("T: numbertype")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(UnchangedShape);
+
+// Counts (or sums the weights of) each value of arr in [0, size); larger values are dropped,
+// negative ones are an error. Empty weights count 1 per value.
+REGISTER_OP("Bincount")
+    .Input("arr: int32")
+    .Input("size: int32")
+    .Input("weights: T")
+    .Attr("T: {int32, int64, float, double}")
+    .Output("bins: T")
+    .SetShapeFn(BincountShape);
+
+// Bincount of a vector, or of each row of a matrix; binary_output records presence (1) only.
+REGISTER_OP("DenseBincount")
+    .Input("input: Tidx")
+    .Input("size: Tidx")
+    .Input("weights: T")
+    .Attr("Tidx: {int32, int64}")
+    .Attr("T: {int32, int64, float, double}")
+    .Attr("binary_output: bool = false")
+    .Output("output: T")
+    .SetShapeFn(DenseBincountShape);
 
 REGISTER_OP("Range")
     .Input("start: Tidx")

@@ -222,6 +222,39 @@ TEST(EinsumShapeTest, RejectsMismatchedShapes) {
               IsInvalidArgument("Dimensions must be equal, but are 2 and 5"));
 }
 
+TEST(CumprodShapeTest, OutputIsTheInput) {
+  EXPECT_EQ(Infer("Cumprod", "T=DT_FLOAT", "[2,3];[]"), "[2,3]");
+  EXPECT_EQ(Infer("Cumprod", "T=DT_INT64, Tidx=DT_INT64, exclusive=true", "?;[]"), "?");
+}
+
+TEST(BincountShapeTest, SizeGivesTheLength) {
+  EXPECT_EQ(Infer("Bincount", "T=DT_FLOAT", "[5];[];[0]", {{1, Int(4)}}), "[4]");
+  EXPECT_EQ(Infer("Bincount", "T=DT_INT32", "[2,3];[];[2,3]"), "[?]");
+  EXPECT_EQ(Infer("Bincount", "T=DT_FLOAT", "?;[];?", {{1, Int(0)}}), "[0]");
+  EXPECT_THAT(Infer("Bincount", "T=DT_INT32", "[5];[1];[0]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(Infer("Bincount", "T=DT_DOUBLE", "[5];[];[0]", {{1, Int(-2)}}),
+              IsInvalidArgument("size (-2) must be non-negative"));
+}
+
+TEST(DenseBincountShapeTest, VectorOrRows) {
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "[5];[];[0]", {{1, Int(4)}}),
+            "[4]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT64, T=DT_INT64", "[3,5];[];[0]", {{1, Int64(6)}}),
+            "[3,6]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT64, T=DT_FLOAT", "[?,4];[];[0]", {{1, Int64(3)}}),
+            "[?,3]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "[];[];[0]", {{1, Int(3)}}), "[3]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "[3,5];[];[0]"), "[?,?]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "[5];?;[0]"), "[?]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "[];[];[0]"), "[]");
+  EXPECT_EQ(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "?;[];[0]", {{1, Int(4)}}), "?");
+  EXPECT_THAT(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_FLOAT", "[1,2,3];[];[0]"),
+              IsInvalidArgument("Shape must be at most rank 2 but is rank 3"));
+  EXPECT_THAT(Infer("DenseBincount", "Tidx=DT_INT32, T=DT_INT32", "[5];[];[0]", {{1, Int(-1)}}),
+              IsInvalidArgument("size (-1) must be non-negative"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -38,6 +38,7 @@ class CancellationManager;
 class Device;
 class Rendezvous;
 class ResourceMgr;
+class ScopedStepContainer;
 class StepStatsCollector;
 
 struct LocalExecutorParams {
@@ -56,6 +57,8 @@ class Executor {
     CallFrameInterface* call_frame = nullptr;
     CancellationManager* cancellation_manager = nullptr;
     ResourceMgr* resource_manager = nullptr;
+    // The step's resources (TensorArrays); every partition of a step shares it.
+    ScopedStepContainer* step_container = nullptr;
     // When set, every node that runs is recorded on it under the device's name.
     StepStatsCollector* stats_collector = nullptr;
     // Runs a closure on the inter-op pool; if empty, everything runs inline on the calling

@@ -146,6 +146,7 @@ class StepServices {
         call_frame(args.call_frame),
         cancellation_manager(args.cancellation_manager),
         resource_manager(args.resource_manager),
+        step_container(args.step_container),
         stats_collector(args.stats_collector),
         runner(args.runner) {}
 
@@ -157,6 +158,7 @@ class StepServices {
     params->call_frame = call_frame;
     params->cancellation_manager = cancellation_manager;
     params->resource_manager = resource_manager;
+    params->step_container = step_container;
     params->runner = runner ? &runner : nullptr;
   }
 
@@ -179,6 +181,7 @@ class StepServices {
   CallFrameInterface* const call_frame;
   CancellationManager* const cancellation_manager;
   ResourceMgr* const resource_manager;
+  ScopedStepContainer* const step_container;
   StepStatsCollector* const stats_collector;
   const std::function<void(std::function<void()>)> runner;
 

@@ -58,6 +58,7 @@ class OpKernel;
 class OpKernelContext;
 class Rendezvous;
 class ResourceMgr;
+class ScopedStepContainer;
 
 // One input or output slot: a tensor, and for ref-typed slots the mutex guarding it.
 struct TensorValue {
@@ -124,6 +125,8 @@ class OpKernelContext {
     CancellationManager* cancellation_manager = nullptr;
     // Per-session resources (variables).
     ResourceMgr* resource_manager = nullptr;
+    // Per-step resources (TensorArrays), a container of resource_manager.
+    ScopedStepContainer* step_container = nullptr;
     // Runs closures on the step's inter-op pool (kernels that fan out work).
     const std::function<void(std::function<void()>)>* runner = nullptr;
     // The loop frame and iteration of this execution, for rendezvous keys ("frame_id:iter").
@@ -147,6 +150,7 @@ class OpKernelContext {
   CallFrameInterface* call_frame() const { return params_->call_frame; }
   CancellationManager* cancellation_manager() const { return params_->cancellation_manager; }
   ResourceMgr* resource_manager() const { return params_->resource_manager; }
+  ScopedStepContainer* step_container() const { return params_->step_container; }
   const std::function<void(std::function<void()>)>* runner() const { return params_->runner; }
   const std::string& frame_iter() const { return params_->frame_iter; }
   bool is_input_dead() const { return params_->is_input_dead; }

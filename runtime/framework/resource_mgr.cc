@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/types.h"
@@ -121,6 +122,15 @@ absl::Status ResourceMgr::DoDelete(const std::string& container, uint64_t type_h
 
 absl::Status ResourceMgr::Delete(const ResourceHandleProto& handle) {
   return DoDelete(handle.container(), handle.hash_code(), handle.name(), "<unknown>");
+}
+
+ScopedStepContainer::ScopedStepContainer(int64_t step_id, ResourceMgr* manager)
+    : name_(absl::StrCat("__per_step_", step_id)), manager_(manager) {}
+
+ScopedStepContainer::~ScopedStepContainer() {
+  if (manager_ != nullptr && used_.load(std::memory_order_acquire)) {
+    manager_->Cleanup(name_).IgnoreError();  // a missing container is OK
+  }
 }
 
 absl::Status ResourceMgr::Cleanup(const std::string& container) {

@@ -169,6 +169,27 @@ class ResourceMgr {
   absl::flat_hash_map<std::string, std::unique_ptr<Container>> containers_ ABSL_GUARDED_BY(mu_);
 };
 
+// The resources of one step (TensorFlow's ScopedStepContainer): TensorArrays live in a
+// container of the session's manager named for the step ("__per_step_<id>"), emptied when
+// this object, which the session holds for the step, is destroyed. Kernels find it through
+// OpKernelContext::step_container() and call MarkUsed before creating anything in it, so a
+// step that makes nothing there costs nothing at its end.
+class ScopedStepContainer {
+ public:
+  ScopedStepContainer(int64_t step_id, ResourceMgr* manager);
+  ~ScopedStepContainer();
+  ScopedStepContainer(const ScopedStepContainer&) = delete;
+  ScopedStepContainer& operator=(const ScopedStepContainer&) = delete;
+
+  const std::string& name() const { return name_; }
+  void MarkUsed() { used_.store(true, std::memory_order_release); }
+
+ private:
+  const std::string name_;
+  ResourceMgr* const manager_;  // not owned; may be null (nothing to clean up)
+  std::atomic<bool> used_{false};
+};
+
 // Resolves the container and name of a resource declared by a node's "container" and
 // "shared_name" attrs (TensorFlow's ContainerInfo): the container attr or the manager's
 // default; the shared_name attr, else the node's name when `use_node_name_as_default`.

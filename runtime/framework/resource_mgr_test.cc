@@ -359,7 +359,8 @@ TEST(VarTest, SentinelPerDtype) {
   EXPECT_TRUE(IsInitializedRef(Tensor(int64_t{0})));
   EXPECT_TRUE(IsInitializedRef(Tensor(DT_FLOAT, TensorShape({0}))));
   // Dtypes a Tensor cannot hold are uninitialized through DT_INVALID.
-  EXPECT_EQ(UninitializedRefTensor(DT_VARIANT).dtype(), DT_INVALID);
+  EXPECT_EQ(UninitializedRefTensor(DT_FLOAT8_E5M2).dtype(), DT_INVALID);
+  EXPECT_FALSE(IsInitializedRef(UninitializedRefTensor(DT_FLOAT8_E5M2)));
   EXPECT_FALSE(IsInitializedRef(UninitializedRefTensor(DT_VARIANT)));
 }
 

@@ -31,7 +31,7 @@ namespace sluice {
 
 // One Run in flight: its services, and the bookkeeping that ends it.
 struct SessionStep {
-  explicit SessionStep(int64_t id) : step_id(id) {}
+  SessionStep(int64_t id, ResourceMgr* resources) : step_id(id), step_container(id, resources) {}
 
   // Records the first failure and stops the rest of the step: pending Recvs wake up with
   // it and blocked kernels see the cancellation. Later failures change nothing.
@@ -57,6 +57,8 @@ struct SessionStep {
   }
 
   const int64_t step_id;
+  // Destroyed with the step, after every partition is done: the step's TensorArrays go.
+  ScopedStepContainer step_container;
   LocalRendezvous rendezvous;
   CancellationManager cancellation;
   std::unique_ptr<StepStatsCollector> stats;
@@ -72,8 +74,9 @@ struct SessionStep {
 // fetches have been claimed. Whoever drops the last reference after the executors started
 // has waited for step.all_done (EndPartialRun, Close), so the executors never outlive it.
 struct PartialRun {
-  PartialRun(int64_t step_id, std::shared_ptr<const SessionExecutors> signature)
-      : step(step_id),
+  PartialRun(int64_t step_id, ResourceMgr* resources,
+             std::shared_ptr<const SessionExecutors> signature)
+      : step(step_id, resources),
         executors(std::move(signature)),
         fed(executors->feeds.size(), false),
         fetched(executors->fetches.size(), false),
@@ -442,6 +445,7 @@ absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
   args.call_frame = call_frame;
   args.cancellation_manager = &step->cancellation;
   args.resource_manager = resource_mgr_.get();
+  args.step_container = &step->step_container;
   args.stats_collector = step->stats.get();
   args.runner = runner;
 
@@ -500,7 +504,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
     outputs = &discarded;
   }
   outputs->clear();
-  SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed));
+  SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed), resource_mgr_.get());
   RETURN_IF_ERROR(BeginStep(&step));
   absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names, &step,
                            outputs, run_metadata);
@@ -619,7 +623,7 @@ absl::Status DirectSession::SetupPartialRun(const std::vector<std::string>& inpu
       absl::StrCat(SignatureKey(executors->feeds, executors->fetches, executors->targets), ";",
                    next_partial_run_.fetch_add(1, std::memory_order_relaxed));
   auto run = std::make_shared<PartialRun>(next_step_id_.fetch_add(1, std::memory_order_relaxed),
-                                          std::move(executors));
+                                          resource_mgr_.get(), std::move(executors));
   {
     absl::MutexLock lock(&steps_mu_);
     if (closed_) return ClosedError();  // Its executors never started.
@@ -642,6 +646,7 @@ void DirectSession::StartPartialRun(PartialRun* run) {
   args.rendezvous = &step->rendezvous;
   args.cancellation_manager = &step->cancellation;
   args.resource_manager = resource_mgr_.get();
+  args.step_container = &step->step_container;
   // PRunSetup has no RunOptions to choose a pool: pool 0, as TensorFlow's.
   const std::function<void(std::function<void()>)>& runner = inter_op_pools_[0].runner;
   args.runner = runner;

@@ -242,6 +242,74 @@ def v2_loop_in_untaken_cond(rng):
   return f, spec, [np.bool_(False), rng.standard_normal(2).astype(np.float32)], 1e-6
 
 
+
+def v2_tensor_array_accumulate(rng):
+  """A TensorArray written in a loop (TensorListReserve/SetItem), read, sized and stacked."""
+  @tf.function
+  def f(n, x):
+    ta = tf.TensorArray(tf.float32, size=n, element_shape=[3])
+    for i in tf.range(n):
+      ta = ta.write(i, x * tf.cast(i + 1, tf.float32))
+    return ta.stack(), ta.read(1), ta.size()
+  spec = [tf.TensorSpec([], tf.int32, name="n"), tf.TensorSpec([3], tf.float32, name="x")]
+  return f, spec, [np.int32(4), rng.standard_normal(3).astype(np.float32)], 1e-6
+
+
+def v2_tensor_array_dynamic(rng):
+  """A dynamic-size TensorArray grown one element per iteration, then gathered."""
+  @tf.function
+  def f(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    i = tf.constant(0)
+    v = x
+    while tf.reduce_sum(v) < 50.0:
+      ta = ta.write(i, v)
+      v = v * 2.0 + 1.0
+      i += 1
+    return ta.stack(), ta.gather([0, 2]), i
+  spec = [tf.TensorSpec([2], tf.float32, name="x")]
+  return f, spec, [np.asarray([1.0, 0.5], np.float32)], 1e-6
+
+
+def v2_tensor_array_unstack_split(rng):
+  """unstack (TensorListFromTensor) read in a loop; split and concat; scatter and gather."""
+  @tf.function
+  def f(x):
+    rows = tf.TensorArray(tf.float32, size=4).unstack(x)
+    acc = tf.zeros([3])
+    for i in tf.range(4):
+      acc = acc * 0.5 + rows.read(i)
+    parts = tf.TensorArray(tf.float32, size=2, infer_shape=False).split(x, [1, 3])
+    scattered = tf.TensorArray(tf.float32, size=5).scatter([4, 1], x[:2])
+    return acc, parts.concat(), parts.read(1), scattered.stack()
+  spec = [tf.TensorSpec([4, 3], tf.float32, name="x")]
+  return f, spec, [rng.standard_normal((4, 3)).astype(np.float32)], 1e-6
+
+
+def v2_greedy_decode(rng):
+  """A greedy decoder: each step feeds back the argmax token, stopping at the end token
+  (0) or after 10 steps, collecting tokens and scores in TensorArrays."""
+  embed = rng.standard_normal((6, 4)).astype(np.float32)
+  proj = rng.standard_normal((4, 6)).astype(np.float32)
+  @tf.function
+  def f(start, state):
+    tokens = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+    scores = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    token = start
+    h = state
+    for t in tf.range(10):
+      h = tf.tanh(tf.gather(embed, token) + h * 0.5)
+      logits = tf.linalg.matvec(tf.transpose(proj), h)
+      token = tf.cast(tf.argmax(logits), tf.int32)
+      tokens = tokens.write(t, token)
+      scores = scores.write(t, tf.reduce_max(tf.nn.log_softmax(logits)))
+      if token == 0:
+        break
+    return tokens.stack(), scores.stack()
+  spec = [tf.TensorSpec([], tf.int32, name="start"), tf.TensorSpec([4], tf.float32, name="state")]
+  return f, spec, [np.int32(3), rng.standard_normal(4).astype(np.float32)], 1e-5
+
+
 V2_MODELS = [
     ("v2_while_counter", v2_while_counter),
     ("v2_cond", v2_cond),
@@ -253,6 +321,44 @@ V2_MODELS = [
     ("v2_switch_case_out_of_range", v2_switch_case(7)),
     ("v2_function_call", v2_function_call),
     ("v2_loop_in_untaken_cond", v2_loop_in_untaken_cond),
+    ("v2_tensor_array_accumulate", v2_tensor_array_accumulate),
+    ("v2_tensor_array_dynamic", v2_tensor_array_dynamic),
+    ("v2_tensor_array_unstack_split", v2_tensor_array_unstack_split),
+    ("v2_greedy_decode", v2_greedy_decode),
+]
+
+
+# Frozen Keras recurrent models (Keras 3's TensorFlow backend builds the loop with
+# TensorLists). Each is written twice: keeping While with its functions, and lowered by
+# TensorFlow to v1 control flow ("_lowered"). Builders return (a tf.function, its input
+# signature, input values, tolerance).
+
+
+def keras_rnn(make_layer, masking=False, seq=5, features=3, batch=2):
+  def build(rng):
+    import keras  # noqa: E402
+    keras.utils.set_random_seed(int(rng.integers(1 << 30)))
+    inp = keras.Input((seq, features), batch_size=batch)
+    x = keras.layers.Masking(mask_value=0.0)(inp) if masking else inp
+    model = keras.Model(inp, make_layer(keras)(x))
+    f = tf.function(lambda x: model(x, training=False))
+    values = rng.standard_normal((batch, seq, features)).astype(np.float32)
+    if masking:
+      values[1, seq - 2:, :] = 0.0  # the second sequence is two steps shorter
+    spec = [tf.TensorSpec((batch, seq, features), tf.float32, name="x")]
+    return f, spec, [values], 1e-5
+  return build
+
+
+KERAS_MODELS = [
+    ("keras_lstm", keras_rnn(lambda k: k.layers.LSTM(8))),
+    ("keras_gru_sequences", keras_rnn(lambda k: k.layers.GRU(6, return_sequences=True))),
+    ("keras_simple_rnn", keras_rnn(lambda k: k.layers.SimpleRNN(5, return_state=False))),
+    ("keras_bidirectional_lstm_masked",
+     keras_rnn(lambda k: k.layers.Bidirectional(k.layers.LSTM(4)), masking=True)),
+    ("keras_stacked_gru_lstm",
+     keras_rnn(lambda k: k.Sequential([k.layers.GRU(4, return_sequences=True, go_backwards=True),
+                                       k.layers.LSTM(3)]))),
 ]
 
 
@@ -260,17 +366,18 @@ FUNCTIONAL_OPS = {"While", "StatelessWhile", "If", "StatelessIf", "Case", "State
                   "PartitionedCall", "StatefulPartitionedCall", "_SwitchN"}
 
 
-def freeze_v2(builder, seed):
-  """Traces, freezes (keeping functional control flow) and runs one TF2 function."""
+def freeze_v2(builder, seed, lower=False):
+  """Traces, freezes (keeping functional control flow unless `lower`) and runs one TF2
+  function."""
   from tensorflow.python.framework import convert_to_constants  # noqa: E402
   rng = np.random.default_rng(seed)
   f, spec, values, tolerance = builder(rng)
   concrete = f.get_concrete_function(*spec)
   frozen = convert_to_constants.convert_variables_to_constants_v2(
-      concrete, lower_control_flow=False)
+      concrete, lower_control_flow=lower)
   graph_def = frozen.graph.as_graph_def()
   source = frozen
-  if not {node.op for node in graph_def.node} & FUNCTIONAL_OPS:
+  if not lower and not {node.op for node in graph_def.node} & FUNCTIONAL_OPS:
     # Freezing inlined the calls; the traced graph (no variables here) keeps them.
     graph_def = concrete.graph.as_graph_def()
     source = concrete
@@ -285,6 +392,87 @@ def freeze_v2(builder, seed):
   return graph_def, feeds, dict(zip(fetches, [np.asarray(o) for o in outputs])), tolerance
 
 
+
+def tensor_array_loop(rng):
+  """TF1 TensorArrays (TensorArrayV3) written and read in a v1 loop: unstack the input,
+  write a running sum per step, then stack, gather and concat."""
+  x = tf1.placeholder(tf.float32, [4, 3], name="x")
+  rows = tf.TensorArray(tf.float32, size=4).unstack(x)
+  sums = tf.TensorArray(tf.float32, size=4, element_shape=[3], clear_after_read=False)
+
+  def body(i, acc, out):
+    acc = acc + rows.read(i)
+    return i + 1, acc, out.write(i, acc)
+
+  _, acc, sums = tf1.while_loop(lambda i, acc, out: i < 4, body,
+                                [tf.constant(0), tf.zeros([3]), sums])
+  tf.identity(sums.stack(), name="stacked")
+  tf.identity(sums.gather([3, 0]), name="gathered")
+  tf.identity(acc, name="acc")
+  parts = tf.TensorArray(tf.float32, size=2, infer_shape=False,
+                         clear_after_read=False).split(x, [3, 1])
+  tf.identity(parts.concat(), name="concat")
+  tf.identity(parts.read(1), name="second_part")
+  tf.identity(sums.size(), name="size")
+  return {"x": rng.standard_normal((4, 3)).astype(np.float32)}, \
+      ["stacked", "gathered", "acc", "concat", "second_part", "size"], 1e-6
+
+
+class TinyLSTMCell:
+  """An LSTM cell with constant weights, for TF1's dynamic_rnn (whose own LSTMCell lives in
+  Keras 2, which TensorFlow 2.21 no longer has)."""
+
+  def __init__(self, units, input_dim, rng):
+    self.units = units
+    self.kernel = tf.constant(
+        (rng.standard_normal((input_dim + units, 4 * units)) * 0.4).astype(np.float32))
+    self.bias = tf.constant((rng.standard_normal(4 * units) * 0.1).astype(np.float32))
+
+  @property
+  def state_size(self):
+    return (self.units, self.units)
+
+  @property
+  def output_size(self):
+    return self.units
+
+  def zero_state(self, batch_size, dtype):
+    return (tf.zeros([batch_size, self.units], dtype), tf.zeros([batch_size, self.units], dtype))
+
+  def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+    return self.zero_state(batch_size, dtype)
+
+  def __call__(self, inputs, state):
+    c, h = state
+    z = tf.matmul(tf.concat([inputs, h], 1), self.kernel) + self.bias
+    i, f, g, o = tf.split(z, 4, axis=1)
+    c = tf.sigmoid(f + 1.0) * c + tf.sigmoid(i) * tf.tanh(g)
+    h = tf.sigmoid(o) * tf.tanh(c)
+    return h, (c, h)
+
+
+def dynamic_rnn_lstm(rng):
+  """TF1 dynamic_rnn over an LSTM cell with per-sequence lengths: the v1 loop TF1 models
+  were built on, reading its inputs from and writing its outputs to TensorArrays."""
+  x = tf1.placeholder(tf.float32, [2, 6, 3], name="x")
+  lengths = tf1.placeholder(tf.int32, [2], name="lengths")
+  outputs, (c, h) = tf1.nn.dynamic_rnn(TinyLSTMCell(5, 3, rng), x, sequence_length=lengths,
+                                       dtype=tf.float32)
+  tf.identity(outputs, name="outputs")
+  tf.identity(h, name="h")
+  tf.identity(c, name="c")
+  return {"x": rng.standard_normal((2, 6, 3)).astype(np.float32),
+          "lengths": np.asarray([6, 4], np.int32)}, ["outputs", "h", "c"], 1e-5
+
+
+def map_fn_graph(rng):
+  """tf.map_fn in TF1 graph mode: a loop over the rows through TensorArrays."""
+  x = tf1.placeholder(tf.float32, [5, 2], name="x")
+  y = tf.map_fn(lambda row: tf.reduce_sum(row * row) + row[0], x)
+  tf.identity(y, name="y")
+  return {"x": rng.standard_normal((5, 2)).astype(np.float32)}, ["y"], 1e-6
+
+
 MODELS = [
     ("cond_true", cond_graph([1.0, 2.0, -0.5])),
     ("cond_false", cond_graph([-1.0, 0.5, -2.0])),
@@ -297,6 +485,9 @@ MODELS = [
     ("recurrent_parallel_1", recurrent_loop(1)),
     ("recurrent_parallel_10", recurrent_loop(10)),
     ("long_loop", long_loop),
+    ("tensor_array_loop", tensor_array_loop),
+    ("dynamic_rnn_lstm", dynamic_rnn_lstm),
+    ("map_fn", map_fn_graph),
 ]
 
 
@@ -318,8 +509,13 @@ def build_and_run(builder, seed):
   graph = tf.Graph()
   with graph.as_default():
     feeds, fetches, tolerance = builder(rng)
-    graph_def = graph.as_graph_def()
+    variables = tf1.global_variables()
     with tf1.Session(graph=graph) as session:
+      graph_def = graph.as_graph_def()
+      if variables:
+        # Frozen as TF1 models are served: variables become Consts.
+        session.run(tf1.variables_initializer(variables))
+        graph_def = tf1.graph_util.convert_variables_to_constants(session, graph_def, fetches)
       outputs = session.run([f + ":0" for f in fetches],
                             {name + ":0": value for name, value in feeds.items()})
   return graph_def, feeds, dict(zip(fetches, [np.asarray(o) for o in outputs])), tolerance
@@ -360,6 +556,16 @@ def main():
     ops = {node.op for node in graph_def.node}
     assert ops & FUNCTIONAL_OPS, f"{name} has no functional control flow: {sorted(ops)}"
     write_model(manifest, name, graph_def, feeds, outputs, tolerance)
+  seed = len(MODELS) + len(V2_MODELS)
+  for name, builder in KERAS_MODELS:
+    for lower in (False, True):
+      graph_def, feeds, outputs, tolerance = freeze_v2(builder, seed, lower=lower)
+      ops = {node.op for node in graph_def.node}
+      expected = "Enter" if lower else "While"
+      assert expected in ops or "StatelessWhile" in ops, f"{name}: no loop in {sorted(ops)}"
+      write_model(manifest, name + ("_lowered" if lower else ""), graph_def, feeds, outputs,
+                  tolerance)
+    seed += 1
   tf1.disable_control_flow_v2()
   tf.io.write_graph(infinite_loop_graph(), HERE, "infinite_loop.pbtxt", as_text=True)
   with open(os.path.join(HERE, "manifest.txt"), "w") as f:

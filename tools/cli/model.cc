@@ -4,7 +4,9 @@
 #include <cstdlib>
 #include <set>
 #include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -31,6 +33,41 @@ const NodeDef* FindNode(const GraphDef& graph_def, absl::string_view name) {
 bool IsEffectOnly(const std::string& op) {
   return absl::StartsWith(op, "Assign") || absl::StartsWith(op, "Save") ||
          absl::StartsWith(op, "Restore") || op == "NoOp" || absl::StartsWith(op, "Scatter");
+}
+
+// The nodes inside v1 loop frames: reached from an Enter through consumers before the
+// frame's Exit. They produce a value per iteration, which TensorFlow does not let a step
+// fetch (a lowered loop leaves several such nodes that nothing reads).
+absl::flat_hash_set<std::string> NodesInsideLoops(const GraphDef& graph_def) {
+  absl::flat_hash_map<absl::string_view, std::vector<int>> consumers;
+  std::vector<std::pair<int, int>> stack;  // node index, frame depth below the start
+  for (int i = 0; i < graph_def.node_size(); ++i) {
+    const NodeDef& node = graph_def.node(i);
+    for (const std::string& input : node.input()) {
+      consumers[ParseTensorName(input).node].push_back(i);
+    }
+    if (node.op() == "Enter" || node.op() == "RefEnter") stack.push_back({i, 0});
+  }
+  absl::flat_hash_set<std::pair<int, int>> seen(stack.begin(), stack.end());
+  absl::flat_hash_set<std::string> inside;
+  while (!stack.empty()) {
+    auto [index, depth] = stack.back();
+    stack.pop_back();
+    const NodeDef& node = graph_def.node(index);
+    inside.insert(node.name());
+    if (node.op() == "Exit" || node.op() == "RefExit") {
+      if (depth == 0) continue;  // its consumers are outside the frame
+      --depth;
+    }
+    auto it = consumers.find(node.name());
+    if (it == consumers.end()) continue;
+    for (int consumer : it->second) {
+      const std::string& op = graph_def.node(consumer).op();
+      const int next = op == "Enter" || op == "RefEnter" ? depth + 1 : depth;
+      if (seen.insert({consumer, next}).second) stack.push_back({consumer, next});
+    }
+  }
+  return inside;
 }
 
 std::string ShapeText(const PartialTensorShape& shape) {
@@ -162,10 +199,11 @@ std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
       if (!IsControlInput(input)) read.insert(std::string(ParseTensorName(input).node));
     }
   }
+  const absl::flat_hash_set<std::string> in_loops = NodesInsideLoops(graph_def);
   std::vector<std::string> outputs;
   for (const NodeDef& node : graph_def.node()) {
     if (read.count(node.name()) > 0 || IsEffectOnly(node.op()) || node.op() == "Placeholder" ||
-        node.op() == "PlaceholderWithDefault") {
+        node.op() == "PlaceholderWithDefault" || in_loops.contains(node.name())) {
       continue;
     }
     DataTypeVector types;

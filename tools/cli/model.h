@@ -37,7 +37,7 @@ struct Model {
 std::string UserPath(const std::string& path);
 
 // Loads and validates; errors name the file. Ops the registry lacks are NOT_FOUND, naming
-// each such op type and its first nodes ("Op type not registered 'TensorListReserve' in
+// each such op type and its first nodes ("Op type not registered 'HashTableV2' in
 // binary running on this host (nodes a, b, c and 2 more)..."); calls of the graph's own
 // functions are UNIMPLEMENTED.
 absl::Status LoadModel(const std::string& path, Model* model);
@@ -61,7 +61,8 @@ std::vector<ModelInput> ModelInputs(const GraphDef& graph_def);
 
 // The tensors a user most likely wants: every output of each node whose outputs no other
 // node reads (control edges do not count), leaving out Placeholders and ops that produce
-// nothing or exist for their effect (NoOp, Assign*, Save*). "node" for a single-output node,
+// nothing or exist for their effect (NoOp, Assign*, Save*) and nodes inside loop frames
+// (whose values exist per iteration). "node" for a single-output node,
 // "node:i" otherwise. Such nodes whose outputs cannot be resolved (their op is not
 // registered) are left out, and their names go to `unresolved` when it is given.
 std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "tools/cli/feeds.h"
 
@@ -64,37 +65,36 @@ std::string UnusedInputsGraph() {
 TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
   std::string text = Placeholder("x");
   for (int i = 0; i < 7; ++i) {
-    text += Unregistered("set_" + std::to_string(i), "TensorListSetItem", "x");
+    text += Unregistered("set_" + std::to_string(i), "LookupTableFindV2", "x");
   }
-  text += Unregistered("reserve", "TensorListReserve", "x") + Identity("y", "x") + kVersions;
+  text += Unregistered("reserve", "HashTableV2", "x") + Identity("y", "x") + kVersions;
   Model model;
   absl::Status status = LoadModel(WriteGraph("two_ops.pbtxt", text), &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
               HasSubstr("2 op types not registered in binary running on this host: "
-                        "'TensorListReserve' (node reserve), 'TensorListSetItem' (nodes set_0, "
+                        "'HashTableV2' (node reserve), 'LookupTableFindV2' (nodes set_0, "
                         "set_1, set_2, set_3, set_4 and 2 more); Sluice cannot run this graph"));
 
-  status = LoadModel(
-      WriteGraph("one_op.pbtxt",
-                 Placeholder("x") + Unregistered("r", "TensorListReserve", "x") + kVersions),
-      &model);
+  status =
+      LoadModel(WriteGraph("one_op.pbtxt",
+                           Placeholder("x") + Unregistered("r", "HashTableV2", "x") + kVersions),
+                &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
-              HasSubstr("Op type not registered 'TensorListReserve' (node r) in binary running on "
+              HasSubstr("Op type not registered 'HashTableV2' (node r) in binary running on "
                         "this host"));
 }
 
 TEST(LoadModelForInspectionTest, LoadsTheRestAndListsTheUnregistered) {
-  const std::string path =
-      WriteGraph("inspect.pbtxt", Placeholder("x") + Unregistered("r1", "TensorListReserve", "x") +
-                                      Identity("y", "x") +
-                                      Unregistered("r2", "TensorListReserve", "y") + kVersions);
+  const std::string path = WriteGraph(
+      "inspect.pbtxt", Placeholder("x") + Unregistered("r1", "HashTableV2", "x") +
+                           Identity("y", "x") + Unregistered("r2", "HashTableV2", "y") + kVersions);
   Model model;
   std::vector<UnregisteredOp> unregistered;
   ASSERT_TRUE(LoadModelForInspection(path, &model, &unregistered).ok());
   ASSERT_EQ(unregistered.size(), 1u);
-  EXPECT_EQ(unregistered[0].op, "TensorListReserve");
+  EXPECT_EQ(unregistered[0].op, "HashTableV2");
   EXPECT_THAT(unregistered[0].nodes, ElementsAre("r1", "r2"));
   // Every node in its place; the registered ones got their default attrs, the others are as
   // read.
@@ -121,10 +121,32 @@ TEST(LoadModelForInspectionTest, LoadsTheRestAndListsTheUnregistered) {
   EXPECT_THAT(unregistered, IsEmpty());
 }
 
+// Nodes inside a loop's frame that nothing reads (a lowered loop leaves some) are not
+// outputs: their values exist per iteration. What follows the frame's Exit is.
+TEST(LikelyOutputsTest, LeavesOutNodesInsideLoops) {
+  GraphDef graph_def;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      Placeholder("x") +
+          "node { name: 'enter' op: 'Enter' input: 'x' attr { key: 'T' value { type: DT_FLOAT } }"
+          " attr { key: 'frame_name' value { s: 'f' } } }\n"
+          "node { name: 'inner_enter' op: 'Enter' input: 'enter' "
+          "attr { key: 'T' value { type: DT_FLOAT } } "
+          "attr { key: 'frame_name' value { s: 'g' } } }\n" +
+          Identity("dangling_inner", "inner_enter") +
+          "node { name: 'inner_exit' op: 'Exit' input: 'inner_enter' "
+          "attr { key: 'T' value { type: DT_FLOAT } } }\n" +
+          Identity("dangling_outer", "inner_exit") +
+          "node { name: 'exit' op: 'Exit' input: 'enter' "
+          "attr { key: 'T' value { type: DT_FLOAT } } }\n" +
+          Identity("result", "exit"),
+      &graph_def));
+  EXPECT_THAT(LikelyOutputs(graph_def), ElementsAre("result"));
+}
+
 TEST(LoadModelForInspectionTest, RegisteredNodesAreStillValidated) {
   // y lacks Identity's T attr.
   const std::string path =
-      WriteGraph("invalid.pbtxt", Placeholder("x") + Unregistered("r", "TensorListReserve", "x") +
+      WriteGraph("invalid.pbtxt", Placeholder("x") + Unregistered("r", "HashTableV2", "x") +
                                       "node { name: 'y' op: 'Identity' input: 'x' }\n" + kVersions);
   Model model;
   std::vector<UnregisteredOp> unregistered;

@@ -1,5 +1,5 @@
 // TopKV2 beyond the fixtures: many rows split over the pool, and sorted=false returning the
-// same (sorted) result.
+// same (sorted) result, whose set of entries is TensorFlow's.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -52,6 +52,20 @@ TEST_F(TopKOpTest, LargeRowsInParallelSortedOrNot) {
       }
     }
   }
+}
+
+// TensorFlow 2.21: top_k([[1, 3, 3, 2, 3, 0, 3]], 2, sorted=False) gives values [3, 3] and
+// indices [2, 1]: with ties the lowest indices win, in an unspecified order. Sluice returns
+// the same entries, sorted.
+TEST_F(TopKOpTest, UnsortedPicksTensorFlowsEntries) {
+  Init(/*sorted=*/false);
+  AddInputFromArray<float>(TensorShape({1, 7}), {1, 3, 3, 2, 3, 0, 3});
+  AddInputFromArray<int32_t>(TensorShape({}), {2});
+  ASSERT_TRUE(RunOpKernel().ok());
+  std::vector<int32_t> indices = Values<int32_t>(*GetOutput(1));
+  std::sort(indices.begin(), indices.end());
+  EXPECT_EQ(indices, (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ(Values<float>(*GetOutput(0)), (std::vector<float>{3, 3}));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Cumsum on the CPU: running sums along one axis, optionally exclusive (each output leaves
-// out its own element) and/or reversed (sums run from the end).
+// Cumsum and Cumprod on the CPU: running sums (products) along one axis, optionally
+// exclusive (each output leaves out its own element, so the first is 0 (1)) and/or reversed
+// (the scan runs from the end). One scan, parameterised by the reducer of reducers.h.
 //
 // The axis is a scalar in [-rank, rank) (TensorFlow's "ScanOp: ..." errors). The input is
 // viewed as [outer, len, inner]; each (outer, block of inner) unit walks len once, keeping
@@ -25,13 +26,14 @@ namespace {
 
 constexpr int64_t kColumnBlock = 512;
 
-// Scans rows [0, len) of x (row stride `stride`, `n` columns) into y, which may alias x.
-template <typename T>
+// Scans rows [0, len) of x (row stride `stride`, `n` columns) into y, which may alias x,
+// folding with Reducer (SumReducer<T> or ProdReducer<T>).
+template <typename T, typename Reducer>
 void ScanColumns(const T* x, T* y, int64_t len, int64_t stride, int64_t n, bool exclusive,
                  bool reverse) {
-  using Acc = WideFloat<T>;
+  using Acc = typename Reducer::Acc;
   Acc acc[kColumnBlock];
-  for (int64_t i = 0; i < n; ++i) acc[i] = Acc(0);
+  for (int64_t i = 0; i < n; ++i) acc[i] = Reducer::Identity();
   for (int64_t step = 0; step < len; ++step) {
     const int64_t r = reverse ? len - 1 - step : step;
     const T* in = x + r * stride;
@@ -40,21 +42,21 @@ void ScanColumns(const T* x, T* y, int64_t len, int64_t stride, int64_t n, bool 
       for (int64_t i = 0; i < n; ++i) {
         const Acc v = static_cast<Acc>(in[i]);
         out[i] = static_cast<T>(acc[i]);
-        acc[i] = WrappingAdd(acc[i], v);
+        acc[i] = Reducer::Combine(acc[i], v);
       }
     } else {
       for (int64_t i = 0; i < n; ++i) {
-        acc[i] = WrappingAdd(acc[i], static_cast<Acc>(in[i]));
+        acc[i] = Reducer::Combine(acc[i], static_cast<Acc>(in[i]));
         out[i] = static_cast<T>(acc[i]);
       }
     }
   }
 }
 
-template <typename T>
-class CumsumOp : public OpKernel {
+template <typename T, typename Reducer>
+class ScanOp : public OpKernel {
  public:
-  explicit CumsumOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit ScanOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("exclusive", &exclusive_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("reverse", &reverse_));
   }
@@ -91,8 +93,8 @@ class CumsumOp : public OpKernel {
         const int64_t o = u / blocks;
         const int64_t begin = (u % blocks) * kColumnBlock;
         const int64_t offset = o * len * inner + begin;
-        ScanColumns<T>(x + offset, y + offset, len, inner, std::min(kColumnBlock, inner - begin),
-                       exclusive, reverse);
+        ScanColumns<T, Reducer>(x + offset, y + offset, len, inner,
+                                std::min(kColumnBlock, inner - begin), exclusive, reverse);
       }
     });
   }
@@ -102,8 +104,11 @@ class CumsumOp : public OpKernel {
   bool reverse_ = false;
 };
 
-#define REGISTER_CPU(T) \
-  REGISTER_KERNEL_BUILDER(Name("Cumsum").Device(DEVICE_CPU).TypeConstraint<T>("T"), CumsumOp<T>);
+#define REGISTER_CPU(T)                                                              \
+  REGISTER_KERNEL_BUILDER(Name("Cumsum").Device(DEVICE_CPU).TypeConstraint<T>("T"),  \
+                          ScanOp<T, SumReducer<T>>);                                 \
+  REGISTER_KERNEL_BUILDER(Name("Cumprod").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          ScanOp<T, ProdReducer<T>>);
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
 

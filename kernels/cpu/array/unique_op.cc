@@ -1,0 +1,273 @@
+// Unique and UniqueV2 on the CPU: the distinct slices of x along an axis, in order of first
+// occurrence (y), and for each slice the index of its value in y (idx, int32 or int64).
+//
+// Unique takes a vector. UniqueV2 takes an axis vector: [] (x must be a vector) or [a], a in
+// [-rank, rank). x is viewed as [outer, len, inner]; slice k is the outer*inner elements
+// (o, k, i). Equality is TensorFlow's, which differs by path:
+//  - floating values compare as numbers: -0.0 equals 0.0 and NaN equals nothing (every
+//    slice holding a NaN is distinct, even from itself);
+//  - except that single-element slices (outer == inner == 1) of half and bfloat16 compare by
+//    bits (so -0.0 and 0.0 differ) — NaN still equal to nothing — as TensorFlow's hash map of
+//    those types does;
+//  - integers, bools and strings compare by value; slices of no elements are all equal.
+// Integers and bools are compared as unsigned units of their size, so the kernel has one
+// instantiation per size rather than per dtype.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/hash/hash.h"
+#include "absl/strings/string_view.h"
+#include "graph/core/element_bytes.h"
+#include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
+#include "runtime/framework/op_kernel.h"
+
+namespace sluice {
+namespace {
+
+template <typename E>
+constexpr bool kIsFloating = std::is_same_v<E, float> || std::is_same_v<E, double> ||
+                             std::is_same_v<E, half> || std::is_same_v<E, bfloat16>;
+
+template <typename E>
+bool IsNaNValue(const E& v) {
+  if constexpr (kIsFloating<E>) {
+    return Eigen::numext::isnan(v);
+  } else {
+    return false;
+  }
+}
+
+// The bits of a floating value, as an unsigned integer of its size.
+template <typename E>
+uint64_t FloatBits(const E& v) {
+  if constexpr (sizeof(E) == 2) {
+    uint16_t bits;
+    std::memcpy(&bits, &v, 2);
+    return bits;
+  } else if constexpr (sizeof(E) == 4) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits;
+  } else {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    return bits;
+  }
+}
+
+// Element equality and hashing; `bitwise` selects the single-element rule for half and
+// bfloat16 described above.
+template <typename E>
+struct ElementRules {
+  bool bitwise = false;
+
+  bool Equal(const E& a, const E& b) const {
+    if constexpr (kIsFloating<E>) {
+      if (bitwise) return !IsNaNValue(a) && FloatBits(a) == FloatBits(b);
+      return a == b;
+    } else {
+      return a == b;
+    }
+  }
+  size_t Hash(const E& v) const {
+    if constexpr (std::is_same_v<E, std::string>) {
+      return absl::Hash<absl::string_view>()(v);
+    } else if constexpr (kIsFloating<E>) {
+      // -0.0 hashes as 0.0 unless compared by bits; NaN hashes anyhow (it equals nothing).
+      return absl::Hash<uint64_t>()(!bitwise && v == E(0) ? 0 : FloatBits(v));
+    } else {
+      return absl::Hash<uint64_t>()(static_cast<uint64_t>(v));
+    }
+  }
+};
+
+// The slices of `x` viewed as [outer, len, inner].
+template <typename E>
+struct Slices {
+  const E* x;
+  int64_t outer;
+  int64_t len;
+  int64_t inner;
+  ElementRules<E> rules;
+
+  const E& At(int64_t o, int64_t k, int64_t i) const { return x[(o * len + k) * inner + i]; }
+};
+
+// Writes idx (first-occurrence numbering) and returns, per distinct slice, its first index.
+template <typename E>
+std::vector<int64_t> NumberSlices(const Slices<E>& s, std::vector<int64_t>* idx) {
+  const auto hash = [&s](int64_t k) {
+    size_t h = 0;
+    for (int64_t o = 0; o < s.outer; ++o) {
+      for (int64_t i = 0; i < s.inner; ++i) {
+        h = absl::Hash<std::pair<size_t, size_t>>()({h, s.rules.Hash(s.At(o, k, i))});
+      }
+    }
+    return h;
+  };
+  const auto equal = [&s](int64_t a, int64_t b) {
+    // A slice is its own equal, NaN or not: the map relies on that (and asserts it).
+    if (a == b) return true;
+    for (int64_t o = 0; o < s.outer; ++o) {
+      for (int64_t i = 0; i < s.inner; ++i) {
+        if (!s.rules.Equal(s.At(o, a, i), s.At(o, b, i))) return false;
+      }
+    }
+    return true;
+  };
+  absl::flat_hash_map<int64_t, int64_t, decltype(hash), decltype(equal)> seen(0, hash, equal);
+  seen.reserve(s.len);
+  std::vector<int64_t> firsts;
+  idx->resize(s.len);
+  for (int64_t k = 0; k < s.len; ++k) {
+    const auto [it, inserted] = seen.emplace(k, static_cast<int64_t>(firsts.size()));
+    if (inserted) firsts.push_back(k);
+    (*idx)[k] = it->second;
+  }
+  return firsts;
+}
+
+// Copies the slices `firsts` of `input` (viewed as [outer, len, inner]) into `output`
+// ([outer, firsts.size(), inner]), moving elements by size.
+void GatherSlices(const Tensor& input, int64_t outer, int64_t len, int64_t inner,
+                  const std::vector<int64_t>& firsts, Tensor* output) {
+  const int64_t count = static_cast<int64_t>(firsts.size());
+  VisitByElementSize(input.dtype(), [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    const U* in = ElementsAs<U>(input);
+    U* out = MutableElementsAs<U>(output);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t n = 0; n < count; ++n) {
+        const U* src = in + (o * len + firsts[n]) * inner;
+        U* dst = out + (o * count + n) * inner;
+        for (int64_t i = 0; i < inner; ++i) dst[i] = src[i];
+      }
+    }
+  });
+}
+
+// NumberSlices for the element type of `dtype`.
+std::vector<int64_t> NumberSlicesOf(const Tensor& input, int64_t outer, int64_t len, int64_t inner,
+                                    std::vector<int64_t>* idx) {
+  std::vector<int64_t> firsts;
+  const bool single = outer == 1 && inner == 1;
+  auto number = [&](auto tag) {
+    using E = typename decltype(tag)::type;
+    Slices<E> s{static_cast<const E*>(input.raw_data()), outer, len, inner, {}};
+    if constexpr (std::is_same_v<E, half> || std::is_same_v<E, bfloat16>) {
+      s.rules.bitwise = single;
+    }
+    firsts = NumberSlices<E>(s, idx);
+  };
+  switch (input.dtype()) {
+    case DT_FLOAT:
+      number(ElementTypeTag<float>{});
+      break;
+    case DT_DOUBLE:
+      number(ElementTypeTag<double>{});
+      break;
+    case DT_HALF:
+      number(ElementTypeTag<half>{});
+      break;
+    case DT_BFLOAT16:
+      number(ElementTypeTag<bfloat16>{});
+      break;
+    case DT_STRING:
+      number(ElementTypeTag<std::string>{});
+      break;
+    default:
+      // Integers and bool: equal exactly when their bits are.
+      VisitByElementSize(input.dtype(), [&](auto tag) {
+        using U = typename decltype(tag)::type;
+        if constexpr (std::is_integral_v<U>) number(tag);
+      });
+  }
+  return firsts;
+}
+
+class UniqueOp : public OpKernel {
+ public:
+  explicit UniqueOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& input = ctx->input(0);
+    OP_REQUIRES(ctx, input.NumElements() <= std::numeric_limits<int32_t>::max(),
+                errors::InvalidArgument("unique does not support input tensors larger than ",
+                                        std::numeric_limits<int32_t>::max(), " elements"));
+    int64_t axis = 0;
+    int64_t outer = 1;
+    int64_t len = input.NumElements();
+    int64_t inner = 1;
+    bool has_axis = false;
+    if (ctx->num_inputs() == 2) {
+      const Tensor& axis_t = ctx->input(1);
+      OP_REQUIRES(ctx, axis_t.dims() == 1, errors::InvalidArgument("axis expects a 1D vector."));
+      OP_REQUIRES(
+          ctx, axis_t.NumElements() <= 1,
+          errors::InvalidArgument("axis does not support input tensors larger than 1 elements"));
+      has_axis = axis_t.NumElements() == 1;
+      if (has_axis) {
+        IntegerValues axes;
+        OP_REQUIRES_OK(ctx, IntegerTensorValues(axis_t, &axes));
+        axis = axes[0] < 0 ? axes[0] + input.dims() : axes[0];
+        OP_REQUIRES(ctx, 0 <= axis && axis < input.dims(),
+                    errors::InvalidArgument("axis has to be between [0, ", input.dims(), ")"));
+        outer = 1;
+        for (int64_t d = 0; d < axis; ++d) outer *= input.dim_size(d);
+        len = input.dim_size(axis);
+        inner = 1;
+        for (int64_t d = axis + 1; d < input.dims(); ++d) inner *= input.dim_size(d);
+      }
+    }
+    OP_REQUIRES(ctx, has_axis || input.dims() == 1,
+                errors::InvalidArgument("unique expects a 1D vector."));
+
+    std::vector<int64_t> idx;
+    const std::vector<int64_t> firsts = NumberSlicesOf(input, outer, len, inner, &idx);
+    TensorShape y_shape = input.shape();
+    y_shape.set_dim(static_cast<int>(axis), static_cast<int64_t>(firsts.size()));
+    Tensor* y = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, y_shape, &y));
+    GatherSlices(input, outer, len, inner, firsts, y);
+    Tensor* idx_out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({len}), &idx_out));
+    if (idx_out->dtype() == DT_INT32) {
+      int32_t* out = idx_out->base<int32_t>();
+      for (int64_t k = 0; k < len; ++k) out[k] = static_cast<int32_t>(idx[k]);
+    } else {
+      int64_t* out = idx_out->base<int64_t>();
+      for (int64_t k = 0; k < len; ++k) out[k] = idx[k];
+    }
+  }
+};
+
+// TensorFlow's CPU registrations: the real number types, string and bool.
+const DataTypeVector& UniqueTypes() {
+  static const DataTypeVector* types = new DataTypeVector{
+      DT_FLOAT, DT_DOUBLE, DT_HALF,   DT_BFLOAT16, DT_INT8,   DT_INT16, DT_INT32,
+      DT_INT64, DT_UINT8,  DT_UINT16, DT_UINT32,   DT_UINT64, DT_BOOL,  DT_STRING};
+  return *types;
+}
+
+REGISTER_KERNEL_BUILDER(Name("Unique")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", UniqueTypes())
+                            .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
+                        UniqueOp);
+REGISTER_KERNEL_BUILDER(Name("UniqueV2")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", UniqueTypes())
+                            .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
+                        UniqueOp);
+
+}  // namespace
+}  // namespace sluice

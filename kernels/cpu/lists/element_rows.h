@@ -1,0 +1,36 @@
+// Moving rows of tensors for the list and TensorArray kernels, whatever the dtype: copying
+// a range of elements, zeroing one, and taking rows along dim 0 as a tensor that kernels may
+// read with aligned views.
+#ifndef SLUICE_KERNELS_CPU_LISTS_ELEMENT_ROWS_H_
+#define SLUICE_KERNELS_CPU_LISTS_ELEMENT_ROWS_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "runtime/framework/op_kernel.h"
+
+namespace sluice {
+
+// n elements of `src` from element `src_at` to `dst` from element `dst_at`. REQUIRES: the
+// same dtype, ranges in bounds.
+void CopyElementRange(const Tensor& src, int64_t src_at, Tensor* dst, int64_t dst_at, int64_t n);
+
+// Zeroes n elements of `dst` from element `at` (strings, handles and variants, built empty,
+// are left as they are).
+void ZeroElementRange(Tensor* dst, int64_t at, int64_t n);
+
+// Rows [start, start + rows) of `t` along dim 0 as a tensor of `shape` (with rows * the row
+// size elements): a view of `t` when it starts aligned, else a copy from the context's
+// allocator.
+absl::Status RowsOf(OpKernelContext* ctx, const Tensor& t, int64_t start, int64_t rows,
+                    const TensorShape& shape, Tensor* out);
+
+// A tensor of zeros of `dtype` and `shape`, for slots that were never set.
+absl::Status ZerosTensor(OpKernelContext* ctx, DataType dtype, const TensorShape& shape,
+                         Tensor* out);
+
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_LISTS_ELEMENT_ROWS_H_
