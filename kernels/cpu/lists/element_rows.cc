@@ -36,6 +36,14 @@ absl::Status RowsOf(OpKernelContext* ctx, const Tensor& t, int64_t start, int64_
   return absl::OkStatus();
 }
 
+absl::Status CheckSlotCount(int64_t length) {
+  if (length > kMaxSlots) {
+    return errors::ResourceExhausted("A list or TensorArray of ", length,
+                                     " elements is longer than the ", kMaxSlots, " Sluice allows");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ZerosTensor(OpKernelContext* ctx, DataType dtype, const TensorShape& shape,
                          Tensor* out) {
   RETURN_IF_ERROR(ctx->allocate_temp(dtype, shape, out));

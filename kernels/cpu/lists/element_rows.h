@@ -1,6 +1,6 @@
-// Moving rows of tensors for the list and TensorArray kernels, whatever the dtype: copying
-// a range of elements, zeroing one, and taking rows along dim 0 as a tensor that kernels may
-// read with aligned views.
+// What the list and TensorArray kernels share: moving rows of tensors whatever the dtype
+// (copying a range of elements, zeroing one, taking rows along dim 0 as a tensor that
+// kernels may read with aligned views), and the bound on how many slots one may have.
 #ifndef SLUICE_KERNELS_CPU_LISTS_ELEMENT_ROWS_H_
 #define SLUICE_KERNELS_CPU_LISTS_ELEMENT_ROWS_H_
 
@@ -26,6 +26,12 @@ void ZeroElementRange(Tensor* dst, int64_t at, int64_t n);
 // allocator.
 absl::Status RowsOf(OpKernelContext* ctx, const Tensor& t, int64_t start, int64_t rows,
                     const TensorShape& shape, Tensor* out);
+
+// RESOURCE_EXHAUSTED when a list or TensorArray of `length` slots is more than Sluice lets
+// one hold (kMaxSlots): each slot is a Tensor object, and a length taken from a hostile
+// graph must not exhaust memory before the first element is written.
+inline constexpr int64_t kMaxSlots = int64_t{1} << 24;
+absl::Status CheckSlotCount(int64_t length);
 
 // A tensor of zeros of `dtype` and `shape`, for slots that were never set.
 absl::Status ZerosTensor(OpKernelContext* ctx, DataType dtype, const TensorShape& shape,

@@ -141,6 +141,7 @@ class TensorListReserveOp : public OpKernel {
                 errors::InvalidArgument("The num_elements to reserve must be a non negative "
                                         "number, but got ",
                                         num_elements));
+    OP_REQUIRES_OK(ctx, CheckSlotCount(num_elements));
     TensorList list(element_dtype_, std::move(shape));
     list.tensors.resize(static_cast<size_t>(num_elements), Tensor(DT_INVALID));
     OP_REQUIRES_OK(ctx, SetOutputList(ctx, 0, std::move(list)));
@@ -319,6 +320,7 @@ class TensorListSetItemOp : public OpKernel {
                                         size, " elements."));
     const Tensor& item = ctx->input(2);
     OP_REQUIRES_OK(ctx, CheckElementShape(*input, item.shape(), "set"));
+    OP_REQUIRES_OK(ctx, CheckSlotCount(index + 1));
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
     if (index >= size) list->tensors.resize(static_cast<size_t>(index) + 1, Tensor(DT_INVALID));
@@ -405,6 +407,7 @@ class TensorListResizeOp : public OpKernel {
     OP_REQUIRES(
         ctx, size >= 0,
         errors::InvalidArgument("TensorListSlice expects size to be non-negative. Got: ", size));
+    OP_REQUIRES_OK(ctx, CheckSlotCount(size));
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
     list->tensors.resize(static_cast<size_t>(size), Tensor(DT_INVALID));
@@ -492,13 +495,9 @@ absl::Status ScatterRows(OpKernelContext* ctx, const Tensor& t, const Tensor& in
     if (index < 0) {
       return errors::InvalidArgument("Indices in TensorListScatter must all be non-negative.");
     }
-    // Bounds the list's growth by the tensor's own size times a sane factor would change
-    // TensorFlow's semantics; a huge index fails in the allocation below instead.
     max_index = std::max(max_index, index);
   }
-  if (max_index >= (int64_t{1} << 31)) {
-    return errors::InvalidArgument("Index ", max_index, " in TensorListScatter is too large");
-  }
+  RETURN_IF_ERROR(CheckSlotCount(max_index + 1));
   if (max_index + 1 > static_cast<int64_t>(list->tensors.size())) {
     list->tensors.resize(static_cast<size_t>(max_index + 1), Tensor(DT_INVALID));
   }
@@ -521,9 +520,10 @@ class TensorListScatterOp : public OpKernel {
     int64_t num_elements = -1;
     if (ctx->num_inputs() > 3) {
       OP_REQUIRES_OK(ctx, ScalarArgument(ctx->input(3), "num_elements", &num_elements));
-      OP_REQUIRES(ctx, num_elements >= -1 && num_elements < (int64_t{1} << 31),
+      OP_REQUIRES(ctx, num_elements >= -1,
                   errors::InvalidArgument("TensorListScatter expects num_elements >= -1, found: ",
                                           num_elements));
+      OP_REQUIRES_OK(ctx, CheckSlotCount(num_elements));
     }
     TensorList list(t.dtype(), std::move(shape));
     if (num_elements > 0) {

@@ -54,10 +54,7 @@ absl::Status TensorArray::WriteLocked(int64_t index, const Tensor& value) {
     element_shape_ = PartialTensorShape(value.shape());
   }
   if (index >= size) {
-    // A huge index of a dynamic array fails here rather than in the allocation.
-    if (index >= (int64_t{1} << 31)) {
-      return errors::InvalidArgument("TensorArray ", name_, ": index ", index, " is too large");
-    }
+    RETURN_IF_ERROR(CheckSlotCount(index + 1));
     slots_.resize(static_cast<size_t>(index) + 1);
   }
   Slot& slot = slots_[index];

@@ -13,6 +13,7 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/lists/element_rows.h"
 #include "kernels/cpu/lists/tensor_array.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/resource_mgr.h"
@@ -82,8 +83,7 @@ class TensorArrayOp : public OpKernel {
     int64_t size;
     OP_REQUIRES_OK(ctx, ScalarIndex(ctx->input(0), "size", &size));
     OP_REQUIRES(ctx, size >= 0, errors::InvalidArgument("Size should be >= 0."));
-    OP_REQUIRES(ctx, size < (int64_t{1} << 31),
-                errors::InvalidArgument("TensorArray size ", size, " is too large"));
+    OP_REQUIRES_OK(ctx, CheckSlotCount(size));
     ScopedStepContainer* step = ctx->step_container();
     OP_REQUIRES(ctx, step != nullptr,
                 errors::Internal("TensorArrayV3 needs a step container, and ", name(),

@@ -160,6 +160,9 @@ TEST_F(TensorArrayOpsTest, ReadsKeptWhenNotClearedAndDynamicArraysGrow) {
   EXPECT_EQ(Values<float>(value), (std::vector<float>{0, 0, 0}));
   absl::Status s = Write(ta, 2, Vec({1}));
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  // A dynamic array does not grow to any index a graph names.
+  s = Write(ta, 2147483647, Vec({1, 2, 3}));
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
 
   // Unknown element shape and nothing written: reading fails.
   const Tensor unknown = Create(2, PartialTensorShape());
