@@ -12,13 +12,12 @@ Usage: python3 bench/control_flow/loop_bench.py [--sluice bazel-bin/tools/sluice
            [--iterations 10000] [--runs 30] [--threads 1,default]
 """
 import argparse
-import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+import session_timing
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRAPH = os.path.join(HERE, "..", "..", "tests", "control_flow", "long_loop.pb")
@@ -26,29 +25,8 @@ GRAPH = os.path.join(HERE, "..", "..", "tests", "control_flow", "long_loop.pb")
 
 def tf_median_ms(iterations, runs, threads):
   import numpy as np  # noqa: E402
-  os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-  import tensorflow as tf  # noqa: E402
-  tf1 = tf.compat.v1
-  graph_def = tf1.GraphDef()
-  with open(GRAPH, "rb") as f:
-    graph_def.ParseFromString(f.read())
-  config = tf1.ConfigProto()
-  if threads != "default":
-    config.intra_op_parallelism_threads = int(threads)
-    config.inter_op_parallelism_threads = int(threads)
-  graph = tf.Graph()
-  with graph.as_default():
-    tf1.import_graph_def(graph_def, name="")
-    with tf1.Session(graph=graph, config=config) as session:
-      feed = {"n:0": np.int32(iterations)}
-      for _ in range(3):
-        session.run(["i:0", "s:0"], feed)
-      times = []
-      for _ in range(runs):
-        start = time.perf_counter()
-        session.run(["i:0", "s:0"], feed)
-        times.append((time.perf_counter() - start) * 1e3)
-  return statistics.median(times)
+  return session_timing.tf_median_ms(GRAPH, {"n:0": np.int32(iterations)}, ["i:0", "s:0"],
+                                     runs, threads)
 
 
 def sluice_median_ms(sluice, iterations, runs, threads):
@@ -56,13 +34,8 @@ def sluice_median_ms(sluice, iterations, runs, threads):
   with tempfile.TemporaryDirectory() as tmp:
     n_path = os.path.join(tmp, "n.npy")
     np.save(n_path, np.int32(iterations))
-    cmd = [sluice, "benchmark", GRAPH, "--input", "n=" + n_path, "--output", "i",
-           "--output", "s", "--runs", str(runs), "--warmup", "3", "--json"]
-    if threads != "default":
-      cmd += ["--threads", threads, "--inter-op-threads", threads]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-  lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
-  return json.loads(lines[-1])["latency_ms"]["p50"]
+    return session_timing.sluice_median_ms(sluice, GRAPH, {"n": n_path}, ["i", "s"], runs,
+                                           threads)
 
 
 def main():

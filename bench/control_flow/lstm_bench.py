@@ -12,13 +12,11 @@ Usage: python3 bench/control_flow/lstm_bench.py [--sluice bazel-out/k8-opt/bin/t
            [--batches 1,32] [--runs 30] [--threads 1,default] [--keep-while]
 """
 import argparse
-import json
 import os
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
+
+import session_timing
 
 SEQ, FEATURES, UNITS = 50, 128, 256
 CACHE = os.path.expanduser("~/.cache/sluice-bench/lstm")
@@ -49,40 +47,12 @@ def freeze(batch, keep_while):
 
 
 def tf_median_ms(pb, npy, runs, threads):
-  os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
   import numpy as np  # noqa: E402
-  import tensorflow as tf  # noqa: E402
-  tf1 = tf.compat.v1
-  graph_def = tf1.GraphDef()
-  with open(pb, "rb") as f:
-    graph_def.ParseFromString(f.read())
-  config = tf1.ConfigProto()
-  if threads != "default":
-    config.intra_op_parallelism_threads = int(threads)
-    config.inter_op_parallelism_threads = int(threads)
-  graph = tf.Graph()
-  with graph.as_default():
-    tf1.import_graph_def(graph_def, name="")
-    with tf1.Session(graph=graph, config=config) as session:
-      feed = {"x:0": np.load(npy)}
-      for _ in range(3):
-        session.run("Identity:0", feed)
-      times = []
-      for _ in range(runs):
-        start = time.perf_counter()
-        session.run("Identity:0", feed)
-        times.append((time.perf_counter() - start) * 1e3)
-  return statistics.median(times)
+  return session_timing.tf_median_ms(pb, {"x:0": np.load(npy)}, "Identity:0", runs, threads)
 
 
 def sluice_median_ms(sluice, pb, npy, runs, threads):
-  cmd = [sluice, "benchmark", pb, "--input", "x=" + npy, "--output", "Identity", "--runs",
-         str(runs), "--warmup", "3", "--json"]
-  if threads != "default":
-    cmd += ["--threads", threads, "--inter-op-threads", threads]
-  out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-  lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
-  return json.loads(lines[-1])["latency_ms"]["p50"]
+  return session_timing.sluice_median_ms(sluice, pb, {"x": npy}, ["Identity"], runs, threads)
 
 
 def main():

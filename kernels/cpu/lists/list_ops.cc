@@ -105,49 +105,39 @@ absl::Status CheckElementShape(const TensorList& list, const TensorShape& shape,
   return absl::OkStatus();
 }
 
-class EmptyTensorListOp : public OpKernel {
+// EmptyTensorList (input 1: max_num_elements, -1 for no limit) and TensorListReserve
+// (input 1: num_elements, that many unset slots).
+class NewTensorListOp : public OpKernel {
  public:
-  explicit EmptyTensorListOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+  explicit NewTensorListOp(OpKernelConstruction* ctx)
+      : OpKernel(ctx), reserve_(ctx->def().op() == "TensorListReserve") {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
     PartialTensorShape shape;
     OP_REQUIRES_OK(ctx, ElementShapeArgument(ctx, 0, &shape));
-    int64_t max_num_elements;
-    OP_REQUIRES_OK(ctx, ScalarArgument(ctx->input(1), "max_num_elements", &max_num_elements));
-    OP_REQUIRES(ctx, max_num_elements >= -1,
-                errors::InvalidArgument("max_num_elements must be non-negative or -1, but got ",
-                                        max_num_elements));
+    int64_t n;
+    OP_REQUIRES_OK(
+        ctx, ScalarArgument(ctx->input(1), reserve_ ? "num_elements" : "max_num_elements", &n));
     TensorList list(element_dtype_, std::move(shape));
-    list.max_num_elements = max_num_elements;
+    if (reserve_) {
+      OP_REQUIRES(ctx, n >= 0,
+                  errors::InvalidArgument("The num_elements to reserve must be a non negative "
+                                          "number, but got ",
+                                          n));
+      OP_REQUIRES_OK(ctx, CheckSlotCount(n));
+      list.tensors.resize(static_cast<size_t>(n), Tensor(DT_INVALID));
+    } else {
+      OP_REQUIRES(
+          ctx, n >= -1,
+          errors::InvalidArgument("max_num_elements must be non-negative or -1, but got ", n));
+      list.max_num_elements = n;
+    }
     OP_REQUIRES_OK(ctx, SetOutputList(ctx, 0, std::move(list)));
   }
 
  private:
-  DataType element_dtype_;
-};
-
-class TensorListReserveOp : public OpKernel {
- public:
-  explicit TensorListReserveOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
-  }
-  void Compute(OpKernelContext* ctx) override {
-    PartialTensorShape shape;
-    OP_REQUIRES_OK(ctx, ElementShapeArgument(ctx, 0, &shape));
-    int64_t num_elements;
-    OP_REQUIRES_OK(ctx, ScalarArgument(ctx->input(1), "num_elements", &num_elements));
-    OP_REQUIRES(ctx, num_elements >= 0,
-                errors::InvalidArgument("The num_elements to reserve must be a non negative "
-                                        "number, but got ",
-                                        num_elements));
-    OP_REQUIRES_OK(ctx, CheckSlotCount(num_elements));
-    TensorList list(element_dtype_, std::move(shape));
-    list.tensors.resize(static_cast<size_t>(num_elements), Tensor(DT_INVALID));
-    OP_REQUIRES_OK(ctx, SetOutputList(ctx, 0, std::move(list)));
-  }
-
- private:
+  const bool reserve_;
   DataType element_dtype_;
 };
 
@@ -643,8 +633,8 @@ class TensorListConcatV2Op : public OpKernel {
   DataType element_dtype_;
 };
 
-REGISTER_KERNEL_BUILDER(Name("EmptyTensorList").Device(DEVICE_CPU), EmptyTensorListOp);
-REGISTER_KERNEL_BUILDER(Name("TensorListReserve").Device(DEVICE_CPU), TensorListReserveOp);
+REGISTER_KERNEL_BUILDER(Name("EmptyTensorList").Device(DEVICE_CPU), NewTensorListOp);
+REGISTER_KERNEL_BUILDER(Name("TensorListReserve").Device(DEVICE_CPU), NewTensorListOp);
 REGISTER_KERNEL_BUILDER(Name("TensorListFromTensor").Device(DEVICE_CPU), TensorListFromTensorOp);
 REGISTER_KERNEL_BUILDER(Name("TensorListSplit").Device(DEVICE_CPU), TensorListSplitOp);
 REGISTER_KERNEL_BUILDER(Name("TensorListLength").Device(DEVICE_CPU), TensorListLengthOp);

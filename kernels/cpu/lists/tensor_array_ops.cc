@@ -33,6 +33,7 @@ class ArrayRef {
     return LookupResource(ctx, handle, &array_);
   }
   TensorArray* operator->() const { return array_; }
+  TensorArray& operator*() const { return *array_; }
 
  private:
   TensorArray* array_ = nullptr;
@@ -127,7 +128,7 @@ class TensorArrayReadOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array.operator->(), dtype_));
+    OP_REQUIRES_OK(ctx, CheckDtype(*array, dtype_));
     int64_t index;
     OP_REQUIRES_OK(ctx, ScalarIndex(ctx->input(1), "index", &index));
     Tensor value;
@@ -148,7 +149,7 @@ class TensorArrayGatherOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array.operator->(), dtype_));
+    OP_REQUIRES_OK(ctx, CheckDtype(*array, dtype_));
     IntegerValues indices;
     OP_REQUIRES_OK(ctx, VectorValues(ctx->input(1), "indices", &indices));
     Tensor value;
@@ -167,7 +168,7 @@ class TensorArrayScatterOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array.operator->(), ctx->input(2).dtype()));
+    OP_REQUIRES_OK(ctx, CheckDtype(*array, ctx->input(2).dtype()));
     IntegerValues indices;
     OP_REQUIRES_OK(ctx, VectorValues(ctx->input(1), "indices", &indices));
     OP_REQUIRES_OK(ctx, array->Scatter(ctx, indices, ctx->input(2)));
@@ -184,7 +185,7 @@ class TensorArrayConcatOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array.operator->(), dtype_));
+    OP_REQUIRES_OK(ctx, CheckDtype(*array, dtype_));
     Tensor value;
     std::vector<int64_t> lengths;
     OP_REQUIRES_OK(ctx, array->Concat(ctx, element_shape_except0_, &value, &lengths));
@@ -206,7 +207,7 @@ class TensorArraySplitOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array.operator->(), ctx->input(1).dtype()));
+    OP_REQUIRES_OK(ctx, CheckDtype(*array, ctx->input(1).dtype()));
     IntegerValues lengths;
     OP_REQUIRES_OK(ctx, VectorValues(ctx->input(2), "lengths", &lengths));
     OP_REQUIRES_OK(ctx, array->Split(ctx, ctx->input(1), lengths));
