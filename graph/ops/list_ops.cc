@@ -61,10 +61,9 @@ absl::Status GatherShape(InferenceContext* c) {
 }
 
 absl::Status PopBackShape(InferenceContext* c) {
+  // TensorFlow reads the element's shape from the list's handle data only.
   c->set_output(0, c->Scalar());
-  ShapeHandle element;
-  RETURN_IF_ERROR(ElementShapeInput(c, 1, &element));
-  c->set_output(1, element);
+  c->set_output(1, c->UnknownShape());
   return absl::OkStatus();
 }
 

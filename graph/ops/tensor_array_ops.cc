@@ -3,8 +3,9 @@
 // Gather, Scatter, Concat, Split, Size and Close use it. TF1's dynamic_rnn, tf.map_fn and
 // while loops collect their results in them. The kernels are in kernels/cpu/lists/.
 //
-// The handle is a scalar here, as the kernels make it (TensorFlow's shape function says
-// [2], a remnant of the string handles of earlier versions).
+// The handle's inferred shape is [2], as TensorFlow's shape function says (a remnant of the
+// string handles of earlier versions), although the kernel makes a scalar handle, as
+// TensorFlow's does; nothing reads the handle's shape.
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/op/op_registry.h"
@@ -20,7 +21,7 @@ using shape_inference::ShapeHandle;
 absl::Status CreationShape(InferenceContext* c) {
   ShapeHandle unused;
   RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
-  c->set_output(0, c->Scalar());
+  c->set_output(0, c->Vector(2));
   c->set_output(1, c->Scalar());
   return absl::OkStatus();
 }
@@ -44,14 +45,9 @@ absl::Status GatherShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// As TensorFlow's: the value's shape is left unknown.
 absl::Status ConcatShape(InferenceContext* c) {
-  PartialTensorShape except0;
-  RETURN_IF_ERROR(c->GetAttr("element_shape_except0", &except0));
-  ShapeHandle rest;
-  RETURN_IF_ERROR(c->MakeShapeFromPartialTensorShape(except0, &rest));
-  ShapeHandle out;
-  RETURN_IF_ERROR(c->Concatenate(c->Vector(c->UnknownDim()), rest, &out));
-  c->set_output(0, out);
+  c->set_output(0, c->UnknownShape());
   c->set_output(1, c->Vector(c->UnknownDim()));
   return absl::OkStatus();
 }
