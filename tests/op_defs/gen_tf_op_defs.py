@@ -62,6 +62,21 @@ OPS = [
     "VariableV2", "Assign", "AssignAdd", "AssignSub", "IsVariableInitialized", "VarHandleOp",
     "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "DestroyResourceOp",
+    # Detection, set and histogram ops; assertions and printing.
+    "NonMaxSuppressionV3", "NonMaxSuppressionV4", "NonMaxSuppressionV5", "Unique", "UniqueV2",
+    "ReverseSequence", "Cumprod", "Bincount", "DenseBincount", "Assert", "Print", "PrintV2",
+    "StringFormat",
+    # Dilated convolutions, causal masks, discretization, resizing, 3-D convolution and pooling.
+    "SpaceToBatchND", "BatchToSpaceND", "MatrixBandPart", "Bucketize", "ResizeBicubic",
+    "ResizeArea", "Conv3D", "MaxPool3D", "AvgPool3D",
+    # TensorLists (variant tensors) and TF1 TensorArrays.
+    "EmptyTensorList", "TensorListReserve", "TensorListFromTensor", "TensorListSplit",
+    "TensorListScatter", "TensorListScatterV2", "TensorListScatterIntoExistingList",
+    "TensorListLength", "TensorListElementShape", "TensorListGetItem", "TensorListSetItem",
+    "TensorListPushBack", "TensorListPopBack", "TensorListResize", "TensorListStack",
+    "TensorListGather", "TensorListConcatV2", "TensorArrayV3", "TensorArrayWriteV3",
+    "TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArrayConcatV3",
+    "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
 ]
 
 

@@ -1,0 +1,60 @@
+#include "graph/ops/ops_test_util.h"
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace ops_test {
+namespace {
+
+TEST(Conv3DShapeTest, Padding) {
+  EXPECT_EQ(Infer("Conv3D", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='VALID'",
+                  "[2,5,6,7,3];[2,3,3,3,8]"),
+            "[2,4,4,5,8]");
+  EXPECT_EQ(Infer("Conv3D", "T=DT_FLOAT, strides=[1, 2, 2, 2, 1], padding='SAME'",
+                  "[2,5,6,7,3];[2,3,3,3,8]"),
+            "[2,3,3,4,8]");
+  EXPECT_EQ(Infer("Conv3D",
+                  "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='VALID', "
+                  "dilations=[1, 2, 2, 2, 1]",
+                  "[1,5,6,7,3];[2,3,3,3,4]"),
+            "[1,3,2,3,4]");
+  EXPECT_EQ(
+      Infer("Conv3D", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='VALID', data_format='NCDHW'",
+            "[1,3,5,6,7];[2,3,3,3,4]"),
+      "[1,4,4,4,5]");
+  EXPECT_EQ(Infer("Conv3D", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'", "?;?"),
+            "[?,?,?,?,?]");
+}
+
+TEST(Conv3DShapeTest, Errors) {
+  EXPECT_THAT(Infer("Conv3D", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'",
+                    "[2,5,6,7];[2,3,3,3,8]"),
+              IsInvalidArgument("must be rank 5"));
+  EXPECT_THAT(
+      Infer("Conv3D", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'",
+            "[2,5,6,7,3];[2,3,3,2,8]"),
+      IsInvalidArgument("Depth of input (3) is not a multiple of input depth of filter (2)"));
+}
+
+TEST(Pool3DShapeTest, Padding) {
+  EXPECT_EQ(Infer("MaxPool3D",
+                  "T=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='VALID'",
+                  "[2,5,6,7,3]"),
+            "[2,2,3,3,3]");
+  EXPECT_EQ(Infer("AvgPool3D",
+                  "T=DT_FLOAT, ksize=[1, 3, 3, 3, 1], strides=[1, 2, 2, 2, 1], padding='SAME'",
+                  "[2,5,6,7,3]"),
+            "[2,3,3,4,3]");
+  EXPECT_EQ(Infer("AvgPool3D",
+                  "T=DT_FLOAT, ksize=[1, 1, 2, 2, 2], strides=[1, 1, 1, 1, 1], padding='VALID', "
+                  "data_format='NCDHW'",
+                  "[2,3,5,6,7]"),
+            "[2,3,4,5,6]");
+  EXPECT_THAT(Infer("MaxPool3D",
+                    "T=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='VALID'",
+                    "[2,5,6,7]"),
+              IsInvalidArgument("must be rank 5"));
+}
+
+}  // namespace
+}  // namespace ops_test
+}  // namespace sluice
