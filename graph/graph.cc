@@ -20,6 +20,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/core/errors.h"
 #include "graph/op/graph_def_util.h"
+#include "graph/shape/common_shape_fns.h"
 #include "proto/tensor.pb.h"
 
 namespace sluice {
@@ -183,6 +184,7 @@ std::string Node::DebugString() const {
 
 Graph::Graph(const OpRegistryInterface* ops, std::shared_ptr<google::protobuf::Arena> arena)
     : ops_(ops),
+      library_ops_(ops, shape_inference::UnknownShape),
       arena_(arena != nullptr ? std::move(arena) : std::make_shared<google::protobuf::Arena>()) {
   versions_.set_producer(kGraphDefVersion);
   versions_.set_min_consumer(kGraphDefVersionMinConsumer);
@@ -259,7 +261,7 @@ absl::StatusOr<Node*> Graph::AddNode(NodeDef node_def) {
     return errors::InvalidArgument("Node '", node_def.name(), "' is not unique");
   }
   const OpDef* op_def = nullptr;
-  absl::Status s = ops_->LookUpOpDef(node_def.op(), &op_def);
+  absl::Status s = library_ops_.LookUpOpDef(node_def.op(), &op_def);
   if (!s.ok()) return AttachDef(s, node_def);
   DataTypeVector inputs, outputs;
   RETURN_IF_ERROR(AttachDef(InOutTypesForNode(node_def, *op_def, &inputs, &outputs), node_def));
@@ -271,7 +273,15 @@ Node* Graph::CopyNode(const Node* node) {
   NodeDef* def = google::protobuf::Arena::CreateMessage<NodeDef>(arena_.get());
   def->CopyFrom(node->def());
   if (names_.contains(def->name())) def->set_name(NewName(def->name()));
-  Node* copy = AllocateNode(def, node->op_def_, node->input_types_, node->output_types_);
+  // A call of another graph's function keeps an OpDef that graph owns: take this graph's
+  // own when it has the function, so the copy does not outlive what it points to.
+  const OpDef* op_def = node->op_def_;
+  const OpDef* own = nullptr;
+  if (node->graph_ != this && node->graph_->IsFunction(def->op()) &&
+      library_ops_.LookUpOpDef(def->op(), &own).ok()) {
+    op_def = own;
+  }
+  Node* copy = AllocateNode(def, op_def, node->input_types_, node->output_types_);
   copy->assigned_device_name_ = node->assigned_device_name_;
   return copy;
 }
@@ -491,7 +501,13 @@ absl::Status Graph::AddFunctionLibrary(const FunctionDefLibrary& lib) {
     }
   }
   library_ = std::move(merged);
+  library_ops_.AddFunctions(library_);
   return absl::OkStatus();
+}
+
+void Graph::RestoreFunctionLibrary(FunctionDefLibrary library) {
+  library_ = std::move(library);
+  library_ops_.RetainOnly(library_);
 }
 
 void Graph::ToGraphDef(GraphDef* graph_def) const {

@@ -44,6 +44,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/arena.h"
 #include "graph/core/types.h"
+#include "graph/op/graph_def_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "proto/function.pb.h"
@@ -291,7 +292,8 @@ class Graph {
   static constexpr int kControlSlot = -1;
 
   // Creates _SOURCE (id 0) and _SINK (id 1) and the control edge between them. `ops` must
-  // outlive the graph; it resolves the op of every node added. The graph allocates on
+  // outlive the graph; it resolves the op of every node added, and after it the functions of
+  // the graph's library do (op_registry()). The graph allocates on
   // `arena` (shared with whoever else holds it), or on an arena of its own when it is null.
   explicit Graph(const OpRegistryInterface* ops,
                  std::shared_ptr<google::protobuf::Arena> arena = nullptr);
@@ -349,7 +351,14 @@ class Graph {
   NodeIterable op_nodes() const { return NodeIterable(&nodes_, true); }
   EdgeIterable edges() const { return EdgeIterable(&edges_, false); }
 
-  const OpRegistryInterface* op_registry() const { return ops_; }
+  // Resolves ops as TensorFlow's FunctionLibraryDefinition does: the registry the graph was
+  // made with, then the functions of library() by name, whose OpDef is their signature. A
+  // node whose op is a function's name calls it (it has the signature's inputs and outputs;
+  // its shape function gives unknown output shapes); LowerFunctionalOps (passes/) inlines
+  // such calls before a graph runs.
+  const OpRegistryInterface* op_registry() const { return &library_ops_; }
+  // Whether `op` names a function of library() (rather than an op of the base registry).
+  bool IsFunction(absl::string_view op) const { return library_ops_.IsFunction(op); }
 
   // The arena that holds the graph's NodeDefs. They are many small objects: allocating them
   // together makes building, walking and destroying a graph cheaper, and a GraphDef parsed
@@ -361,8 +370,10 @@ class Graph {
   const std::shared_ptr<google::protobuf::Arena>& shared_arena() const { return arena_; }
 
   const FunctionDefLibrary& library() const { return library_; }
-  // Adds the functions and gradients of `lib`. A function or gradient already present with a
-  // different definition is INVALID_ARGUMENT; an identical one is skipped.
+  // Adds the functions and gradients of `lib`, and makes op_registry() resolve the new
+  // functions. A function named like an op of the base registry, or a function or gradient
+  // already present with a different definition, is INVALID_ARGUMENT (and nothing is added);
+  // an identical one is skipped.
   absl::Status AddFunctionLibrary(const FunctionDefLibrary& lib);
 
   const VersionDef& versions() const { return versions_; }
@@ -379,6 +390,9 @@ class Graph {
   friend class Node;
   friend class import_internal::GraphConstructor;
 
+  // Puts back a library the graph had before (the importer undoing a failed import, which
+  // has removed the nodes that called the functions now dropped).
+  void RestoreFunctionLibrary(FunctionDefLibrary library);
   // AddNode for a NodeDef the importer has validated: `op_def` is its op and `inputs` and
   // `outputs` its flat types (ValidateNodeDef computed them). REQUIRES: the name is free,
   // and `node_def` is on arena().
@@ -405,6 +419,8 @@ class Graph {
   void Rename(Node* node, std::string name);
 
   const OpRegistryInterface* ops_;
+  // ops_, then the functions of library_.
+  LibraryOpRegistry library_ops_;
   // Declared first so that it outlives everything that points into it.
   std::shared_ptr<google::protobuf::Arena> arena_;
   // Owned, by id; nullptr once removed (and deleted).

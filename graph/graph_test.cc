@@ -80,7 +80,10 @@ TEST_F(GraphTest, NewGraphHasSourceAndSink) {
   EXPECT_EQ(e->dst_input(), Graph::kControlSlot);
   EXPECT_EQ(e->DebugString(), "[id=0 _SOURCE:-1 -> _SINK:-1]");
   EXPECT_EQ(g_.versions().producer(), 2474);
-  EXPECT_EQ(g_.op_registry(), OpRegistry::Global());
+  // The graph's registry is the one it was made with, then its library's functions.
+  const auto* registry = dynamic_cast<const LibraryOpRegistry*>(g_.op_registry());
+  ASSERT_NE(registry, nullptr);
+  EXPECT_EQ(registry->base(), OpRegistry::Global());
   std::vector<Node*> ops(g_.op_nodes().begin(), g_.op_nodes().end());
   EXPECT_TRUE(ops.empty());
 }
@@ -633,6 +636,32 @@ TEST_F(GraphTest, AddFunctionLibrary) {
   EXPECT_THAT(s.message(), HasSubstr("Cannot add function 'MatMul' because an op with the same "
                                      "name already exists."));
   EXPECT_EQ(g_.library().function_size(), 1);  // failures change nothing
+  EXPECT_TRUE(g_.IsFunction("F"));
+  EXPECT_FALSE(g_.IsFunction("New"));
+  EXPECT_FALSE(g_.IsFunction("MatMul"));
+}
+
+TEST_F(GraphTest, NodesMayCallTheLibrarysFunctions) {
+  FunctionDefLibrary lib;
+  OpDef* signature = lib.add_function()->mutable_signature();
+  signature->set_name("twice");
+  OpDef::ArgDef* x = signature->add_input_arg();
+  x->set_name("x");
+  x->set_type(DT_FLOAT);
+  *signature->add_output_arg() = *x;
+  signature->mutable_output_arg(0)->set_name("y");
+  NodeDef call = MakeDef("c", "twice");
+  EXPECT_EQ(g_.AddNode(call).status().code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE(g_.AddFunctionLibrary(lib).ok());
+  absl::StatusOr<Node*> c = g_.AddNode(call);
+  ASSERT_TRUE(c.ok()) << c.status();
+  EXPECT_EQ((*c)->op_def().name(), "twice");
+  EXPECT_EQ((*c)->num_inputs(), 1);
+  EXPECT_EQ((*c)->output_type(0), DT_FLOAT);
+  // A graph made over this one's registry resolves the call too, and its copy of the node
+  // keeps an OpDef that lives as long as it does.
+  Graph scratch(g_.op_registry());
+  EXPECT_EQ(scratch.CopyNode(*c)->op_def().name(), "twice");
 }
 
 TEST_F(GraphTest, EdgeIterationIsInIdOrder) {

@@ -101,8 +101,9 @@ absl::Status InstantiateFunctionBody(const FunctionDef& fdef, const AttrValueMap
     const OpDef* op_def = nullptr;
     if (const FunctionDef* nested = FindFunction(library, node->op())) {
       op_def = &nested->signature();
-    } else {
-      RETURN_IF_ERROR(registry.LookUpOpDef(node->op(), &op_def));
+    } else if (absl::Status s = registry.LookUpOpDef(node->op(), &op_def); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("Function '", fname, "', node '", node->name(),
+                                                 "': ", s.message()));
     }
     NameRangeMap ranges;
     const absl::Status s = NameRangesForNode(AttrSlice(*node), *op_def, nullptr, &ranges);

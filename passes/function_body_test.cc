@@ -96,5 +96,42 @@ TEST(FunctionBodyTest, AnInputNamingNoTensorIsAnError) {
   EXPECT_THAT(std::string(s.message()), HasSubstr("two:nonexistent:0"));
 }
 
+// A body node whose op is another function's name takes that function's signature: its
+// outputs are named by the signature's output args.
+TEST(FunctionBodyTest, ABodyNodeMayCallAFunctionByName) {
+  FunctionDefLibrary library;
+  *library.add_function() = Parse(kScale);
+  const FunctionDef outer = Parse(R"pb(
+    signature {
+      name: "outer"
+      input_arg { name: "a" type: DT_FLOAT }
+      output_arg { name: "b" type: DT_FLOAT }
+    }
+    node_def {
+      name: "inner"
+      op: "scale"
+      input: "a"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    }
+    ret { key: "b" value: "inner:y:0" }
+  )pb");
+  FunctionBody body;
+  absl::Status s =
+      InstantiateFunctionBody(outer, AttrValueMap(), library, *OpRegistry::Global(), &body);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_THAT(body.rets, ElementsAre("inner:0"));
+  ASSERT_EQ(body.graph.node_size(), 2);
+  EXPECT_EQ(body.graph.node(1).op(), "scale");
+  EXPECT_THAT(body.graph.node(1).input(), ElementsAre("a"));
+  // Without the library the op is unknown, and the error says where.
+  s = InstantiateFunctionBody(outer, AttrValueMap(), FunctionDefLibrary(), *OpRegistry::Global(),
+                              &body);
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("Function 'outer', node 'inner'"));
+}
+
 }  // namespace
 }  // namespace sluice

@@ -31,22 +31,36 @@ bool IsCall(const Node& n) { return IsCallType(n.type_string()); }
 bool IsIf(const Node& n) { return IsIfType(n.type_string()); }
 bool IsCase(const Node& n) { return IsCaseType(n.type_string()); }
 bool IsWhile(const Node& n) { return IsWhileType(n.type_string()); }
+// A node whose op is the name of a function of its graph's library.
+bool CallsLibraryFunction(const Node& n) { return n.graph()->IsFunction(n.type_string()); }
 
 class Lowerer {
  public:
   explicit Lowerer(Graph* g) : g_(g) {}
 
   absl::Status Lower(Node* n) {
-    if (IsCall(*n)) return LowerCall(n);
+    if (IsCall(*n)) {
+      const NameAttrList* f = nullptr;
+      RETURN_IF_ERROR(GetNodeAttr(n->attrs(), "f", &f));
+      return LowerCall(n, *f);
+    }
+    if (CallsLibraryFunction(*n)) {
+      // As a PartitionedCall of the function with the node's attrs (those not starting with
+      // '_', which belong to the runtime) as the function's.
+      NameAttrList f;
+      f.set_name(n->type_string());
+      for (const auto& [name, value] : n->def().attr()) {
+        if (!name.empty() && name[0] != '_') (*f.mutable_attr())[name] = value;
+      }
+      return LowerCall(n, f);
+    }
     if (IsIf(*n)) return LowerIf(n);
     if (IsCase(*n)) return LowerCase(n);
     return LowerWhile(n);
   }
 
  private:
-  absl::Status LowerCall(Node* n) {
-    const NameAttrList* f = nullptr;
-    RETURN_IF_ERROR(GetNodeAttr(n->attrs(), "f", &f));
+  absl::Status LowerCall(Node* n, const NameAttrList& f) {
     std::vector<Source> in;
     RETURN_IF_ERROR(DataInputs(n, &in));
     // Nodes of the body without inputs must run where the call runs (inside a loop, once
@@ -57,7 +71,7 @@ class Lowerer {
     CopyControlInputs(n, gate_node);
     std::vector<Source> rets;
     std::vector<Node*> control_rets;
-    RETURN_IF_ERROR(ImportBody(n, *f, "body", in, {gate_node}, &rets, &control_rets));
+    RETURN_IF_ERROR(ImportBody(n, f, "body", in, {gate_node}, &rets, &control_rets));
     return ReplaceWithOutputs(n, rets, control_rets);
   }
 
@@ -403,7 +417,7 @@ bool IsLoweredFunctionalOpType(absl::string_view op) {
 }
 
 bool IsLoweredFunctionalOp(const Node& node) {
-  return IsLoweredFunctionalOpType(node.type_string());
+  return IsLoweredFunctionalOpType(node.type_string()) || CallsLibraryFunction(node);
 }
 
 absl::Status LowerFunctionalOps(const LowerFunctionalOpsOptions& options, Graph* graph,

@@ -2,6 +2,9 @@
 // stand for, so that one executor (the frame executor for loops and branches) runs them.
 //
 //  - PartitionedCall and StatefulPartitionedCall: the function's body is inlined.
+//  - A node whose op is the name of a function of the graph's library (TF1's Defun, some TF2
+//    exports): inlined as a PartitionedCall of that function whose attrs are the node's
+//    (those not starting with '_').
 //  - If and StatelessIf: the inputs go through Switch on the predicate (a non-bool predicate
 //    is cast to bool, non-zero being true); each branch's body is inlined behind a pivot of
 //    its side (so its nodes without inputs, constants, are dead on the untaken side); each
@@ -44,8 +47,10 @@ struct LowerFunctionalOpsOptions {
 absl::Status LowerFunctionalOps(const LowerFunctionalOpsOptions& options, Graph* graph,
                                 bool* changed);
 
-// Whether `node` is one of the ops LowerFunctionalOps replaces (they have no kernels: a
-// session lowers them before it looks for kernels).
+// Whether `node` is one of the ops LowerFunctionalOps replaces, or calls a function of its
+// graph's library by name (they have no kernels: a session lowers them before it looks for
+// kernels). The second form knows only the ops: a caller holding a GraphDef also asks
+// whether the op names a function of its library.
 bool IsLoweredFunctionalOp(const Node& node);
 bool IsLoweredFunctionalOpType(absl::string_view op);
 

@@ -259,19 +259,28 @@ expect "$tmp/inspect_unregistered_json.out" \
   '"inputs":[{"name":"x","dtype":"float","shape":[-1,3],"has_default":false,"needed":true}]'
 expect "$tmp/inspect_unregistered_json.out" '"op_types":{"LookupTableFindV2":7,"Const":2,'
 expect "$tmp/inspect_unregistered_json.out" '"can_run":false,"unregistered_ops":[{"op":"HashTableV2",\
-"graph_function":false,"node_count":1,"nodes":["table/HashTable"]},{"op":"LookupTableFindV2",\
-"graph_function":false,"node_count":7,"nodes":["table/find_0",'
-# Calls of the graph's own functions: described, not run (UNIMPLEMENTED).
+"node_count":1,"nodes":["table/HashTable"]},{"op":"LookupTableFindV2",\
+"node_count":7,"nodes":["table/find_0",'
+# Calls of the graph's own functions (a node whose op is a function's name, as TF1's Defun
+# writes them): described as ordinary nodes, and run (the session inlines them).
+# call = x + x + 1.
 printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
   'node { name: "call" op: "double_it" input: "x" }' \
   'library { function { signature { name: "double_it" input_arg { name: "a" type: DT_FLOAT }' \
-  '  output_arg { name: "b" type: DT_FLOAT } } ret { key: "b" value: "a" } } }' \
+  '  output_arg { name: "b" type: DT_FLOAT } }' \
+  '  node_def { name: "one" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }' \
+  '    attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { } float_val: 1 } } } }' \
+  '  node_def { name: "twice" op: "AddV2" input: "a" input: "a"' \
+  '    attr { key: "T" value { type: DT_FLOAT } } }' \
+  '  node_def { name: "plus" op: "AddV2" input: "twice:z:0" input: "one:output:0"' \
+  '    attr { key: "T" value { type: DT_FLOAT } } }' \
+  '  ret { key: "b" value: "plus:z:0" } } }' \
   >"$tmp/function_call.pbtxt"
-run inspect_function 3 inspect "$tmp/function_call.pbtxt"
-expect "$tmp/inspect_function.out" \
-  "double_it (a function of the graph, which Sluice does not run yet; 1 node): call"
-run run_function 1 run "$tmp/function_call.pbtxt"
-expect "$tmp/run_function.err" "UNIMPLEMENTED"
+run inspect_function 0 inspect "$tmp/function_call.pbtxt"
+expect "$tmp/inspect_function.out" "call: float"
+expect_not "$tmp/inspect_function.out" "Unregistered ops"
+run run_function 0 run "$tmp/function_call.pbtxt" --input x=zeros --shape x=3
+expect "$tmp/run_function.out" "call: float [3]  min 1 max 1 mean 1"
 run inspect_no_kernel 0 inspect "$data/no_kernel.pbtxt"
 expect "$tmp/inspect_no_kernel.out" "CPU: no kernel for 1 op(s): Relu (T=qint8)"
 run inspect_cnn 0 inspect "$fixtures/cnn.pb"

@@ -11,8 +11,9 @@
 //     prefix, uniquified names); check and add it; connect it to inputs already built
 //     (inputs not yet built are loop back edges, allowed only into a Merge, connected at the
 //     end); infer its shapes; release its consumers. Nodes never released lie on a cycle.
-//  4. Add the back edges, merge versions and the library, fill in the results and connect
-//     _SOURCE and _SINK. Any error undoes every node added.
+//  4. Add the back edges, merge versions, fill in the results and connect _SOURCE and _SINK.
+//     The library is merged before step 3, since a node may call one of its functions by
+//     name. Any error undoes every node added and the library's merge.
 #include "graph/import/graph_constructor.h"
 
 #include <algorithm>
@@ -43,6 +44,9 @@ absl::Status GraphConstructor::TryImport() {
   }
   RETURN_IF_ERROR(BuildNodeIndex());
   RETURN_IF_ERROR(InitFromEdges());
+  // The library first: a node may call one of its functions by name (op_registry() resolves
+  // them). Undo puts the graph's own library back.
+  RETURN_IF_ERROR(AddLibrary());
   RETURN_IF_ERROR(Convert());
   RETURN_IF_ERROR(AddBackEdges());
   if (results_ != nullptr) {
@@ -50,11 +54,20 @@ absl::Status GraphConstructor::TryImport() {
     RETURN_IF_ERROR(PopulateReturnNodes());
     RETURN_IF_ERROR(PopulateMissingUnusedInputMapKeys());
   }
-  RETURN_IF_ERROR(g_->AddFunctionLibrary(gdef_.library()));
   // Nothing below can fail.
   UpdateVersions();
   UpdateUniquifiedColocationNames();
   FixupSourceAndSinkEdges(g_);
+  return absl::OkStatus();
+}
+
+absl::Status GraphConstructor::AddLibrary() {
+  if (gdef_.library().function_size() == 0 && gdef_.library().gradient_size() == 0) {
+    return absl::OkStatus();
+  }
+  original_library_ = g_->library();
+  RETURN_IF_ERROR(g_->AddFunctionLibrary(gdef_.library()));
+  library_added_ = true;
   return absl::OkStatus();
 }
 
@@ -380,6 +393,8 @@ void GraphConstructor::Undo() {
   }
   created_.clear();
   g_->set_versions(original_versions_);
+  if (library_added_) g_->RestoreFunctionLibrary(std::move(original_library_));
+  library_added_ = false;
 }
 
 }  // namespace import_internal

@@ -167,6 +167,8 @@ class GraphConstructor {
   };
 
   absl::Status TryImport();
+  // Merges gdef_'s library into the graph's, remembering the graph's for Undo.
+  absl::Status AddLibrary();
   absl::Status IndexExistingNodes();
   absl::Status ValidateInputMapAndControlDependencies();
   absl::Status BuildNodeIndex();
@@ -212,6 +214,9 @@ class GraphConstructor {
   // Whether ConsumeNodeDef handed out NodeDefs that movable_ still lists.
   bool borrowed_node_defs_ = false;
   const VersionDef original_versions_;
+  // The graph's library before AddLibrary merged gdef_'s into it.
+  FunctionDefLibrary original_library_;
+  bool library_added_ = false;
   std::string prefix_;  // opts_.prefix, possibly uniquified
   import_internal::ImportShapes shapes_;
   ImportGraphDefResults* results_;

@@ -483,6 +483,90 @@ TEST_F(ConvertTest, FailureUndoesEverything) {
   EXPECT_EQ(g_.versions().producer(), versions.producer());
 }
 
+// A library with "square_it" (x: T) -> (y: T), T in {float, int32}, y = x * x.
+const char kSquareLibrary[] = R"pb(
+  library {
+    function {
+      signature {
+        name: "square_it"
+        input_arg { name: "x" type_attr: "T" }
+        output_arg { name: "y" type_attr: "T" }
+        attr { name: "T" type: "type" }
+      }
+      node_def {
+        name: "m"
+        op: "Mul"
+        input: "x"
+        input: "x"
+        attr {
+          key: "T"
+          value { placeholder: "T" }
+        }
+      }
+      ret { key: "y" value: "m:z:0" }
+    }
+  })pb";
+
+TEST_F(ConvertTest, NodeCallingALibraryFunctionHasItsSignature) {
+  opts_.validate_shape = true;
+  ASSERT_TRUE(Convert(Ph("a", "DT_INT32") +
+                      Unary("c", "square_it", "input: 'a' input: '^a'", "DT_INT32") +
+                      Unary("d", "Identity", "input: 'c'", "DT_INT32") + kSquareLibrary)
+                  .ok());
+  const Node* c = g_.FindNodeByName("c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->op_def().name(), "square_it");
+  EXPECT_EQ(c->num_inputs(), 1);
+  ASSERT_EQ(c->num_outputs(), 1);
+  EXPECT_EQ(c->output_type(0), DT_INT32);
+  EXPECT_TRUE(g_.IsFunction("square_it"));
+  EXPECT_FALSE(g_.IsFunction("Mul"));
+  EXPECT_EQ(CanonicalGraphString(g_), "a(Placeholder);c(square_it);d(Identity)|^a->c;a->c;c->d");
+  // Graph::AddNode resolves it too.
+  NodeDef e;
+  e.set_name("e");
+  e.set_op("square_it");
+  AddNodeAttr("T", DT_FLOAT, &e);
+  ASSERT_TRUE(g_.AddNode(e).ok());
+}
+
+TEST_F(ConvertTest, BadCallsOfLibraryFunctions) {
+  // Too many inputs for the signature.
+  ExpectError(Ph("a") + Unary("c", "square_it", "input: 'a' input: 'a'") + kSquareLibrary,
+              absl::StatusCode::kInvalidArgument, "{{node c}}");
+  // An input of the wrong type.
+  ExpectError(Ph("a") + Unary("c", "square_it", "input: 'a'", "DT_INT32") + kSquareLibrary,
+              absl::StatusCode::kInvalidArgument, "Input 0 of node c was passed float");
+  // The function's type attr not set.
+  ExpectError(Ph("a") + "node { name: 'c' op: 'square_it' input: 'a' }" + kSquareLibrary,
+              absl::StatusCode::kInvalidArgument, "{{node c}}");
+  // A function named like a registered op.
+  ExpectError(Ph("a") + "library { function { signature { name: 'Identity' } } }",
+              absl::StatusCode::kInvalidArgument, "Cannot add function 'Identity'");
+  // Each failure took the library it added away again.
+  EXPECT_EQ(g_.library().function_size(), 0);
+  EXPECT_FALSE(g_.IsFunction("square_it"));
+  const OpDef* op_def = nullptr;
+  EXPECT_EQ(g_.op_registry()->LookUpOpDef("square_it", &op_def).code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST_F(ConvertTest, FailureKeepsTheLibraryTheGraphHad) {
+  ASSERT_TRUE(Convert(Ph("keep", "DT_INT32") +
+                      Unary("sq", "square_it", "input: 'keep'", "DT_INT32") + kSquareLibrary)
+                  .ok());
+  absl::Status s = Convert(Ph("a") + Unary("b", "Cube", "input: 'a'", "DT_INT32") +
+                           "library { function { signature { name: 'Cube' "
+                           "input_arg { name: 'x' type_attr: 'T' } "
+                           "output_arg { name: 'y' type_attr: 'T' } "
+                           "attr { name: 'T' type: 'type' } } } }");
+  EXPECT_THAT(s.message(), HasSubstr("Input 0 of node b was passed float"));
+  EXPECT_EQ(CanonicalGraphString(g_), "keep(Placeholder);sq(square_it)|keep->sq");
+  ASSERT_EQ(g_.library().function_size(), 1);
+  EXPECT_TRUE(g_.IsFunction("square_it"));
+  EXPECT_FALSE(g_.IsFunction("Cube"));
+}
+
 TEST_F(ConvertTest, GraphFromTextForTestReportsParseErrors) {
   Graph g(OpRegistry::Global());
   absl::Status s = GraphFromTextForTest("node { name: ", &g);
@@ -572,6 +656,22 @@ TEST(CopyGraphTest, CopiesNodesEdgesVersionsAndLibrary) {
   src.ToGraphDef(&a);
   dest.ToGraphDef(&b);
   EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a, b));
+}
+
+TEST(CopyGraphTest, CallsOfFunctionsOutliveTheSource) {
+  Graph dest(OpRegistry::Global());
+  {
+    Graph src(OpRegistry::Global());
+    ASSERT_TRUE(
+        GraphFromTextForTest(Ph("a") + Unary("c", "square_it", "input: 'a'") + kSquareLibrary, &src)
+            .ok());
+    CopyGraph(src, &dest);
+  }
+  const Node* c = dest.FindNodeByName("c");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->op_def().name(), "square_it");
+  EXPECT_EQ(c->op_def().input_arg(0).name(), "x");
+  EXPECT_TRUE(dest.IsFunction("square_it"));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "glog/logging.h"
 #include "graph/core/errors.h"
 #include "graph/import/graph_constructor_internal.h"
+#include "graph/op/graph_def_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_def_util.h"
 #include "graph/tensor_id.h"
@@ -65,7 +66,12 @@ void AddPrefixes(absl::string_view name, absl::flat_hash_set<std::string>* prefi
 }
 
 std::vector<std::string> SimilarOpNames(const OpRegistryInterface& registry, absl::string_view op) {
-  const auto* listing = dynamic_cast<const OpRegistry*>(&registry);
+  // A Graph's registry (its library's functions over a base registry) lists its base's ops.
+  const OpRegistryInterface* base = &registry;
+  while (const auto* library = dynamic_cast<const LibraryOpRegistry*>(base)) {
+    base = library->base();
+  }
+  const auto* listing = dynamic_cast<const OpRegistry*>(base);
   if (listing == nullptr || op.empty()) return {};
   // Allow about one edit per three characters, so short names only match near-misses.
   const int budget = std::max<int>(1, std::min<int>(3, static_cast<int>(op.size()) / 3));

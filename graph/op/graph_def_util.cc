@@ -1,9 +1,11 @@
 // GraphDef-wide checks and default-attr rewrites, one NodeDef at a time.
 #include "graph/op/graph_def_util.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
@@ -35,20 +37,36 @@ absl::Status NameNodeAndOp(const absl::Status& status, const NodeDef& node) {
   return named;
 }
 
-// Looks up `node`'s OpDef. Calls of functions from the graph's own library are reported as
-// such rather than as an unknown op, which would mislead.
+// The functions of a GraphDef's library by name, for nodes that call them, each with the
+// outcome of CheckFunctionSignature (computed when a node first calls it).
+struct LibrarySignature {
+  const OpDef* signature;
+  std::optional<absl::Status> status;
+};
+using LibrarySignatures = absl::flat_hash_map<std::string, LibrarySignature>;
+
+LibrarySignatures LibraryFunctions(const GraphDef& graph_def) {
+  LibrarySignatures functions;
+  for (const FunctionDef& function : graph_def.library().function()) {
+    functions.try_emplace(function.signature().name(),
+                          LibrarySignature{&function.signature(), std::nullopt});
+  }
+  return functions;
+}
+
+// Looks up `node`'s OpDef: in the registry, else among the library's functions (their
+// signatures), as TensorFlow's FunctionLibraryDefinition does.
 absl::Status LookUpNodeOp(const NodeDef& node, const OpRegistryInterface& registry,
-                          const absl::flat_hash_set<std::string>& library_functions,
-                          const OpDef** op_def) {
+                          LibrarySignatures& library_functions, const OpDef** op_def) {
   absl::Status status = registry.LookUpOpDef(node.op(), op_def);
   if (status.ok()) return status;
-  if (library_functions.contains(node.op())) {
-    return AttachDef(errors::Unimplemented("Node calls function '", node.op(),
-                                           "' of the graph's library; Sluice does not run "
-                                           "graph functions yet"),
-                     node);
-  }
-  return NameNodeAndOp(status, node);
+  auto function = library_functions.find(node.op());
+  if (function == library_functions.end()) return NameNodeAndOp(status, node);
+  LibrarySignature& found = function->second;
+  if (!found.status.has_value()) found.status = CheckFunctionSignature(*found.signature);
+  if (!found.status->ok()) return AttachDef(*found.status, node);
+  *op_def = found.signature;
+  return absl::OkStatus();
 }
 
 bool LacksADefault(const NodeDef& node, const OpDef& op_def) {
@@ -58,15 +76,90 @@ bool LacksADefault(const NodeDef& node, const OpDef& op_def) {
   return false;
 }
 
-absl::flat_hash_set<std::string> LibraryFunctionNames(const GraphDef& graph_def) {
-  absl::flat_hash_set<std::string> names;
-  for (const FunctionDef& function : graph_def.library().function()) {
-    names.insert(function.signature().name());
+}  // namespace
+
+absl::Status CheckFunctionSignature(const OpDef& signature) {
+  absl::flat_hash_map<absl::string_view, absl::string_view> attr_types;
+  for (const OpDef::AttrDef& attr : signature.attr()) attr_types[attr.name()] = attr.type();
+  auto malformed = [&](const OpDef::ArgDef& arg, absl::string_view what) {
+    return errors::InvalidArgument("Function '", signature.name(),
+                                   "' has a malformed signature: ", "argument '", arg.name(), "' ",
+                                   what);
+  };
+  auto check_attr = [&](const OpDef::ArgDef& arg, const std::string& name,
+                        absl::string_view type) -> absl::Status {
+    auto it = attr_types.find(name);
+    if (it == attr_types.end()) {
+      return malformed(arg, absl::StrCat("names attr '", name, "', which is not declared"));
+    }
+    if (it->second != type) {
+      return malformed(arg, absl::StrCat("names attr '", name, "' of type '", it->second,
+                                         "' where one of type '", type, "' is needed"));
+    }
+    return absl::OkStatus();
+  };
+  for (const auto* args : {&signature.input_arg(), &signature.output_arg()}) {
+    for (const OpDef::ArgDef& arg : *args) {
+      const int sources =
+          (arg.type() != DT_INVALID) + !arg.type_attr().empty() + !arg.type_list_attr().empty();
+      if (sources != 1) {
+        return malformed(arg, "needs exactly one of a type, a type attr and a type-list attr");
+      }
+      if (!arg.number_attr().empty()) {
+        if (!arg.type_list_attr().empty()) {
+          return malformed(arg, "has both a number attr and a type-list attr");
+        }
+        RETURN_IF_ERROR(check_attr(arg, arg.number_attr(), "int"));
+      }
+      if (!arg.type_attr().empty()) RETURN_IF_ERROR(check_attr(arg, arg.type_attr(), "type"));
+      if (!arg.type_list_attr().empty()) {
+        RETURN_IF_ERROR(check_attr(arg, arg.type_list_attr(), "list(type)"));
+      }
+    }
   }
-  return names;
+  return absl::OkStatus();
 }
 
-}  // namespace
+LibraryOpRegistry::LibraryOpRegistry(const OpRegistryInterface* base,
+                                     OpShapeInferenceFn function_shape_fn)
+    : base_(base), function_shape_fn_(std::move(function_shape_fn)) {}
+
+LibraryOpRegistry::~LibraryOpRegistry() = default;
+
+void LibraryOpRegistry::AddFunctions(const FunctionDefLibrary& library) {
+  for (const FunctionDef& function : library.function()) {
+    const std::string& name = function.signature().name();
+    if (functions_.contains(name)) continue;
+    Function& added = functions_[name];
+    added.data =
+        std::make_unique<const OpRegistrationData>(function.signature(), function_shape_fn_);
+    added.signature_status = CheckFunctionSignature(function.signature());
+  }
+}
+
+void LibraryOpRegistry::RetainOnly(const FunctionDefLibrary& library) {
+  absl::flat_hash_map<absl::string_view, bool> kept;
+  for (const FunctionDef& function : library.function()) kept[function.signature().name()] = true;
+  for (auto it = functions_.begin(); it != functions_.end();) {
+    if (kept.contains(it->first)) {
+      ++it;
+      continue;
+    }
+    retired_.push_back(std::move(it->second.data));
+    functions_.erase(it++);
+  }
+}
+
+absl::Status LibraryOpRegistry::LookUp(const std::string& op_type_name,
+                                       const OpRegistrationData** op_reg_data) const {
+  absl::Status status = base_->LookUp(op_type_name, op_reg_data);
+  if (status.ok() || functions_.empty()) return status;
+  auto it = functions_.find(op_type_name);
+  if (it == functions_.end()) return status;
+  RETURN_IF_ERROR(it->second.signature_status);
+  *op_reg_data = it->second.data.get();
+  return absl::OkStatus();
+}
 
 absl::Status CheckGraphDefVersions(const VersionDef& versions) {
   if (versions.producer() < kGraphDefVersionMinProducer) {
@@ -90,7 +183,7 @@ absl::Status CheckGraphDefVersions(const VersionDef& versions) {
 
 absl::Status ValidateGraphDefAgainstOpRegistry(const GraphDef& graph_def,
                                                const OpRegistryInterface& registry) {
-  const absl::flat_hash_set<std::string> functions = LibraryFunctionNames(graph_def);
+  LibrarySignatures functions = LibraryFunctions(graph_def);
   for (const NodeDef& node : graph_def.node()) {
     RETURN_IF_ERROR(NameNodeAndOp(ValidateExternalNodeDefSyntax(node), node));
     const OpDef* op_def = nullptr;
@@ -115,7 +208,7 @@ absl::Status AddDefaultAttrsToGraphDef(GraphDef* graph_def, const OpRegistryInte
                                    node_offset,
                                    " with total nodes in graph: ", graph_def->node_size());
   }
-  const absl::flat_hash_set<std::string> functions = LibraryFunctionNames(*graph_def);
+  LibrarySignatures functions = LibraryFunctions(*graph_def);
   for (int i = node_offset; i < graph_def->node_size(); ++i) {
     NodeDef* node = graph_def->mutable_node(i);
     const OpDef* op_def = nullptr;

@@ -120,14 +120,148 @@ TEST_F(GraphDefUtilTest, UnknownOpNamesNodeAndOp) {
   }
 }
 
-TEST_F(GraphDefUtilTest, LibraryFunctionCallIsUnimplemented) {
-  GraphDef graph_def = MatMulGraph();
-  graph_def.mutable_node(2)->set_op("my_function");
-  graph_def.mutable_library()->add_function()->mutable_signature()->set_name("my_function");
+// A function "scale" of (x: T, y: float) -> (z: T), T defaulting to float, and the graph's
+// node "p" calling it by name.
+GraphDef FunctionCallGraph(const std::string& call_extra = "") {
+  GraphDef graph_def;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      absl::StrCat(R"pb(
+                     node {
+                       name: "a"
+                       op: "In"
+                       attr {
+                         key: "dtype"
+                         value { type: DT_FLOAT }
+                       }
+                     }
+                     node { name: "p" op: "scale" input: "a" input: "a")pb",
+                   call_extra, R"pb(}
+                                    library {
+                       function {
+                         signature {
+                           name: "scale"
+                           input_arg { name: "x" type_attr: "T" }
+                           input_arg { name: "y" type: DT_FLOAT }
+                           output_arg { name: "z" type_attr: "T" }
+                           attr {
+                             name: "T"
+                             type: "type"
+                             default_value { type: DT_FLOAT }
+                           }
+                         }
+                         ret { key: "z" value: "x" }
+                       }
+                     })pb"),
+      &graph_def));
+  return graph_def;
+}
+
+TEST_F(GraphDefUtilTest, LibraryFunctionCallIsCheckedAgainstItsSignature) {
+  GraphDef graph_def = FunctionCallGraph();
+  EXPECT_TRUE(ValidateGraphDefAgainstOpRegistry(graph_def, registry_).ok());
+  // The signature's default attr is filled in like an op's.
+  ASSERT_TRUE(AddDefaultAttrsToGraphDef(&graph_def, registry_).ok());
+  ASSERT_EQ(graph_def.node(1).attr().count("T"), 1);
+  EXPECT_EQ(graph_def.node(1).attr().at("T").type(), DT_FLOAT);
+  EXPECT_TRUE(ValidateGraphDefAgainstOpRegistry(graph_def, registry_).ok());
+}
+
+TEST_F(GraphDefUtilTest, LibraryFunctionCallWithWrongInputsNamesNodeAndFunction) {
+  GraphDef graph_def = FunctionCallGraph();
+  graph_def.mutable_node(1)->mutable_input()->RemoveLast();
   absl::Status status = ValidateGraphDefAgainstOpRegistry(graph_def, registry_);
-  EXPECT_EQ(status.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_THAT(status.message(), HasSubstr("'my_function'"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("scale"));
   EXPECT_THAT(status.message(), HasSubstr("{{node p}}"));
+  // An attr value the signature's attr does not allow.
+  graph_def = FunctionCallGraph(R"pb(attr {
+                                       key: "T"
+                                       value { i: 3 }
+                                     })pb");
+  status = ValidateGraphDefAgainstOpRegistry(graph_def, registry_);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("{{node p}}"));
+}
+
+TEST_F(GraphDefUtilTest, LibraryFunctionWithMalformedSignatureIsInvalid) {
+  GraphDef graph_def = FunctionCallGraph();
+  graph_def.mutable_library()->mutable_function(0)->mutable_signature()->mutable_attr()->Clear();
+  for (const absl::Status& status : {ValidateGraphDefAgainstOpRegistry(graph_def, registry_),
+                                     AddDefaultAttrsToGraphDef(&graph_def, registry_)}) {
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(status.message(), HasSubstr("Function 'scale' has a malformed signature"));
+    EXPECT_THAT(status.message(), HasSubstr("{{node p}}"));
+  }
+}
+
+TEST_F(GraphDefUtilTest, RegisteredOpWinsOverFunctionOfTheSameName) {
+  GraphDef graph_def = MatMulGraph();
+  graph_def.mutable_library()->add_function()->mutable_signature()->set_name("Mm");
+  EXPECT_TRUE(ValidateGraphDefAgainstOpRegistry(graph_def, registry_).ok());
+}
+
+TEST(CheckFunctionSignatureTest, ArgsNeedOneTypeSource) {
+  OpDef signature;
+  signature.set_name("f");
+  EXPECT_TRUE(CheckFunctionSignature(signature).ok());
+  OpDef::ArgDef* arg = signature.add_input_arg();
+  arg->set_name("x");
+  EXPECT_THAT(CheckFunctionSignature(signature).message(),
+              HasSubstr("argument 'x' needs exactly one of a type"));
+  arg->set_type(DT_FLOAT);
+  arg->set_type_attr("T");
+  EXPECT_EQ(CheckFunctionSignature(signature).code(), absl::StatusCode::kInvalidArgument);
+  arg->clear_type();
+  EXPECT_THAT(CheckFunctionSignature(signature).message(),
+              HasSubstr("names attr 'T', which is not declared"));
+  OpDef::AttrDef* attr = signature.add_attr();
+  attr->set_name("T");
+  attr->set_type("int");
+  EXPECT_THAT(CheckFunctionSignature(signature).message(), HasSubstr("of type 'int'"));
+  attr->set_type("type");
+  EXPECT_TRUE(CheckFunctionSignature(signature).ok());
+  arg->set_number_attr("N");
+  EXPECT_THAT(CheckFunctionSignature(signature).message(), HasSubstr("names attr 'N'"));
+}
+
+TEST(LibraryOpRegistryTest, ResolvesBaseOpsThenFunctions) {
+  OpRegistry base;
+  ASSERT_TRUE(base.Register(OpDefBuilder("In").Output("out: float")).ok());
+  LibraryOpRegistry registry(&base);
+  FunctionDefLibrary library;
+  library.add_function()->mutable_signature()->set_name("f");
+  library.add_function()->mutable_signature()->set_name("In");  // shadowed by the op
+  const OpDef* op_def = nullptr;
+  EXPECT_EQ(registry.LookUpOpDef("f", &op_def).code(), absl::StatusCode::kNotFound);
+  registry.AddFunctions(library);
+  EXPECT_TRUE(registry.IsFunction("f"));
+  ASSERT_TRUE(registry.LookUpOpDef("f", &op_def).ok());
+  EXPECT_EQ(op_def->name(), "f");
+  const OpDef* first = op_def;
+  ASSERT_TRUE(registry.LookUpOpDef("In", &op_def).ok());
+  EXPECT_EQ(op_def->output_arg_size(), 1);  // the op's, not the function's
+  // Adding again keeps what was handed out.
+  registry.AddFunctions(library);
+  ASSERT_TRUE(registry.LookUpOpDef("f", &op_def).ok());
+  EXPECT_EQ(op_def, first);
+  // RetainOnly forgets the rest; the OpDef handed out stays readable.
+  registry.RetainOnly(FunctionDefLibrary());
+  EXPECT_FALSE(registry.IsFunction("f"));
+  EXPECT_EQ(registry.LookUpOpDef("f", &op_def).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(first->name(), "f");
+}
+
+TEST(LibraryOpRegistryTest, MalformedSignatureIsKnownButInvalid) {
+  OpRegistry base;
+  LibraryOpRegistry registry(&base);
+  FunctionDefLibrary library;
+  OpDef* signature = library.add_function()->mutable_signature();
+  signature->set_name("g");
+  signature->add_output_arg()->set_name("y");
+  registry.AddFunctions(library);
+  EXPECT_TRUE(registry.IsFunction("g"));
+  const OpDef* op_def = nullptr;
+  EXPECT_EQ(registry.LookUpOpDef("g", &op_def).code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST_F(GraphDefUtilTest, MissingRequiredAttrNamesNodeAndOp) {

@@ -8,7 +8,9 @@ Run from the repository root (needs `python3 -m pip install tensorflow-cpu numpy
 The first graphs below are built in TensorFlow's graph mode with control flow v2 disabled,
 so tf.while_loop and tf.cond become the v1 ops the executor runs (Enter, Exit,
 NextIteration, LoopCond, Switch, Merge). The "v2_" ones are TensorFlow 2 functions (AutoGraph
-turns their Python loops and conditionals into While/If/Case), frozen without lowering. TensorFlow runs it on fixed inputs; the GraphDef, the inputs and
+turns their Python loops and conditionals into While/If/Case), frozen without lowering.
+The "defun_" ones are TF1 graphs whose nodes call functions of the graph's library
+(function.Defun) by name, the node's op being the function's name. TensorFlow runs it on fixed inputs; the GraphDef, the inputs and
 TensorFlow's outputs are written here in the format of tests/fixtures/ (see
 tests/fixture_manifest.h): NAME.pb, NAME.pbtxt, NAME.in.FEED.npy, NAME.out.FETCH.npy and
 manifest.txt. Generation is deterministic. infinite_loop.pbtxt (a loop that never ends, which
@@ -491,6 +493,59 @@ MODELS = [
 ]
 
 
+def defun_calls(rng):
+  """TF1 functions (function.Defun) that graph nodes call by name, their op being the
+  function's name: scale_shift, called directly and under a control dependency, and poly,
+  with two outputs, whose body calls scale_shift by name in turn."""
+  from tensorflow.python.framework import function  # pylint: disable=g-import-not-at-top
+
+  @function.Defun(tf.float32, tf.float32)
+  def scale_shift(x, s):
+    return x * s + 1.0
+
+  @function.Defun(tf.float32)
+  def poly(x):
+    return scale_shift(x, x) - tf.reduce_sum(x), tf.reduce_max(x)
+
+  x = tf1.placeholder(tf.float32, [4], name="x")
+  s = tf1.placeholder(tf.float32, [], name="s")
+  a = scale_shift(x, s, name="shifted")
+  p, m = poly(a, name="poly_call")
+  with tf.control_dependencies([a]):
+    b = scale_shift(p, tf.constant(0.5), name="after_shift")
+  tf.identity(a, name="a")
+  tf.identity(b, name="b")
+  tf.identity(m, name="m")
+  return ({"x": rng.standard_normal(4).astype(np.float32), "s": np.float32(1.5)},
+          ["a", "b", "m"], 1e-5)
+
+
+def defun_in_control_flow(rng):
+  """A Defun called by name inside a v1 loop's body and on one branch of a cond: its inlined
+  body (with a constant) runs once per iteration, and not at all on an untaken branch."""
+  from tensorflow.python.framework import function  # pylint: disable=g-import-not-at-top
+
+  @function.Defun(tf.float32, tf.float32)
+  def step(v, x):
+    return v * 0.5 + x * 2.0
+
+  x = tf1.placeholder(tf.float32, [3], name="x")
+  n = tf1.placeholder(tf.int32, [], name="n")
+  _, v = tf1.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, tf.reshape(step(v, x), [3])),
+                        [tf.constant(0), tf.zeros([3])])
+  y = tf.cond(tf.reduce_sum(v) > 0.0, lambda: step(v, v), lambda: v - 1.0)
+  tf.identity(v, name="v")
+  tf.identity(y, name="y")
+  return {"x": rng.standard_normal(3).astype(np.float32), "n": np.int32(5)}, ["v", "y"], 1e-5
+
+
+# TF1 graphs whose nodes call functions of the graph's library by name (function.Defun).
+FUNCTION_MODELS = [
+    ("defun_calls", defun_calls),
+    ("defun_in_control_flow", defun_in_control_flow),
+]
+
+
 def infinite_loop_graph():
   """A loop whose condition is always true (TensorFlow cannot run it to an end), beside an
   unrelated node: a step fetching the loop must stop at its timeout, and the session must
@@ -567,6 +622,12 @@ def main():
                   tolerance)
     seed += 1
   tf1.disable_control_flow_v2()
+  for name, builder in FUNCTION_MODELS:
+    graph_def, feeds, outputs, tolerance = build_and_run(builder, seed)
+    functions = {f.signature.name for f in graph_def.library.function}
+    assert any(node.op in functions for node in graph_def.node), f"{name} calls no function"
+    write_model(manifest, name, graph_def, feeds, outputs, tolerance)
+    seed += 1
   tf.io.write_graph(infinite_loop_graph(), HERE, "infinite_loop.pbtxt", as_text=True)
   with open(os.path.join(HERE, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")

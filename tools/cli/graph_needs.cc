@@ -102,19 +102,25 @@ std::vector<UnregisteredOp> FindUnregisteredOps(const GraphDef& graph_def,
   }
   absl::flat_hash_map<std::string, bool> registered;  // by op, looked up once each
   std::map<std::string, UnregisteredOp> missing;      // sorted by op
-  for (const NodeDef& node : graph_def.node()) {
+  // Records `node` (named `name`) when its op is unknown. A call of a library function (a
+  // node whose op is the function's name), in the graph or in a body, is no missing op: the
+  // session inlines it.
+  auto check = [&](const NodeDef& node, std::string name) {
     auto [known, added] = registered.try_emplace(node.op(), false);
     if (added) {
       const OpRegistrationData* data = nullptr;
-      known->second = registry.LookUp(node.op(), &data).ok();
+      known->second = registry.LookUp(node.op(), &data).ok() || functions.contains(node.op());
     }
-    if (known->second) continue;
+    if (known->second) return;
     UnregisteredOp& op = missing[node.op()];
-    if (op.nodes.empty()) {
-      op.op = node.op();
-      op.graph_function = functions.contains(node.op());
+    if (op.nodes.empty()) op.op = node.op();
+    op.nodes.push_back(std::move(name));
+  };
+  for (const NodeDef& node : graph_def.node()) check(node, node.name());
+  for (const FunctionDef& function : graph_def.library().function()) {
+    for (const NodeDef& node : function.node_def()) {
+      check(node, absl::StrCat(function.signature().name(), "/", node.name()));
     }
-    op.nodes.push_back(node.name());
   }
   std::vector<UnregisteredOp> result;
   result.reserve(missing.size());

@@ -13,7 +13,9 @@
 //
 // FindUnregisteredOps lists the op types of a graph's nodes that the registry lacks, for
 // describing a graph that cannot run in this build (`sluice inspect`) and for saying so when
-// asked to run it.
+// asked to run it. It looks into the bodies of the graph's function library too (a While's
+// body, a StatefulPartitionedCall's function). A node that calls a function of the library
+// by name, in the graph or in a body, is not a missing op.
 //
 // All functions are pure and thread-compatible (the registry they read is thread-safe).
 #ifndef SLUICE_TOOLS_CLI_GRAPH_NEEDS_H_
@@ -53,14 +55,15 @@ std::string FedTensorKey(const std::string& tensor_name);
 // An op type that the registry does not know, and the nodes of that type.
 struct UnregisteredOp {
   std::string op;
-  std::vector<std::string> nodes;  // graph order
-  // The op names a function of the GraphDef's own library (which Sluice does not run yet)
-  // rather than an op missing from this build.
-  bool graph_function = false;
+  // The graph's nodes in graph order, then the library functions' nodes, each named
+  // "<function>/<node>", in library and body order.
+  std::vector<std::string> nodes;
 };
 
-// Every op type of `graph_def`'s nodes that `registry` lacks, sorted by op name. Empty when
-// every node's op is registered.
+// Every op type of `graph_def`'s nodes, and of its library functions' nodes, that `registry`
+// lacks and that names no library function (a node whose op is a function's name calls it;
+// the session inlines such calls), sorted by op name. Empty when every node's op is
+// registered or a function of the library.
 std::vector<UnregisteredOp> FindUnregisteredOps(const GraphDef& graph_def,
                                                 const OpRegistryInterface& registry);
 

@@ -143,15 +143,40 @@ TEST_F(FindUnregisteredOpsTest, ListsEachMissingOpWithItsNodes) {
             Node("stack_1", "TensorListStack", {"reserve"}) + Node("call", "my_function") +
             "library { function { signature { name: 'my_function' } } }");
   const std::vector<UnregisteredOp> ops = FindUnregisteredOps(graph_def, registry_);
-  ASSERT_EQ(ops.size(), 3u);
+  // The call of the library's function is no missing op.
+  ASSERT_EQ(ops.size(), 2u);
   EXPECT_EQ(ops[0].op, "TensorListReserve");
   EXPECT_THAT(ops[0].nodes, ElementsAre("reserve"));
-  EXPECT_FALSE(ops[0].graph_function);
   EXPECT_EQ(ops[1].op, "TensorListStack");
   EXPECT_THAT(ops[1].nodes, ElementsAre("stack", "stack_1"));
-  EXPECT_EQ(ops[2].op, "my_function");
-  EXPECT_THAT(ops[2].nodes, ElementsAre("call"));
-  EXPECT_TRUE(ops[2].graph_function);
+}
+
+// A functional While keeps its body in the library: the ops missing there are listed too,
+// named by function and node, after the graph's own nodes of the same op. A body's call of
+// another library function is no missing op.
+TEST_F(FindUnregisteredOpsTest, LooksInsideLibraryFunctions) {
+  GraphDef graph_def =
+      Parse(Node("reserve", "TensorListReserve") + Node("loop", "While", {"reserve"}) +
+            "library {\n"
+            "  function { signature { name: 'while_body' }\n"
+            "    node_def { name: 'get' op: 'TensorListGetItem' }\n"
+            "    node_def { name: 'id' op: 'Identity' input: 'get:item:0' }\n"
+            "    node_def { name: 'cell' op: 'lstm_cell' }\n"
+            "    node_def { name: 'set' op: 'TensorListSetItem' }\n"
+            "    node_def { name: 'reserve_inner' op: 'TensorListReserve' } }\n"
+            "  function { signature { name: 'lstm_cell' }\n"
+            "    node_def { name: 'get_2' op: 'TensorListGetItem' } }\n"
+            "}\n");
+  const std::vector<UnregisteredOp> ops = FindUnregisteredOps(graph_def, registry_);
+  ASSERT_EQ(ops.size(), 4u);
+  EXPECT_EQ(ops[0].op, "TensorListGetItem");
+  EXPECT_THAT(ops[0].nodes, ElementsAre("while_body/get", "lstm_cell/get_2"));
+  EXPECT_EQ(ops[1].op, "TensorListReserve");
+  EXPECT_THAT(ops[1].nodes, ElementsAre("reserve", "while_body/reserve_inner"));
+  EXPECT_EQ(ops[2].op, "TensorListSetItem");
+  EXPECT_THAT(ops[2].nodes, ElementsAre("while_body/set"));
+  EXPECT_EQ(ops[3].op, "While");
+  EXPECT_THAT(ops[3].nodes, ElementsAre("loop"));
 }
 
 TEST_F(FindUnregisteredOpsTest, EmptyWhenEveryOpIsRegistered) {

@@ -135,11 +135,8 @@ void PrintText(const Model& model, const Inspection& info) {
         "Unregistered ops (%zu type(s), %zu node(s)); this graph cannot run in this build:\n",
         info.unregistered.size(), UnregisteredNodes(info));
     for (const UnregisteredOp& op : info.unregistered) {
-      std::printf(
-          "  %s (%s%zu node%s): %s\n", op.op.c_str(),
-          op.graph_function ? "a function of the graph, which Sluice does not run yet; " : "",
-          op.nodes.size(), op.nodes.size() == 1 ? "" : "s",
-          FirstNames(op.nodes, kNodesShown).c_str());
+      std::printf("  %s (%zu node%s): %s\n", op.op.c_str(), op.nodes.size(),
+                  op.nodes.size() == 1 ? "" : "s", FirstNames(op.nodes, kNodesShown).c_str());
     }
   }
   std::printf("Parameters: %lld values in %lld Consts, %lld bytes\n",
@@ -196,7 +193,7 @@ void PrintJson(const Model& model, const Inspection& info) {
   json.Key("can_run").Bool(info.unregistered.empty());
   json.Key("unregistered_ops").BeginArray();
   for (const UnregisteredOp& op : info.unregistered) {
-    json.BeginObject().Key("op").String(op.op).Key("graph_function").Bool(op.graph_function);
+    json.BeginObject().Key("op").String(op.op);
     json.Key("node_count").Int(static_cast<int64_t>(op.nodes.size()));
     json.Key("nodes").StringArray(op.nodes).EndObject();
   }

@@ -24,6 +24,16 @@ bool HasKernelOn(const NodeDef& node, const std::string& device_type) {
   return status.ok() && found;
 }
 
+// Whether `node` needs no kernel: calls and functional control flow, which the session
+// lowers before it looks for kernels, including calls of the graph's own functions by name.
+bool IsLowered(const NodeDef& node, const GraphDef& graph_def) {
+  if (IsLoweredFunctionalOpType(node.op())) return true;
+  for (const FunctionDef& function : graph_def.library().function()) {
+    if (function.signature().name() == node.op()) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> KnownDeviceTypes() {
@@ -90,7 +100,7 @@ absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>
                           const std::string& device_type) {
   for (const NodeDef& node : graph_def.node()) {
     if (nodes.count(node.name()) == 0 || HasKernelOn(node, device_type) ||
-        IsLoweredFunctionalOpType(node.op())) {
+        IsLowered(node, graph_def)) {
       continue;
     }
     std::vector<std::string> devices = DevicesWithKernel(node.op());
@@ -111,7 +121,7 @@ std::vector<std::string> OpsWithoutKernel(const GraphDef& graph_def,
   std::map<std::string, std::set<std::string>> missing;
   for (const NodeDef& node : graph_def.node()) {
     // Calls and functional control flow are lowered before kernels are looked for.
-    if (HasKernelOn(node, device_type) || IsLoweredFunctionalOpType(node.op())) continue;
+    if (HasKernelOn(node, device_type) || IsLowered(node, graph_def)) continue;
     missing[node.op()].insert(NodeTypeAttrs(node));
   }
   std::vector<std::string> lines;

@@ -81,11 +81,11 @@ std::string ShapeText(const PartialTensorShape& shape) {
 constexpr size_t kNodesNamed = 5;
 
 // NOT_FOUND naming every op type the registry lacks, with its first nodes; OK when there is
-// none. Calls of the graph's own functions are left to validation (UNIMPLEMENTED).
+// none. Calls of the graph's own functions are not unregistered ops (the session inlines
+// them).
 absl::Status CheckOpsRegistered(const GraphDef& graph_def) {
   std::vector<std::string> ops;
   for (const UnregisteredOp& op : FindUnregisteredOps(graph_def, *OpRegistry::Global())) {
-    if (op.graph_function) continue;
     ops.push_back(absl::StrCat("'", op.op, "' (", op.nodes.size() == 1 ? "node " : "nodes ",
                                FirstNames(op.nodes, kNodesNamed), ")"));
   }
@@ -207,7 +207,7 @@ std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
       continue;
     }
     DataTypeVector types;
-    if (!NodeOutputTypes(node, &types).ok()) {
+    if (!NodeOutputTypes(graph_def, node, &types).ok()) {
       if (unresolved != nullptr) unresolved->push_back(node.name());
       continue;
     }
@@ -218,9 +218,16 @@ std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
   return outputs;
 }
 
-absl::Status NodeOutputTypes(const NodeDef& node, DataTypeVector* types) {
+absl::Status NodeOutputTypes(const GraphDef& graph_def, const NodeDef& node,
+                             DataTypeVector* types) {
   const OpDef* op_def = nullptr;
-  RETURN_IF_ERROR(OpRegistry::Global()->LookUpOpDef(node.op(), &op_def));
+  absl::Status status = OpRegistry::Global()->LookUpOpDef(node.op(), &op_def);
+  if (!status.ok()) {
+    for (const FunctionDef& function : graph_def.library().function()) {
+      if (function.signature().name() == node.op()) op_def = &function.signature();
+    }
+    if (op_def == nullptr) return status;
+  }
   return OutputTypesForNode(node, *op_def, types);
 }
 
@@ -240,7 +247,7 @@ absl::Status ResolveOutput(const GraphDef& graph_def, const std::string& name, s
                             " (any node name, or node:index, may be fetched)");
   }
   DataTypeVector types;
-  RETURN_IF_ERROR(NodeOutputTypes(*node, &types));
+  RETURN_IF_ERROR(NodeOutputTypes(graph_def, *node, &types));
   if (id.index >= static_cast<int>(types.size())) {
     return errors::OutOfRange("output '", name, "': node '", node->name(), "' (", node->op(),
                               ") has ", types.size(), " output(s)");

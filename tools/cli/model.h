@@ -38,14 +38,14 @@ std::string UserPath(const std::string& path);
 
 // Loads and validates; errors name the file. Ops the registry lacks are NOT_FOUND, naming
 // each such op type and its first nodes ("Op type not registered 'HashTableV2' in
-// binary running on this host (nodes a, b, c and 2 more)..."); calls of the graph's own
-// functions are UNIMPLEMENTED.
+// binary running on this host (nodes a, b, c and 2 more)..."). A node whose op names a
+// function of the graph's own library calls it, and is checked against its signature.
 absl::Status LoadModel(const std::string& path, Model* model);
 
-// LoadModel for a graph that may not run here: the nodes of unregistered op types (and calls
-// of the graph's functions) are kept as read, without default attrs or validation, and
-// listed in `unregistered` (FindUnregisteredOps' order); every other node is loaded as
-// LoadModel does. Errors as LoadModel's, but for unregistered ops.
+// LoadModel for a graph that may not run here: the nodes of unregistered op types are kept
+// as read, without default attrs or validation, and listed in `unregistered`
+// (FindUnregisteredOps' order); every other node is loaded as LoadModel does. Errors as
+// LoadModel's, but for unregistered ops.
 absl::Status LoadModelForInspection(const std::string& path, Model* model,
                                     std::vector<UnregisteredOp>* unregistered);
 
@@ -68,8 +68,10 @@ std::vector<ModelInput> ModelInputs(const GraphDef& graph_def);
 std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
                                        std::vector<std::string>* unresolved = nullptr);
 
-// The dtypes of a node's outputs; "?" strings are the caller's business.
-absl::Status NodeOutputTypes(const NodeDef& node, DataTypeVector* types);
+// The dtypes of the outputs of `node`, a node of `graph_def`: its op is resolved in the
+// registry, else among the functions of graph_def's library (a call's outputs are its
+// function's); "?" strings are the caller's business.
+absl::Status NodeOutputTypes(const GraphDef& graph_def, const NodeDef& node, DataTypeVector* types);
 
 // "float [?,8,8,1]"; "float <unknown shape>".
 std::string DescribeInput(const ModelInput& input);

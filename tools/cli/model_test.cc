@@ -86,6 +86,40 @@ TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
                         "this host"));
 }
 
+// A node whose op names a function of the graph's library calls it: the graph loads, checked
+// against the function's signature, and nothing is listed as unregistered.
+TEST(LoadModelTest, CallsOfTheGraphsFunctionsLoad) {
+  const std::string library =
+      "library { function { signature { name: 'double_it' input_arg { name: 'a' type: DT_FLOAT }"
+      " output_arg { name: 'b' type: DT_FLOAT } }"
+      " node_def { name: 'add' op: 'AddV2' input: 'a' input: 'a'"
+      " attr { key: 'T' value { type: DT_FLOAT } } } ret { key: 'b' value: 'add:z:0' } } }\n";
+  const std::string path =
+      WriteGraph("function_call.pbtxt", Placeholder("x") +
+                                            "node { name: 'call' op: 'double_it' input: 'x' }\n" +
+                                            library + kVersions);
+  Model model;
+  absl::Status status = LoadModel(path, &model);
+  EXPECT_TRUE(status.ok()) << status;
+  // The call's output is the function's.
+  EXPECT_THAT(LikelyOutputs(model.graph_def), ElementsAre("call"));
+  std::string tensor;
+  DataType dtype = DT_INVALID;
+  ASSERT_TRUE(ResolveOutput(model.graph_def, "call", &tensor, &dtype).ok());
+  EXPECT_EQ(dtype, DT_FLOAT);
+  std::vector<UnregisteredOp> unregistered;
+  ASSERT_TRUE(LoadModelForInspection(path, &model, &unregistered).ok());
+  EXPECT_THAT(unregistered, IsEmpty());
+  // A call that does not match the signature is refused, naming the node.
+  const std::string bad = WriteGraph(
+      "bad_call.pbtxt", Placeholder("x") +
+                            "node { name: 'call' op: 'double_it' input: 'x' input: 'x' }\n" +
+                            library + kVersions);
+  status = LoadModel(bad, &model);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), HasSubstr("call"));
+}
+
 TEST(LoadModelForInspectionTest, LoadsTheRestAndListsTheUnregistered) {
   const std::string path = WriteGraph(
       "inspect.pbtxt", Placeholder("x") + Unregistered("r1", "HashTableV2", "x") +
