@@ -156,6 +156,8 @@ class TensorListFromTensorOp : public OpKernel {
     OP_REQUIRES(ctx, shape.IsCompatibleWith(PartialTensorShape(element_shape)),
                 errors::InvalidArgument("Specified a list with shape ", shape.DebugString(),
                                         " from a tensor with shape ", t.shape().DebugString()));
+    // A tensor of no elements may still have a huge first dim.
+    OP_REQUIRES_OK(ctx, CheckSlotCount(t.dim_size(0)));
     TensorList list(t.dtype(), std::move(shape));
     list.tensors.reserve(static_cast<size_t>(t.dim_size(0)));
     for (int64_t i = 0; i < t.dim_size(0); ++i) {

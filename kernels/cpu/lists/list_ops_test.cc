@@ -215,6 +215,16 @@ TEST_F(ListOpsTest, FromTensorPushPopResize) {
                   &list)
                   .ok());
   EXPECT_EQ(Length(list), 3);
+  // No elements, but a first dim no list may have.
+  absl::Status huge =
+      Run(NodeDefBuilder("from", "TensorListFromTensor")
+              .Input("t")
+              .Input("s")
+              .Attr("element_dtype", DT_FLOAT)
+              .Attr("shape_type", DT_INT32)
+              .Build(),
+          {Tensor(DT_FLOAT, TensorShape({int64_t{1} << 40, 0})), ShapeTensor({-1})});
+  EXPECT_EQ(huge.code(), absl::StatusCode::kResourceExhausted) << huge;
   Tensor item;
   ASSERT_TRUE(GetItem(list, 2, {-1}, &item).ok());
   EXPECT_EQ(Values<float>(item), (std::vector<float>{5, 6}));
