@@ -14,6 +14,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,21 @@ int ThreadCount() {
     if (entry->d_name[0] != '.') ++count;
   }
   closedir(dir);
+  return count;
+}
+
+// Threads of this process once the count holds still. A thread that was just joined can
+// linger in /proc/self/task for a moment after pthread_join returns (the kernel clears the
+// joiner's wait before it reaps the task), more so under ASan; a count taken right after
+// another session closed would include it.
+int SettledThreadCount() {
+  int count = ThreadCount();
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const int again = ThreadCount();
+    if (again == count) return count;
+    count = again;
+  }
   return count;
 }
 
@@ -158,10 +174,10 @@ class CompatTest : public ::testing::Test {
 
   // The threads a session with `config` adds while it lives.
   int ThreadsOfSession(const sluice::ConfigProto& config) {
-    const int before = ThreadCount();
+    const int before = SettledThreadCount();
     TF_Session* session = NewSession(config);
     EXPECT_NE(session, nullptr) << Message();
-    const int after = ThreadCount();
+    const int after = SettledThreadCount();
     if (session != nullptr) DeleteSession(session);
     return after - before;
   }
