@@ -1,6 +1,7 @@
 // Partition, in four steps:
-//   1. Every op node must have a parsable assigned device; note which are on CPU devices.
-//   2. Reject device-crossing edges inside while loops (partition_control.cc).
+//   1. Give device-crossing edges inside while loops their control loops (a graph the caller
+//      keeps must already have them; partition_control.cc).
+//   2. Every op node must have a parsable assigned device; note which are on CPU devices.
 //   3. For each op node in id order, put its NodeDef into its device's GraphDef with the
 //      inputs cleared (the node's own NodeDef when the graph is consumed and the partitions
 //      share its arena, else a copy), then walk its in-edges (data inputs by slot, then
@@ -11,6 +12,8 @@
 //        cut edge, new transfer      -> add the Send (behind a dummy Const for a control edge)
 //                                       to the source's partition and the Recv (followed by
 //                                       an Identity for a control edge) to this one.
+//      A control edge from a control loop's Merge is not written: it goes to each Recv made
+//      for the node, so that the Recv runs once per iteration.
 //   4. Give each partition the graph's versions and function library.
 // Host memory only matters on non-CPU devices: on a CPU device it is the device's memory, so
 // the memory-type callbacks are asked only about nodes elsewhere.
@@ -57,8 +60,9 @@ class Partitioner {
  private:
   absl::Status CheckDevices();
   absl::Status AddNode(const Node& dst);
-  // Input edges of `dst`: data edges by slot, then control edges sorted by source name.
-  absl::Status SortedInputs(const Node& dst, std::vector<const Edge*>* inputs) const;
+  // Input edges of `dst`: data edges by slot, then control edges sorted by source name;
+  // a control loop's Merge among them goes to loop_trigger_ instead.
+  absl::Status SortedInputs(const Node& dst, std::vector<const Edge*>* inputs);
   // Writes the input that `edge` gives `dst_def`, through a new or shared transfer if needed.
   void AddInput(const Edge& edge, NodeDef* dst_def);
   // Adds a Send/Recv pair for `edge`; returns the node the consumer reads (Recv, or the
@@ -94,6 +98,8 @@ class Partitioner {
   absl::flat_hash_map<std::tuple<int, int, std::string, bool>, std::string> transfers_;
   // Control inputs already written to the current node.
   absl::flat_hash_set<std::string> control_inputs_;
+  // The current node's control loop Merge (a control input of the Recvs made for it), if any.
+  const Node* loop_trigger_ = nullptr;
   int64_t name_counter_ = 0;
   std::string last_device_;
   GraphDef* last_partition_ = nullptr;
@@ -101,8 +107,12 @@ class Partitioner {
 
 absl::Status Partitioner::Run() {
   partitions_->Reset(consumed_ != nullptr ? consumed_->shared_arena() : nullptr);
+  if (consumed_ != nullptr) {
+    RETURN_IF_ERROR(AddCrossDeviceControlLoops(consumed_));
+  } else {
+    RETURN_IF_ERROR(CheckNoCrossDeviceLoops(graph_));
+  }
   RETURN_IF_ERROR(CheckDevices());
-  RETURN_IF_ERROR(CheckNoCrossDeviceLoops(graph_));
   for (const Node* n : graph_.op_nodes()) RETURN_IF_ERROR(AddNode(*n));
   for (const auto& [device, gdef] : partitions_->graphs()) {
     *gdef->mutable_versions() = graph_.versions();
@@ -136,11 +146,16 @@ absl::Status Partitioner::CheckDevices() {
   return absl::OkStatus();
 }
 
-absl::Status Partitioner::SortedInputs(const Node& dst, std::vector<const Edge*>* inputs) const {
+absl::Status Partitioner::SortedInputs(const Node& dst, std::vector<const Edge*>* inputs) {
   inputs->assign(dst.num_inputs(), nullptr);
   std::vector<const Edge*> controls;
+  loop_trigger_ = nullptr;
   for (const Edge* e : dst.in_edges()) {
     if (e->IsControlEdge()) {
+      if (IsControlLoopMerge(*e->src())) {
+        loop_trigger_ = e->src();
+        continue;
+      }
       controls.push_back(e);
     } else {
       (*inputs)[e->dst_input()] = e;
@@ -271,8 +286,13 @@ std::string Partitioner::AddTransfer(const Edge& edge, const Transfer& t) {
   recv->set_device(dst.assigned_device_name());
   AddNodeAttr("tensor_type", dtype, recv);
   SetTransferAttrs(edge, tensor_name, recv);
-  // Within one partition, the Recv must not start before its Send has run.
-  if (t.src_graph == t.dst_graph) recv->add_input(absl::StrCat("^", send->name()));
+  // Within one partition, the Recv must not start before its Send has run. Inside a loop
+  // on another device, it runs once per iteration of the frame's control loop.
+  if (t.src_graph == t.dst_graph) {
+    recv->add_input(absl::StrCat("^", send->name()));
+  } else if (loop_trigger_ != nullptr) {
+    recv->add_input(absl::StrCat("^", loop_trigger_->name()));
+  }
   if (!control) return recv->name();
 
   NodeDef* identity = t.dst_graph->add_node();

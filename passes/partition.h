@@ -22,12 +22,18 @@
 // own (internal ops allowed). The runtime builds each transfer's rendezvous key from the
 // Send/Recv attrs (send_device, send_device_incarnation, recv_device, tensor_name).
 //
-// Out of scope: while loops whose frame spans devices (UNIMPLEMENTED, naming the frame) and
-// TensorFlow's special handling of ref-typed edges (they are partitioned like any other).
+// A while loop whose nodes are on several devices gets a control loop on each device that
+// receives a tensor inside it (partition_control.h), as in TensorFlow: the consuming
+// overload adds them; a graph given to the other overload must already have them
+// (AddCrossDeviceControlLoops), or partitioning fails with FAILED_PRECONDITION.
+//
+// Out of scope: TensorFlow's special handling of ref-typed edges (they are partitioned like
+// any other).
 //
 // Errors: INVALID_ARGUMENT if an op node has no assigned device or a malformed one, or a
-// data input without an edge ("Incomplete graph"); UNIMPLEMENTED as above. Each names the
-// node. *partitions is reset first and holds partial results on error.
+// data input without an edge ("Incomplete graph"), or a cross-device loop without a LoopCond;
+// FAILED_PRECONDITION as above. Each names the node. *partitions is reset first and holds partial
+// results on error.
 //
 // Reads `graph` only (but for the overload that consumes it); the callbacks are called from
 // the calling thread.

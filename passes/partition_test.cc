@@ -1,5 +1,6 @@
 #include "passes/partition.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -382,16 +383,164 @@ std::string WhileLoop(const std::string& body_device, const std::string& outside
          Unary("out", "Identity", outside_device, "exit", "DT_INT32");
 }
 
-TEST(PartitionTest, LoopAcrossDevicesIsUnimplemented) {
+// A caller that keeps its graph cannot have control loops added to it.
+TEST(PartitionTest, LoopAcrossDevicesNeedsControlLoopsInAKeptGraph) {
   Graph g(OpRegistry::Global());
   ASSERT_TRUE(Build(WhileLoop(kCpu1, kCpu0), &g).ok());
   Partitions parts;
   absl::Status s = Partition(PartitionOptions(), g, &parts);
-  EXPECT_EQ(s.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_TRUE(absl::StrContains(s.message(), "while loop frame 'loop'")) << s;
   EXPECT_TRUE(absl::StrContains(s.message(),
                                 "'body' (Neg) on /job:localhost/replica:0/task:0/device:CPU:1"))
       << s;
+}
+
+// The body on CPU:1 gets a control loop there, whose Switch reads the LoopCond from CPU:0
+// and whose Merge triggers, each iteration, the Recvs of the frame's tensors from CPU:0
+// (the condition's and switch:1's). CPU:0 receives body's output inside the frame too, so
+// it gets a control loop of its own, reading its LoopCond locally.
+TEST(PartitionTest, LoopAcrossDevicesGetsAControlLoopPerDevice) {
+  auto g = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(Build(WhileLoop(kCpu1, kCpu0), g.get()).ok());
+  Partitions parts;
+  absl::Status s = Partition(PartitionOptions(), std::move(g), &parts);
+  ASSERT_TRUE(s.ok()) << s;
+  for (const char* device : {kCpu0, kCpu1}) {
+    SCOPED_TRACE(device);
+    const GraphDef& part = parts.at(device);
+    PartitionString(device, part);  // each partition imports on its own
+    std::vector<const NodeDef*> enters;
+    for (const NodeDef* n : NodesWithOp(part, "Enter")) {
+      if (absl::StartsWith(n->name(), "_cloop")) enters.push_back(n);
+    }
+    ASSERT_EQ(enters.size(), 1u);
+    EXPECT_EQ(StringAttr(*enters[0], "frame_name"), "loop");
+    std::string merge;
+    for (const NodeDef* n : NodesWithOp(part, "Merge")) {
+      if (absl::StartsWith(n->name(), "_cloop")) merge = n->name();
+    }
+    ASSERT_FALSE(merge.empty());
+    // Every Recv inside the frame waits for the control loop's iteration.
+    int triggered = 0;
+    for (const NodeDef* recv : NodesWithOp(part, "_Recv")) {
+      for (const std::string& in : recv->input()) triggered += in == "^" + merge;
+    }
+    EXPECT_EQ(triggered, device == std::string(kCpu1) ? 2 : 1);
+  }
+  // Nothing reads a control loop's Merge as a data dependency but its own Switch.
+  for (const NodeDef& n : parts.at(kCpu1).node()) {
+    if (n.name() == "body") {
+      for (const std::string& in : n.input()) EXPECT_FALSE(absl::StrContains(in, "_cloop")) << in;
+    }
+  }
+}
+
+// Nested loops: the inner frame's control loop on the other device is started by each
+// iteration of the outer frame's control loop there.
+TEST(PartitionTest, NestedLoopAcrossDevicesStacksControlLoops) {
+  const std::string int_t = "type: DT_INT32";
+  auto frame = [](const std::string& name) { return "s: '" + name + "'"; };
+  auto scalar = [](int v) {
+    return absl::StrCat("tensor { dtype: DT_INT32 tensor_shape {} int_val: ", v, " }");
+  };
+  std::string text =
+      N("zero", "Const", kCpu0, {}, {{"dtype", int_t}, {"value", scalar(0)}}) +
+      N("two", "Const", kCpu0, {}, {{"dtype", int_t}, {"value", scalar(2)}}) +
+      N("o_enter", "Enter", kCpu0, {"zero"}, {{"T", int_t}, {"frame_name", frame("outer")}}) +
+      N("o_limit", "Enter", kCpu0, {"two"},
+        {{"T", int_t}, {"frame_name", frame("outer")}, {"is_constant", "b: true"}}) +
+      N("o_merge", "Merge", kCpu0, {"o_enter", "o_next"}, {{"T", int_t}, {"N", "i: 2"}}) +
+      N("o_less", "Less", kCpu0, {"o_merge", "o_limit"}, {{"T", int_t}}) +
+      N("o_cond", "LoopCond", kCpu0, {"o_less"}, {}) +
+      N("o_switch", "Switch", kCpu0, {"o_merge", "o_cond"}, {{"T", int_t}}) +
+      N("i_enter", "Enter", kCpu0, {"o_switch:1"}, {{"T", int_t}, {"frame_name", frame("inner")}}) +
+      N("i_merge", "Merge", kCpu0, {"i_enter", "i_next"}, {{"T", int_t}, {"N", "i: 2"}}) +
+      N("i_cond_in", "Identity", kCpu0, {"i_merge"}, {{"T", int_t}}) +
+      N("i_limit", "Const", kCpu0, {"^i_merge"}, {{"dtype", int_t}, {"value", scalar(5)}}) +
+      N("i_less", "Less", kCpu0, {"i_cond_in", "i_limit"}, {{"T", int_t}}) +
+      N("i_cond", "LoopCond", kCpu0, {"i_less"}, {}) +
+      N("i_switch", "Switch", kCpu0, {"i_merge", "i_cond"}, {{"T", int_t}}) +
+      Unary("i_body", "Neg", kCpu1, "i_switch:1", "DT_INT32") +
+      Unary("i_next", "NextIteration", kCpu0, "i_body", "DT_INT32") +
+      Unary("i_exit", "Exit", kCpu0, "i_switch", "DT_INT32") +
+      Unary("o_next", "NextIteration", kCpu0, "i_exit", "DT_INT32") +
+      Unary("o_exit", "Exit", kCpu0, "o_switch", "DT_INT32");
+  auto g = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(Build(text, g.get()).ok());
+  Partitions parts;
+  absl::Status s = Partition(PartitionOptions(), std::move(g), &parts);
+  ASSERT_TRUE(s.ok()) << s;
+  const GraphDef& cpu1 = parts.at(kCpu1);
+  PartitionString(kCpu1, cpu1);
+  std::map<std::string, const NodeDef*> enters;  // control loop Enters by frame
+  for (const NodeDef* n : NodesWithOp(cpu1, "Enter")) enters[StringAttr(*n, "frame_name")] = n;
+  ASSERT_EQ(enters.size(), 2u);
+  ASSERT_EQ(enters["outer"]->input_size(), 1);
+  ASSERT_EQ(enters["inner"]->input_size(), 1);
+  EXPECT_EQ(FindNode(cpu1, enters["outer"]->input(0))->op(), "Const");
+  const NodeDef* inner_source = FindNode(cpu1, enters["inner"]->input(0));
+  ASSERT_NE(inner_source, nullptr);
+  EXPECT_EQ(inner_source->op(), "Merge");
+}
+
+// One non-constant Enter read by loop variables on two devices (as CSE leaves identical
+// Enters): each device gets its own copy, since an Enter's value is sent in the first
+// iteration only. The Merge on CPU:1 then reads its Enter directly, not through a Recv.
+TEST(PartitionTest, EnterReadOnTwoDevicesIsCopiedToEach) {
+  const std::string int_t = "type: DT_INT32";
+  std::string text =
+      N("init", "Const", kCpu0, {},
+        {{"dtype", int_t}, {"value", "tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 }"}}) +
+      N("limit", "Const", kCpu0, {},
+        {{"dtype", int_t}, {"value", "tensor { dtype: DT_INT32 tensor_shape {} int_val: 4 }"}}) +
+      N("enter", "Enter", kCpu0, {"init"}, {{"T", int_t}, {"frame_name", "s: 'loop'"}}) +
+      N("limit_enter", "Enter", kCpu0, {"limit"},
+        {{"T", int_t}, {"frame_name", "s: 'loop'"}, {"is_constant", "b: true"}}) +
+      N("merge_a", "Merge", kCpu0, {"enter", "next_a"}, {{"T", int_t}, {"N", "i: 2"}}) +
+      N("merge_b", "Merge", kCpu1, {"enter", "next_b"}, {{"T", int_t}, {"N", "i: 2"}}) +
+      N("less", "Less", kCpu0, {"merge_a", "limit_enter"}, {{"T", int_t}}) +
+      N("cond", "LoopCond", kCpu0, {"less"}, {}) +
+      N("switch_a", "Switch", kCpu0, {"merge_a", "cond"}, {{"T", int_t}}) +
+      N("switch_b", "Switch", kCpu1, {"merge_b", "cond"}, {{"T", int_t}}) +
+      Unary("body_a", "Neg", kCpu0, "switch_a:1", "DT_INT32") +
+      Unary("body_b", "Neg", kCpu1, "switch_b:1", "DT_INT32") +
+      Unary("next_a", "NextIteration", kCpu0, "body_a", "DT_INT32") +
+      Unary("next_b", "NextIteration", kCpu1, "body_b", "DT_INT32") +
+      Unary("exit_a", "Exit", kCpu0, "switch_a", "DT_INT32") +
+      Unary("exit_b", "Exit", kCpu1, "switch_b", "DT_INT32");
+  auto g = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(Build(text, g.get()).ok());
+  Partitions parts;
+  absl::Status s = Partition(PartitionOptions(), std::move(g), &parts);
+  ASSERT_TRUE(s.ok()) << s;
+  const GraphDef& cpu1 = parts.at(kCpu1);
+  PartitionString(kCpu1, cpu1);
+  const NodeDef* merge_b = FindNode(cpu1, "merge_b");
+  ASSERT_NE(merge_b, nullptr);
+  const NodeDef* enter_copy = FindNode(cpu1, merge_b->input(0));
+  ASSERT_NE(enter_copy, nullptr);
+  EXPECT_EQ(enter_copy->op(), "Enter");
+  EXPECT_EQ(StringAttr(*enter_copy, "frame_name"), "loop");
+  EXPECT_EQ(FindNode(parts.at(kCpu0), "merge_a")->input(0), "enter");
+}
+
+// A frame that crosses devices (a loop invariant read on another device) but has no
+// LoopCond cannot be given control loops.
+TEST(PartitionTest, CrossDeviceFrameWithoutLoopCondIsAnError) {
+  const std::string int_t = "type: DT_INT32";
+  std::string text =
+      N("zero", "Const", kCpu0, {},
+        {{"dtype", int_t}, {"value", "tensor { dtype: DT_INT32 tensor_shape {} int_val: 0 }"}}) +
+      N("enter", "Enter", kCpu0, {"zero"},
+        {{"T", int_t}, {"frame_name", "s: 'f'"}, {"is_constant", "b: true"}}) +
+      Unary("neg", "Neg", kCpu1, "enter", "DT_INT32");
+  auto g = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(Build(text, g.get()).ok());
+  Partitions parts;
+  absl::Status s = Partition(PartitionOptions(), std::move(g), &parts);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "A cross-device loop must have a pivot predicate: f");
 }
 
 TEST(PartitionTest, LoopFedAndReadFromAnotherDeviceIsFine) {

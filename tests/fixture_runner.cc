@@ -39,9 +39,14 @@ double MaxAbsDifference(const Tensor& got, const Tensor& want) {
 
 void ExpectModelMatchesTensorFlow(const FixtureModel& model, const std::string& path,
                                   const SessionOptions& options) {
-  SCOPED_TRACE(path);
   GraphDef graph;
-  ASSERT_TRUE(ReadGraphDefFile(path, &graph).ok());
+  ASSERT_TRUE(ReadGraphDefFile(path, &graph).ok()) << path;
+  ExpectGraphMatchesTensorFlow(model, graph, path, options);
+}
+
+void ExpectGraphMatchesTensorFlow(const FixtureModel& model, const GraphDef& graph,
+                                  const std::string& label, const SessionOptions& options) {
+  SCOPED_TRACE(label);
   std::vector<std::pair<std::string, Tensor>> feeds;
   for (const FixtureTensor& feed : model.feeds) {
     Tensor value;

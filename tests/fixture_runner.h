@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "proto/graph.pb.h"
 #include "runtime/device/session_options.h"
 #include "tests/fixture_manifest.h"
 
@@ -15,6 +16,12 @@ namespace fixtures {
 // Loads `path` (the model's binary or text GraphDef), feeds its inputs and compares its
 // fetches with TensorFlow's, in a session made with `options`.
 void ExpectModelMatchesTensorFlow(const FixtureModel& model, const std::string& path,
+                                  const SessionOptions& options = SessionOptions());
+
+// The same for a GraphDef already read (and perhaps rewritten: placed, say), named `label`
+// in failure traces.
+void ExpectGraphMatchesTensorFlow(const FixtureModel& model, const GraphDef& graph,
+                                  const std::string& label,
                                   const SessionOptions& options = SessionOptions());
 
 }  // namespace fixtures

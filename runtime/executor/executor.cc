@@ -580,7 +580,7 @@ absl::Status NewLocalExecutor(const LocalExecutorParams& params, std::unique_ptr
   if (graph == nullptr) return errors::InvalidArgument("NewLocalExecutor requires a graph");
   std::unique_ptr<ExecutorGraph> layout;
   RETURN_IF_ERROR(ExecutorGraph::Build(std::move(graph), params.create_kernel, &layout));
-  if (layout->has_control_flow()) {
+  if (layout->has_control_flow() || params.may_receive_dead) {
     return NewFrameExecutor(params.device, std::move(layout), executor);
   }
   *executor = std::make_unique<ExecutorImpl>(params.device, std::move(layout));

@@ -46,6 +46,9 @@ struct LocalExecutorParams {
   // Creates the kernel for a node (the session passes CreateOpKernel on `device`). Called
   // once per node, at construction.
   std::function<absl::Status(const Node& node, std::unique_ptr<OpKernel>* kernel)> create_kernel;
+  // Whether a _Recv may bring a dead tensor (another partition of the step has a Switch):
+  // the executor then tracks deadness even if this graph has no control-flow node.
+  bool may_receive_dead = false;
 };
 
 class Executor {

@@ -13,6 +13,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
@@ -72,7 +73,9 @@ struct FrameState {
   int32_t static_id = 0;
   FrameState* parent = nullptr;
   int64_t parent_iter = 0;
-  // Identifies the instance in rendezvous keys ("<id>:<iteration>"); the root is "0".
+  // Identifies the instance in rendezvous keys ("<id>:<iteration>"); the root is "0". The
+  // same in every partition of the step (a hash of the parent's id and iteration and the
+  // frame's name).
   std::string id;
   int32_t parallel_iterations = 1;
   int32_t num_pending_inputs = 0;  // Enter nodes yet to run
@@ -645,7 +648,9 @@ FrameState* FrameStepState::FindOrCreateChild(FrameState* parent, int64_t parent
     child->static_id = static_child;
     child->parent = parent;
     child->parent_iter = parent_iter;
-    child->id = absl::StrCat(parent->id, ";", parent_iter, ";", static_child);
+    // By the frame's name, not its index here: the partitions of a loop that spans devices
+    // number their frames independently but must agree on the rendezvous keys.
+    child->id = absl::StrCat(absl::HashOf(parent->id, parent_iter, info.name));
     child->parallel_iterations = info.parallel_iterations;
     child->num_pending_inputs = info.num_enters;
     child->iterations.push_back(NewIteration(static_child));

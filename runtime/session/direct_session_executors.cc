@@ -137,7 +137,8 @@ void DescribeFetchNeeds(const Graph& graph, SessionExecutors* sig) {
 // `graph_def` lives on `arena`, which the executor's graph shares so that it takes the
 // partition's NodeDefs over instead of copying them.
 absl::Status MakePartitionExecutor(Device* device, std::shared_ptr<google::protobuf::Arena> arena,
-                                   GraphDef* graph_def, SessionExecutors::Partition* partition) {
+                                   GraphDef* graph_def, bool may_receive_dead,
+                                   SessionExecutors::Partition* partition) {
   auto graph = std::make_unique<Graph>(OpRegistry::Global(), std::move(arena));
   GraphConstructorOptions opts;
   opts.allow_internal_ops = true;
@@ -145,12 +146,27 @@ absl::Status MakePartitionExecutor(Device* device, std::shared_ptr<google::proto
   RETURN_IF_ERROR(ConvertGraphDefToGraph(opts, std::move(*graph_def), graph.get()));
   LocalExecutorParams params;
   params.device = device;
+  params.may_receive_dead = may_receive_dead;
   params.create_kernel = [device](const Node& node, std::unique_ptr<OpKernel>* kernel) {
     return CreateOpKernel(device->device_type(), device, device->GetAllocator(), node.def(),
                           kernel);
   };
   partition->device = device;
   return NewLocalExecutor(std::move(params), std::move(graph), &partition->executor);
+}
+
+// Whether a tensor sent between these partitions may be dead: some partition has a Switch
+// (the only op that makes dead tensors) and there is more than one partition.
+bool PartitionsMaySendDead(const GraphPartitions& partitions) {
+  if (partitions.graphs().size() < 2) return false;
+  for (const auto& [device, gdef] : partitions.graphs()) {
+    for (const NodeDef& node : gdef->node()) {
+      if (node.op() == "Switch" || node.op() == "RefSwitch" || node.op() == "_SwitchN") {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -203,14 +219,15 @@ absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const Gr
   PipelineResult result;
   RETURN_IF_ERROR(RunPipeline(pipeline_options, std::move(graph), &result));
 
+  const bool may_receive_dead = PartitionsMaySendDead(result.partitions);
   // Partitions in device order, so that steps and partition_graphs are deterministic.
   for (Device* device : context.device_mgr->ListDevices()) {
     GraphDef* gdef = result.partitions.Find(device->name());
     if (gdef == nullptr) continue;
     sig->partition_graphs.push_back(*gdef);
     SessionExecutors::Partition partition;
-    RETURN_IF_ERROR(
-        MakePartitionExecutor(device, result.partitions.shared_arena(), gdef, &partition));
+    RETURN_IF_ERROR(MakePartitionExecutor(device, result.partitions.shared_arena(), gdef,
+                                          may_receive_dead, &partition));
     sig->partitions.push_back(std::move(partition));
     result.partitions.Erase(device->name());
   }

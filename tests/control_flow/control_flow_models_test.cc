@@ -1,8 +1,8 @@
 // Every graph in tests/control_flow/manifest.txt (v1 loops and conditionals that TensorFlow
 // built and ran: tests/control_flow/gen_control_flow.py) gives TensorFlow's outputs in a
 // Session: from the binary and the text GraphDef, with the default threads, with every node
-// on the caller's thread (inter_op_parallelism_threads = -1), and with two CPU devices (so
-// the session places nodes of one loop on both).
+// on the caller's thread (inter_op_parallelism_threads = -1), and with the nodes of every
+// loop spread over two CPU devices.
 #include <chrono>
 #include <memory>
 #include <string>
@@ -13,6 +13,7 @@
 #include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
 #include "proto/config.pb.h"
+#include "proto/function.pb.h"
 #include "proto/graph.pb.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"
@@ -44,6 +45,34 @@ TEST(ControlFlowModelsTest, EveryGraphRunsOnTheCallersThreadAlone) {
   options.config.set_intra_op_parallelism_threads(1);
   for (const FixtureModel& model : Models()) {
     fixtures::ExpectModelMatchesTensorFlow(model, model.pb_path, options);
+  }
+}
+
+// Every node of the GraphDef and of its functions alternately on CPU:0 and CPU:1, so that
+// nearly every loop has tensors crossing devices inside its frame: each such frame gets a
+// control loop on the receiving device (passes/partition_control.h), and the outputs are
+// still TensorFlow's. Soft placement lets colocated nodes (a resource and its readers) stay
+// together.
+TEST(ControlFlowModelsTest, EveryGraphSplitOverTwoDevicesGivesTensorFlowsOutputs) {
+  SessionOptions options;
+  (*options.config.mutable_device_count())["CPU"] = 2;
+  options.config.set_allow_soft_placement(true);
+  // A loop whose devices wait for each other forever fails here rather than at the test's
+  // timeout.
+  options.config.set_operation_timeout_in_ms(120000);
+  auto alternate = [](auto* nodes) {
+    int i = 0;
+    for (NodeDef& n : *nodes) n.set_device(i++ % 2 == 0 ? "/device:CPU:0" : "/device:CPU:1");
+  };
+  for (const FixtureModel& model : Models()) {
+    GraphDef graph;
+    ASSERT_TRUE(ReadGraphDefFile(model.pb_path, &graph).ok()) << model.pb_path;
+    alternate(graph.mutable_node());
+    for (FunctionDef& f : *graph.mutable_library()->mutable_function()) {
+      alternate(f.mutable_node_def());
+    }
+    fixtures::ExpectGraphMatchesTensorFlow(model, graph, model.pb_path + " on two devices",
+                                           options);
   }
 }
 
