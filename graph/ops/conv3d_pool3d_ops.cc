@@ -1,7 +1,9 @@
 // 3-D convolution and pooling over NDHWC (or NCDHW) volumes: Keras's Conv3D, MaxPooling3D
-// and AveragePooling3D layers.
+// and AveragePooling3D layers, and Conv3D's input gradient (Conv3DTranspose).
+#include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
+#include "graph/shape/shape_inference.h"
 
 namespace sluice {
 
@@ -15,6 +17,41 @@ REGISTER_OP("Conv3D")
     .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
     .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
     .SetShapeFn(shape_inference::Conv3DShape);
+
+// The input gradient of Conv3D: the output's shape is the value of input_sizes (5 values).
+REGISTER_OP("Conv3DBackpropInputV2")
+    .Input("input_sizes: Tshape")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Attr("data_format: {'NDHWC', 'NCDHW'} = 'NDHWC'")
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .Attr("Tshape: {int32, int64} = DT_INT32")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      shape_inference::ShapeHandle shape;
+      RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &shape));
+      RETURN_IF_ERROR(c->WithRank(shape, 5, &shape));
+      c->set_output(0, shape);
+      return absl::OkStatus();
+    });
+
+// The first version, deprecated at GraphDef version 10: the gradient has the shape of `input`.
+REGISTER_OP("Conv3DBackpropInput")
+    .Input("input: T")
+    .Input("filter: T")
+    .Input("out_backprop: T")
+    .Output("output: T")
+    .Attr("T: {half, float, double}")
+    .Attr("strides: list(int) >= 5")
+    .Attr("padding: {'SAME', 'VALID'}")
+    .Deprecated(10, "Use Conv3DBackpropInputV2")
+    .Attr("dilations: list(int) = [1, 1, 1, 1, 1]")
+    .SetShapeFn([](shape_inference::InferenceContext* c) {
+      return shape_inference::UnchangedShapeWithRank(c, 5);
+    });
 
 REGISTER_OP("MaxPool3D")
     .Input("input: T")

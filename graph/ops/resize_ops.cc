@@ -1,5 +1,6 @@
-// Image resizing by bicubic convolution and by area averaging. (ResizeBilinear and
-// ResizeNearestNeighbor live in image_ops.cc.)
+// Image resizing by bicubic convolution, by area averaging and by a sampling kernel with scale
+// and translation (ScaleAndTranslate, which Keras's Resizing emits for lanczos3/lanczos5).
+// (ResizeBilinear and ResizeNearestNeighbor live in image_ops.cc.)
 #include <cstdint>
 
 #include "graph/core/errors.h"
@@ -63,6 +64,19 @@ REGISTER_OP("ResizeArea")
     .Output("resized_images: float")
     .Attr("T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16}")
     .Attr("align_corners: bool = false")
+    .SetShapeFn(ResizeShape);
+
+// The output is [batch, size[0], size[1], channels], as for the resizes above; scale and
+// translation are float pairs (rows, columns) the kernel checks.
+REGISTER_OP("ScaleAndTranslate")
+    .Input("images: T")
+    .Input("size: int32")
+    .Input("scale: float")
+    .Input("translation: float")
+    .Output("resized_images: float")
+    .Attr("T: {int8, uint8, int16, uint16, int32, int64, bfloat16, half, float, double}")
+    .Attr("kernel_type: string = 'lanczos3'")
+    .Attr("antialias: bool = true")
     .SetShapeFn(ResizeShape);
 
 }  // namespace sluice

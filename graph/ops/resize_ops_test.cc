@@ -23,6 +23,22 @@ TEST(ResizeAreaShapeTest, Sizes) {
               IsInvalidArgument("must be rank 1"));
 }
 
+TEST(ScaleAndTranslateShapeTest, Sizes) {
+  EXPECT_EQ(
+      Infer("ScaleAndTranslate", "T=DT_FLOAT", "[2,8,8,3];[2];[2];[2]", {{1, Ints({16, 12})}}),
+      "[2,16,12,3]");
+  EXPECT_EQ(Infer("ScaleAndTranslate", "T=DT_UINT8, kernel_type='gaussian', antialias=false",
+                  "[1,5,7,2];[2];[2];[2]"),
+            "[1,?,?,2]");
+  EXPECT_EQ(Infer("ScaleAndTranslate", "T=DT_FLOAT", "?;?;?;?"), "[?,?,?,?]");
+  EXPECT_THAT(Infer("ScaleAndTranslate", "T=DT_FLOAT", "[8,8,3];[2];[2];[2]"),
+              IsInvalidArgument("must be rank 4"));
+  EXPECT_THAT(Infer("ScaleAndTranslate", "T=DT_FLOAT", "[2,8,8,3];[3];[2];[2]"),
+              IsInvalidArgument("must be 2"));
+  EXPECT_THAT(Infer("ScaleAndTranslate", "T=DT_FLOAT", "[2,8,8,3];[2,2];[2];[2]"),
+              IsInvalidArgument("must be rank 1"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

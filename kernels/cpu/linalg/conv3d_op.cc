@@ -1,19 +1,34 @@
-// Conv3D on the CPU: NDHWC volumes convolved with a [planes, rows, cols, in_depth,
+// Conv3D and its input gradient (Conv3DBackpropInputV2, and the deprecated
+// Conv3DBackpropInput) on the CPU: NDHWC volumes and a [planes, rows, cols, in_depth,
 // out_depth] filter.
 //
-// Checked as TensorFlow does, with its messages: strides and dilations of 5 values, 1 for
-// the batch and the channels, positive for the spatial dims (at construction); a 5-D input
-// and filter, a non-zero filter depth dividing the input depth, a non-empty filter,
+// Conv3D is checked as TensorFlow does, with its messages: strides and dilations of 5 values,
+// 1 for the batch and the channels, positive for the spatial dims (at construction); a 5-D
+// input and filter, a non-zero filter depth dividing the input depth, a non-empty filter,
 // non-negative output sizes; and, as TensorFlow's CPU kernel, NDHWC only, dilations of 1
 // and a filter depth equal to the input depth (no groups). (Keras dilates a Conv3D with
 // SpaceToBatchND around it instead.)
 //
-// Computation: im2col and a matrix product. Blocks of output cells gather their input
-// patches (zeros in the padding) into a [cells, planes * rows * cols * in_depth] matrix,
-// which an Eigen GEMM multiplies by the filter (already a [that, out_depth] row-major
-// matrix). half and bfloat16 are computed in float and rounded once; double in double.
-// TensorFlow's Eigen contraction sums in another order, so results differ from it in the
-// last bits. Blocks are split over the intra-op pool; each block's GEMM is single-threaded.
+// Conv3D's computation: im2col and a matrix product. Blocks of output cells gather their
+// input patches (zeros in the padding) into a [cells, planes * rows * cols * in_depth]
+// matrix, which an Eigen GEMM multiplies by the filter (already a [that, out_depth]
+// row-major matrix). half and bfloat16 are computed in float and rounded once; double in
+// double. TensorFlow's Eigen contraction sums in another order, so results differ from it in
+// the last bits. Blocks are split over the intra-op pool; each block's GEMM is
+// single-threaded.
+//
+// The input gradient (what Keras's Conv3DTranspose computes) is checked as TensorFlow's CPU
+// kernels do, with their messages: NDHWC only, dilations of 1 and strides of 1 in the batch
+// and channels (at construction); input_sizes a vector of 5 non-negative values (V2; V1 takes
+// the shape of its `input`); 5-D filter and out_backprop whose channels match the input's
+// and each other; equal batches; a positive filter depth dividing the input depth; each
+// spatial size of out_backprop the forward convolution's; and not all of the three products
+// (output cells x out_depth, filter size x out_depth, output cells x filter size) empty.
+// Computation, per image: the matrix product of out_backprop [output cells, out_depth] by
+// the transposed filter gives every output cell's gradient patch [filter size]
+// (TensorFlow's col2im buffer), in blocks over the pool; then every input cell gathers the
+// patch entries that cover it, in the order of the output cells (TensorFlow's col2im adds
+// them in that order), split over the pool as well.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -22,6 +37,7 @@
 
 #include "Eigen/Core"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/padding.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
@@ -38,6 +54,10 @@ constexpr int64_t kBlockCells = 256;
 
 template <typename T>
 using ComputeType = std::conditional_t<std::is_same_v<T, double>, double, float>;
+
+template <typename T>
+using RowMajorMatrix =
+    Eigen::Matrix<ComputeType<T>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 template <typename T>
 class Conv3DOp : public OpKernel {
@@ -124,7 +144,7 @@ class Conv3DOp : public OpKernel {
 
  private:
   using C = ComputeType<T>;
-  using Matrix = Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Matrix = RowMajorMatrix<T>;
 
   static void Convolve(OpKernelContext* ctx, const T* input, const Tensor& filter_t, int64_t batch,
                        const int64_t in[3], const int64_t window[3], const int64_t stride[3],
@@ -191,10 +211,264 @@ class Conv3DOp : public OpKernel {
   Padding padding_ = VALID;
 };
 
+// The geometry of one spatial dim of Conv3D's input gradient.
+struct SpatialDim {
+  int64_t in = 0, window = 0, stride = 1, pad = 0, out = 0;
+};
+
+// input_sizes as a shape, as TensorFlow's tensor::MakeShape reads it.
+absl::Status ShapeFromSizes(const Tensor& sizes, TensorShape* shape) {
+  if (sizes.dims() != 1) {
+    return errors::InvalidArgument("shape must be a vector of {int32,int64}, got shape ",
+                                   sizes.shape().DebugString());
+  }
+  IntegerValues values;
+  RETURN_IF_ERROR(IntegerTensorValues(sizes, &values));
+  for (const int64_t v : values) {
+    if (v < 0) return errors::InvalidArgument("Dimension ", v, " must be >= 0");
+  }
+  return TensorShape::BuildTensorShape(values, shape);
+}
+
+// TensorFlow's ConvBackpropComputeDimensions for 3 spatial dims of an NDHWC convolution, with
+// its label and messages.
+absl::Status BackpropInputDims(const TensorShape& input, const TensorShape& filter,
+                               const TensorShape& out_backprop, const std::vector<int32_t>& strides,
+                               Padding padding, SpatialDim dims[3]) {
+  constexpr char kLabel[] = "Conv3DBackpropInputOp";
+  if (input.dim_size(0) != out_backprop.dim_size(0)) {
+    return errors::InvalidArgument(
+        kLabel,
+        ": input and out_backprop must have the same batch size. Input batch: ", input.dim_size(0),
+        ", outbackprop batch: ", out_backprop.dim_size(0), ", batch_dim: 0");
+  }
+  if (filter.dim_size(3) <= 0) {
+    return errors::InvalidArgument(kLabel, ": filter depth must be strictly greated than zero");
+  }
+  if (input.dim_size(4) % filter.dim_size(3) != 0) {
+    return errors::InvalidArgument(kLabel,
+                                   ": input depth must be evenly divisible by filter depth");
+  }
+  if (filter.dim_size(4) != out_backprop.dim_size(4)) {
+    return errors::InvalidArgument(kLabel,
+                                   ": filter and out_backprop must have the same out_depth");
+  }
+  for (int d = 0; d < 3; ++d) {
+    SpatialDim& dim = dims[d];
+    dim.in = input.dim_size(d + 1);
+    dim.window = filter.dim_size(d);
+    dim.stride = strides[d + 1];
+    int64_t computed = 0, pad_after = 0;
+    RETURN_IF_ERROR(WindowedOutputSize(dim.in, dim.window, /*dilation=*/1, dim.stride, padding,
+                                       &computed, &dim.pad, &pad_after));
+    dim.out = out_backprop.dim_size(d + 1);
+    if (dim.out != computed) {
+      return errors::InvalidArgument(
+          kLabel, ": Size of out_backprop doesn't match computed: actual = ", dim.out,
+          ", computed = ", computed, " spatial_dim: ", d + 1, " input: ", dim.in,
+          " filter: ", dim.window, " output: ", dim.out, " stride: ", dim.stride, " dilation: 1");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// in_grad = the gradient of Conv3D(input, filter) with respect to its input, given
+// out_backprop; in_grad is [batch, dims[].in, in_depth], out_backprop [batch, dims[].out,
+// out_depth], neither empty.
+template <typename T>
+absl::Status BackpropInput(OpKernelContext* ctx, const SpatialDim dims[3], int64_t batch,
+                           int64_t in_depth, int64_t out_depth, const Tensor& filter_t,
+                           const T* out_backprop, T* in_grad) {
+  using C = ComputeType<T>;
+  using Matrix = RowMajorMatrix<T>;
+  const int64_t window_cells = dims[0].window * dims[1].window * dims[2].window;
+  const int64_t k = window_cells * in_depth;
+  const int64_t in_cells = dims[0].in * dims[1].in * dims[2].in;
+  const int64_t out_cells = dims[0].out * dims[1].out * dims[2].out;
+  // The filter as a [k, out_depth] matrix of C.
+  Matrix filter(k, out_depth);
+  const T* f = filter_t.base<T>();
+  for (int64_t i = 0; i < k * out_depth; ++i) filter.data()[i] = static_cast<C>(f[i]);
+  // One image's gradient patches, [out_cells, k].
+  Tensor patches_t;
+  TensorShape patches_shape;
+  RETURN_IF_ERROR(TensorShape::BuildTensorShape({out_cells, k}, &patches_shape));
+  RETURN_IF_ERROR(ctx->allocate_temp(DataTypeToEnum<C>::value, patches_shape, &patches_t));
+  C* patches = patches_t.base<C>();
+
+  const int64_t blocks = (out_cells + kBlockCells - 1) / kBlockCells;
+  const Eigen::TensorOpCost gemm_cost(kBlockCells * out_depth * sizeof(T),
+                                      kBlockCells * k * sizeof(C),
+                                      2.0 * kBlockCells * k * out_depth);
+  const Eigen::TensorOpCost gather_cost(window_cells * in_depth * sizeof(C), in_depth * sizeof(T),
+                                        window_cells * in_depth);
+  for (int64_t b = 0; b < batch; ++b) {
+    const T* dy = out_backprop + b * out_cells * out_depth;
+    ParallelFor(ctx, blocks, out_cells * k, gemm_cost, [&](int64_t first, int64_t last) {
+      Matrix dy_block;
+      for (int64_t block = first; block < last; ++block) {
+        const int64_t begin = block * kBlockCells;
+        const int64_t n = std::min(out_cells, begin + kBlockCells) - begin;
+        Eigen::Map<Matrix> result(patches + begin * k, n, k);
+        if constexpr (std::is_same_v<T, C>) {
+          Eigen::Map<const Matrix> rows(dy + begin * out_depth, n, out_depth);
+          result.noalias() = rows * filter.transpose();
+        } else {
+          dy_block.resize(n, out_depth);
+          const T* src = dy + begin * out_depth;
+          for (int64_t i = 0; i < n * out_depth; ++i) dy_block.data()[i] = static_cast<C>(src[i]);
+          result.noalias() = dy_block * filter.transpose();
+        }
+      }
+    });
+    T* dx = in_grad + b * in_cells * in_depth;
+    ParallelFor(ctx, in_cells, in_cells * in_depth, gather_cost, [&](int64_t first, int64_t last) {
+      std::vector<C> sum(in_depth);
+      for (int64_t cell = first; cell < last; ++cell) {
+        const int64_t c = cell % dims[2].in;
+        const int64_t r = (cell / dims[2].in) % dims[1].in;
+        const int64_t p = cell / (dims[2].in * dims[1].in);
+        std::fill(sum.begin(), sum.end(), C(0));
+        // Window positions from the last to the first: the covering output cells in
+        // increasing order.
+        for (int64_t i = dims[0].window - 1; i >= 0; --i) {
+          const int64_t tp = p + dims[0].pad - i;
+          if (tp < 0 || tp % dims[0].stride != 0 || tp / dims[0].stride >= dims[0].out) continue;
+          const int64_t op = tp / dims[0].stride;
+          for (int64_t j = dims[1].window - 1; j >= 0; --j) {
+            const int64_t tr = r + dims[1].pad - j;
+            if (tr < 0 || tr % dims[1].stride != 0 || tr / dims[1].stride >= dims[1].out) continue;
+            const int64_t orow = tr / dims[1].stride;
+            for (int64_t l = dims[2].window - 1; l >= 0; --l) {
+              const int64_t tc = c + dims[2].pad - l;
+              if (tc < 0 || tc % dims[2].stride != 0 || tc / dims[2].stride >= dims[2].out) {
+                continue;
+              }
+              const int64_t oc = tc / dims[2].stride;
+              const C* src = patches + ((op * dims[1].out + orow) * dims[2].out + oc) * k +
+                             ((i * dims[1].window + j) * dims[2].window + l) * in_depth;
+              for (int64_t d = 0; d < in_depth; ++d) sum[d] += src[d];
+            }
+          }
+        }
+        T* dst = dx + cell * in_depth;
+        for (int64_t d = 0; d < in_depth; ++d) dst[d] = static_cast<T>(sum[d]);
+      }
+    });
+  }
+  return absl::OkStatus();
+}
+
+// Conv3DBackpropInputV2 (input_sizes holds the gradient's shape) and Conv3DBackpropInput
+// (the gradient has the shape of `input`).
+template <typename T, bool kTakesShape>
+class Conv3DBackpropInputOp : public OpKernel {
+ public:
+  explicit Conv3DBackpropInputOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    if (kTakesShape) {
+      std::string data_format;
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
+      OP_REQUIRES(ctx, data_format == "NDHWC",
+                  errors::InvalidArgument("Conv3DBackpropInputOpV2 only supports NDHWC on the "
+                                          "CPU."));
+    }
+    std::vector<int32_t> dilations;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("dilations", &dilations));
+    OP_REQUIRES(ctx, dilations.size() == 5,
+                errors::InvalidArgument("Dilation rates field must specify 5 dimensions"));
+    OP_REQUIRES(ctx, dilations[0] == 1 && dilations[4] == 1,
+                errors::InvalidArgument("Current implementation does not yet support dilation "
+                                        "rates in the batch and depth dimensions."));
+    OP_REQUIRES(ctx, dilations[1] == 1 && dilations[2] == 1 && dilations[3] == 1,
+                errors::InvalidArgument("Current CPU implementation does not yet support "
+                                        "dilation rates larger than 1."));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("strides", &strides_));
+    OP_REQUIRES(ctx, strides_.size() == 5,
+                errors::InvalidArgument("Sliding window strides field must specify 5 dimensions"));
+    OP_REQUIRES(ctx, strides_[0] == 1 && strides_[4] == 1,
+                errors::InvalidArgument("Current implementation does not yet support strides in "
+                                        "the batch and depth dimensions."));
+    std::string padding;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
+    OP_REQUIRES_OK(ctx, GetPaddingFromString(padding, &padding_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& filter = ctx->input(1);
+    const Tensor& out_backprop = ctx->input(2);
+    TensorShape input_shape;
+    if (kTakesShape) {
+      OP_REQUIRES_OK(ctx, ShapeFromSizes(ctx->input(0), &input_shape));
+    } else {
+      input_shape = ctx->input(0).shape();
+    }
+    OP_REQUIRES(ctx, input_shape.dims() == 5,
+                errors::InvalidArgument("input tensor must have 5 dimensions"));
+    OP_REQUIRES(ctx, filter.dims() == 5,
+                errors::InvalidArgument("filter_sizes tensor must have 5 dimensions"));
+    OP_REQUIRES(ctx, out_backprop.dims() == 5,
+                errors::InvalidArgument("out_backprop tensor must have 5 dimensions"));
+    OP_REQUIRES(ctx, input_shape.dim_size(4) == filter.dim_size(3),
+                errors::InvalidArgument("input and filter_sizes must have the same number of "
+                                        "channels. Got ",
+                                        input_shape.dim_size(4), " for input and ",
+                                        filter.dim_size(3), " for filter_sizes"));
+    OP_REQUIRES(ctx, out_backprop.dim_size(4) == filter.dim_size(4),
+                errors::InvalidArgument("out_backprop and filter_sizes must have the same number "
+                                        "of channels. Got ",
+                                        out_backprop.dim_size(4), " for out_backprop and ",
+                                        filter.dim_size(4), " for filter_sizes"));
+    SpatialDim dims[3];
+    OP_REQUIRES_OK(ctx, BackpropInputDims(input_shape, filter.shape(), out_backprop.shape(),
+                                          strides_, padding_, dims));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input_shape, &output));
+    const int64_t in_depth = input_shape.dim_size(4);
+    const int64_t out_depth = filter.dim_size(4);
+    const int64_t filter_size = dims[0].window * dims[1].window * dims[2].window * in_depth;
+    const int64_t out_cells = dims[0].out * dims[1].out * dims[2].out;
+    OP_REQUIRES(ctx,
+                (out_cells > 0 && out_depth > 0) || (filter_size > 0 && out_depth > 0) ||
+                    (out_cells > 0 && filter_size > 0),
+                errors::InvalidArgument("input, filter_sizes and out_backprop tensors must all "
+                                        "have at least 1 element"));
+    if (output->NumElements() == 0) return;
+    if (filter_size == 0 || out_depth == 0 || out_cells == 0) {
+      // Nothing reaches the input: its gradient is zero.
+      std::fill_n(output->base<T>(), output->NumElements(), T(0));
+      return;
+    }
+    OP_REQUIRES_OK(ctx, BackpropInput<T>(ctx, dims, input_shape.dim_size(0), in_depth, out_depth,
+                                         filter, out_backprop.base<T>(), output->base<T>()));
+  }
+
+ private:
+  std::vector<int32_t> strides_;
+  Padding padding_ = VALID;
+};
+
 #define REGISTER_CONV3D(T) \
   REGISTER_KERNEL_BUILDER(Name("Conv3D").Device(DEVICE_CPU).TypeConstraint<T>("T"), Conv3DOp<T>);
 SLUICE_CALL_FLOAT_TYPES(REGISTER_CONV3D)
 #undef REGISTER_CONV3D
+
+// TensorFlow's CPU kernels: V2 for half, bfloat16, float and double; V1 (deprecated, no
+// bfloat16 in its OpDef) for half, float and double.
+#define REGISTER_CONV3D_BACKPROP_INPUT(T)                 \
+  REGISTER_KERNEL_BUILDER(Name("Conv3DBackpropInputV2")   \
+                              .Device(DEVICE_CPU)         \
+                              .TypeConstraint<T>("T")     \
+                              .HostMemory("input_sizes"), \
+                          Conv3DBackpropInputOp<T, true>);
+SLUICE_CALL_FLOAT_TYPES(REGISTER_CONV3D_BACKPROP_INPUT)
+#undef REGISTER_CONV3D_BACKPROP_INPUT
+#define REGISTER_CONV3D_BACKPROP_INPUT_V1(T)                                                     \
+  REGISTER_KERNEL_BUILDER(Name("Conv3DBackpropInput").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          Conv3DBackpropInputOp<T, false>);
+SLUICE_CALL_half(REGISTER_CONV3D_BACKPROP_INPUT_V1)
+    SLUICE_CALL_float(REGISTER_CONV3D_BACKPROP_INPUT_V1)
+        SLUICE_CALL_double(REGISTER_CONV3D_BACKPROP_INPUT_V1)
+#undef REGISTER_CONV3D_BACKPROP_INPUT_V1
 
 }  // namespace
 }  // namespace sluice
