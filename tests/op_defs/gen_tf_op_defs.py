@@ -77,6 +77,14 @@ OPS = [
     "TensorListGather", "TensorListConcatV2", "TensorArrayV3", "TensorArrayWriteV3",
     "TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArrayConcatV3",
     "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
+    # Keras preprocessing: hashing, crossing, lanczos resizing; transposed 3-D convolution.
+    "AsString", "StringToHashBucketFast", "StringToHashBucketStrong", "StringToHashBucket",
+    "SparseToDense", "SparseCross", "SparseCrossV2", "SparseCrossHashed", "ScaleAndTranslate",
+    "Conv3DBackpropInputV2", "Conv3DBackpropInput",
+    # Spectral and complex ops (MelSpectrogram, STFT), BroadcastArgs.
+    "FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
+    "RFFT3D", "IRFFT3D", "Real", "Imag", "ComplexAbs", "Complex", "Conj", "Angle",
+    "BroadcastArgs",
 ]
 
 
