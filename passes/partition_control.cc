@@ -227,13 +227,6 @@ bool HasLoopTrigger(const Node& dst) {
   return false;
 }
 
-const Edge* FirstDataEdge(const EdgeSet& edges) {
-  for (const Edge* e : edges) {
-    if (!e->IsControlEdge()) return e;
-  }
-  return nullptr;
-}
-
 // Puts `n` (an Enter or a NextIteration) on the device of its data consumers, copying it
 // for each further device its consumers are on: its values go to one iteration only (the
 // first, or the next), so a cut after it would be received in iterations it never sends.
