@@ -22,7 +22,8 @@
 // Ops without a shape function: INVALID_ARGUMENT ("No shape inference function exists for
 // op 'X', did you forget to define it?") while require_shape_inference_fns() (the default,
 // as in TensorFlow); unknown output shapes otherwise. Function calls get their shape
-// functions' unknown shapes: function bodies are not inferred.
+// functions' unknown shapes here; the importer then merges in what their bodies infer
+// (graph/import, ImportShapes).
 //
 // Errors name the node: shape function failures carry InferenceContext::Run's message
 // (" for '{{node r}} = Reshape[...](x, s)' with input shapes: [2,3], [2] and with computed

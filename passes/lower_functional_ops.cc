@@ -8,9 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "graph/core/errors.h"
+#include "graph/import/function_body.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/op/node_def_util.h"
-#include "passes/function_body.h"
 
 namespace sluice {
 namespace {

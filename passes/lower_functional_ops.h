@@ -26,7 +26,7 @@
 // placement, partitioning) see one graph.
 //
 // Errors: NOT_FOUND for a function missing from the graph's library; those of
-// InstantiateFunctionBody (passes/function_body.h) and of importing the body; each names the
+// InstantiateFunctionBody (graph/import/function_body.h) and of importing the body; each names the
 // node. An error leaves the graph partly lowered.
 #ifndef SLUICE_PASSES_LOWER_FUNCTIONAL_OPS_H_
 #define SLUICE_PASSES_LOWER_FUNCTIONAL_OPS_H_

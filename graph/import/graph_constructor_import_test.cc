@@ -1,8 +1,10 @@
 // ImportGraphDef: importing into a graph that already holds nodes, and each import option.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/import/graph_def_io.h"
@@ -379,6 +381,141 @@ TEST_F(ImportTest, WithoutRefiner) {
   ASSERT_TRUE(ParseTextProto(kXY, &gd).ok());
   ASSERT_TRUE(ImportGraphDef(opts_, gd, &g_, nullptr).ok());
   EXPECT_NE(g_.FindNodeByName("i/y"), nullptr);
+}
+
+}  // namespace
+}  // namespace sluice
+
+namespace sluice {
+namespace {
+
+// A library function Cat(x) = ConcatV2(x, x, axis 0), called through PartitionedCall, by
+// name (TF1's Defun) and through a PartitionedCall that turns inference off.
+constexpr char kCalls[] = R"pb(
+  node {
+    name: "p"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "shape"
+      value {
+        shape {
+          dim { size: 3 }
+          dim { size: 4 }
+        }
+      }
+    }
+  }
+  node {
+    name: "call"
+    op: "PartitionedCall"
+    input: "p"
+    attr {
+      key: "Tin"
+      value { list { type: DT_FLOAT } }
+    }
+    attr {
+      key: "Tout"
+      value { list { type: DT_FLOAT } }
+    }
+    attr {
+      key: "f"
+      value { func { name: "Cat" } }
+    }
+  }
+  node { name: "by_name" op: "Cat" input: "call" }
+  node {
+    name: "opaque"
+    op: "PartitionedCall"
+    input: "p"
+    attr {
+      key: "Tin"
+      value { list { type: DT_FLOAT } }
+    }
+    attr {
+      key: "Tout"
+      value { list { type: DT_FLOAT } }
+    }
+    attr {
+      key: "f"
+      value { func { name: "Cat" } }
+    }
+    attr {
+      key: "_disable_call_shape_inference"
+      value { b: true }
+    }
+  }
+  library {
+    function {
+      signature {
+        name: "Cat"
+        input_arg { name: "x" type: DT_FLOAT }
+        output_arg { name: "y" type: DT_FLOAT }
+      }
+      node_def {
+        name: "axis"
+        op: "Const"
+        attr {
+          key: "dtype"
+          value { type: DT_INT32 }
+        }
+        attr {
+          key: "value"
+          value {
+            tensor {
+              dtype: DT_INT32
+              tensor_shape {}
+              int_val: 0
+            }
+          }
+        }
+      }
+      node_def {
+        name: "cat"
+        op: "ConcatV2"
+        input: "x"
+        input: "x"
+        input: "axis:output:0"
+        attr {
+          key: "N"
+          value { i: 2 }
+        }
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+        attr {
+          key: "Tidx"
+          value { type: DT_INT32 }
+        }
+      }
+      ret { key: "y" value: "cat:output:0" }
+    }
+  }
+)pb";
+
+// As TensorFlow's refiner: a call's output shapes are those its body gives for the call's
+// input shapes, through nested calls too.
+TEST(CallShapesTest, CallOutputsTakeTheirBodysShapes) {
+  GraphDef gdef;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(kCalls, &gdef));
+  Graph g(OpRegistry::Global());
+  ShapeRefiner refiner(g.op_registry());
+  GraphConstructorOptions opts;
+  opts.validate_shape = true;
+  const absl::Status s = ConvertGraphDefToGraph(opts, std::move(gdef), &g, &refiner);
+  ASSERT_TRUE(s.ok()) << s;
+  auto shape_of = [&](const std::string& name) {
+    PartialTensorShape shape;
+    EXPECT_TRUE(refiner.GetOutputShape(g.FindNodeByName(name), 0, &shape).ok()) << name;
+    return shape.DebugString();
+  };
+  EXPECT_EQ(shape_of("call"), "[6,4]");
+  EXPECT_EQ(shape_of("by_name"), "[12,4]");
+  EXPECT_EQ(shape_of("opaque"), "<unknown>");
 }
 
 }  // namespace

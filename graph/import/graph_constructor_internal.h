@@ -65,13 +65,21 @@ class ImportShapes {
   ImportShapes& operator=(const ImportShapes&) = delete;
 
   // Infers node's output shapes; INVALID_ARGUMENT with the shape function's message and the
-  // input shapes if it fails. A "_output_shapes" attr then overrides the inferred shapes (it
-  // must cover every output and agree with them) and is removed from the node.
+  // input shapes if it fails. A function call (PartitionedCall, StatefulPartitionedCall, or
+  // a node whose op is a library function's name) also gets the shapes its body gives its
+  // results for the call's input shapes, as TensorFlow's refiner infers them (best effort:
+  // a body that cannot be imported leaves the call's own shapes; `_disable_call_shape_inference`
+  // turns it off). A "_output_shapes" attr then overrides the inferred shapes (it must cover
+  // every output and agree with them) and is removed from the node.
   absl::Status Check(Node* node);
   // Makes the refiner forget `node`, which the importer is about to delete.
   void Forget(const Node* node);
 
  private:
+  // Merges into the call's outputs the shapes its body infers.
+  void InferCallShapes(const Node& node);
+
+  const Graph& graph_;
   std::unique_ptr<ShapeRefiner> own_;
   ShapeRefiner* refiner_;
 };

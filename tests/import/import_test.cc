@@ -94,9 +94,8 @@ TEST(ImportTest, FunctionCallShapes) {
   ShapeRefiner refiner(g.op_registry());
   ASSERT_TRUE(ImportGraphDef(ImportGraphDefOptions(), Load("function_call"), &g, &refiner).ok());
   EXPECT_EQ(ShapeOf(refiner, g, "x"), "[2,3]");
-  // Differs from TensorFlow, which infers the function body and gets [2,3]: Sluice's
-  // refiner leaves function-call outputs unknown.
-  EXPECT_EQ(ShapeOf(refiner, g, "scaled"), "<unknown>");
+  // As TensorFlow, which infers the function body for the call's input shapes.
+  EXPECT_EQ(ShapeOf(refiner, g, "scaled"), "[2,3]");
 }
 
 TEST(ImportTest, WhileLoopV1) {

@@ -1,4 +1,4 @@
-#include "passes/function_body.h"
+#include "graph/import/function_body.h"
 
 #include <string>
 

@@ -14,8 +14,8 @@
 // node or arg, a ret naming no tensor, a placeholder without a value); UNIMPLEMENTED for
 // list-valued input or output args (N * T, list(type)), which TensorFlow's frozen functions
 // do not use.
-#ifndef SLUICE_PASSES_FUNCTION_BODY_H_
-#define SLUICE_PASSES_FUNCTION_BODY_H_
+#ifndef SLUICE_GRAPH_IMPORT_FUNCTION_BODY_H_
+#define SLUICE_GRAPH_IMPORT_FUNCTION_BODY_H_
 
 #include <string>
 #include <vector>
@@ -46,4 +46,4 @@ const FunctionDef* FindFunction(const FunctionDefLibrary& library, const std::st
 
 }  // namespace sluice
 
-#endif  // SLUICE_PASSES_FUNCTION_BODY_H_
+#endif  // SLUICE_GRAPH_IMPORT_FUNCTION_BODY_H_
