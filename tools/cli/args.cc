@@ -3,15 +3,29 @@
 #include "tools/cli/args.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "graph/core/errors.h"
 
 namespace sluice {
 namespace cli {
+namespace {
+
+// An optional '-' and at least one decimal digit; SimpleAtoi alone would also take
+// surrounding spaces and a '+'.
+bool IsDecimalInteger(absl::string_view text) {
+  if (absl::ConsumePrefix(&text, "-") && text.empty()) return false;
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
 
 ArgParser::ArgParser(std::string usage, std::string summary)
     : usage_(std::move(usage)), summary_(std::move(summary)) {}
@@ -27,13 +41,19 @@ void ArgParser::AddRepeated(const std::string& name, const std::string& value_na
 }
 
 void ArgParser::AddInt(const std::string& name, const std::string& value_name,
-                       const std::string& help, int64_t* value) {
-  flags_.push_back({name, value_name, help, Kind::kInt, value});
+                       const std::string& help, int64_t* value, int64_t min, int64_t max) {
+  Flag flag{name, value_name, help, Kind::kInt, value};
+  flag.int_min = min;
+  flag.int_max = max;
+  flags_.push_back(std::move(flag));
 }
 
 void ArgParser::AddDouble(const std::string& name, const std::string& value_name,
-                          const std::string& help, double* value) {
-  flags_.push_back({name, value_name, help, Kind::kDouble, value});
+                          const std::string& help, double* value, double min, double max) {
+  Flag flag{name, value_name, help, Kind::kDouble, value};
+  flag.double_min = min;
+  flag.double_max = max;
+  flags_.push_back(std::move(flag));
 }
 
 void ArgParser::AddBool(const std::string& name, const std::string& help, bool* value) {
@@ -57,6 +77,13 @@ ArgParser::Flag* ArgParser::FindFlag(const std::string& name) {
   return nullptr;
 }
 
+bool ArgParser::IsSet(const std::string& name) const {
+  for (const Flag& flag : flags_) {
+    if (flag.name == name) return flag.set;
+  }
+  return false;
+}
+
 ArgParser::Flag* ArgParser::FindAlias(char alias) {
   for (Flag& flag : flags_) {
     if (flag.alias == alias) return &flag;
@@ -72,16 +99,32 @@ absl::Status ArgParser::SetValue(Flag& flag, const std::string& text) {
     case Kind::kRepeated:
       static_cast<std::vector<std::string>*>(flag.value)->push_back(text);
       return absl::OkStatus();
-    case Kind::kInt:
-      if (!absl::SimpleAtoi(text, static_cast<int64_t*>(flag.value))) {
+    case Kind::kInt: {
+      int64_t number = 0;
+      if (!IsDecimalInteger(text)) {
         return errors::InvalidArgument("--", flag.name, " expects an integer, got '", text, "'");
       }
-      return absl::OkStatus();
-    case Kind::kDouble:
-      if (!absl::SimpleAtod(text, static_cast<double*>(flag.value))) {
-        return errors::InvalidArgument("--", flag.name, " expects a number, got '", text, "'");
+      if (!absl::SimpleAtoi(text, &number) || number < flag.int_min || number > flag.int_max) {
+        return errors::InvalidArgument("--", flag.name, " must be between ", flag.int_min, " and ",
+                                       flag.int_max, ", got ", text);
       }
+      *static_cast<int64_t*>(flag.value) = number;
       return absl::OkStatus();
+    }
+    case Kind::kDouble: {
+      double number = 0;
+      if (!absl::SimpleAtod(text, &number) || !std::isfinite(number) ||
+          absl::StripAsciiWhitespace(text) != text) {
+        return errors::InvalidArgument("--", flag.name, " expects a finite number, got '", text,
+                                       "'");
+      }
+      if (number < flag.double_min || number > flag.double_max) {
+        return errors::InvalidArgument("--", flag.name, " must be between ", flag.double_min,
+                                       " and ", flag.double_max, ", got ", text);
+      }
+      *static_cast<double*>(flag.value) = number;
+      return absl::OkStatus();
+    }
     case Kind::kBool:
       break;
   }
@@ -128,6 +171,7 @@ absl::Status ArgParser::Parse(const std::vector<std::string>& args) {
     if (flag->kind == Kind::kBool) {
       if (has_value) return errors::InvalidArgument("--", flag->name, " takes no value");
       *static_cast<bool*>(flag->value) = true;
+      flag->set = true;
       continue;
     }
     if (!has_value) {
@@ -137,6 +181,7 @@ absl::Status ArgParser::Parse(const std::vector<std::string>& args) {
       value = args[++i];
     }
     RETURN_IF_ERROR(SetValue(*flag, value));
+    flag->set = true;
   }
   if (next_positional < positionals_.size()) {
     return errors::InvalidArgument("missing argument ", positionals_[next_positional].name);

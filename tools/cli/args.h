@@ -5,14 +5,22 @@
 // (`-o value`), boolean switches (`--json`), repeated flags collected in order, and `--` to end
 // flags. `--help`/`-h` anywhere sets help_requested() and skips the other checks.
 //
+// Integers are parsed strictly: an optional '-' and decimal digits, nothing else (no spaces,
+// no '+', no hex), and a value outside int64 is an error, never wrapped or truncated. Numbers
+// (AddDouble) must be finite: "inf", "nan" and values that overflow a double are rejected.
+// Each numeric flag has an inclusive range, checked as it is parsed, so a command never sees
+// a value outside it (nor mistakes one for its own "not given" marker).
+//
 // Errors are INVALID_ARGUMENT naming the offending argument (an unknown flag, a missing value,
-// a malformed number, a missing or extra positional argument); callers print them with the
-// usage and exit with kUsageExitCode. The parser holds pointers to the bound variables, which
-// must outlive it. Not thread-safe (a command line is parsed once, on the main thread).
+// a malformed number, a number outside the flag's range, a missing or extra positional
+// argument); callers print them with the usage and exit with kUsageExitCode. The parser holds
+// pointers to the bound variables, which must outlive it. Not thread-safe (a command line is parsed
+// once, on the main thread).
 #ifndef SLUICE_TOOLS_CLI_ARGS_H_
 #define SLUICE_TOOLS_CLI_ARGS_H_
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -31,10 +39,13 @@ class ArgParser {
                  std::string* value);
   void AddRepeated(const std::string& name, const std::string& value_name, const std::string& help,
                    std::vector<std::string>* values);
+  // A value outside [min, max] is an error ("--runs must be between 1 and 10000000, got 0").
   void AddInt(const std::string& name, const std::string& value_name, const std::string& help,
-              int64_t* value);
+              int64_t* value, int64_t min = std::numeric_limits<int64_t>::min(),
+              int64_t max = std::numeric_limits<int64_t>::max());
   void AddDouble(const std::string& name, const std::string& value_name, const std::string& help,
-                 double* value);
+                 double* value, double min = std::numeric_limits<double>::lowest(),
+                 double max = std::numeric_limits<double>::max());
   // A switch: present means true.
   void AddBool(const std::string& name, const std::string& help, bool* value);
   // `-c` as another spelling of the flag `name` (declared before or after).
@@ -44,6 +55,8 @@ class ArgParser {
 
   absl::Status Parse(const std::vector<std::string>& args);
   bool help_requested() const { return help_requested_; }
+  // Whether the flag `name` appeared on the command line (after a successful Parse).
+  bool IsSet(const std::string& name) const;
   // The full help text: usage line, summary, arguments, flags.
   std::string Help() const;
   // "usage: sluice run MODEL [flags]" and a pointer to --help.
@@ -58,6 +71,10 @@ class ArgParser {
     Kind kind;
     void* value;
     char alias = 0;
+    // Inclusive bounds of kInt and kDouble flags.
+    int64_t int_min = 0, int_max = 0;
+    double double_min = 0, double_max = 0;
+    bool set = false;
   };
   struct Positional {
     std::string name;

@@ -1,5 +1,7 @@
 #include "tools/cli/args.h"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,77 @@ TEST(ArgParserTest, RejectsMistakes) {
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument)
         << (args.empty() ? "" : args.back());
   }
+}
+
+// Integers are all digits (no spaces, '+' or hex) and never wrap: a value beyond int64 or
+// beyond the flag's range is an error naming both, not a truncated number.
+TEST(ArgParserTest, ParsesIntegersStrictly) {
+  for (const std::string text :
+       {" 5", "5 ", "+5", "0x10", "5.0", "1e3", "-", "", "--5", "4294967297x"}) {
+    int64_t value = 7;
+    ArgParser parser("test", "A test command.");
+    parser.AddInt("threads", "N", "threads", &value, 0, 4096);
+    absl::Status status = parser.Parse({"--threads", text});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << "'" << text << "'";
+    EXPECT_NE(status.message().find("--threads expects an integer"), std::string::npos) << status;
+    EXPECT_EQ(value, 7);
+  }
+  for (const std::string text : {"4294967297", "99999999999999999999", "-1", "4097"}) {
+    int64_t value = 7;
+    ArgParser parser("test", "A test command.");
+    parser.AddInt("threads", "N", "threads", &value, 0, 4096);
+    absl::Status status = parser.Parse({"--threads=" + text});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << text;
+    EXPECT_EQ(status.message(), "--threads must be between 0 and 4096, got " + text);
+    EXPECT_EQ(value, 7);
+  }
+  int64_t value = 7;
+  ArgParser parser("test", "A test command.");
+  parser.AddInt("threads", "N", "threads", &value, 0, 4096);
+  ASSERT_TRUE(parser.Parse({"--threads", "4096"}).ok());
+  EXPECT_EQ(value, 4096);
+  int64_t negative = 0;
+  ArgParser unbounded("test", "A test command.");
+  unbounded.AddInt("seed", "S", "seed", &negative);
+  ASSERT_TRUE(unbounded.Parse({"--seed", "-9223372036854775808"}).ok());
+  EXPECT_EQ(negative, std::numeric_limits<int64_t>::min());
+}
+
+TEST(ArgParserTest, NumbersMustBeFiniteAndInRange) {
+  for (const std::string text : {"inf", "-inf", "nan", "1e309", "infinity", " 1", "1 "}) {
+    double value = 7;
+    ArgParser parser("test", "A test command.");
+    parser.AddDouble("seconds", "S", "seconds", &value, 0.001, 86400);
+    absl::Status status = parser.Parse({"--seconds", text});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << text;
+    EXPECT_NE(status.message().find("--seconds expects a finite number"), std::string::npos)
+        << status;
+    EXPECT_EQ(value, 7);
+  }
+  for (const std::string text : {"1e308", "-1", "0", "86401"}) {
+    double value = 7;
+    ArgParser parser("test", "A test command.");
+    parser.AddDouble("seconds", "S", "seconds", &value, 0.001, 86400);
+    absl::Status status = parser.Parse({"--seconds", text});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << text;
+    EXPECT_EQ(status.message(), "--seconds must be between 0.001 and 86400, got " + text);
+  }
+  double value = 7;
+  ArgParser parser("test", "A test command.");
+  parser.AddDouble("seconds", "S", "seconds", &value, 0.001, 86400);
+  ASSERT_TRUE(parser.Parse({"--seconds", "0.25"}).ok());
+  EXPECT_EQ(value, 0.25);
+}
+
+// IsSet tells a flag given on the command line from its default, whatever the value.
+TEST(ArgParserTest, IsSetSaysWhichFlagsWereGiven) {
+  Flags flags;
+  ArgParser parser = MakeParser(&flags);
+  ASSERT_TRUE(parser.Parse({"m.pb", "--runs", "0", "--json"}).ok());
+  EXPECT_TRUE(parser.IsSet("runs"));
+  EXPECT_TRUE(parser.IsSet("json"));
+  EXPECT_FALSE(parser.IsSet("seconds"));
+  EXPECT_FALSE(parser.IsSet("nosuch"));
 }
 
 TEST(ArgParserTest, HelpWinsAndListsFlags) {
