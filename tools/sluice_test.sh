@@ -211,6 +211,33 @@ mkdir -p "$tmp/saved_model" && : >"$tmp/saved_model/saved_model.pb"
 run saved_model 1 run "$tmp/saved_model"
 expect "$tmp/saved_model.err" "SavedModel"
 
+# ---- What reaches the terminal ------------------------------------------------------------
+# File names are echoed escaped: a newline or an escape sequence in a name cannot forge
+# output lines or drive the terminal. An error is one line.
+odd_name="$tmp/odd"$'\n'"name"$'\e'"[31m.pb"
+run odd_name 1 run "$odd_name"
+expect "$tmp/odd_name.err" "odd\\nname\\x1b[31m.pb"
+[ "$(wc -l <"$tmp/odd_name.err")" -eq 1 ] || fail "odd_name: error is not one line: \
+$(cat "$tmp/odd_name.err")"
+grep -q $'\e' "$tmp/odd_name.err" && fail "odd_name: an escape character reached stderr"
+cp "$data/add.pbtxt" "$odd_name"
+run odd_name_inspect 0 inspect "$odd_name"
+expect "$tmp/odd_name_inspect.out" "Model: $tmp/odd\\nname\\x1b[31m.pb"
+grep -q $'\e' "$tmp/odd_name_inspect.out" && fail "odd_name_inspect: an escape reached stdout"
+run odd_name_feed 1 run "$data/add.pbtxt" --output twice --input "x=$tmp/no"$'\r'"such.npy"
+expect "$tmp/odd_name_feed.err" "no\\rsuch.npy"
+# A node with a million-entry type list: the error about it is capped, not megabytes long.
+{
+  echo 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }'
+  printf 'node { name: "many" op: "IdentityN" input: "x" attr { key: "T" value { list { '
+  for _ in $(seq 1000); do printf 'type: DT_FLOAT %.0s' $(seq 1000); done
+  echo '} } } }'
+} >"$tmp/identity_n.pbtxt"
+run identity_n 1 inspect "$tmp/identity_n.pbtxt"
+expect "$tmp/identity_n.err" "more bytes)"
+[ "$(wc -c <"$tmp/identity_n.err")" -lt 20000 ] || fail "identity_n: error of \
+$(wc -c <"$tmp/identity_n.err") bytes"
+
 # ---- inspect ------------------------------------------------------------------------------
 run inspect 0 inspect "$data/add.pbtxt"
 expect "$tmp/inspect.out" "GraphDef versions: producer 1087, min_consumer 0"

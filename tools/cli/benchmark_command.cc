@@ -93,9 +93,9 @@ class ProgressBar {
 
 void PrintText(const BenchmarkFlags& flags, const LatencyStats& stats, double total_ms,
                const std::string& device) {
-  std::printf("Benchmark of %s on %s (batch %lld, %lld warmup step(s)", flags.model.c_str(),
-              device.c_str(), static_cast<long long>(flags.feeds.batch),
-              static_cast<long long>(flags.warmup));
+  std::printf("Benchmark of %s on %s (batch %lld, %lld warmup step(s)",
+              Printable(flags.model).c_str(), device.c_str(),
+              static_cast<long long>(flags.feeds.batch), static_cast<long long>(flags.warmup));
   if (flags.contend > 0) {
     std::printf(", %lld busy neighbour process(es)", static_cast<long long>(flags.contend));
   }

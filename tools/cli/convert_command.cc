@@ -28,8 +28,8 @@ absl::Status Convert(const std::string& in, const std::string& out, const std::s
   const bool text = format.empty() ? IsTextPath(out_path) : format == "text";
   RETURN_IF_ERROR(text ? WriteTextProtoFile(out_path, graph_def)
                        : WriteBinaryProtoFile(out_path, graph_def));
-  std::printf("Wrote %s (%s GraphDef, %d nodes)\n", out_path.c_str(), text ? "text" : "binary",
-              graph_def.node_size());
+  std::printf("Wrote %s (%s GraphDef, %d nodes)\n", Printable(out_path).c_str(),
+              text ? "text" : "binary", graph_def.node_size());
   return absl::OkStatus();
 }
 

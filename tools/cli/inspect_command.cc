@@ -110,24 +110,24 @@ size_t UnregisteredNodes(const Inspection& info) {
 
 void PrintText(const Model& model, const Inspection& info) {
   const GraphDef& graph_def = model.graph_def;
-  std::printf("Model: %s\n", model.path.c_str());
+  std::printf("Model: %s\n", Printable(model.path).c_str());
   std::printf("GraphDef versions: producer %d, min_consumer %d\n", graph_def.versions().producer(),
               graph_def.versions().min_consumer());
   std::printf("Nodes: %d\n", graph_def.node_size());
   std::printf("Inputs (%zu):\n", info.inputs.size());
   for (size_t i = 0; i < info.inputs.size(); ++i) {
     const ModelInput& input = info.inputs[i];
-    std::printf("  %s: %s%s\n", input.name.c_str(), DescribeInput(input).c_str(),
+    std::printf("  %s: %s%s\n", Printable(input.name).c_str(), DescribeInput(input).c_str(),
                 info.needed[i] ? "" : " (no likely output needs it)");
   }
   std::printf("Likely outputs (%zu):\n", info.outputs.size());
   for (const Output& output : info.outputs) {
-    std::printf("  %s: %s%s\n", output.name.c_str(), output.dtype.c_str(),
+    std::printf("  %s: %s%s\n", Printable(output.name).c_str(), output.dtype.c_str(),
                 output.resolved ? "" : " (its op is not registered)");
   }
   std::printf("Op types (%zu):\n", info.histogram.size());
   for (const auto& [op, count] : info.histogram) {
-    std::printf("  %-28s %d%s\n", op.c_str(), count,
+    std::printf("  %-28s %d%s\n", Printable(op).c_str(), count,
                 info.unregistered_ops.count(op) > 0 ? "  (not registered)" : "");
   }
   if (!info.unregistered.empty()) {
@@ -135,8 +135,9 @@ void PrintText(const Model& model, const Inspection& info) {
         "Unregistered ops (%zu type(s), %zu node(s)); this graph cannot run in this build:\n",
         info.unregistered.size(), UnregisteredNodes(info));
     for (const UnregisteredOp& op : info.unregistered) {
-      std::printf("  %s (%zu node%s): %s\n", op.op.c_str(), op.nodes.size(),
-                  op.nodes.size() == 1 ? "" : "s", FirstNames(op.nodes, kNodesShown).c_str());
+      std::printf("  %s (%zu node%s): %s\n", Printable(op.op).c_str(), op.nodes.size(),
+                  op.nodes.size() == 1 ? "" : "s",
+                  Printable(FirstNames(op.nodes, kNodesShown)).c_str());
     }
   }
   std::printf("Parameters: %lld values in %lld Consts, %lld bytes\n",
@@ -148,7 +149,7 @@ void PrintText(const Model& model, const Inspection& info) {
       std::printf("  %s: every op has a kernel\n", device.c_str());
     } else {
       std::printf("  %s: no kernel for %zu op(s): %s\n", device.c_str(), ops.size(),
-                  absl::StrJoin(ops, ", ").c_str());
+                  Printable(absl::StrJoin(ops, ", ")).c_str());
     }
   }
 }
@@ -228,7 +229,7 @@ int InspectCommand(const Args& args) {
   std::fflush(stdout);
   std::fprintf(stderr, "sluice inspect: this graph cannot run in this build: %s %s\n",
                ops.size() == 1 ? "op type not registered:" : "op types not registered:",
-               absl::StrJoin(ops, ", ").c_str());
+               Printable(absl::StrJoin(ops, ", ")).c_str());
   return kCannotRunExitCode;
 }
 

@@ -86,8 +86,8 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   const std::string out = UserPath(flags.out);
   const bool text = absl::EndsWith(out, ".pbtxt") || absl::EndsWith(out, ".txt");
   RETURN_IF_ERROR(text ? WriteTextProtoFile(out, optimized) : WriteBinaryProtoFile(out, optimized));
-  std::printf("Wrote %s: %d nodes (the input had %d)\n", out.c_str(), optimized.node_size(),
-              model.graph_def.node_size());
+  std::printf("Wrote %s: %d nodes (the input had %d)\n", Printable(out).c_str(),
+              optimized.node_size(), model.graph_def.node_size());
   return absl::OkStatus();
 }
 

@@ -72,7 +72,7 @@ absl::Status SaveOutputs(const std::string& dir, const std::vector<Tensor>& outp
       std::printf("Output %zu is bfloat16; saved as float32\n", i);
     }
     RETURN_IF_ERROR(errors::PrependToMessage(WriteNpyFile(file, output), file, ": "));
-    std::printf("Saved %s\n", file.c_str());
+    std::printf("Saved %s\n", Printable(file).c_str());
   }
   return absl::OkStatus();
 }
@@ -86,9 +86,10 @@ absl::Status ReportAccuracy(const std::string& path, const std::vector<std::stri
   RETURN_IF_ERROR(TopOneAccuracy(outputs[0], labels, &accuracy));
   const double percent =
       accuracy.total == 0 ? 0.0 : 100.0 * accuracy.correct / static_cast<double>(accuracy.total);
-  std::printf("Accuracy of %s against %s: %lld of %lld correct (%.2f%%)\n", fetches[0].c_str(),
-              path.c_str(), static_cast<long long>(accuracy.correct),
-              static_cast<long long>(accuracy.total), percent);
+  std::printf("Accuracy of %s against %s: %lld of %lld correct (%.2f%%)\n",
+              Printable(fetches[0]).c_str(), Printable(path).c_str(),
+              static_cast<long long>(accuracy.correct), static_cast<long long>(accuracy.total),
+              percent);
   return absl::OkStatus();
 }
 
@@ -106,12 +107,12 @@ absl::Status Run(const RunFlags& flags) {
   std::vector<std::pair<std::string, Tensor>> feed_pairs;
   std::printf("Inputs (%zu):\n", feeds.size());
   for (const Feed& feed : feeds) {
-    std::printf("  %s: %s\n", feed.tensor.c_str(), feed.description.c_str());
+    std::printf("  %s: %s\n", Printable(feed.tensor).c_str(), Printable(feed.description).c_str());
     feed_pairs.emplace_back(feed.tensor, feed.value);
   }
   if (!unneeded.empty()) {
     std::printf("Not fed, as the outputs do not need them (--shape ignored): %s\n",
-                absl::StrJoin(unneeded, ", ").c_str());
+                Printable(absl::StrJoin(unneeded, ", ")).c_str());
   }
   std::unique_ptr<ModelRunner> runner;
   RETURN_IF_ERROR(
@@ -124,7 +125,7 @@ absl::Status Run(const RunFlags& flags) {
   std::printf("Outputs (%zu), computed on %s in %.3f ms (first run, including setup):\n",
               outputs.size(), runner->device_type().c_str(), ms);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::fputs(SummarizeOutput(fetches[i], outputs[i]).c_str(), stdout);
+    std::fputs(SummarizeOutput(Printable(fetches[i]), outputs[i]).c_str(), stdout);
   }
   if (!flags.labels.empty()) RETURN_IF_ERROR(ReportAccuracy(flags.labels, fetches, outputs));
   if (!flags.save_dir.empty()) RETURN_IF_ERROR(SaveOutputs(flags.save_dir, outputs));
