@@ -194,6 +194,39 @@ if [ "$(cat "$tmp/device_gpu.err" | wc -c)" -ne 0 ]; then
   expect "$tmp/device_gpu.err" "has no GPU device"
 fi
 
+# ---- Thread counts ------------------------------------------------------------------------
+# At most 4096 each (Eigen's pools abort at 16384); integers are parsed strictly, never
+# truncated (4294967297 is not 1).
+for value in 16384 4097 4294967297 99999999999999999999 -1; do
+  run threads_range 2 run "$data/add.pbtxt" --output twice --threads "$value"
+  expect "$tmp/threads_range.err" "--threads must be between 0 and 4096, got $value"
+  run inter_op_range 2 benchmark "$data/add.pbtxt" --runs 1 --inter-op-threads "$value"
+  expect "$tmp/inter_op_range.err" "--inter-op-threads must be between 0 and 4096, got $value"
+done
+for value in " 4" "4 " "+4" "0x10" "4.0" "1e3"; do
+  run threads_malformed 2 run "$data/add.pbtxt" --output twice --threads "$value"
+  expect "$tmp/threads_malformed.err" "--threads expects an integer, got '$value'"
+done
+run threads_ok 0 run "$data/add.pbtxt" --output twice --threads 3 --inter-op-threads 3
+expect "$tmp/threads_ok.out" "twice: float [1,3]"
+# Threads the system refuses (here for want of address space) are RESOURCE_EXHAUSTED, not an
+# uncaught std::system_error. Sanitizer builds reserve terabytes of address space, so the
+# limit cannot apply to them.
+if ! grep -qaE '__(a|t|m)san_init' "$sluice"; then
+  (ulimit -v 3000000 && "$sluice" run "$data/add.pbtxt" --output twice --threads 1200 \
+    --inter-op-threads 2 >"$tmp/threads_refused.out" 2>"$tmp/threads_refused.err")
+  status=$?
+  [ "$status" -eq 1 ] || fail "threads_refused: exit status $status, expected 1: \
+$(cat "$tmp/threads_refused.err")"
+  expect "$tmp/threads_refused.err" "RESOURCE_EXHAUSTED: cannot start the 1201 threads the \
+thread pools (--threads 1200, --inter-op-threads 2) need: the system refused a thread after"
+  expect_not "$tmp/threads_refused.err" "terminate called"
+  (ulimit -v 3000000 && "$sluice" run "$data/add.pbtxt" --output twice --threads 2 \
+    --inter-op-threads 2 >"$tmp/threads_limited.out" 2>"$tmp/threads_limited.err") ||
+    fail "threads_limited: a run with few threads failed under the same limit: \
+$(cat "$tmp/threads_limited.err")"
+fi
+
 # ---- Files that are not GraphDefs ---------------------------------------------------------
 run missing_file 1 run "$tmp/does_not_exist.pb"
 expect "$tmp/missing_file.err" "NOT_FOUND"
@@ -365,8 +398,8 @@ expect "$tmp/bench_json.out" '"by_op_type":[{"op":'
 run bench_seconds 0 benchmark "$data/add.pbtxt" --seconds 0.2 --warmup 0 --batch 2
 run bench_threads 0 benchmark "$data/add.pbtxt" --runs 2 --threads 1 --inter-op-threads 1 \
   --no-thread-spinning --shape x=2,3
-run bench_bad_threads 1 benchmark "$data/add.pbtxt" --runs 2 --inter-op-threads -1
-expect "$tmp/bench_bad_threads.err" "--inter-op-threads must be >= 0"
+run bench_bad_threads 2 benchmark "$data/add.pbtxt" --runs 2 --inter-op-threads -1
+expect "$tmp/bench_bad_threads.err" "--inter-op-threads must be between 0 and 4096, got -1"
 run bench_both 2 benchmark "$data/add.pbtxt" --runs 3 --seconds 1
 expect "$tmp/bench_both.err" "give --runs or --seconds, not both"
 run bench_zero 2 benchmark "$data/add.pbtxt" --runs 0

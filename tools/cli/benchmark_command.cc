@@ -239,9 +239,10 @@ int BenchmarkCommand(const Args& args) {
   parser.AddDouble("seconds", "S", "time steps for S seconds instead of --runs", &flags.seconds);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
-  parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
-  parser.AddInt("inter-op-threads", "N", "inter-op threads (default: one per core)",
-                &flags.runner.inter_op_threads);
+  parser.AddInt("threads", "N", "intra-op threads, at most 4096 (default 0: one per core)",
+                &flags.runner.threads, 0, kMaxThreads);
+  parser.AddInt("inter-op-threads", "N", "inter-op threads, at most 4096 (default 0: one per core)",
+                &flags.runner.inter_op_threads, 0, kMaxThreads);
   parser.AddBool("no-thread-spinning", "idle pool threads sleep at once (no spinning)",
                  &flags.runner.no_thread_spinning);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);

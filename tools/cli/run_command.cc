@@ -155,9 +155,10 @@ int RunCommand(const Args& args) {
                    "integer labels: report the first output's top-1 accuracy against them",
                    &flags.labels);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
-  parser.AddInt("threads", "N", "intra-op threads (default: one per core)", &flags.runner.threads);
-  parser.AddInt("inter-op-threads", "N", "inter-op threads (default: one per core)",
-                &flags.runner.inter_op_threads);
+  parser.AddInt("threads", "N", "intra-op threads, at most 4096 (default 0: one per core)",
+                &flags.runner.threads, 0, kMaxThreads);
+  parser.AddInt("inter-op-threads", "N", "inter-op threads, at most 4096 (default 0: one per core)",
+                &flags.runner.inter_op_threads, 0, kMaxThreads);
   parser.AddBool("no-thread-spinning", "idle pool threads sleep at once (no spinning)",
                  &flags.runner.no_thread_spinning);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",

@@ -7,9 +7,13 @@
 // one). `--device gpu` pins every node without a device to GPU:0 with soft placement on, so
 // ops without a GPU kernel fall back to the CPU as in TensorFlow; `--device cpu` hides GPUs.
 // `threads` > 0 sets the intra-op pool size, `inter_op_threads` > 0 the inter-op pool size
-// (0: one per core, for each).
+// (0: one per core, for each); each is at most kMaxThreads. Before the session starts its
+// pools, Create starts as many plain threads as they will hold and stops them again, so that
+// a system that refuses that many threads (a memory limit, `ulimit -v`; a thread limit) is a
+// RESOURCE_EXHAUSTED error rather than an exception the thread pools would abort on.
 //
-// Errors: INVALID_ARGUMENT for an unknown device name or a device this build lacks; the
+// Errors: INVALID_ARGUMENT for an unknown device name or a device this build lacks, or a
+// thread count outside [0, kMaxThreads]; RESOURCE_EXHAUSTED when the threads cannot start; the
 // kernel check's NOT_FOUND; the session's own errors otherwise. Run's errors come from the
 // session unchanged. Not thread-safe (one command drives it).
 #ifndef SLUICE_TOOLS_CLI_RUNNER_H_
@@ -30,6 +34,11 @@
 namespace sluice {
 namespace cli {
 
+// The most threads --threads and --inter-op-threads accept: far more than any machine's
+// cores (so never the limit that matters), and well below the 16384 threads an Eigen thread
+// pool can hold (more abort the process).
+inline constexpr int64_t kMaxThreads = 4096;
+
 struct RunnerOptions {
   std::string device = "cpu";
   int64_t threads = 0;
@@ -37,6 +46,14 @@ struct RunnerOptions {
   // ConfigProto.experimental.disable_thread_spinning.
   bool no_thread_spinning = false;
 };
+
+// INVALID_ARGUMENT naming the flag unless both thread counts are in [0, kMaxThreads].
+absl::Status ValidateRunnerOptions(const RunnerOptions& options);
+
+// Starts `count` threads, each waiting until all have started, then stops them. OK when all
+// started; RESOURCE_EXHAUSTED saying how many did and why (the system's error) otherwise.
+// `what` says what needs the threads ("the thread pools (--threads 1200, ...)").
+absl::Status CheckThreadsCanStart(int64_t count, const std::string& what);
 
 class ModelRunner {
  public:
