@@ -393,7 +393,7 @@ run bench_contend 0 benchmark "$data/add.pbtxt" --runs 20 --contend 2 --shape x=
 expect "$tmp/bench_contend.out" "2 busy neighbour process(es)"
 expect "$tmp/bench_contend.out" "Steps: 20 in"
 run bench_bad_contend 2 benchmark "$data/add.pbtxt" --runs 2 --contend -1
-expect "$tmp/bench_bad_contend.err" "--contend in [0, 1024]"
+expect "$tmp/bench_bad_contend.err" "--contend must be between 0 and 1024, got -1"
 expect "$tmp/bench_json.out" '"by_op_type":[{"op":'
 run bench_seconds 0 benchmark "$data/add.pbtxt" --seconds 0.2 --warmup 0 --batch 2
 run bench_threads 0 benchmark "$data/add.pbtxt" --runs 2 --threads 1 --inter-op-threads 1 \
@@ -403,6 +403,34 @@ expect "$tmp/bench_bad_threads.err" "--inter-op-threads must be between 0 and 40
 run bench_both 2 benchmark "$data/add.pbtxt" --runs 3 --seconds 1
 expect "$tmp/bench_both.err" "give --runs or --seconds, not both"
 run bench_zero 2 benchmark "$data/add.pbtxt" --runs 0
+# Step counts and --seconds: non-finite, negative (-1 is no longer taken for "not given") and
+# absurd values are usage errors naming the range; the limits are in --help.
+for args in "--seconds inf" "--seconds=-inf" "--seconds nan" "--seconds 1e309"; do
+  run bench_seconds_bad 2 benchmark "$data/add.pbtxt" $args
+  expect "$tmp/bench_seconds_bad.err" "--seconds expects a finite number"
+done
+for args in "--seconds 1e308" "--seconds -1" "--seconds 0" "--seconds 86401"; do
+  run bench_seconds_range 2 benchmark "$data/add.pbtxt" $args
+  expect "$tmp/bench_seconds_range.err" "--seconds must be between 0.001 and 86400, got ${args#* }"
+done
+run bench_runs_negative 2 benchmark "$data/add.pbtxt" --runs -1
+expect "$tmp/bench_runs_negative.err" "--runs must be between 1 and 10000000, got -1"
+run bench_runs_huge 2 benchmark "$data/add.pbtxt" --runs 10000001
+expect "$tmp/bench_runs_huge.err" "--runs must be between 1 and 10000000, got 10000001"
+run bench_runs_overflow 2 benchmark "$data/add.pbtxt" --runs 99999999999999999999
+expect "$tmp/bench_runs_overflow.err" "--runs must be between 1 and 10000000"
+run bench_warmup_negative 2 benchmark "$data/add.pbtxt" --warmup -1
+expect "$tmp/bench_warmup_negative.err" "--warmup must be between 0 and 1000000, got -1"
+run bench_warmup_huge 2 benchmark "$data/add.pbtxt" --warmup 1000001
+run bench_profile_runs 2 benchmark "$data/add.pbtxt" --profile --profile-runs 100001
+run bench_both_minus 2 benchmark "$data/add.pbtxt" --runs -1 --seconds -1
+expect "$tmp/bench_both_minus.err" "must be between"
+run help_bench_limits 0 benchmark --help
+expect "$tmp/help_bench_limits.out" "timed steps, 1 to 10000000 (default 50)"
+expect "$tmp/help_bench_limits.out" "0.001 to 86400"
+expect "$tmp/help_bench_limits.out" "intra-op threads, at most 4096"
+run bench_seconds_short 0 benchmark "$data/add.pbtxt" --seconds 0.05 --warmup 0 --shape x=2,3
+expect "$tmp/bench_seconds_short.out" "Steps: "
 run bench_unused 0 benchmark "$data/unused_inputs.pbtxt" --runs 2 --warmup 0 --shape x=2,3
 expect "$tmp/bench_unused.out" "Steps: 2 in"
 run bench_unregistered 1 benchmark "$data/unregistered_ops.pbtxt" --runs 2

@@ -34,14 +34,23 @@ namespace {
 
 constexpr int kProfileNodes = 25;
 
+// The largest values the step counts and --seconds accept (--help states them): beyond them a
+// benchmark would run for days or hold its latencies in gigabytes.
+constexpr int64_t kMaxRuns = 10'000'000;
+constexpr int64_t kMaxWarmup = 1'000'000;
+constexpr int64_t kMaxProfileRuns = 100'000;
+constexpr double kMaxSeconds = 86'400;
+constexpr double kMinSeconds = 0.001;
+constexpr int64_t kMaxContend = 1024;
+
 struct BenchmarkFlags {
   std::string model;
   std::vector<std::string> outputs;
   FeedOptions feeds;
   RunnerOptions runner;
   int64_t warmup = 5;
-  int64_t runs = -1;    // -1: not given
-  double seconds = -1;  // -1: not given
+  int64_t runs = 50;
+  double seconds = 0;  // 0: time --runs steps instead
   int64_t profile_runs = 20;
   int64_t contend = 0;
   bool profile = false;
@@ -182,13 +191,14 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   std::vector<Tensor> outputs;
   for (int64_t i = 0; i < flags.warmup; ++i) RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
 
+  // --seconds also stops at kMaxRuns steps, so the latencies stay a bounded size.
   const bool by_time = flags.seconds > 0;
-  const int64_t runs = flags.runs > 0 ? flags.runs : 50;
+  const int64_t runs = by_time ? kMaxRuns : flags.runs;
   ProgressBar bar(isatty(STDERR_FILENO) == 1 && !flags.json);
   std::vector<double> latencies;
   const Clock::time_point start = Clock::now();
-  while (by_time ? MillisSince(start) < flags.seconds * 1e3
-                 : static_cast<int64_t>(latencies.size()) < runs) {
+  while (static_cast<int64_t>(latencies.size()) < runs &&
+         (!by_time || MillisSince(start) < flags.seconds * 1e3)) {
     const Clock::time_point step = Clock::now();
     RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
     latencies.push_back(MillisSince(step));
@@ -234,9 +244,13 @@ int BenchmarkCommand(const Args& args) {
       "per node from traced steps;\n"
       "--contend N times the steps with N busy processes beside them.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
-  parser.AddInt("warmup", "N", "untimed steps first (default 5)", &flags.warmup);
-  parser.AddInt("runs", "N", "timed steps (default 50)", &flags.runs);
-  parser.AddDouble("seconds", "S", "time steps for S seconds instead of --runs", &flags.seconds);
+  parser.AddInt("warmup", "N", "untimed steps first, 0 to 1000000 (default 5)", &flags.warmup, 0,
+                kMaxWarmup);
+  parser.AddInt("runs", "N", "timed steps, 1 to 10000000 (default 50)", &flags.runs, 1, kMaxRuns);
+  parser.AddDouble("seconds", "S",
+                   "time steps for S seconds (0.001 to 86400; at most 10000000 steps) instead "
+                   "of --runs",
+                   &flags.seconds, kMinSeconds, kMaxSeconds);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("threads", "N", "intra-op threads, at most 4096 (default 0: one per core)",
@@ -252,25 +266,20 @@ int BenchmarkCommand(const Args& args) {
   parser.AddRepeated("output", "NAME[:i]", "fetch this tensor (default: likely outputs)",
                      &flags.outputs);
   parser.AddBool("profile", "print time per op type and per node", &flags.profile);
-  parser.AddInt("profile-runs", "N", "traced steps for --profile (default 20)",
-                &flags.profile_runs);
+  parser.AddInt("profile-runs", "N", "traced steps for --profile, 1 to 100000 (default 20)",
+                &flags.profile_runs, 1, kMaxProfileRuns);
   parser.AddInt("contend", "N",
                 "run N busy processes (one core each) beside the steps, started and stopped "
-                "here (default 0)",
-                &flags.contend);
+                "here, 0 to 1024 (default 0)",
+                &flags.contend, 0, kMaxContend);
   parser.AddBool("json", "print one JSON object instead of text", &flags.json);
   const int parsed = HandleParseResult("benchmark", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
-  if (flags.runs != -1 && flags.seconds != -1) {
+  // Ranges were checked as the flags were parsed.
+  if (parser.IsSet("runs") && parser.IsSet("seconds")) {
     return ReportUsageError("benchmark", parser, "give --runs or --seconds, not both");
   }
-  if ((flags.runs != -1 && flags.runs < 1) || (flags.seconds != -1 && !(flags.seconds > 0)) ||
-      flags.warmup < 0 || flags.feeds.batch < 1 || flags.profile_runs < 1 || flags.contend < 0 ||
-      flags.contend > 1024) {
-    return ReportUsageError("benchmark", parser,
-                            "--runs, --seconds, --batch and --profile-runs must be positive, "
-                            "--warmup non-negative, --contend in [0, 1024]");
-  }
+  if (flags.feeds.batch < 1) return ReportUsageError("benchmark", parser, "--batch must be >= 1");
   absl::Status status = Benchmark(std::move(flags));
   return status.ok() ? 0 : ReportError("benchmark", status);
 }
