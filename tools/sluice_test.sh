@@ -10,6 +10,7 @@ sluice=$1
 data=tools/testdata
 fixtures=tests/fixtures
 npy=io/testdata
+digits=models/digits
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 failures=0
 
@@ -243,6 +244,31 @@ expect "$tmp/onnx.err" "ONNX"
 mkdir -p "$tmp/saved_model" && : >"$tmp/saved_model/saved_model.pb"
 run saved_model 1 run "$tmp/saved_model"
 expect "$tmp/saved_model.err" "SavedModel"
+# A FIFO, a device or a directory, as the model or as a .npy feed, is rejected at once (not
+# waited on, not read forever), naming the file.
+mkfifo "$tmp/model.fifo"
+for command in run inspect benchmark optimize convert; do
+  extra=()
+  case $command in optimize | convert) extra=(-o "$tmp/fifo_out.pb") ;; esac
+  timeout 60 "$sluice" $command "$tmp/model.fifo" "${extra[@]}" >"$tmp/fifo.out" 2>"$tmp/fifo.err"
+  status=$?
+  [ "$status" -eq 1 ] || fail "fifo model ($command): exit status $status, expected 1"
+  expect "$tmp/fifo.err" "INVALID_ARGUMENT: '$tmp/model.fifo' is not a regular file"
+done
+run dev_zero_model 1 inspect /dev/zero
+expect "$tmp/dev_zero_model.err" "'/dev/zero' is not a regular file"
+mkfifo "$tmp/feed.npy"
+for spec in "$tmp/feed.npy" /dev/zero "$tmp"; do
+  timeout 60 "$sluice" run "$data/add.pbtxt" --output twice --input "x=$spec" \
+    >"$tmp/fifo_feed.out" 2>"$tmp/fifo_feed.err"
+  status=$?
+  [ "$status" -eq 1 ] || fail "feed $spec: exit status $status, expected 1"
+  expect "$tmp/fifo_feed.err" "INVALID_ARGUMENT: '$spec' "
+done
+timeout 60 "$sluice" run "$digits/digits_cnn.pb" --input "images=$digits/test_images.npy" \
+  --labels "$tmp/feed.npy" >"$tmp/fifo_labels.out" 2>"$tmp/fifo_labels.err"
+[ $? -eq 1 ] || fail "fifo --labels: expected exit status 1"
+expect "$tmp/fifo_labels.err" "--labels: '$tmp/feed.npy' is not a regular file"
 
 # ---- What reaches the terminal ------------------------------------------------------------
 # File names are echoed escaped: a newline or an escape sequence in a name cannot forge

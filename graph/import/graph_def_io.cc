@@ -186,7 +186,9 @@ absl::Status WriteStringToFile(const std::string& path, absl::string_view conten
 }  // namespace
 
 absl::Status ReadFileToString(const std::string& path, std::string* contents) {
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever; it is
+  // rejected below as not a regular file, on which the flag changes nothing.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) {
       return errors::NotFound("File '", path, "' does not exist");

@@ -1,6 +1,7 @@
 #include "graph/import/graph_def_io.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -159,6 +160,19 @@ TEST(GraphDefIoTest, DeviceFileIsRejected) {
   absl::Status status = ReadGraphDefFile("/dev/zero", &graph_def);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("not a regular file"));
+}
+
+// A FIFO with no writer is rejected at once, not waited on.
+TEST(GraphDefIoTest, FifoIsRejectedWithoutBlocking) {
+  const std::string fifo = TempPath("model_fifo");
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  GraphDef graph_def;
+  absl::Status status = ReadGraphDefFile(fifo, &graph_def);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("not a regular file"));
+  EXPECT_THAT(status.message(), HasSubstr(fifo));
+  unlink(fifo.c_str());
 }
 
 TEST(GraphDefIoTest, TfLiteFlatbufferIsRecognised) {
