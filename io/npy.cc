@@ -5,10 +5,12 @@
 // accepts exactly the literals numpy writes (strings, True/False, tuples of ints).
 #include "io/npy.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -331,13 +333,24 @@ absl::Status EncodeNpy(const Tensor& tensor, std::string* bytes) {
 absl::Status WriteNpyFile(const std::string& path, const Tensor& tensor) {
   std::string bytes;
   RETURN_IF_ERROR(EncodeNpy(tensor, &bytes));
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) {
-    return errors::InvalidArgument("cannot write ", path, ": ", std::strerror(errno));
+  // Every failure keeps its errno, mapped as absl maps it (ENOSPC: RESOURCE_EXHAUSTED, EACCES:
+  // PERMISSION_DENIED, ...), with the system's words in the message.
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat("cannot write ", path));
+  const char* data = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    const ssize_t written = write(fd, data, left);
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) {
+      const int error_number = errno;
+      close(fd);
+      return absl::ErrnoToStatus(error_number, absl::StrCat("error writing ", path));
+    }
+    data += written;
+    left -= static_cast<size_t>(written);
   }
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
-  const bool closed = std::fclose(file) == 0;
-  if (!written || !closed) return errors::Unknown("error writing ", path);
+  if (close(fd) != 0) return absl::ErrnoToStatus(errno, absl::StrCat("error writing ", path));
   return absl::OkStatus();
 }
 

@@ -37,7 +37,9 @@ absl::Status ReadNpyFile(const std::string& path, Tensor* tensor);
 
 // Encodes `tensor` as .npy bytes.
 absl::Status EncodeNpy(const Tensor& tensor, std::string* bytes);
-// Writes `tensor` to `path`, replacing the file.
+// Writes `tensor` to `path`, replacing the file. A failed open, write or close is the errno's
+// status (absl::ErrnoToStatus: ENOSPC is RESOURCE_EXHAUSTED, EACCES PERMISSION_DENIED, ...)
+// naming the file.
 absl::Status WriteNpyFile(const std::string& path, const Tensor& tensor);
 
 // numpy's name of `dtype` ("float32", "int64", "bool"), or "" when numpy has none.

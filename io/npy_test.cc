@@ -92,6 +92,20 @@ TEST(NpyTest, WritesNumpysBytes) {
   EXPECT_EQ(ours.size() % 64, 3u);  // header padded to 64, then 3 bools
 }
 
+// Write failures carry the system's error and its code: a full device is RESOURCE_EXHAUSTED
+// ("No space left on device"), a missing directory NOT_FOUND.
+TEST(NpyTest, WriteErrorsKeepTheErrno) {
+  const Tensor t = ReadOk("f32_2x3_v1.npy");
+  absl::Status full = WriteNpyFile("/dev/full", t);
+  EXPECT_EQ(full.code(), absl::StatusCode::kResourceExhausted) << full;
+  EXPECT_NE(full.message().find("error writing /dev/full"), std::string::npos) << full;
+  EXPECT_NE(full.message().find("No space left on device"), std::string::npos) << full;
+  absl::Status missing = WriteNpyFile("/nonexistent/dir/out.npy", t);
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound) << missing;
+  EXPECT_NE(missing.message().find("cannot write /nonexistent/dir/out.npy"), std::string::npos)
+      << missing;
+}
+
 // Every writable dtype survives a round trip, values and shape.
 TEST(NpyTest, RoundTripsEveryDtype) {
   for (DataType dtype :

@@ -75,6 +75,11 @@ expect "$tmp/add_zeros.out" "Saved $tmp/saved/out_1.npy"
 for i in 0 1; do
   [ "$(head -c 6 "$tmp/saved/out_$i.npy" | tail -c 5)" = "NUMPY" ] || fail "out_$i.npy is not .npy"
 done
+# A full device: the system's error and its code, not UNKNOWN.
+mkdir -p "$tmp/full" && ln -sf /dev/full "$tmp/full/out_0.npy"
+run save_full 1 run "$data/add.pbtxt" --output twice --save-outputs "$tmp/full"
+expect "$tmp/save_full.err" "RESOURCE_EXHAUSTED: $tmp/full/out_0.npy: error writing"
+expect "$tmp/save_full.err" "No space left on device"
 
 # Outputs named both ways, in --output order; an input fed from a .npy sluice wrote.
 run add_npy 0 run "$data/add.pbtxt" --input "x=$tmp/saved/out_0.npy" --input y=zeros \
