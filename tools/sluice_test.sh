@@ -274,6 +274,14 @@ timeout 60 "$sluice" run "$digits/digits_cnn.pb" --input "images=$digits/test_im
   --labels "$tmp/feed.npy" >"$tmp/fifo_labels.out" 2>"$tmp/fifo_labels.err"
 [ $? -eq 1 ] || fail "fifo --labels: expected exit status 1"
 expect "$tmp/fifo_labels.err" "--labels: '$tmp/feed.npy' is not a regular file"
+# An empty file, or one that reads as nothing (a /proc file), is no model.
+: >"$tmp/empty.pb"
+for model in "$tmp/empty.pb" /proc/self/status; do
+  for command in inspect run; do
+    run empty_model 1 $command "$model"
+    expect "$tmp/empty_model.err" "$model: holds no nodes: the file is empty or is not a GraphDef"
+  done
+done
 
 # ---- What reaches the terminal ------------------------------------------------------------
 # File names are echoed escaped: a newline or an escape sequence in a name cannot forge
@@ -392,6 +400,30 @@ run optimize_level 2 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --level L2
 run optimize_no_out 2 optimize "$data/int_add.pbtxt"
 run optimize_bad_fetch 1 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --fetch nosuch
 expect "$tmp/optimize_bad_fetch.err" "unknown output 'nosuch'"
+# A --dump-dir that cannot be written is an error before any pass runs, and no output is
+# written.
+: >"$tmp/not_a_dir"
+run optimize_dump_unwritable 1 optimize "$data/int_add.pbtxt" -o "$tmp/dump_opt.pb" \
+  --dump-dir "$tmp/not_a_dir/dumps"
+expect "$tmp/optimize_dump_unwritable.err" "--dump-dir: cannot create directory $tmp/not_a_dir/dumps"
+[ ! -e "$tmp/dump_opt.pb" ] || fail "optimize wrote its output despite a bad --dump-dir"
+run optimize_dump_file 1 optimize "$data/int_add.pbtxt" -o "$tmp/dump_opt.pb" \
+  --dump-dir "$tmp/not_a_dir"
+expect "$tmp/optimize_dump_file.err" "$tmp/not_a_dir"
+# A Const whose value is not of its dtype: run rejects it, and so does optimize (rather than
+# writing it out unchanged).
+printf '%s\n' 'node { name: "c" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }' \
+  '  attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { } int_val: 1 } } } }' \
+  'node { name: "out" op: "Identity" input: "c" attr { key: "T" value { type: DT_FLOAT } } }' \
+  >"$tmp/const_mismatch.pbtxt"
+for command in optimize run inspect; do
+  extra=()
+  [ "$command" = optimize ] && extra=(-o "$tmp/cm_out.pb")
+  run "const_mismatch_$command" 1 $command "$tmp/const_mismatch.pbtxt" "${extra[@]}"
+  expect "$tmp/const_mismatch_$command.err" \
+    "node 'c' (Const): Type mismatch between value (int32) and dtype (float)"
+done
+[ ! -e "$tmp/cm_out.pb" ] || fail "optimize wrote a Const whose value is not of its dtype"
 
 # ---- convert ------------------------------------------------------------------------------
 run to_text 0 convert "$fixtures/mlp.pb" -o "$tmp/mlp.pbtxt"

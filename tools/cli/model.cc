@@ -101,10 +101,42 @@ absl::Status CheckOpsRegistered(const GraphDef& graph_def) {
                           absl::StrJoin(ops, ", "), kAdvice);
 }
 
-// Default attrs, then every node against the registry.
+// Every Const's value has the dtype its dtype attr declares. The Const kernel checks this
+// when a session builds it (so `run` fails there, with this message), but nothing does before:
+// the import accepts such a node and `optimize` would write it out unchanged.
+absl::Status CheckConstTypes(const GraphDef& graph_def) {
+  for (const NodeDef& node : graph_def.node()) {
+    if (node.op() != "Const") continue;
+    auto dtype = node.attr().find("dtype");
+    auto value = node.attr().find("value");
+    if (dtype == node.attr().end() || value == node.attr().end() || !value->second.has_tensor()) {
+      continue;  // the registry check names a missing attr
+    }
+    const DataType declared = dtype->second.type();
+    const DataType held = value->second.tensor().dtype();
+    if (declared != held) {
+      return errors::InvalidArgument(
+          "node '", node.name(), "' (Const): Type mismatch between value (", DataTypeString(held),
+          ") and dtype (", DataTypeString(declared), ")");
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Default attrs, then every node against the registry, then what the kernels would reject
+// of the nodes' attrs.
 absl::Status CheckNodes(GraphDef* graph_def) {
   RETURN_IF_ERROR(AddDefaultAttrsToGraphDef(graph_def, *OpRegistry::Global()));
-  return ValidateGraphDefAgainstOpRegistry(*graph_def, *OpRegistry::Global());
+  RETURN_IF_ERROR(ValidateGraphDefAgainstOpRegistry(*graph_def, *OpRegistry::Global()));
+  return CheckConstTypes(*graph_def);
+}
+
+// A file that parses to no nodes at all (an empty file, or one that is not a GraphDef but
+// happens to parse as an empty one, such as a /proc file that reads as 0 bytes) is no model.
+absl::Status CheckHasNodes(const GraphDef& graph_def) {
+  if (graph_def.node_size() > 0) return absl::OkStatus();
+  return errors::InvalidArgument(
+      "holds no nodes: the file is empty or is not a GraphDef (a binary .pb or text .pbtxt)");
 }
 
 // CheckNodes for the nodes whose op is not in `unresolved_ops`: they are moved (not copied)
@@ -149,7 +181,8 @@ absl::Status LoadModel(const std::string& path, Model* model) {
   model->path = UserPath(path);
   GraphDef& graph_def = model->graph_def;
   RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
-  absl::Status status = CheckGraphDefVersions(graph_def.versions());
+  absl::Status status = CheckHasNodes(graph_def);
+  if (status.ok()) status = CheckGraphDefVersions(graph_def.versions());
   if (status.ok()) status = CheckOpsRegistered(graph_def);
   if (status.ok()) status = CheckNodes(&graph_def);
   return errors::PrependToMessage(status, model->path, ": ");
@@ -161,7 +194,8 @@ absl::Status LoadModelForInspection(const std::string& path, Model* model,
   GraphDef& graph_def = model->graph_def;
   unregistered->clear();
   RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
-  absl::Status status = CheckGraphDefVersions(graph_def.versions());
+  absl::Status status = CheckHasNodes(graph_def);
+  if (status.ok()) status = CheckGraphDefVersions(graph_def.versions());
   if (status.ok()) {
     *unregistered = FindUnregisteredOps(graph_def, *OpRegistry::Global());
     absl::flat_hash_set<std::string> unresolved_ops;

@@ -36,7 +36,9 @@ struct Model {
 // `path` as the user meant it (see above).
 std::string UserPath(const std::string& path);
 
-// Loads and validates; errors name the file. Ops the registry lacks are NOT_FOUND, naming
+// Loads and validates; errors name the file. A file with no nodes (empty, or not a GraphDef)
+// is INVALID_ARGUMENT, as is a Const whose value's dtype is not its dtype attr (which the
+// Const kernel would reject when the graph runs). Ops the registry lacks are NOT_FOUND, naming
 // each such op type and its first nodes ("Op type not registered 'HashTableV2' in
 // binary running on this host (nodes a, b, c and 2 more)..."). A node whose op names a
 // function of the graph's own library calls it, and is checked against its signature.

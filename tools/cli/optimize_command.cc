@@ -1,13 +1,23 @@
 // sluice optimize: runs the session's pass pipeline (prune, place, constant folding, CSE,
 // simplification) for the model's fetches on one CPU device and writes the result as a
-// GraphDef that loads anywhere: placement is dropped again, Placeholders stay inputs.
+// GraphDef that loads anywhere: placement is dropped again, Placeholders stay inputs. The
+// model is loaded as `run` loads it (LoadModel), so what run rejects before a step (a Const
+// whose value is not of its dtype, ...) is an error here too, not written out; --dump-dir
+// must be writable (an error otherwise, before any pass runs).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
@@ -36,7 +46,30 @@ struct OptimizeFlags {
   std::string dump_dir;
 };
 
+// --dump-dir must be a directory this process can write in: created if missing, then tried
+// with a file of its own. (The pipeline only warns when a dump cannot be written, so a wrong
+// directory would otherwise pass unnoticed.)
+absl::Status CheckDumpDir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::ErrnoToStatus(error.value(),
+                               absl::StrCat("--dump-dir: cannot create directory ", dir));
+  }
+  if (!std::filesystem::is_directory(dir, error)) {
+    return errors::InvalidArgument("--dump-dir: ", dir, " is not a directory");
+  }
+  const std::string probe = absl::StrCat(dir, "/.sluice_dump_check");
+  const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return absl::ErrnoToStatus(errno, absl::StrCat("--dump-dir: cannot write in ", dir));
+  close(fd);
+  unlink(probe.c_str());
+  return absl::OkStatus();
+}
+
 absl::Status Optimize(const OptimizeFlags& flags) {
+  const std::string dump_dir = flags.dump_dir.empty() ? "" : UserPath(flags.dump_dir);
+  if (!dump_dir.empty()) RETURN_IF_ERROR(CheckDumpDir(dump_dir));
   Model model;
   RETURN_IF_ERROR(LoadModel(flags.model, &model));
   PipelineOptions opts;
@@ -63,7 +96,7 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   opts.constant_evaluator = &evaluator;
   opts.partition.get_incarnation = [](const std::string&) -> uint64_t { return 1; };
   SetMemoryTypeCallbacks(&opts.partition);
-  opts.dump_dir = flags.dump_dir.empty() ? "" : UserPath(flags.dump_dir);
+  opts.dump_dir = dump_dir;
 
   auto graph = std::make_unique<Graph>(OpRegistry::Global());
   GraphConstructorOptions graph_options;
@@ -107,7 +140,9 @@ int OptimizeCommand(const Args& args) {
                      &flags.fetches);
   parser.AddString("level", "L0|L1", "L1 (default) folds, merges and simplifies; L0 only prunes",
                    &flags.level);
-  parser.AddString("dump-dir", "DIR", "write the graph after each pass into DIR", &flags.dump_dir);
+  parser.AddString("dump-dir", "DIR",
+                   "write the graph after each pass into DIR (created; an error if not writable)",
+                   &flags.dump_dir);
   const int parsed = HandleParseResult("optimize", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
   if (flags.out.empty()) return ReportUsageError("optimize", parser, "-o OUT is required");
