@@ -168,6 +168,8 @@ class FrameStepState {
         device_(impl.device()),
         services_(args, impl.device()),
         done_(std::move(done)) {
+    absl::MutexLock lock(&mu_);
+    spare_iterations_.resize(info_.frames().size());
     root_.id = "0";
     root_.num_outstanding_iterations = 1;
     root_.iterations.push_back(NewIteration(0));
@@ -192,9 +194,31 @@ class FrameStepState {
  private:
   struct AsyncState;
 
-  std::unique_ptr<IterationState> NewIteration(int32_t static_frame) const {
-    return std::make_unique<IterationState>(info_.frames()[static_frame],
-                                            impl_.initial_pending(static_frame));
+  // A fresh iteration of `static_frame`: a recycled one when an earlier iteration of the
+  // frame was deleted in this step (a loop makes and deletes one per iteration; its five
+  // arrays are worth keeping), else a new one.
+  std::unique_ptr<IterationState> NewIteration(int32_t static_frame)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    std::vector<std::unique_ptr<IterationState>>& spare = spare_iterations_[static_frame];
+    if (spare.empty()) {
+      return std::make_unique<IterationState>(info_.frames()[static_frame],
+                                              impl_.initial_pending(static_frame));
+    }
+    std::unique_ptr<IterationState> state = std::move(spare.back());
+    spare.pop_back();
+    const std::vector<int32_t>& initial = impl_.initial_pending(static_frame);
+    std::copy(initial.begin(), initial.end(), state->pending.begin());
+    std::fill(state->dead_count.begin(), state->dead_count.end(), 0);
+    return state;
+  }
+  // Keeps a deleted iteration for NewIteration. Its values are released now, as deleting
+  // it would.
+  void RecycleIteration(int32_t static_frame, std::unique_ptr<IterationState> state)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    const int32_t num_slots = info_.frames()[static_frame].num_input_slots;
+    for (int32_t i = 0; i < num_slots; ++i) state->slots[i].Clear();
+    state->outstanding_ops = 0;
+    spare_iterations_[static_frame].push_back(std::move(state));
   }
 
   // Runs `ready` and what they make ready that stays on this thread.
@@ -245,6 +269,8 @@ class FrameStepState {
 
   absl::Mutex mu_;
   FrameState root_ ABSL_GUARDED_BY(mu_);
+  // Deleted iterations kept for reuse, by static frame.
+  std::vector<std::vector<std::unique_ptr<IterationState>>> spare_iterations_ ABSL_GUARDED_BY(mu_);
   // Nodes ready or running, plus one per Process call in flight that started the step.
   std::atomic<int64_t> outstanding_{0};
 };
@@ -681,6 +707,7 @@ bool FrameStepState::IsIterationDone(FrameState* frame, int64_t iter) {
 
 void FrameStepState::CleanupIterations(FrameState* frame, int64_t iter, TaggedReadyList* ready) {
   while (iter <= frame->iteration_count && IsIterationDone(frame, iter)) {
+    RecycleIteration(frame->static_id, std::move(frame->iterations.front()));
     frame->iterations.pop_front();
     ++frame->first_iter;
     --frame->num_outstanding_iterations;
