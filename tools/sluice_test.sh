@@ -323,7 +323,7 @@ expect "$tmp/inspect.out" "CPU: every op has a kernel"
 run inspect_json 0 inspect --json "$data/add.pbtxt"
 expect "$tmp/inspect_json.out" '"inputs":[{"name":"x","dtype":"float","shape":[-1,3]'
 expect "$tmp/inspect_json.out" '"ops_without_kernel":{"CPU":[]'
-expect "$tmp/inspect_json.out" '"can_run":true,"unregistered_ops":[]}'
+expect "$tmp/inspect_json.out" '"valid":true,"can_run":true,"unregistered_ops":[]}'
 # Inputs no likely output needs are marked.
 run inspect_unused 0 inspect "$data/unused_inputs.pbtxt"
 expect "$tmp/inspect_unused.out" "Inputs (5):"
@@ -382,6 +382,33 @@ run run_function 0 run "$tmp/function_call.pbtxt" --input x=zeros --shape x=3
 expect "$tmp/run_function.out" "call: float [3]  min 1 max 1 mean 1"
 run inspect_no_kernel 0 inspect "$data/no_kernel.pbtxt"
 expect "$tmp/inspect_no_kernel.out" "CPU: no kernel for 1 op(s): Relu (T=qint8)"
+# Graphs run would reject are described, then reported invalid (exit 1, "valid": false).
+ph='node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }'
+f32='attr { key: "T" value { type: DT_FLOAT } }'
+printf '%s\n' "$ph" "node { name: \"a\" op: \"Identity\" input: \"b\" $f32 }" \
+  "node { name: \"b\" op: \"Identity\" input: \"a\" $f32 }" >"$tmp/bad_cycle.pbtxt"
+printf '%s\n' "$ph" "node { name: \"y\" op: \"Identity\" input: \"nosuch\" $f32 }" \
+  >"$tmp/bad_missing.pbtxt"
+printf '%s\n' "$ph" "node { name: \"y\" op: \"Identity\" input: \"x:999\" $f32 }" \
+  >"$tmp/bad_index.pbtxt"
+printf '%s\n' "$ph" "$ph" >"$tmp/bad_duplicate.pbtxt"
+printf '%s\n' "$ph" \
+  'node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_INT32 } } }' \
+  >"$tmp/bad_type.pbtxt"
+for bad in cycle missing index duplicate type; do
+  run "inspect_bad_$bad" 1 inspect "$tmp/bad_$bad.pbtxt"
+  expect "$tmp/inspect_bad_$bad.out" "Invalid graph (run would reject it): "
+  expect "$tmp/inspect_bad_$bad.err" \
+    "sluice inspect: error: INVALID_ARGUMENT: the graph is invalid (run would reject it): "
+  run "inspect_bad_${bad}_json" 1 inspect --json "$tmp/bad_$bad.pbtxt"
+  expect "$tmp/inspect_bad_${bad}_json.out" '"valid":false,"invalid":"'
+  expect "$tmp/inspect_bad_${bad}_json.out" '"can_run":false'
+done
+expect "$tmp/inspect_bad_cycle.err" "cycle"
+expect "$tmp/inspect_bad_missing.err" "nosuch"
+expect "$tmp/inspect_bad_index.err" "999"
+expect "$tmp/inspect_bad_duplicate.err" "'x'"
+expect "$tmp/inspect_json.out" '"valid":true,"can_run":true'
 run inspect_cnn 0 inspect "$fixtures/cnn.pb"
 expect "$tmp/inspect_cnn.out" "images: float [?,8,8,1]"
 expect "$tmp/inspect_cnn.out" "classes: int64"

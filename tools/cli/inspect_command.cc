@@ -2,7 +2,11 @@
 // kernel coverage per device, versions — as text or JSON. A graph whose ops are not all
 // registered in this build is described as far as the registry allows: its unregistered op
 // types are listed with their nodes, and the exit status (kCannotRunExitCode) and the JSON's
-// "can_run" say that it cannot run here.
+// "can_run" say that it cannot run here. A graph whose ops are all registered is also imported
+// as `run` imports it (CheckGraphStructure); what that rejects (a cycle, an input naming a
+// missing node or output, duplicate names, mismatched dtypes) is described and then reported
+// as invalid: an "Invalid graph" line, "valid": false and "invalid" in the JSON, and exit
+// status 1.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -13,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "graph/core/errors.h"
 #include "graph/core/types.h"
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
@@ -46,6 +51,7 @@ struct Inspection {
   std::vector<std::pair<std::string, std::vector<std::string>>> missing;  // device, ops
   std::vector<UnregisteredOp> unregistered;
   std::set<std::string> unregistered_ops;
+  absl::Status structure;  // CheckGraphStructure's verdict (OK when not checked)
 };
 
 void CountConst(const NodeDef& node, Inspection* result) {
@@ -152,6 +158,10 @@ void PrintText(const Model& model, const Inspection& info) {
                   Printable(absl::StrJoin(ops, ", ")).c_str());
     }
   }
+  if (!info.structure.ok()) {
+    std::printf("Invalid graph (run would reject it): %s\n",
+                Printable(CapLength(info.structure.message())).c_str());
+  }
 }
 
 void PrintJson(const Model& model, const Inspection& info) {
@@ -191,7 +201,9 @@ void PrintJson(const Model& model, const Inspection& info) {
   json.Key("ops_without_kernel").BeginObject();
   for (const auto& [device, ops] : info.missing) json.Key(device).StringArray(ops);
   json.EndObject();
-  json.Key("can_run").Bool(info.unregistered.empty());
+  json.Key("valid").Bool(info.structure.ok());
+  if (!info.structure.ok()) json.Key("invalid").String(CapLength(info.structure.message()));
+  json.Key("can_run").Bool(info.unregistered.empty() && info.structure.ok());
   json.Key("unregistered_ops").BeginArray();
   for (const UnregisteredOp& op : info.unregistered) {
     json.BeginObject().Key("op").String(op.op);
@@ -212,7 +224,10 @@ int InspectCommand(const Args& args) {
                    "types, parameters held in Consts, ops without a kernel on each device, and\n"
                    "the GraphDef versions. A graph with ops this build does not register is\n"
                    "described as far as possible, with those ops and their nodes listed; the\n"
-                   "exit status is then 3 (and the JSON's \"can_run\" false): it cannot run here.");
+                   "exit status is then 3 (and the JSON's \"can_run\" false): it cannot run here.\n"
+                   "A graph that run would reject (a cycle, an input naming a missing node or\n"
+                   "output, duplicate names, mismatched dtypes) is described, then reported as\n"
+                   "invalid with exit status 1. A file with no nodes is an error.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &path);
   parser.AddBool("json", "print one JSON object instead of text", &json);
   const int parsed = HandleParseResult("inspect", parser, parser.Parse(args));
@@ -221,8 +236,14 @@ int InspectCommand(const Args& args) {
   std::vector<UnregisteredOp> unregistered;
   absl::Status status = LoadModelForInspection(path, &model, &unregistered);
   if (!status.ok()) return ReportError("inspect", status);
-  const Inspection info = Inspect(model.graph_def, std::move(unregistered));
+  Inspection info = Inspect(model.graph_def, std::move(unregistered));
+  if (info.unregistered.empty()) info.structure = CheckGraphStructure(model.graph_def);
   json ? PrintJson(model, info) : PrintText(model, info);
+  if (!info.structure.ok()) {
+    return ReportError(
+        "inspect",
+        errors::PrependToMessage(info.structure, "the graph is invalid (run would reject it): "));
+  }
   if (info.unregistered.empty()) return 0;
   std::vector<std::string> ops;
   for (const UnregisteredOp& op : info.unregistered) ops.push_back(op.op);

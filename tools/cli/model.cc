@@ -12,6 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
+#include "graph/graph.h"
+#include "graph/import/graph_constructor.h"
 #include "graph/import/graph_def_io.h"
 #include "graph/op/graph_def_util.h"
 #include "graph/op/node_def_util.h"
@@ -204,6 +206,13 @@ absl::Status LoadModelForInspection(const std::string& path, Model* model,
                                     : CheckResolvedNodes(unresolved_ops, &graph_def);
   }
   return errors::PrependToMessage(status, model->path, ": ");
+}
+
+absl::Status CheckGraphStructure(const GraphDef& graph_def) {
+  Graph graph(OpRegistry::Global());
+  GraphConstructorOptions options;
+  options.allow_internal_ops = true;
+  return ConvertGraphDefToGraph(options, graph_def, &graph);
 }
 
 std::vector<ModelInput> ModelInputs(const GraphDef& graph_def) {

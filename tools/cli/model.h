@@ -47,9 +47,17 @@ absl::Status LoadModel(const std::string& path, Model* model);
 // LoadModel for a graph that may not run here: the nodes of unregistered op types are kept
 // as read, without default attrs or validation, and listed in `unregistered`
 // (FindUnregisteredOps' order); every other node is loaded as LoadModel does. Errors as
-// LoadModel's, but for unregistered ops.
+// LoadModel's, but for unregistered ops. The graph's structure (its edges) is not checked:
+// CheckGraphStructure does that.
 absl::Status LoadModelForInspection(const std::string& path, Model* model,
                                     std::vector<UnregisteredOp>* unregistered);
+
+// The graph as a session imports it (graph/import's ConvertGraphDefToGraph, internal ops
+// allowed as in a session): INVALID_ARGUMENT for what `run` would reject before any step, such
+// as a cycle, an input naming a node the graph lacks or an output it does not have, two nodes
+// of one name, or an input whose dtype is not the one its consumer expects. For a graph
+// LoadModel (or LoadModelForInspection, with no unregistered ops) accepted.
+absl::Status CheckGraphStructure(const GraphDef& graph_def);
 
 // A Placeholder (or PlaceholderWithDefault) of the graph.
 struct ModelInput {
