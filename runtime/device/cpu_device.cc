@@ -119,6 +119,10 @@ absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_t
     return errors::InvalidArgument("Invalid intra_op_parallelism_threads: ", requested,
                                    " (must be at least 0; 0 picks the number of cores)");
   }
+  if (requested > kMaxThreadsPerPool) {
+    return errors::InvalidArgument("Invalid intra_op_parallelism_threads: ", requested,
+                                   " (at most ", kMaxThreadsPerPool, ")");
+  }
   if (requested > 0) {
     *num_threads = requested;
   } else {

@@ -94,7 +94,8 @@ class CpuDevice : public Device {
 };
 
 // The intra-op thread count `options` asks for: intra_op_parallelism_threads, or the cores
-// this process may use when it is 0. INVALID_ARGUMENT if negative.
+// this process may use when it is 0. INVALID_ARGUMENT if negative or above
+// kMaxThreadsPerPool.
 absl::Status IntraOpThreadsFromOptions(const SessionOptions& options, int* num_threads);
 
 // Whether the session's pools may spin: not when config.experimental.disable_thread_spinning.

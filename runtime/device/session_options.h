@@ -13,6 +13,11 @@
 
 namespace sluice {
 
+// The most threads one pool (intra-op, inter-op, or a session_inter_op_thread_pool entry) may
+// ask for. Eigen's thread pool aborts the process at 16384, and far fewer than that already
+// exhaust a machine; a larger count in a ConfigProto is INVALID_ARGUMENT at session creation.
+inline constexpr int kMaxThreadsPerPool = 4096;
+
 struct SessionOptions {
   std::string target;
   ConfigProto config;

@@ -18,6 +18,7 @@
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
+#include "runtime/device/session_options.h"
 #include "runtime/executor/step_stats_collector.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
@@ -220,8 +221,16 @@ absl::Status MakeInterOpPools(const ConfigProto& config,
                               std::vector<DirectSession::InterOpPool>* pools) {
   const bool spinning = !config.experimental().disable_thread_spinning();
   const int threads = config.inter_op_parallelism_threads();
+  if (threads > kMaxThreadsPerPool) {
+    return errors::InvalidArgument("Invalid inter_op_parallelism_threads: ", threads, " (at most ",
+                                   kMaxThreadsPerPool, ")");
+  }
   const int default_parallelism = threads > 0 ? threads : DefaultThreadCount();
   for (const ThreadPoolOptionProto& option : config.session_inter_op_thread_pool()) {
+    if (option.num_threads() > kMaxThreadsPerPool) {
+      return errors::InvalidArgument("Invalid session_inter_op_thread_pool num_threads: ",
+                                     option.num_threads(), " (at most ", kMaxThreadsPerPool, ")");
+    }
     const int parallelism = option.num_threads() > 0 ? option.num_threads() : default_parallelism;
     std::shared_ptr<Eigen::ThreadPoolInterface> pool;
     if (option.global_name().empty()) {

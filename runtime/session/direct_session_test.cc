@@ -537,6 +537,37 @@ TEST(DirectSessionTest, NegativeInterOpThreadsRunInline) {
   EXPECT_EQ(Values(outputs[0]), (std::vector<float>{2, 3, 4}));
 }
 
+// Eigen's pool aborts the process at 16384 threads; a ConfigProto asking for more than
+// kMaxThreadsPerPool fails the session's creation instead, naming the field.
+TEST(DirectSessionTest, ThreadCountsAboveTheLimitAreInvalid) {
+  struct Case {
+    const char* field;
+    void (*set)(ConfigProto*);
+  };
+  const Case cases[] = {
+      {"intra_op_parallelism_threads",
+       [](ConfigProto* c) { c->set_intra_op_parallelism_threads(16384); }},
+      {"inter_op_parallelism_threads",
+       [](ConfigProto* c) { c->set_inter_op_parallelism_threads(kMaxThreadsPerPool + 1); }},
+      {"session_inter_op_thread_pool",
+       [](ConfigProto* c) { c->add_session_inter_op_thread_pool()->set_num_threads(1 << 30); }},
+  };
+  for (const Case& c : cases) {
+    SessionOptions options;
+    c.set(&options.config);
+    std::unique_ptr<Session> session;
+    absl::Status s = NewSession(options, &session);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.field << ": " << s;
+    EXPECT_THAT(std::string(s.message()), testing::HasSubstr(c.field));
+  }
+  // The limit itself is accepted.
+  SessionOptions options;
+  options.config.set_inter_op_parallelism_threads(2);
+  options.config.add_session_inter_op_thread_pool()->set_num_threads(3);
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(options, &session).ok());
+}
+
 // inter_op_parallelism_threads bounds how many nodes run at once, the calling thread
 // included (TensorFlow's caller only waits; Sluice's runs nodes too). With 1, nodes run one
 // at a time, also when a deadline makes the caller wait instead.
