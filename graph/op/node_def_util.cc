@@ -498,8 +498,15 @@ absl::Status ValidateCompleteNodeDef(const NodeDef& node_def, const OpDef& op_de
   RETURN_IF_ERROR(ValidateAttrs(node_def, op_def));
   RETURN_IF_ERROR(InOutTypesForNode(node_def, op_def, inputs, outputs));
   if (num_inputs != static_cast<int64_t>(inputs->size())) {
-    const std::string expected = absl::StrJoin(
-        *inputs, ", ", [](std::string* out, DataType t) { out->append(DataTypeString(t)); });
+    // A type list can hold millions of entries; the message names the first few.
+    constexpr size_t kMaxNamed = 16;
+    const size_t named = std::min(inputs->size(), kMaxNamed);
+    std::string expected =
+        absl::StrJoin(inputs->begin(), inputs->begin() + named, ", ",
+                      [](std::string* out, DataType t) { out->append(DataTypeString(t)); });
+    if (named < inputs->size()) {
+      absl::StrAppend(&expected, ", ... (", inputs->size() - named, " more)");
+    }
     return errors::InvalidArgument("NodeDef expected inputs '", expected, "' do not match ",
                                    num_inputs, " inputs specified; ", SummarizeOpDef(op_def),
                                    "; NodeDef: ", FormatNodeDefForError(node_def));

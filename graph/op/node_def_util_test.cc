@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/partial_tensor_shape.h"
@@ -720,6 +721,24 @@ TEST(ValidateNodeDefTest, NumberAttrSetsTheInputCount) {
   AddNodeAttr("N", 0, &n);
   EXPECT_THAT(std::string(ValidateNodeDef(n, op).message()),
               StartsWith("Value for attr 'N' of 0 must be at least minimum 1"));
+}
+
+// A million-entry input list does not make a million-entry message: the first 16 types are
+// named and the rest counted.
+TEST(ValidateNodeDefTest, LongExpectedInputListsAreCut) {
+  const OpDef& op = Op("NdTestAddN");
+  NodeDef n = GoodMatMul();
+  n.set_op("NdTestAddN");
+  n.clear_attr();
+  AddNodeAttr("N", 1000000, &n);
+  AddNodeAttr("T", DT_INT64, &n);
+  const absl::Status s = ValidateNodeDef(n, op);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()),
+              StartsWith(absl::StrCat("NodeDef expected inputs '",
+                                      absl::StrJoin(std::vector<std::string>(16, "int64"), ", "),
+                                      ", ... (999984 more)' do not match 2 inputs specified")));
+  EXPECT_LT(s.message().size(), 2000u);
 }
 
 TEST(ValidateNodeDefTest, NumberAttrOutOfRange) {

@@ -105,9 +105,16 @@ absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>
     }
     std::vector<std::string> devices = DevicesWithKernel(node.op());
     const std::string attrs = NodeTypeAttrs(node);
+    // Where the device has kernels for the op, it is the attrs (a dtype, usually) that no
+    // kernel takes: say so rather than list the device itself as one to try.
+    const bool device_has_op =
+        std::find(devices.begin(), devices.end(), device_type) != devices.end();
     const std::string where =
-        devices.empty()
-            ? absl::StrCat("no device has a kernel for ", node.op(), " in this build")
+        devices.empty() ? absl::StrCat("no device has a kernel for ", node.op(), " in this build")
+        : device_has_op
+            ? absl::StrCat(device_type, " has ", node.op(), " kernels, but none for ",
+                           attrs.empty() ? "this node's attrs" : attrs, " (sluice ops --op ",
+                           node.op(), " lists the attrs they take)")
             : absl::StrCat(node.op(), " kernels exist on: ", absl::StrJoin(devices, ", "),
                            " (sluice ops --op ", node.op(), " lists them)");
     return errors::NotFound("no ", device_type, " kernel for op '", node.op(), "' (node ",
