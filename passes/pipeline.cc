@@ -5,6 +5,7 @@
 // the run and writes the dump, so the passes themselves know nothing of stats or dumps.
 #include "passes/pipeline.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -45,8 +46,10 @@ constexpr int64_t kDefaultMaxFoldedConstantBytes = 10 << 20;
 
 class PassRunner {
  public:
-  PassRunner(std::string dump_dir, std::vector<PassStats>* stats)
-      : dump_dir_(std::move(dump_dir)), stats_(stats) {}
+  // With `dump_failures_fatal`, a dump that cannot be written fails the pipeline; without
+  // it, the first one is logged and ends dumping.
+  PassRunner(std::string dump_dir, bool dump_failures_fatal, std::vector<PassStats>* stats)
+      : dump_dir_(std::move(dump_dir)), dump_failures_fatal_(dump_failures_fatal), stats_(stats) {}
 
   // Runs `pass`, which transforms `graph`; records its stats and, on success, dumps the graph.
   absl::Status Run(absl::string_view name, Graph* graph, const std::function<absl::Status()>& pass);
@@ -54,19 +57,20 @@ class PassRunner {
   // dumping each partition.
   absl::Status RunPartition(const PartitionOptions& opts, std::unique_ptr<Graph> graph,
                             GraphPartitions* partitions);
-  void DumpInput(const Graph& graph);
+  absl::Status DumpInput(const Graph& graph);
 
  private:
   // Times `pass`, records a PassStats; nodes_after is filled in by the caller.
   absl::Status Timed(absl::string_view name, int nodes_before,
                      const std::function<absl::Status()>& pass);
-  void Dump(const std::string& stem, const GraphDef& gdef);
-  void DumpGraph(const std::string& stem, const Graph& graph);
+  absl::Status Dump(const std::string& stem, const GraphDef& gdef);
+  absl::Status DumpGraph(const std::string& stem, const Graph& graph);
   std::string Stem(absl::string_view name) const {
     return absl::StrFormat("%02d_%s", stats_->size(), name);
   }
 
   const std::string dump_dir_;
+  const bool dump_failures_fatal_;
   std::vector<PassStats>* stats_;
   // Set by the first dump that fails, so that a bad directory costs one warning.
   bool dump_failed_ = false;
@@ -90,7 +94,7 @@ absl::Status PassRunner::Run(absl::string_view name, Graph* graph,
                              const std::function<absl::Status()>& pass) {
   absl::Status status = Timed(name, graph->num_op_nodes(), pass);
   stats_->back().nodes_after = graph->num_op_nodes();
-  if (status.ok()) DumpGraph(Stem(name), *graph);
+  if (status.ok()) status = DumpGraph(Stem(name), *graph);
   return status;
 }
 
@@ -104,34 +108,42 @@ absl::Status PassRunner::RunPartition(const PartitionOptions& opts, std::unique_
   if (!status.ok()) return status;
   for (const auto& [device, gdef] : partitions->graphs()) {
     const std::string file_name = absl::StrReplaceAll(device, {{"/", "_"}, {":", "_"}});
-    Dump(absl::StrCat(Stem("partition_"), absl::StripPrefix(file_name, "_")), *gdef);
+    RETURN_IF_ERROR(
+        Dump(absl::StrCat(Stem("partition_"), absl::StripPrefix(file_name, "_")), *gdef));
   }
   return absl::OkStatus();
 }
 
-void PassRunner::DumpInput(const Graph& graph) { DumpGraph("00_input", graph); }
+absl::Status PassRunner::DumpInput(const Graph& graph) { return DumpGraph("00_input", graph); }
 
-void PassRunner::DumpGraph(const std::string& stem, const Graph& graph) {
-  if (dump_dir_.empty()) return;
+absl::Status PassRunner::DumpGraph(const std::string& stem, const Graph& graph) {
+  if (dump_dir_.empty() || dump_failed_) return absl::OkStatus();
   GraphDef gdef;
   graph.ToGraphDef(&gdef);
-  Dump(stem, gdef);
+  return Dump(stem, gdef);
 }
 
-void PassRunner::Dump(const std::string& stem, const GraphDef& gdef) {
-  if (dump_dir_.empty() || dump_failed_) return;
+absl::Status PassRunner::Dump(const std::string& stem, const GraphDef& gdef) {
+  if (dump_dir_.empty() || dump_failed_) return absl::OkStatus();
   std::error_code error;
   std::filesystem::create_directories(dump_dir_, error);
   const std::string path = absl::StrCat(dump_dir_, "/", stem, ".pbtxt");
   std::string text;
   google::protobuf::TextFormat::PrintToString(gdef, &text);
+  errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) {
-    LOG(WARNING) << "Could not write graph dump " << path << "; no more dumps this run";
-    dump_failed_ = true;
+  if (out) return absl::OkStatus();
+  const int error_number = errno;
+  if (dump_failures_fatal_) {
+    const std::string message = absl::StrCat("cannot write the graph dump ", path);
+    return error_number != 0 ? absl::ErrnoToStatus(error_number, message)
+                             : errors::Unknown(message);
   }
+  LOG(WARNING) << "Could not write graph dump " << path << "; no more dumps this run";
+  dump_failed_ = true;
+  return absl::OkStatus();
 }
 
 // The nodes a step names: they are observed by the caller, so no pass may remove them.
@@ -302,16 +314,19 @@ absl::Status RunPipeline(const PipelineOptions& opts, std::unique_ptr<Graph> gra
   if (graph == nullptr) return errors::InvalidArgument("RunPipeline: no graph");
   result->partitions.Reset();
   result->stats.clear();
+  // Dumps the caller asked for must all be written; the environment variable's are a
+  // debugging aid that never fails a session.
   std::string dump_dir = opts.dump_dir;
+  const bool dump_failures_fatal = !dump_dir.empty();
   if (dump_dir.empty()) {
     const char* env = std::getenv("SLUICE_DUMP_GRAPHS_DIR");
     if (env != nullptr) dump_dir = env;
   }
-  PassRunner runner(dump_dir, &result->stats);
+  PassRunner runner(dump_dir, dump_failures_fatal, &result->stats);
   PassInputs inputs(opts, std::move(shapes));
   Graph* g = graph.get();
   for (const Node* n : g->op_nodes()) inputs.lower |= IsLoweredFunctionalOp(*n);
-  runner.DumpInput(*g);
+  RETURN_IF_ERROR(runner.DumpInput(*g));
   bool changed = false;
   RETURN_IF_ERROR(RunPasses(kSetupPasses, inputs, g, &runner, &changed));
   for (int round = 0; round < kMaxOptimizationRounds; ++round) {

@@ -31,8 +31,9 @@
 // written there as a text GraphDef before the first pass ("00_input.pbtxt") and after each
 // pass ("<NN>_<pass>.pbtxt", NN counting pass runs from 01), and each partition as
 // "<NN>_partition_<device>.pbtxt" with the device name's '/' and ':' turned into '_'. The
-// directory is created if needed; the first dump that cannot be written is logged (once) and
-// ends dumping for the run, and is not an error.
+// directory is created if needed. A dump to opts.dump_dir that cannot be written fails the
+// pipeline (the errno's code: a full disk is RESOURCE_EXHAUSTED); with the environment
+// variable, the first such dump is logged (once) and ends dumping for the run.
 //
 // Errors: the first failing pass's status, unchanged (prune and placement errors name the
 // node); the graph is consumed either way and *result holds the stats of the passes run.

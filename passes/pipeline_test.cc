@@ -381,13 +381,41 @@ TEST(PipelineTest, DumpDirectoryFromEnvironment) {
       dir + "/03_partition_job_localhost_replica_0_task_0_device_CPU_0.pbtxt"));
 }
 
-TEST(PipelineTest, UnwritableDumpDirectoryIsNotAnError) {
+TEST(PipelineTest, UnwritableDumpDirectoryIsAnError) {
   const std::string file = FreshDir("pipeline_not_a_dir");
   { std::ofstream(file) << "x"; }
   PipelineOptions opts = TestOptions(nullptr);
   opts.dump_dir = file;
   PipelineResult result;
-  EXPECT_TRUE(RunPipeline(opts, TestGraph(), &result).ok());
+  const absl::Status s = RunPipeline(opts, TestGraph(), &result);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(
+      s.message(), absl::StrCat("cannot write the graph dump ", file, "/00_input.pbtxt")))
+      << s;
+}
+
+TEST(PipelineTest, DumpsToAFullDeviceAreResourceExhausted) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  // A directory whose dumps land on /dev/full: every write fails with ENOSPC.
+  const std::string dir = FreshDir("pipeline_full_dumps");
+  std::filesystem::create_directories(dir);
+  std::filesystem::create_symlink("/dev/full", dir + "/00_input.pbtxt");
+  PipelineOptions opts = TestOptions(nullptr);
+  opts.dump_dir = dir;
+  PipelineResult result;
+  const absl::Status s = RunPipeline(opts, TestGraph(), &result);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+}
+
+TEST(PipelineTest, UnwritableEnvironmentDumpDirectoryIsNotAnError) {
+  const std::string file = FreshDir("pipeline_env_not_a_dir");
+  { std::ofstream(file) << "x"; }
+  setenv("SLUICE_DUMP_GRAPHS_DIR", file.c_str(), 1);
+  PipelineOptions opts = TestOptions(nullptr);
+  PipelineResult result;
+  const absl::Status s = RunPipeline(opts, TestGraph(), &result);
+  unsetenv("SLUICE_DUMP_GRAPHS_DIR");
+  EXPECT_TRUE(s.ok()) << s;
 }
 
 TEST(PipelineTest, PassErrorsStopThePipeline) {
