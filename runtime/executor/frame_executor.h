@@ -14,7 +14,8 @@
 //    fewer than parallel_iterations iterations in flight, and otherwise when the oldest one
 //    finishes. An iteration is deleted (its values released) once its nodes and child frames
 //    are done and the one before it is deleted, so a loop runs in memory bounded by
-//    parallel_iterations, not by its iteration count.
+//    parallel_iterations, not by its iteration count. A deleted iteration's arrays are kept
+//    for the frame's next one (per static frame, for the step), not freed and allocated again.
 //  - Dead tensors: the output a Switch does not take is dead; a node with a dead input
 //    (data or control) is dead: it does not run and all its outputs are dead. Merge runs
 //    once all its control inputs arrived and one data input is live (it forwards that one;
