@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
+#include "graph/core/size_arithmetic.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
@@ -144,8 +145,13 @@ absl::Status SplitVShape(InferenceContext* c) {
       fill_index = i;
     } else if (sizes[i] < 0) {
       return errors::InvalidArgument("Split size at index ", i, " must be >= 0. Got: ", sizes[i]);
-    } else if (__builtin_add_overflow(total, sizes[i], &total)) {
-      return errors::InvalidArgument("size_splits sum overflows int64");
+    } else {
+      const int64_t sum = AddWithoutOverflow(total, sizes[i]);
+      if (sum < 0) {
+        return errors::InvalidArgument("Split sizes overflow int64 at index ", i, " (", sizes[i],
+                                       " added to ", total, ")");
+      }
+      total = sum;
     }
   }
   DimensionHandle axis_dim = c->Dim(input, axis);

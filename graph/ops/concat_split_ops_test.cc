@@ -1,3 +1,6 @@
+#include <cstdint>
+#include <limits>
+
 #include "graph/ops/ops_test_util.h"
 #include "gtest/gtest.h"
 
@@ -120,6 +123,21 @@ TEST(SplitVShapeTest, RejectsBadSizes) {
               IsInvalidArgument("must be in range [-2, 2)"));
   EXPECT_THAT(Infer("SplitV", "T=DT_FLOAT, num_split=2", "[];[2];[]", {{2, Int(0)}}),
               IsInvalidArgument("Can't split scalars"));
+}
+
+// Issue 25: sums of int64 sizes that wrap must not pass the bounds checks (TensorFlow
+// computes the wrapped -1 size and reports it as negative: INVALID_ARGUMENT too).
+TEST(SplitVShapeTest, RejectsSizesWhoseSumOverflows) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  for (const Tensor& sizes : {Int64s({int64_t{1} << 62, int64_t{1} << 62, -1}),
+                              Int64s({kMax, 2, -1}), Int64s({2, kMax, -1}), Int64s({kMax, 2, 0})}) {
+    EXPECT_THAT(
+        Infer("SplitV", "T=DT_FLOAT, num_split=3", "[4,2];[3];[]", {{1, sizes}, {2, Int(0)}}),
+        IsInvalidArgument("Split sizes overflow int64"));
+  }
+  EXPECT_EQ(Infer("SplitV", "T=DT_FLOAT, num_split=3", "[4,2];[3];[]",
+                  {{1, Int64s({1, 2, -1})}, {2, Int(0)}}),
+            "[1,2];[2,2];[1,2]");
 }
 
 TEST(SplitVShapeTest, RejectsNonVectorSizesWithoutCrashing) {

@@ -7,6 +7,7 @@
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
+#include "graph/core/size_arithmetic.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
@@ -132,7 +133,15 @@ class SplitVOp : public OpKernel {
         OP_REQUIRES(
             ctx, sizes[i] >= 0,
             errors::InvalidArgument("Split size at index ", i, " must be >= 0. Got: ", sizes[i]));
-        determined += sizes[i];
+        // Checked: wrapped sums of huge sizes would pass the bounds check below.
+        const int64_t sum = AddWithoutOverflow(determined, sizes[i]);
+        OP_REQUIRES(ctx, sum >= 0,
+                    errors::InvalidArgument("Split sizes overflow int64 at index ", i, " (",
+                                            sizes[i], " added to ", determined,
+                                            "); they must sum to the size of the input along "
+                                            "split_dim (",
+                                            axis_dim, ")"));
+        determined = sum;
       }
     }
     OP_REQUIRES(
