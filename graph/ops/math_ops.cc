@@ -121,8 +121,9 @@ absl::Status RangeLength(T start, T limit, T delta, int64_t* length) {
   } else {
     const double n =
         static_cast<double>(Eigen::numext::ceil(Eigen::numext::abs(T((limit - start) / delta))));
-    // `!(n <= max)` also rejects NaN.
-    if (!(n <= static_cast<double>(kMax))) {
+    // 2**63 itself does not fit (kMax rounds up to it as a double); `!(n < 2**63)` also
+    // rejects NaN.
+    if (!(n < 9223372036854775808.0)) {
       return errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax);
     }
     *length = static_cast<int64_t>(n);

@@ -101,6 +101,35 @@ TEST(RangeShapeTest, RejectsLengthsBeyondInt64) {
       IsInvalidArgument("Requires ((limit - start) / delta)"));
 }
 
+// Issue 25: counts of exactly 2**63 and more, in every Tidx, are INVALID_ARGUMENT as in
+// TensorFlow (its shape function lets the float ones through, and its kernel then fails
+// INVALID_ARGUMENT too); neither a wrapped count nor 2**63 cast to int64 reaches a shape.
+TEST(RangeShapeTest, RejectsCountsOf2To63AndMore) {
+  const char kMessage[] = "Requires ((limit - start) / delta) <= 9223372036854775807";
+  EXPECT_THAT(Infer("Range", "Tidx=DT_INT64", "[];[];[]",
+                    {{0, Int64(INT64_MIN)}, {1, Int64(INT64_MAX)}, {2, Int64(1)}}),
+              IsInvalidArgument(kMessage));
+  EXPECT_THAT(Infer("Range", "Tidx=DT_INT64", "[];[];[]",
+                    {{0, Int64(INT64_MAX)}, {1, Int64(INT64_MIN)}, {2, Int64(-1)}}),
+              IsInvalidArgument(kMessage));
+  EXPECT_THAT(Infer("Range", "Tidx=DT_FLOAT", "[];[];[]",
+                    {{0, Scalar<float>(0.0f)},
+                     {1, Scalar<float>(9223372036854775808.0f)},
+                     {2, Scalar<float>(1.0f)}}),
+              IsInvalidArgument(kMessage));
+  EXPECT_THAT(Infer("Range", "Tidx=DT_DOUBLE", "[];[];[]",
+                    {{0, Scalar<double>(0.0)},
+                     {1, Scalar<double>(9223372036854775808.0)},
+                     {2, Scalar<double>(1.0)}}),
+              IsInvalidArgument(kMessage));
+  // The largest double below 2**63 still fits.
+  EXPECT_EQ(Infer("Range", "Tidx=DT_DOUBLE", "[];[];[]",
+                  {{0, Scalar<double>(0.0)},
+                   {1, Scalar<double>(9223372036854774784.0)},
+                   {2, Scalar<double>(1.0)}}),
+            "[9223372036854774784]");
+}
+
 TEST(RangeShapeTest, ExtremeIntegerBounds) {
   EXPECT_EQ(Infer("Range", "Tidx=DT_INT64", "[];[];[]",
                   {{0, Int64(INT64_MIN)}, {1, Int64(INT64_MAX)}, {2, Int64(INT64_MAX)}}),

@@ -56,18 +56,24 @@ class RangeOp : public OpKernel {
                   errors::InvalidArgument("Requires start >= limit when delta < 0: ",
                                           Printable(start), "/", Printable(limit)));
     }
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
     int64_t size = 0;
     if constexpr (std::is_integral_v<T>) {
-      // In unsigned arithmetic, so that limit - start cannot overflow.
+      // In unsigned arithmetic, so that limit - start cannot overflow; an int64 range
+      // (INT64_MIN to INT64_MAX by 1) can still count more than int64 holds.
       using U = std::make_unsigned_t<T>;
       const U span = delta > 0 ? U(U(limit) - U(start)) : U(U(start) - U(limit));
       const U step = delta > 0 ? U(delta) : U(U(0) - U(delta));
-      size = static_cast<int64_t>(span / step + (span % step != 0 ? 1 : 0));
+      const U count = span / step + (span % step != 0 ? 1 : 0);
+      OP_REQUIRES(ctx, static_cast<uint64_t>(count) <= static_cast<uint64_t>(kMax),
+                  errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax));
+      size = static_cast<int64_t>(count);
     } else {
       const double count = std::ceil(std::abs(static_cast<double>(T((limit - start) / delta))));
-      OP_REQUIRES(ctx, count <= static_cast<double>(std::numeric_limits<int64_t>::max()),
-                  errors::InvalidArgument("Requires ((limit - start) / delta) <= ",
-                                          std::numeric_limits<int64_t>::max()));
+      // 2**63 itself does not fit (kMax rounds up to it as a double); `!(... < ...)` also
+      // rejects NaN.
+      OP_REQUIRES(ctx, count < 9223372036854775808.0,
+                  errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax));
       size = static_cast<int64_t>(count);
     }
     Tensor* out = nullptr;
