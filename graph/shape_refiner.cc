@@ -345,7 +345,11 @@ absl::Status ShapeRefiner::GetOutputShape(const Node* node, int port,
                                    node->type_string(), "') is out of range: it has ",
                                    c->num_outputs(), " outputs");
   }
-  *shape = c->AsPartialTensorShape(c->output(port));
+  absl::Status s = c->AsPartialTensorShape(c->output(port), shape);
+  if (!s.ok()) {
+    return errors::AppendToMessage(s, " (output ", port, " of node '", node->name(), "', op '",
+                                   node->type_string(), "')");
+  }
   return absl::OkStatus();
 }
 

@@ -29,6 +29,14 @@ absl::Status RepeatShape(shape_inference::InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// n dims of 1: shape functions may build shapes of any rank.
+absl::Status RankNShape(shape_inference::InferenceContext* c) {
+  int64_t n;
+  RETURN_IF_ERROR(c->GetAttr("n", &n));
+  c->set_output(0, c->MakeShape(std::vector<shape_inference::DimensionHandle>(n, c->MakeDim(1))));
+  return absl::OkStatus();
+}
+
 // Test-only ops. FakeEvaluator computes them in plain C++, standing in for CPU kernels
 // (passes/ does not link the runtime); CfTestNoKernel is the op it cannot evaluate.
 REGISTER_OP("CfTestAdd")
@@ -61,6 +69,11 @@ REGISTER_OP("CfTestRepeatKnown")
     .Output("y: float")
     .Attr("n: int")
     .SetShapeFn(RepeatShape);
+REGISTER_OP("CfTestRankN")
+    .Input("x: float")
+    .Output("y: float")
+    .Attr("n: int")
+    .SetShapeFn(RankNShape);
 REGISTER_OP("CfTestHandle")
     .Input("x: float")
     .Output("h: resource")
@@ -88,7 +101,7 @@ class FakeEvaluator : public ConstantSubgraphEvaluator {
     const std::string& op = node.type_string();
     return node.IsConstant() || op == "Identity" || op == "CfTestAdd" || op == "CfTestSplit" ||
            op == "CfTestRandom" || op == "CfTestFail" || op == "CfTestRepeat" ||
-           op == "CfTestRepeatKnown" || op == "CfTestHandle";
+           op == "CfTestRepeatKnown" || op == "CfTestHandle" || op == "CfTestRankN";
   }
 
   absl::Status Evaluate(absl::Span<const Node* const> nodes,
@@ -129,7 +142,7 @@ class FakeEvaluator : public ConstantSubgraphEvaluator {
     if (op == "CfTestFail") {
       return AttachDef(errors::InvalidArgument("CfTestFail failed"), n.def());
     }
-    if (op == "Identity" || op == "CfTestRandom" || op == "CfTestHandle") {
+    if (op == "Identity" || op == "CfTestRandom" || op == "CfTestHandle" || op == "CfTestRankN") {
       out->push_back(in[0]);
       return absl::OkStatus();
     }
@@ -437,6 +450,23 @@ TEST_F(ConstantFoldingTest, KnownOversizedNodesAreNotEvaluated) {
   EXPECT_FALSE(Fold());
   EXPECT_EQ(Canonical(), before);
   EXPECT_EQ(evaluator_.calls, 0);
+}
+
+// Issue 25: the size check and the folding of Shape ask the refiner for a
+// PartialTensorShape, which cannot have rank 300: that is no known size and no known
+// shape, not a CHECK failure.
+TEST_F(ConstantFoldingTest, ShapesOfRankAbove254AreUnknown) {
+  Build(FloatConst("x", {7}) +
+        Op("high", "CfTestRankN", {"x"}, "attr { key: 'n' value { i: 300 } }") +
+        Op("shape", "Shape", {"high"}, "attr { key: 'T' value { type: DT_FLOAT } }") +
+        Op("rank", "Rank", {"high"}, "attr { key: 'T' value { type: DT_FLOAT } }") +
+        Sink("o1", "high") + Sink("o2", "shape", "DT_INT32") + Sink("o3", "rank", "DT_INT32"));
+  opts_.max_constant_size_in_bytes = 1;
+  Fold();
+  const Node* shape = graph_.FindNodeByName("shape");
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape->type_string(), "Shape");
+  EXPECT_NE(graph_.FindNodeByName("rank"), nullptr);
 }
 
 TEST_F(ConstantFoldingTest, ResourceOutputsAreNotFolded) {

@@ -75,7 +75,9 @@ void ImportShapes::InferCallShapes(const Node& node) {
     def.set_op("Placeholder");
     def.clear_attr();
     AddNodeAttr("dtype", dtype, &def);
-    AddNodeAttr("shape", outer->AsPartialTensorShape(outer->input(index)), &def);
+    PartialTensorShape shape;  // unknown where the input's shape is past a Placeholder's
+    outer->AsPartialTensorShape(outer->input(index), &shape).IgnoreError();
+    AddNodeAttr("shape", shape, &def);
   }
   // The body's graph resolves ops as the caller's does: the same base registry, then the
   // same library (which it takes from the caller's; a registry that already knows the

@@ -39,9 +39,11 @@ absl::Status StridedSliceShape(InferenceContext* c) {
   RETURN_IF_ERROR(c->GetAttr("ellipsis_mask", &masks.ellipsis_mask));
   RETURN_IF_ERROR(c->GetAttr("new_axis_mask", &masks.new_axis_mask));
   RETURN_IF_ERROR(c->GetAttr("shrink_axis_mask", &masks.shrink_axis_mask));
+  PartialTensorShape input_shape;
+  RETURN_IF_ERROR(c->AsPartialTensorShape(input, &input_shape));
   StridedSliceSpec spec;
   RETURN_IF_ERROR(ComputeStridedSliceSpec(c->input_tensor(1), c->input_tensor(2), *strides,
-                                          c->AsPartialTensorShape(input), masks, &spec));
+                                          input_shape, masks, &spec));
   ShapeHandle out;
   RETURN_IF_ERROR(c->MakeShapeFromPartialTensorShape(spec.final_shape, &out));
   c->set_output(0, out);

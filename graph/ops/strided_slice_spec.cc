@@ -198,8 +198,9 @@ absl::Status ComputeStridedSliceSpec(const Tensor* begin, const Tensor* end, con
       final_dims.push_back(1);
     }
   }
-  spec->processing_shape = PartialTensorShape(absl::MakeConstSpan(processing));
-  spec->final_shape = PartialTensorShape(absl::MakeConstSpan(final_dims));
+  // New axes can take the result past TensorShape::kMaxDims: INVALID_ARGUMENT, not a CHECK.
+  RETURN_IF_ERROR(PartialTensorShape::BuildPartialTensorShape(processing, &spec->processing_shape));
+  RETURN_IF_ERROR(PartialTensorShape::BuildPartialTensorShape(final_dims, &spec->final_shape));
   spec->begin = std::move(dense.begin);
   spec->end = std::move(dense.end);
   spec->strides = std::move(dense.strides);

@@ -1,5 +1,7 @@
 #include "graph/ops/strided_slice_spec.h"
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -36,6 +38,25 @@ TEST(StridedSliceSpecTest, CanonicalBoundsPerInputDim) {
   EXPECT_FALSE(spec.is_identity);
   EXPECT_FALSE(spec.is_simple_slice);
   EXPECT_FALSE(spec.slice_dim0);
+}
+
+// Issue 25: an ellipsis and new axes can take the output past rank 254, which is
+// INVALID_ARGUMENT rather than a CHECK failure in PartialTensorShape.
+TEST(StridedSliceSpecTest, NewAxesPastRank254) {
+  StridedSliceMasks masks;
+  masks.ellipsis_mask = 1;
+  masks.new_axis_mask = 0x7fe;  // ten new axes after the ellipsis
+  const Tensor begin = ops_test::Vector<int32_t>({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  const Tensor strides = ops_test::Vector<int32_t>({1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+  StridedSliceSpec spec;
+  absl::Status s = Compute(begin, begin, strides, PartialTensorShape(std::vector<int64_t>(250, 1)),
+                           masks, &spec);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("254"));
+  s = Compute(begin, begin, strides, PartialTensorShape(std::vector<int64_t>(244, 1)), masks,
+              &spec);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(spec.final_shape.dims(), 254);
 }
 
 TEST(StridedSliceSpecTest, ShrinkKeepsAUnitProcessingDim) {

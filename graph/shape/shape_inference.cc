@@ -361,16 +361,23 @@ std::string InferenceContext::DebugString(DimensionHandle d) const {
   return ValueKnown(d) ? absl::StrCat(Value(d)) : "?";
 }
 
-PartialTensorShape InferenceContext::AsPartialTensorShape(ShapeHandle s) const {
-  if (!RankKnown(s)) return PartialTensorShape();
+absl::Status InferenceContext::AsPartialTensorShape(ShapeHandle s, PartialTensorShape* out) const {
+  if (!RankKnown(s)) {
+    *out = PartialTensorShape();
+    return absl::OkStatus();
+  }
+  const int rank = Rank(s);
+  if (rank > TensorShape::kMaxDims) {
+    return errors::InvalidArgument("Shape must have rank at most ", TensorShape::kMaxDims,
+                                   " but has rank ", rank);
+  }
   std::vector<int64_t> dims;
-  dims.reserve(s.ptr_->dims_.size());
+  dims.reserve(rank);
   for (DimensionHandle d : s.ptr_->dims_) dims.push_back(Value(d));
-  PartialTensorShape result;
-  if (PartialTensorShape::BuildPartialTensorShape(dims, &result).ok()) return result;
+  if (PartialTensorShape::BuildPartialTensorShape(dims, out).ok()) return absl::OkStatus();
   // Only a product of known dims overflowing int64 gets here (shape inference allows what
   // a PartialTensorShape cannot hold); keep the rank and forget the sizes.
-  return PartialTensorShape(std::vector<int64_t>(dims.size(), kUnknownDim));
+  return PartialTensorShape::BuildPartialTensorShape(std::vector<int64_t>(rank, kUnknownDim), out);
 }
 
 void InferenceContext::ShapeHandleToProto(ShapeHandle s, TensorShapeProto* proto) const {

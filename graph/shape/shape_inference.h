@@ -267,7 +267,10 @@ class InferenceContext {
   // "[2,?,3]" or "?"; a dimension reads "2" or "?".
   std::string DebugString(ShapeHandle s) const;
   std::string DebugString(DimensionHandle d) const;
-  PartialTensorShape AsPartialTensorShape(ShapeHandle s) const;
+  // The shape as a PartialTensorShape. Shape functions may build shapes a
+  // PartialTensorShape cannot hold: a rank above TensorShape::kMaxDims is INVALID_ARGUMENT
+  // (`out` unchanged); known dims whose product overflows int64 become unknown dims.
+  absl::Status AsPartialTensorShape(ShapeHandle s, PartialTensorShape* out) const;
   void ShapeHandleToProto(ShapeHandle s, TensorShapeProto* proto) const;
 
   // ---- Checking and combining ---------------------------------------------------------

@@ -412,12 +412,32 @@ TEST_F(ShapeInferenceTest, FullyDefinedNumElementsAndDebugString) {
   EXPECT_EQ(D(c->UnknownDim()), "?");
 }
 
+// Issue 25: shape functions can make shapes of any rank (Fill of a 300-entry shape); their
+// conversion for constant folding's size check must fail, not CHECK-fail.
+TEST_F(ShapeInferenceTest, AsPartialTensorShapeRejectsRanksAbove254) {
+  InferenceContext* c = MakeTwo("[2,?];?");
+  PartialTensorShape partial({7});
+  std::vector<DimensionHandle> dims(TensorShape::kMaxDims, c->MakeDim(1));
+  ASSERT_TRUE(c->AsPartialTensorShape(c->MakeShape(dims), &partial).ok());
+  EXPECT_EQ(partial.dims(), TensorShape::kMaxDims);
+  dims.push_back(c->UnknownDim());
+  const absl::Status s = c->AsPartialTensorShape(c->MakeShape(dims), &partial);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("must have rank at most 254 but has rank 255"), std::string::npos)
+      << s;
+  EXPECT_EQ(partial.dims(), TensorShape::kMaxDims);  // unchanged
+}
+
 TEST_F(ShapeInferenceTest, AsPartialTensorShapeAndProto) {
   InferenceContext* c = MakeTwo("[2,?];?");
-  EXPECT_EQ(ShapeStringForTest(c->AsPartialTensorShape(c->input(0))), "[2,?]");
-  EXPECT_TRUE(c->AsPartialTensorShape(c->input(1)).unknown_rank());
+  PartialTensorShape partial;
+  ASSERT_TRUE(c->AsPartialTensorShape(c->input(0), &partial).ok());
+  EXPECT_EQ(ShapeStringForTest(partial), "[2,?]");
+  ASSERT_TRUE(c->AsPartialTensorShape(c->input(1), &partial).ok());
+  EXPECT_TRUE(partial.unknown_rank());
   const int64_t big = int64_t{1} << 40;
-  EXPECT_EQ(ShapeStringForTest(c->AsPartialTensorShape(c->Matrix(big, big))), "[?,?]");
+  ASSERT_TRUE(c->AsPartialTensorShape(c->Matrix(big, big), &partial).ok());
+  EXPECT_EQ(ShapeStringForTest(partial), "[?,?]");
   TensorShapeProto proto;
   c->ShapeHandleToProto(c->input(0), &proto);
   ASSERT_EQ(proto.dim_size(), 2);
