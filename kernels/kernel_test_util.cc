@@ -53,6 +53,16 @@ KernelTest::~KernelTest() {
   kernel_.reset();
 }
 
+void KernelTest::UseAllocator(Allocator* allocator) {
+  context_.reset();
+  outputs_.clear();
+  input_tensors_.clear();
+  inputs_given_.clear();
+  kernel_.reset();
+  device_ = std::make_unique<CpuTestDevice>(allocator, allocator);
+  device_->set_eigen_cpu_device(eigen_device_.get());
+}
+
 absl::Status KernelTest::InitOp(const NodeDef& node_def) {
   context_.reset();
   outputs_.clear();

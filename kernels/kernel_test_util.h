@@ -133,6 +133,10 @@ class KernelTest : public ::testing::Test {
 
   OpKernel* kernel() { return kernel_.get(); }
   DeviceBase* device() { return device_.get(); }
+  // Runs the kernels of later InitOp calls on a device whose allocators (device and host)
+  // are `allocator` (not owned; it must outlive the kernel's outputs), e.g. a CpuAllocator
+  // with a small limit, to test RESOURCE_EXHAUSTED. Clears the kernel and the inputs.
+  void UseAllocator(Allocator* allocator);
   ResourceMgr* resource_manager() { return &resource_mgr_; }
   // Sets the call frame the next runs use (not owned; may be null).
   void set_call_frame(CallFrameInterface* frame) { call_frame_ = frame; }

@@ -2,8 +2,10 @@
 // show: buffer forwarding, and large shapes that take the parallel paths (checked against
 // values computed here, element by element).
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "graph/core/allocator.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
@@ -149,6 +151,27 @@ TEST_F(IndexingOpsTest, LargeWhere) {
   AddInputFromArray<int32_t>(TensorShape({rows, cols}), x);
   ASSERT_TRUE(RunOpKernel().ok());
   EXPECT_EQ(Values<int64_t>(*GetOutput(0)), want);
+}
+
+// Issue 25: Where's mask comes from the device's allocator, so an input too large for it is
+// a RESOURCE_EXHAUSTED error (which the executor attributes to the node), not a failing
+// operator new outside the allocator.
+TEST_F(IndexingOpsTest, WhereScratchComesFromTheAllocator) {
+  CpuAllocator small(/*max_allocation_bytes=*/1024, /*cache_bytes=*/0);
+  UseAllocator(&small);
+  Init(NodeDefBuilder("w", "Where").Input("x").Attr("T", DT_BOOL).Build());
+  std::vector<bool> few(10, false);
+  few[2] = few[7] = few[9] = true;
+  AddInputFromArray<bool>(TensorShape({10}), few);
+  absl::Status s = RunOpKernel();
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Values<int64_t>(*GetOutput(0)), (std::vector<int64_t>{2, 7, 9}));
+
+  Init(NodeDefBuilder("w", "Where").Input("x").Attr("T", DT_BOOL).Build());
+  AddInputFromArray<bool>(TensorShape({64, 64}), std::vector<bool>(64 * 64, false));
+  s = RunOpKernel();
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_NE(s.message().find("OOM when allocating"), std::string::npos) << s;
 }
 
 TEST_F(IndexingOpsTest, LargeMirrorPadReflect) {

@@ -7,7 +7,6 @@
 // coordinates with an odometer. Ranks 1 to 8 are accepted, as by TensorFlow's kernel
 // (INVALID_ARGUMENT "WhereOp : Unhandled input dimensions: 0" otherwise).
 #include <cstdint>
-#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
@@ -61,11 +60,15 @@ class WhereOp : public OpKernel {
     OP_REQUIRES(ctx, input.dims() >= 1 && input.dims() <= kMaxWhereDims,
                 errors::InvalidArgument("WhereOp : Unhandled input dimensions: ", input.dims()));
     const int64_t n = input.NumElements();
-    std::vector<uint8_t> mask(n);
+    // The mask comes from the device's allocator, so that a huge input fails as
+    // RESOURCE_EXHAUSTED rather than in operator new.
+    Tensor mask_t;
+    OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_UINT8, TensorShape({n}), &mask_t));
+    uint8_t* mask = mask_t.base<uint8_t>();
     switch (input.dtype()) {
-#define SLUICE_WHERE_CASE(T)                              \
-  case DataTypeToEnum<T>::value:                          \
-    NonZeroMask<T>(ctx, input.base<T>(), n, mask.data()); \
+#define SLUICE_WHERE_CASE(T)                       \
+  case DataTypeToEnum<T>::value:                   \
+    NonZeroMask<T>(ctx, input.base<T>(), n, mask); \
     break;
       SLUICE_CALL_NUMBER_TYPES(SLUICE_WHERE_CASE)
       SLUICE_CALL_bool(SLUICE_WHERE_CASE)
@@ -79,7 +82,7 @@ class WhereOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({num_true, input.dims()}), &output));
     if (num_true == 0) return;
-    WriteCoordinates(input.shape(), mask.data(), output->base<int64_t>());
+    WriteCoordinates(input.shape(), mask, output->base<int64_t>());
   }
 };
 
