@@ -94,6 +94,9 @@ class Conv2DOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
+    // TensorFlow's depthwise kernel checks this first, before shapes and even for an empty
+    // output; Conv2D's only when there is something to compute (below).
+    OP_REQUIRES(ctx, !kDepthwise || filter.NumElements() > 0, ZeroFilterError());
     ConvGeometry geo;
     OP_REQUIRES_OK(ctx,
                    ForwardConvGeometry(attrs_, input.shape(), filter.shape(), kDepthwise, &geo));
@@ -109,9 +112,7 @@ class Conv2DOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, geo.OutputShape(), &output));
     if (output->NumElements() == 0) return;
-    OP_REQUIRES(ctx, kDepthwise || filter.NumElements() > 0,
-                errors::InvalidArgument("filter must not have zero elements (i.e. all "
-                                        "dimensions must be non-zero)"));
+    OP_REQUIRES(ctx, filter.NumElements() > 0, ZeroFilterError());
     RunConv<T>(ctx, &conv_, kDepthwise ? nullptr : &winograd_, Direction::kForward, geo, filter,
                input, output);
   }

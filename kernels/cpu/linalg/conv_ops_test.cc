@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -65,6 +66,43 @@ TEST_F(ConvOpsTest, WrongRanksAreInvalidArgument) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << op;
     EXPECT_THAT(std::string(s.message()), HasSubstr("input must be 4-dimensional"));
   }
+}
+
+// Issue 25: a depthwise filter with a zero dim is INVALID_ARGUMENT, as TensorFlow's kernel
+// says before anything else (these cases were run in TensorFlow 2.21), even where the
+// output would be empty or the shapes disagree.
+TEST_F(ConvOpsTest, DepthwiseZeroElementFilter) {
+  const std::vector<std::pair<TensorShape, TensorShape>> cases = {
+      {TensorShape({1, 3, 3, 2}), TensorShape({2, 2, 2, 0})},
+      {TensorShape({0, 3, 3, 2}), TensorShape({0, 2, 2, 1})},
+      {TensorShape({1, 3, 3, 0}), TensorShape({2, 2, 0, 1})},
+      {TensorShape({1, 1, 1, 2}), TensorShape({2, 2, 2, 0})},
+      {TensorShape({1, 3, 3, 3}), TensorShape({2, 2, 2, 0})},
+      {TensorShape({3, 3, 2}), TensorShape({2, 2, 2, 0})},
+  };
+  for (const char* padding : {"VALID", "SAME"}) {
+    for (const auto& [input, filter] : cases) {
+      ASSERT_TRUE(Init("DepthwiseConv2dNative", {1, 1, 1, 1}, padding).ok());
+      AddInputFromArray<float>(input, std::vector<float>(input.num_elements(), 1.0f));
+      AddInputFromArray<float>(filter, {});
+      absl::Status s = RunOpKernel();
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument)
+          << input.DebugString() << " " << filter.DebugString() << " " << s;
+      EXPECT_THAT(std::string(s.message()), HasSubstr("filter must not have zero elements"));
+    }
+  }
+  // Neighbours: an empty batch with a real filter is an empty output; a 1x1 filter scales
+  // each channel.
+  ASSERT_TRUE(Init("DepthwiseConv2dNative", {1, 1, 1, 1}, "VALID").ok());
+  AddInputFromArray<float>(TensorShape({0, 3, 3, 2}), {});
+  AddInputFromArray<float>(TensorShape({2, 2, 2, 1}), std::vector<float>(8, 1.0f));
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_EQ(GetOutput(0)->shape(), TensorShape({0, 2, 2, 2}));
+  ASSERT_TRUE(Init("DepthwiseConv2dNative", {1, 1, 1, 1}, "VALID").ok());
+  AddInputFromArray<float>(TensorShape({1, 1, 2, 2}), {1, 2, 3, 4});
+  AddInputFromArray<float>(TensorShape({1, 1, 2, 1}), {10, 100});
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_EQ(Values<float>(*GetOutput(0)), (std::vector<float>{10, 200, 30, 400}));
 }
 
 TEST_F(ConvOpsTest, BadInputSizes) {

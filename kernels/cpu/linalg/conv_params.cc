@@ -274,4 +274,9 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   return absl::OkStatus();
 }
 
+absl::Status ZeroFilterError() {
+  return errors::InvalidArgument(
+      "filter must not have zero elements (i.e. all dimensions must be non-zero)");
+}
+
 }  // namespace sluice

@@ -65,6 +65,10 @@ absl::Status WindowedOutputSize(int64_t input_size, int64_t filter_size, int64_t
 absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& input,
                                  const TensorShape& filter, bool depthwise, ConvGeometry* geo);
 
+// TensorFlow's INVALID_ARGUMENT for a filter with a zero dim ("filter must not have zero
+// elements ..."), which the convolutions raise where TensorFlow's do.
+absl::Status ZeroFilterError();
+
 // Conv2DBackpropInput's checks: `input_shape` (from input_sizes), filter and out_backprop
 // must describe a convolution whose output is out_backprop.
 absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& input_shape,

@@ -59,6 +59,8 @@ class FusedConvOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const Tensor& filter = ctx->input(1);
+    // As DepthwiseConv2dNative, whose fusion this is: first, even for an empty output.
+    OP_REQUIRES(ctx, !kDepthwise || filter.NumElements() > 0, ZeroFilterError());
     ConvGeometry geo;
     OP_REQUIRES_OK(ctx,
                    ForwardConvGeometry(attrs_, input.shape(), filter.shape(), kDepthwise, &geo));
@@ -71,9 +73,8 @@ class FusedConvOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckFusionArgs(ctx, spec_, geo.out_depth));
     const TensorShape output_shape = geo.OutputShape();
     if (spec_.add) OP_REQUIRES_OK(ctx, CheckFusionAddend(ctx, output_shape));
-    OP_REQUIRES(ctx, kDepthwise || output_shape.num_elements() == 0 || filter.NumElements() > 0,
-                errors::InvalidArgument("filter must not have zero elements (i.e. all "
-                                        "dimensions must be non-zero)"));
+    OP_REQUIRES(ctx, output_shape.num_elements() == 0 || filter.NumElements() > 0,
+                ZeroFilterError());
     const bool sum_into_output =
         kOnOneDnn<T> && spec_.add && input.NumElements() > 0 && filter.NumElements() > 0;
     Tensor* output = nullptr;
