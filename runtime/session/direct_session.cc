@@ -14,6 +14,7 @@
 #include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/op/op_registry.h"
+#include "graph/shape_refiner.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
@@ -306,7 +307,16 @@ absl::Status DirectSession::ExtendLocked(const GraphDef& graph) {
   auto merged = std::make_shared<GraphDef>(graph_def_ != nullptr ? *graph_def_ : GraphDef());
   RETURN_IF_ERROR(MergeExtension(graph, merged.get()));
   Graph check(OpRegistry::Global());
-  RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), *merged, &check));
+  // Shape functions run here, as when TensorFlow builds or imports a graph (Python, the C
+  // API): a graph they reject (a PlaceholderWithDefault whose default contradicts its
+  // shape, a reduction axis of rank 2) is INVALID_ARGUMENT at Create, not run. An op
+  // without a shape function (a custom op's) just has unknown shapes, as in TensorFlow's
+  // C++ session.
+  GraphConstructorOptions options = SessionGraphOptions();
+  options.validate_shape = true;
+  ShapeRefiner refiner(check.op_registry());
+  refiner.set_require_shape_inference_fns(false);
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(options, GraphDef(*merged), &check, &refiner));
   graph_def_ = std::move(merged);
   return absl::OkStatus();
 }

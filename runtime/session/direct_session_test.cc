@@ -99,6 +99,15 @@ class DsTestWaitForCancelOp : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("DsTestWaitForCancel").Device(DEVICE_CPU), DsTestWaitForCancelOp);
 
 // Counts how many of its kind run at once (sleeping a little so that overlaps show).
+// An op without a shape function, as custom ops may be.
+REGISTER_OP("DsTestNoShapeFn").Input("x: float").Output("y: float");
+class DsTestNoShapeFnOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override { ctx->set_output(0, ctx->input(0)); }
+};
+REGISTER_KERNEL_BUILDER(Name("DsTestNoShapeFn").Device(DEVICE_CPU), DsTestNoShapeFnOp);
+
 REGISTER_OP("DsTestCountConcurrent")
     .Input("x: float")
     .Output("y: float")
@@ -277,6 +286,26 @@ TEST(DirectSessionTest, UnfedPlaceholder) {
               HasSubstr("You must feed a value for placeholder tensor 'x' with dtype float and "
                         "shape [?,3]"));
   EXPECT_TRUE(outputs.empty());
+}
+
+// Create runs the shape functions, as TensorFlow does when it builds or imports a graph;
+// an op without one is no error.
+TEST(DirectSessionTest, CreateRunsShapeFunctions) {
+  auto session = MakeSession();
+  absl::Status s = session->Create(ParseGraph(
+      ConstNode("d", 1) +
+      OpNode("p", "PlaceholderWithDefault", {"d"}, "",
+             "attr { key: 'dtype' value { type: DT_FLOAT } } "
+             "attr { key: 'shape' value { shape { dim { size: -1 } dim { size: 3 } } } }")));
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("Shapes must be equal rank"));
+  ASSERT_TRUE(
+      session->Create(ParseGraph(PlaceholderNode("x") + OpNode("out", "DsTestNoShapeFn", {"x"})))
+          .ok());
+  std::vector<Tensor> outputs;
+  s = session->Run({{"x", Matrix(1, {1, 2, 3})}}, {"out"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Values(outputs[0]), (std::vector<float>{1, 2, 3}));
 }
 
 TEST(DirectSessionTest, FeedContradictingPlaceholder) {
