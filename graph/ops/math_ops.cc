@@ -2,9 +2,7 @@
 // clipping, running sums and products, ranges, histograms of integers (Bincount) and matrix
 // products (MatMul, BatchMatMul, Einsum).
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -16,6 +14,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/op/op_registry.h"
+#include "graph/ops/range_count.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -89,9 +88,9 @@ auto Printable(T v) {
   }
 }
 
-// The length of Range(start, limit, delta), computed in T as TensorFlow does (so half and
-// bfloat16 ranges round like theirs), with integer magnitudes taken in uint64 so that no
-// intermediate overflows.
+// The length of Range(start, limit, delta): the quotient is taken in T as TensorFlow does (so
+// half and bfloat16 ranges round like theirs), and RangeCount, shared with the kernel, counts
+// it.
 template <typename T>
 absl::Status RangeLength(T start, T limit, T delta, int64_t* length) {
   const T zero = T(0);
@@ -104,31 +103,7 @@ absl::Status RangeLength(T start, T limit, T delta, int64_t* length) {
                                    "/", Printable(limit));
   }
   if (delta == zero) return errors::InvalidArgument("Requires delta != 0");
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if constexpr (std::is_integral_v<T>) {
-    auto magnitude = [](T v) {
-      return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-    };
-    const uint64_t span = start <= limit
-                              ? static_cast<uint64_t>(limit) - static_cast<uint64_t>(start)
-                              : static_cast<uint64_t>(start) - static_cast<uint64_t>(limit);
-    const uint64_t step = magnitude(delta);
-    const uint64_t n = span / step + (span % step != 0 ? 1 : 0);
-    if (n > static_cast<uint64_t>(kMax)) {
-      return errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax);
-    }
-    *length = static_cast<int64_t>(n);
-  } else {
-    const double n =
-        static_cast<double>(Eigen::numext::ceil(Eigen::numext::abs(T((limit - start) / delta))));
-    // 2**63 itself does not fit (kMax rounds up to it as a double); `!(n < 2**63)` also
-    // rejects NaN.
-    if (!(n < 9223372036854775808.0)) {
-      return errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax);
-    }
-    *length = static_cast<int64_t>(n);
-  }
-  return absl::OkStatus();
+  return RangeCount(start, limit, delta, length);
 }
 
 template <typename T>

@@ -2,15 +2,14 @@
 // half and bfloat16. As in TensorFlow, the count and the values are computed in the element
 // type (element i is start + T(i) * delta), and a count beyond int64 is INVALID_ARGUMENT
 // before anything is allocated. Integer counts are computed without overflow.
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/ops/range_count.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -56,26 +55,8 @@ class RangeOp : public OpKernel {
                   errors::InvalidArgument("Requires start >= limit when delta < 0: ",
                                           Printable(start), "/", Printable(limit)));
     }
-    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
     int64_t size = 0;
-    if constexpr (std::is_integral_v<T>) {
-      // In unsigned arithmetic, so that limit - start cannot overflow; an int64 range
-      // (INT64_MIN to INT64_MAX by 1) can still count more than int64 holds.
-      using U = std::make_unsigned_t<T>;
-      const U span = delta > 0 ? U(U(limit) - U(start)) : U(U(start) - U(limit));
-      const U step = delta > 0 ? U(delta) : U(U(0) - U(delta));
-      const U count = span / step + (span % step != 0 ? 1 : 0);
-      OP_REQUIRES(ctx, static_cast<uint64_t>(count) <= static_cast<uint64_t>(kMax),
-                  errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax));
-      size = static_cast<int64_t>(count);
-    } else {
-      const double count = std::ceil(std::abs(static_cast<double>(T((limit - start) / delta))));
-      // 2**63 itself does not fit (kMax rounds up to it as a double); `!(... < ...)` also
-      // rejects NaN.
-      OP_REQUIRES(ctx, count < 9223372036854775808.0,
-                  errors::InvalidArgument("Requires ((limit - start) / delta) <= ", kMax));
-      size = static_cast<int64_t>(count);
-    }
+    OP_REQUIRES_OK(ctx, RangeCount(start, limit, delta, &size));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({size}), &out));
     T* data = out->base<T>();
