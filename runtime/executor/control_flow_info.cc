@@ -21,6 +21,8 @@ ControlFlowNode::Kind KindOf(const Node& node) {
   if (node.IsControlTrigger()) return Kind::kControlTrigger;
   if (node.IsSend()) return Kind::kSend;
   if (node.IsRecv()) return Kind::kRecv;
+  if (node.IsIdentity()) return Kind::kIdentity;
+  if (node.IsLoopCond()) return Kind::kLoopCond;
   return Kind::kOrdinary;
 }
 

@@ -49,6 +49,9 @@ struct ControlFlowNode {
     kControlTrigger,
     kSend,
     kRecv,
+    // Identity and LoopCond: forwarded by the executor like Enter (see frame_executor.cc).
+    kIdentity,
+    kLoopCond,
   };
   Kind kind = Kind::kOrdinary;
   int32_t frame = 0;              // the static frame it runs in

@@ -108,6 +108,16 @@ struct TaggedNode {
 };
 using TaggedReadyList = absl::InlinedVector<TaggedNode, 8>;
 
+// An out edge as ActivateNodes needs it: where its value goes in the consumer's iteration,
+// without looking the consumer up (two lookups per edge were a third of routing's cost).
+struct FrameEdge {
+  int32_t dst = 0;
+  int32_t local_id = 0;  // the consumer's index in its static frame
+  int32_t slot = -1;     // the consumer's input slot in its iteration; -1 for a control edge
+  int32_t src_output = -1;
+  bool dst_is_merge = false;
+};
+
 class FrameExecutorImpl : public Executor {
  public:
   FrameExecutorImpl(Device* device, std::unique_ptr<ExecutorGraph> layout, ControlFlowInfo info)
@@ -132,6 +142,20 @@ class FrameExecutorImpl : public Executor {
       }
     }
     for (int i = 0; i < max_merge_inputs; ++i) merge_indices_.emplace_back(static_cast<int32_t>(i));
+    for (int32_t i = 0; i < layout_->num_nodes(); ++i) {
+      for (const ExecutorEdge& edge : layout_->out_edges(layout_->node(i))) {
+        const ControlFlowNode& dst = info_.node(edge.dst);
+        FrameEdge fe;
+        fe.dst = edge.dst;
+        fe.local_id = dst.local_id;
+        if (edge.dst_slot >= 0) {
+          fe.slot = dst.local_input_start + (edge.dst_slot - layout_->node(edge.dst).input_start);
+        }
+        fe.src_output = edge.src_output;
+        fe.dst_is_merge = dst.kind == Kind::kMerge;
+        edges_.push_back(fe);
+      }
+    }
   }
 
   void RunAsync(const Args& args, DoneCallback done) override;
@@ -146,6 +170,11 @@ class FrameExecutorImpl : public Executor {
   // Merge's value_index output for live input i (shared, never written).
   const Tensor& merge_index(int i) const { return merge_indices_[i]; }
   KernelCosts& costs() const { return costs_; }
+  // The out edges of node `id`, in layout_'s order.
+  absl::Span<const FrameEdge> out_edges(int32_t id) const {
+    const ExecutorNode& node = layout_->node(id);
+    return absl::MakeConstSpan(edges_.data() + node.edge_start, node.num_edges);
+  }
 
  private:
   Device* const device_;
@@ -154,6 +183,7 @@ class FrameExecutorImpl : public Executor {
   std::vector<std::vector<int32_t>> initial_pending_;
   std::vector<int32_t> roots_;
   std::vector<Tensor> merge_indices_;
+  std::vector<FrameEdge> edges_;
   mutable KernelCosts costs_;
 };
 
@@ -224,25 +254,27 @@ class FrameStepState {
   // Runs `ready` and what they make ready that stays on this thread.
   void Process(TaggedReadyList ready);
   // Runs one node; false if it went asynchronous (its completion continues elsewhere).
-  // Otherwise *more holds the nodes it made ready.
+  // Otherwise *more holds the nodes it made ready, not yet counted in outstanding_.
   bool RunNode(const TaggedNode& tagged, TaggedReadyList* more);
   // Propagates a finished node's outputs (null tensor: dead output) under mu_, and accounts
-  // for it in its iteration.
+  // for it in its iteration. The nodes it makes ready go to *ready uncounted: the caller
+  // counts them in outstanding_ before it hands any out.
   void CompleteNode(const TaggedNode& tagged, absl::Span<const TensorValue> outputs,
                     TaggedReadyList* ready) ABSL_LOCKS_EXCLUDED(mu_);
   void AsyncDone(AsyncState* state);
   // Completes an asynchronous node and deletes its state.
   void FinishAsync(AsyncState* state, TaggedReadyList* more);
-  // Enter, Exit, NextIteration, Switch and Merge only route a value: done here without a
-  // kernel call (a context, an output allocation) when no stats are collected. False when
-  // the node is not one of them or the kernel must report an error.
+  // Enter, Exit, NextIteration, Switch, Merge, LoopCond and Identity only route a value: done
+  // here without a kernel call (a context, an output allocation) when no stats are
+  // collected. False when the node is not one of them or the kernel must report an error.
   bool ForwardWithoutKernel(const TaggedNode& tagged, InputSlot* slots, TaggedReadyList* more);
   // Hands ready nodes beyond the first expensive one to the runner; the rest stay in *local.
   void Schedule(TaggedReadyList* ready, TaggedReadyList* local);
   void NodeFinished();
 
   // All below run under mu_.
-  void ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
+  // `state` is iteration `iter` of `frame`.
+  void ActivateNodes(FrameState* frame, int64_t iter, IterationState* state, int32_t src,
                      absl::Span<const TensorValue> outputs, bool src_dead, TaggedReadyList* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   FrameState* FindOrCreateChild(FrameState* parent, int64_t parent_iter, int32_t static_child)
@@ -255,8 +287,8 @@ class FrameStepState {
   void CleanupIterations(FrameState* frame, int64_t iter, TaggedReadyList* ready)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void DeleteFrame(FrameState* frame, TaggedReadyList* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  void AddReady(FrameState* frame, int64_t iter, int32_t id, bool dead, TaggedReadyList* ready)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AddReady(FrameState* frame, IterationState* state, int64_t iter, int32_t id, bool dead,
+                TaggedReadyList* ready) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   void Finish();
 
@@ -271,7 +303,7 @@ class FrameStepState {
   FrameState root_ ABSL_GUARDED_BY(mu_);
   // Deleted iterations kept for reuse, by static frame.
   std::vector<std::vector<std::unique_ptr<IterationState>>> spare_iterations_ ABSL_GUARDED_BY(mu_);
-  // Nodes ready or running, plus one per Process call in flight that started the step.
+  // Nodes ready or running, plus one while Start's Process call is in flight.
   std::atomic<int64_t> outstanding_{0};
 };
 
@@ -307,7 +339,17 @@ void FrameStepState::Process(TaggedReadyList ready) {
       continue;
     }
     if (!RunNode(tagged, &more)) continue;
-    Schedule(&more, &local);
+    // One node made ready inherits this node's count: a chain, the common case in a loop,
+    // takes no atomic. Several are counted at once, before any can be handed out, and this
+    // node's count holds the step until they are scheduled.
+    if (more.size() == 1) {
+      local.push_back(more[0]);
+      continue;
+    }
+    if (!more.empty()) {
+      outstanding_.fetch_add(static_cast<int64_t>(more.size()), std::memory_order_relaxed);
+      Schedule(&more, &local);
+    }
     NodeFinished();
   }
 }
@@ -447,6 +489,14 @@ bool FrameStepState::ForwardWithoutKernel(const TaggedNode& tagged, InputSlot* s
     case Kind::kExit:
     case Kind::kNextIteration:
       break;
+    case Kind::kIdentity:
+      // Identity's kernel forwards its input; a loop body has one per loop variable.
+      if (num_inputs != 1) return false;
+      break;
+    case Kind::kLoopCond:
+      // A non-scalar predicate takes the kernel, which reports it.
+      if (num_inputs != 1 || slots[0].value.dims() != 0) return false;
+      break;
     case Kind::kSwitch: {
       const Tensor& pred = slots[1].value;
       // _SwitchN, and a malformed predicate (the kernel reports it), take the kernel.
@@ -486,6 +536,9 @@ void FrameStepState::AsyncDone(AsyncState* state) {
   FinishAsync(state, &more);
   // The callback's thread continues with what the node made ready; the node's count is
   // released once they ran or were handed out.
+  if (!more.empty()) {
+    outstanding_.fetch_add(static_cast<int64_t>(more.size()), std::memory_order_relaxed);
+  }
   Process(std::move(more));
   NodeFinished();
 }
@@ -551,10 +604,11 @@ void FrameStepState::CompleteNode(const TaggedNode& tagged, absl::Span<const Ten
         HeldValue& kept = child->invariants.back();
         const TensorValue value = kept.AsTensorValue();
         for (int64_t i = child->first_iter; i <= child->iteration_count; ++i) {
-          ActivateNodes(child, i, tagged.id, absl::MakeConstSpan(&value, 1), kept.dead, ready);
+          ActivateNodes(child, i, child->iteration(i), tagged.id, absl::MakeConstSpan(&value, 1),
+                        kept.dead, ready);
         }
       } else {
-        ActivateNodes(child, 0, tagged.id, outputs, dead, ready);
+        ActivateNodes(child, 0, child->iteration(0), tagged.id, outputs, dead, ready);
       }
       --child->num_pending_inputs;
       if (IsIterationDone(child, child->first_iter)) {
@@ -566,7 +620,9 @@ void FrameStepState::CompleteNode(const TaggedNode& tagged, absl::Span<const Ten
       if (dead || outputs[0].tensor == nullptr) {
         if (iter == frame->iteration_count) frame->dead_exits.push_back(tagged.id);
       } else {
-        ActivateNodes(frame->parent, frame->parent_iter, tagged.id, outputs, false, ready);
+        ActivateNodes(frame->parent, frame->parent_iter,
+                      frame->parent->iteration(frame->parent_iter), tagged.id, outputs, false,
+                      ready);
       }
       break;
     case Kind::kNextIteration:
@@ -584,40 +640,36 @@ void FrameStepState::CompleteNode(const TaggedNode& tagged, absl::Span<const Ten
         frame->next_iter_roots.push_back(std::move(held));
       } else {
         if (iter == frame->iteration_count) IncrementIteration(frame, ready);
-        ActivateNodes(frame, iter + 1, tagged.id, outputs, false, ready);
+        ActivateNodes(frame, iter + 1, frame->iteration(iter + 1), tagged.id, outputs, false,
+                      ready);
       }
       break;
     default:
-      ActivateNodes(frame, iter, tagged.id, outputs, dead, ready);
+      ActivateNodes(frame, iter, tagged.state, tagged.id, outputs, dead, ready);
       break;
   }
-  IterationState* state = frame->iteration(iter);
-  --state->outstanding_ops;
-  if (frame != &root_ && IsIterationDone(frame, iter)) CleanupIterations(frame, iter, ready);
+  // The node's iteration is alive until this count drops.
+  IterationState* state = tagged.state;
+  if (--state->outstanding_ops == 0 && frame != &root_ && IsIterationDone(frame, iter)) {
+    CleanupIterations(frame, iter, ready);
+  }
 }
 
-void FrameStepState::AddReady(FrameState* frame, int64_t iter, int32_t id, bool dead,
-                              TaggedReadyList* ready) {
-  IterationState* state = frame->iteration(iter);
+void FrameStepState::AddReady(FrameState* frame, IterationState* state, int64_t iter, int32_t id,
+                              bool dead, TaggedReadyList* ready) {
   state->outstanding_ops++;
-  outstanding_.fetch_add(1, std::memory_order_relaxed);
   ready->push_back({frame, state, iter, id, dead});
 }
 
-void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
-                                   absl::Span<const TensorValue> outputs, bool src_dead,
-                                   TaggedReadyList* ready) {
-  IterationState* state = frame->iteration(iter);
+void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, IterationState* state,
+                                   int32_t src, absl::Span<const TensorValue> outputs,
+                                   bool src_dead, TaggedReadyList* ready) {
   const bool src_is_enter = info_.node(src).kind == Kind::kEnter;
-  for (const ExecutorEdge& edge : layout_.out_edges(layout_.node(src))) {
-    const ControlFlowNode& dst = info_.node(edge.dst);
-    const ExecutorNode& dst_item = layout_.node(edge.dst);
-    const int32_t l = dst.local_id;
-    const bool control = edge.dst_slot < 0;
+  for (const FrameEdge& edge : impl_.out_edges(src)) {
+    const int32_t l = edge.local_id;
+    const bool control = edge.slot < 0;
     const bool dead = control ? src_dead : outputs[edge.src_output].tensor == nullptr;
-    InputSlot* slot = control ? nullptr
-                              : state->slots.get() + dst.local_input_start +
-                                    (edge.dst_slot - dst_item.input_start);
+    InputSlot* slot = control ? nullptr : state->slots.get() + edge.slot;
     auto write = [&]() {
       const TensorValue& value = outputs[edge.src_output];
       if (value.is_ref()) {
@@ -626,29 +678,30 @@ void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
         slot->SetValue(*value.tensor);
       }
     };
-    if (dst.kind == Kind::kMerge) {
+    if (edge.dst_is_merge) {
+      const ControlFlowNode& dst = info_.node(edge.dst);
       int32_t& pending = state->pending[l];
       int32_t& dead_count = state->dead_count[l];
       if (control) {
         pending -= 2;
         if (pending == 0) {
-          AddReady(frame, iter, edge.dst, false, ready);
+          AddReady(frame, state, iter, edge.dst, false, ready);
         } else if (pending == 1 && dead_count == dst.num_data_inputs) {
-          AddReady(frame, iter, edge.dst, true, ready);
+          AddReady(frame, state, iter, edge.dst, true, ready);
         }
       } else if (!dead) {
         // The first live input wins; later ones (none in a well-formed graph) are dropped.
         if ((pending & 1) == 1) {
           write();
           pending -= 1;
-          if (pending == 0) AddReady(frame, iter, edge.dst, false, ready);
+          if (pending == 0) AddReady(frame, state, iter, edge.dst, false, ready);
         }
       } else {
         // A dead Enter kills the Merge of a loop on an untaken branch: its back edge will
         // never bring a value.
         dead_count = src_is_enter ? dst.num_data_inputs : dead_count + 1;
         if (pending == 1 && dead_count == dst.num_data_inputs) {
-          AddReady(frame, iter, edge.dst, true, ready);
+          AddReady(frame, state, iter, edge.dst, true, ready);
         }
       }
       continue;
@@ -659,7 +712,7 @@ void FrameStepState::ActivateNodes(FrameState* frame, int64_t iter, int32_t src,
       write();
     }
     if (--state->pending[l] == 0) {
-      AddReady(frame, iter, edge.dst, state->dead_count[l] > 0, ready);
+      AddReady(frame, state, iter, edge.dst, state->dead_count[l] > 0, ready);
     }
   }
 }
@@ -693,8 +746,8 @@ void FrameStepState::IncrementIteration(FrameState* frame, TaggedReadyList* read
   frame->dead_exits.clear();
   for (HeldValue& held : frame->invariants) {
     const TensorValue value = held.AsTensorValue();
-    ActivateNodes(frame, frame->iteration_count, held.node, absl::MakeConstSpan(&value, 1),
-                  held.dead, ready);
+    ActivateNodes(frame, frame->iteration_count, frame->iteration(frame->iteration_count),
+                  held.node, absl::MakeConstSpan(&value, 1), held.dead, ready);
   }
 }
 
@@ -718,8 +771,8 @@ void FrameStepState::CleanupIterations(FrameState* frame, int64_t iter, TaggedRe
       frame->next_iter_roots.clear();
       for (HeldValue& held : nexts) {
         const TensorValue value = held.AsTensorValue();
-        ActivateNodes(frame, frame->iteration_count, held.node, absl::MakeConstSpan(&value, 1),
-                      false, ready);
+        ActivateNodes(frame, frame->iteration_count, frame->iteration(frame->iteration_count),
+                      held.node, absl::MakeConstSpan(&value, 1), false, ready);
       }
     }
   }
@@ -733,7 +786,7 @@ void FrameStepState::DeleteFrame(FrameState* frame, TaggedReadyList* ready) {
   const int64_t parent_iter = frame->parent_iter;
   for (int32_t exit : frame->dead_exits) {
     absl::InlinedVector<TensorValue, 1> dead(layout_.node(exit).num_outputs);
-    ActivateNodes(parent, parent_iter, exit, dead, true, ready);
+    ActivateNodes(parent, parent_iter, parent->iteration(parent_iter), exit, dead, true, ready);
   }
   // Destroys the frame instance.
   parent->iteration(parent_iter)->children.erase(frame->static_id);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/tensor.h"
 #include "graph/import/graph_def_io.h"
@@ -99,6 +100,31 @@ TEST(ControlFlowModelsTest, ALoopThatNeverEndsStopsAtTheTimeout) {
   ASSERT_TRUE(again.ok()) << again;
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0].scalar<float>()(), 3.5f);
+}
+
+// The executor forwards LoopCond's predicate without its kernel only when it is a scalar;
+// another shape reaches the kernel, which reports it, and the session runs on.
+TEST(ControlFlowModelsTest, ALoopConditionThatIsNotAScalarIsReported) {
+  GraphDef graph;
+  ASSERT_TRUE(ReadGraphDefFile("tests/control_flow/long_loop.pbtxt", &graph).ok());
+  for (NodeDef& node : *graph.mutable_node()) {
+    if (node.name() == "n") (*node.mutable_attr())["shape"].mutable_shape()->set_unknown_rank(true);
+  }
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(SessionOptions(), &session).ok());
+  ASSERT_TRUE(session->Create(graph).ok());
+  Tensor vector_n(DT_INT32, TensorShape({3}));
+  for (int i = 0; i < 3; ++i) vector_n.flat<int32_t>()(i) = 4;
+  std::vector<Tensor> outputs;
+  const absl::Status status = session->Run({{"n", vector_n}}, {"i"}, {}, &outputs);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(std::string(status.message()), testing::HasSubstr("must be a scalar")) << status;
+
+  const absl::Status again = session->Run({{"n", Tensor(int32_t{4})}}, {"i", "s"}, {}, &outputs);
+  ASSERT_TRUE(again.ok()) << again;
+  ASSERT_EQ(outputs.size(), 2u);
+  EXPECT_EQ(outputs[0].scalar<int32_t>()(), 4);
+  EXPECT_EQ(outputs[1].scalar<int32_t>()(), 0 + 1 + 2 + 3);
 }
 
 // Graphs whose frames make no sense are refused with the node named, not run.
