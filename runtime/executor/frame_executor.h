@@ -32,7 +32,8 @@
 // slots; kernels run outside it. The thread that makes nodes ready runs them; of the nodes
 // measured expensive (kernel_costs.h, shared with executor.cc), the first stays and the
 // others go to args.runner when their work pays for the hand-off and the device has a core
-// for it. Enter, Exit, NextIteration, Switch, Merge, LoopCond and Identity are routed without a kernel call.
+// for it. Enter, Exit, NextIteration, Switch, Merge, LoopCond and Identity are routed without a
+// kernel call.
 #ifndef SLUICE_RUNTIME_EXECUTOR_FRAME_EXECUTOR_H_
 #define SLUICE_RUNTIME_EXECUTOR_FRAME_EXECUTOR_H_
 
