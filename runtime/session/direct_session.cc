@@ -294,6 +294,19 @@ absl::Status DirectSession::Create(const GraphDef& graph) {
   return ExtendLocked(graph);
 }
 
+absl::Status DirectSession::Create(GraphDef&& graph) {
+  absl::MutexLock lock(&graph_mu_);
+  {
+    absl::MutexLock steps_lock(&steps_mu_);
+    if (closed_) return ClosedError();
+  }
+  if (graph.node_size() == 0) return absl::OkStatus();
+  if (graph_def_ != nullptr) {
+    return errors::AlreadyExists("A Graph has already been created for this session.");
+  }
+  return ExtendLocked(std::move(graph));
+}
+
 absl::Status DirectSession::Extend(const GraphDef& graph) {
   absl::MutexLock lock(&graph_mu_);
   {
@@ -303,10 +316,15 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
   return ExtendLocked(graph);
 }
 
-absl::Status DirectSession::ExtendLocked(const GraphDef& graph) {
-  auto merged = std::make_shared<GraphDef>(graph_def_ != nullptr ? *graph_def_ : GraphDef());
-  RETURN_IF_ERROR(MergeExtension(graph, merged.get()));
-  Graph check(OpRegistry::Global());
+absl::Status DirectSession::ExtendLocked(GraphDef graph) {
+  std::shared_ptr<GraphDef> merged;
+  if (graph_def_ == nullptr) {
+    merged = std::make_shared<GraphDef>(std::move(graph));
+  } else {
+    merged = std::make_shared<GraphDef>(*graph_def_);
+    RETURN_IF_ERROR(MergeExtension(graph, merged.get()));
+  }
+  auto check = std::make_unique<Graph>(OpRegistry::Global());
   // Shape functions run here, as when TensorFlow builds or imports a graph (Python, the C
   // API): a graph they reject (a PlaceholderWithDefault whose default contradicts its
   // shape, a reduction axis of rank 2) is INVALID_ARGUMENT at Create, not run. An op
@@ -314,10 +332,14 @@ absl::Status DirectSession::ExtendLocked(const GraphDef& graph) {
   // C++ session.
   GraphConstructorOptions options = SessionGraphOptions();
   options.validate_shape = true;
-  ShapeRefiner refiner(check.op_registry());
+  ShapeRefiner refiner(check->op_registry());
   refiner.set_require_shape_inference_fns(false);
-  RETURN_IF_ERROR(ConvertGraphDefToGraph(options, GraphDef(*merged), &check, &refiner));
+  // Copied once, onto the graph's arena, whose nodes the graph then takes as they are.
+  GraphDef* copy = google::protobuf::Arena::CreateMessage<GraphDef>(check->arena());
+  copy->CopyFrom(*merged);
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(options, std::move(*copy), check.get(), &refiner));
   graph_def_ = std::move(merged);
+  validated_graph_ = std::move(check);
   return absl::OkStatus();
 }
 
@@ -382,6 +404,7 @@ absl::Status DirectSession::Close() {
   }
   absl::MutexLock lock(&graph_mu_);
   graph_def_.reset();
+  validated_graph_.reset();
   return absl::OkStatus();
 }
 
@@ -390,9 +413,11 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
                                            std::vector<std::string> targets,
                                            std::unique_ptr<SessionExecutors>* built) {
   std::shared_ptr<const GraphDef> graph;
+  std::unique_ptr<Graph> converted;
   {
     absl::MutexLock lock(&graph_mu_);
     graph = graph_def_;
+    converted = std::move(validated_graph_);
   }
   if (graph == nullptr) {
     return errors::FailedPrecondition("Session was not created with a graph before ",
@@ -403,8 +428,8 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
   context.device_mgr = device_mgr_.get();
   context.constant_evaluator = constant_evaluator_.get();
   context.partial_run = partial_run;
-  return BuildSessionExecutors(context, *graph, std::move(feeds), std::move(fetches),
-                               std::move(targets), built);
+  return BuildSessionExecutors(context, *graph, std::move(converted), std::move(feeds),
+                               std::move(fetches), std::move(targets), built);
 }
 
 absl::Status DirectSession::GetOrCreateExecutors(

@@ -59,6 +59,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
+#include "graph/graph.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
 #include "runtime/device/core_budget.h"
@@ -103,6 +104,7 @@ class DirectSession : public Session {
   ~DirectSession() override;
 
   absl::Status Create(const GraphDef& graph) override;
+  absl::Status Create(GraphDef&& graph) override;
   absl::Status Extend(const GraphDef& graph) override;
   absl::Status Run(const RunOptions& run_options,
                    const std::vector<std::pair<std::string, Tensor>>& inputs,
@@ -179,8 +181,9 @@ class DirectSession : public Session {
 
   // Registers a step so that Close can cancel it; CANCELLED once the session is closed.
   absl::Status BeginStep(SessionStep* step);
-  // Create/Extend: validates the graph with `graph`'s nodes added and adopts it.
-  absl::Status ExtendLocked(const GraphDef& graph) ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
+  // Create/Extend: validates the graph with `graph`'s nodes added and adopts it, keeping the
+  // validated Graph for the next build.
+  absl::Status ExtendLocked(GraphDef graph) ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
   void EndStep(SessionStep* step);
 
   // Constant after construction.
@@ -197,6 +200,9 @@ class DirectSession : public Session {
   // reading the version it started with without holding the lock.
   mutable absl::Mutex graph_mu_;
   std::shared_ptr<const GraphDef> graph_def_ ABSL_GUARDED_BY(graph_mu_);
+  // graph_def_ as Create/Extend converted and validated it, until a build takes it instead of
+  // converting graph_def_ again (a big graph's import is most of its first run).
+  std::unique_ptr<Graph> validated_graph_ ABSL_GUARDED_BY(graph_mu_);
 
   // Executors per canonical signature key.
   mutable absl::Mutex executors_mu_;

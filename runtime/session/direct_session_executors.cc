@@ -188,7 +188,8 @@ std::string SignatureKey(const std::vector<std::string>& feeds,
 }
 
 absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
-                                   std::vector<std::string> feeds, std::vector<std::string> fetches,
+                                   std::unique_ptr<Graph> graph, std::vector<std::string> feeds,
+                                   std::vector<std::string> fetches,
                                    std::vector<std::string> targets,
                                    std::unique_ptr<SessionExecutors>* executors) {
   auto sig = std::make_unique<SessionExecutors>();
@@ -196,8 +197,10 @@ absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const Gr
   sig->fetches = std::move(fetches);
   sig->targets = std::move(targets);
 
-  auto graph = std::make_unique<Graph>(OpRegistry::Global());
-  RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), graph_def, graph.get()));
+  if (graph == nullptr) {
+    graph = std::make_unique<Graph>(OpRegistry::Global());
+    RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), graph_def, graph.get()));
+  }
   DescribeSignature(*graph, sig.get());
 
   PipelineOptions pipeline_options = MakePipelineOptions(context, *sig);

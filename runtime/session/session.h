@@ -50,6 +50,11 @@ class Session {
   // otherwise ALREADY_EXISTS if a graph was created before. Errors of GraphDef validation
   // (unknown ops, bad attrs, dangling inputs, cycles...) leave the session without a graph.
   virtual absl::Status Create(const GraphDef& graph) = 0;
+  // The same, taking `graph` over (it is left unspecified) instead of copying it: for big
+  // graphs, one copy of the nodes fewer. By default, Create(graph).
+  virtual absl::Status Create(GraphDef&& graph) {
+    return Create(static_cast<const GraphDef&>(graph));
+  }
   // Adds the nodes of `graph` to the session's graph (Create when there is none yet). A node
   // whose name the graph already has is INVALID_ARGUMENT; on any error nothing is added.
   virtual absl::Status Extend(const GraphDef& graph) = 0;

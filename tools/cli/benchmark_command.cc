@@ -176,8 +176,8 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   std::vector<std::pair<std::string, Tensor>> feed_pairs;
   for (const Feed& feed : feeds) feed_pairs.emplace_back(feed.tensor, feed.value);
   std::unique_ptr<ModelRunner> runner;
-  RETURN_IF_ERROR(
-      ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs), fetches, &runner));
+  RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), flags.runner,
+                                      std::move(feed_pairs), fetches, &runner));
 
   // The neighbours start before the warm-up, so that whatever adapts to the machine's load
   // has seen it before the timed steps.

@@ -39,9 +39,15 @@ FetchNeeds FindFetchNeeds(const GraphDef& graph_def, const std::vector<std::stri
   absl::flat_hash_map<absl::string_view, const NodeDef*> by_name;
   for (const NodeDef& node : graph_def.node()) by_name.emplace(node.name(), &node);
   absl::flat_hash_set<std::string> fed;
+  // The fed tensors' nodes: a key is built only for an input from one of them (a big graph
+  // has millions of inputs and a handful of feeds).
+  absl::flat_hash_set<std::string> fed_nodes;
   for (const std::string& feed : feeds) {
     const TensorId id = ParseTensorName(feed);
-    if (id.index >= 0) fed.insert(Key(id.node, id.index));
+    if (id.index >= 0) {
+      fed.insert(Key(id.node, id.index));
+      fed_nodes.insert(std::string(id.node));
+    }
   }
 
   FetchNeeds needs;
@@ -66,6 +72,10 @@ FetchNeeds FindFetchNeeds(const GraphDef& graph_def, const std::vector<std::stri
     stack.pop_back();
     for (const std::string& input : node->input()) {
       const TensorId id = ParseTensorName(input);
+      if (!fed_nodes.contains(id.node)) {
+        visit(id.node);
+        continue;
+      }
       if (id.index == kControlSlot) {
         auto it = by_name.find(id.node);
         const std::string output0 = Key(id.node, 0);

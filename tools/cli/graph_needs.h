@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "graph/op/op_registry.h"
 #include "proto/graph.pb.h"
 
@@ -35,7 +36,7 @@ namespace cli {
 struct FetchNeeds {
   // The nodes that run: the fetch nodes and what they need. A fed tensor's producer is in
   // the set only if something else needs it (or it is fetched).
-  std::set<std::string> nodes;
+  absl::flat_hash_set<std::string> nodes;
   // The fed tensors those nodes read, as "node:index" (a feed the fetches do not need is
   // absent).
   std::set<std::string> fed_tensors;

@@ -14,6 +14,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
 
 GraphDef Parse(const std::string& text) {
   GraphDef graph_def;
@@ -41,7 +42,7 @@ GraphDef LstmLike() {
 TEST(FindFetchNeedsTest, OnlyThePlaceholdersOnThePathToTheFetches) {
   const FetchNeeds needs = FindFetchNeeds(LstmLike(), {"out"}, {});
   EXPECT_THAT(needs.placeholders, ElementsAre("x"));
-  EXPECT_THAT(needs.nodes, ElementsAre("h", "out", "x"));
+  EXPECT_THAT(needs.nodes, UnorderedElementsAre("h", "out", "x"));
   EXPECT_THAT(needs.fed_tensors, IsEmpty());
   // Fetching what reads the unused input needs it too.
   EXPECT_THAT(FindFetchNeeds(LstmLike(), {"out:0", "side"}, {}).placeholders,
@@ -71,12 +72,12 @@ TEST(FindFetchNeedsTest, FeedsStopTheWalk) {
   const GraphDef graph_def = LstmLike();
   FetchNeeds needs = FindFetchNeeds(graph_def, {"out"}, {"h"});
   EXPECT_THAT(needs.placeholders, IsEmpty());
-  EXPECT_THAT(needs.nodes, ElementsAre("out"));
+  EXPECT_THAT(needs.nodes, UnorderedElementsAre("out"));
   EXPECT_THAT(needs.fed_tensors, ElementsAre("h:0"));
   // A fed Placeholder is not needed as a node; a feed the fetches do not read is not reached.
   needs = FindFetchNeeds(graph_def, {"out"}, {"x:0", "unused_control_flow_input_0"});
   EXPECT_THAT(needs.placeholders, IsEmpty());
-  EXPECT_THAT(needs.nodes, ElementsAre("h", "out"));
+  EXPECT_THAT(needs.nodes, UnorderedElementsAre("h", "out"));
   EXPECT_THAT(needs.fed_tensors, ElementsAre("x:0"));
   // Fetching a fed tensor returns the feed: nothing before it runs.
   needs = FindFetchNeeds(graph_def, {"h"}, {"h:0"});
@@ -117,7 +118,7 @@ TEST(FindFetchNeedsTest, UnknownNamesCyclesAndDuplicatesAreHarmless) {
             Node("out", "Identity", {"merge"}));
   const FetchNeeds needs = FindFetchNeeds(graph_def, {"out", "nosuch", "^weird", ""}, {"^x"});
   EXPECT_THAT(needs.placeholders, ElementsAre("x"));
-  EXPECT_THAT(needs.nodes, ElementsAre("merge", "next", "out", "x"));
+  EXPECT_THAT(needs.nodes, UnorderedElementsAre("merge", "next", "out", "x"));
 }
 
 TEST(FedTensorKeyTest, Canonical) {

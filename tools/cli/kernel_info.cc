@@ -96,10 +96,10 @@ std::string NodeTypeAttrs(const NodeDef& node) {
   return absl::StrJoin(parts, ", ");
 }
 
-absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>& nodes,
+absl::Status CheckKernels(const GraphDef& graph_def, const absl::flat_hash_set<std::string>& nodes,
                           const std::string& device_type) {
   for (const NodeDef& node : graph_def.node()) {
-    if (nodes.count(node.name()) == 0 || HasKernelOn(node, device_type) ||
+    if (!nodes.contains(node.name()) || HasKernelOn(node, device_type) ||
         IsLowered(node, graph_def)) {
       continue;
     }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "proto/graph.pb.h"
 #include "proto/kernel_def.pb.h"
@@ -36,7 +37,7 @@ std::string NodeTypeAttrs(const NodeDef& node);
 // which nodes a step needs) with no kernel on `device_type`:
 // "no CPU kernel for op 'Conv2D' (node conv1, T=float); Conv2D kernels exist on: GPU (...)"
 // or "...; no device has a kernel for Conv2D in this build". OK when every node has one.
-absl::Status CheckKernels(const GraphDef& graph_def, const std::set<std::string>& nodes,
+absl::Status CheckKernels(const GraphDef& graph_def, const absl::flat_hash_set<std::string>& nodes,
                           const std::string& device_type);
 
 // Ops of the graph without a kernel on `device_type`, each with the distinct type attrs of its

@@ -2,7 +2,6 @@
 #include "tools/cli/model.h"
 
 #include <cstdlib>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -236,16 +235,17 @@ std::vector<ModelInput> ModelInputs(const GraphDef& graph_def) {
 
 std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
                                        std::vector<std::string>* unresolved) {
-  std::set<std::string> read;
+  // Views into graph_def's input strings.
+  absl::flat_hash_set<absl::string_view> read;
   for (const NodeDef& node : graph_def.node()) {
     for (const std::string& input : node.input()) {
-      if (!IsControlInput(input)) read.insert(std::string(ParseTensorName(input).node));
+      if (!IsControlInput(input)) read.insert(ParseTensorName(input).node);
     }
   }
   const absl::flat_hash_set<std::string> in_loops = NodesInsideLoops(graph_def);
   std::vector<std::string> outputs;
   for (const NodeDef& node : graph_def.node()) {
-    if (read.count(node.name()) > 0 || IsEffectOnly(node.op()) || node.op() == "Placeholder" ||
+    if (read.contains(node.name()) || IsEffectOnly(node.op()) || node.op() == "Placeholder" ||
         node.op() == "PlaceholderWithDefault" || in_loops.contains(node.name())) {
       continue;
     }

@@ -115,8 +115,8 @@ absl::Status Run(const RunFlags& flags) {
                 Printable(absl::StrJoin(unneeded, ", ")).c_str());
   }
   std::unique_ptr<ModelRunner> runner;
-  RETURN_IF_ERROR(
-      ModelRunner::Create(model.graph_def, flags.runner, std::move(feed_pairs), fetches, &runner));
+  RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), flags.runner,
+                                      std::move(feed_pairs), fetches, &runner));
   std::vector<Tensor> outputs;
   const auto start = std::chrono::steady_clock::now();
   RETURN_IF_ERROR(runner->Run(RunOptions(), &outputs, nullptr));

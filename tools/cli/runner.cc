@@ -83,7 +83,7 @@ ModelRunner::~ModelRunner() {
   if (session_ != nullptr) session_->Close().IgnoreError();
 }
 
-absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions& options,
+absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& options,
                                  std::vector<std::pair<std::string, Tensor>> feeds,
                                  std::vector<std::string> fetches,
                                  std::unique_ptr<ModelRunner>* runner) {
@@ -101,10 +101,9 @@ absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions&
   config.set_intra_op_parallelism_threads(static_cast<int32_t>(options.threads));
   config.set_inter_op_parallelism_threads(static_cast<int32_t>(options.inter_op_threads));
   config.mutable_experimental()->set_disable_thread_spinning(options.no_thread_spinning);
-  GraphDef placed = graph_def;
   if (result->device_type_ == DEVICE_GPU) {
     config.set_allow_soft_placement(true);
-    for (NodeDef& node : *placed.mutable_node()) {
+    for (NodeDef& node : *graph_def.mutable_node()) {
       if (node.device().empty()) node.set_device("/device:GPU:0");
     }
   } else {
@@ -119,7 +118,7 @@ absl::Status ModelRunner::Create(const GraphDef& graph_def, const RunnerOptions&
                            absl::StrCat("the thread pools (--threads ", options.threads,
                                         ", --inter-op-threads ", options.inter_op_threads, ")")));
   RETURN_IF_ERROR(NewSession(session_options, &result->session_));
-  RETURN_IF_ERROR(result->session_->Create(placed));
+  RETURN_IF_ERROR(result->session_->Create(std::move(graph_def)));
   result->feeds_ = std::move(feeds);
   result->fetches_ = std::move(fetches);
   *runner = std::move(result);

@@ -57,7 +57,9 @@ absl::Status CheckThreadsCanStart(int64_t count, const std::string& what);
 
 class ModelRunner {
  public:
-  static absl::Status Create(const GraphDef& graph_def, const RunnerOptions& options,
+  // The session takes `graph_def` over (callers move their copy in: a big graph's nodes
+  // are then held once).
+  static absl::Status Create(GraphDef graph_def, const RunnerOptions& options,
                              std::vector<std::pair<std::string, Tensor>> feeds,
                              std::vector<std::string> fetches,
                              std::unique_ptr<ModelRunner>* runner);
