@@ -281,30 +281,31 @@ DirectSession::DirectSession(const SessionOptions& options, std::unique_ptr<Devi
 
 DirectSession::~DirectSession() { Close().IgnoreError(); }
 
-absl::Status DirectSession::Create(const GraphDef& graph) {
-  absl::MutexLock lock(&graph_mu_);
+absl::Status DirectSession::CheckCreateLocked(int node_count) {
   {
     absl::MutexLock steps_lock(&steps_mu_);
     if (closed_) return ClosedError();
   }
-  if (graph.node_size() == 0) return absl::OkStatus();
-  if (graph_def_ != nullptr) {
+  if (node_count > 0 && graph_def_ != nullptr) {
     return errors::AlreadyExists("A Graph has already been created for this session.");
   }
-  return ExtendLocked(graph);
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::Create(const GraphDef& graph) {
+  absl::MutexLock lock(&graph_mu_);
+  RETURN_IF_ERROR(CheckCreateLocked(graph.node_size()));
+  if (graph.node_size() == 0) return absl::OkStatus();
+  return AdoptLocked(StoredGraphDef::Copy(graph));
 }
 
 absl::Status DirectSession::Create(GraphDef&& graph) {
   absl::MutexLock lock(&graph_mu_);
-  {
-    absl::MutexLock steps_lock(&steps_mu_);
-    if (closed_) return ClosedError();
-  }
+  RETURN_IF_ERROR(CheckCreateLocked(graph.node_size()));
   if (graph.node_size() == 0) return absl::OkStatus();
-  if (graph_def_ != nullptr) {
-    return errors::AlreadyExists("A Graph has already been created for this session.");
-  }
-  return ExtendLocked(std::move(graph));
+  // Stored (serialized) before it is converted, so that the caller's parsed copy is gone
+  // while the conversion's memory peaks.
+  return AdoptLocked(StoredGraphDef::Take(std::move(graph)));
 }
 
 absl::Status DirectSession::Extend(const GraphDef& graph) {
@@ -313,17 +314,14 @@ absl::Status DirectSession::Extend(const GraphDef& graph) {
     absl::MutexLock steps_lock(&steps_mu_);
     if (closed_) return ClosedError();
   }
-  return ExtendLocked(graph);
+  if (graph_def_ == nullptr) return AdoptLocked(StoredGraphDef::Copy(graph));
+  GraphDef merged;
+  RETURN_IF_ERROR(graph_def_->Parse(&merged));
+  RETURN_IF_ERROR(MergeExtension(graph, &merged));
+  return AdoptLocked(StoredGraphDef::Take(std::move(merged)));
 }
 
-absl::Status DirectSession::ExtendLocked(GraphDef graph) {
-  std::shared_ptr<GraphDef> merged;
-  if (graph_def_ == nullptr) {
-    merged = std::make_shared<GraphDef>(std::move(graph));
-  } else {
-    merged = std::make_shared<GraphDef>(*graph_def_);
-    RETURN_IF_ERROR(MergeExtension(graph, merged.get()));
-  }
+absl::Status DirectSession::AdoptLocked(std::shared_ptr<const StoredGraphDef> graph) {
   auto check = std::make_unique<Graph>(OpRegistry::Global());
   // Shape functions run here, as when TensorFlow builds or imports a graph (Python, the C
   // API): a graph they reject (a PlaceholderWithDefault whose default contradicts its
@@ -334,11 +332,11 @@ absl::Status DirectSession::ExtendLocked(GraphDef graph) {
   options.validate_shape = true;
   ShapeRefiner refiner(check->op_registry());
   refiner.set_require_shape_inference_fns(false);
-  // Copied once, onto the graph's arena, whose nodes the graph then takes as they are.
-  GraphDef* copy = google::protobuf::Arena::CreateMessage<GraphDef>(check->arena());
-  copy->CopyFrom(*merged);
-  RETURN_IF_ERROR(ConvertGraphDefToGraph(options, std::move(*copy), check.get(), &refiner));
-  graph_def_ = std::move(merged);
+  // Parsed onto the graph's arena, whose nodes the graph then takes as they are.
+  GraphDef* parsed = nullptr;
+  RETURN_IF_ERROR(graph->ParseOnto(check->arena(), &parsed));
+  RETURN_IF_ERROR(ConvertGraphDefToGraph(options, std::move(*parsed), check.get(), &refiner));
+  graph_def_ = std::move(graph);
   validated_graph_ = std::move(check);
   return absl::OkStatus();
 }
@@ -412,7 +410,7 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
                                            std::vector<std::string> fetches,
                                            std::vector<std::string> targets,
                                            std::unique_ptr<SessionExecutors>* built) {
-  std::shared_ptr<const GraphDef> graph;
+  std::shared_ptr<const StoredGraphDef> graph;
   std::unique_ptr<Graph> converted;
   {
     absl::MutexLock lock(&graph_mu_);
@@ -423,13 +421,22 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
     return errors::FailedPrecondition("Session was not created with a graph before ",
                                       partial_run ? "PRunSetup()!" : "Run()!");
   }
+  if (converted == nullptr) {
+    // Not the first build: the stored graph is parsed and converted again (without shape
+    // functions, which Create ran).
+    converted = std::make_unique<Graph>(OpRegistry::Global());
+    GraphDef* parsed = nullptr;
+    RETURN_IF_ERROR(graph->ParseOnto(converted->arena(), &parsed));
+    RETURN_IF_ERROR(
+        ConvertGraphDefToGraph(SessionGraphOptions(), std::move(*parsed), converted.get()));
+  }
   ExecutorBuildContext context;
   context.options = &options_;
   context.device_mgr = device_mgr_.get();
   context.constant_evaluator = constant_evaluator_.get();
   context.partial_run = partial_run;
-  return BuildSessionExecutors(context, *graph, std::move(converted), std::move(feeds),
-                               std::move(fetches), std::move(targets), built);
+  return BuildSessionExecutors(context, std::move(converted), std::move(feeds), std::move(fetches),
+                               std::move(targets), built);
 }
 
 absl::Status DirectSession::GetOrCreateExecutors(

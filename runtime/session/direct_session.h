@@ -65,6 +65,7 @@
 #include "runtime/device/core_budget.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"
+#include "runtime/session/stored_graph_def.h"
 
 namespace Eigen {
 class ThreadPoolInterface;
@@ -181,9 +182,12 @@ class DirectSession : public Session {
 
   // Registers a step so that Close can cancel it; CANCELLED once the session is closed.
   absl::Status BeginStep(SessionStep* step);
-  // Create/Extend: validates the graph with `graph`'s nodes added and adopts it, keeping the
-  // validated Graph for the next build.
-  absl::Status ExtendLocked(GraphDef graph) ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
+  // Create/Extend: validates `graph` (the whole graph, extension included) and makes it the
+  // session's, keeping the validated Graph for the next build.
+  absl::Status AdoptLocked(std::shared_ptr<const StoredGraphDef> graph)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
+  // The checks Create makes before adopting a graph of `node_count` nodes.
+  absl::Status CheckCreateLocked(int node_count) ABSL_EXCLUSIVE_LOCKS_REQUIRED(graph_mu_);
   void EndStep(SessionStep* step);
 
   // Constant after construction.
@@ -196,10 +200,11 @@ class DirectSession : public Session {
 
   std::atomic<int64_t> next_step_id_{1};
 
-  // The graph. Extend replaces it with a bigger copy, so that a build in progress keeps
-  // reading the version it started with without holding the lock.
+  // The graph, kept serialized (stored_graph_def.h). Extend replaces it with a bigger one,
+  // so that a build in progress keeps reading the version it started with without holding
+  // the lock.
   mutable absl::Mutex graph_mu_;
-  std::shared_ptr<const GraphDef> graph_def_ ABSL_GUARDED_BY(graph_mu_);
+  std::shared_ptr<const StoredGraphDef> graph_def_ ABSL_GUARDED_BY(graph_mu_);
   // graph_def_ as Create/Extend converted and validated it, until a build takes it instead of
   // converting graph_def_ again (a big graph's import is most of its first run).
   std::unique_ptr<Graph> validated_graph_ ABSL_GUARDED_BY(graph_mu_);

@@ -187,7 +187,7 @@ std::string SignatureKey(const std::vector<std::string>& feeds,
                       absl::StrJoin(targets, ","));
 }
 
-absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
+absl::Status BuildSessionExecutors(const ExecutorBuildContext& context,
                                    std::unique_ptr<Graph> graph, std::vector<std::string> feeds,
                                    std::vector<std::string> fetches,
                                    std::vector<std::string> targets,
@@ -197,10 +197,6 @@ absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const Gr
   sig->fetches = std::move(fetches);
   sig->targets = std::move(targets);
 
-  if (graph == nullptr) {
-    graph = std::make_unique<Graph>(OpRegistry::Global());
-    RETURN_IF_ERROR(ConvertGraphDefToGraph(SessionGraphOptions(), graph_def, graph.get()));
-  }
   DescribeSignature(*graph, sig.get());
 
   PipelineOptions pipeline_options = MakePipelineOptions(context, *sig);

@@ -93,10 +93,9 @@ std::string SignatureKey(const std::vector<std::string>& feeds,
                          const std::vector<std::string>& fetches,
                          const std::vector<std::string>& targets);
 
-// Builds the executors of the canonical signature over `graph_def`, or over `graph` when it
-// is not null: graph_def already converted with SessionGraphOptions(), which the build
-// consumes.
-absl::Status BuildSessionExecutors(const ExecutorBuildContext& context, const GraphDef& graph_def,
+// Builds the executors of the canonical signature over `graph` (the session's graph converted
+// with SessionGraphOptions(), not null), which the build consumes.
+absl::Status BuildSessionExecutors(const ExecutorBuildContext& context,
                                    std::unique_ptr<Graph> graph, std::vector<std::string> feeds,
                                    std::vector<std::string> fetches,
                                    std::vector<std::string> targets,

@@ -37,6 +37,7 @@ std::string FedTensorKey(const std::string& tensor_name) {
 FetchNeeds FindFetchNeeds(const GraphDef& graph_def, const std::vector<std::string>& fetches,
                           const std::vector<std::string>& feeds) {
   absl::flat_hash_map<absl::string_view, const NodeDef*> by_name;
+  by_name.reserve(graph_def.node_size());
   for (const NodeDef& node : graph_def.node()) by_name.emplace(node.name(), &node);
   absl::flat_hash_set<std::string> fed;
   // The fed tensors' nodes: a key is built only for an input from one of them (a big graph
@@ -54,7 +55,7 @@ FetchNeeds FindFetchNeeds(const GraphDef& graph_def, const std::vector<std::stri
   std::vector<const NodeDef*> stack;
   auto visit = [&](absl::string_view name) {
     auto it = by_name.find(name);
-    if (it != by_name.end() && needs.nodes.insert(std::string(name)).second) {
+    if (it != by_name.end() && needs.nodes.insert(it->first).second) {
       stack.push_back(it->second);
     }
   };

@@ -35,8 +35,9 @@ namespace cli {
 
 struct FetchNeeds {
   // The nodes that run: the fetch nodes and what they need. A fed tensor's producer is in
-  // the set only if something else needs it (or it is fetched).
-  absl::flat_hash_set<std::string> nodes;
+  // the set only if something else needs it (or it is fetched). Views of the GraphDef's node
+  // names (a big graph's names are not copied): valid while the GraphDef is unchanged.
+  absl::flat_hash_set<absl::string_view> nodes;
   // The fed tensors those nodes read, as "node:index" (a feed the fetches do not need is
   // absent).
   std::set<std::string> fed_tensors;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -12,6 +13,7 @@
 #include "runtime/device/device_factory.h"
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/kernel_registry.h"
+#include "tools/cli/graph_needs.h"
 
 namespace sluice {
 namespace cli {
@@ -96,13 +98,15 @@ std::string NodeTypeAttrs(const NodeDef& node) {
   return absl::StrJoin(parts, ", ");
 }
 
-absl::Status CheckKernels(const GraphDef& graph_def, const absl::flat_hash_set<std::string>& nodes,
-                          const std::string& device_type) {
+absl::Status CheckKernels(const GraphDef& graph_def, const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& feeds, const std::string& device_type) {
+  // Which nodes the step needs is worked out only once a node without a kernel turns up:
+  // usually none does, and the walk is a second or more for a big graph.
+  std::optional<FetchNeeds> needs;
   for (const NodeDef& node : graph_def.node()) {
-    if (!nodes.contains(node.name()) || HasKernelOn(node, device_type) ||
-        IsLowered(node, graph_def)) {
-      continue;
-    }
+    if (HasKernelOn(node, device_type) || IsLowered(node, graph_def)) continue;
+    if (!needs.has_value()) needs = FindFetchNeeds(graph_def, fetches, feeds);
+    if (!needs->nodes.contains(node.name())) continue;
     std::vector<std::string> devices = DevicesWithKernel(node.op());
     const std::string attrs = NodeTypeAttrs(node);
     // Where the device has kernels for the op, it is the attrs (a dtype, usually) that no

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "proto/graph.pb.h"
 #include "proto/kernel_def.pb.h"
@@ -33,12 +32,12 @@ std::string DescribeKernelDef(const KernelDef& def);
 // "T=float", "T=float, Tidx=int32": the type-valued attrs of a node, for messages.
 std::string NodeTypeAttrs(const NodeDef& node);
 
-// NOT_FOUND for the first node in `nodes` (graph order; graph_needs.h's FindFetchNeeds says
-// which nodes a step needs) with no kernel on `device_type`:
+// NOT_FOUND for the first node (graph order) that a step with these fetches and feeds needs
+// (graph_needs.h's FindFetchNeeds) with no kernel on `device_type`:
 // "no CPU kernel for op 'Conv2D' (node conv1, T=float); Conv2D kernels exist on: GPU (...)"
 // or "...; no device has a kernel for Conv2D in this build". OK when every node has one.
-absl::Status CheckKernels(const GraphDef& graph_def, const absl::flat_hash_set<std::string>& nodes,
-                          const std::string& device_type);
+absl::Status CheckKernels(const GraphDef& graph_def, const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& feeds, const std::string& device_type);
 
 // Ops of the graph without a kernel on `device_type`, each with the distinct type attrs of its
 // nodes: "Conv2D (T=half)".

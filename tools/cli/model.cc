@@ -1,6 +1,7 @@
 // Model loading and name resolution for the command line.
 #include "tools/cli/model.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -40,6 +41,12 @@ bool IsEffectOnly(const std::string& op) {
 // frame's Exit. They produce a value per iteration, which TensorFlow does not let a step
 // fetch (a lowered loop leaves several such nodes that nothing reads).
 absl::flat_hash_set<std::string> NodesInsideLoops(const GraphDef& graph_def) {
+  // Most graphs have no loop: then no consumer map (a big graph's costs a second).
+  if (std::none_of(graph_def.node().begin(), graph_def.node().end(), [](const NodeDef& node) {
+        return node.op() == "Enter" || node.op() == "RefEnter";
+      })) {
+    return {};
+  }
   absl::flat_hash_map<absl::string_view, std::vector<int>> consumers;
   std::vector<std::pair<int, int>> stack;  // node index, frame depth below the start
   for (int i = 0; i < graph_def.node_size(); ++i) {

@@ -93,8 +93,7 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
 
   std::vector<std::string> fed;
   for (const auto& feed : feeds) fed.push_back(feed.first);
-  RETURN_IF_ERROR(
-      CheckKernels(graph_def, FindFetchNeeds(graph_def, fetches, fed).nodes, result->device_type_));
+  RETURN_IF_ERROR(CheckKernels(graph_def, fetches, fed, result->device_type_));
 
   SessionOptions session_options;
   ConfigProto& config = session_options.config;

@@ -1,0 +1,57 @@
+#include "runtime/session/stored_graph_def.h"
+
+#include <cstddef>
+#include <limits>
+#include <utility>
+
+#include "graph/import/graph_def_io.h"
+
+namespace sluice {
+
+std::unique_ptr<const StoredGraphDef> StoredGraphDef::Take(GraphDef&& graph) {
+  std::unique_ptr<StoredGraphDef> stored(new StoredGraphDef());
+  stored->node_count_ = graph.node_size();
+  const size_t size = graph.ByteSizeLong();
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !graph.SerializeToString(&stored->bytes_)) {
+    stored->bytes_.clear();
+    stored->parsed_ = std::make_unique<GraphDef>();
+    stored->parsed_->Swap(&graph);
+    return stored;
+  }
+  // Swapped with an empty message rather than cleared: Clear keeps the nodes' memory for
+  // reuse, and the point is to give it back.
+  GraphDef().Swap(&graph);
+  return stored;
+}
+
+std::unique_ptr<const StoredGraphDef> StoredGraphDef::Copy(const GraphDef& graph) {
+  std::unique_ptr<StoredGraphDef> stored(new StoredGraphDef());
+  stored->node_count_ = graph.node_size();
+  const size_t size = graph.ByteSizeLong();
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !graph.SerializeToString(&stored->bytes_)) {
+    stored->bytes_.clear();
+    stored->parsed_ = std::make_unique<GraphDef>(graph);
+  }
+  return stored;
+}
+
+absl::Status StoredGraphDef::ParseOnto(google::protobuf::Arena* arena, GraphDef** graph) const {
+  *graph = google::protobuf::Arena::CreateMessage<GraphDef>(arena);
+  if (parsed_ != nullptr) {
+    (*graph)->CopyFrom(*parsed_);
+    return absl::OkStatus();
+  }
+  return ParseBinaryProto(bytes_, *graph);
+}
+
+absl::Status StoredGraphDef::Parse(GraphDef* graph) const {
+  if (parsed_ != nullptr) {
+    *graph = *parsed_;
+    return absl::OkStatus();
+  }
+  return ParseBinaryProto(bytes_, graph);
+}
+
+}  // namespace sluice
