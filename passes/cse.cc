@@ -76,6 +76,17 @@ bool MayMerge(const Node* n) {
   return !HasRefType(n->input_types()) && !HasRefType(n->output_types());
 }
 
+// Whether no other node can equal `n` because none reads what it reads: the producer of its
+// first data input feeds nothing else. A long chain (one reader per tensor, the common case)
+// then costs no hashing and no table entries.
+bool ReadsAnUnsharedInput(const Node* n) {
+  if (n->num_inputs() == 0) return false;
+  for (const Edge* e : n->in_edges()) {
+    if (!e->IsControlEdge() && e->dst_input() == 0) return e->src()->out_edges().size() == 1;
+  }
+  return false;
+}
+
 uint64_t AttrsHash(const Node* n) {
   // Attrs are a map, so their hashes are combined in an order-independent way.
   uint64_t attrs = 0;
@@ -143,8 +154,10 @@ class CsePass {
       : g_(g), opts_(opts), consider_(consider) {}
 
   // One pass over the graph. Returns whether it merged anything; *again is set when a
-  // merge happened in an order that may have hidden further merges.
-  bool Run(bool* again);
+  // merge happened in an order that may have hidden further merges. With `skip_unshared`,
+  // nodes whose first input has no other reader are not hashed; a merge then asks for
+  // another pass without skipping, since it gives the survivor's readers company.
+  bool Run(bool skip_unshared, bool* again);
 
  private:
   bool IsProtected(const Node* n) const { return opts_.protected_names.contains(n->name()); }
@@ -175,7 +188,7 @@ bool CsePass::TryMerge(Node* n, const Inputs& in, std::vector<Candidate>* bucket
   return false;
 }
 
-bool CsePass::Run(bool* again) {
+bool CsePass::Run(bool skip_unshared, bool* again) {
   std::vector<Node*> order;
   // Among siblings, higher ids are searched first and so land later in the order: the node
   // seen first, which survives a merge without another pass, is then usually the lower id.
@@ -184,8 +197,14 @@ bool CsePass::Run(bool* again) {
   available.reserve(order.size());
   bool changed = false;
   Inputs in;
+  bool skipped = false;
   for (Node* n : order) {
-    if (!MayMerge(n) || (consider_ && !consider_(n)) || !GetInputs(n, &in)) continue;
+    if (!MayMerge(n)) continue;
+    if (skip_unshared && ReadsAnUnsharedInput(n)) {
+      skipped = true;
+      continue;
+    }
+    if ((consider_ && !consider_(n)) || !GetInputs(n, &in)) continue;
     std::vector<Candidate>& bucket = available[NodeHash(n, in, opts_.attr_hash_cache)];
     if (TryMerge(n, in, &bucket, again)) {
       changed = true;
@@ -194,6 +213,8 @@ bool CsePass::Run(bool* again) {
       bucket.push_back({n, std::move(in)});
     }
   }
+  // A node skipped before a merge may now share its input with a node it equals.
+  if (changed && skipped) *again = true;
   return changed;
 }
 
@@ -203,9 +224,13 @@ absl::Status OptimizeCSE(const CseOptions& opts, Graph* g, bool* changed) {
   *changed = false;
   CsePass pass(g, opts, opts.consider_fn);
   bool again = true;
+  // The first pass skips nodes that cannot have a twin; any later pass (after merges) looks
+  // at every node, as merges give nodes new readers.
+  bool first = true;
   while (again) {
     again = false;
-    if (pass.Run(&again)) *changed = true;
+    if (pass.Run(/*skip_unshared=*/first, &again)) *changed = true;
+    first = false;
   }
   if (*changed) FixupSourceAndSinkEdges(g);
   return absl::OkStatus();
