@@ -50,6 +50,9 @@ struct FetchNeeds {
 // be a target node. A fetch that is also fed needs only its feed, as in TensorFlow.
 FetchNeeds FindFetchNeeds(const GraphDef& graph_def, const std::vector<std::string>& fetches,
                           const std::vector<std::string>& feeds);
+// FetchNeeds::nodes would outlive a temporary GraphDef's names.
+FetchNeeds FindFetchNeeds(GraphDef&& graph_def, const std::vector<std::string>& fetches,
+                          const std::vector<std::string>& feeds) = delete;
 
 // "x:0" for "x", "x:1" for "x:1": the key FetchNeeds::fed_tensors uses.
 std::string FedTensorKey(const std::string& tensor_name);

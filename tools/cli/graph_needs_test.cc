@@ -40,14 +40,16 @@ GraphDef LstmLike() {
 }
 
 TEST(FindFetchNeedsTest, OnlyThePlaceholdersOnThePathToTheFetches) {
-  const FetchNeeds needs = FindFetchNeeds(LstmLike(), {"out"}, {});
+  // needs.nodes views the GraphDef's names, so the graph outlives it.
+  const GraphDef graph_def = LstmLike();
+  const FetchNeeds needs = FindFetchNeeds(graph_def, {"out"}, {});
   EXPECT_THAT(needs.placeholders, ElementsAre("x"));
   EXPECT_THAT(needs.nodes, UnorderedElementsAre("h", "out", "x"));
   EXPECT_THAT(needs.fed_tensors, IsEmpty());
   // Fetching what reads the unused input needs it too.
-  EXPECT_THAT(FindFetchNeeds(LstmLike(), {"out:0", "side"}, {}).placeholders,
+  EXPECT_THAT(FindFetchNeeds(graph_def, {"out:0", "side"}, {}).placeholders,
               ElementsAre("x", "unused_control_flow_input_1"));
-  EXPECT_THAT(FindFetchNeeds(LstmLike(), {}, {}).placeholders, IsEmpty());
+  EXPECT_THAT(FindFetchNeeds(graph_def, {}, {}).placeholders, IsEmpty());
 }
 
 TEST(FindFetchNeedsTest, PlaceholdersComeInGraphOrder) {
