@@ -8,13 +8,24 @@
 
 namespace sluice {
 
+namespace {
+
+// The wire format of `graph` in *bytes; false for a graph over protobuf's 2 GiB limit.
+bool SerializeWithinLimit(const GraphDef& graph, std::string* bytes) {
+  if (graph.ByteSizeLong() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !graph.SerializeToString(bytes)) {
+    bytes->clear();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::unique_ptr<const StoredGraphDef> StoredGraphDef::Take(GraphDef&& graph) {
   std::unique_ptr<StoredGraphDef> stored(new StoredGraphDef());
   stored->node_count_ = graph.node_size();
-  const size_t size = graph.ByteSizeLong();
-  if (size > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !graph.SerializeToString(&stored->bytes_)) {
-    stored->bytes_.clear();
+  if (!SerializeWithinLimit(graph, &stored->bytes_)) {
     stored->parsed_ = std::make_unique<GraphDef>();
     stored->parsed_->Swap(&graph);
     return stored;
@@ -28,10 +39,7 @@ std::unique_ptr<const StoredGraphDef> StoredGraphDef::Take(GraphDef&& graph) {
 std::unique_ptr<const StoredGraphDef> StoredGraphDef::Copy(const GraphDef& graph) {
   std::unique_ptr<StoredGraphDef> stored(new StoredGraphDef());
   stored->node_count_ = graph.node_size();
-  const size_t size = graph.ByteSizeLong();
-  if (size > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !graph.SerializeToString(&stored->bytes_)) {
-    stored->bytes_.clear();
+  if (!SerializeWithinLimit(graph, &stored->bytes_)) {
     stored->parsed_ = std::make_unique<GraphDef>(graph);
   }
   return stored;
