@@ -47,11 +47,14 @@ LAYERS = {
     "tools": ["compat", "c_api", "io", "runtime"],
     "bench": ["tools"],
     "tests": ["tools"],
+    # libFuzzer targets and their corpora; they drive the readers, the importer, the passes
+    # and sessions, never the command line.
+    "fuzz": ["io", "runtime/session"],
     "models": ["tools"],
 }
 
 # Layers whose subfolders belong to them rather than being layers of their own.
-_TREES = ["kernels", "cc_api", "c_api", "compat", "tools", "bench", "tests", "models"]
+_TREES = ["kernels", "cc_api", "c_api", "compat", "tools", "bench", "tests", "models", "fuzz"]
 
 def _closure(layer):
     seen = {layer: True}

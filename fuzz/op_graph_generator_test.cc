@@ -1,0 +1,112 @@
+#include "fuzz/op_graph_generator.h"
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fuzz/byte_source.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "graph/graph.h"
+#include "graph/import/graph_constructor.h"
+#include "graph/op/op_registry.h"
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace fuzz {
+namespace {
+
+std::vector<uint8_t> RandomBytes(std::mt19937* rng, size_t size) {
+  std::vector<uint8_t> bytes(size);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>((*rng)());
+  return bytes;
+}
+
+TEST(ByteSourceTest, ExhaustedInputGivesTheSmallestAnswers) {
+  const uint8_t data[] = {7};
+  ByteSource bytes(data, sizeof(data));
+  EXPECT_EQ(bytes.Byte(), 7);
+  EXPECT_EQ(bytes.remaining(), 0u);
+  EXPECT_EQ(bytes.Byte(), 0);
+  EXPECT_FALSE(bytes.Bool());
+  EXPECT_EQ(bytes.Below(1000), 0u);
+  EXPECT_EQ(bytes.InRange(-5, 5), -5);
+  EXPECT_EQ(bytes.String(10), "");
+}
+
+TEST(ByteSourceTest, RangesHoldTheirBounds) {
+  std::mt19937 rng(1);
+  const std::vector<uint8_t> data = RandomBytes(&rng, 4096);
+  ByteSource bytes(data.data(), data.size());
+  for (int i = 0; i < 200; ++i) {
+    const int64_t v = bytes.InRange(-3, 9);
+    EXPECT_GE(v, -3);
+    EXPECT_LE(v, 9);
+    EXPECT_LT(bytes.Below(300), 300u);
+  }
+  // The full int64 range must not overflow computing its width.
+  bytes.InRange(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+}
+
+TEST(OpGraphGeneratorTest, KernelsAreThisBinarysDrivableCpuKernels) {
+  const std::vector<KernelDef> kernels = FuzzableCpuKernels();
+  ASSERT_FALSE(kernels.empty());
+  bool has_add = false;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    EXPECT_EQ(kernels[i].device_type(), "CPU");
+    EXPECT_NE(kernels[i].op(), "_Send");
+    if (i > 0) EXPECT_LE(kernels[i - 1].op(), kernels[i].op());
+    has_add |= kernels[i].op() == "AddV2";
+  }
+  EXPECT_TRUE(has_add);
+}
+
+TEST(OpGraphGeneratorTest, SameBytesSameGraph) {
+  const std::vector<KernelDef> kernels = FuzzableCpuKernels();
+  std::mt19937 rng(2);
+  for (int i = 0; i < 50; ++i) {
+    const std::vector<uint8_t> data = RandomBytes(&rng, 200);
+    OpGraph a, b;
+    ByteSource first(data.data(), data.size()), second(data.data(), data.size());
+    const absl::Status sa = GenerateOpGraph(kernels, OpGraphOptions(), &first, &a);
+    const absl::Status sb = GenerateOpGraph(kernels, OpGraphOptions(), &second, &b);
+    ASSERT_EQ(sa.ok(), sb.ok());
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(a.graph, b.graph));
+  }
+}
+
+// Generated graphs must often be valid, or the fuzzers would only exercise validation.
+TEST(OpGraphGeneratorTest, ManyGraphsImport) {
+  const std::vector<KernelDef> kernels = FuzzableCpuKernels();
+  std::mt19937 rng(3);
+  OpGraphOptions options;
+  options.max_ops = 3;
+  int generated = 0, imported = 0, with_feeds = 0;
+  for (int i = 0; i < 400; ++i) {
+    const std::vector<uint8_t> data = RandomBytes(&rng, 300);
+    ByteSource bytes(data.data(), data.size());
+    OpGraph op_graph;
+    if (!GenerateOpGraph(kernels, options, &bytes, &op_graph).ok()) continue;
+    ++generated;
+    EXPECT_EQ(op_graph.fetches.size(), op_graph.fetch_types.size());
+    with_feeds += !op_graph.feeds.empty();
+    Graph graph(OpRegistry::Global());
+    GraphConstructorOptions import_options;
+    import_options.validate_shape = true;
+    imported += ConvertGraphDefToGraph(import_options, op_graph.graph, &graph).ok();
+  }
+  EXPECT_GT(generated, 300);
+  EXPECT_GT(with_feeds, 50);
+  EXPECT_GT(imported, 40) << "of " << generated;
+}
+
+TEST(OpGraphGeneratorTest, NoKernelsIsAnError) {
+  ByteSource bytes(nullptr, 0);
+  OpGraph op_graph;
+  EXPECT_FALSE(GenerateOpGraph({}, OpGraphOptions(), &bytes, &op_graph).ok());
+}
+
+}  // namespace
+}  // namespace fuzz
+}  // namespace sluice
