@@ -30,7 +30,8 @@ class ByteSource {
   uint8_t Byte();
   bool Bool() { return (Byte() & 1) != 0; }
   // True with probability about 1/n (n >= 1): for rare choices such as extreme values.
-  bool OneIn(int n) { return Below(n) == 0; }
+  // False once the input is exhausted (n > 1): the rare choice is never the default one.
+  bool OneIn(int n) { return n <= 1 || Below(n) == 1; }
   // A value in [0, n); 0 when n is 0. Reads as few bytes as n needs (one for n <= 256).
   uint64_t Below(uint64_t n);
   // A value in [lo, hi]; lo when hi < lo.

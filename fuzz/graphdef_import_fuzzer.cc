@@ -19,7 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "fuzz/quiet_logs.h"
+#include "fuzz/fuzz_logging.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/import/graph_def_io.h"
@@ -65,12 +65,15 @@ void RunOne(uint8_t mode, absl::string_view bytes) {
   GraphDef graph_def;
   const absl::Status parsed =
       (mode & kText) != 0 ? ParseTextProto(bytes, &graph_def) : ParseBinaryProto(bytes, &graph_def);
-  if (!parsed.ok()) return;
+  if (!parsed.ok()) return LogCase("parse", "", parsed);
+  const std::string what = absl::StrCat(graph_def.node_size(), " nodes");
   auto graph = std::make_unique<Graph>(OpRegistry::Global());
   GraphConstructorOptions import_options;
   import_options.allow_internal_ops = true;
   import_options.validate_shape = true;
-  if (!ConvertGraphDefToGraph(import_options, std::move(graph_def), graph.get()).ok()) return;
+  const absl::Status imported =
+      ConvertGraphDefToGraph(import_options, std::move(graph_def), graph.get());
+  if (!imported.ok()) return LogCase("import", what, imported);
 
   PipelineOptions opts;
   opts.prune.fetches = Fetches(*graph, (mode & kFetchAll) != 0);
@@ -89,7 +92,7 @@ void RunOne(uint8_t mode, absl::string_view bytes) {
   opts.partition.get_incarnation = [](const std::string&) -> uint64_t { return 1; };
   SetMemoryTypeCallbacks(&opts.partition);
   PipelineResult result;
-  RunPipeline(opts, std::move(graph), &result).IgnoreError();
+  LogCase("pipeline", what, RunPipeline(opts, std::move(graph), &result));
 }
 
 }  // namespace

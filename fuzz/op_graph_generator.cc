@@ -73,14 +73,16 @@ PartialTensorShape DeclaredShape(const TensorShape& shape, ByteSource* bytes) {
 
 // Adds the node that provides input `index` of op node `k` of type `dtype` and returns the
 // tensor name the op reads.
-absl::Status AddInput(int k, int index, DataType dtype, const std::vector<Available>& available,
-                      const OpGraphOptions& options, ByteSource* bytes, OpGraph* out,
-                      std::string* input) {
+absl::Status AddInput(int k, int index, DataType dtype, const TensorShape& common_shape,
+                      const std::vector<Available>& available, const OpGraphOptions& options,
+                      ByteSource* bytes, OpGraph* out, std::string* input) {
   if (!available.empty() && bytes->Bool()) {
     *input = EarlierOutput(available, dtype, bytes);
     if (!input->empty()) return absl::OkStatus();
   }
-  absl::StatusOr<Tensor> value = RandomTensor(dtype, bytes);
+  // Half of the inputs take the op's common shape, so that operands often agree.
+  absl::StatusOr<Tensor> value =
+      RandomTensorOfShape(dtype, bytes->Bool() ? common_shape : RandomShape(bytes), bytes);
   if (!value.ok()) {
     // Handles and variants only come from ops that make them.
     *input = EarlierOutput(available, dtype, bytes);
@@ -108,15 +110,17 @@ absl::Status AddOp(int k, const KernelDef& kernel, const OpGraphOptions& options
   NodeDef node;
   node.set_name(absl::StrCat("op", k));
   node.set_op(kernel.op());
+  out->ops.push_back(kernel.op());
   RETURN_IF_ERROR(AddRandomAttrs(*op_def, &kernel, bytes, &node));
   DataTypeVector inputs, outputs;
   // Attrs the OpDef refuses may leave the signature undefined: the node then has no inputs,
   // and the importer must say what is wrong with it.
   if (InOutTypesForNode(node, *op_def, &inputs, &outputs).ok()) {
+    const TensorShape common_shape = RandomShape(bytes);
     for (size_t i = 0; i < inputs.size(); ++i) {
       std::string input;
-      RETURN_IF_ERROR(AddInput(k, static_cast<int>(i), BaseType(inputs[i]), *available, options,
-                               bytes, out, &input));
+      RETURN_IF_ERROR(AddInput(k, static_cast<int>(i), BaseType(inputs[i]), common_shape,
+                               *available, options, bytes, out, &input));
       node.add_input(input);
     }
   }

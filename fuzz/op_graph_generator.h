@@ -6,9 +6,11 @@
 // type constraints) and one input per input the attrs imply. An input is a new Const
 // ("op<k>_in<i>") holding a RandomTensor, a Placeholder of that dtype fed with it (when
 // allowed; its shape attr is the tensor's, partly or wholly unknown), or, for later ops, an
-// output of an earlier op of the same dtype. Inputs of dtypes that cannot be generated
-// (resource handles, variants) come only from earlier ops, such as a VarHandleOp or an
-// EmptyTensorList. Every output of every op is fetched; ops without outputs are targets.
+// output of an earlier op of the same dtype. Half of an op's new inputs share one shape, so
+// that operands of elementwise ops, concatenations and the like often agree. Inputs of dtypes that
+// cannot be generated (resource handles, variants) come only from earlier ops, such as a
+// VarHandleOp or an EmptyTensorList. Every output of every op is fetched; ops without outputs are
+// targets.
 //
 // The graph is not guaranteed to be valid: attrs may break their OpDef's constraints, an
 // input list may have a count the OpDef refuses (the node then gets no inputs), and shapes
@@ -48,6 +50,8 @@ struct OpGraphOptions {
 
 struct OpGraph {
   GraphDef graph;
+  // The generated ops, in order ("AddV2", "Range"): for logs.
+  std::vector<std::string> ops;
   std::vector<std::pair<std::string, Tensor>> feeds;
   std::vector<std::string> fetches;
   // The dtype each fetch has by its op's signature.

@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "fuzz/byte_source.h"
 #include "fuzz/fuzz_check.h"
+#include "fuzz/fuzz_logging.h"
 #include "fuzz/op_graph_generator.h"
-#include "fuzz/quiet_logs.h"
+#include "graph/core/errors.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/op/op_registry.h"
@@ -49,22 +51,29 @@ void RunOne(ByteSource* bytes) {
   OpGraph op_graph;
   OpGraphOptions generate;
   generate.allow_placeholders = false;
-  if (!GenerateOpGraph(Kernels(), generate, bytes, &op_graph).ok()) return;
+  const absl::Status generated = GenerateOpGraph(Kernels(), generate, bytes, &op_graph);
+  const std::string what = absl::StrJoin(op_graph.ops, ",");
+  if (!generated.ok()) return LogCase("generate", what, generated);
   Graph graph(OpRegistry::Global());
   GraphConstructorOptions import_options;
   import_options.validate_shape = true;
-  if (!ConvertGraphDefToGraph(import_options, op_graph.graph, &graph).ok()) return;
+  const absl::Status imported = ConvertGraphDefToGraph(import_options, op_graph.graph, &graph);
+  if (!imported.ok()) return LogCase("import", what, imported);
 
   // The generated op is the last node, after its Const inputs.
   std::vector<const Node*> nodes;
   for (const Node* node : graph.op_nodes()) nodes.push_back(node);
   const Node* op = nodes.back();
   HostConstantEvaluator evaluator;
-  if (!Foldable(*op) || !evaluator.CanEvaluate(*op)) return;
+  if (!Foldable(*op) || !evaluator.CanEvaluate(*op)) {
+    return LogCase("skip", what, errors::Unimplemented("not what constant folding runs"));
+  }
   std::vector<std::pair<const Node*, int>> outputs;
   for (int i = 0; i < op->num_outputs(); ++i) outputs.emplace_back(op, i);
   std::vector<Tensor> values;
-  if (!evaluator.Evaluate(nodes, outputs, &values).ok()) return;
+  const absl::Status evaluated = evaluator.Evaluate(nodes, outputs, &values);
+  LogCase("evaluate", what, evaluated);
+  if (!evaluated.ok()) return;
   FuzzCheck(values.size() == outputs.size(), "one value per output", op->DebugString());
   for (size_t i = 0; i < values.size(); ++i) {
     FuzzCheck(

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "graph/core/types.h"
@@ -138,12 +139,17 @@ void Fill(ByteSource* bytes, Tensor* tensor) {
 
 int64_t RandomInt(ByteSource* bytes) {
   if (bytes->OneIn(4)) return bytes->Pick(ExtremeInts());
-  return bytes->InRange(-2, 6);
+  // 0 first, so that an exhausted input reads zeros.
+  static constexpr int64_t kSmall[] = {0, 1, 2, 3, -1, 4, 5, -2, 6};
+  return bytes->Pick(absl::MakeConstSpan(kSmall));
 }
 
 double RandomDouble(ByteSource* bytes) {
   if (bytes->OneIn(4)) return bytes->Pick(ExtremeDoubles());
-  return static_cast<double>(bytes->InRange(-6, 12)) / 2;
+  // 0, -0.5, 0.5, -1, 1, ... 4.5: halves of both signs, 0 first.
+  const int64_t k = static_cast<int64_t>(bytes->Below(19));
+  const double magnitude = static_cast<double>((k + 1) / 2) / 2;
+  return k % 2 == 1 ? -magnitude : magnitude;
 }
 
 TensorShape RandomShape(ByteSource* bytes) {

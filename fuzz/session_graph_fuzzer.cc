@@ -17,10 +17,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "fuzz/byte_source.h"
 #include "fuzz/fuzz_check.h"
+#include "fuzz/fuzz_logging.h"
 #include "fuzz/op_graph_generator.h"
-#include "fuzz/quiet_logs.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "proto/config.pb.h"
@@ -54,7 +55,9 @@ void RunOne(ByteSource* bytes) {
   OpGraph op_graph;
   OpGraphOptions generate;
   generate.max_ops = 3;
-  if (!GenerateOpGraph(Kernels(), generate, bytes, &op_graph).ok()) return;
+  const absl::Status generated = GenerateOpGraph(Kernels(), generate, bytes, &op_graph);
+  const std::string what = absl::StrJoin(op_graph.ops, ",");
+  if (!generated.ok()) return LogCase("generate", what, generated);
 
   SessionOptions options;
   // One thread per pool: sessions come and go with every input.
@@ -64,12 +67,14 @@ void RunOne(ByteSource* bytes) {
       fold ? OptimizerOptions::L1 : OptimizerOptions::L0);
   std::unique_ptr<Session> session;
   if (!NewSession(options, &session).ok()) return;
-  if (!session->Create(op_graph.graph).ok()) return;
+  const absl::Status created = session->Create(op_graph.graph);
+  if (!created.ok()) return LogCase("create", what, created);
   RunOptions run_options;
   run_options.set_timeout_in_ms(kStepTimeoutMs);
   std::vector<Tensor> outputs;
   const absl::Status status = session->Run(run_options, op_graph.feeds, op_graph.fetches,
                                            op_graph.targets, &outputs, nullptr);
+  LogCase(fold ? "run-folded" : "run", what, status);
   if (status.ok()) CheckOutputs(op_graph, outputs);
   session->Close().IgnoreError();
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sluice's build needs, only those that are missing.
 # Called by scripts/demo.sh, scripts/test.sh and .ci/run; safe to run repeatedly.
+# `--fuzz` also installs what --config=fuzz needs (scripts/fuzz.sh calls it so).
 set -euo pipefail
 
 PACKAGES=(
@@ -19,6 +20,14 @@ PACKAGES=(
   python3-numpy        # //c_api:python_ctypes_test: the ctypes binding moves numpy arrays
   pkg-config           # //c_api:install_test builds a client with pkg-config --libs tensorflow
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  PACKAGES+=(
+    clang-14             # --config=fuzz compiles with Debian's clang
+    libclang-rt-14-dev   # libFuzzer and the ASan/UBSan runtimes
+    lld-14               # the fuzz config links with lld
+    llvm-14              # llvm-symbolizer, for readable crash stacks
+  )
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
