@@ -32,7 +32,9 @@ uint64_t ByteSource::Bits64() {
 }
 
 std::string ByteSource::String(size_t max_size) {
-  const size_t length = std::min<size_t>(Below(max_size + 1), remaining());
+  // The length is read first: only what remains after it can be taken.
+  const size_t wanted = Below(max_size + 1);
+  const size_t length = std::min<size_t>(wanted, remaining());
   std::string bytes(reinterpret_cast<const char*>(data_ + pos_), length);
   pos_ += length;
   return bytes;

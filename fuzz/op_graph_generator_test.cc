@@ -35,6 +35,14 @@ TEST(ByteSourceTest, ExhaustedInputGivesTheSmallestAnswers) {
   EXPECT_EQ(bytes.String(10), "");
 }
 
+TEST(ByteSourceTest, StringsStopAtTheEndOfTheInput) {
+  // The length byte asks for 9 bytes; 3 remain after it.
+  const uint8_t data[] = {9, 'a', 'b', 'c'};
+  ByteSource bytes(data, sizeof(data));
+  EXPECT_EQ(bytes.String(10), "abc");
+  EXPECT_EQ(bytes.remaining(), 0u);
+}
+
 TEST(ByteSourceTest, RangesHoldTheirBounds) {
   std::mt19937 rng(1);
   const std::vector<uint8_t> data = RandomBytes(&rng, 4096);

@@ -90,8 +90,10 @@ float DrawFloat(ByteSource* bytes) {
 
 void DrawShape(ByteSource* bytes, TensorShapeProto* proto) {
   if (bytes->OneIn(16)) {
-    // Invalid dims (below -1) and huge ones, as a hand-written GraphDef may hold.
-    const int rank = static_cast<int>(bytes->Below(4));
+    // Invalid dims (below -1) and huge ones, and ranks past 254, as a hand-written GraphDef
+    // may hold.
+    const int rank = bytes->OneIn(4) ? static_cast<int>(bytes->InRange(250, 300))
+                                     : static_cast<int>(bytes->Below(4));
     for (int d = 0; d < rank; ++d) proto->add_dim()->set_size(RandomInt(bytes) - 2);
     return;
   }

@@ -21,46 +21,29 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 
 // Integer extremes: type bounds of every width (they wrap or saturate differently when a
-// kernel narrows them) and the powers of two where products overflow.
-const std::vector<int64_t>& ExtremeInts() {
-  static const auto* values = new std::vector<int64_t>{0,
-                                                       -1,
-                                                       1,
-                                                       127,
-                                                       -128,
-                                                       255,
-                                                       32767,
-                                                       65535,
-                                                       INT32_MAX,
-                                                       INT32_MIN,
-                                                       int64_t{1} << 31,
-                                                       int64_t{1} << 32,
-                                                       int64_t{1} << 62,
-                                                       kInt64Max,
-                                                       kInt64Min,
-                                                       -kInt64Max,
-                                                       1000000,
-                                                       -1000000};
-  return *values;
-}
+// kernel narrows them), the powers of two where products overflow, and sizes a little and a
+// lot past what the fuzzers' allocation cap serves.
+// The third row is 2^20, 2^28, 2^31, 2^32 and 2^62.
+constexpr int64_t kExtremeInts[] = {
+    0,         -1,        1,          127,        -128,
+    255,       32767,     65535,      INT32_MAX,  INT32_MIN,
+    1048576,   268435456, 2147483648, 4294967296, 4611686018427387904,
+    kInt64Max, kInt64Min, -kInt64Max, 1000000,    -1000000};
 
-const std::vector<double>& ExtremeDoubles() {
-  static const auto* values =
-      new std::vector<double>{std::numeric_limits<double>::quiet_NaN(),
-                              std::numeric_limits<double>::infinity(),
-                              -std::numeric_limits<double>::infinity(),
-                              -0.0,
-                              std::numeric_limits<double>::denorm_min(),
-                              std::numeric_limits<double>::max(),
-                              std::numeric_limits<double>::lowest(),
-                              std::numeric_limits<double>::epsilon(),
-                              1e10,
-                              -1e10,
-                              9.3e18,  // just past INT64_MAX: float-to-integer casts overflow
-                              65504.0,
-                              1e-7};
-  return *values;
-}
+constexpr double kExtremeDoubles[] = {
+    std::numeric_limits<double>::quiet_NaN(),
+    std::numeric_limits<double>::infinity(),
+    -std::numeric_limits<double>::infinity(),
+    -0.0,
+    std::numeric_limits<double>::denorm_min(),
+    std::numeric_limits<double>::max(),
+    std::numeric_limits<double>::lowest(),
+    std::numeric_limits<double>::epsilon(),
+    1e10,
+    -1e10,
+    9.3e18,  // just past INT64_MAX: float-to-integer casts overflow
+    65504.0,
+    1e-7};
 
 // Casts a drawn double to a floating type without undefined behaviour: values past the
 // type's range become its infinities, as a saturating cast would.
@@ -138,14 +121,14 @@ void Fill(ByteSource* bytes, Tensor* tensor) {
 }  // namespace
 
 int64_t RandomInt(ByteSource* bytes) {
-  if (bytes->OneIn(4)) return bytes->Pick(ExtremeInts());
+  if (bytes->OneIn(4)) return bytes->Pick(absl::MakeConstSpan(kExtremeInts));
   // 0 first, so that an exhausted input reads zeros.
   static constexpr int64_t kSmall[] = {0, 1, 2, 3, -1, 4, 5, -2, 6};
   return bytes->Pick(absl::MakeConstSpan(kSmall));
 }
 
 double RandomDouble(ByteSource* bytes) {
-  if (bytes->OneIn(4)) return bytes->Pick(ExtremeDoubles());
+  if (bytes->OneIn(4)) return bytes->Pick(absl::MakeConstSpan(kExtremeDoubles));
   // 0, -0.5, 0.5, -1, 1, ... 4.5: halves of both signs, 0 first.
   const int64_t k = static_cast<int64_t>(bytes->Below(19));
   const double magnitude = static_cast<double>((k + 1) / 2) / 2;
@@ -153,6 +136,8 @@ double RandomDouble(ByteSource* bytes) {
 }
 
 TensorShape RandomShape(ByteSource* bytes) {
+  // Now and then a long vector: read as a shape, it asks for ranks past TensorShape::kMaxDims.
+  if (bytes->OneIn(16)) return TensorShape({bytes->InRange(5, kMaxGeneratedElements)});
   int rank = static_cast<int>(bytes->Below(5));
   if (rank == 4 && bytes->OneIn(4)) rank += static_cast<int>(bytes->InRange(1, 2));
   std::vector<int64_t> dims;
@@ -160,7 +145,7 @@ TensorShape RandomShape(ByteSource* bytes) {
   for (int d = 0; d < rank; ++d) {
     int64_t dim = bytes->InRange(0, 4);
     // Keep within the element budget; a zero dimension keeps every later one free.
-    if (elements * std::max<int64_t>(dim, 1) > kMaxGeneratedElements) dim = 1;
+    if (elements * std::max<int64_t>(dim, 1) > kMaxSmallShapeElements) dim = 1;
     elements *= std::max<int64_t>(dim, 1);
     dims.push_back(dim);
   }

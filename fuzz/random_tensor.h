@@ -1,11 +1,12 @@
 // Shapes, integers and tensors for the structure-aware fuzz targets, drawn from a ByteSource.
 //
 // What is drawn is meant to reach kernels rather than their first size check: shapes are
-// mostly small (rank 0-4, dims 0-4, at most kMaxGeneratedElements elements) so that inputs
-// often agree, and values are mostly small integers (valid axes, indices, sizes), with the
-// extremes that break unchecked arithmetic mixed in: 0, -1, INT32_MAX, 2^31, INT64_MAX,
-// INT64_MIN for integers (the values that become huge dimensions when a tensor is read as a
-// shape), NaN, infinities, -0, denormals and the largest finite values for floats.
+// mostly small (rank 0-4, dims 0-4, at most 256 elements) so that inputs often agree, and
+// rarely a vector long enough to be a shape of too high a rank; values are mostly small integers
+// (valid axes, indices, sizes), with the extremes that break unchecked arithmetic mixed in: 0, -1,
+// INT32_MAX, 2^31, INT64_MAX, INT64_MIN for integers (the values that become huge dimensions when a
+// tensor is read as a shape), NaN, infinities, -0, denormals and the largest finite values for
+// floats.
 //
 // Thread-compatible: no shared state.
 #ifndef SLUICE_FUZZ_RANDOM_TENSOR_H_
@@ -23,7 +24,10 @@
 namespace sluice {
 namespace fuzz {
 
-inline constexpr int64_t kMaxGeneratedElements = 256;
+// Elements of the small shapes, and of the rare long vectors (past 254, the most dims a
+// shape may have).
+inline constexpr int64_t kMaxSmallShapeElements = 256;
+inline constexpr int64_t kMaxGeneratedElements = 300;
 
 // Mostly in [-2, 6]; one time in four an extreme (see above).
 int64_t RandomInt(ByteSource* bytes);
@@ -31,7 +35,8 @@ int64_t RandomInt(ByteSource* bytes);
 // largest finite double or another extreme.
 double RandomDouble(ByteSource* bytes);
 
-// Rank 0-4 (rarely 5-6), every dim 0-4, at most kMaxGeneratedElements elements.
+// Rank 0-4 (rarely 5-6), every dim 0-4, at most kMaxSmallShapeElements elements; one time in
+// 16 a vector of 5 to kMaxGeneratedElements elements.
 TensorShape RandomShape(ByteSource* bytes);
 // For shape attrs: unknown rank, or dims that may be unknown (-1), zero, small or huge.
 PartialTensorShape RandomPartialShape(ByteSource* bytes);
