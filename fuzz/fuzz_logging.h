@@ -7,7 +7,9 @@
 //
 // With SLUICE_FUZZ_VERBOSE=1 in the environment, a target says what each input did (LogCase):
 // replaying a corpus that way shows how deep inputs get (how many reach a kernel, which
-// errors stop the rest), which is how to tell whether a generator needs tuning.
+// errors stop the rest), which is how to tell whether a generator needs tuning. With
+// SLUICE_FUZZ_VERBOSE=2 the targets that generate graphs also print each graph (LogGraph)
+// before running it, to see what a crash or timeout input builds.
 #ifndef SLUICE_FUZZ_FUZZ_LOGGING_H_
 #define SLUICE_FUZZ_FUZZ_LOGGING_H_
 
@@ -23,12 +25,21 @@ namespace fuzz {
 
 inline void QuietLogs() { FLAGS_minloglevel = google::GLOG_ERROR; }
 
-inline bool Verbose() {
-  static const bool verbose = [] {
+// 0 (quiet), 1 (a line per input) or 2 (and the graph).
+inline int Verbosity() {
+  static const int verbosity = [] {
     const char* value = std::getenv("SLUICE_FUZZ_VERBOSE");
-    return value != nullptr && std::string(value) == "1";
+    if (value == nullptr) return 0;
+    const std::string level(value);
+    return level == "2" ? 2 : level == "1" ? 1 : 0;
   }();
-  return verbose;
+  return verbosity;
+}
+
+inline bool Verbose() { return Verbosity() >= 1; }
+
+inline void LogGraph(const std::string& text) {
+  if (Verbosity() >= 2) std::fprintf(stderr, "graph:\n%s\n", text.c_str());
 }
 
 // "<stage> <what>: <status>", one line, when Verbose().

@@ -7,10 +7,10 @@
 // ("op<k>_in<i>") holding a RandomTensor, a Placeholder of that dtype fed with it (when
 // allowed; its shape attr is the tensor's, partly or wholly unknown), or, for later ops, an
 // output of an earlier op of the same dtype. Half of an op's new inputs share one shape, so
-// that operands of elementwise ops, concatenations and the like often agree. Inputs of dtypes that
-// cannot be generated (resource handles, variants) come only from earlier ops, such as a
-// VarHandleOp or an EmptyTensorList. Every output of every op is fetched; ops without outputs are
-// targets.
+// that operands of elementwise ops, concatenations and the like often agree. Inputs of
+// dtypes that cannot be generated (resource handles, variants) come only from earlier ops,
+// such as a VarHandleOp or an EmptyTensorList. The outputs of every op are fetched (the
+// first 16 of an op with more); ops without outputs are targets.
 //
 // The graph is not guaranteed to be valid: attrs may break their OpDef's constraints, an
 // input list may have a count the OpDef refuses (the node then gets no inputs), and shapes

@@ -54,6 +54,7 @@ void RunOne(ByteSource* bytes) {
   const absl::Status generated = GenerateOpGraph(Kernels(), generate, bytes, &op_graph);
   const std::string what = absl::StrJoin(op_graph.ops, ",");
   if (!generated.ok()) return LogCase("generate", what, generated);
+  LogGraph(op_graph.graph.DebugString());
   Graph graph(OpRegistry::Global());
   GraphConstructorOptions import_options;
   import_options.validate_shape = true;

@@ -58,6 +58,7 @@ void RunOne(ByteSource* bytes) {
   const absl::Status generated = GenerateOpGraph(Kernels(), generate, bytes, &op_graph);
   const std::string what = absl::StrJoin(op_graph.ops, ",");
   if (!generated.ok()) return LogCase("generate", what, generated);
+  LogGraph(op_graph.graph.DebugString());
 
   SessionOptions options;
   // One thread per pool: sessions come and go with every input.
