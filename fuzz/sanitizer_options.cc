@@ -16,7 +16,7 @@
 extern "C" {
 
 __attribute__((used, visibility("default"))) const char* __asan_default_options() {
-  return "allocator_may_return_null=1:max_allocation_size_mb=256:detect_stack_use_after_return="
+  return "allocator_may_return_null=1:max_allocation_size_mb=64:detect_stack_use_after_return="
          "0";
 }
 
