@@ -25,6 +25,7 @@ if [ "${1:-}" = "--fuzz" ]; then
     clang-14             # --config=fuzz compiles with Debian's clang
     libclang-rt-14-dev   # libFuzzer and the ASan/UBSan runtimes
     lld-14               # the fuzz config links with lld
+    lld                  # /usr/bin/ld.lld, which -fuse-ld=lld may look for
     llvm-14              # llvm-symbolizer, for readable crash stacks
   )
 fi
