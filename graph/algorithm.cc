@@ -136,13 +136,16 @@ bool PruneForReverseReachability(Graph* g, std::unordered_set<const Node*> start
 
 bool FixupSourceAndSinkEdges(Graph* g) {
   bool changed = false;
+  // A node without in-edges has none from _SOURCE, and one without out-edges none to _SINK,
+  // so the edges are added without AddControlEdge's duplicate search: that search scans
+  // _SINK's in-edges, which made fixing up a graph with many unread nodes quadratic.
   for (Node* n : g->op_nodes()) {
     if (n->in_edges().empty()) {
-      g->AddControlEdge(g->source_node(), n);
+      g->AddControlEdge(g->source_node(), n, /*allow_duplicates=*/true);
       changed = true;
     }
     if (n->out_edges().empty()) {
-      g->AddControlEdge(n, g->sink_node());
+      g->AddControlEdge(n, g->sink_node(), /*allow_duplicates=*/true);
       changed = true;
     }
   }

@@ -4,6 +4,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "graph/import/graph_testutil.h"
 #include "gtest/gtest.h"
@@ -301,6 +303,38 @@ TEST_F(AlgorithmTest, PruneForReverseReachability) {
   EXPECT_TRUE(PruneForReverseReachability(&g_, {}));
   EXPECT_EQ(g_.num_op_nodes(), 0);
   EXPECT_EQ(g_.num_nodes(), 2);
+}
+
+TEST_F(AlgorithmTest, FixupConnectsSourceAndSinkOnce) {
+  Load(kDiamond);
+  for (int id = 0; id < g_.num_edge_ids(); ++id) {
+    const Edge* e = g_.FindEdgeId(id);
+    if (e != nullptr && (e->src()->IsSource() || e->dst()->IsSink())) g_.RemoveEdge(e);
+  }
+  EXPECT_TRUE(FixupSourceAndSinkEdges(&g_));
+  // Sources: a, b, f; sinks: d, e, f.
+  EXPECT_EQ(g_.source_node()->out_edges().size(), 3u);
+  EXPECT_EQ(g_.sink_node()->in_edges().size(), 3u);
+  EXPECT_FALSE(FixupSourceAndSinkEdges(&g_));
+  EXPECT_EQ(g_.sink_node()->in_edges().size(), 3u);
+}
+
+// Every node unread, as when a step fetches every output of a 65535-way Split: fixing up used
+// to search _SINK's in-edges once per node (minutes here); now it is linear.
+TEST_F(AlgorithmTest, FixupOfManyUnreadNodesIsLinear) {
+  NodeDef def;
+  def.set_op("NoOp");
+  constexpr int kNodes = 200000;
+  for (int i = 0; i < kNodes; ++i) {
+    def.set_name("n" + std::to_string(i));
+    ASSERT_TRUE(g_.AddNode(def).ok());
+  }
+  const absl::Time start = absl::Now();
+  EXPECT_TRUE(FixupSourceAndSinkEdges(&g_));
+  EXPECT_LT(absl::Now() - start, absl::Seconds(5));
+  // One edge each per node, and the new graph's own _SOURCE -> _SINK edge.
+  EXPECT_EQ(g_.sink_node()->in_edges().size(), static_cast<size_t>(kNodes) + 1);
+  EXPECT_EQ(g_.source_node()->out_edges().size(), static_cast<size_t>(kNodes) + 1);
 }
 
 TEST_F(AlgorithmTest, DeepChainDoesNotOverflowTheStack) {
