@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "fuzz/input_roles.h"
 #include "fuzz/random_attrs.h"
 #include "fuzz/random_tensor.h"
 #include "graph/core/errors.h"
@@ -27,8 +28,9 @@ constexpr size_t kMaxFetchesPerOp = 16;
 bool Drivable(const OpDef& op_def) {
   const std::string& name = op_def.name();
   if (absl::StartsWith(name, "_") && !absl::StartsWith(name, "_Fused")) return false;
+  // Abort only fails the step, which hides what the graph's other ops did.
   if (name == "Placeholder" || name == "PlaceholderV2" || name == "PlaceholderWithDefault" ||
-      name == "Print" || name == "PrintV2") {
+      name == "Print" || name == "PrintV2" || name == "Abort") {
     return false;
   }
   for (const OpDef::AttrDef& attr : op_def.attr()) {
@@ -77,16 +79,15 @@ PartialTensorShape DeclaredShape(const TensorShape& shape, ByteSource* bytes) {
 
 // Adds the node that provides input `index` of op node `k` of type `dtype` and returns the
 // tensor name the op reads.
-absl::Status AddInput(int k, int index, DataType dtype, const TensorShape& common_shape,
-                      const std::vector<Available>& available, const OpGraphOptions& options,
-                      ByteSource* bytes, OpGraph* out, std::string* input) {
+absl::Status AddInput(int k, int index, DataType dtype, InputRole role,
+                      const TensorShape& common_shape, const std::vector<Available>& available,
+                      const OpGraphOptions& options, ByteSource* bytes, OpGraph* out,
+                      std::string* input) {
   if (!available.empty() && bytes->Bool()) {
     *input = EarlierOutput(available, dtype, bytes);
     if (!input->empty()) return absl::OkStatus();
   }
-  // Half of the inputs take the op's common shape, so that operands often agree.
-  absl::StatusOr<Tensor> value =
-      RandomTensorOfShape(dtype, bytes->Bool() ? common_shape : RandomShape(bytes), bytes);
+  absl::StatusOr<Tensor> value = TensorForRole(role, dtype, common_shape, bytes);
   if (!value.ok()) {
     // Handles and variants only come from ops that make them.
     *input = EarlierOutput(available, dtype, bytes);
@@ -107,6 +108,17 @@ absl::Status AddInput(int k, int index, DataType dtype, const TensorShape& commo
   return absl::OkStatus();
 }
 
+// The role of each of a node's `num_inputs` inputs, from its OpDef's argument names.
+std::vector<InputRole> InputRoles(const NameRangeMap& ranges, size_t num_inputs) {
+  std::vector<InputRole> roles(num_inputs, InputRole::kData);
+  for (const auto& [name, range] : ranges) {
+    for (int i = range.first; i < range.second && i < static_cast<int>(num_inputs); ++i) {
+      roles[i] = RoleOfInput(name);
+    }
+  }
+  return roles;
+}
+
 absl::Status AddOp(int k, const KernelDef& kernel, const OpGraphOptions& options, ByteSource* bytes,
                    std::vector<Available>* available, OpGraph* out) {
   const OpDef* op_def = nullptr;
@@ -119,11 +131,14 @@ absl::Status AddOp(int k, const KernelDef& kernel, const OpGraphOptions& options
   DataTypeVector inputs, outputs;
   // Attrs the OpDef refuses may leave the signature undefined: the node then has no inputs,
   // and the importer must say what is wrong with it.
-  if (InOutTypesForNode(node, *op_def, &inputs, &outputs).ok()) {
+  NameRangeMap input_ranges, output_ranges;
+  if (InOutTypesForNode(node, *op_def, &inputs, &outputs).ok() &&
+      NameRangesForNode(AttrSlice(node), *op_def, &input_ranges, &output_ranges).ok()) {
+    const std::vector<InputRole> roles = InputRoles(input_ranges, inputs.size());
     const TensorShape common_shape = RandomShape(bytes);
     for (size_t i = 0; i < inputs.size(); ++i) {
       std::string input;
-      RETURN_IF_ERROR(AddInput(k, static_cast<int>(i), BaseType(inputs[i]), common_shape,
+      RETURN_IF_ERROR(AddInput(k, static_cast<int>(i), BaseType(inputs[i]), roles[i], common_shape,
                                *available, options, bytes, out, &input));
       node.add_input(input);
     }

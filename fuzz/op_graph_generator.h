@@ -6,8 +6,10 @@
 // type constraints) and one input per input the attrs imply. An input is a new Const
 // ("op<k>_in<i>") holding a RandomTensor, a Placeholder of that dtype fed with it (when
 // allowed; its shape attr is the tensor's, partly or wholly unknown), or, for later ops, an
-// output of an earlier op of the same dtype. Half of an op's new inputs share one shape, so
-// that operands of elementwise ops, concatenations and the like often agree. Inputs of
+// output of an earlier op of the same dtype. Half of an op's new data inputs share one
+// shape (the op's common shape), so that operands of elementwise ops, concatenations and the
+// like often agree, and shape arguments (Reshape's shape, Transpose's perm, Pad's paddings)
+// mostly fit that shape (fuzz/input_roles.h). Inputs of
 // dtypes that cannot be generated (resource handles, variants) come only from earlier ops,
 // such as a VarHandleOp or an EmptyTensorList. The outputs of every op are fetched (the
 // first 16 of an op with more); ops without outputs are targets.
@@ -38,8 +40,9 @@ namespace fuzz {
 // The CPU kernels registered in this binary whose ops a generated graph can drive: not ops
 // with function attrs or ref arguments, not the internal ops that need a rendezvous or a
 // call frame (_Send, _Recv, _Arg, _Retval; only "_Fused..." internal ops are kept), not
-// Placeholders (fed, never run) and not Print/PrintV2 (which would flood the log). Sorted
-// by op name and constraints, so that the same bytes pick the same kernel in every run.
+// Placeholders (fed, never run), not Print/PrintV2 (which would flood the log) and not Abort
+// (whose failure would hide the other ops' results). Sorted by op name and constraints, so
+// that the same bytes pick the same kernel in every run.
 std::vector<KernelDef> FuzzableCpuKernels();
 
 struct OpGraphOptions {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fuzz/byte_source.h"
+#include "fuzz/input_roles.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
@@ -55,6 +56,26 @@ TEST(ByteSourceTest, RangesHoldTheirBounds) {
   }
   // The full int64 range must not overflow computing its width.
   bytes.InRange(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+}
+
+TEST(InputRolesTest, ShapeArgumentsFitTheCommonShape) {
+  EXPECT_EQ(RoleOfInput("shape"), InputRole::kRankVector);
+  EXPECT_EQ(RoleOfInput("paddings"), InputRole::kRankPairs);
+  EXPECT_EQ(RoleOfInput("limit"), InputRole::kScalar);
+  EXPECT_EQ(RoleOfInput("x"), InputRole::kData);
+  std::mt19937 rng(4);
+  const std::vector<uint8_t> data = RandomBytes(&rng, 2000);
+  ByteSource bytes(data.data(), data.size());
+  int fitting = 0;
+  for (int i = 0; i < 100; ++i) {
+    absl::StatusOr<Tensor> pairs =
+        TensorForRole(InputRole::kRankPairs, DT_INT32, TensorShape({2, 3, 4}), &bytes);
+    ASSERT_TRUE(pairs.ok()) << pairs.status();
+    fitting += pairs->shape() == TensorShape({3, 2});
+  }
+  // A role biases the draw: most fit, some do not.
+  EXPECT_GT(fitting, 50);
+  EXPECT_LT(fitting, 100);
 }
 
 TEST(OpGraphGeneratorTest, KernelsAreThisBinarysDrivableCpuKernels) {
