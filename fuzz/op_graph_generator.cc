@@ -129,11 +129,14 @@ absl::Status AddOp(int k, const KernelDef& kernel, const OpGraphOptions& options
   out->ops.push_back(kernel.op());
   RETURN_IF_ERROR(AddRandomAttrs(*op_def, &kernel, bytes, &node));
   DataTypeVector inputs, outputs;
-  // Attrs the OpDef refuses may leave the signature undefined: the node then has no inputs,
-  // and the importer must say what is wrong with it.
-  NameRangeMap input_ranges, output_ranges;
-  if (InOutTypesForNode(node, *op_def, &inputs, &outputs).ok() &&
-      NameRangesForNode(AttrSlice(node), *op_def, &input_ranges, &output_ranges).ok()) {
+  // The signature as the importer will see it (attrs left to their defaults count). Attrs
+  // the OpDef refuses may leave it undefined: the node then has no inputs, and the importer
+  // must say what is wrong with it.
+  NodeDef defaulted = node;
+  AddDefaultsToNodeDef(*op_def, &defaulted);
+  NameRangeMap input_ranges;
+  if (InOutTypesForNode(defaulted, *op_def, &inputs, &outputs).ok() &&
+      NameRangesForNode(AttrSlice(defaulted), *op_def, &input_ranges, nullptr).ok()) {
     const std::vector<InputRole> roles = InputRoles(input_ranges, inputs.size());
     const TensorShape common_shape = RandomShape(bytes);
     for (size_t i = 0; i < inputs.size(); ++i) {
