@@ -1,18 +1,19 @@
 // GenerateOpGraph: small graphs of registered ops, built from a ByteSource, for the fuzz
 // targets that run ops (session_graph_fuzzer, the per-family kernel fuzzers).
 //
-// A graph is one to max_ops op nodes ("op0", "op1", ...), each of an op that has a CPU kernel
-// in this binary (FuzzableCpuKernels), with attrs from AddRandomAttrs (within the kernel's
-// type constraints) and one input per input the attrs imply. An input is a new Const
-// ("op<k>_in<i>") holding a RandomTensor, a Placeholder of that dtype fed with it (when
-// allowed; its shape attr is the tensor's, partly or wholly unknown), or, for later ops, an
-// output of an earlier op of the same dtype. Half of an op's new data inputs share one
-// shape (the op's common shape), so that operands of elementwise ops, concatenations and the
-// like often agree, and shape arguments (Reshape's shape, Transpose's perm, Pad's paddings)
-// mostly fit that shape (fuzz/input_roles.h). Inputs of
-// dtypes that cannot be generated (resource handles, variants) come only from earlier ops,
-// such as a VarHandleOp or an EmptyTensorList. The outputs of every op are fetched (the
-// first 16 of an op with more); ops without outputs are targets.
+// A graph is one to max_ops op nodes ("op0", "op1", ...), each of an op that has a CPU
+// kernel in this binary (FuzzableCpuKernels; every op equally likely, then one of its
+// kernels), with attrs from AddRandomAttrs (within the kernel's type constraints) and one
+// input per input the attrs imply. An input is a new Const ("op<k>_in<i>") holding a
+// RandomTensor, a Placeholder of that dtype fed with it (when allowed; its shape attr is the
+// tensor's, partly or wholly unknown), or, for later ops, an output of an earlier op of the
+// same dtype. Half of an op's new data inputs share one shape (the op's common shape), so
+// that operands of elementwise ops, concatenations and the like often agree, and shape
+// arguments (Reshape's shape, Transpose's perm, Pad's paddings) mostly fit that shape
+// (fuzz/input_roles.h). Inputs of dtypes that cannot be generated (resource handles,
+// variants) come only from earlier ops, such as a VarHandleOp or an EmptyTensorList. The
+// outputs of every op are fetched (the first 16 of an op with more); ops without outputs are
+// targets.
 //
 // The graph is not guaranteed to be valid: attrs may break their OpDef's constraints, an
 // input list may have a count the OpDef refuses (the node then gets no inputs), and shapes
