@@ -364,7 +364,8 @@ absl::Status ConcatShapeHelper(InferenceContext* c, int start, int end, int axis
     return errors::InvalidArgument("Concat axis must be an int32 or int64 scalar");
   }
   const int64_t axis = IndexValue(*axis_t, 0);
-  if (axis == std::numeric_limits<int64_t>::min()) {
+  // SplitAroundAxis needs -axis and axis + 1, which overflow at the int64 extremes.
+  if (axis == std::numeric_limits<int64_t>::min() || axis == std::numeric_limits<int64_t>::max()) {
     return errors::InvalidArgument("Concat axis ", axis, " is out of range");
   }
   ShapeHandle out_before;

@@ -4,6 +4,7 @@
 #include "graph/shape/common_shape_fns.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -813,6 +814,15 @@ TEST(CommonShapeFnsTest, ConcatV2) {
   EXPECT_EQ(two.Infer("[];[];[]"), "error: Can't concatenate scalars (use tf.stack instead)");
   EXPECT_EQ(two.Infer("[2,3];[5,3,1];[]"), "error: Shape must be rank 2 but is rank 3");
   EXPECT_EQ(two.Infer("[2,3];[5,3];[2]"), "error: Shape must be rank 0 but is rank 1");
+  // Issue 25 (found by array_kernels_fuzzer): axis + 1 and -axis overflowed at the extremes.
+  Node wide("SiTestConcatV2");
+  wide.Int("N", 2).Type("Tidx", DT_INT64);
+  for (const int64_t extreme :
+       {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
+    Tensor axis(extreme);
+    EXPECT_EQ(wide.Infer("[2,3];[5,3];[]", {nullptr, nullptr, &axis}),
+              absl::StrCat("error: Concat axis ", extreme, " is out of range"));
+  }
 }
 
 TEST(CommonShapeFnsTest, ConcatV1) {

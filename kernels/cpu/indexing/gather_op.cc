@@ -26,6 +26,15 @@
 namespace sluice {
 namespace {
 
+// The rank params needs for `axis`: axis + 1, or -axis for a negative axis. Saturates at
+// INT64_MAX (which no rank reaches) for the int64 extremes a fed axis may hold, where the
+// plain expressions overflow.
+int64_t MinRankForAxis(int64_t axis) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (axis < 0) return axis == std::numeric_limits<int64_t>::min() ? kMax : -axis;
+  return axis == kMax ? kMax : axis + 1;
+}
+
 struct GatherDims {
   int64_t batch = 1;
   int64_t outer = 1;
@@ -83,7 +92,7 @@ class GatherOp : public OpKernel {
       axis = IndexElement(axis_tensor, 0);
       axis_is_set = true;
     }
-    const int64_t min_params_dim = axis < 0 ? -axis : axis + 1;
+    const int64_t min_params_dim = MinRankForAxis(axis);
     OP_REQUIRES(ctx, params.dims() >= min_params_dim,
                 errors::InvalidArgument("Shape must be at least rank ", min_params_dim,
                                         " but is rank ", params.dims()));

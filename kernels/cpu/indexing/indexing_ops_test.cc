@@ -2,6 +2,7 @@
 // show: buffer forwarding, and large shapes that take the parallel paths (checked against
 // values computed here, element by element).
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -250,6 +251,29 @@ TEST_F(IndexingOpsTest, PadFoldsUnpaddedDims) {
 
 // The fixtures cannot carry quantized outputs (the oracle records them as plain integers),
 // so the quantized registrations are checked here.
+// Issue 25: a fed axis at either int64 extreme overflowed computing the rank it needs.
+TEST_F(IndexingOpsTest, GatherV2AxisAtTheInt64Extremes) {
+  for (const int64_t axis :
+       {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min()}) {
+    Init(NodeDefBuilder("g", "GatherV2")
+             .Input("x")
+             .Input("i")
+             .Input("a")
+             .Attr("Tparams", DT_FLOAT)
+             .Attr("Tindices", DT_INT32)
+             .Attr("Taxis", DT_INT64)
+             .Build());
+    AddInputFromArray<float>(TensorShape({2, 2}), {1, 2, 3, 4});
+    AddInputFromArray<int32_t>(TensorShape({1}), {0});
+    AddInputFromArray<int64_t>(TensorShape({}), {axis});
+    const absl::Status s = RunOpKernel();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << axis;
+    EXPECT_NE(std::string(s.message()).find("Shape must be at least rank 9223372036854775807"),
+              std::string::npos)
+        << s;
+  }
+}
+
 TEST_F(IndexingOpsTest, QuantizedGatherV2AndGatherNd) {
   Init(NodeDefBuilder("g", "GatherV2")
            .Input("x")
