@@ -8,8 +8,9 @@
 #
 # The CI targets are those that do not link every kernel family: on a fresh 2-core machine
 # the sanitizer build of all the kernels (which session_graph_fuzzer needs, through the
-# session) takes longer than this stage may, and the nn family (oneDNN convolutions) is the
-# costliest of the rest. scripts/fuzz.sh runs all of them.
+# session, and nn_kernels_fuzzer's convolutions, pooling and resizing) takes longer than this
+# stage may; these build the plumbing, array and math kernels only. scripts/fuzz.sh runs all
+# of them. A crash's input is printed in base64 (libFuzzer's "Base64:" line) with its stack.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -121,8 +121,9 @@ for t in "${targets[@]}"; do
   if ((rc != 0 || after > before)); then
     failed+=("$t")
     echo "   $t: exit status $rc; crash inputs in $crashes, log $log" >&2
-    grep -aE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:|fuzz property violated)' "$log" |
-      head -n 5 | sed 's/^/   /' >&2
+    # The input itself, for a crash found where the files do not survive (CI).
+    grep -aE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:|fuzz property violated|Base64: )' "$log" |
+      head -n 8 | sed 's/^/   /' >&2
   fi
 done
 
