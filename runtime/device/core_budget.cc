@@ -13,6 +13,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "absl/strings/numbers.h"
@@ -173,7 +174,12 @@ CoreBudget::Claim::Claim(CoreBudget& budget, int max_threads) : budget_(budget) 
 class LoadSampler {
  public:
   LoadSampler() : cpus_(AffinityCpus()), ticks_per_second_(sysconf(_SC_CLK_TCK)) {
-    thread_ = std::thread([this] { Loop(); });
+    // Without its thread (the system refused it) nothing is sampled and the budget goes on
+    // assuming that no other process is busy: a worse guess, never a failure.
+    try {
+      thread_ = std::thread([this] { Loop(); });
+    } catch (const std::system_error&) {
+    }
   }
   ~LoadSampler() {
     {
@@ -181,7 +187,7 @@ class LoadSampler {
       stop_ = true;
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
   }
 
  private:

@@ -90,6 +90,7 @@ class CoreBudget {
 };
 
 // Keeps the process's LoadSampler thread running while held (shared by every holder).
+// If the system refuses that thread, nothing is sampled: the budget assumes idle cores.
 class LoadSampler;
 std::shared_ptr<LoadSampler> AcquireLoadSampler();
 

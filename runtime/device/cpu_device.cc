@@ -12,6 +12,7 @@
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
 #include "runtime/device/core_budget.h"
+#include "runtime/device/thread_pool.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/CXX11/ThreadPool"
@@ -20,22 +21,23 @@ namespace sluice {
 
 class IntraOpThreadPool {
  public:
-  IntraOpThreadPool(int num_threads, bool allow_spinning)
-      : pool_(num_threads, allow_spinning), device_(&pool_, num_threads) {}
+  explicit IntraOpThreadPool(std::unique_ptr<ThreadPool> pool)
+      : pool_(std::move(pool)), device_(pool_.get(), pool_->NumThreads()) {}
 
-  Eigen::ThreadPool* pool() { return &pool_; }
+  ThreadPool* pool() { return pool_.get(); }
   const Eigen::ThreadPoolDevice* device() const { return &device_; }
 
  private:
-  Eigen::ThreadPool pool_;
+  const std::unique_ptr<ThreadPool> pool_;
   Eigen::ThreadPoolDevice device_;
 };
 
 namespace {
 
 // The shared pool of `num_threads` threads (spinning or not), created if no live device
-// holds one.
-std::shared_ptr<IntraOpThreadPool> SharedPool(int num_threads, bool allow_spinning) {
+// holds one. RESOURCE_EXHAUSTED if the system refuses its threads.
+absl::StatusOr<std::shared_ptr<IntraOpThreadPool>> SharedPool(int num_threads,
+                                                              bool allow_spinning) {
   static absl::Mutex mu(absl::kConstInit);
   static auto* pools =
       new absl::flat_hash_map<std::pair<int, bool>, std::weak_ptr<IntraOpThreadPool>>();
@@ -43,7 +45,13 @@ std::shared_ptr<IntraOpThreadPool> SharedPool(int num_threads, bool allow_spinni
   std::weak_ptr<IntraOpThreadPool>& slot = (*pools)[{num_threads, allow_spinning}];
   std::shared_ptr<IntraOpThreadPool> pool = slot.lock();
   if (pool == nullptr) {
-    pool = std::make_shared<IntraOpThreadPool>(num_threads, allow_spinning);
+    absl::StatusOr<std::unique_ptr<ThreadPool>> threads =
+        StartThreadPool(num_threads, allow_spinning, "the CPU device's intra-op pool");
+    if (!threads.ok()) {
+      pools->erase({num_threads, allow_spinning});
+      return threads.status();
+    }
+    pool = std::make_shared<IntraOpThreadPool>(*std::move(threads));
     slot = pool;
   }
   return pool;
@@ -54,21 +62,21 @@ thread_local int omp_threads_of_this_thread = 0;
 
 }  // namespace
 
-CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning)
-    : CpuDevice(attributes, num_threads, allow_spinning, std::make_unique<CpuAllocator>()) {}
+absl::StatusOr<std::unique_ptr<CpuDevice>> CpuDevice::Create(const DeviceAttributes& attributes,
+                                                             int num_threads, bool allow_spinning) {
+  absl::StatusOr<std::shared_ptr<IntraOpThreadPool>> pool = SharedPool(num_threads, allow_spinning);
+  if (!pool.ok()) return pool.status();
+  return std::unique_ptr<CpuDevice>(new CpuDevice(
+      attributes, *std::move(pool), new RetainingAllocator(std::make_unique<CpuAllocator>())));
+}
 
-CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
-                     std::unique_ptr<CpuAllocator> allocator)
-    : CpuDevice(attributes, num_threads, allow_spinning,
-                new RetainingAllocator(std::move(allocator))) {}
-
-CpuDevice::CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
+CpuDevice::CpuDevice(const DeviceAttributes& attributes, std::shared_ptr<IntraOpThreadPool> pool,
                      RetainingAllocator* allocator)
     : Device(attributes, allocator),
       allocator_(allocator),
-      num_threads_(num_threads),
-      pool_(SharedPool(num_threads, allow_spinning)),
-      load_sampler_(num_threads > 1 ? AcquireLoadSampler() : nullptr) {
+      num_threads_(pool->pool()->NumThreads()),
+      pool_(std::move(pool)),
+      load_sampler_(num_threads_ > 1 ? AcquireLoadSampler() : nullptr) {
   set_eigen_cpu_device(pool_->device());
 }
 
@@ -148,10 +156,12 @@ absl::Status CpuDeviceFactory::CreateDevices(const SessionOptions& options,
     if (!ParseFullName(name, &parsed)) {
       return errors::InvalidArgument("Invalid device name prefix: '", name_prefix, "'");
     }
-    devices->push_back(std::make_unique<CpuDevice>(
+    absl::StatusOr<std::unique_ptr<CpuDevice>> device = CpuDevice::Create(
         Device::BuildDeviceAttributes(name, DEVICE_CPU, CpuDevice::kMemoryLimitBytes,
                                       DeviceLocality(), /*physical_device_desc=*/""),
-        num_threads, ThreadSpinningFromOptions(options)));
+        num_threads, ThreadSpinningFromOptions(options));
+    if (!device.ok()) return device.status();
+    devices->push_back(*std::move(device));
   }
   return absl::OkStatus();
 }

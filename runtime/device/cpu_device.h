@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "graph/core/allocator.h"
 #include "graph/core/device_name.h"
 #include "runtime/device/core_budget.h"
@@ -61,8 +62,12 @@ class CpuDevice : public Device {
   static constexpr int64_t kMemoryLimitBytes = int64_t{256} << 20;
 
   // `num_threads` > 0 selects the shared pool of that size whose idle threads spin for work
-  // before sleeping, or not (`allow_spinning`).
-  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning = true);
+  // before sleeping, or not (`allow_spinning`), started if no live device holds one.
+  // INVALID_ARGUMENT for a size outside 1..kMaxThreadsPerPool, RESOURCE_EXHAUSTED if the system
+  // refuses the pool's threads.
+  static absl::StatusOr<std::unique_ptr<CpuDevice>> Create(const DeviceAttributes& attributes,
+                                                           int num_threads,
+                                                           bool allow_spinning = true);
   ~CpuDevice() override;
 
   void Compute(OpKernel* op_kernel, OpKernelContext* context) override;
@@ -79,10 +84,8 @@ class CpuDevice : public Device {
   Eigen::ThreadPoolInterface* intra_op_thread_pool() const;
 
  private:
-  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
-            std::unique_ptr<CpuAllocator> allocator);
   // Takes the owner's reference to `allocator`.
-  CpuDevice(const DeviceAttributes& attributes, int num_threads, bool allow_spinning,
+  CpuDevice(const DeviceAttributes& attributes, std::shared_ptr<IntraOpThreadPool> pool,
             RetainingAllocator* allocator);
   // Sets the calling thread's OpenMP thread count to `team` if not already so.
   void SetOmpThreadsForCurrentThread(int team) const;

@@ -20,6 +20,7 @@
 #include "runtime/device/device_factory.h"
 #include "runtime/device/device_mgr.h"
 #include "runtime/device/session_options.h"
+#include "runtime/device/thread_pool.h"
 #include "runtime/executor/step_stats_collector.h"
 #include "runtime/framework/call_frame.h"
 #include "runtime/framework/cancellation.h"
@@ -192,8 +193,13 @@ DirectSession::InterOpPool PoolOf(std::shared_ptr<Eigen::ThreadPoolInterface> po
 // parallelism asked for: at most that many nodes run at once, as in TensorFlow (whose caller
 // only waits). With a parallelism of 1 every node runs on the caller, and the pool's one
 // thread only runs a step whose caller must watch a deadline.
-std::shared_ptr<Eigen::ThreadPoolInterface> NewInterOpPool(int parallelism, bool spinning) {
-  return std::make_shared<Eigen::ThreadPool>(std::max(parallelism - 1, 1), spinning);
+absl::Status NewInterOpPool(int parallelism, bool spinning,
+                            std::shared_ptr<Eigen::ThreadPoolInterface>* pool) {
+  absl::StatusOr<std::unique_ptr<ThreadPool>> started =
+      StartThreadPool(std::max(parallelism - 1, 1), spinning, "the session's inter-op pool");
+  if (!started.ok()) return started.status();
+  *pool = *std::move(started);
+  return absl::OkStatus();
 }
 
 // The process-wide pool ThreadPoolOptionProto.global_name names, made by the first session
@@ -207,7 +213,13 @@ absl::Status GlobalInterOpPool(const std::string& name, int parallelism, bool sp
   absl::MutexLock lock(&mu);
   auto [it, made] = pools->try_emplace(name);
   if (made) {
-    it->second = {parallelism, NewInterOpPool(parallelism, spinning)};
+    std::shared_ptr<Eigen::ThreadPoolInterface> started;
+    const absl::Status status = NewInterOpPool(parallelism, spinning, &started);
+    if (!status.ok()) {
+      pools->erase(it);
+      return status;
+    }
+    it->second = {parallelism, std::move(started)};
   } else if (it->second.first != parallelism) {
     return errors::InvalidArgument("Pool ", name,
                                    " configured previously with num_threads=", it->second.first,
@@ -235,7 +247,7 @@ absl::Status MakeInterOpPools(const ConfigProto& config,
     const int parallelism = option.num_threads() > 0 ? option.num_threads() : default_parallelism;
     std::shared_ptr<Eigen::ThreadPoolInterface> pool;
     if (option.global_name().empty()) {
-      pool = NewInterOpPool(parallelism, spinning);
+      RETURN_IF_ERROR(NewInterOpPool(parallelism, spinning, &pool));
     } else {
       RETURN_IF_ERROR(GlobalInterOpPool(option.global_name(), parallelism, spinning, &pool));
     }
@@ -247,7 +259,9 @@ absl::Status MakeInterOpPools(const ConfigProto& config,
   if (threads < 0) {
     pools->emplace_back();
   } else {
-    pools->push_back(PoolOf(NewInterOpPool(default_parallelism, spinning), default_parallelism));
+    std::shared_ptr<Eigen::ThreadPoolInterface> pool;
+    RETURN_IF_ERROR(NewInterOpPool(default_parallelism, spinning, &pool));
+    pools->push_back(PoolOf(std::move(pool), default_parallelism));
   }
   return absl::OkStatus();
 }

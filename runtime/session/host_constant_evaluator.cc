@@ -14,6 +14,7 @@
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"
+#include "runtime/device/thread_pool.h"
 #include "runtime/framework/create_op_kernel.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/device_type.h"
@@ -69,20 +70,20 @@ absl::Status ReadConst(const Node& node, std::vector<Tensor>* outputs) {
 }  // namespace
 
 struct HostConstantEvaluator::HostDevice {
-  explicit HostDevice(int num_threads)
-      : pool(num_threads),
-        eigen_device(&pool, num_threads),
+  explicit HostDevice(std::unique_ptr<ThreadPool> threads)
+      : pool(std::move(threads)),
+        eigen_device(pool.get(), pool->NumThreads()),
         device(kHostDeviceName, DEVICE_CPU, DefaultCpuAllocator()) {
     device.set_eigen_cpu_device(&eigen_device);
   }
 
-  Eigen::ThreadPool pool;
+  const std::unique_ptr<ThreadPool> pool;
   Eigen::ThreadPoolDevice eigen_device;
   DeviceBase device;
 };
 
 HostConstantEvaluator::HostConstantEvaluator(int num_threads)
-    : device_(std::make_unique<HostDevice>(std::max(num_threads, 1))) {}
+    : num_threads_(std::max(num_threads, 1)) {}
 
 HostConstantEvaluator::~HostConstantEvaluator() = default;
 
@@ -100,9 +101,17 @@ int HostConstantEvaluator::num_cached_kernels() const {
   return static_cast<int>(kernels_.size());
 }
 
-absl::Status HostConstantEvaluator::GetKernel(const Node& node, OpKernel** kernel) {
+absl::Status HostConstantEvaluator::GetKernel(const Node& node, OpKernel** kernel,
+                                              DeviceBase** device) {
   std::string key = KernelKey(node.def());
   absl::MutexLock lock(&mu_);
+  if (device_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<ThreadPool>> pool =
+        StartThreadPool(num_threads_, /*allow_spinning=*/true, "constant folding's pool");
+    if (!pool.ok()) return AttachDef(pool.status(), node.def());
+    device_ = std::make_unique<HostDevice>(*std::move(pool));
+  }
+  *device = &device_->device;
   auto it = kernels_.find(key);
   if (it == kernels_.end()) {
     std::unique_ptr<OpKernel> created;
@@ -117,7 +126,8 @@ absl::Status HostConstantEvaluator::GetKernel(const Node& node, OpKernel** kerne
 absl::Status HostConstantEvaluator::RunKernel(const Node& node, std::vector<Tensor>* inputs,
                                               std::vector<Tensor>* outputs) {
   OpKernel* kernel = nullptr;
-  RETURN_IF_ERROR(GetKernel(node, &kernel));
+  DeviceBase* device = nullptr;
+  RETURN_IF_ERROR(GetKernel(node, &kernel, &device));
   if (HasRefType(kernel->input_types()) || HasRefType(kernel->output_types())) {
     return AttachDef(errors::Unimplemented("Cannot evaluate ", node.type_string(),
                                            " as a constant: it has ref-typed arguments"),
@@ -134,7 +144,7 @@ absl::Status HostConstantEvaluator::RunKernel(const Node& node, std::vector<Tens
 
   OpKernelContext::Params params;
   params.op_kernel = kernel;
-  params.device = &device_->device;
+  params.device = device;
   params.inputs = slots;
   OpKernelContext context(&params);
   kernel->Compute(&context);  // Blocks until done for asynchronous kernels too.

@@ -59,17 +59,18 @@ class HostConstantEvaluator : public ConstantSubgraphEvaluator {
  private:
   struct HostDevice;
 
-  // The cached kernel for `node`, built on first use.
-  absl::Status GetKernel(const Node& node, OpKernel** kernel);
+  // The cached kernel for `node`, built on first use, and the device it runs on (whose pool
+  // starts on first use: RESOURCE_EXHAUSTED if the system refuses its threads).
+  absl::Status GetKernel(const Node& node, OpKernel** kernel, DeviceBase** device);
   // Runs `node`'s kernel on `inputs` and moves its outputs into *outputs.
   absl::Status RunKernel(const Node& node, std::vector<Tensor>* inputs,
                          std::vector<Tensor>* outputs);
 
-  // Constant after construction. Declared before kernels_ so that the kernels are destroyed
-  // before the device they were built for.
-  const std::unique_ptr<HostDevice> device_;
-
+  const int num_threads_;
   mutable absl::Mutex mu_;
+  // Made once, on first use, and constant from then on. Declared before kernels_ so that the
+  // kernels are destroyed before the device they were built for.
+  std::unique_ptr<HostDevice> device_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, std::unique_ptr<OpKernel>> kernels_ ABSL_GUARDED_BY(mu_);
 };
 

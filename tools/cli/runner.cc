@@ -2,15 +2,11 @@
 #include "tools/cli/runner.h"
 
 #include <algorithm>
-#include <new>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/notification.h"
 #include "graph/core/errors.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/session_options.h"
@@ -36,10 +32,6 @@ absl::Status CheckDevice(const std::string& device, std::string* device_type) {
   return absl::OkStatus();
 }
 
-int64_t ThreadsOrCores(int64_t threads) {
-  return threads > 0 ? threads : std::max<int64_t>(std::thread::hardware_concurrency(), 1);
-}
-
 }  // namespace
 
 absl::Status ValidateRunnerOptions(const RunnerOptions& options) {
@@ -51,32 +43,6 @@ absl::Status ValidateRunnerOptions(const RunnerOptions& options) {
     }
   }
   return absl::OkStatus();
-}
-
-absl::Status CheckThreadsCanStart(int64_t count, const std::string& what) {
-  absl::Notification release;
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<size_t>(std::max<int64_t>(count, 0)));
-  std::string refusal;
-  for (int64_t i = 0; i < count; ++i) {
-    try {
-      threads.emplace_back([&release] { release.WaitForNotification(); });
-    } catch (const std::system_error& error) {
-      refusal = error.code().message();
-      break;
-    } catch (const std::bad_alloc&) {
-      refusal = "out of memory";
-      break;
-    }
-  }
-  release.Notify();
-  for (std::thread& thread : threads) thread.join();
-  if (refusal.empty()) return absl::OkStatus();
-  return errors::ResourceExhausted("cannot start the ", count, " threads ", what,
-                                   " need: the system refused a thread after ", threads.size(),
-                                   " (", refusal,
-                                   "); use fewer threads, or raise the process's limits "
-                                   "(ulimit -v, ulimit -u)");
 }
 
 ModelRunner::~ModelRunner() {
@@ -108,15 +74,13 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
   } else {
     (*config.mutable_device_count())[DEVICE_GPU] = 0;
   }
-  // The session's pools would abort the process on a thread the system refuses (Eigen's
-  // pool cannot unwind a half-built pool), so the threads are tried first: the intra-op pool's
-  // and the inter-op pool's (one fewer: the calling thread runs nodes too).
-  RETURN_IF_ERROR(
-      CheckThreadsCanStart(ThreadsOrCores(options.threads) +
-                               std::max<int64_t>(ThreadsOrCores(options.inter_op_threads) - 1, 1),
-                           absl::StrCat("the thread pools (--threads ", options.threads,
-                                        ", --inter-op-threads ", options.inter_op_threads, ")")));
-  RETURN_IF_ERROR(NewSession(session_options, &result->session_));
+  const absl::Status made = NewSession(session_options, &result->session_);
+  if (made.code() == absl::StatusCode::kResourceExhausted) {
+    return absl::Status(made.code(),
+                        absl::StrCat(made.message(), " (--threads ", options.threads,
+                                     ", --inter-op-threads ", options.inter_op_threads, ")"));
+  }
+  RETURN_IF_ERROR(made);
   RETURN_IF_ERROR(result->session_->Create(std::move(graph_def)));
   result->feeds_ = std::move(feeds);
   result->fetches_ = std::move(fetches);

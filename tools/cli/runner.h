@@ -50,11 +50,6 @@ struct RunnerOptions {
 // INVALID_ARGUMENT naming the flag unless both thread counts are in [0, kMaxThreads].
 absl::Status ValidateRunnerOptions(const RunnerOptions& options);
 
-// Starts `count` threads, each waiting until all have started, then stops them. OK when all
-// started; RESOURCE_EXHAUSTED saying how many did and why (the system's error) otherwise.
-// `what` says what needs the threads ("the thread pools (--threads 1200, ...)").
-absl::Status CheckThreadsCanStart(int64_t count, const std::string& what);
-
 class ModelRunner {
  public:
   // The session takes `graph_def` over (callers move their copy in: a big graph's nodes

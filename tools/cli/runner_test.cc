@@ -45,11 +45,6 @@ TEST(RunnerTest, CreateRejectsTooManyThreads) {
   EXPECT_EQ(runner, nullptr);
 }
 
-TEST(RunnerTest, ThreadsThatCanStart) {
-  EXPECT_TRUE(CheckThreadsCanStart(0, "nothing").ok());
-  EXPECT_TRUE(CheckThreadsCanStart(16, "a few threads").ok());
-}
-
 // The process's virtual size in bytes (VmSize).
 int64_t VirtualBytes() {
   std::ifstream status("/proc/self/status");
@@ -74,13 +69,20 @@ TEST(RunnerTest, ThreadsTheSystemRefuses) {
   limited.rlim_cur = static_cast<rlim_t>(used + (256 << 20));
   ASSERT_EQ(setrlimit(RLIMIT_AS, &limited), 0);
   // Each thread reserves its stack (8 MiB by default): 1200 of them cannot fit in 256 MiB.
-  const absl::Status status = CheckThreadsCanStart(1200, "the test's pools");
+  RunnerOptions options;
+  options.threads = 1200;
+  std::unique_ptr<ModelRunner> runner;
+  const absl::Status status = ModelRunner::Create(GraphDef(), options, {}, {}, &runner);
   ASSERT_EQ(setrlimit(RLIMIT_AS, &saved), 0);
   EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted) << status;
-  EXPECT_NE(status.message().find("cannot start the 1200 threads the test's pools need"),
-            std::string::npos)
+  EXPECT_NE(
+      status.message().find("cannot start the 1200 threads of the CPU device's intra-op pool"),
+      std::string::npos)
       << status;
-  EXPECT_TRUE(CheckThreadsCanStart(16, "a few threads").ok());
+  EXPECT_NE(status.message().find("(--threads 1200, --inter-op-threads 0)"), std::string::npos)
+      << status;
+  options.threads = 2;
+  EXPECT_TRUE(ModelRunner::Create(GraphDef(), options, {}, {}, &runner).ok());
 }
 
 }  // namespace
