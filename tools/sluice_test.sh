@@ -98,6 +98,15 @@ expect "$tmp/add_default.out" "Inputs (1):"
 expect_not "$tmp/add_default.out" "y: random"
 run add_batch 0 run "$data/add.pbtxt" --output twice --batch 4
 expect "$tmp/add_batch.out" "twice: float [4,3]"
+# --memory-limit-mb: twice = x + x needs 1.2 MB, more than the limit of 1 MiB; a small batch fits.
+run memory_limit 1 run "$data/add.pbtxt" --output twice --batch 100000 --memory-limit-mb 1
+expect "$tmp/memory_limit.err" "RESOURCE_EXHAUSTED: OOM when allocating tensor"
+expect "$tmp/memory_limit.err" "of its limit of 1048576 are in use"
+expect "$tmp/memory_limit.err" "{{node twice}}"
+run memory_limit_fits 0 run "$data/add.pbtxt" --output twice --batch 4 --memory-limit-mb 1
+expect "$tmp/memory_limit_fits.out" "twice: float [4,3]"
+run memory_limit_negative 2 run "$data/add.pbtxt" --memory-limit-mb -1
+expect "$tmp/memory_limit_negative.err" "--memory-limit-mb must be between 0 and"
 
 run int_add 0 run "$data/int_add.pbtxt" --input n=zeros --shape n=2 --output out --output kk
 expect "$tmp/int_add.out" "out: int32 [2]  min 20 max 20 mean 20"
@@ -226,8 +235,9 @@ if ! grep -qaE '__(a|t|m)san_init' "$sluice"; then
   status=$?
   [ "$status" -eq 1 ] || fail "threads_refused: exit status $status, expected 1: \
 $(cat "$tmp/threads_refused.err")"
-  expect "$tmp/threads_refused.err" "RESOURCE_EXHAUSTED: cannot start the 1201 threads the \
-thread pools (--threads 1200, --inter-op-threads 2) need: the system refused a thread after"
+  expect "$tmp/threads_refused.err" "RESOURCE_EXHAUSTED: cannot start the 1200 threads of the \
+CPU device's intra-op pool: the system refused a thread after"
+  expect "$tmp/threads_refused.err" "(--threads 1200, --inter-op-threads 2)"
   expect_not "$tmp/threads_refused.err" "terminate called"
   (ulimit -v 3000000 && "$sluice" run "$data/add.pbtxt" --output twice --threads 2 \
     --inter-op-threads 2 >"$tmp/threads_limited.out" 2>"$tmp/threads_limited.err") ||

@@ -70,9 +70,9 @@ size_t DefaultCacheBytes() {
 }  // namespace
 
 std::string AllocatorStats::DebugString() const {
-  return absl::StrCat("NumAllocs: ", num_allocs, "\nInUse: ", bytes_in_use,
-                      "\nMaxInUse: ", peak_bytes_in_use, "\nMaxAllocSize: ", largest_alloc_size,
-                      "\n");
+  return absl::StrCat(bytes_limit > 0 ? absl::StrCat("Limit: ", bytes_limit, "\n") : "",
+                      "InUse: ", bytes_in_use, "\nMaxInUse: ", peak_bytes_in_use,
+                      "\nNumAllocs: ", num_allocs, "\nMaxAllocSize: ", largest_alloc_size, "\n");
 }
 
 Allocator::~Allocator() = default;
@@ -86,9 +86,14 @@ CpuAllocator::CpuAllocator() : CpuAllocator(PhysicalMemoryBytes()) {}
 CpuAllocator::CpuAllocator(size_t max_allocation_bytes)
     : CpuAllocator(max_allocation_bytes, DefaultCacheBytes()) {}
 
-CpuAllocator::CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes)
+CpuAllocator::CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes, int64_t bytes_limit)
     : max_allocation_bytes_(max_allocation_bytes),
+      bytes_limit_(std::max<int64_t>(bytes_limit, 0)),
       cache_(cache_bytes == 0 ? nullptr : std::make_unique<LargeBlockCache>(cache_bytes)) {}
+
+std::unique_ptr<CpuAllocator> CpuAllocator::WithBytesLimit(int64_t bytes_limit) {
+  return std::make_unique<CpuAllocator>(PhysicalMemoryBytes(), DefaultCacheBytes(), bytes_limit);
+}
 
 CpuAllocator::~CpuAllocator() = default;
 
@@ -97,6 +102,31 @@ size_t CpuAllocator::cached_bytes() const { return cache_ == nullptr ? 0 : cache
 void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
   if (num_bytes > max_allocation_bytes_) return nullptr;
+  const int64_t size = static_cast<int64_t>(num_bytes);
+  int64_t in_use = 0;
+  if (bytes_limit_ > 0) {
+    // Counted before the block exists, so that threads allocating at once cannot pass the
+    // limit together; uncounted again if over it or if the block cannot be had.
+    in_use = bytes_in_use_.fetch_add(size, std::memory_order_relaxed) + size;
+    if (in_use > bytes_limit_) {
+      bytes_in_use_.fetch_sub(size, std::memory_order_relaxed);
+      return nullptr;
+    }
+  }
+  void* payload = AllocateBlock(alignment, num_bytes, /*counted=*/bytes_limit_ > 0);
+  if (payload == nullptr) {
+    if (bytes_limit_ > 0) bytes_in_use_.fetch_sub(size, std::memory_order_relaxed);
+    return nullptr;
+  }
+  if (bytes_limit_ == 0) in_use = bytes_in_use_.fetch_add(size, std::memory_order_relaxed) + size;
+  num_allocs_.fetch_add(1, std::memory_order_relaxed);
+  UpdateMax(&peak_bytes_in_use_, in_use);
+  UpdateMax(&high_water_in_use_, in_use);
+  UpdateMax(&largest_alloc_size_, size);
+  return payload;
+}
+
+void* CpuAllocator::AllocateBlock(size_t alignment, size_t num_bytes, bool counted) {
   alignment = std::max(alignment, kAllocatorAlignment);
   // The front padding holds the header and keeps the payload aligned.
   const size_t front = ((sizeof(BlockHeader) + alignment - 1) / alignment) * alignment;
@@ -118,7 +148,7 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
     if (base != nullptr) {
       total = cached_size;
     } else {
-      TrimCacheBefore(total);
+      TrimCacheBefore(counted ? total - num_bytes : total);
       base = std::aligned_alloc(alignment, total);
       if (base == nullptr) return nullptr;
     }
@@ -145,23 +175,16 @@ void* CpuAllocator::AllocateRaw(size_t alignment, size_t num_bytes) {
   }
   BlockHeader header{base, num_bytes, total, reuse};
   std::memcpy(payload - sizeof(BlockHeader), &header, sizeof(header));
-
-  const int64_t size = static_cast<int64_t>(num_bytes);
-  num_allocs_.fetch_add(1, std::memory_order_relaxed);
-  const int64_t in_use = bytes_in_use_.fetch_add(size, std::memory_order_relaxed) + size;
-  UpdateMax(&peak_bytes_in_use_, in_use);
-  UpdateMax(&high_water_in_use_, in_use);
-  UpdateMax(&largest_alloc_size_, size);
   return payload;
 }
 
-void CpuAllocator::TrimCacheBefore(size_t new_block_bytes) {
+void CpuAllocator::TrimCacheBefore(size_t uncounted_bytes) {
   const size_t cached = cache_->cached_bytes();
   if (cached == 0) return;
   const auto load = [](const std::atomic<int64_t>& counter) {
     return static_cast<size_t>(std::max<int64_t>(counter.load(std::memory_order_relaxed), 0));
   };
-  const size_t requested = load(bytes_in_use_) + new_block_bytes;
+  const size_t requested = load(bytes_in_use_) + uncounted_bytes;
   const size_t held = requested + load(large_block_slack_);
   const size_t high_water = std::max(load(high_water_in_use_), requested);
   const size_t limit = high_water + high_water / kCacheSlackDivisor;
@@ -194,6 +217,7 @@ AllocatorStats CpuAllocator::GetStats() const {
   stats.bytes_in_use = bytes_in_use_.load(std::memory_order_relaxed);
   stats.peak_bytes_in_use = peak_bytes_in_use_.load(std::memory_order_relaxed);
   stats.largest_alloc_size = largest_alloc_size_.load(std::memory_order_relaxed);
+  stats.bytes_limit = bytes_limit_;
   return stats;
 }
 

@@ -41,6 +41,7 @@ struct AllocatorStats {
   int64_t bytes_in_use = 0;        // requested bytes not yet freed
   int64_t peak_bytes_in_use = 0;   // highest bytes_in_use since the last ClearStats
   int64_t largest_alloc_size = 0;  // largest successful request since the last ClearStats
+  int64_t bytes_limit = 0;         // most bytes in use at once (0: no limit of the allocator's)
   std::string DebugString() const;
 };
 
@@ -71,9 +72,14 @@ class CpuAllocator : public Allocator {
   // an eighth of physical memory, or the environment variable SLUICE_CPU_CACHE_MB
   // (megabytes) when set; it is 0 under AddressSanitizer, which must see every free to
   // catch later uses.
+  //
+  // `bytes_limit` > 0 caps the bytes in use at once (stats' bytes_in_use): a request that
+  // would pass it fails, however much memory the machine has. 0: no cap.
   CpuAllocator();
   explicit CpuAllocator(size_t max_allocation_bytes);
-  CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes);
+  CpuAllocator(size_t max_allocation_bytes, size_t cache_bytes, int64_t bytes_limit = 0);
+  // The defaults above, with `bytes_limit`.
+  static std::unique_ptr<CpuAllocator> WithBytesLimit(int64_t bytes_limit);
   ~CpuAllocator() override;
 
   CpuAllocator(const CpuAllocator&) = delete;
@@ -98,11 +104,15 @@ class CpuAllocator : public Allocator {
   static constexpr size_t kCacheSlackDivisor = 4;
 
  private:
-  // Before a block of `new_block_bytes` comes from the system: trims the cache to the bound
-  // above, counting the new block as in use.
-  void TrimCacheBefore(size_t new_block_bytes);
+  // The block for a request the caller checked; `counted`: the request is already in
+  // bytes_in_use_. Null if the system has no memory for it.
+  void* AllocateBlock(size_t alignment, size_t num_bytes, bool counted);
+  // Before a new block comes from the system: trims the cache to the bound above, counting
+  // the block as in use (`uncounted_bytes`: the part of it not yet in bytes_in_use_).
+  void TrimCacheBefore(size_t uncounted_bytes);
 
   const size_t max_allocation_bytes_;
+  const int64_t bytes_limit_;
   const std::unique_ptr<LargeBlockCache> cache_;  // null when caching is off
 
   // Lock-free counters: allocation sits on every step's hot path.

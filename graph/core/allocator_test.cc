@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -96,6 +97,30 @@ TEST(CpuAllocatorTest, StatsTrackUseAndPeak) {
   allocator.DeallocateRaw(a);
   allocator.DeallocateRaw(c);
   EXPECT_EQ(allocator.GetStats().bytes_in_use, 0);
+}
+
+TEST(CpuAllocatorTest, TheBytesLimitCapsWhatIsInUseAtOnce) {
+  std::unique_ptr<CpuAllocator> allocator = CpuAllocator::WithBytesLimit(1 << 20);
+  void* a = allocator->AllocateRaw(kAllocatorAlignment, 600 << 10);
+  ASSERT_NE(a, nullptr);
+  // 600 KiB + 600 KiB passes 1 MiB; 400 KiB fits.
+  EXPECT_EQ(allocator->AllocateRaw(kAllocatorAlignment, 600 << 10), nullptr);
+  void* b = allocator->AllocateRaw(kAllocatorAlignment, 400 << 10);
+  ASSERT_NE(b, nullptr);
+  AllocatorStats stats = allocator->GetStats();
+  EXPECT_EQ(stats.bytes_limit, 1 << 20);
+  EXPECT_EQ(stats.bytes_in_use, 1000 << 10);
+  EXPECT_EQ(stats.num_allocs, 2);  // the refused request is not counted
+  EXPECT_NE(stats.DebugString().find("Limit: 1048576\n"), std::string::npos);
+  // Freed bytes are free again, and a request larger than the limit never fits.
+  allocator->DeallocateRaw(a);
+  EXPECT_EQ(allocator->AllocateRaw(kAllocatorAlignment, (1 << 20) + 1), nullptr);
+  void* c = allocator->AllocateRaw(kAllocatorAlignment, 600 << 10);
+  EXPECT_NE(c, nullptr);
+  allocator->DeallocateRaw(b);
+  allocator->DeallocateRaw(c);
+  EXPECT_EQ(allocator->GetStats().bytes_in_use, 0);
+  EXPECT_EQ(allocator->GetStats().peak_bytes_in_use, 1000 << 10);
 }
 
 TEST(CpuAllocatorTest, ZeroBytesGivesUniquePointer) {

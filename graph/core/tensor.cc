@@ -151,9 +151,13 @@ absl::StatusOr<Tensor> Tensor::Allocate(Allocator* allocator, DataType dtype,
   }
   void* data = allocator->AllocateRaw(kAllocatorAlignment, static_cast<size_t>(num_bytes));
   if (data == nullptr) {
-    return errors::ResourceExhausted("OOM when allocating tensor of type ", DataTypeString(dtype),
-                                     " with shape ", shape.DebugString(), " (", num_bytes,
-                                     " bytes) on allocator ", allocator->Name());
+    const AllocatorStats stats = allocator->GetStats();
+    return errors::ResourceExhausted(
+        "OOM when allocating tensor of type ", DataTypeString(dtype), " with shape ",
+        shape.DebugString(), " (", num_bytes, " bytes) on allocator ", allocator->Name(),
+        stats.bytes_limit > 0 ? absl::StrCat(": ", stats.bytes_in_use, " bytes of its limit of ",
+                                             stats.bytes_limit, " are in use")
+                              : "");
   }
   VisitStoredType(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -532,6 +533,17 @@ TEST(VariantTensorTest, ElementsAreConstructedEmptySharedAndDestroyed) {
   EXPECT_EQ(scalar.scalar<Variant>()().get<CountedPayload>()->value, 5);
   scalar = Tensor();
   EXPECT_EQ(CountedPayload::live, 0);
+}
+
+TEST(TensorTest, AllocationsPastTheAllocatorsLimitAreResourceExhausted) {
+  std::unique_ptr<CpuAllocator> allocator = CpuAllocator::WithBytesLimit(4096);
+  absl::StatusOr<Tensor> held = Tensor::Allocate(allocator.get(), DT_FLOAT, TensorShape({512}));
+  ASSERT_TRUE(held.ok()) << held.status();
+  absl::StatusOr<Tensor> refused = Tensor::Allocate(allocator.get(), DT_FLOAT, TensorShape({1024}));
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(refused.status().message().find("2048 bytes of its limit of 4096 are in use"),
+            std::string::npos)
+      << refused.status();
 }
 
 }  // namespace

@@ -63,11 +63,13 @@ thread_local int omp_threads_of_this_thread = 0;
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CpuDevice>> CpuDevice::Create(const DeviceAttributes& attributes,
-                                                             int num_threads, bool allow_spinning) {
+                                                             int num_threads, bool allow_spinning,
+                                                             int64_t memory_limit_bytes) {
   absl::StatusOr<std::shared_ptr<IntraOpThreadPool>> pool = SharedPool(num_threads, allow_spinning);
   if (!pool.ok()) return pool.status();
-  return std::unique_ptr<CpuDevice>(new CpuDevice(
-      attributes, *std::move(pool), new RetainingAllocator(std::make_unique<CpuAllocator>())));
+  return std::unique_ptr<CpuDevice>(
+      new CpuDevice(attributes, *std::move(pool),
+                    new RetainingAllocator(CpuAllocator::WithBytesLimit(memory_limit_bytes))));
 }
 
 CpuDevice::CpuDevice(const DeviceAttributes& attributes, std::shared_ptr<IntraOpThreadPool> pool,
@@ -150,6 +152,10 @@ absl::Status CpuDeviceFactory::CreateDevices(const SessionOptions& options,
   RETURN_IF_ERROR(DeviceCount(options, DEVICE_CPU, /*default_count=*/1, &count));
   int num_threads = 0;
   RETURN_IF_ERROR(IntraOpThreadsFromOptions(options, &num_threads));
+  if (options.memory_limit_bytes < 0) {
+    return errors::InvalidArgument("Invalid memory_limit_bytes: ", options.memory_limit_bytes,
+                                   " (0 sets no limit)");
+  }
   for (int i = 0; i < count; ++i) {
     const std::string name = absl::StrCat(name_prefix, "/device:", DEVICE_CPU, ":", i);
     ParsedDeviceName parsed;
@@ -157,9 +163,11 @@ absl::Status CpuDeviceFactory::CreateDevices(const SessionOptions& options,
       return errors::InvalidArgument("Invalid device name prefix: '", name_prefix, "'");
     }
     absl::StatusOr<std::unique_ptr<CpuDevice>> device = CpuDevice::Create(
-        Device::BuildDeviceAttributes(name, DEVICE_CPU, CpuDevice::kMemoryLimitBytes,
+        Device::BuildDeviceAttributes(name, DEVICE_CPU,
+                                      options.memory_limit_bytes > 0 ? options.memory_limit_bytes
+                                                                     : CpuDevice::kMemoryLimitBytes,
                                       DeviceLocality(), /*physical_device_desc=*/""),
-        num_threads, ThreadSpinningFromOptions(options));
+        num_threads, ThreadSpinningFromOptions(options), options.memory_limit_bytes);
     if (!device.ok()) return device.status();
     devices->push_back(*std::move(device));
   }

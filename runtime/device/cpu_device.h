@@ -28,7 +28,9 @@
 // one thread keeps the process's load sampler running (core_budget.h).
 //
 // Devices report TensorFlow's CPU memory_limit (256 MiB, informational only: allocation is
-// bounded by physical memory, see graph/core/allocator.h).
+// bounded by physical memory, see graph/core/allocator.h), unless the session sets
+// SessionOptions::memory_limit_bytes: then each device's allocator holds its tensors to that
+// many bytes and the attribute reports it.
 // Thread safety: as Device.
 #ifndef SLUICE_RUNTIME_DEVICE_CPU_DEVICE_H_
 #define SLUICE_RUNTIME_DEVICE_CPU_DEVICE_H_
@@ -63,11 +65,13 @@ class CpuDevice : public Device {
 
   // `num_threads` > 0 selects the shared pool of that size whose idle threads spin for work
   // before sleeping, or not (`allow_spinning`), started if no live device holds one.
+  // `memory_limit_bytes` > 0 caps the bytes the device's tensors hold at once (0: no cap).
   // INVALID_ARGUMENT for a size outside 1..kMaxThreadsPerPool, RESOURCE_EXHAUSTED if the system
   // refuses the pool's threads.
   static absl::StatusOr<std::unique_ptr<CpuDevice>> Create(const DeviceAttributes& attributes,
                                                            int num_threads,
-                                                           bool allow_spinning = true);
+                                                           bool allow_spinning = true,
+                                                           int64_t memory_limit_bytes = 0);
   ~CpuDevice() override;
 
   void Compute(OpKernel* op_kernel, OpKernelContext* context) override;

@@ -7,6 +7,7 @@
 #ifndef SLUICE_RUNTIME_DEVICE_SESSION_OPTIONS_H_
 #define SLUICE_RUNTIME_DEVICE_SESSION_OPTIONS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "proto/config.pb.h"
@@ -21,6 +22,11 @@ inline constexpr int kMaxThreadsPerPool = 4096;
 struct SessionOptions {
   std::string target;
   ConfigProto config;
+  // Sluice's own, as TensorFlow has no CPU memory limit: the most bytes of tensors each CPU
+  // device may hold at once (its allocator's bytes_limit); 0, the default, sets none. A
+  // kernel whose output or scratch would pass it fails with RESOURCE_EXHAUSTED naming its
+  // node, and the session stays usable.
+  int64_t memory_limit_bytes = 0;
 };
 
 }  // namespace sluice

@@ -408,5 +408,48 @@ TEST(HostileGraphsTest, ReductionAxisOfRank2) {
   }
 }
 
+// ---- The session's memory limit ------------------------------------------------------
+
+// A Fill of fed dims under SessionOptions::memory_limit_bytes: within the limit it runs; past
+// it the step fails with RESOURCE_EXHAUSTED naming the node and the limit, and the session
+// serves the next step.
+TEST(HostileGraphsTest, MemoryLimitRefusesATensorAndTheSessionGoesOn) {
+  GraphBuilder b;
+  b.Placeholder("dims", DT_INT32, TensorShape({2}));
+  b.Const("one", Scalar<float>(1.0f));
+  NodeDef* fill = b.Op("big", "Fill", {"dims", "one"});
+  AddNodeAttr("T", DT_FLOAT, fill);
+  AddNodeAttr("index_type", DT_INT32, fill);
+  SessionOptions options;
+  options.memory_limit_bytes = int64_t{64} << 20;
+  std::unique_ptr<Session> session;
+  ASSERT_TRUE(NewSession(options, &session).ok());
+  ASSERT_TRUE(session->Create(b.graph()).ok());
+
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({{"dims", Vector<int32_t>({1024, 1024})}}, {"big"}, {}, &out).ok());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].NumElements(), 1024 * 1024);
+  EXPECT_EQ(out[0].flat<float>()(1024 * 1024 - 1), 1.0f);
+  out.clear();
+
+  const absl::Status refused =
+      session->Run({{"dims", Vector<int32_t>({8192, 4096})}}, {"big"}, {}, &out);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kResourceExhausted) << refused;
+  EXPECT_THAT(refused.message(), HasSubstr("shape[8192,4096]"));
+  EXPECT_THAT(refused.message(), HasSubstr("of its limit of 67108864 are in use"));
+  EXPECT_THAT(refused.message(), HasSubstr("{{node big}}"));
+
+  ASSERT_TRUE(session->Run({{"dims", Vector<int32_t>({2, 3})}}, {"big"}, {}, &out).ok());
+  EXPECT_EQ(Values<float>(out[0]), std::vector<float>(6, 1.0f));
+}
+
+TEST(HostileGraphsTest, NegativeMemoryLimitIsInvalid) {
+  SessionOptions options;
+  options.memory_limit_bytes = -1;
+  std::unique_ptr<Session> session;
+  EXPECT_EQ(NewSession(options, &session).code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace sluice

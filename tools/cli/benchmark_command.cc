@@ -259,6 +259,9 @@ int BenchmarkCommand(const Args& args) {
                 &flags.runner.inter_op_threads, 0, kMaxThreads);
   parser.AddBool("no-thread-spinning", "idle pool threads sleep at once (no spinning)",
                  &flags.runner.no_thread_spinning);
+  parser.AddInt("memory-limit-mb", "MB",
+                "the most MiB the model's tensors may hold at once (default 0: no limit)",
+                &flags.runner.memory_limit_mb, 0, kMaxMemoryLimitMb);
   parser.AddString("device", "cpu|gpu", "where to run (default cpu)", &flags.runner.device);
   parser.AddRepeated("input", "NAME=SPEC", "feed NAME from FILE.npy, random or zeros",
                      &flags.feeds.inputs);

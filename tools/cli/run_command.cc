@@ -161,6 +161,9 @@ int RunCommand(const Args& args) {
                 &flags.runner.inter_op_threads, 0, kMaxThreads);
   parser.AddBool("no-thread-spinning", "idle pool threads sleep at once (no spinning)",
                  &flags.runner.no_thread_spinning);
+  parser.AddInt("memory-limit-mb", "MB",
+                "the most MiB the model's tensors may hold at once (default 0: no limit)",
+                &flags.runner.memory_limit_mb, 0, kMaxMemoryLimitMb);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("seed", "S", "seed of generated inputs (default 0)", &flags.seed);

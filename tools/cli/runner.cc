@@ -42,6 +42,10 @@ absl::Status ValidateRunnerOptions(const RunnerOptions& options) {
                                      " (0: one per core), got ", value);
     }
   }
+  if (options.memory_limit_mb < 0 || options.memory_limit_mb > kMaxMemoryLimitMb) {
+    return errors::InvalidArgument("--memory-limit-mb must be between 0 and ", kMaxMemoryLimitMb,
+                                   " (0: no limit), got ", options.memory_limit_mb);
+  }
   return absl::OkStatus();
 }
 
@@ -66,6 +70,7 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
   config.set_intra_op_parallelism_threads(static_cast<int32_t>(options.threads));
   config.set_inter_op_parallelism_threads(static_cast<int32_t>(options.inter_op_threads));
   config.mutable_experimental()->set_disable_thread_spinning(options.no_thread_spinning);
+  session_options.memory_limit_bytes = options.memory_limit_mb << 20;
   if (result->device_type_ == DEVICE_GPU) {
     config.set_allow_soft_placement(true);
     for (NodeDef& node : *graph_def.mutable_node()) {

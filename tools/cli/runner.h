@@ -7,15 +7,14 @@
 // one). `--device gpu` pins every node without a device to GPU:0 with soft placement on, so
 // ops without a GPU kernel fall back to the CPU as in TensorFlow; `--device cpu` hides GPUs.
 // `threads` > 0 sets the intra-op pool size, `inter_op_threads` > 0 the inter-op pool size
-// (0: one per core, for each); each is at most kMaxThreads. Before the session starts its
-// pools, Create starts as many plain threads as they will hold and stops them again, so that
-// a system that refuses that many threads (a memory limit, `ulimit -v`; a thread limit) is a
-// RESOURCE_EXHAUSTED error rather than an exception the thread pools would abort on.
+// (0: one per core, for each); each is at most kMaxThreads. `memory_limit_mb` > 0 caps the
+// bytes the model's tensors hold at once (SessionOptions::memory_limit_bytes).
 //
 // Errors: INVALID_ARGUMENT for an unknown device name or a device this build lacks, or a
-// thread count outside [0, kMaxThreads]; RESOURCE_EXHAUSTED when the threads cannot start; the
-// kernel check's NOT_FOUND; the session's own errors otherwise. Run's errors come from the
-// session unchanged. Not thread-safe (one command drives it).
+// thread count or memory limit out of range; the kernel check's NOT_FOUND; the session's own
+// errors otherwise, among them RESOURCE_EXHAUSTED when the system refuses the pools' threads
+// (the flags are appended to that message). Run's errors come from the session unchanged. Not
+// thread-safe (one command drives it).
 #ifndef SLUICE_TOOLS_CLI_RUNNER_H_
 #define SLUICE_TOOLS_CLI_RUNNER_H_
 
@@ -45,7 +44,12 @@ struct RunnerOptions {
   int64_t inter_op_threads = 0;
   // ConfigProto.experimental.disable_thread_spinning.
   bool no_thread_spinning = false;
+  // SessionOptions::memory_limit_bytes in MiB (0: no limit).
+  int64_t memory_limit_mb = 0;
 };
+
+// The most --memory-limit-mb accepts (1 PiB), so that the byte count cannot overflow.
+inline constexpr int64_t kMaxMemoryLimitMb = int64_t{1} << 30;
 
 // INVALID_ARGUMENT naming the flag unless both thread counts are in [0, kMaxThreads].
 absl::Status ValidateRunnerOptions(const RunnerOptions& options);
