@@ -47,9 +47,9 @@ LAYERS = {
     "tools": ["compat", "c_api", "io", "runtime"],
     "bench": ["tools"],
     "tests": ["tools"],
-    # libFuzzer targets and their corpora; they drive the readers, the importer, the passes
-    # and sessions, never the command line.
-    "fuzz": ["io", "runtime/session"],
+    # libFuzzer targets and their corpora; they drive the readers, the importer, the passes,
+    # sessions and the C API, never the command line.
+    "fuzz": ["io", "runtime/session", "c_api"],
     "models": ["tools"],
 }
 
