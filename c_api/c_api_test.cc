@@ -119,6 +119,31 @@ TEST(TensorTest, WrongSizeReturnsNullAndDeallocates) {
   EXPECT_EQ(TF_AllocateTensor(TF_FLOAT, huge, 2, 16), nullptr);
 }
 
+// C passes a TF_DataType as any int: a ref type or a value that names no type makes no tensor.
+TEST(TensorTest, DtypesATensorCannotHaveReturnNull) {
+  alignas(64) static float data[4];
+  const int64_t dims[] = {4};
+  deallocations = 0;
+  for (int value : {0, 101, 200, 99, -1}) {
+    const auto dtype = static_cast<TF_DataType>(value);
+    EXPECT_EQ(TF_NewTensor(dtype, dims, 1, data, 16, CountingDeallocator, nullptr), nullptr)
+        << value;
+    EXPECT_EQ(TF_AllocateTensor(dtype, dims, 1, 16), nullptr) << value;
+  }
+  EXPECT_EQ(deallocations, 5);
+  TF_Tensor* from = TF_AllocateTensor(TF_INT32, dims, 1, 16);
+  TF_Tensor* to = TF_AllocateTensor(TF_FLOAT, dims, 1, 16);
+  TF_Status* status = TF_NewStatus();
+  TF_TensorBitcastFrom(from, static_cast<TF_DataType>(103), to, dims, 1, status);
+  EXPECT_EQ(TF_GetCode(status), TF_INVALID_ARGUMENT);
+  TF_TensorBitcastFrom(from, TF_UINT32, to, dims, 1, status);
+  EXPECT_EQ(TF_GetCode(status), TF_OK);
+  EXPECT_EQ(TF_TensorType(to), TF_UINT32);
+  TF_DeleteStatus(status);
+  TF_DeleteTensor(from);
+  TF_DeleteTensor(to);
+}
+
 TEST(TensorTest, MisalignedDataIsCopiedAndReleasedAtOnce) {
   alignas(64) static char data[64 + 16];
   float values[4] = {5, 6, 7, 8};

@@ -40,6 +40,13 @@ int64_t ElementCount(const int64_t* dims, int num_dims) {
   return count;
 }
 
+// Whether a tensor can have `dtype`: a value type or TF_STRING, TF_RESOURCE or TF_VARIANT; not
+// 0, not a ref type (101 and up, which C callers may pass) and not a value that names no type.
+bool IsTensorDataType(TF_DataType dtype) {
+  const int value = static_cast<int>(dtype);
+  return value > 0 && value < 100 && sluice::DataType_IsValid(value);
+}
+
 // Sets *bytes to what `count` elements of `dtype` need at least (a TF_TString per element
 // for strings); false when that overflows size_t.
 bool RequiredBytes(TF_DataType dtype, int64_t count, size_t* bytes) {
@@ -93,8 +100,8 @@ TF_Tensor* TF_NewTensor(TF_DataType dtype, const int64_t* dims, int num_dims, vo
   };
   const int64_t count = ElementCount(dims, num_dims);
   size_t required = 0;
-  if (count < 0 || !RequiredBytes(dtype, count, &required) || len < required ||
-      (data == nullptr && len > 0)) {
+  if (!IsTensorDataType(dtype) || count < 0 || !RequiredBytes(dtype, count, &required) ||
+      len < required || (data == nullptr && len > 0)) {
     release_caller_memory();
     return nullptr;
   }
@@ -121,7 +128,10 @@ size_t TF_TensorDefaultAlignment(void) { return kAllocatorAlignment; }
 TF_Tensor* TF_AllocateTensor(TF_DataType dtype, const int64_t* dims, int num_dims, size_t len) {
   const int64_t count = ElementCount(dims, num_dims);
   size_t required = 0;
-  if (count < 0 || !RequiredBytes(dtype, count, &required) || len < required) return nullptr;
+  if (!IsTensorDataType(dtype) || count < 0 || !RequiredBytes(dtype, count, &required) ||
+      len < required) {
+    return nullptr;
+  }
   std::shared_ptr<TensorStorage> storage = NewOwnedStorage(dtype, count, len);
   if (storage == nullptr) return nullptr;
   return MakeTensor(dtype, dims, num_dims, std::move(storage), dtype == TF_STRING);
@@ -167,8 +177,8 @@ void TF_TensorBitcastFrom(const TF_Tensor* from, TF_DataType type, TF_Tensor* to
   const int64_t to_count = ElementCount(new_dims, num_new_dims);
   size_t from_bytes = 0;
   size_t to_bytes = 0;
-  if (from_count < 0 || to_count < 0 || from->dtype == TF_STRING || type == TF_STRING ||
-      !RequiredBytes(from->dtype, from_count, &from_bytes) ||
+  if (!IsTensorDataType(type) || from_count < 0 || to_count < 0 || from->dtype == TF_STRING ||
+      type == TF_STRING || !RequiredBytes(from->dtype, from_count, &from_bytes) ||
       !RequiredBytes(type, to_count, &to_bytes) || from_bytes != to_bytes ||
       TF_DataTypeSize(type) == 0) {
     TF_SetStatus(status, TF_INVALID_ARGUMENT,
