@@ -1,16 +1,13 @@
 #include "tests/source/layering.h"
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/source/source_tree.h"
 
 namespace sluice {
 namespace layering {
@@ -22,39 +19,11 @@ const std::set<std::string>& GeneratedHeaders() {
   return *headers;
 }
 
-std::string Runfiles() {
-  return absl::StrCat(std::getenv("TEST_SRCDIR"), "/", std::getenv("TEST_WORKSPACE"));
-}
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 LayerTable TableFromBuild() {
-  auto table = ParseLayerTable(ReadFile(Runfiles() + "/tests/source/layer_table.txt"));
+  auto table = ParseLayerTable(
+      source_tree::ReadFile(source_tree::Runfiles() + "/tests/source/layer_table.txt"));
   EXPECT_TRUE(table.ok()) << table.status();
   return table.ok() ? *table : LayerTable();
-}
-
-// Every C++ file of the tree, as the test's runfiles hold them.
-std::vector<SourceFile> TreeSources() {
-  std::vector<SourceFile> files;
-  const std::filesystem::path root = Runfiles();
-  for (auto it = std::filesystem::recursive_directory_iterator(root);
-       it != std::filesystem::recursive_directory_iterator(); ++it) {
-    const std::string relative = it->path().lexically_relative(root).string();
-    if (it->is_directory() && (relative == "external" || absl::StartsWith(relative, "_"))) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    const std::string extension = it->path().extension().string();
-    if (extension != ".h" && extension != ".cc" && extension != ".cu") continue;
-    files.push_back({relative, ReadFile(it->path())});
-  }
-  return files;
 }
 
 const LayerTable& Table() {
@@ -70,7 +39,7 @@ SourceFile* FindFile(std::vector<SourceFile>* files, const std::string& path) {
 }
 
 TEST(LayeringTest, TreeFollowsTheLayers) {
-  const std::vector<SourceFile> files = TreeSources();
+  const std::vector<SourceFile> files = source_tree::TreeSources();
   // The whole tree is in the runfiles: a few files from each end of the layering.
   std::vector<SourceFile> copy = files;
   for (const char* path : {"graph/core/tensor.h", "kernels/cpu/cwise/binary_op.h",
@@ -85,7 +54,7 @@ TEST(LayeringTest, TreeFollowsTheLayers) {
 
 TEST(LayeringTest, UpwardIncludeInTheTreeFails) {
   // The real tree with one deliberately wrong include: a kernel that includes the session.
-  std::vector<SourceFile> files = TreeSources();
+  std::vector<SourceFile> files = source_tree::TreeSources();
   SourceFile* kernel = FindFile(&files, "kernels/cpu/cwise/binary_op.h");
   ASSERT_NE(kernel, nullptr);
   kernel->text += "\n#include \"runtime/session/direct_session.h\"\n";
