@@ -109,8 +109,10 @@ class Conv2DOp : public OpKernel {
                                         "format on the CPU. The op was given the format: ",
                                         ToString(attrs_.data_format)));
     }
+    TensorShape output_shape;
+    OP_REQUIRES_OK(ctx, geo.OutputShape(&output_shape));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, geo.OutputShape(), &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
     if (output->NumElements() == 0) return;
     OP_REQUIRES(ctx, filter.NumElements() > 0, ZeroFilterError());
     RunConv<T>(ctx, &conv_, kDepthwise ? nullptr : &winograd_, Direction::kForward, geo, filter,

@@ -4,6 +4,7 @@
 // weights, and a large shape checked against a direct sum.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <utility>
@@ -55,6 +56,20 @@ TEST_F(ConvOpsTest, AttrErrors) {
       Init("Conv2D", {1, 1, 1, 1}, "EXPLICIT", DT_FLOAT, {0, 0, int64_t{1} << 40, 0, 0, 0, 0, 0})
           .code(),
       absl::StatusCode::kInvalidArgument);
+}
+
+// Issue 25: explicit pads are each at most INT32_MAX, but with both spatial dims padded so
+// the output of a 1x1 input has about 2**32 x 2**32 positions: more elements than int64 holds.
+// INVALID_ARGUMENT, where building the output shape used to abort the process.
+TEST_F(ConvOpsTest, OutputTooLargeForInt64IsInvalidArgument) {
+  const int64_t pad = std::numeric_limits<int32_t>::max();
+  ASSERT_TRUE(
+      Init("Conv2D", {1, 1, 1, 1}, "EXPLICIT", DT_FLOAT, {0, 0, pad, pad, pad, pad, 0, 0}).ok());
+  AddInputFromArray<float>(TensorShape({1, 1, 1, 1}), {1});
+  AddInputFromArray<float>(TensorShape({1, 1, 1, 1}), {1});
+  const absl::Status s = RunOpKernel();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(std::string(s.message()), HasSubstr("too large")) << s;
 }
 
 TEST_F(ConvOpsTest, WrongRanksAreInvalidArgument) {

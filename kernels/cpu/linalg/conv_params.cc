@@ -98,14 +98,10 @@ absl::Status ParseConv2DAttrs(OpKernelConstruction* ctx, absl::StatusCode batch_
   return absl::OkStatus();
 }
 
-TensorShape ConvGeometry::InputShape() const {
-  return data_format == FORMAT_NHWC ? TensorShape({batch, in_rows, in_cols, in_depth})
-                                    : TensorShape({batch, in_depth, in_rows, in_cols});
-}
-
-TensorShape ConvGeometry::OutputShape() const {
-  return data_format == FORMAT_NHWC ? TensorShape({batch, out_rows, out_cols, out_depth})
-                                    : TensorShape({batch, out_depth, out_rows, out_cols});
+absl::Status ConvGeometry::OutputShape(TensorShape* shape) const {
+  return data_format == FORMAT_NHWC
+             ? TensorShape::BuildTensorShape({batch, out_rows, out_cols, out_depth}, shape)
+             : TensorShape::BuildTensorShape({batch, out_depth, out_rows, out_cols}, shape);
 }
 
 std::vector<int64_t> ConvGeometry::Key() const {

@@ -48,9 +48,10 @@ struct ConvGeometry {
   int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   TensorFormat data_format = FORMAT_NHWC;
 
-  // The activations' shapes in data_format.
-  TensorShape InputShape() const;
-  TensorShape OutputShape() const;
+  // The output's shape in data_format. INVALID_ARGUMENT when it has more elements than int64
+  // holds: explicit pads of up to INT32_MAX make out_rows and out_cols each about 2**32 even
+  // for a 1x1 input.
+  absl::Status OutputShape(TensorShape* shape) const;
   // Every field as one list, for cache keys.
   std::vector<int64_t> Key() const;
 };

@@ -71,7 +71,8 @@ class FusedConvOp : public OpKernel {
                 errors::Unimplemented("Fused conv implementation does not support grouped "
                                       "convolutions for now."));
     OP_REQUIRES_OK(ctx, CheckFusionArgs(ctx, spec_, geo.out_depth));
-    const TensorShape output_shape = geo.OutputShape();
+    TensorShape output_shape;
+    OP_REQUIRES_OK(ctx, geo.OutputShape(&output_shape));
     if (spec_.add) OP_REQUIRES_OK(ctx, CheckFusionAddend(ctx, output_shape));
     OP_REQUIRES(ctx, output_shape.num_elements() == 0 || filter.NumElements() > 0,
                 ZeroFilterError());
