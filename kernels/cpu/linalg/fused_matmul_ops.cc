@@ -112,8 +112,11 @@ class FusedMatMulOp : public OpKernel {
         errors::InvalidArgument("Matrix size-incompatible: In[0]: ", a.shape().DebugString(),
                                 ", In[1]: ", b.shape().DebugString()));
     OP_REQUIRES_OK(ctx, CheckFusionArgs(ctx, spec_, s.n));
+    // With k == 0 neither input holds an element, so m * n is bounded by nothing: checked.
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape({s.m, s.n}, &out_shape));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({s.m, s.n}), &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (out->NumElements() == 0) return;
     if (s.k == 0) {
       std::fill_n(out->flat<T>().data(), out->NumElements(), T(0));

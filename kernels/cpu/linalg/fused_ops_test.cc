@@ -322,6 +322,27 @@ TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
                   .code() == absl::StatusCode::kInvalidArgument);
 }
 
+// Issue 25: a [2**53, 0] by [0, 1024] product has no input element but an output of 2**63
+// elements, more than int64 holds. INVALID_ARGUMENT, where building the output shape used to
+// abort the process.
+TEST_F(FusedOpsTest, MatMulOutputTooLargeForInt64IsInvalidArgument) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
+                         .Input("a")
+                         .Input("b")
+                         .Input("bias")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("num_args", 1)
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd"})
+                         .Build())
+                  .ok());
+  AddInputFromArray<float>(TensorShape({int64_t{1} << 53, 0}), {});
+  AddInputFromArray<float>(TensorShape({0, 1024}), {});
+  AddInputFromArray<float>(TensorShape({1024}), std::vector<float>(1024, 1.0f));
+  const absl::Status s = RunOpKernel();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(std::string(s.message()).find("too large"), std::string::npos) << s;
+}
+
 // Swish is x * sigmoid(x) of the biased product, as TensorFlow's Sigmoid then Mul give.
 TEST_F(FusedOpsTest, SwishOnMatMulAndDepthwise) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedMatMul")
