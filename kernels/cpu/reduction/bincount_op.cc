@@ -116,7 +116,10 @@ class DenseBincountOp : public OpKernel {
     }
     const int64_t rows = data.dim_size(0);
     const int64_t cols = data.dim_size(1);
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({rows, size}), &out));
+    // An empty input ([rows, 0]) may have any number of rows, so rows * size is checked.
+    TensorShape out_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape({rows, size}, &out_shape));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     OP_REQUIRES(ctx, AllNonNegative(values, n, &negative),
                 errors::InvalidArgument(
                     "Input 'in' must be non-negative! Negative input value found: ", negative));

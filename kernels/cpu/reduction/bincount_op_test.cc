@@ -75,6 +75,19 @@ TEST_F(BincountOpTest, DenseRows) {
   }
 }
 
+// Issue 25: an empty [2**40, 0] input has 2**40 rows; with size 2**30 the output [rows, size]
+// has more elements than int64 holds. INVALID_ARGUMENT, where building the output shape used
+// to abort the process.
+TEST_F(BincountOpTest, DenseOutputTooLargeForInt64IsInvalidArgument) {
+  InitDense(DT_INT32, /*binary=*/false);
+  AddInputFromArray<int32_t>(TensorShape({int64_t{1} << 40, 0}), {});
+  AddInputFromArray<int32_t>(TensorShape({}), {1 << 30});
+  AddInputFromArray<int32_t>(TensorShape({0}), {});
+  const absl::Status status = RunOpKernel();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_NE(std::string(status.message()).find("too large"), std::string::npos) << status;
+}
+
 TEST_F(BincountOpTest, LargeInputMatchesAPlainCount) {
   const int64_t n = 300000;
   const int32_t size = 1000;
