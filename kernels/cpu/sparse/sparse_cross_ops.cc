@@ -364,7 +364,11 @@ class SparseCrossOp : public OpKernel {
     Tensor* indices_out = nullptr;
     Tensor* values_out = nullptr;
     Tensor* shape_out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({plan.total, 2}), &indices_out));
+    // MakePlan keeps the number of crosses within int64, but twice that may not be.
+    TensorShape indices_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape({plan.total, 2}, &indices_shape));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, indices_shape, &indices_out));
+    // shape-safe: 0 <= plan.total, which fits int64 (the indices shape above holds 2 * total)
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({plan.total}), &values_out));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({2}), &shape_out));
     shape_out->base<int64_t>()[0] = batch_size;

@@ -110,6 +110,22 @@ TEST_F(SparseCrossTest, HugeSparseBatch) {
   EXPECT_EQ(Values<int64_t>(*GetOutput(2)), (std::vector<int64_t>{last + 1, 1}));
 }
 
+// Issue 25: one sparse feature crossed with dense rows of 2**16, 2**16, 2**16 and 2**14
+// values is 2**62 crosses, which fits int64, but the [crosses, 2] indices output does not.
+// INVALID_ARGUMENT, where building that shape used to abort the process.
+TEST_F(SparseCrossTest, IndicesOutputTooLargeForInt64IsInvalidArgument) {
+  ASSERT_TRUE(InitCross(4).ok());
+  AddInputFromArray<int64_t>(TensorShape({1, 2}), {0, 0});
+  AddInputFromArray<std::string>(TensorShape({1}), {"a"});
+  AddInputFromArray<int64_t>(TensorShape({2}), {1, 1});
+  for (int64_t width : {1 << 16, 1 << 16, 1 << 16, 1 << 14}) {
+    AddInputFromArray<int64_t>(TensorShape({1, width}), std::vector<int64_t>(width, 7));
+  }
+  const absl::Status status = RunOpKernel();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_TRUE(absl::StrContains(status.message(), "too large")) << status;
+}
+
 // Enough crosses for the parallel path: every batch row b has b % 3 + 1 sparse features
 // times 2 dense ones, in row-major order of the output.
 TEST_F(SparseCrossTest, ParallelMatchesSerialOrder) {
