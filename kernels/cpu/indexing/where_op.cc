@@ -79,8 +79,12 @@ class WhereOp : public OpKernel {
     }
     int64_t num_true = 0;
     for (int64_t i = 0; i < n; ++i) num_true += mask[i];
+    // num_true <= n and the rank is small, so this cannot fail while the input's buffer
+    // exists; checked rather than argued from memory sizes.
+    TensorShape output_shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape({num_true, input.dims()}, &output_shape));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({num_true, input.dims()}), &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
     if (num_true == 0) return;
     WriteCoordinates(input.shape(), mask, output->base<int64_t>());
   }

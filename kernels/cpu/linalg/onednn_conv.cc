@@ -195,8 +195,11 @@ absl::Status OneDnnConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, memo
 
   Tensor scratch;
   if (p.scratchpad.get_size() > 0) {
-    RETURN_IF_ERROR(ctx->allocate_temp(
-        DT_UINT8, TensorShape({static_cast<int64_t>(p.scratchpad.get_size())}), &scratch));
+    // A size_t: checked, since one of 2**63 or more would turn negative as an int64.
+    TensorShape scratch_shape;
+    RETURN_IF_ERROR(TensorShape::BuildTensorShape({static_cast<int64_t>(p.scratchpad.get_size())},
+                                                  &scratch_shape));
+    RETURN_IF_ERROR(ctx->allocate_temp(DT_UINT8, scratch_shape, &scratch));
   }
   return OneDnnCall("convolution", [&] {
     const bool forward = direction_ == Direction::kForward;

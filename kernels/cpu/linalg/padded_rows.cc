@@ -28,8 +28,10 @@ absl::Status PaddedRowsCopy::Get(const Tensor& matrix, int64_t rows, int64_t col
     }
   }
   const int64_t stride = cols + kPadding;
-  ASSIGN_OR_RETURN(Tensor padded,
-                   Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT, TensorShape({rows, stride})));
+  // Applies() bounds rows * cols by an existing matrix; the padding is checked all the same.
+  TensorShape padded_shape;
+  RETURN_IF_ERROR(TensorShape::BuildTensorShape({rows, stride}, &padded_shape));
+  ASSIGN_OR_RETURN(Tensor padded, Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT, padded_shape));
   const float* src = matrix.flat<float>().data();
   float* dst = padded.flat<float>().data();
   for (int64_t row = 0; row < rows; ++row) {

@@ -140,9 +140,12 @@ absl::Status WinogradConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, co
     t->fingerprint = filter.IsReadOnly() ? 0 : TensorFingerprint(filter);
     t->row_stride = FilterRowStride(geo.out_depth);
     const int64_t alpha = m + 2;
-    ASSIGN_OR_RETURN(t->u,
-                     Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT,
-                                      TensorShape({alpha * alpha * geo.in_depth * t->row_stride})));
+    // alpha^2 planes of [in_depth, row_stride] floats, as separate dims so that
+    // BuildTensorShape checks their product.
+    TensorShape u_shape;
+    RETURN_IF_ERROR(
+        TensorShape::BuildTensorShape({alpha * alpha, geo.in_depth, t->row_stride}, &u_shape));
+    ASSIGN_OR_RETURN(t->u, Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT, u_shape));
     winograd::TransformFilter(m, filter.flat<float>().data(), geo.in_depth, geo.out_depth,
                               t->row_stride, t->u.flat<float>().data());
     transformed = std::move(t);
@@ -154,8 +157,10 @@ absl::Status WinogradConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, co
 
   const int threads = omp_get_max_threads();
   Tensor scratch;
-  RETURN_IF_ERROR(ctx->allocate_temp(
-      DT_FLOAT, TensorShape({winograd::ScratchFloats(tiles, threads)}), &scratch));
+  TensorShape scratch_shape;
+  RETURN_IF_ERROR(
+      TensorShape::BuildTensorShape({winograd::ScratchFloats(tiles, threads)}, &scratch_shape));
+  RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, scratch_shape, &scratch));
   return winograd::Convolve(tiles, transformed->u.flat<float>().data(), transformed->row_stride,
                             src, epilogue, threads, scratch.flat<float>().data(), dst);
 }
