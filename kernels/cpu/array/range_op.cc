@@ -58,6 +58,7 @@ class RangeOp : public OpKernel {
     int64_t size = 0;
     OP_REQUIRES_OK(ctx, RangeCount(start, limit, delta, &size));
     Tensor* out = nullptr;
+    // shape-safe: RangeCount gives 0 <= size <= INT64_MAX, and a single dim cannot overflow
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({size}), &out));
     T* data = out->base<T>();
     if constexpr (std::is_integral_v<T>) {

@@ -118,6 +118,7 @@ class SqueezeOp : public OpKernel {
         dims.push_back(size);
       }
     }
+    // shape-safe: the input's dims, some of its 1s left out
     SetReshapedOutput(ctx, input, TensorShape(dims));
   }
 

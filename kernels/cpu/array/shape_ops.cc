@@ -26,6 +26,7 @@ void OutputShape(OpKernelContext* ctx, int index, const TensorShape& shape) {
     }
   }
   Tensor* out = nullptr;
+  // shape-safe: one dim, the rank of a valid shape
   OP_REQUIRES_OK(ctx, ctx->allocate_output(index, TensorShape({shape.dims()}), &out));
   for (int d = 0; d < shape.dims(); ++d) {
     if (out_type == DT_INT32) {

@@ -105,6 +105,7 @@ class SliceOp : public OpKernel {
       }
     }
     const IntegerValues steps(rank, 1);
+    // shape-safe: each size checked in [0, dim - begin] above, so no dim exceeds the input's
     OutputRegion(ctx, input, begin, sizes, steps, TensorShape(sizes));
   }
 };
@@ -122,6 +123,7 @@ class StridedSliceOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     StridedSliceSpec spec;
+    // shape-safe: the dims of the input's valid shape
     OP_REQUIRES_OK(
         ctx, ComputeStridedSliceSpec(&ctx->input(1), &ctx->input(2), ctx->input(3),
                                      PartialTensorShape(input.shape().dim_sizes()), masks_, &spec));

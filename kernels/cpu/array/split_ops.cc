@@ -21,15 +21,16 @@ namespace {
 using array_internal::ArrayTypes;
 
 // Sets output `index` to input[..., start:start+size, ...] along `axis`, with the axis
-// removed when `drop_axis` (then size is 1).
+// removed when `drop_axis` (then size is 1). REQUIRES: 0 <= axis < rank and
+// 0 <= start <= start + size <= the axis's dim, which every caller below checks first.
 void OutputAxisRange(OpKernelContext* ctx, int index, const Tensor& input, int axis, int64_t start,
                      int64_t size, bool drop_axis) {
   const TensorShape& in_shape = input.shape();
   TensorShape shape = in_shape;
   if (drop_axis) {
-    shape.RemoveDim(axis);
+    shape.RemoveDim(axis);  // shape-safe: 0 <= axis < rank (REQUIRES)
   } else {
-    shape.set_dim(axis, size);
+    shape.set_dim(axis, size);  // shape-safe: 0 <= size <= the axis's dim (REQUIRES)
   }
   int64_t outer = 1;
   for (int d = 0; d < axis; ++d) outer *= in_shape.dim_size(d);
@@ -38,6 +39,7 @@ void OutputAxisRange(OpKernelContext* ctx, int index, const Tensor& input, int a
   for (int d = axis + 1; d < in_shape.dims(); ++d) inner *= in_shape.dim_size(d);
   if (outer == 1 && shape.num_elements() > 0) {
     Tensor rows;
+    // shape-safe: outer == 1, so axis_dim * inner is the input's element count
     CHECK(rows.CopyFrom(input, TensorShape({axis_dim, inner})));
     Tensor view;
     if (view.CopyFrom(rows.Slice(start, start + size), shape) && view.IsAligned()) {

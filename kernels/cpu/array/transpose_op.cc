@@ -64,7 +64,7 @@ class TransposeOp : public OpKernel {
         last = perm[i];
       }
     }
-    const TensorShape shape(dims);
+    const TensorShape shape(dims);  // shape-safe: the input's dims, permuted (checked above)
     if (in_order) {
       Tensor view;
       CHECK(view.CopyFrom(input, shape));

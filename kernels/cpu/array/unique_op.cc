@@ -234,11 +234,13 @@ class UniqueOp : public OpKernel {
     std::vector<int64_t> idx;
     const std::vector<int64_t> firsts = NumberSlicesOf(input, outer, len, inner, &idx);
     TensorShape y_shape = input.shape();
+    // shape-safe: 0 <= axis < rank (checked above); there are at most len distinct slices
     y_shape.set_dim(static_cast<int>(axis), static_cast<int64_t>(firsts.size()));
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, y_shape, &y));
     GatherSlices(input, outer, len, inner, firsts, y);
     Tensor* idx_out = nullptr;
+    // shape-safe: len is one of the input's dims or its element count
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({len}), &idx_out));
     if (idx_out->dtype() == DT_INT32) {
       int32_t* out = idx_out->base<int32_t>();
