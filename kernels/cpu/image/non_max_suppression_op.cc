@@ -226,12 +226,14 @@ class NonMaxSuppressionOp : public OpKernel {
     const int32_t num_valid = static_cast<int32_t>(result.indices.size());
     const int64_t length = pad_to_max_output_size_ ? args.max_output : num_valid;
     Tensor* indices = nullptr;
+    // shape-safe: one dim, length >= 0 (max_output checked non-negative, num_valid a count)
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({length}), &indices));
     int32_t* out_indices = indices->base<int32_t>();
     for (int64_t i = 0; i < length; ++i) out_indices[i] = i < num_valid ? result.indices[i] : 0;
     int next_output = 1;
     if (kVersion == 5) {
       Tensor* scores = nullptr;
+      // shape-safe: the same length as selected_indices above
       OP_REQUIRES_OK(ctx, ctx->allocate_output(next_output++, TensorShape({length}), &scores));
       T* out_scores = scores->base<T>();
       for (int64_t i = 0; i < length; ++i) out_scores[i] = i < num_valid ? result.scores[i] : T(0);

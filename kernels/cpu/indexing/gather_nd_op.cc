@@ -78,7 +78,7 @@ class GatherNdOp : public OpKernel {
                                         DataTypeString(indices.dtype()),
                                         " indexing: ", params.NumElements(), " > ", index_max));
     TensorShape result_shape = indices.shape();
-    result_shape.RemoveLastDims(1);
+    result_shape.RemoveLastDims(1);  // shape-safe: indices has rank >= 1 (checked above)
     const int64_t rows = result_shape.num_elements();
     int64_t slice = 1;
     for (int d = depth; d < params.dims(); ++d) {
@@ -109,7 +109,7 @@ class GatherNdOp : public OpKernel {
         for (int64_t r = 0; r < rows; ++r) {
           if (SliceOffset(idx + r * depth, depth, params.shape(), strides) >= 0) continue;
           TensorShape rows_shape = indices.shape();
-          rows_shape.RemoveLastDims(1);
+          rows_shape.RemoveLastDims(1);  // shape-safe: indices has rank >= 1 (checked above)
           absl::InlinedVector<int64_t, 8> bad(idx + r * depth, idx + (r + 1) * depth);
           OP_REQUIRES(ctx, false,
                       errors::InvalidArgument(

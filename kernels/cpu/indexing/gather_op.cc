@@ -127,13 +127,15 @@ class GatherOp : public OpKernel {
                 errors::InvalidArgument("params.shape[", axis, "] too large for ",
                                         DataTypeString(indices.dtype()),
                                         " indexing: ", d.gather_dim, " > ", index_max));
+    // The first two loops add params' dims [0, axis), a prefix of a valid shape (batch_dims <=
+    // axis < params.dims(), checked above); the dims after them can overflow and are checked.
     TensorShape result_shape;
     for (int i = 0; i < batch_dims; ++i) {
-      result_shape.AddDim(params.dim_size(i));
+      result_shape.AddDim(params.dim_size(i));  // shape-safe: a prefix of params' dims
       d.batch *= params.dim_size(i);
     }
     for (int i = batch_dims; i < axis; ++i) {
-      result_shape.AddDim(params.dim_size(i));
+      result_shape.AddDim(params.dim_size(i));  // shape-safe: a prefix of params' dims
       d.outer *= params.dim_size(i);
     }
     for (int i = batch_dims; i < indices.dims(); ++i) {

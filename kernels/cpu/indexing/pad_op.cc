@@ -31,13 +31,14 @@ constexpr int kMaxPadDims = 8;
 constexpr int kMaxMergedPadDims = 6;
 
 // The input shape with each run of unpadded dims merged into one dim, as TensorFlow's error
-// message shows it (`any_merged` tells whether there was an unpadded dim at all).
+// message shows it (`any_merged` tells whether there was an unpadded dim at all). Its rank is
+// at most the input's and its dims are products of runs of the input's dims, so it is valid.
 TensorShape MergedPadShape(const Tensor& input, const Tensor& paddings, bool* any_merged) {
   TensorShape merged;
   *any_merged = false;
   for (int d = 0; d < input.dims();) {
     if (IndexElement(paddings, 2 * d) != 0 || IndexElement(paddings, 2 * d + 1) != 0) {
-      merged.AddDim(input.dim_size(d++));
+      merged.AddDim(input.dim_size(d++));  // shape-safe: one of the input's dims
       continue;
     }
     int64_t size = 1;
@@ -46,7 +47,7 @@ TensorShape MergedPadShape(const Tensor& input, const Tensor& paddings, bool* an
          ++d) {
       size *= input.dim_size(d);
     }
-    merged.AddDim(size);
+    merged.AddDim(size);  // shape-safe: the product of a run of the input's dims
     *any_merged = true;
   }
   return merged;

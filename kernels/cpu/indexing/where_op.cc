@@ -63,6 +63,7 @@ class WhereOp : public OpKernel {
     // The mask comes from the device's allocator, so that a huge input fails as
     // RESOURCE_EXHAUSTED rather than in operator new.
     Tensor mask_t;
+    // shape-safe: n is the input's element count
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_UINT8, TensorShape({n}), &mask_t));
     uint8_t* mask = mask_t.base<uint8_t>();
     switch (input.dtype()) {
