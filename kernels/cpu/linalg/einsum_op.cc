@@ -333,6 +333,8 @@ class EinsumOp : public OpKernel {
     const bool into_output = plan.result_is_output && std::is_same_v<T, P>;
     P* result = reinterpret_cast<P*>(out_data);
     if (!into_output) {
+      // shape-safe: the product of the sizes of distinct output labels, at most the element
+      // count of the output, whose shape MakePlan built with BuildTensorShape
       OP_REQUIRES_OK(ctx, ctx->allocate_temp(DataTypeToEnum<P>::value,
                                              TensorShape({plan.finish.NumKept()}), &result_buffer));
       result = MutableData<P>(result_buffer);
@@ -350,6 +352,8 @@ class EinsumOp : public OpKernel {
       *data = Data<P>(in);
       return absl::OkStatus();
     }
+    // shape-safe: the product of the sizes of distinct labels of a non-empty input, at most
+    // that input's element count
     RETURN_IF_ERROR(
         ctx->allocate_temp(DataTypeToEnum<P>::value, TensorShape({op.num_elements}), buffer));
     Run<T, P, P>(ctx, op.prepare, in, buffer);

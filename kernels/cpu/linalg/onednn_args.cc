@@ -9,6 +9,7 @@ namespace sluice {
 absl::Status OneDnnArgs::SetScratchpad(OpKernelContext* ctx, Tensor* scratch) {
   void* data = nullptr;
   if (scratchpad_bytes_ > 0) {
+    // shape-safe: one dim, checked > 0 just above
     RETURN_IF_ERROR(ctx->allocate_temp(DT_UINT8, TensorShape({scratchpad_bytes_}), scratch));
     data = scratch->raw_data();
   }

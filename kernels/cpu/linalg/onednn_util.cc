@@ -70,6 +70,7 @@ absl::Status AddScratchpad(OpKernelContext* ctx, const dnnl::primitive_desc_base
   const int64_t bytes = static_cast<int64_t>(desc.get_size());
   void* data = nullptr;
   if (bytes > 0) {
+    // shape-safe: one dim, checked > 0 just above
     RETURN_IF_ERROR(ctx->allocate_temp(DT_UINT8, TensorShape({bytes}), scratch));
     data = scratch->raw_data();
   }
