@@ -47,6 +47,7 @@ absl::Status ReadElementShape(const TensorList& list, const PartialTensorShape& 
   for (const Tensor& t : list.tensors) {
     if (t.dtype() == DT_INVALID) continue;
     PartialTensorShape merged;
+    // shape-safe: converts a TensorShape, which is valid
     absl::Status s = shape->MergeWith(PartialTensorShape(t.shape()), &merged);
     if (!s.ok()) {
       return errors::InvalidArgument("Incompatible shapes among the list's elements: ",
@@ -95,6 +96,7 @@ void StackElements(OpKernelContext* ctx, const TensorList& list, absl::Span<cons
 // INVALID_ARGUMENT unless `shape` may be an element of `list`.
 absl::Status CheckElementShape(const TensorList& list, const TensorShape& shape,
                                const char* action) {
+  // shape-safe: converts a TensorShape, which is valid
   if (!list.element_shape.IsCompatibleWith(PartialTensorShape(shape))) {
     return errors::InvalidArgument("Tried to ", action,
                                    " a tensor with incompatible shape to a list. Item element "
@@ -152,7 +154,8 @@ class TensorListFromTensorOp : public OpKernel {
                 errors::InvalidArgument("Tensor must be at least a vector, but saw shape: ",
                                         t.shape().DebugString()));
     TensorShape element_shape = t.shape();
-    element_shape.RemoveDim(0);
+    element_shape.RemoveDim(0);  // shape-safe: t has rank >= 1 (checked above)
+    // shape-safe: converts a TensorShape, which is valid
     OP_REQUIRES(ctx, shape.IsCompatibleWith(PartialTensorShape(element_shape)),
                 errors::InvalidArgument("Specified a list with shape ", shape.DebugString(),
                                         " from a tensor with shape ", t.shape().DebugString()));
@@ -186,9 +189,10 @@ class TensorListSplitOp : public OpKernel {
     IntegerValues lengths;
     OP_REQUIRES_OK(ctx, IntegerTensorValues(lengths_t, &lengths));
     TensorShape rest = t.shape();
-    rest.RemoveDim(0);
+    rest.RemoveDim(0);  // shape-safe: t has rank >= 1 (checked above)
     std::vector<int64_t> expected_dims = {-1};
     for (int d = 0; d < rest.dims(); ++d) expected_dims.push_back(rest.dim_size(d));
+    // shape-safe: t's shape with its first dim unknown
     OP_REQUIRES(ctx, shape.IsCompatibleWith(PartialTensorShape(expected_dims)),
                 errors::InvalidArgument("Tried to split a tensor with incompatible shape into a "
                                         "list. Tensor shape: ",
@@ -208,6 +212,7 @@ class TensorListSplitOp : public OpKernel {
     int64_t start = 0;
     for (int64_t length : lengths) {
       TensorShape element_shape = rest;
+      // shape-safe: t's shape with its first dim cut to length, checked in [0, t's first dim]
       element_shape.InsertDim(0, length);
       Tensor element;
       OP_REQUIRES_OK(ctx, RowsOf(ctx, t, start, length, element_shape, &element));
@@ -239,6 +244,7 @@ class TensorListElementShapeOp : public OpKernel {
     const PartialTensorShape& shape = list->element_shape;
     Tensor* out;
     // An unknown rank is the scalar -1, as the element_shape arguments take it.
+    // shape-safe: one dim, the known rank of a valid shape
     const TensorShape out_shape =
         shape.unknown_rank() ? TensorShape({}) : TensorShape({shape.dims()});
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
@@ -480,7 +486,7 @@ absl::Status ScatterRows(OpKernelContext* ctx, const Tensor& t, const Tensor& in
                                    " from a tensor with ", indices.size(), " indices");
   }
   TensorShape element_shape = t.shape();
-  element_shape.RemoveDim(0);
+  element_shape.RemoveDim(0);  // shape-safe: t has rank >= 1 (checked above)
   RETURN_IF_ERROR(CheckElementShape(*list, element_shape, "scatter"));
   int64_t max_index = static_cast<int64_t>(list->tensors.size()) - 1;
   for (int64_t index : indices) {
@@ -570,6 +576,7 @@ class TensorListConcatV2Op : public OpKernel {
       OP_REQUIRES(ctx, t.dims() >= 1,
                   errors::InvalidArgument("Concat saw a scalar shape at an element of the list"));
       PartialTensorShape merged;
+      // shape-safe: converts a TensorShape, which is valid
       OP_REQUIRES(ctx, rest.MergeWith(Tail(PartialTensorShape(t.shape())), &merged).ok(),
                   errors::InvalidArgument("Incompatible shapes among the list's elements: ",
                                           rest.DebugString(), " and ", t.shape().DebugString()));
@@ -605,6 +612,7 @@ class TensorListConcatV2Op : public OpKernel {
     Tensor* out;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     Tensor* lengths;
+    // shape-safe: one dim, the number of the list's elements
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({size}), &lengths));
     const int64_t row_size = rest_shape.num_elements();
     int64_t at = 0;

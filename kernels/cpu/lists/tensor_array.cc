@@ -43,6 +43,7 @@ absl::Status TensorArray::WriteLocked(int64_t index, const Tensor& value) {
                                    DataTypeString(value.dtype()), " but TensorArray dtype is ",
                                    DataTypeString(dtype_), ".");
   }
+  // shape-safe: converts a TensorShape, which is valid
   if (!element_shape_.IsCompatibleWith(PartialTensorShape(value.shape()))) {
     return errors::InvalidArgument(
         "TensorArray ", name_, ": Could not write to TensorArray index ", index,
@@ -51,7 +52,7 @@ absl::Status TensorArray::WriteLocked(int64_t index, const Tensor& value) {
         element_shape_.DebugString(), " (consider setting infer_shape=False).");
   }
   if (identical_element_shapes_ && !element_shape_.IsFullyDefined()) {
-    element_shape_ = PartialTensorShape(value.shape());
+    element_shape_ = PartialTensorShape(value.shape());  // shape-safe: converts a valid shape
   }
   if (index >= size) {
     RETURN_IF_ERROR(CheckSlotCount(index + 1));
@@ -172,7 +173,7 @@ absl::Status TensorArray::Concat(OpKernelContext* ctx,
                                      "TensorArray.stack instead?");
     }
     TensorShape v_rest = v.shape();
-    v_rest.RemoveDim(0);
+    v_rest.RemoveDim(0);  // shape-safe: v has rank >= 1 (checked above)
     if (i == 0) {
       rest = v_rest;
     } else if (v_rest != rest) {
@@ -228,10 +229,11 @@ absl::Status TensorArray::Split(OpKernelContext* ctx, const Tensor& value,
                                    "resizeable");
   }
   TensorShape rest = value.shape();
-  rest.RemoveDim(0);
+  rest.RemoveDim(0);  // shape-safe: value has rank >= 1 (checked above)
   int64_t start = 0;
   for (size_t i = 0; i < lengths.size(); ++i) {
     TensorShape shape = rest;
+    // shape-safe: value's shape with its first dim cut to lengths[i], checked in [0, that dim]
     shape.InsertDim(0, lengths[i]);
     Tensor piece;
     RETURN_IF_ERROR(RowsOf(ctx, value, start, lengths[i], shape, &piece));
@@ -252,7 +254,7 @@ absl::Status TensorArray::Scatter(OpKernelContext* ctx, absl::Span<const int64_t
                                    indices.size(), " vs. ", value.dim_size(0));
   }
   TensorShape rest = value.shape();
-  rest.RemoveDim(0);
+  rest.RemoveDim(0);  // shape-safe: value has rank >= 1 (checked above)
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckOpenLocked());
   for (size_t i = 0; i < indices.size(); ++i) {

@@ -191,6 +191,7 @@ class TensorArrayConcatOp : public OpKernel {
     OP_REQUIRES_OK(ctx, array->Concat(ctx, element_shape_except0_, &value, &lengths));
     ctx->set_output(0, value);
     Tensor* lengths_out;
+    // shape-safe: one dim, the number of the array's elements
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({static_cast<int64_t>(lengths.size())}),
                                              &lengths_out));
     for (size_t i = 0; i < lengths.size(); ++i) lengths_out->flat<int64_t>()(i) = lengths[i];
