@@ -440,6 +440,7 @@ absl::Status InferenceContext::MakeShapeFromPartialTensorShape(const PartialTens
 }
 
 absl::Status InferenceContext::MakeShapeFromTensorShape(const TensorShape& s, ShapeHandle* out) {
+  // shape-safe: converts a TensorShape, which is valid
   return MakeShapeFromPartialTensorShape(PartialTensorShape(s), out);
 }
 

@@ -75,7 +75,7 @@ class ArgOp : public OpKernel {
                 errors::InvalidArgument("Reduction axis ", dim, " is empty in shape ",
                                         input.shape().DebugString()));
     TensorShape output_shape = input.shape();
-    output_shape.RemoveDim(static_cast<int>(axis));
+    output_shape.RemoveDim(static_cast<int>(axis));  // shape-safe: 0 <= axis < rank (checked)
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
     const int64_t n = output->NumElements();

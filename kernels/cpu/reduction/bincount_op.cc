@@ -65,6 +65,7 @@ class BincountOp : public OpKernel {
     const int32_t size = size_tensor.base<int32_t>()[0];
     OP_REQUIRES(ctx, size >= 0, errors::InvalidArgument("size (", size, ") must be non-negative"));
     Tensor* bins = nullptr;
+    // shape-safe: one dim, checked non-negative above
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({size}), &bins));
     const int64_t n = arr.NumElements();
     const int32_t* values = arr.base<int32_t>();
@@ -107,6 +108,7 @@ class DenseBincountOp : public OpKernel {
     int64_t negative = 0;
     Tensor* out = nullptr;
     if (data.dims() < 2) {
+      // shape-safe: one dim, checked non-negative above
       OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({size}), &out));
       OP_REQUIRES(ctx, AllNonNegative(values, n, &negative),
                   errors::InvalidArgument("Input arr must be non-negative!"));

@@ -89,12 +89,13 @@ void ReduceByOutputs(OpKernelContext* ctx, const In* src, typename R::Acc* dst,
 }
 
 // Reduces one [reduced, inner] slab in chunks of the reduced axis: partial results of each
-// chunk in parallel, then their fold.
+// chunk in parallel, then their fold. REQUIRES: 1 <= chunks <= reduced (ReducePass below).
 template <typename In, typename R>
 absl::Status ReduceByChunks(OpKernelContext* ctx, const In* src, typename R::Acc* dst,
                             int64_t reduced, int64_t inner, int64_t chunks) {
   using Acc = typename R::Acc;
   Tensor partial;
+  // shape-safe: chunks <= reduced (REQUIRES), so no larger than the input slab [reduced, inner]
   RETURN_IF_ERROR(
       ctx->allocate_temp(DataTypeToEnum<Acc>::value, TensorShape({chunks, inner}), &partial));
   Acc* partials = partial.base<Acc>();

@@ -62,6 +62,7 @@ class ReductionOp : public OpKernel {
       if (kWritesOutputDirectly && k + 1 == passes.size()) {
         dst = reinterpret_cast<Acc*>(output->base<T>());
       } else {
+        // shape-safe: outer and inner are products of disjoint groups of the input's dims
         RETURN_IF_ERROR(ctx->allocate_temp(DataTypeToEnum<Acc>::value,
                                            TensorShape({p.outer * p.inner}), &current));
         dst = current.base<Acc>();

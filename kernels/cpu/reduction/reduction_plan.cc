@@ -60,15 +60,16 @@ absl::Status MakeReductionPlan(const TensorShape& input, const Tensor& axes, boo
   plan->output_shape_ = TensorShape();
   plan->reduced_count_ = 1;
   plan->passes_.clear();
-  // Removing or shrinking dims of a valid shape cannot overflow, so AddDim is safe.
+  // The output is the input with reduced dims removed or set to 1: no more dims, and no
+  // larger product of the non-zero ones, so the AddDims below cannot fail.
   absl::InlinedVector<Group, 8> groups;
   for (int d = 0; d < rank; ++d) {
     const int64_t size = input.dim_size(d);
     if (bitmap[d]) {
       plan->reduced_count_ *= size;
-      if (keep_dims) plan->output_shape_.AddDim(1);
+      if (keep_dims) plan->output_shape_.AddDim(1);  // shape-safe: a reduced dim kept as 1
     } else {
-      plan->output_shape_.AddDim(size);
+      plan->output_shape_.AddDim(size);  // shape-safe: one of the input's dims
     }
     if (size == 1) continue;  // reducing or keeping a dim of 1 changes no value
     if (!groups.empty() && groups.back().reduced == bitmap[d]) {

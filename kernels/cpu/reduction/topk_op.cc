@@ -74,7 +74,7 @@ class TopKOp : public OpKernel {
         ctx, n >= k,
         errors::InvalidArgument("input must have at least k columns. Had ", n, ", needed ", k));
     TensorShape output_shape = input.shape();
-    output_shape.set_dim(output_shape.dims() - 1, k);
+    output_shape.set_dim(output_shape.dims() - 1, k);  // shape-safe: 0 <= k <= n, rank >= 1
     Tensor* values = nullptr;
     Tensor* indices = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &values));

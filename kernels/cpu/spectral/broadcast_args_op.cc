@@ -50,6 +50,7 @@ class BroadcastArgsOp : public OpKernel {
       result[d] = x == 1 ? y : x;
     }
     Tensor* out = nullptr;
+    // shape-safe: one dim, the larger of the two inputs' element counts
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({rank}), &out));
     T* values = out->base<T>();
     for (int64_t d = 0; d < rank; ++d) values[d] = static_cast<T>(result[d]);

@@ -220,8 +220,9 @@ absl::Status RealInverseFft(OpKernelContext* ctx, const Tensor& in, Tensor* out,
   const int64_t n = lengths[rank - 1];
   Dims spectrum_dims(out->shape().dim_sizes().begin(), out->shape().dim_sizes().end());
   spectrum_dims[dims - 1] = n / 2 + 1;
-  // The cropped input is no larger than the input, so its shape is valid.
   Tensor spectrum;
+  // shape-safe: no dim larger than the input's: FftOp::Compute checked each transformed input
+  // dim against its length (the innermost against n / 2 + 1), and the input is not empty here
   RETURN_IF_ERROR(ctx->allocate_temp(DataTypeToEnum<Complex>::value,
                                      TensorShape(absl::MakeConstSpan(spectrum_dims)), &spectrum));
   Complex* spectrum_data = spectrum.base<Complex>();
