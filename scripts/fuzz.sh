@@ -30,6 +30,7 @@ ALL_TARGETS=(
   array_kernels_fuzzer
   math_kernels_fuzzer
   nn_kernels_fuzzer
+  c_api_fuzzer
 )
 
 seconds=60
