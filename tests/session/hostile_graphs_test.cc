@@ -408,6 +408,34 @@ TEST(HostileGraphsTest, ReductionAxisOfRank2) {
   }
 }
 
+// ---- Slice ---------------------------------------------------------------------------
+
+// A begin of INT64_MIN with a size of -1 ("to the end"): "to the end" was computed as
+// dim - begin before begin was checked, a signed overflow (UBSan, the ASan stage).
+TEST(HostileGraphsTest, SliceToTheEndFromAnExtremeBegin) {
+  GraphBuilder b;
+  b.Placeholder("x", DT_FLOAT, TensorShape({4}));
+  b.Placeholder("begin", DT_INT64, TensorShape({1}));
+  b.Placeholder("size", DT_INT64, TensorShape({1}));
+  NodeDef* slice = b.Op("slice", "Slice", {"x", "begin", "size"});
+  AddNodeAttr("T", DT_FLOAT, slice);
+  AddNodeAttr("Index", DT_INT64, slice);
+  const Tensor x = Vector<float>({1, 2, 3, 4});
+  for (int64_t begin : {kInt64Min, kInt64Max, int64_t{-1}, int64_t{5}}) {
+    const absl::Status status = CreateAndRun(
+        b.graph(), {{"x", x}, {"begin", Vector<int64_t>({begin})}, {"size", Vector<int64_t>({-1})}},
+        {"slice"});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << begin << ": " << status;
+  }
+  std::vector<Tensor> out;
+  ASSERT_TRUE(
+      CreateAndRun(b.graph(),
+                   {{"x", x}, {"begin", Vector<int64_t>({1})}, {"size", Vector<int64_t>({-1})}},
+                   {"slice"}, &out)
+          .ok());
+  EXPECT_EQ(Values<float>(out[0]), std::vector<float>({2, 3, 4}));
+}
+
 // ---- The session's memory limit ------------------------------------------------------
 
 // A Fill of fed dims under SessionOptions::memory_limit_bytes: within the limit it runs; past

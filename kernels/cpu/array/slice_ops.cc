@@ -88,7 +88,10 @@ class SliceOp : public OpKernel {
     for (int d = 0; d < rank; ++d) {
       const int64_t dim = input.dim_size(d);
       const int64_t b = begin[d];
-      if (sizes[d] == -1) sizes[d] = dim - b;
+      // A size of -1 means "to the end": dim - b, computed only for a begin in range (an
+      // extreme begin would overflow it, and is rejected below either way).
+      const bool begin_in_range = dim == 0 ? b == 0 : 0 <= b && b <= dim;
+      if (sizes[d] == -1 && begin_in_range) sizes[d] = dim - b;
       const int64_t s = sizes[d];
       if (dim == 0) {
         OP_REQUIRES(

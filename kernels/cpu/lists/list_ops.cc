@@ -5,6 +5,7 @@
 // tensor_list.h; this file checks arguments and moves elements.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -604,8 +605,10 @@ class TensorListConcatV2Op : public OpKernel {
                                             "nor leading_dims give its first dimension"));
         rows[i] = leading_dims[i];
       }
+      // rows[i] >= 0: a tensor's dim, or a dim checked non-negative above.
+      OP_REQUIRES(ctx, rows[i] <= std::numeric_limits<int64_t>::max() - total,
+                  errors::InvalidArgument("Concat size overflows"));
       total += rows[i];
-      OP_REQUIRES(ctx, total >= 0, errors::InvalidArgument("Concat size overflows"));
     }
     TensorShape out_shape = rest_shape;
     OP_REQUIRES_OK(ctx, out_shape.InsertDimWithStatus(0, total));
