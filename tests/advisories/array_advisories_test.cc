@@ -1,0 +1,82 @@
+// Advisories of the array ops (ReverseSequence, SplitV, Transpose, Tile, Fill, Reshape,
+// Range). Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "tests/advisories/advisory_case.h"
+
+namespace sluice {
+namespace advisories {
+namespace {
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+AdvisoryCase ReverseSequence(int64_t seq_dim, int64_t batch_dim) {
+  AdvisoryCase c("ReverseSequence");
+  c.Input(Zeros(DT_INT32, {1, 1, 1})).Input(Values<int32_t>({0}));
+  c.Attr("T", DT_INT32).Attr("Tlen", DT_INT32);
+  c.Attr("seq_dim", seq_dim).Attr("batch_dim", batch_dim);
+  return c;
+}
+
+TEST(Advisories, Tfsa2021_061_ReverseSequenceInvalidDims) {
+  // A negative seq_dim, or a batch_dim out of range, indexed the input's dimensions
+  // unchecked.
+  ExpectFailsBothWays(ReverseSequence(-2, 0), kInvalid, "seq_dim");
+  ExpectFailsBothWays(ReverseSequence(1, 5), kInvalid, "batch_dim");
+  ExpectFailsBothWays(ReverseSequence(1, -1), kInvalid, "batch_dim");
+}
+
+TEST(Advisories, Tfsa2021_173_SplitVNegativeSizes) {
+  // Several size_splits with negative entries: a segfault.
+  AdvisoryCase c("SplitV");
+  c.Input(Zeros(DT_FLOAT, {0})).Input(Values<int32_t>({-1, -2})).Input(Scalar<int32_t>(0));
+  c.Attr("T", DT_FLOAT).Attr("Tlen", DT_INT32).Attr("num_split", int64_t{2});
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_179_TransposeNegativePerm) {
+  // A negative entry of perm indexed the input's dimensions before their start.
+  AdvisoryCase c("Transpose");
+  c.Input(Values<int32_t>({1, 2, 3, 4})).Input(Values<int32_t>({-10}));
+  c.Attr("T", DT_INT32).Attr("Tperm", DT_INT32);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_196_TileOutputOverflow) {
+  // multiples whose product overflows int64 failed a CHECK building the output shape.
+  AdvisoryCase c("Tile");
+  c.Input(Zeros(DT_FLOAT, {1, 1, 1})).Input(Values<int32_t>({100000000, 100000000, 100000000}));
+  c.Attr("T", DT_FLOAT).Attr("Tmultiples", DT_INT32);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_198_FillShapeOverflow) {
+  // dims whose element count overflows int64 failed a CHECK in the shape constructor.
+  AdvisoryCase c("Fill");
+  c.Input(Values<int64_t>({int64_t{1} << 40, int64_t{1} << 40})).Input(Scalar<float>(1.0f));
+  c.Attr("T", DT_FLOAT).Attr("index_type", DT_INT64);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_198_ReshapeToRank255) {
+  // A shape of 255 entries: more dimensions than a tensor may have.
+  AdvisoryCase c("Reshape");
+  c.Input(Values<int32_t>({1}, {1, 1})).Input(Values<int64_t>(std::vector<int64_t>(255, 0)));
+  c.Attr("T", DT_INT32).Attr("Tshape", DT_INT64);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_194_RangeHugeFloatSpan) {
+  // A float range from -1e38 to 1 has more elements than int64 holds.
+  AdvisoryCase c("Range");
+  c.Input(Scalar<float>(-1e38f)).Input(Scalar<float>(1.0f)).Input(Scalar<float>(1.0f));
+  c.Attr("Tidx", DT_FLOAT);
+  ExpectFailsBothWays(c, kInvalid, "Requires ((limit - start) / delta) <= 9223372036854775807");
+}
+
+}  // namespace
+}  // namespace advisories
+}  // namespace sluice

@@ -1,0 +1,264 @@
+"""Runs each advisory graph of tests/advisories/ in real TensorFlow and prints what it did.
+
+Usage (from the repository root, with TensorFlow 2.21 installed, e.g. /tmp/tfvenv):
+    python3 tests/advisories/check_with_tensorflow.py [case-name-substring]
+
+Each case builds one op in a tf.compat.v1 graph twice: with Const inputs (so TensorFlow's
+shape function sees the values, and Grappler may fold them) and with Placeholders of unknown
+shape fed at run time (so only the kernel sees the values). For each it prints one line:
+    <case> <const|fed> <ERROR_CODE or OK> <first line of the message, or the output's shape>
+An error raised while the graph is built (the shape function) prints as INVALID_ARGUMENT
+with a "(graph)" mark, as TensorFlow raises it as ValueError there. The C++ tests in this
+folder expect these codes.
+
+Every case runs twice more, in TensorFlow's two CPU configurations: "onednn" (the default
+of the x86 wheels: oneDNN rewrites Conv2D, DepthwiseConv2dNative, Conv3DBackpropInputV2 and
+others into its own kernels) and "reference" (TF_ENABLE_ONEDNN_OPTS=0, TensorFlow's own
+kernels, which the fixtures of tests/fixtures use). The two disagree on some empty inputs;
+README.md says which one Sluice follows there.
+"""
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import subprocess
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+tf1 = tf.compat.v1
+raw = tf.raw_ops
+
+F32, I32, I64 = np.float32, np.int32, np.int64
+
+
+def z(shape, dtype=F32):
+    return np.zeros(shape, dtype)
+
+
+def arr(values, dtype):
+    return np.array(values, dtype)
+
+
+CODES = {
+    tf.errors.INVALID_ARGUMENT: "INVALID_ARGUMENT",
+    tf.errors.OUT_OF_RANGE: "OUT_OF_RANGE",
+    tf.errors.UNIMPLEMENTED: "UNIMPLEMENTED",
+    tf.errors.RESOURCE_EXHAUSTED: "RESOURCE_EXHAUSTED",
+    tf.errors.INTERNAL: "INTERNAL",
+    tf.errors.FAILED_PRECONDITION: "FAILED_PRECONDITION",
+    tf.errors.NOT_FOUND: "NOT_FOUND",
+    tf.errors.ABORTED: "ABORTED",
+    tf.errors.UNKNOWN: "UNKNOWN",
+}
+
+
+def first_line(text):
+    """The line that says what was wrong: the one before TensorFlow's "[[{{node" line, or
+    the first line when there is none."""
+    lines = [l.strip() for l in str(text).splitlines() if l.strip()]
+    pick = lines[0] if lines else ""
+    for i, line in enumerate(lines):
+        if line.startswith("[[") and i > 0:
+            pick = lines[i - 1]
+            break
+    return pick[:200]
+
+
+def run_case(name, op, inputs, attrs, fed, fetch=0):
+    """inputs: list of (arg name, numpy value or list of numpy values)."""
+    graph = tf1.Graph()
+    feed = {}
+    try:
+        with graph.as_default():
+            kwargs = {}
+            for arg, value in inputs:
+                def make(v, idx=""):
+                    v = np.asarray(v)
+                    if fed:
+                        p = tf1.placeholder(tf.as_dtype(v.dtype), shape=None)
+                        feed[p] = v
+                        return p
+                    return tf.constant(v)
+                if isinstance(value, list):
+                    kwargs[arg] = [make(v) for v in value]
+                else:
+                    kwargs[arg] = make(value)
+            kwargs.update(attrs)
+            out = getattr(raw, op)(**kwargs)
+            if isinstance(out, (list, tuple)):
+                out = out[fetch]
+    except ValueError as e:
+        return "INVALID_ARGUMENT", "(graph) " + first_line(e)
+    except tf.errors.OpError as e:
+        return CODES.get(e.error_code, str(e.error_code)), "(graph) " + first_line(e.message)
+    try:
+        with tf1.Session(graph=graph) as sess:
+            value = sess.run(out, feed_dict=feed)
+    except tf.errors.OpError as e:
+        return CODES.get(e.error_code, str(e.error_code)), first_line(e.message)
+    value = np.asarray(value)
+    flat = value.reshape(-1)[:8].tolist()
+    return "OK", "shape=%s values=%s" % (list(value.shape), flat)
+
+
+CONV2D = dict(strides=[1, 1, 1, 1], padding="SAME")
+CONV3D = dict(strides=[1, 1, 1, 1, 1], padding="SAME")
+FBN = dict(epsilon=0.0, data_format="NHWC", is_training=False)
+
+# name -> (op, inputs, attrs[, fetch index])
+CASES = [
+    # ---- convolutions ----
+    ("Tfsa2021_006_Conv3DZeroFilterInDepth", "Conv3D",
+     [("input", z([1, 2, 2, 2, 3])), ("filter", z([1, 1, 1, 0, 2]))], CONV3D),
+    ("Tfsa2021_006_Conv3DAllEmpty", "Conv3D",
+     [("input", z([0, 0, 0, 0, 0])), ("filter", z([0, 0, 0, 0, 0]))],
+     dict(strides=[1, 56, 56, 56, 1], padding="VALID")),
+    ("Tfsa2021_006_Conv3DDepthMismatch", "Conv3D",
+     [("input", z([2, 2, 2, 2, 0])), ("filter", z([0, 0, 2, 6, 2]))],
+     dict(strides=[1, 56, 39, 34, 1], padding="VALID")),
+    ("Tfsa2021_010_Conv3DBackpropInputFilterDepthMismatch", "Conv3DBackpropInputV2",
+     [("input_sizes", arr([1, 1, 1, 1, 2], I32)), ("filter", z([4, 1, 6, 1, 1])),
+      ("out_backprop", z([1, 1, 1, 1, 1]))],
+     dict(strides=[1, 89, 29, 89, 1], padding="SAME")),
+    ("Tfsa2021_011_Conv3DBackpropInputEmpty", "Conv3DBackpropInputV2",
+     [("input_sizes", arr([0, 0, 0, 0, 0], I32)), ("filter", z([0, 0, 0, 1, 0])),
+      ("out_backprop", z([0, 0, 0, 0, 0]))], CONV3D),
+    ("Tfsa2021_014_Conv2DBackpropInputEmptyFilter", "Conv2DBackpropInput",
+     [("input_sizes", arr([52, 1, 1, 5], I32)), ("filter", z([0, 1, 5, 0])),
+      ("out_backprop", z([52, 1, 1, 0]))], CONV2D),
+    ("Tfsa2021_015_Conv2DAllEmpty", "Conv2D",
+     [("input", z([0, 0, 0, 0])), ("filter", z([0, 0, 0, 0]))], CONV2D),
+    ("Tfsa2021_187_Conv2DZeroOutChannels", "Conv2D",
+     [("input", z([1, 3, 3, 2])), ("filter", z([1, 1, 2, 0]))], CONV2D),
+    ("Tfsa2021_187_Conv2DZeroFilterHeight", "Conv2D",
+     [("input", z([1, 3, 3, 2])), ("filter", z([0, 1, 2, 2]))], CONV2D),
+    ("Tfsa2021_187_DepthwiseZeroMultiplier", "DepthwiseConv2dNative",
+     [("input", z([1, 3, 3, 2])), ("filter", z([1, 1, 2, 0]))], CONV2D),
+    ("Tfsa2021_187_DepthwiseZeroFilterHeight", "DepthwiseConv2dNative",
+     [("input", z([1, 3, 3, 2])), ("filter", z([0, 1, 2, 1]))], CONV2D),
+    # ---- batch norm ----
+    ("Tfsa2021_043_FusedBatchNormZeroChannels", "FusedBatchNorm",
+     [("x", z([1, 1, 1, 0])), ("scale", z([0])), ("offset", z([0])), ("mean", z([0])),
+      ("variance", z([0]))], FBN),
+    ("Tfsa2021_072_FusedBatchNormShortScale", "FusedBatchNorm",
+     [("x", z([10, 10, 10, 6])), ("scale", z([1])), ("offset", z([1])), ("mean", z([1])),
+      ("variance", z([1]))], FBN),
+    ("Tfsa2021_072_FusedBatchNormEmptyVectors", "FusedBatchNorm",
+     [("x", z([10, 10, 10, 1])), ("scale", z([0])), ("offset", z([0])), ("mean", z([0])),
+      ("variance", z([0]))], FBN),
+    ("Tfsa2021_072_FusedBatchNormV3ShortMean", "FusedBatchNormV3",
+     [("x", z([3, 2, 4, 2])), ("scale", z([2])), ("offset", z([2])), ("mean", z([0])),
+      ("variance", z([2]))], FBN),
+    # ---- FFT ----
+    ("Tfsa2021_050_IrfftZeroLength", "IRFFT",
+     [("input", z([10, 13], np.complex64)), ("fft_length", arr([0], I32))], {}),
+    ("Tfsa2021_051_RfftZeroLength", "RFFT",
+     [("input", arr([1], F32)), ("fft_length", arr([0], I32))], {}),
+    # ---- array ops ----
+    ("Tfsa2021_061_ReverseSequenceNegativeSeqDim", "ReverseSequence",
+     [("input", z([1, 1, 1], I32)), ("seq_lengths", arr([0], I32))],
+     dict(seq_dim=-2, batch_dim=0)),
+    ("Tfsa2021_061_ReverseSequenceBatchDimOutOfRange", "ReverseSequence",
+     [("input", z([1, 1, 1], I32)), ("seq_lengths", arr([0], I32))],
+     dict(seq_dim=1, batch_dim=5)),
+    ("Tfsa2021_061_ReverseSequenceNegativeBatchDim", "ReverseSequence",
+     [("input", z([1, 1, 1], I32)), ("seq_lengths", arr([0], I32))],
+     dict(seq_dim=1, batch_dim=-1)),
+    ("Tfsa2021_173_SplitVNegativeSizes", "SplitV",
+     [("value", z([0])), ("size_splits", arr([-1, -2], I32)), ("axis", arr(0, I32))],
+     dict(num_split=2)),
+    ("Tfsa2021_179_TransposeNegativePerm", "Transpose",
+     [("x", arr([1, 2, 3, 4], I32)), ("perm", arr([-10], I32))], {}),
+    ("Tfsa2021_196_TileOverflow", "Tile",
+     [("input", np.ones([1, 1, 1], F32)), ("multiples", arr([10**8] * 3, I32))], {}),
+    ("Tfsa2021_198_FillOverflow", "Fill",
+     [("dims", arr([2**40, 2**40], I64)), ("value", arr(1.0, F32))], {}),
+    ("Tfsa2021_198_ReshapeRank255", "Reshape",
+     [("tensor", arr([[1]], I32)), ("shape", arr([0] * 255, I64))], {}),
+    ("Tfsa2021_194_RangeHugeFloat", "Range",
+     [("start", arr(-1e38, F32)), ("limit", arr(1, F32)), ("delta", arr(1, F32))], {}),
+    # ---- image ----
+    ("Tfsa2021_195_ResizeNearestOverflow", "ResizeNearestNeighbor",
+     [("images", np.ones([5, 1, 1, 1], F32)), ("size", arr([1610637938, 1610637938], I32))], {}),
+    ("Tfsa2021_195_ResizeBilinearOverflow", "ResizeBilinear",
+     [("images", np.ones([5, 1, 1, 1], F32)), ("size", arr([1610637938, 1610637938], I32))], {}),
+    ("Tfsa2021_143_NmsV5NegativeMaxOutput", "NonMaxSuppressionV5",
+     [("boxes", arr([[0.1] * 4, [0.2] * 4, [0.3] * 4], F32)), ("scores", arr([1, 2, 3], F32)),
+      ("max_output_size", arr(-1, I32)), ("iou_threshold", arr(0.5, F32)),
+      ("score_threshold", arr(0.5, F32)), ("soft_nms_sigma", arr(1.0, F32))],
+     dict(pad_to_max_output_size=True)),
+    ("Tfsa2021_143_NmsV4NegativeMaxOutput", "NonMaxSuppressionV4",
+     [("boxes", arr([[0.1] * 4, [0.2] * 4, [0.3] * 4], F32)), ("scores", arr([1, 2, 3], F32)),
+      ("max_output_size", arr(-1, I32)), ("iou_threshold", arr(0.5, F32)),
+      ("score_threshold", arr(0.5, F32))],
+     dict(pad_to_max_output_size=True)),
+    # ---- einsum ----
+    ("Tfsa2021_192_EinsumWithoutEllipsis", "Einsum",
+     [("inputs", [arr([[1, 2], [3, 4]], F32), arr([[1, 0], [0, 1]], F32)])],
+     dict(equation="ij,jk->ik")),
+    # ---- sparse cross ----
+    ("Tfsa2021_008_SparseCrossStringOutFromInts", "SparseCross",
+     [("indices", [arr([[0, 6]], I64), arr([[0, 0]], I64)]),
+      ("values", [arr([0], I64), arr([72], I64)]),
+      ("shapes", [arr([4, 122], I64), arr([4, 188], I64)]),
+      ("dense_inputs", [arr([[188], [127], [336], [0]], I64)])],
+     dict(hashed_output=False, num_buckets=0, hash_key=0, out_type=tf.string,
+          internal_type=tf.string), 1),
+]
+
+
+def exit_without_enter(fed):
+    graph = tf1.Graph()
+    with graph.as_default():
+        data = tf1.placeholder(tf.bool, shape=None) if fed else tf.constant([False, False])
+        out = raw.Exit(data=data)
+    try:
+        with tf1.Session(graph=graph) as sess:
+            value = sess.run(out, feed_dict={data: [False, False]} if fed else None)
+    except tf.errors.OpError as e:
+        return CODES.get(e.error_code, str(e.error_code)), first_line(e.message)
+    return "OK", "values=%s" % np.asarray(value).tolist()
+
+
+SPECIAL = {"Tfsa2021_175_ExitWithoutEnter": exit_without_enter}
+
+
+def run_one(name, fed):
+    for case in CASES:
+        if case[0] == name:
+            fetch = case[4] if len(case) > 4 else 0
+            return run_case(name, case[1], case[2], case[3], fed, fetch)
+    return SPECIAL[name](fed)
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--one":
+        code, text = run_one(sys.argv[2], sys.argv[3] == "fed")
+        print("%s %s %s %s" % (sys.argv[2], sys.argv[3], code, text), flush=True)
+        return
+    # Each case runs in its own process: some still abort TensorFlow itself.
+    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    print("TensorFlow", tf.__version__, flush=True)
+    names = [case[0] for case in CASES] + list(SPECIAL)
+    for name in names:
+        if wanted not in name:
+            continue
+        for mode in ("const", "fed"):
+            for config, onednn in (("onednn", "1"), ("reference", "0")):
+                env = dict(os.environ, TF_ENABLE_ONEDNN_OPTS=onednn)
+                child = subprocess.run([sys.executable, __file__, "--one", name, mode],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True, env=env)
+                if child.returncode != 0:
+                    last = [l for l in child.stderr.splitlines() if l.strip()][-1:]
+                    line = "%s %s CRASH(rc=%d) %s" % (name, mode, child.returncode,
+                                                      last[0][:160] if last else "")
+                else:
+                    line = child.stdout.strip()
+                print("[%s] %s" % (config, line), flush=True)
+
+
+if __name__ == "__main__":
+    main()

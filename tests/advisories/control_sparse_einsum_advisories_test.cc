@@ -1,0 +1,61 @@
+// Advisories of Exit, SparseCross and Einsum. Expectations are TensorFlow 2.21's, from
+// check_with_tensorflow.py.
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "tests/advisories/advisory_case.h"
+
+namespace sluice {
+namespace advisories {
+namespace {
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+TEST(Advisories, Tfsa2021_175_ExitWithoutEnter) {
+  // An Exit with no Enter before it dereferenced a null parent frame.
+  AdvisoryCase c("Exit");
+  c.Input(Values<bool>({false, false}));
+  c.Attr("T", DT_BOOL);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_008_SparseCrossStringOutputOfIntInputs) {
+  // out_type and internal_type string over int64 values: the kernel read int64 data as
+  // strings.
+  AdvisoryCase c("SparseCross");
+  c.InputList({Values<int64_t>({0, 6}, {1, 2}), Values<int64_t>({0, 0}, {1, 2})})
+      .InputList({Values<int64_t>({0}), Values<int64_t>({72})})
+      .InputList({Values<int64_t>({4, 122}), Values<int64_t>({4, 188})})
+      .InputList({Values<int64_t>({188, 127, 336, 0}, {4, 1})});
+  c.Attr("N", int64_t{2})
+      .Attr("sparse_types", std::vector<DataType>{DT_INT64, DT_INT64})
+      .Attr("dense_types", std::vector<DataType>{DT_INT64})
+      .Attr("hashed_output", false)
+      .Attr("num_buckets", int64_t{0})
+      .Attr("hash_key", int64_t{0})
+      .Attr("out_type", DT_STRING)
+      .Attr("internal_type", DT_STRING);
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    const absl::Status s = c.Run(feed, nullptr, /*output=*/1);
+    EXPECT_EQ(s.code(), kInvalid) << s;
+  }
+}
+
+TEST(Advisories, Tfsa2021_192_EinsumWithoutEllipsis) {
+  // The ellipsis flags of an equation without "..." were left unset; the product must be
+  // right.
+  AdvisoryCase c("Einsum");
+  c.InputList({Values<float>({1, 2, 3, 4}, {2, 2}), Values<float>({1, 0, 0, 1}, {2, 2})});
+  c.Attr("N", int64_t{2}).Attr("T", DT_FLOAT).Attr("equation", "ij,jk->ik");
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape({2, 2}));
+    EXPECT_EQ(Elements<float>(out[0]), (std::vector<float>{1, 2, 3, 4}));
+  }
+}
+
+}  // namespace
+}  // namespace advisories
+}  // namespace sluice

@@ -1,0 +1,100 @@
+// Advisories of the convolution ops (Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput,
+// Conv3D, Conv3DBackpropInputV2). Expectations are TensorFlow 2.21's, from
+// check_with_tensorflow.py.
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "tests/advisories/advisory_case.h"
+
+namespace sluice {
+namespace advisories {
+namespace {
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+AdvisoryCase Conv(const char* op, const std::vector<int64_t>& input,
+                  const std::vector<int64_t>& filter, std::vector<int64_t> strides,
+                  const char* padding = "SAME") {
+  AdvisoryCase c(op);
+  c.Input(Zeros(DT_FLOAT, input)).Input(Zeros(DT_FLOAT, filter));
+  c.Attr("T", DT_FLOAT).Attr("strides", strides).Attr("padding", padding);
+  return c;
+}
+
+AdvisoryCase ConvBackpropInput(const char* op, const std::vector<int32_t>& input_sizes,
+                               const std::vector<int64_t>& filter,
+                               const std::vector<int64_t>& out_backprop,
+                               std::vector<int64_t> strides) {
+  AdvisoryCase c(op);
+  c.Input(Values<int32_t>(input_sizes))
+      .Input(Zeros(DT_FLOAT, filter))
+      .Input(Zeros(DT_FLOAT, out_backprop));
+  c.Attr("T", DT_FLOAT).Attr("strides", strides).Attr("padding", "SAME");
+  if (std::string(op) == "Conv3DBackpropInputV2") c.Attr("Tshape", DT_INT32);
+  return c;
+}
+
+TEST(Advisories, Tfsa2021_006_Conv3DZeroFilterDepth) {
+  // A filter whose input-depth dimension is 0 made the kernel take in_depth % 0.
+  ExpectFailsBothWays(Conv("Conv3D", {1, 2, 2, 2, 3}, {1, 1, 1, 0, 2}, {1, 1, 1, 1, 1}), kInvalid);
+  ExpectFailsBothWays(Conv("Conv3D", {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {1, 56, 56, 56, 1}, "VALID"),
+                      kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_006_Conv3DEmptyInputDepthAndFilter) {
+  // Input depth 0 with a filter of input depth 6: shapes that break the op's constraints
+  // reached an Eigen assertion.
+  ExpectFailsBothWays(Conv("Conv3D", {2, 2, 2, 2, 0}, {0, 0, 2, 6, 2}, {1, 56, 39, 34, 1}, "VALID"),
+                      kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_010_Conv3DBackpropInputDepthMismatch) {
+  // input_sizes of depth 2 with a filter of input depth 1: the kernel read past the filter.
+  ExpectFailsBothWays(ConvBackpropInput("Conv3DBackpropInputV2", {1, 1, 1, 1, 2}, {4, 1, 6, 1, 1},
+                                        {1, 1, 1, 1, 1}, {1, 89, 29, 89, 1}),
+                      kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_011_Conv3DBackpropInputEmpty) {
+  // All-empty input_sizes, filter and out_backprop divided by zero. TensorFlow's own kernel
+  // now rejects the depth mismatch (0 vs 1); its oneDNN kernel returns the empty gradient.
+  ExpectFailsBothWays(ConvBackpropInput("Conv3DBackpropInputV2", {0, 0, 0, 0, 0}, {0, 0, 0, 1, 0},
+                                        {0, 0, 0, 0, 0}, {1, 1, 1, 1, 1}),
+                      kInvalid, "same number of channels");
+}
+
+TEST(Advisories, Tfsa2021_014_Conv2DBackpropInputEmptyFilter) {
+  // A filter with 0 input and output channels divided by zero in the work-size arithmetic;
+  // TensorFlow now returns zeros of input_sizes.
+  const AdvisoryCase c = ConvBackpropInput("Conv2DBackpropInput", {52, 1, 1, 5}, {0, 1, 5, 0},
+                                           {52, 1, 1, 0}, {1, 1, 1, 1});
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape({52, 1, 1, 5}));
+    EXPECT_EQ(Elements<float>(out[0]), std::vector<float>(52 * 5, 0.0f));
+  }
+}
+
+TEST(Advisories, Tfsa2021_015_Conv2DAllEmpty) {
+  // Empty input and filter: in_depth % filter_depth with a filter depth of 0.
+  ExpectFailsBothWays(Conv("Conv2D", {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 1}), kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_187_ConvolutionsWithEmptyFilter) {
+  // A filter with a zero dimension (no output channels, no rows, a depth multiplier of 0)
+  // divided by zero. TensorFlow's oneDNN kernels reject every filter with no elements, as
+  // Sluice does; its own kernels reject only Conv2D's with no rows and return empty outputs
+  // (or, depthwise, zeros) for the others.
+  ExpectFailsBothWays(Conv("Conv2D", {1, 3, 3, 2}, {1, 1, 2, 0}, {1, 1, 1, 1}), kInvalid);
+  ExpectFailsBothWays(Conv("Conv2D", {1, 3, 3, 2}, {0, 1, 2, 2}, {1, 1, 1, 1}), kInvalid);
+  ExpectFailsBothWays(Conv("DepthwiseConv2dNative", {1, 3, 3, 2}, {1, 1, 2, 0}, {1, 1, 1, 1}),
+                      kInvalid);
+  ExpectFailsBothWays(Conv("DepthwiseConv2dNative", {1, 3, 3, 2}, {0, 1, 2, 1}, {1, 1, 1, 1}),
+                      kInvalid);
+}
+
+}  // namespace
+}  // namespace advisories
+}  // namespace sluice
