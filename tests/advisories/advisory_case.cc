@@ -51,13 +51,46 @@ Tensor Zeros(DataType dtype, const std::vector<int64_t>& dims) {
 AdvisoryCase& AdvisoryCase::Input(Tensor value) {
   inputs_.push_back({std::move(value)});
   is_list_.push_back(false);
+  makers_.emplace_back();
   return *this;
 }
 
 AdvisoryCase& AdvisoryCase::InputList(std::vector<Tensor> values) {
   inputs_.push_back(std::move(values));
   is_list_.push_back(true);
+  makers_.emplace_back();
   return *this;
+}
+
+AdvisoryCase& AdvisoryCase::InputFrom(std::function<std::string(GraphDef*)> make) {
+  inputs_.emplace_back();
+  is_list_.push_back(false);
+  makers_.push_back(std::move(make));
+  return *this;
+}
+
+AdvisoryCase& AdvisoryCase::FetchThrough(
+    std::function<std::string(GraphDef*, const std::string&)> consume) {
+  consume_ = std::move(consume);
+  return *this;
+}
+
+NodeDef* AddNode(GraphDef* graph, const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs) {
+  NodeDef* node = graph->add_node();
+  node->set_name(name);
+  node->set_op(op);
+  for (const std::string& input : inputs) node->add_input(input);
+  return node;
+}
+
+NodeDef* AddConst(GraphDef* graph, const std::string& name, const Tensor& value) {
+  NodeDef* node = AddNode(graph, name, "Const", {});
+  TensorProto proto;
+  TensorToProtoContent(value, &proto);
+  AddNodeAttr("dtype", value.dtype(), node);
+  AddNodeAttr("value", proto, node);
+  return node;
 }
 
 namespace {
@@ -73,27 +106,24 @@ GraphDef AdvisoryCase::Graph(Feed feed) const {
   GraphDef graph;
   std::vector<std::string> names;
   for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (makers_[i]) {
+      names.push_back(makers_[i](&graph));
+      continue;
+    }
     for (size_t j = 0; j < inputs_[i].size(); ++j) {
       const Tensor& value = inputs_[i][j];
-      NodeDef* node = graph.add_node();
-      node->set_name(InputName(i, j, is_list_[i]));
-      AddNodeAttr("dtype", value.dtype(), node);
+      const std::string name = InputName(i, j, is_list_[i]);
       if (feed == Feed::kConst) {
-        node->set_op("Const");
-        TensorProto proto;
-        TensorToProtoContent(value, &proto);
-        AddNodeAttr("value", proto, node);
+        AddConst(&graph, name, value);
       } else {
-        node->set_op("Placeholder");
+        NodeDef* node = AddNode(&graph, name, "Placeholder", {});
+        AddNodeAttr("dtype", value.dtype(), node);
         AddNodeAttr("shape", PartialTensorShape(), node);
       }
-      names.push_back(node->name());
+      names.push_back(name);
     }
   }
-  NodeDef* op = graph.add_node();
-  op->set_name("op");
-  op->set_op(op_);
-  for (const std::string& name : names) op->add_input(name);
+  NodeDef* op = AddNode(&graph, "op", op_, names);
   for (const auto& attr : attrs_) attr(op);
   return graph;
 }
@@ -107,7 +137,10 @@ absl::Status AdvisoryCase::Run(Feed feed, std::vector<Tensor>* outputs, int outp
       }
     }
   }
-  return CreateAndRun(Graph(feed), feeds, {absl::StrCat("op:", output)}, outputs);
+  GraphDef graph = Graph(feed);
+  std::string fetch = absl::StrCat("op:", output);
+  if (consume_) fetch = consume_(&graph, fetch);
+  return CreateAndRun(graph, feeds, {fetch}, outputs);
 }
 
 void ExpectFailsBothWays(const AdvisoryCase& c, absl::StatusCode code, const std::string& message) {

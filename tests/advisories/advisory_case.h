@@ -58,6 +58,12 @@ class AdvisoryCase {
   AdvisoryCase& Input(Tensor value);
   // The next input, a list (an OpDef argument with a number or type-list attr).
   AdvisoryCase& InputList(std::vector<Tensor> values);
+  // The next input is a tensor that `make` adds to the graph (always, fed or not): it adds
+  // its nodes and returns the tensor's name.
+  AdvisoryCase& InputFrom(std::function<std::string(GraphDef*)> make);
+  // What is fetched is what `consume` makes of the op's output (a tensor name, such as
+  // "op:0"): for ops whose output cannot be compared directly, such as a TensorList.
+  AdvisoryCase& FetchThrough(std::function<std::string(GraphDef*, const std::string&)> consume);
   template <typename T>
   AdvisoryCase& Attr(const std::string& name, T value) {
     attrs_.push_back([name, value](NodeDef* node) { AddNodeAttr(name, value, node); });
@@ -80,6 +86,8 @@ class AdvisoryCase {
   std::string op_;
   std::vector<std::vector<Tensor>> inputs_;
   std::vector<bool> is_list_;
+  std::vector<std::function<std::string(GraphDef*)>> makers_;  // per input; empty for fed
+  std::function<std::string(GraphDef*, const std::string&)> consume_;
   std::vector<std::function<void(NodeDef*)>> attrs_;
 };
 
@@ -87,6 +95,12 @@ class AdvisoryCase {
 // `message` (when not empty) in both messages.
 void ExpectFailsBothWays(const AdvisoryCase& c, absl::StatusCode code,
                          const std::string& message = "");
+
+// Adds a node `name` of `op` with `inputs` to `graph`.
+NodeDef* AddNode(GraphDef* graph, const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs);
+// Adds a Const `name` holding `value`.
+NodeDef* AddConst(GraphDef* graph, const std::string& name, const Tensor& value);
 
 // Runs `graph` in a new session, feeding `feeds` and fetching `fetches`.
 absl::Status CreateAndRun(const GraphDef& graph,

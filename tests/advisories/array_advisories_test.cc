@@ -1,6 +1,7 @@
 // Advisories of the array ops (ReverseSequence, SplitV, Transpose, Tile, Fill, Reshape,
 // Range). Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -75,6 +76,24 @@ TEST(Advisories, Tfsa2021_194_RangeHugeFloatSpan) {
   c.Input(Scalar<float>(-1e38f)).Input(Scalar<float>(1.0f)).Input(Scalar<float>(1.0f));
   c.Attr("Tidx", DT_FLOAT);
   ExpectFailsBothWays(c, kInvalid, "Requires ((limit - start) / delta) <= 9223372036854775807");
+}
+
+TEST(Advisories, Tfsa2022_153_BroadcastShapesBeyondInt32) {
+  // Broadcast shapes with more elements than int32 holds failed a CHECK; BroadcastArgs
+  // must give the broadcast shape.
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
+      {{2, 1024, 1024, 1024}, {1}}, {{int64_t{1} << 40}, {1, 1}}};
+  const std::vector<std::vector<int64_t>> expected = {{2, 1024, 1024, 1024}, {1, int64_t{1} << 40}};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    AdvisoryCase c("BroadcastArgs");
+    c.Input(Values<int64_t>(cases[i].first)).Input(Values<int64_t>(cases[i].second));
+    c.Attr("T", DT_INT64);
+    for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+      std::vector<Tensor> out;
+      ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+      EXPECT_EQ(Elements<int64_t>(out[0]), expected[i]);
+    }
+  }
 }
 
 }  // namespace

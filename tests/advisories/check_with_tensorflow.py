@@ -209,6 +209,89 @@ CASES = [
 ]
 
 
+# ---- 2022 ----
+CASES += [
+    ("Tfsa2022_120_MaxPoolWindowLargerThanInput", "MaxPool",
+     [("input", np.ones([1, 1, 1, 1], F32))],
+     dict(ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1], padding="VALID")),
+    ("Tfsa2022_121_Conv2DBackpropInputEmptyOutBackprop", "Conv2DBackpropInput",
+     [("input_sizes", arr([3, 1, 1, 2], I32)), ("filter", np.ones([1, 3, 2, 3], F32)),
+      ("out_backprop", np.ones([3, 1, 0, 3], F32))],
+     dict(strides=[1, 1, 2, 1], padding="VALID")),
+    ("Tfsa2022_124_Conv2DEmptyInputExplicitPadding", "Conv2D",
+     [("input", np.ones([1, 0, 2, 1], F32)), ("filter", np.ones([1, 1, 1, 1], F32))],
+     dict(strides=[1, 1, 1, 1], padding="EXPLICIT", explicit_paddings=[0, 0, 1, 1, 1, 1, 0, 0])),
+    ("Tfsa2022_153_BroadcastArgsBeyondInt32", "BroadcastArgs",
+     [("s0", arr([2, 1024, 1024, 1024], I64)), ("s1", arr([1], I64))], {}),
+    ("Tfsa2022_153_BroadcastArgsHugeDim", "BroadcastArgs",
+     [("s0", arr([2**40], I64)), ("s1", arr([1, 1], I64))], {}),
+]
+
+
+def list_case(build):
+    """A case whose op consumes a TensorList made from Consts; `build(fed, feed)` returns the
+    tensor to fetch (a list's length where the op makes a list, as a variant cannot be
+    fetched)."""
+    def run(fed):
+        graph = tf1.Graph()
+        feed = {}
+        try:
+            with graph.as_default():
+                out = build(fed, feed)
+        except ValueError as e:
+            return "INVALID_ARGUMENT", "(graph) " + first_line(e)
+        except tf.errors.OpError as e:
+            return CODES.get(e.error_code, str(e.error_code)), "(graph) " + first_line(e.message)
+        try:
+            with tf1.Session(graph=graph) as sess:
+                value = sess.run(out, feed_dict=feed)
+        except tf.errors.OpError as e:
+            return CODES.get(e.error_code, str(e.error_code)), first_line(e.message)
+        value = np.asarray(value)
+        return "OK", "shape=%s values=%s" % (list(value.shape), value.reshape(-1)[:8].tolist())
+    return run
+
+
+def value_or_fed(value, fed, feed):
+    value = np.asarray(value)
+    if not fed:
+        return tf.constant(value)
+    p = tf1.placeholder(tf.as_dtype(value.dtype), shape=None)
+    feed[p] = value
+    return p
+
+
+def empty_list_rank2_shape(fed, feed):
+    handle = raw.EmptyTensorList(element_shape=value_or_fed(np.ones([1, 0], I32), fed, feed),
+                                 max_num_elements=value_or_fed(arr(1, I32), fed, feed),
+                                 element_dtype=tf.int32)
+    return raw.TensorListLength(input_handle=handle)
+
+
+def list_from_tensor_rank2_shape(fed, feed):
+    handle = raw.TensorListFromTensor(tensor=value_or_fed(z([6, 6, 2]), fed, feed),
+                                      element_shape=value_or_fed(z([6, 9], I64), fed, feed))
+    return raw.TensorListLength(input_handle=handle)
+
+
+def list_of_scalars(fed, feed):
+    return raw.TensorListFromTensor(tensor=value_or_fed(arr([1, 2, 3], F32), fed, feed),
+                                    element_shape=value_or_fed(arr(-1, I32), fed, feed))
+
+
+def concat_scalar_elements(fed, feed):
+    return raw.TensorListConcatV2(input_handle=list_of_scalars(fed, feed),
+                                  element_shape=value_or_fed(arr([], I32), fed, feed),
+                                  leading_dims=value_or_fed(arr([], I64), fed, feed),
+                                  element_dtype=tf.float32)[0]
+
+
+def resize_nonscalar_size(fed, feed):
+    handle = raw.TensorListResize(input_handle=list_of_scalars(fed, feed),
+                                  size=value_or_fed(z([0, 2, 3, 3], I32), fed, feed))
+    return raw.TensorListLength(input_handle=handle)
+
+
 def exit_without_enter(fed):
     graph = tf1.Graph()
     with graph.as_default():
@@ -222,7 +305,13 @@ def exit_without_enter(fed):
     return "OK", "values=%s" % np.asarray(value).tolist()
 
 
-SPECIAL = {"Tfsa2021_175_ExitWithoutEnter": exit_without_enter}
+SPECIAL = {
+    "Tfsa2021_175_ExitWithoutEnter": exit_without_enter,
+    "Tfsa2022_122_EmptyTensorListRank2Shape": list_case(empty_list_rank2_shape),
+    "Tfsa2022_128_TensorListFromTensorRank2Shape": list_case(list_from_tensor_rank2_shape),
+    "Tfsa2022_154_TensorListConcatScalarElements": list_case(concat_scalar_elements),
+    "Tfsa2022_155_TensorListResizeNonScalarSize": list_case(resize_nonscalar_size),
+}
 
 
 def run_one(name, fed):

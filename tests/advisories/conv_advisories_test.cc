@@ -95,6 +95,39 @@ TEST(Advisories, Tfsa2021_187_ConvolutionsWithEmptyFilter) {
                       kInvalid);
 }
 
+TEST(Advisories, Tfsa2022_121_Conv2DBackpropInputEmptyOutBackprop) {
+  // An empty out_backprop ([3, 1, 0, 3]) failed a CHECK in the oneDNN kernel; the gradient
+  // is zeros of input_sizes.
+  AdvisoryCase c("Conv2DBackpropInput");
+  c.Input(Values<int32_t>({3, 1, 1, 2}))
+      .Input(Values<float>(std::vector<float>(18, 1.0f), {1, 3, 2, 3}))
+      .Input(Zeros(DT_FLOAT, {3, 1, 0, 3}));
+  c.Attr("T", DT_FLOAT).Attr("strides", std::vector<int64_t>{1, 1, 2, 1}).Attr("padding", "VALID");
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape({3, 1, 1, 2}));
+    EXPECT_EQ(Elements<float>(out[0]), std::vector<float>(6, 0.0f));
+  }
+}
+
+TEST(Advisories, Tfsa2022_124_Conv2DEmptyInputExplicitPadding) {
+  // An empty input whose explicit padding makes a non-empty output divided by zero; the
+  // output is zeros.
+  AdvisoryCase c("Conv2D");
+  c.Input(Zeros(DT_FLOAT, {1, 0, 2, 1})).Input(Values<float>({1.0f}, {1, 1, 1, 1}));
+  c.Attr("T", DT_FLOAT)
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "EXPLICIT")
+      .Attr("explicit_paddings", std::vector<int64_t>{0, 0, 1, 1, 1, 1, 0, 0});
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape({1, 2, 4, 1}));
+    EXPECT_EQ(Elements<float>(out[0]), std::vector<float>(8, 0.0f));
+  }
+}
+
 }  // namespace
 }  // namespace advisories
 }  // namespace sluice

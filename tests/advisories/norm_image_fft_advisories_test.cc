@@ -75,6 +75,23 @@ TEST(Advisories, Tfsa2021_195_ResizeOutputOverflow) {
   }
 }
 
+TEST(Advisories, Tfsa2022_120_MaxPoolWindowLargerThanInput) {
+  // A window larger than the input failed a CHECK (on the GPU). With Consts TensorFlow's
+  // shape function rejects the negative output size; fed, its own kernel returns an empty
+  // output (its oneDNN kernel dies of SIGFPE).
+  AdvisoryCase c("MaxPool");
+  c.Input(Values<float>({1.0f}, {1, 1, 1, 1}));
+  c.Attr("T", DT_FLOAT)
+      .Attr("ksize", std::vector<int64_t>{1, 2, 2, 1})
+      .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+      .Attr("padding", "VALID");
+  const absl::Status s = c.Run(Feed::kConst);
+  EXPECT_EQ(s.code(), kInvalid) << s;
+  std::vector<Tensor> out;
+  ASSERT_TRUE(c.Run(Feed::kPlaceholder, &out).ok()) << c.Run(Feed::kPlaceholder);
+  EXPECT_EQ(out[0].shape(), TensorShape({1, 0, 0, 1}));
+}
+
 // Runs `c` both ways and expects an empty output of `dims`.
 void ExpectEmptyOutput(const AdvisoryCase& c, const TensorShape& dims) {
   for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {

@@ -1,0 +1,66 @@
+// Advisories of the TensorList ops (EmptyTensorList, TensorListFromTensor,
+// TensorListConcatV2, TensorListResize). Expectations are TensorFlow 2.21's, from
+// check_with_tensorflow.py; a list is fetched through TensorListLength.
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "tests/advisories/advisory_case.h"
+
+namespace sluice {
+namespace advisories {
+namespace {
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+// Fetches the length of the list the op makes.
+std::string ListLength(GraphDef* graph, const std::string& list) {
+  AddNode(graph, "length", "TensorListLength", {list});
+  return "length:0";
+}
+
+// A list of the three float scalars 1, 2, 3, made from Consts.
+std::string ListOfScalars(GraphDef* graph) {
+  AddConst(graph, "elements", Values<float>({1, 2, 3}));
+  AddConst(graph, "element_shape", Scalar<int32_t>(-1));
+  NodeDef* list = AddNode(graph, "list", "TensorListFromTensor", {"elements", "element_shape"});
+  AddNodeAttr("element_dtype", DT_FLOAT, list);
+  AddNodeAttr("shape_type", DT_INT32, list);
+  return "list:0";
+}
+
+TEST(Advisories, Tfsa2022_122_EmptyTensorListRank2ElementShape) {
+  // An element_shape of rank 2 (not a shape vector) failed a CHECK.
+  AdvisoryCase c("EmptyTensorList");
+  c.Input(Values<int32_t>({}, {1, 0})).Input(Scalar<int32_t>(1));
+  c.Attr("element_dtype", DT_INT32).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_128_TensorListFromTensorRank2ElementShape) {
+  // The same for TensorListFromTensor.
+  AdvisoryCase c("TensorListFromTensor");
+  c.Input(Zeros(DT_FLOAT, {6, 6, 2})).Input(Zeros(DT_INT64, {6, 9}));
+  c.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT64).FetchThrough(ListLength);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_154_TensorListConcatOfScalars) {
+  // Concatenating a list of scalars with element_shape [] crashed.
+  AdvisoryCase c("TensorListConcatV2");
+  c.InputFrom(ListOfScalars).Input(Values<int32_t>({})).Input(Values<int64_t>({}));
+  c.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_155_TensorListResizeNonScalarSize) {
+  // A size that is not a scalar failed a CHECK.
+  AdvisoryCase c("TensorListResize");
+  c.InputFrom(ListOfScalars).Input(Zeros(DT_INT32, {0, 2, 3, 3})).FetchThrough(ListLength);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+}  // namespace
+}  // namespace advisories
+}  // namespace sluice
