@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "graph/algorithm.h"
 #include "graph/core/errors.h"
@@ -95,9 +96,7 @@ class ConstantFolder {
         evaluator_(evaluator),
         graph_(graph),
         refiner_(opts.shapes),
-        foldable_(graph->num_node_ids(), false),
-        shape_values_(graph->num_node_ids()),
-        control_deps_(graph->num_node_ids()) {}
+        foldable_(graph->num_node_ids(), false) {}
 
   absl::Status Run(bool* was_mutated);
 
@@ -131,8 +130,23 @@ class ConstantFolder {
   std::vector<int> order_ids_;
   // By node id (ids of nodes added later are out of range: never foldable).
   std::vector<bool> foldable_;
-  std::vector<std::vector<Tensor>> shape_values_;  // non-empty for shape-folded nodes
-  std::vector<std::set<int>> control_deps_;        // ids of non-foldable control sources
+  // The values of shape-folded nodes, and the ids of the non-foldable control sources of
+  // foldable nodes, by node id. Maps, not per-node vectors: few nodes have either, and a
+  // graph of a million nodes would otherwise touch 70 MB to fold nothing.
+  absl::flat_hash_map<int, std::vector<Tensor>> shape_values_;
+  absl::flat_hash_map<int, std::set<int>> control_deps_;
+  // shape_values_'s entry for `id`, empty if none.
+  const std::vector<Tensor>& ShapeValuesOf(int id) const {
+    static const auto* none = new std::vector<Tensor>();
+    const auto it = shape_values_.find(id);
+    return it == shape_values_.end() ? *none : it->second;
+  }
+  // control_deps_'s entry for `id`, empty if none.
+  const std::set<int>& ControlDepsOf(int id) const {
+    static const auto* none = new std::set<int>();
+    const auto it = control_deps_.find(id);
+    return it == control_deps_.end() ? *none : it->second;
+  }
   int64_t next_const_id_ = 0;
   bool shapes_inferred_ = false;
 };
@@ -232,21 +246,25 @@ void ConstantFolder::FindFoldable() {
     if (opts_.excluded_nodes.contains(n->name())) continue;
     // Inputs first: it is the cheapest test and fails for most nodes, sparing the
     // evaluator's kernel lookup.
-    if (!n->IsConstant() && !(IsShapeOp(*n) && ShapeOpValues(*n, &shape_values_[id])) &&
+    std::vector<Tensor> shape_values;
+    if (!n->IsConstant() && !(IsShapeOp(*n) && ShapeOpValues(*n, &shape_values)) &&
         !(DataInputsFoldable(*n) && IsFoldableOp(*n))) {
       continue;
     }
     foldable_[id] = true;
-    std::set<int>& deps = control_deps_[id];
+    if (!shape_values.empty()) shape_values_[id] = std::move(shape_values);
+    std::set<int> deps;
     for (const Edge* e : n->in_edges()) {
       const Node* src = e->src();
       if (src->IsSource()) continue;
       if (foldable_[src->id()]) {
-        deps.insert(control_deps_[src->id()].begin(), control_deps_[src->id()].end());
+        const std::set<int>& inherited = ControlDepsOf(src->id());
+        deps.insert(inherited.begin(), inherited.end());
       } else {
         deps.insert(src->id());
       }
     }
+    if (!deps.empty()) control_deps_[id] = std::move(deps);
   }
 }
 
@@ -283,7 +301,7 @@ absl::Status ConstantFolder::EvaluateTargets(const std::vector<Target>& targets,
     stack.pop_back();
     if (needed[n->id()]) continue;
     needed[n->id()] = true;
-    if (!shape_values_[n->id()].empty()) continue;
+    if (!ShapeValuesOf(n->id()).empty()) continue;
     for (const Edge* e : n->in_edges()) {
       if (!e->IsControlEdge()) stack.push_back(e->src());
     }
@@ -295,7 +313,7 @@ absl::Status ConstantFolder::EvaluateTargets(const std::vector<Target>& targets,
   for (Node* n : order_) {
     if (!needed[n->id()]) continue;
     std::vector<Node*>& copy = copies[n->id()];
-    for (const Tensor& value : shape_values_[n->id()]) {
+    for (const Tensor& value : ShapeValuesOf(n->id())) {
       std::string name = n->num_outputs() == 1 ? n->name() : scratch.NewName(n->name());
       ASSIGN_OR_RETURN(Node * c, scratch.AddNode(MakeConstNodeDef(name, value, "")));
       copy.push_back(c);
@@ -305,7 +323,7 @@ absl::Status ConstantFolder::EvaluateTargets(const std::vector<Target>& targets,
       for (const Edge* e : n->in_edges()) {
         if (e->IsControlEdge()) continue;
         const std::vector<Node*>& src = copies[e->src()->id()];
-        if (src.size() == 1 && shape_values_[e->src()->id()].empty()) {
+        if (src.size() == 1 && ShapeValuesOf(e->src()->id()).empty()) {
           scratch.AddEdge(src[0], e->src_output(), copy[0], e->dst_input());
         } else {
           scratch.AddEdge(src[e->src_output()], 0, copy[0], e->dst_input());
@@ -317,7 +335,7 @@ absl::Status ConstantFolder::EvaluateTargets(const std::vector<Target>& targets,
   std::vector<std::pair<const Node*, int>> outputs;
   for (const Target& t : targets) {
     const std::vector<Node*>& copy = copies[t.node->id()];
-    if (shape_values_[t.node->id()].empty()) {
+    if (ShapeValuesOf(t.node->id()).empty()) {
       outputs.emplace_back(copy[0], t.port);
     } else {
       outputs.emplace_back(copy[t.port], 0);
@@ -351,7 +369,7 @@ absl::Status ConstantFolder::ReplaceOutput(const Target& target, const Tensor& v
   for (const Edge* e : consumers) {
     RETURN_IF_ERROR(graph_->UpdateEdge(c, 0, e->dst(), e->dst_input()));
   }
-  AddControlDeps(control_deps_[n->id()], c);
+  AddControlDeps(ControlDepsOf(n->id()), c);
   return absl::OkStatus();
 }
 
@@ -359,7 +377,7 @@ absl::Status ConstantFolder::ReplaceInPlace(Node* n, const Tensor& value) {
   const std::string name = n->name();
   const std::string requested = n->requested_device();
   const std::string assigned = n->assigned_device_name();
-  const std::set<int> deps = control_deps_[n->id()];
+  const std::set<int> deps = ControlDepsOf(n->id());
   std::vector<std::pair<Node*, int>> consumers;  // (dst, dst_input), kControlSlot for control
   for (const Edge* e : n->out_edges()) consumers.emplace_back(e->dst(), e->dst_input());
   graph_->RemoveNode(n);
