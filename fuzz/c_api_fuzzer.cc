@@ -12,9 +12,9 @@
 //
 // Properties: nothing crashes, leaks (LeakSanitizer) or hangs (a step has a 5 s deadline);
 // every TF_Status carries a TF_Code; a graph TF_GraphToGraphDef exported imports again into a
-// new graph when its operations' names are valid (TF_FinishOperation, as TensorFlow's, takes
-// any name, which no GraphDef import accepts); a successful TF_SessionRun fills every fetch with a
-// tensor of the output's dtype.
+// new graph unless names came from the bytes (TF_FinishOperation, as TensorFlow's, takes any
+// operation name and any function name, which no GraphDef import accepts); a successful
+// TF_SessionRun fills every fetch with a tensor of the output's dtype.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -28,6 +28,8 @@
 #include "fuzz/byte_source.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_logging.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/unknown_field_set.h"
 #include "proto/config.pb.h"
 #include "proto/op_def.pb.h"
 #include "tensorflow/c/c_api.h"
@@ -324,6 +326,9 @@ class Program {
         break;
       }
       case 10: {
+        // A function name is a proto3 string: bytes that are not UTF-8 make a graph whose
+        // GraphDef does not parse (in TensorFlow too), so re-import is no longer expected.
+        odd_strings_ = true;
         const std::string value = AnyName(&bytes_);
         TF_SetAttrFuncName(desc, attr, value.data(), value.size());
         break;
@@ -352,7 +357,7 @@ class Program {
     // TF_FinishOperation takes any name, as TensorFlow's does (even "" or ": x"); only a
     // graph whose names are all valid node names can be exported and imported again.
     const bool odd_name = bytes_.OneIn(8);
-    if (odd_name) odd_names_ = true;
+    if (odd_name) odd_strings_ = true;
     const std::string name = odd_name ? AnyName(&bytes_) : absl::StrCat("op", next_name_++);
     TF_OperationDescription* desc = TF_NewOperation(graph_, type.c_str(), name.c_str());
     // Inputs: one per argument of the signature (a list of up to three for list arguments),
@@ -383,7 +388,10 @@ class Program {
         SetAttr(desc, attr.name(), attr.type());
       }
     }
-    if (bytes_.OneIn(6)) SetAttr(desc, AnyName(&bytes_), "");
+    if (bytes_.OneIn(6)) {
+      odd_strings_ = true;  // an attr name from the bytes, as above
+      SetAttr(desc, AnyName(&bytes_), "");
+    }
     if (bytes_.OneIn(8)) {
       static const char* const kDevices[] = {"/device:CPU:0", "/device:GPU:0", "CPU", "/job:x",
                                              "garbage"};
@@ -594,12 +602,21 @@ class Program {
     TF_Buffer* buffer = TF_NewBuffer();
     TF_GraphToGraphDef(graph_, buffer, status_);
     CheckStatus(status_, "TF_GraphToGraphDef");
+    if (TF_GetCode(status_) == TF_OK && Verbosity() >= 2) {
+      // As raw fields: what does not import may not parse as a GraphDef either.
+      google::protobuf::UnknownFieldSet fields;
+      std::string text;
+      if (fields.ParseFromArray(buffer->data, static_cast<int>(buffer->length))) {
+        google::protobuf::TextFormat::PrintUnknownFieldsToString(fields, &text);
+      }
+      LogGraph(text);
+    }
     if (TF_GetCode(status_) == TF_OK) {
       TF_Graph* copy = TF_NewGraph();
       TF_ImportGraphDefOptions* options = TF_NewImportGraphDefOptions();
       TF_GraphImportGraphDef(copy, buffer, options, status_);
-      FuzzCheck(odd_names_ || TF_GetCode(status_) == TF_OK,
-                "an exported graph whose operations have valid names imports again",
+      FuzzCheck(odd_strings_ || TF_GetCode(status_) == TF_OK,
+                "an exported graph whose names came from the program imports again",
                 TF_Message(status_));
       TF_DeleteImportGraphDefOptions(options);
       TF_DeleteGraph(copy);
@@ -682,7 +699,8 @@ class Program {
   std::vector<TF_Operation*> operations_;
   std::vector<TF_Tensor*> tensors_;
   int next_name_ = 0;
-  bool odd_names_ = false;  // some operation was given a name from the bytes
+  // Some operation was given a name, an attr name or a function name from the bytes.
+  bool odd_strings_ = false;
 };
 
 }  // namespace
