@@ -25,6 +25,7 @@
 #include "tools/cli/feeds.h"
 #include "tools/cli/json_writer.h"
 #include "tools/cli/model.h"
+#include "tools/cli/page_policy.h"
 #include "tools/cli/report.h"
 #include "tools/cli/runner.h"
 
@@ -178,6 +179,7 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   std::unique_ptr<ModelRunner> runner;
   RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), flags.runner,
                                       std::move(feed_pairs), fetches, &runner));
+  UseSmallPages(false);  // the session exists: steps take huge pages (page_policy.h)
 
   // The neighbours start before the warm-up, so that whatever adapts to the machine's load
   // has seen it before the timed steps.

@@ -17,6 +17,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/feeds.h"
 #include "tools/cli/model.h"
+#include "tools/cli/page_policy.h"
 #include "tools/cli/report.h"
 #include "tools/cli/runner.h"
 #include "tools/cli/summary.h"
@@ -119,6 +120,7 @@ absl::Status Run(const RunFlags& flags) {
                                       std::move(feed_pairs), fetches, &runner));
   std::vector<Tensor> outputs;
   const auto start = std::chrono::steady_clock::now();
+  UseSmallPages(false);  // the session exists: steps take huge pages (page_policy.h)
   RETURN_IF_ERROR(runner->Run(RunOptions(), &outputs, nullptr));
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
