@@ -19,7 +19,6 @@
 
 #include "tools/cli/args.h"
 #include "tools/cli/commands.h"
-#include "tools/cli/page_policy.h"
 #include "tools/cli/startup_environment.h"
 
 namespace {
@@ -53,8 +52,6 @@ void PrintUsage(std::FILE* out) {
 
 int main(int argc, char** argv) {
   sluice::cli::ApplyStartupEnvironment(argv);
-  // Until a command's session exists (run and benchmark switch back for their steps).
-  sluice::cli::UseSmallPages(true);
   if (argc < 2) {
     PrintUsage(stderr);
     return sluice::cli::kUsageExitCode;

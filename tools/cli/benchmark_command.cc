@@ -160,6 +160,9 @@ void PrintJson(const BenchmarkFlags& flags, const LatencyStats& stats, double to
 absl::Status Benchmark(BenchmarkFlags flags) {
   Model model;
   RETURN_IF_ERROR(LoadModel(flags.model, &model));
+  // A big graph's feeds and session are made in small pages (page_policy.h).
+  const bool small_pages = model.graph_def.node_size() >= kSmallPagesFromNodes;
+  if (small_pages) UseSmallPages(true);
   std::vector<std::string> fetches;
   for (const std::string& name :
        flags.outputs.empty() ? LikelyOutputs(model.graph_def) : flags.outputs) {
@@ -179,7 +182,7 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   std::unique_ptr<ModelRunner> runner;
   RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), flags.runner,
                                       std::move(feed_pairs), fetches, &runner));
-  UseSmallPages(false);  // the session exists: steps take huge pages (page_policy.h)
+  if (small_pages) UseSmallPages(false);  // the steps take huge pages
 
   // The neighbours start before the warm-up, so that whatever adapts to the machine's load
   // has seen it before the timed steps.

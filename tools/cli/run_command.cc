@@ -97,6 +97,9 @@ absl::Status ReportAccuracy(const std::string& path, const std::vector<std::stri
 absl::Status Run(const RunFlags& flags) {
   Model model;
   RETURN_IF_ERROR(LoadModel(flags.model, &model));
+  // A big graph's feeds and session are made in small pages (page_policy.h).
+  const bool small_pages = model.graph_def.node_size() >= kSmallPagesFromNodes;
+  if (small_pages) UseSmallPages(true);
   std::vector<std::string> fetches;
   RETURN_IF_ERROR(ResolveOutputs(model.graph_def, flags.outputs, &fetches));
   FeedOptions feed_options = flags.feeds;
@@ -120,7 +123,7 @@ absl::Status Run(const RunFlags& flags) {
                                       std::move(feed_pairs), fetches, &runner));
   std::vector<Tensor> outputs;
   const auto start = std::chrono::steady_clock::now();
-  UseSmallPages(false);  // the session exists: steps take huge pages (page_policy.h)
+  if (small_pages) UseSmallPages(false);  // the steps take huge pages
   RETURN_IF_ERROR(runner->Run(RunOptions(), &outputs, nullptr));
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
