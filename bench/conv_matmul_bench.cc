@@ -42,13 +42,9 @@ Tensor RandomTensor(const TensorShape& shape, uint32_t seed) {
 class KernelRunner {
  public:
   KernelRunner(const NodeDef& node, std::vector<Tensor> inputs)
-      : device_(Device::BuildDeviceAttributes("/job:localhost/replica:0/task:0/device:CPU:0",
-                                              DEVICE_CPU, CpuDevice::kMemoryLimitBytes,
-                                              DeviceLocality(), ""),
-                static_cast<int>(std::thread::hardware_concurrency())),
-        inputs_(std::move(inputs)) {
+      : device_(MakeDevice()), inputs_(std::move(inputs)) {
     const absl::Status s =
-        CreateOpKernel(DEVICE_CPU, &device_, device_.GetAllocator(), node, &kernel_);
+        CreateOpKernel(DEVICE_CPU, device_.get(), device_->GetAllocator(), node, &kernel_);
     CHECK(s.ok()) << s;
     for (Tensor& t : inputs_) values_.emplace_back(&t);
   }
@@ -56,15 +52,25 @@ class KernelRunner {
   void Step() {
     OpKernelContext::Params params;
     params.op_kernel = kernel_.get();
-    params.device = &device_;
+    params.device = device_.get();
     params.inputs = values_;
     OpKernelContext ctx(&params);
-    device_.Compute(kernel_.get(), &ctx);
+    device_->Compute(kernel_.get(), &ctx);
     CHECK(ctx.status().ok()) << ctx.status();
   }
 
  private:
-  CpuDevice device_;
+  // A CPU device with as many intra-op threads as the machine has cores.
+  static std::unique_ptr<CpuDevice> MakeDevice() {
+    absl::StatusOr<std::unique_ptr<CpuDevice>> device = CpuDevice::Create(
+        Device::BuildDeviceAttributes("/job:localhost/replica:0/task:0/device:CPU:0", DEVICE_CPU,
+                                      CpuDevice::kMemoryLimitBytes, DeviceLocality(), ""),
+        static_cast<int>(std::thread::hardware_concurrency()));
+    CHECK(device.ok()) << device.status();
+    return *std::move(device);
+  }
+
+  const std::unique_ptr<CpuDevice> device_;
   std::vector<Tensor> inputs_;
   std::vector<TensorValue> values_;
   std::unique_ptr<OpKernel> kernel_;
