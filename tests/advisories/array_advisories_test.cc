@@ -1,5 +1,6 @@
 // Advisories of the array ops (ReverseSequence, SplitV, Transpose, Tile, Fill, Reshape,
-// Range). Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
+// Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount). Expectations are TensorFlow 2.21's,
+// from check_with_tensorflow.py.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -94,6 +95,96 @@ TEST(Advisories, Tfsa2022_153_BroadcastShapesBeyondInt32) {
       EXPECT_EQ(Elements<int64_t>(out[0]), expected[i]);
     }
   }
+}
+
+TEST(Advisories, Tfsa2022_002_ReverseSequenceFarNegativeDims) {
+  // The shape function checked batch_dim only against the input's rank, so a batch_dim far
+  // below zero read before the start of the input's dimensions.
+  AdvisoryCase c("ReverseSequence");
+  c.Input(Values<int32_t>({1, 2})).Input(Values<int32_t>({1, 1, 1}));
+  c.Attr("T", DT_INT32).Attr("Tlen", DT_INT32);
+  c.Attr("seq_dim", int64_t{-10}).Attr("batch_dim", int64_t{-10});
+  ExpectFailsBothWays(c, kInvalid, "batch_dim");
+}
+
+AdvisoryCase ConcatV2(Tensor axis) {
+  AdvisoryCase c("ConcatV2");
+  const DataType tidx = axis.dtype();
+  c.InputList({Values<int32_t>({1, 2, 3}), Values<int32_t>({4, 5, 6})}).Input(std::move(axis));
+  c.Attr("N", int64_t{2}).Attr("T", DT_INT32).Attr("Tidx", tidx);
+  return c;
+}
+
+TEST(Advisories, Tfsa2022_007_ConcatV2HugeAxis) {
+  // An axis whose magnitude does not fit the shape function's rank arithmetic (a negative
+  // int32 near -2^31, or an int64 beyond int32) turned the minimum rank negative and passed
+  // the rank check.
+  ExpectFailsBothWays(ConcatV2(Scalar<int32_t>(static_cast<int32_t>(0xb500005bLL - (1LL << 32)))),
+                      kInvalid);
+  ExpectFailsBothWays(ConcatV2(Scalar<int64_t>(int64_t{0xb500005b})), kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_076_SpaceToBatchNDOverflow) {
+  // block_shape entries whose product overflows, or negative ones, made the output's batch
+  // dimension overflow and failed a CHECK building the output shape.
+  // With fed inputs TensorFlow refuses the graph itself (a block_shape of unknown rank), as
+  // Sluice's shape function does.
+  AdvisoryCase negative("SpaceToBatchND");
+  negative.Input(Zeros(DT_FLOAT, {10, 19, 22}))
+      .Input(Values<int64_t>({-1879048192, -1879048192}))
+      .Input(Zeros(DT_INT32, {2, 2}));
+  negative.Attr("T", DT_FLOAT).Attr("Tblock_shape", DT_INT64).Attr("Tpaddings", DT_INT32);
+  ExpectFailsBothWays(negative, kInvalid);
+  AdvisoryCase huge("SpaceToBatchND");
+  const int64_t big = int64_t{1} << 62;
+  huge.Input(Zeros(DT_FLOAT, {1, 2, 2, 1}))
+      .Input(Values<int64_t>({big, big}))
+      .Input(Values<int64_t>({0, big - 2, 0, big - 2}, {2, 2}));
+  huge.Attr("T", DT_FLOAT).Attr("Tblock_shape", DT_INT64).Attr("Tpaddings", DT_INT64);
+  ExpectFailsBothWays(huge, kInvalid);
+}
+
+AdvisoryCase DenseBincount(Tensor input, Tensor size, Tensor weights) {
+  AdvisoryCase c("DenseBincount");
+  const DataType tidx = input.dtype();
+  const DataType t = weights.dtype();
+  c.Input(std::move(input)).Input(std::move(size)).Input(std::move(weights));
+  c.Attr("Tidx", tidx).Attr("T", t).Attr("binary_output", false);
+  return c;
+}
+
+AdvisoryCase Bincount(Tensor arr, Tensor size, Tensor weights) {
+  AdvisoryCase c("Bincount");
+  const DataType t = weights.dtype();
+  c.Input(std::move(arr)).Input(std::move(size)).Input(std::move(weights));
+  c.Attr("T", t);
+  return c;
+}
+
+TEST(Advisories, Tfsa2022_017_BincountInvalidArguments) {
+  // A size that is not a scalar or is negative, an input of rank above 2, or weights of
+  // another shape than the input failed CHECKs allocating the output.
+  const Tensor rows = Values<int32_t>({0, 1, 2}, {3, 1});
+  ExpectFailsBothWays(DenseBincount(rows, Values<int32_t>({1}), Values<float>({3, 2, 1})), kInvalid,
+                      "rank 0");
+  ExpectFailsBothWays(DenseBincount(rows, Scalar<int32_t>(3), Values<float>({3, 2, 1})), kInvalid,
+                      "`weights` must be the same shape");
+  ExpectFailsBothWays(
+      DenseBincount(Zeros(DT_INT32, {1, 1, 1}), Scalar<int32_t>(3), Values<float>({})), kInvalid);
+  ExpectFailsBothWays(
+      DenseBincount(Values<int32_t>({0, 1}), Scalar<int32_t>(-1), Values<float>({})), kInvalid,
+      "must be non-negative");
+  ExpectFailsBothWays(Bincount(Values<int32_t>({0, 1}), Scalar<int32_t>(-1), Values<float>({})),
+                      kInvalid, "must be non-negative");
+  ExpectFailsBothWays(Bincount(Values<int32_t>({0, 1}), Values<int32_t>({3}), Values<float>({})),
+                      kInvalid, "rank 0");
+}
+
+TEST(Advisories, Tfsa2023_177_BincountWeightsOfAnotherSize) {
+  // Weights neither of arr's size nor empty (a segfault under XLA).
+  ExpectFailsBothWays(
+      Bincount(Scalar<int32_t>(6), Scalar<int32_t>(804), Values<int32_t>({52, 351})), kInvalid,
+      "same size");
 }
 
 }  // namespace

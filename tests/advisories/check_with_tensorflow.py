@@ -227,6 +227,60 @@ CASES += [
      [("s0", arr([2**40], I64)), ("s1", arr([1, 1], I64))], {}),
 ]
 
+# ---- 2022 and 2023, second pass ----
+CASES += [
+    ("Tfsa2022_002_ReverseSequenceFarNegativeDims", "ReverseSequence",
+     [("input", arr([1, 2], I32)), ("seq_lengths", arr([1, 1, 1], I32))],
+     dict(seq_dim=-10, batch_dim=-10)),
+    ("Tfsa2022_007_ConcatV2HugeNegativeAxis", "ConcatV2",
+     [("values", [arr([1, 2, 3], I32), arr([4, 5, 6], I32)]),
+      ("axis", arr(0xb500005b - 2**32, I32))], {}),
+    ("Tfsa2022_007_ConcatV2HugeInt64Axis", "ConcatV2",
+     [("values", [arr([1, 2, 3], I32), arr([4, 5, 6], I32)]),
+      ("axis", arr(0xb500005b, I64))], {}),
+    ("Tfsa2022_017_DenseBincountVectorSize", "DenseBincount",
+     [("input", arr([[0], [1], [2]], I32)), ("size", arr([1], I32)),
+      ("weights", arr([3, 2, 1], F32))], dict(binary_output=False)),
+    ("Tfsa2022_017_DenseBincountWeightsMismatch", "DenseBincount",
+     [("input", arr([[0], [1], [2]], I32)), ("size", arr(3, I32)),
+      ("weights", arr([3, 2, 1], F32))], dict(binary_output=False)),
+    ("Tfsa2022_017_DenseBincountRank3Input", "DenseBincount",
+     [("input", z([1, 1, 1], I32)), ("size", arr(3, I32)), ("weights", arr([], F32))],
+     dict(binary_output=False)),
+    ("Tfsa2022_017_DenseBincountNegativeSize", "DenseBincount",
+     [("input", arr([0, 1], I32)), ("size", arr(-1, I32)), ("weights", arr([], F32))],
+     dict(binary_output=False)),
+    ("Tfsa2022_017_BincountNegativeSize", "Bincount",
+     [("arr", arr([0, 1], I32)), ("size", arr(-1, I32)), ("weights", arr([], F32))], {}),
+    ("Tfsa2022_017_BincountVectorSize", "Bincount",
+     [("arr", arr([0, 1], I32)), ("size", arr([3], I32)), ("weights", arr([], F32))], {}),
+    ("Tfsa2023_177_BincountWeightsMismatch", "Bincount",
+     [("arr", arr(6, I32)), ("size", arr(804, I32)), ("weights", arr([52, 351], I32))], {}),
+    ("Tfsa2022_076_SpaceToBatchNDOverflow", "SpaceToBatchND",
+     [("input", z([10, 19, 22])), ("block_shape", arr([-1879048192] * 2, I64)),
+      ("paddings", z([2, 2], I32))], {}),
+    ("Tfsa2022_076_SpaceToBatchNDHugeBlocks", "SpaceToBatchND",
+     [("input", z([1, 2, 2, 1])), ("block_shape", arr([2**62, 2**62], I64)),
+      ("paddings", arr([[0, 2**62 - 2], [0, 2**62 - 2]], I64))], {}),
+    ("Tfsa2022_082_Rfft2dEmptyInputNegativeLength", "RFFT2D",
+     [("input", z([6, 0])), ("fft_length", arr([1, -1], I32))], {}),
+    ("Tfsa2022_082_Rfft2dNegativeFftLength", "RFFT2D",
+     [("input", z([2, 3])), ("fft_length", arr([-2, -3], I32))], {}),
+    ("Tfsa2022_091_AvgPoolZeroKsize", "AvgPool",
+     [("value", np.ones([1, 1, 1, 1], F32))],
+     dict(ksize=[1, 0, 1, 1], strides=[1, 1, 1, 1], padding="SAME")),
+    ("Tfsa2022_091_AvgPoolNegativeKsize", "AvgPool",
+     [("value", np.ones([1, 1, 1, 1], F32))],
+     dict(ksize=[1, -5, 1, 1], strides=[1, 1, 1, 1], padding="SAME")),
+    ("Tfsa2022_091_AvgPoolHugeKsize", "AvgPool",
+     [("value", np.ones([1, 1, 1, 1], F32))],
+     dict(ksize=[1, 2**40, 1, 1], strides=[1, 1, 1, 1], padding="SAME")),
+    ("Tfsa2023_186_PrintSummarizeZeroBools", "Print",
+     [("input", arr([1, 1, 1, 1], I32)),
+      ("data", [arr([False] * 4, np.bool_), arr([False], np.bool_), arr([False] * 3, np.bool_)])],
+     dict(message="tmp/I", first_n=100, summarize=0)),
+]
+
 
 def list_case(build):
     """A case whose op consumes a TensorList made from Consts; `build(fed, feed)` returns the
@@ -292,6 +346,28 @@ def resize_nonscalar_size(fed, feed):
     return raw.TensorListLength(input_handle=handle)
 
 
+def scatter_rank3_shape(fed, feed):
+    handle = raw.TensorListScatter(tensor=value_or_fed(z([2, 2, 2]), fed, feed),
+                                   indices=value_or_fed(z([2, 2, 2], I32), fed, feed),
+                                   element_shape=value_or_fed(z([2, 2, 2], I32), fed, feed))
+    return raw.TensorListLength(input_handle=handle)
+
+
+def scatter_v2_rank3_shape(fed, feed):
+    handle = raw.TensorListScatterV2(tensor=value_or_fed(z([2, 2, 2]), fed, feed),
+                                     indices=value_or_fed(z([2, 2, 2], I32), fed, feed),
+                                     element_shape=value_or_fed(z([2, 2, 2], I32), fed, feed),
+                                     num_elements=value_or_fed(arr(2, I32), fed, feed))
+    return raw.TensorListLength(input_handle=handle)
+
+
+def split_lengths_short_of_tensor(fed, feed):
+    handle = raw.TensorListSplit(tensor=value_or_fed(arr([1], F32), fed, feed),
+                                 element_shape=value_or_fed(arr(-1, I32), fed, feed),
+                                 lengths=value_or_fed(arr([0], I64), fed, feed))
+    return raw.TensorListLength(input_handle=handle)
+
+
 def exit_without_enter(fed):
     graph = tf1.Graph()
     with graph.as_default():
@@ -311,6 +387,9 @@ SPECIAL = {
     "Tfsa2022_128_TensorListFromTensorRank2Shape": list_case(list_from_tensor_rank2_shape),
     "Tfsa2022_154_TensorListConcatScalarElements": list_case(concat_scalar_elements),
     "Tfsa2022_155_TensorListResizeNonScalarSize": list_case(resize_nonscalar_size),
+    "Tfsa2022_129_TensorListScatterRank3Shape": list_case(scatter_rank3_shape),
+    "Tfsa2022_129_TensorListScatterV2Rank3Shape": list_case(scatter_v2_rank3_shape),
+    "Tfsa2023_181_TensorListSplitLengthsShortOfTensor": list_case(split_lengths_short_of_tensor),
 }
 
 

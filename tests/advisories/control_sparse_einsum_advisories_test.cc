@@ -1,5 +1,6 @@
-// Advisories of Exit, SparseCross and Einsum. Expectations are TensorFlow 2.21's, from
+// Advisories of Exit, SparseCross, Einsum and Print. Expectations are TensorFlow 2.21's, from
 // check_with_tensorflow.py.
+#include <cstdint>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -53,6 +54,25 @@ TEST(Advisories, Tfsa2021_192_EinsumWithoutEllipsis) {
     ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
     EXPECT_EQ(out[0].shape(), TensorShape({2, 2}));
     EXPECT_EQ(Elements<float>(out[0]), (std::vector<float>{1, 2, 3, 4}));
+  }
+}
+
+TEST(Advisories, Tfsa2023_186_PrintBoolsWithSummarizeZero) {
+  // summarize 0 over bool data dereferenced a null pointer; Print must pass its input
+  // through.
+  AdvisoryCase c("Print");
+  c.Input(Values<int32_t>({1, 1, 1, 1}))
+      .InputList({Values<bool>({false, false, false, false}), Values<bool>({false}),
+                  Values<bool>({false, false, false})});
+  c.Attr("T", DT_INT32)
+      .Attr("U", std::vector<DataType>{DT_BOOL, DT_BOOL, DT_BOOL})
+      .Attr("message", "tmp/I")
+      .Attr("first_n", int64_t{100})
+      .Attr("summarize", int64_t{0});
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(Elements<int32_t>(out[0]), (std::vector<int32_t>{1, 1, 1, 1}));
   }
 }
 

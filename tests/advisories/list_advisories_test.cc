@@ -1,6 +1,8 @@
 // Advisories of the TensorList ops (EmptyTensorList, TensorListFromTensor,
-// TensorListConcatV2, TensorListResize). Expectations are TensorFlow 2.21's, from
-// check_with_tensorflow.py; a list is fetched through TensorListLength.
+// TensorListConcatV2, TensorListResize, TensorListScatter, TensorListScatterV2, TensorListSplit).
+// Expectations are TensorFlow 2.21's, from check_with_tensorflow.py; a list is fetched through
+// TensorListLength.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,33 @@ TEST(Advisories, Tfsa2022_155_TensorListResizeNonScalarSize) {
   // A size that is not a scalar failed a CHECK.
   AdvisoryCase c("TensorListResize");
   c.InputFrom(ListOfScalars).Input(Zeros(DT_INT32, {0, 2, 3, 3})).FetchThrough(ListLength);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_129_TensorListScatterRank3ElementShape) {
+  // An element_shape of rank 3 (not a shape vector) failed a CHECK, in both scatter ops
+  // (TFSA-2022-170 is the same in eager mode).
+  AdvisoryCase scatter("TensorListScatter");
+  scatter.Input(Zeros(DT_FLOAT, {2, 2, 2}))
+      .Input(Zeros(DT_INT32, {2, 2, 2}))
+      .Input(Zeros(DT_INT32, {2, 2, 2}));
+  scatter.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
+  ExpectFailsBothWays(scatter, kInvalid);
+  AdvisoryCase scatter_v2("TensorListScatterV2");
+  scatter_v2.Input(Zeros(DT_FLOAT, {2, 2, 2}))
+      .Input(Zeros(DT_INT32, {2, 2, 2}))
+      .Input(Zeros(DT_INT32, {2, 2, 2}))
+      .Input(Scalar<int32_t>(2));
+  scatter_v2.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
+  ExpectFailsBothWays(scatter_v2, kInvalid);
+}
+
+TEST(Advisories, Tfsa2023_181_TensorListSplitLengthsShortOfTensor) {
+  // lengths [0] for a one-element tensor (a division by zero under XLA): the lengths must
+  // add up to the tensor's first dimension.
+  AdvisoryCase c("TensorListSplit");
+  c.Input(Values<float>({1})).Input(Scalar<int32_t>(-1)).Input(Values<int64_t>({0}));
+  c.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
   ExpectFailsBothWays(c, kInvalid);
 }
 

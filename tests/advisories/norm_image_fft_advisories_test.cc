@@ -1,5 +1,8 @@
-// Advisories of FusedBatchNorm(V3), NonMaxSuppressionV4/V5, the resize ops and RFFT/IRFFT.
+// Advisories of FusedBatchNorm(V3), NonMaxSuppressionV4/V5, the resize ops, MaxPool, AvgPool
+// and RFFT/IRFFT/RFFT2D.
 // Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -117,6 +120,34 @@ TEST(Advisories, Tfsa2021_051_RfftZeroFftLength) {
   c.Input(Values<float>({1.0f})).Input(Values<int32_t>({0}));
   c.Attr("Treal", DT_FLOAT).Attr("Tcomplex", DT_COMPLEX64);
   ExpectEmptyOutput(c, TensorShape({0}));
+}
+
+TEST(Advisories, Tfsa2022_082_Rfft2dNegativeFftLength) {
+  // A negative fft_length entry (on an empty input, and on a non-empty one) made a negative
+  // output dimension and failed a CHECK.
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int32_t>>> cases = {
+      {{6, 0}, {1, -1}}, {{2, 3}, {-2, -3}}};
+  for (const auto& [dims, fft_length] : cases) {
+    AdvisoryCase c("RFFT2D");
+    c.Input(Zeros(DT_FLOAT, dims)).Input(Values<int32_t>(fft_length));
+    c.Attr("Treal", DT_FLOAT).Attr("Tcomplex", DT_COMPLEX64);
+    ExpectFailsBothWays(c, kInvalid);
+  }
+}
+
+TEST(Advisories, Tfsa2022_091_AvgPoolNonPositiveOrHugeWindow) {
+  // A ksize entry that is zero, negative or beyond the input's reach was not checked and
+  // failed a CHECK sizing the output.
+  for (int64_t k : {int64_t{0}, int64_t{-5}, int64_t{1} << 40}) {
+    AdvisoryCase c("AvgPool");
+    c.Input(Values<float>({1}, {1, 1, 1, 1}));
+    c.Attr("T", DT_FLOAT)
+        .Attr("ksize", std::vector<int64_t>{1, k, 1, 1})
+        .Attr("strides", {1, 1, 1, 1})
+        .Attr("padding", "SAME");
+    SCOPED_TRACE(k);
+    ExpectFailsBothWays(c, kInvalid);
+  }
 }
 
 }  // namespace
