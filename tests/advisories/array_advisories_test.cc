@@ -1,7 +1,8 @@
 // Advisories of the array ops (ReverseSequence, SplitV, Transpose, Tile, Fill, Reshape,
-// Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount). Expectations are TensorFlow 2.21's,
-// from check_with_tensorflow.py.
+// Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount, BroadcastTo). Expectations are
+// TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -64,7 +65,8 @@ TEST(Advisories, Tfsa2021_198_FillShapeOverflow) {
 }
 
 TEST(Advisories, Tfsa2021_198_ReshapeToRank255) {
-  // A shape of 255 entries: more dimensions than a tensor may have.
+  // A shape of 255 entries: more dimensions than a tensor may have (TFSA-2022-085 is this
+  // very graph, 255 int64 zeros).
   AdvisoryCase c("Reshape");
   c.Input(Values<int32_t>({1}, {1, 1})).Input(Values<int64_t>(std::vector<int64_t>(255, 0)));
   c.Attr("T", DT_INT32).Attr("Tshape", DT_INT64);
@@ -185,6 +187,76 @@ TEST(Advisories, Tfsa2023_177_BincountWeightsOfAnotherSize) {
   ExpectFailsBothWays(
       Bincount(Scalar<int32_t>(6), Scalar<int32_t>(804), Values<int32_t>({52, 351})), kInvalid,
       "same size");
+}
+
+AdvisoryCase Range(Tensor start, Tensor limit, Tensor delta) {
+  AdvisoryCase c("Range");
+  const DataType tidx = start.dtype();
+  c.Input(std::move(start)).Input(std::move(limit)).Input(std::move(delta));
+  c.Attr("Tidx", tidx);
+  return c;
+}
+
+TEST(Advisories, Tfsa2022_028_RangeInt64Overflow) {
+  // The element count of an int64 range was computed in int64 and overflowed: a span from
+  // int64's minimum to its maximum must be refused, and a delta of int64's minimum (whose
+  // magnitude int64 cannot hold) must still give the one element.
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  ExpectFailsBothWays(Range(Scalar<int64_t>(min), Scalar<int64_t>(max), Scalar<int64_t>(1)),
+                      kInvalid, "Requires ((limit - start) / delta) <= 9223372036854775807");
+  const AdvisoryCase one = Range(Scalar<int64_t>(0), Scalar<int64_t>(-1), Scalar<int64_t>(min));
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(one.Run(feed, &out).ok()) << one.Run(feed);
+    EXPECT_EQ(Elements<int64_t>(out[0]), (std::vector<int64_t>{0}));
+  }
+}
+
+TEST(Advisories, Tfsa2022_141_RangeSizeAtInt64Limit) {
+  // A float or double range of exactly 2^63 elements passed the "more than int64 holds" check
+  // (2^63 is not above int64's maximum once both are floating point) and was then cast to
+  // int64.
+  const float f = 9223372036854775808.0f;
+  ExpectFailsBothWays(Range(Scalar<float>(0), Scalar<float>(f), Scalar<float>(1)), kInvalid);
+  const double d = 9223372036854775808.0;
+  ExpectFailsBothWays(Range(Scalar<double>(0), Scalar<double>(d), Scalar<double>(1)), kInvalid);
+}
+
+AdvisoryCase Reshape(std::vector<int64_t> shape) {
+  AdvisoryCase c("Reshape");
+  c.Input(Values<int32_t>({1}, {1, 1})).Input(Values<int64_t>(std::move(shape)));
+  c.Attr("T", DT_INT32).Attr("Tshape", DT_INT64);
+  return c;
+}
+
+TEST(Advisories, Tfsa2022_085_ReshapeElementCountOverflow) {
+  // Shapes whose element count overflows int64, all dims known or one of them -1 (the
+  // remembered candidate next to TFSA-2022-085's 255 zeros).
+  ExpectFailsBothWays(Reshape({int64_t{1} << 32, int64_t{1} << 32}), kInvalid);
+  ExpectFailsBothWays(Reshape({-1, int64_t{1} << 62, 4}), kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_118_DenseBincountScalarWeights) {
+  // Scalar weights for an empty [0, 0] input: neither the input's shape nor empty.
+  ExpectFailsBothWays(
+      DenseBincount(Zeros(DT_INT32, {0, 0}), Scalar<int32_t>(3), Scalar<float>(1.5f)), kInvalid,
+      "`weights` must be the same shape");
+}
+
+TEST(Advisories, Tfsa2022_146_BroadcastToShapeWithLeadingZero) {
+  // A shape 0, 1, ..., 20: no elements, but the other dims multiply to 20!. TensorFlow's crash
+  // was in its Python bridge; the op must give an empty tensor of that shape.
+  std::vector<int64_t> shape;
+  for (int64_t i = 0; i <= 20; ++i) shape.push_back(i);
+  AdvisoryCase c("BroadcastTo");
+  c.Input(Values<int32_t>({1})).Input(Values<int64_t>(shape));
+  c.Attr("T", DT_INT32).Attr("Tidx", DT_INT64);
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape(shape));
+  }
 }
 
 }  // namespace

@@ -281,6 +281,35 @@ CASES += [
      dict(message="tmp/I", first_n=100, summarize=0)),
 ]
 
+# ---- 2022 and 2023, third pass ----
+CASES += [
+    ("Tfsa2022_028_RangeInt64SpanOverflow", "Range",
+     [("start", arr(-2**63, I64)), ("limit", arr(2**63 - 1, I64)), ("delta", arr(1, I64))], {}),
+    ("Tfsa2022_028_RangeInt64MinDelta", "Range",
+     [("start", arr(0, I64)), ("limit", arr(-1, I64)), ("delta", arr(-2**63, I64))], {}),
+    ("Tfsa2022_141_RangeFloatSizeAtInt64Limit", "Range",
+     [("start", arr(0, F32)), ("limit", arr(2.0**63, F32)), ("delta", arr(1, F32))], {}),
+    ("Tfsa2022_141_RangeDoubleSizeAtInt64Limit", "Range",
+     [("start", arr(0, np.float64)), ("limit", arr(2.0**63, np.float64)),
+      ("delta", arr(1, np.float64))], {}),
+    ("Tfsa2022_085_ReshapeRank255Int64Zeros", "Reshape",
+     [("tensor", arr([[1]], I32)), ("shape", arr([0] * 255, I64))], {}),
+    ("Tfsa2022_085_ReshapeElementCountOverflow", "Reshape",
+     [("tensor", arr([[1]], I32)), ("shape", arr([2**32, 2**32], I64))], {}),
+    ("Tfsa2022_085_ReshapeUnknownDimKnownOverflow", "Reshape",
+     [("tensor", arr([[1]], I32)), ("shape", arr([-1, 2**62, 4], I64))], {}),
+    ("Tfsa2022_101_Conv2DBackpropInputRank1InputSizes", "Conv2DBackpropInput",
+     [("input_sizes", arr([65534, 65534], I32)), ("filter", np.full([3, 3, 2, 2], 0.16, F32)),
+      ("out_backprop", arr(0, F32))],
+     dict(strides=[1, 1, 1, 1], padding="SAME")),
+    ("Tfsa2022_118_DenseBincountScalarWeightsEmptyInput", "DenseBincount",
+     [("input", z([0, 0], I32)), ("size", arr(3, I32)), ("weights", arr(1.5, F32))],
+     dict(binary_output=True)),
+    ("Tfsa2022_123_SparseCrossV2VectorSeparator", "SparseCrossV2",
+     [("indices", []), ("values", []), ("shapes", []), ("dense_inputs", []),
+      ("sep", arr([b"a", b"b"], object))], {}),
+]
+
 
 def list_case(build):
     """A case whose op consumes a TensorList made from Consts; `build(fed, feed)` returns the
@@ -381,6 +410,40 @@ def exit_without_enter(fed):
     return "OK", "values=%s" % np.asarray(value).tolist()
 
 
+def reserve_vector_num_elements(fed, feed):
+    handle = raw.TensorListReserve(element_shape=value_or_fed(arr([1, 1], I32), fed, feed),
+                                   num_elements=value_or_fed(arr([1, 1], I32), fed, feed),
+                                   element_dtype=tf.float32)
+    return raw.TensorListLength(input_handle=handle)
+
+
+def broadcast_to_leading_zero(fed, feed):
+    """The output's shape: numpy cannot hold an empty array of that shape (TFSA-2022-146 was
+    that crash in the Python bridge)."""
+    out = raw.BroadcastTo(input=value_or_fed(arr([1], I32), fed, feed),
+                          shape=value_or_fed(arr(list(range(21)), I64), fed, feed))
+    return raw.Shape(input=out, out_type=tf.int64)
+
+
+def assign_uninitialized_rhs(fed):
+    """Assigns a variable that was never initialized to another: fed picks the `ref` side's
+    state (initialized first, or not), as there is nothing to feed."""
+    graph = tf1.Graph()
+    with graph.as_default():
+        lhs = raw.VariableV2(shape=[2], dtype=tf.float32, name="lhs")
+        rhs = raw.VariableV2(shape=[2], dtype=tf.float32, name="rhs")
+        init = raw.Assign(ref=lhs, value=tf.constant([1.0, 2.0]))
+        out = raw.Assign(ref=lhs, value=rhs, validate_shape=False)
+    try:
+        with tf1.Session(graph=graph) as sess:
+            if fed:
+                sess.run(init)
+            value = sess.run(out)
+    except tf.errors.OpError as e:
+        return CODES.get(e.error_code, str(e.error_code)), first_line(e.message)
+    return "OK", "values=%s" % np.asarray(value).tolist()
+
+
 SPECIAL = {
     "Tfsa2021_175_ExitWithoutEnter": exit_without_enter,
     "Tfsa2022_122_EmptyTensorListRank2Shape": list_case(empty_list_rank2_shape),
@@ -390,6 +453,9 @@ SPECIAL = {
     "Tfsa2022_129_TensorListScatterRank3Shape": list_case(scatter_rank3_shape),
     "Tfsa2022_129_TensorListScatterV2Rank3Shape": list_case(scatter_v2_rank3_shape),
     "Tfsa2023_181_TensorListSplitLengthsShortOfTensor": list_case(split_lengths_short_of_tensor),
+    "Tfsa2022_088_TensorListReserveVectorNumElements": list_case(reserve_vector_num_elements),
+    "Tfsa2022_037_AssignUninitializedRhs": assign_uninitialized_rhs,
+    "Tfsa2022_146_BroadcastToShapeWithLeadingZero": list_case(broadcast_to_leading_zero),
 }
 
 

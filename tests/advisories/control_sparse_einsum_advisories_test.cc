@@ -1,10 +1,15 @@
-// Advisories of Exit, SparseCross, Einsum and Print. Expectations are TensorFlow 2.21's, from
-// check_with_tensorflow.py.
+// Advisories of Exit, SparseCross, SparseCrossV2, Einsum, Print and Assign. Expectations are
+// TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "runtime/device/session_options.h"
+#include "runtime/session/session.h"
 #include "tests/advisories/advisory_case.h"
 
 namespace sluice {
@@ -73,6 +78,59 @@ TEST(Advisories, Tfsa2023_186_PrintBoolsWithSummarizeZero) {
     std::vector<Tensor> out;
     ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
     EXPECT_EQ(Elements<int32_t>(out[0]), (std::vector<int32_t>{1, 1, 1, 1}));
+  }
+}
+
+TEST(Advisories, Tfsa2022_123_SparseCrossV2VectorSeparator) {
+  // A separator of two strings (not a scalar), with no inputs to cross, failed a CHECK.
+  AdvisoryCase c("SparseCrossV2");
+  c.InputList({}).InputList({}).InputList({}).InputList({});
+  c.Input(Values<std::string>({"a", "b"}));
+  c.Attr("N", int64_t{0})
+      .Attr("sparse_types", std::vector<DataType>{})
+      .Attr("dense_types", std::vector<DataType>{});
+  ExpectFailsBothWays(c, kInvalid, "separator");
+}
+
+// Assigns VariableV2 "rhs", never initialized, to VariableV2 "lhs" (itself first initialized
+// when `init_lhs`); the status of the assignment.
+absl::Status AssignUninitialized(bool init_lhs) {
+  GraphDef graph;
+  for (const char* name : {"lhs", "rhs"}) {
+    NodeDef* var = AddNode(&graph, name, "VariableV2", {});
+    AddNodeAttr("shape", TensorShape({2}), var);
+    AddNodeAttr("dtype", DT_FLOAT, var);
+  }
+  AddConst(&graph, "two", Values<float>({1, 2}));
+  AddNodeAttr("T", DT_FLOAT, AddNode(&graph, "init", "Assign", {"lhs", "two"}));
+  NodeDef* assign = AddNode(&graph, "assign", "Assign", {"lhs", "rhs"});
+  AddNodeAttr("T", DT_FLOAT, assign);
+  AddNodeAttr("validate_shape", false, assign);
+  std::unique_ptr<Session> session;
+  absl::Status s = NewSession(SessionOptions(), &session);
+  if (!s.ok()) return s;
+  s = session->Create(graph);
+  if (!s.ok()) return s;
+  std::vector<Tensor> out;
+  if (init_lhs) {
+    s = session->Run({}, {"init:0"}, {}, &out);
+    if (!s.ok()) return s;
+  }
+  return session->Run({}, {"assign:0"}, {}, &out);
+}
+
+TEST(Advisories, Tfsa2022_037_AssignUninitializedRhs) {
+  // Assign lets its inputs be uninitialized (it initializes its ref), so TensorFlow's
+  // executor handed it an uninitialized variable as the value, copied from unset memory;
+  // TensorFlow's kernel now refuses it with INTERNAL. Sluice refuses earlier and on purpose:
+  // its executor reads every ref taken as a value through ReadRefInput, which reports
+  // FAILED_PRECONDITION naming the variable, whatever the op allows (README.md, "Differences").
+  for (bool init_lhs : {false, true}) {
+    const absl::Status s = AssignUninitialized(init_lhs);
+    EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+    EXPECT_THAT(std::string(s.message()),
+                ::testing::HasSubstr("Attempting to use uninitialized value rhs"))
+        << s;
   }
 }
 

@@ -128,6 +128,16 @@ TEST(Advisories, Tfsa2022_124_Conv2DEmptyInputExplicitPadding) {
   }
 }
 
+TEST(Advisories, Tfsa2022_101_Conv2DBackpropInputShortInputSizes) {
+  // input_sizes of two entries (not four) with a scalar out_backprop failed a CHECK.
+  AdvisoryCase c("Conv2DBackpropInput");
+  c.Input(Values<int32_t>({65534, 65534}))
+      .Input(Zeros(DT_FLOAT, {3, 3, 2, 2}))
+      .Input(Scalar<float>(0.0f));
+  c.Attr("T", DT_FLOAT).Attr("strides", {1, 1, 1, 1}).Attr("padding", "SAME");
+  ExpectFailsBothWays(c, kInvalid);
+}
+
 }  // namespace
 }  // namespace advisories
 }  // namespace sluice

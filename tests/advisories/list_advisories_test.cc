@@ -1,4 +1,4 @@
-// Advisories of the TensorList ops (EmptyTensorList, TensorListFromTensor,
+// Advisories of the TensorList ops (EmptyTensorList, TensorListReserve, TensorListFromTensor,
 // TensorListConcatV2, TensorListResize, TensorListScatter, TensorListScatterV2, TensorListSplit).
 // Expectations are TensorFlow 2.21's, from check_with_tensorflow.py; a list is fetched through
 // TensorListLength.
@@ -86,6 +86,14 @@ TEST(Advisories, Tfsa2023_181_TensorListSplitLengthsShortOfTensor) {
   // add up to the tensor's first dimension.
   AdvisoryCase c("TensorListSplit");
   c.Input(Values<float>({1})).Input(Scalar<int32_t>(-1)).Input(Values<int64_t>({0}));
+  c.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_088_TensorListReserveVectorNumElements) {
+  // A num_elements of two elements (not one) failed a CHECK reading it as a scalar.
+  AdvisoryCase c("TensorListReserve");
+  c.Input(Values<int32_t>({1, 1})).Input(Values<int32_t>({1, 1}));
   c.Attr("element_dtype", DT_FLOAT).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
   ExpectFailsBothWays(c, kInvalid);
 }
