@@ -310,6 +310,16 @@ CASES += [
       ("sep", arr([b"a", b"b"], object))], {}),
 ]
 
+# ---- 2021, the complete pass ----
+CASES += [
+    ("Tfsa2021_199_MaxPool3DZeroWindowDim", "MaxPool3D",
+     [("input", z([3, 4, 10, 11, 12]))],
+     dict(ksize=[1, 2, 2, 0, 1], strides=[1, 1, 1, 1, 1], padding="VALID")),
+    ("Tfsa2021_199_MaxPool3DNegativeWindowDim", "MaxPool3D",
+     [("input", z([3, 4, 10, 11, 12]))],
+     dict(ksize=[1, 2, -2, 2, 1], strides=[1, 1, 1, 1, 1], padding="VALID")),
+]
+
 
 def list_case(build):
     """A case whose op consumes a TensorList made from Consts; `build(fed, feed)` returns the
@@ -417,6 +427,13 @@ def reserve_vector_num_elements(fed, feed):
     return raw.TensorListLength(input_handle=handle)
 
 
+def reserve_negative_num_elements(fed, feed):
+    handle = raw.TensorListReserve(element_shape=value_or_fed(arr([1], I32), fed, feed),
+                                   num_elements=value_or_fed(arr(-1, I32), fed, feed),
+                                   element_dtype=tf.int32)
+    return raw.TensorListLength(input_handle=handle)
+
+
 def broadcast_to_leading_zero(fed, feed):
     """The output's shape: numpy cannot hold an empty array of that shape (TFSA-2022-146 was
     that crash in the Python bridge)."""
@@ -454,6 +471,8 @@ SPECIAL = {
     "Tfsa2022_129_TensorListScatterV2Rank3Shape": list_case(scatter_v2_rank3_shape),
     "Tfsa2023_181_TensorListSplitLengthsShortOfTensor": list_case(split_lengths_short_of_tensor),
     "Tfsa2022_088_TensorListReserveVectorNumElements": list_case(reserve_vector_num_elements),
+    "Tfsa2021_117_TensorListReserveNegativeNumElements":
+        list_case(reserve_negative_num_elements),
     "Tfsa2022_037_AssignUninitializedRhs": assign_uninitialized_rhs,
     "Tfsa2022_146_BroadcastToShapeWithLeadingZero": list_case(broadcast_to_leading_zero),
 }

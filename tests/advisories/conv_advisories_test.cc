@@ -78,7 +78,8 @@ TEST(Advisories, Tfsa2021_014_Conv2DBackpropInputEmptyFilter) {
 }
 
 TEST(Advisories, Tfsa2021_015_Conv2DAllEmpty) {
-  // Empty input and filter: in_depth % filter_depth with a filter depth of 0.
+  // Empty input and filter: in_depth % filter_depth with a filter depth of 0. TFSA-2021-150
+  // is the same graph's division by zero in the shape function, which the Const variant runs.
   ExpectFailsBothWays(Conv("Conv2D", {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 1}), kInvalid);
 }
 

@@ -98,6 +98,14 @@ TEST(Advisories, Tfsa2022_088_TensorListReserveVectorNumElements) {
   ExpectFailsBothWays(c, kInvalid);
 }
 
+TEST(Advisories, Tfsa2021_117_TensorListReserveNegativeNumElements) {
+  // A num_elements of -1 resized the list's vector to a negative size and aborted.
+  AdvisoryCase c("TensorListReserve");
+  c.Input(Values<int32_t>({1})).Input(Scalar<int32_t>(-1));
+  c.Attr("element_dtype", DT_INT32).Attr("shape_type", DT_INT32).FetchThrough(ListLength);
+  ExpectFailsBothWays(c, kInvalid, "non negative");
+}
+
 }  // namespace
 }  // namespace advisories
 }  // namespace sluice

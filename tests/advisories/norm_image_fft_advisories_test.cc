@@ -1,5 +1,5 @@
-// Advisories of FusedBatchNorm(V3), NonMaxSuppressionV4/V5, the resize ops, MaxPool, AvgPool
-// and RFFT/IRFFT/RFFT2D.
+// Advisories of FusedBatchNorm(V3), NonMaxSuppressionV4/V5, the resize ops, MaxPool, MaxPool3D,
+// AvgPool and RFFT/IRFFT/RFFT2D.
 // Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
 #include <utility>
@@ -146,6 +146,22 @@ TEST(Advisories, Tfsa2022_091_AvgPoolNonPositiveOrHugeWindow) {
         .Attr("strides", {1, 1, 1, 1})
         .Attr("padding", "SAME");
     SCOPED_TRACE(k);
+    ExpectFailsBothWays(c, kInvalid);
+  }
+}
+
+TEST(Advisories, Tfsa2021_199_MaxPool3DNonPositiveWindow) {
+  // A window dimension of 0 or less (Keras' MaxPooling3D passed it through) was not checked
+  // and crashed the pooling loop.
+  for (const std::vector<int64_t>& ksize :
+       {std::vector<int64_t>{1, 2, 2, 0, 1}, std::vector<int64_t>{1, 2, -2, 2, 1}}) {
+    AdvisoryCase c("MaxPool3D");
+    c.Input(Zeros(DT_FLOAT, {3, 4, 10, 11, 12}));
+    c.Attr("T", DT_FLOAT)
+        .Attr("ksize", ksize)
+        .Attr("strides", {1, 1, 1, 1, 1})
+        .Attr("padding", "VALID");
+    SCOPED_TRACE(ksize[2] + ksize[3]);
     ExpectFailsBothWays(c, kInvalid);
   }
 }
