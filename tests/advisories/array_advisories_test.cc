@@ -1,5 +1,5 @@
-// Advisories of the array ops (ReverseSequence, SplitV, Transpose, Tile, Fill, Reshape,
-// Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount, BroadcastTo). Expectations are
+// Advisories of the array ops (ReverseSequence, ReverseV2, SplitV, Transpose, Tile, Fill,
+// Reshape, Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount, BroadcastTo). Expectations are
 // TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
 #include <limits>
@@ -30,6 +30,20 @@ TEST(Advisories, Tfsa2021_061_ReverseSequenceInvalidDims) {
   ExpectFailsBothWays(ReverseSequence(-2, 0), kInvalid, "seq_dim");
   ExpectFailsBothWays(ReverseSequence(1, 5), kInvalid, "batch_dim");
   ExpectFailsBothWays(ReverseSequence(1, -1), kInvalid, "batch_dim");
+}
+
+TEST(Advisories, Tfsa2021_045_ReverseV2EmptyFirstDimension) {
+  // TFSA-2021-045 is Reverse (a bool per dimension), which Sluice does not register: it
+  // divided the element count by an empty first dimension. The same input through ReverseV2
+  // is the empty tensor back.
+  AdvisoryCase c("ReverseV2");
+  c.Input(Zeros(DT_INT32, {0, 1, 1})).Input(Values<int32_t>({1}));
+  c.Attr("T", DT_INT32).Attr("Tidx", DT_INT32);
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape({0, 1, 1}));
+  }
 }
 
 TEST(Advisories, Tfsa2021_173_SplitVNegativeSizes) {

@@ -318,6 +318,9 @@ CASES += [
     ("Tfsa2021_199_MaxPool3DNegativeWindowDim", "MaxPool3D",
      [("input", z([3, 4, 10, 11, 12]))],
      dict(ksize=[1, 2, -2, 2, 1], strides=[1, 1, 1, 1, 1], padding="VALID")),
+    # TFSA-2021-045 is Reverse (no Sluice kernel); the same empty first dimension for ReverseV2.
+    ("Tfsa2021_045_ReverseV2EmptyFirstDim", "ReverseV2",
+     [("tensor", z([0, 1, 1], I32)), ("axis", arr([1], I32))], {}),
 ]
 
 
