@@ -324,6 +324,22 @@ CASES += [
 ]
 
 
+# ---- 2018-2020, the complete pass ----
+CASES += [
+    # fill went into a printf format unchecked: "n" and "s" crashed, "h" changed the output.
+    ("Tfsa2020_013_AsStringFillN", "AsString",
+     [("input", arr([1234], I32))], dict(width=6, fill="n")),
+    ("Tfsa2020_013_AsStringFillS", "AsString",
+     [("input", arr([1234], I32))], dict(width=6, fill="s")),
+    ("Tfsa2020_013_AsStringFillH", "AsString",
+     [("input", arr([1234], I32))], dict(width=6, fill="h")),
+    # Eager mode read the Switch output that was not produced; in a graph, fetch each side.
+    ("Tfsa2020_026_SwitchFetchTakenSide", "Switch",
+     [("data", arr([1.5], F32)), ("pred", arr(False, np.bool_))], {}, 0),
+    ("Tfsa2020_026_SwitchFetchUntakenSide", "Switch",
+     [("data", arr([1.5], F32)), ("pred", arr(False, np.bool_))], {}, 1),
+]
+
 def list_case(build):
     """A case whose op consumes a TensorList made from Consts; `build(fed, feed)` returns the
     tensor to fetch (a list's length where the op makes a list, as a variant cannot be

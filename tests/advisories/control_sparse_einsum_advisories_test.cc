@@ -1,5 +1,5 @@
-// Advisories of Exit, SparseCross, SparseCrossV2, Einsum, Print and Assign. Expectations are
-// TensorFlow 2.21's, from check_with_tensorflow.py.
+// Advisories of Exit, Switch, SparseCross, SparseCrossV2, Einsum, Print, AsString and Assign.
+// Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -117,6 +117,34 @@ absl::Status AssignUninitialized(bool init_lhs) {
     if (!s.ok()) return s;
   }
   return session->Run({}, {"assign:0"}, {}, &out);
+}
+
+TEST(Advisories, Tfsa2020_026_SwitchUntakenSide) {
+  // Eager mode copied both outputs of a Switch, though only the taken side is produced. In a
+  // graph the taken side is the data; fetching the untaken (dead) side is refused.
+  // TensorFlow says INVALID_ARGUMENT, Sluice's call frame INTERNAL, with the same message
+  // (see the README's "Differences").
+  AdvisoryCase c("Switch");
+  c.Input(Values<float>({1.5f})).Input(Scalar<bool>(false));
+  c.Attr("T", DT_FLOAT);
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out, /*output=*/0).ok()) << c.Run(feed, nullptr, 0);
+    EXPECT_EQ(Elements<float>(out[0]), (std::vector<float>{1.5f}));
+    const absl::Status s = c.Run(feed, nullptr, /*output=*/1);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInternal) << s;
+    EXPECT_THAT(std::string(s.message()), ::testing::HasSubstr("does not have value"));
+  }
+}
+
+TEST(Advisories, Tfsa2020_013_AsStringFormatFill) {
+  // fill went into a printf format unchecked: "n" and "s" crashed, "h" changed the output.
+  for (const char* fill : {"n", "s", "h"}) {
+    AdvisoryCase c("AsString");
+    c.Input(Values<int32_t>({1234}));
+    c.Attr("T", DT_INT32).Attr("width", int64_t{6}).Attr("fill", fill);
+    ExpectFailsBothWays(c, kInvalid, "Fill argument not supported");
+  }
 }
 
 TEST(Advisories, Tfsa2022_037_AssignUninitializedRhs) {
