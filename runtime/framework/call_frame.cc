@@ -64,7 +64,7 @@ absl::Status FunctionCallFrame::ConsumeRetvals(std::vector<Tensor>* retvals) {
   for (size_t i = 0; i < retvals_.size(); ++i) {
     if (!retvals_[i].has_value) {
       retvals->clear();
-      return errors::Internal("Retval[", i, "] does not have value");
+      return errors::InvalidArgument("Retval[", i, "] does not have value");
     }
   }
   retvals->reserve(retvals_.size());

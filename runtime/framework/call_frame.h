@@ -14,7 +14,8 @@
 //    for the same index: INTERNAL "Retval[i] has already been set." (an executor bug, not
 //    a user error, hence TensorFlow's INTERNAL);
 //  - SetArgs with the wrong count or a wrong dtype: INVALID_ARGUMENT;
-//  - ConsumeRetvals when a result was never set: INTERNAL "Retval[i] does not have value".
+//  - ConsumeRetvals when a result was never set (a dead fetch, as the untaken side of a
+//    Switch): INVALID_ARGUMENT "Retval[i] does not have value", TensorFlow's code for it.
 //
 // Ownership: the frame owns copies of its arguments and results (sharing their buffers).
 // GetArg's pointer stays valid until SetArgs is called again or the frame is destroyed.

@@ -31,7 +31,7 @@ TEST(FunctionCallFrameTest, ArgsAndRetvalsRoundTrip) {
 
   // Consumed results are gone: the frame may be reused for another call.
   absl::Status again = frame.ConsumeRetvals(&out);
-  EXPECT_EQ(again.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(again.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(out.empty());
   ASSERT_TRUE(frame.SetRetval(0, Tensor(int32_t{1})).ok());
 }
@@ -80,7 +80,7 @@ TEST(FunctionCallFrameTest, MissingRetval) {
   ASSERT_TRUE(frame.SetRetval(0, Tensor(1.0f)).ok());
   std::vector<Tensor> out = {Tensor(3.0f)};
   absl::Status s = frame.ConsumeRetvals(&out);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "Retval[1] does not have value");
   EXPECT_TRUE(out.empty());
 }
