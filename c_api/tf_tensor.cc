@@ -40,11 +40,11 @@ int64_t ElementCount(const int64_t* dims, int num_dims) {
   return count;
 }
 
-// Whether a tensor can have `dtype`: a value type or TF_STRING, TF_RESOURCE or TF_VARIANT; not
-// 0, not a ref type (101 and up, which C callers may pass) and not a value that names no type.
+// Whether a tensor can have `dtype`: one the header names (TF_FLOAT to TF_FLOAT4_E2M1FN); not 0,
+// not a ref type (101 and up, which C callers may pass) and not a value that names no type.
 bool IsTensorDataType(TF_DataType dtype) {
   const int value = static_cast<int>(dtype);
-  return value > 0 && value < 100 && sluice::DataType_IsValid(value);
+  return value >= TF_FLOAT && value <= TF_FLOAT4_E2M1FN;
 }
 
 // Sets *bytes to what `count` elements of `dtype` need at least (a TF_TString per element
