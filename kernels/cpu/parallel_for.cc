@@ -102,5 +102,22 @@ int64_t BlockSize(int64_t n, const Eigen::TensorOpCost& unit_cost, int device_th
   return std::min(block, n);
 }
 
+Split PlanSplit(OpKernelContext* ctx, int64_t n, int64_t elements,
+                const Eigen::TensorOpCost& unit_cost, int64_t align) {
+  Split split;
+  const Eigen::ThreadPoolDevice* device = ctx->device()->eigen_cpu_device();
+  const int team = std::min(ctx->intra_op_threads(), device == nullptr ? 1 : device->numThreads());
+  if (team < 2 || elements < kMinParallelElements || n < 2) return split;
+  const int worth = Eigen::TensorCostModel<Eigen::ThreadPoolDevice>::numThreads(n, unit_cost, team);
+  const int64_t block = BlockSize(n, unit_cost, device->numThreads(), std::max<int64_t>(align, 1));
+  const int64_t num_blocks = (n + block - 1) / block;
+  if (worth < 2 || num_blocks < 2) return split;
+  split.pool = device->getPool();
+  split.team = worth;
+  split.block = block;
+  split.num_blocks = num_blocks;
+  return split;
+}
+
 }  // namespace parallel_for_internal
 }  // namespace sluice

@@ -25,9 +25,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "graph/core/size_arithmetic.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -54,25 +58,60 @@ int64_t BlockSize(int64_t n, const Eigen::TensorOpCost& unit_cost, int device_th
 
 }  // namespace parallel_for_internal
 
+namespace parallel_for_internal {
+
+// How ParallelFor runs n units: num_blocks blocks of `block` units on a team of `team`
+// threads over `pool`; num_blocks == 1 means inline on the calling thread.
+struct Split {
+  Eigen::ThreadPoolInterface* pool = nullptr;
+  int team = 1;
+  int64_t block = 0;
+  int64_t num_blocks = 1;
+};
+Split PlanSplit(OpKernelContext* ctx, int64_t n, int64_t elements,
+                const Eigen::TensorOpCost& unit_cost, int64_t align);
+
+}  // namespace parallel_for_internal
+
 template <typename Fn>
 void ParallelFor(OpKernelContext* ctx, int64_t n, int64_t elements,
                  const Eigen::TensorOpCost& unit_cost, Fn&& fn, int64_t align = 1) {
-  const Eigen::ThreadPoolDevice* device = ctx->device()->eigen_cpu_device();
-  const int team = std::min(ctx->intra_op_threads(), device == nullptr ? 1 : device->numThreads());
-  if (team < 2 || elements < kMinParallelElements || n < 2) {
+  const parallel_for_internal::Split split =
+      parallel_for_internal::PlanSplit(ctx, n, elements, unit_cost, align);
+  if (split.num_blocks < 2) {
     fn(int64_t{0}, n);
     return;
   }
-  const int worth = Eigen::TensorCostModel<Eigen::ThreadPoolDevice>::numThreads(n, unit_cost, team);
-  const int64_t block = parallel_for_internal::BlockSize(n, unit_cost, device->numThreads(),
-                                                         std::max<int64_t>(align, 1));
-  const int64_t num_blocks = (n + block - 1) / block;
-  if (worth < 2 || num_blocks < 2) {
-    fn(int64_t{0}, n);
-    return;
-  }
-  parallel_for_internal::RunBlocks(device->getPool(), worth, num_blocks,
+  const int64_t block = split.block;
+  parallel_for_internal::RunBlocks(split.pool, split.team, split.num_blocks,
                                    [&](int64_t b) { fn(b * block, std::min(n, (b + 1) * block)); });
+}
+
+// ParallelFor for loops that need a working array: each call fn(first, last, scratch) gets
+// its own `scratch_elements` Ts (a ScratchArray slice, value-initialised once, not between
+// calls) from the device's allocator. The arrays are taken before any call runs, so a
+// refusal returns RESOURCE_EXHAUSTED and fn never runs.
+template <typename T, typename Fn>
+absl::Status ParallelForWithScratch(OpKernelContext* ctx, int64_t n, int64_t elements,
+                                    const Eigen::TensorOpCost& unit_cost, int64_t scratch_elements,
+                                    Fn&& fn, int64_t align = 1) {
+  const parallel_for_internal::Split split =
+      parallel_for_internal::PlanSplit(ctx, n, elements, unit_cost, align);
+  const int64_t total = MultiplyWithoutOverflow(split.num_blocks, scratch_elements);
+  ScratchArray<T> scratch;
+  const absl::Status status =
+      scratch.Allocate(ctx, total < 0 ? std::numeric_limits<int64_t>::max() : total);
+  if (!status.ok()) return status;
+  if (split.num_blocks < 2) {
+    fn(int64_t{0}, n, scratch.data());
+    return absl::OkStatus();
+  }
+  const int64_t block = split.block;
+  T* const base = scratch.data();
+  parallel_for_internal::RunBlocks(split.pool, split.team, split.num_blocks, [&](int64_t b) {
+    fn(b * block, std::min(n, (b + 1) * block), base + b * scratch_elements);
+  });
+  return absl::OkStatus();
 }
 
 }  // namespace sluice

@@ -33,11 +33,12 @@ namespace {
 template <typename T>
 using AccumulatorOf = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
+// `s` is scratch of g.depth accumulators.
 template <typename T>
-void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row, int64_t last_row) {
+void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row, int64_t last_row,
+                 AccumulatorOf<T>* s) {
   using Acc = AccumulatorOf<T>;
   const int64_t depth = g.depth;
-  std::vector<Acc> sum(depth);
   for (int64_t row = first_row; row < last_row; ++row) {
     const int64_t b = row / g.out_rows;
     const int64_t h_start = (row % g.out_rows) * g.row_stride - g.pad_top;
@@ -47,8 +48,7 @@ void AvgPoolRows(const PoolGeometry& g, const T* in, T* out, int64_t first_row, 
       const int64_t w_start = ow * g.col_stride - g.pad_left;
       const int64_t w0 = std::max<int64_t>(w_start, 0);
       const int64_t w1 = std::min(w_start + g.window_cols, g.in_cols);
-      std::fill(sum.begin(), sum.end(), Acc(0));
-      Acc* s = sum.data();
+      std::fill(s, s + depth, Acc(0));
       for (int64_t h = h0; h < h1; ++h) {
         for (int64_t w = w0; w < w1; ++w) {
           const T* x = in + ((b * g.in_rows + h) * g.in_cols + w) * depth;
@@ -164,8 +164,11 @@ class AvgPoolOp : public OpKernel {
     const Eigen::TensorOpCost row_cost(row_elements * window_elements * sizeof(T),
                                        row_elements * sizeof(T),
                                        row_elements * (window_elements + 1));
-    ParallelFor(ctx, g.batch * g.out_rows, n, row_cost,
-                [&](int64_t first, int64_t last) { AvgPoolRows<T>(g, in, out, first, last); });
+    OP_REQUIRES_OK(ctx, ParallelForWithScratch<AccumulatorOf<T>>(
+                            ctx, g.batch * g.out_rows, n, row_cost, g.depth,
+                            [&](int64_t first, int64_t last, AccumulatorOf<T>* sums) {
+                              AvgPoolRows<T>(g, in, out, first, last, sums);
+                            }));
   }
 
  private:

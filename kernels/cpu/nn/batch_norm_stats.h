@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
 
+#include "absl/status/status.h"
+#include "graph/core/errors.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
@@ -31,14 +33,16 @@ namespace batch_norm_internal {
 // Rows of `outer` per partial-sum block; fixed so that results do not depend on threads.
 constexpr int64_t kRowsPerBlock = 256;
 
-// partial[block * C + c] += f(x) over the block's rows, for every channel c.
+inline int64_t NumBlocks(const BatchNormLayout& l) {
+  return (l.outer + kRowsPerBlock - 1) / kRowsPerBlock;
+}
+
+// partial[block * C + c] = the sum of f(x) over the block's rows, for every channel c.
+// `partial` holds NumBlocks(l) * C doubles.
 template <typename T, typename F>
-void BlockSums(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, F f,
-               std::vector<double>* partial, int64_t* num_blocks) {
-  const int64_t blocks = (l.outer + kRowsPerBlock - 1) / kRowsPerBlock;
-  *num_blocks = blocks;
-  partial->assign(blocks * l.channels, 0.0);
-  double* p = partial->data();
+void BlockSums(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, F f, double* p) {
+  const int64_t blocks = NumBlocks(l);
+  std::fill(p, p + blocks * l.channels, 0.0);
   const double block_elements = static_cast<double>(kRowsPerBlock * l.channels * l.inner);
   const int64_t total = l.outer * l.channels * l.inner;
   ParallelFor(ctx, blocks, total,
@@ -62,16 +66,19 @@ void BlockSums(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, F f,
 }  // namespace batch_norm_internal
 
 // mean[c] and the biased variance var[c] of x over every dim but the channels (two passes:
-// the variance sums squared deviations from the mean).
+// the variance sums squared deviations from the mean). RESOURCE_EXHAUSTED when the
+// allocator refuses the partial sums.
 template <typename T>
-void BatchMoments(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, float* mean,
-                  float* var) {
-  std::vector<double> partial;
-  int64_t blocks = 0;
+absl::Status BatchMoments(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, float* mean,
+                          float* var) {
+  const int64_t blocks = batch_norm_internal::NumBlocks(l);
+  ScratchArray<double> partial;
+  RETURN_IF_ERROR(partial.Allocate(ctx, blocks * l.channels));
+  ScratchArray<double> mean_d;
+  RETURN_IF_ERROR(mean_d.Allocate(ctx, l.channels));
   const double count = static_cast<double>(l.outer * l.inner);
   batch_norm_internal::BlockSums(
-      ctx, l, x, [](int64_t, float v) { return static_cast<double>(v); }, &partial, &blocks);
-  std::vector<double> mean_d(l.channels, 0.0);
+      ctx, l, x, [](int64_t, float v) { return static_cast<double>(v); }, partial.data());
   for (int64_t b = 0; b < blocks; ++b) {
     for (int64_t c = 0; c < l.channels; ++c) mean_d[c] += partial[b * l.channels + c];
   }
@@ -83,13 +90,14 @@ void BatchMoments(OpKernelContext* ctx, const BatchNormLayout& l, const T* x, fl
         const double d = static_cast<double>(v) - m[c];
         return d * d;
       },
-      &partial, &blocks);
+      partial.data());
   for (int64_t c = 0; c < l.channels; ++c) {
     double s = 0;
     for (int64_t b = 0; b < blocks; ++b) s += partial[b * l.channels + c];
     mean[c] = static_cast<float>(m[c]);
     var[c] = static_cast<float>(s / count);
   }
+  return absl::OkStatus();
 }
 
 // y = (x - mean[c]) * multiplier[c] + offset[c], computed in float. y may alias x.

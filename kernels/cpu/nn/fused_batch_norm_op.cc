@@ -143,37 +143,39 @@ class FusedBatchNormOp : public OpKernel {
     }
 
     // The statistics y is normalized with: the batch's in training, the inputs' otherwise.
-    std::vector<float> norm_mean(channels);
-    std::vector<float> norm_var(channels);
+    ScratchArray<float> norm_mean, norm_var, multiplier;
+    OP_REQUIRES_OK(ctx, norm_mean.Allocate(ctx, channels));
+    OP_REQUIRES_OK(ctx, norm_var.Allocate(ctx, channels));
+    OP_REQUIRES_OK(ctx, multiplier.Allocate(ctx, channels));
     if (attrs_.is_training) {
-      BatchMoments<T>(ctx, layout, x.flat<T>().data(), norm_mean.data(), norm_var.data());
+      OP_REQUIRES_OK(
+          ctx, BatchMoments<T>(ctx, layout, x.flat<T>().data(), norm_mean.data(), norm_var.data()));
     } else {
       std::copy_n(mean.flat<float>().data(), channels, norm_mean.data());
       std::copy_n(variance.flat<float>().data(), channels, norm_var.data());
     }
-    std::vector<float> multiplier(channels);
     const float* scale_data = scale.flat<float>().data();
     for (int64_t c = 0; c < channels; ++c) {
       multiplier[c] = scale_data[c] / std::sqrt(norm_var[c] + attrs_.epsilon);
     }
     Normalize<T>(ctx, layout, x.flat<T>().data(), norm_mean.data(), multiplier.data(),
                  offset.flat<float>().data(), y->flat<T>().data());
-    WriteStatistics(ctx, layout, mean, variance, scale.shape(), norm_mean, norm_var);
+    WriteStatistics(ctx, layout, mean, variance, scale.shape(), norm_mean.data(), norm_var.data());
   }
 
  private:
   // Outputs 1..4. Reads the mean/variance inputs before writing, as outputs 1 and 2 may
   // reuse their buffers.
   void WriteStatistics(OpKernelContext* ctx, const BatchNormLayout& layout, const Tensor& mean,
-                       const Tensor& variance, const TensorShape& shape,
-                       const std::vector<float>& batch_mean, const std::vector<float>& batch_var) {
+                       const Tensor& variance, const TensorShape& shape, const float* batch_mean,
+                       const float* batch_var) {
     const int64_t channels = layout.channels;
     Tensor* reserve_1 = nullptr;
     Tensor* reserve_2 = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(3, shape, &reserve_1));
     OP_REQUIRES_OK(ctx, ctx->allocate_output(4, shape, &reserve_2));
-    std::copy_n(batch_mean.data(), channels, reserve_1->flat<float>().data());
-    std::copy_n(batch_var.data(), channels, reserve_2->flat<float>().data());
+    std::copy_n(batch_mean, channels, reserve_1->flat<float>().data());
+    std::copy_n(batch_var, channels, reserve_2->flat<float>().data());
     Tensor* mean_out = nullptr;
     Tensor* var_out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({3}, 1, shape, &mean_out));
@@ -181,8 +183,8 @@ class FusedBatchNormOp : public OpKernel {
     float* m = mean_out->flat<float>().data();
     float* v = var_out->flat<float>().data();
     if (!attrs_.is_training) {
-      std::copy_n(batch_mean.data(), channels, m);
-      std::copy_n(batch_var.data(), channels, v);
+      std::copy_n(batch_mean, channels, m);
+      std::copy_n(batch_var, channels, v);
       return;
     }
     const int64_t count = layout.outer * layout.inner;

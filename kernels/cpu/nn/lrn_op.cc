@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <vector>
 
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
@@ -32,10 +31,10 @@ struct LrnParams {
   float beta;
 };
 
+// `prefix` is scratch of depth + 1 doubles.
 template <typename T>
-void LrnPixels(const LrnParams& p, const T* in, T* out, int64_t depth, int64_t first,
-               int64_t last) {
-  std::vector<double> prefix(depth + 1);
+void LrnPixels(const LrnParams& p, const T* in, T* out, int64_t depth, int64_t first, int64_t last,
+               double* prefix) {
   for (int64_t pixel = first; pixel < last; ++pixel) {
     const T* x = in + pixel * depth;
     T* y = out + pixel * depth;
@@ -91,9 +90,11 @@ class LrnOp : public OpKernel {
     T* out = output->flat<T>().data();
     const double d = static_cast<double>(depth);
     const Eigen::TensorOpCost pixel_cost(d * sizeof(T), d * sizeof(T), d * 30);
-    ParallelFor(ctx, n / depth, n, pixel_cost, [&](int64_t first, int64_t last) {
-      LrnPixels<T>(params_, in, out, depth, first, last);
-    });
+    OP_REQUIRES_OK(ctx, ParallelForWithScratch<double>(
+                            ctx, n / depth, n, pixel_cost, depth + 1,
+                            [&](int64_t first, int64_t last, double* prefix) {
+                              LrnPixels<T>(params_, in, out, depth, first, last, prefix);
+                            }));
   }
 
  private:

@@ -117,32 +117,40 @@ bool Prepare(OpKernelContext* ctx, const Pool3DAttrs& attrs, Pool3DGeometry* geo
 template <typename T>
 using AccumulatorType = std::conditional_t<std::is_same_v<T, double>, double, float>;
 
-// Calls cell(first_input_offsets...) for each output cell, split over the pool: `visit(cell,
-// in_base, out)` gets the cell index, the input image's base and the output pointer.
+// One channel's running value in a window: the sum (or maximum) and how many entries it has.
+template <typename Acc>
+struct ChannelSum {
+  Acc value;
+  int64_t count;
+};
+
+// Calls reduce(image, start, sums, out) for each output cell, split over the pool: the
+// input image's base, the window's first input offsets, g.depth ChannelSums of scratch and
+// the cell's output channels. RESOURCE_EXHAUSTED when the scratch is refused.
 template <typename T, typename Reduce>
-void ForEachCell(OpKernelContext* ctx, const Pool3DGeometry& g, const T* in, T* out,
-                 Reduce reduce) {
+absl::Status ForEachCell(OpKernelContext* ctx, const Pool3DGeometry& g, const T* in, T* out,
+                         Reduce reduce) {
+  using Sum = ChannelSum<AccumulatorType<T>>;
   const int64_t cells = g.batch * g.out[0] * g.out[1] * g.out[2];
   const int64_t window = g.window[0] * g.window[1] * g.window[2];
   const Eigen::TensorOpCost cost(window * g.depth * sizeof(T), g.depth * sizeof(T),
                                  window * g.depth);
-  ParallelFor(ctx, cells, cells * g.depth, cost, [&](int64_t first, int64_t last) {
-    std::vector<AccumulatorType<T>> acc(g.depth);
-    std::vector<int64_t> count(g.depth);
-    for (int64_t cell = first; cell < last; ++cell) {
-      int64_t rest = cell;
-      const int64_t oc = rest % g.out[2];
-      rest /= g.out[2];
-      const int64_t orow = rest % g.out[1];
-      rest /= g.out[1];
-      const int64_t op = rest % g.out[0];
-      const int64_t b = rest / g.out[0];
-      const int64_t start[3] = {op * g.stride[0] - g.pad[0], orow * g.stride[1] - g.pad[1],
-                                oc * g.stride[2] - g.pad[2]};
-      const T* image = in + b * g.in[0] * g.in[1] * g.in[2] * g.depth;
-      reduce(image, start, acc.data(), count.data(), out + cell * g.depth);
-    }
-  });
+  return ParallelForWithScratch<Sum>(
+      ctx, cells, cells * g.depth, cost, g.depth, [&](int64_t first, int64_t last, Sum* sums) {
+        for (int64_t cell = first; cell < last; ++cell) {
+          int64_t rest = cell;
+          const int64_t oc = rest % g.out[2];
+          rest /= g.out[2];
+          const int64_t orow = rest % g.out[1];
+          rest /= g.out[1];
+          const int64_t op = rest % g.out[0];
+          const int64_t b = rest / g.out[0];
+          const int64_t start[3] = {op * g.stride[0] - g.pad[0], orow * g.stride[1] - g.pad[1],
+                                    oc * g.stride[2] - g.pad[2]};
+          const T* image = in + b * g.in[0] * g.in[1] * g.in[2] * g.depth;
+          reduce(image, start, sums, out + cell * g.depth);
+        }
+      });
 }
 
 // Visits the window at `start`: fn(pointer to the channels of an input entry) for each entry
@@ -189,20 +197,22 @@ class MaxPool3DOp : public OpKernel {
     using Acc = AccumulatorType<T>;
     const Acc lowest = -std::numeric_limits<Acc>::infinity();
     const Acc pad_value = static_cast<Acc>(std::numeric_limits<T>::lowest());
-    ForEachCell<T>(ctx, g, ctx->input(0).base<T>(), output->base<T>(),
-                   [&](const T* image, const int64_t start[3], Acc* acc, int64_t*, T* out) {
-                     for (int64_t c = 0; c < g.depth; ++c) acc[c] = lowest;
-                     const bool padded = VisitWindow(g, image, start, [&](const T* v) {
-                       for (int64_t c = 0; c < g.depth; ++c) {
-                         const Acc x = static_cast<Acc>(v[c]);
-                         if (x > acc[c]) acc[c] = x;
-                       }
-                     });
-                     for (int64_t c = 0; c < g.depth; ++c) {
-                       if (padded && pad_value > acc[c]) acc[c] = pad_value;
-                       out[c] = static_cast<T>(acc[c]);
-                     }
-                   });
+    OP_REQUIRES_OK(
+        ctx,
+        ForEachCell<T>(ctx, g, ctx->input(0).base<T>(), output->base<T>(),
+                       [&](const T* image, const int64_t start[3], ChannelSum<Acc>* acc, T* out) {
+                         for (int64_t c = 0; c < g.depth; ++c) acc[c].value = lowest;
+                         const bool padded = VisitWindow(g, image, start, [&](const T* v) {
+                           for (int64_t c = 0; c < g.depth; ++c) {
+                             const Acc x = static_cast<Acc>(v[c]);
+                             if (x > acc[c].value) acc[c].value = x;
+                           }
+                         });
+                         for (int64_t c = 0; c < g.depth; ++c) {
+                           if (padded && pad_value > acc[c].value) acc[c].value = pad_value;
+                           out[c] = static_cast<T>(acc[c].value);
+                         }
+                       }));
   }
 
  private:
@@ -222,23 +232,22 @@ class AvgPool3DOp : public OpKernel {
     if (!Prepare(ctx, attrs_, &g, &output)) return;
     using Acc = AccumulatorType<T>;
     const T skipped = std::numeric_limits<T>::lowest();
-    ForEachCell<T>(ctx, g, ctx->input(0).base<T>(), output->base<T>(),
-                   [&](const T* image, const int64_t start[3], Acc* acc, int64_t* count, T* out) {
-                     for (int64_t c = 0; c < g.depth; ++c) {
-                       acc[c] = 0;
-                       count[c] = 0;
-                     }
-                     VisitWindow(g, image, start, [&](const T* v) {
-                       for (int64_t c = 0; c < g.depth; ++c) {
-                         if (v[c] == skipped) continue;
-                         acc[c] += static_cast<Acc>(v[c]);
-                         ++count[c];
-                       }
-                     });
-                     for (int64_t c = 0; c < g.depth; ++c) {
-                       out[c] = static_cast<T>(acc[c] / static_cast<Acc>(count[c]));
-                     }
-                   });
+    OP_REQUIRES_OK(
+        ctx,
+        ForEachCell<T>(ctx, g, ctx->input(0).base<T>(), output->base<T>(),
+                       [&](const T* image, const int64_t start[3], ChannelSum<Acc>* acc, T* out) {
+                         for (int64_t c = 0; c < g.depth; ++c) acc[c] = {0, 0};
+                         VisitWindow(g, image, start, [&](const T* v) {
+                           for (int64_t c = 0; c < g.depth; ++c) {
+                             if (v[c] == skipped) continue;
+                             acc[c].value += static_cast<Acc>(v[c]);
+                             ++acc[c].count;
+                           }
+                         });
+                         for (int64_t c = 0; c < g.depth; ++c) {
+                           out[c] = static_cast<T>(acc[c].value / static_cast<Acc>(acc[c].count));
+                         }
+                       }));
   }
 
  private:
