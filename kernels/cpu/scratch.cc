@@ -14,7 +14,7 @@ absl::Status AllocateBytes(OpKernelContext* ctx, int64_t n, size_t element_size,
                                      " (op ", ctx->op_kernel().type_string(),
                                      "): the size overflows int64");
   }
-  return ctx->allocate_temp(DT_UINT8, TensorShape({bytes}), buffer);
+  return ctx->allocate_temp(DT_UINT8, TensorShape({bytes}), buffer);  // shape-safe: bytes >= 0
 }
 
 }  // namespace scratch_internal
