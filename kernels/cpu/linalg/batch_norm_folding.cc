@@ -4,7 +4,9 @@
 #include <cmath>
 #include <vector>
 
+#include "graph/core/errors.h"
 #include "kernels/cpu/linalg/onednn_util.h"
+#include "kernels/cpu/scratch.h"
 
 namespace sluice {
 
@@ -19,9 +21,9 @@ uint64_t BatchNormFolder::Fingerprint(const Tensor* const (&sources)[5]) {
   return h;
 }
 
-void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tensor& offset,
-                           const Tensor& mean, const Tensor& variance, float epsilon,
-                           Tensor* folded_filter, Tensor* bias) {
+absl::Status BatchNormFolder::Fold(OpKernelContext* ctx, const Tensor& filter, const Tensor& scale,
+                                   const Tensor& offset, const Tensor& mean, const Tensor& variance,
+                                   float epsilon, Tensor* folded_filter, Tensor* bias) {
   const Tensor* const sources[5] = {&filter, &scale, &offset, &mean, &variance};
   const uint64_t fingerprint = Fingerprint(sources);
   std::shared_ptr<const Entry> entry;
@@ -41,8 +43,8 @@ void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tens
     fresh->fingerprint = fingerprint;
     fresh->epsilon = epsilon;
     const int64_t depth = scale.NumElements();
-    fresh->filter = Tensor(DT_FLOAT, filter.shape());
-    fresh->bias = Tensor(DT_FLOAT, scale.shape());
+    RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, filter.shape(), &fresh->filter));
+    RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, scale.shape(), &fresh->bias));
     const float* sc = scale.flat<float>().data();
     const float* off = offset.flat<float>().data();
     const float* mu = mean.flat<float>().data();
@@ -50,7 +52,8 @@ void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tens
     float* b = fresh->bias.flat<float>().data();
     // The multiplier is computed in double and rounded once, so the folded product is as
     // close to TensorFlow's unfolded arithmetic as float allows.
-    std::vector<float> s(depth);
+    ScratchArray<float> s;
+    RETURN_IF_ERROR(s.Allocate(ctx, depth));
     for (int64_t c = 0; c < depth; ++c) {
       const double m = static_cast<double>(sc[c]) /
                        std::sqrt(static_cast<double>(var[c]) + static_cast<double>(epsilon));
@@ -72,6 +75,7 @@ void BatchNormFolder::Fold(const Tensor& filter, const Tensor& scale, const Tens
   }
   *folded_filter = entry->filter;
   *bias = entry->bias;
+  return absl::OkStatus();
 }
 
 }  // namespace sluice

@@ -18,16 +18,21 @@
 #include <memory>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/tensor.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 
 class BatchNormFolder {
  public:
+  // The folded filter and bias are temps of `ctx` (they count against the device's
+  // allocator while cached); RESOURCE_EXHAUSTED when it refuses them.
   // REQUIRES: float tensors; scale, offset, mean and variance of out_depth elements each.
-  void Fold(const Tensor& filter, const Tensor& scale, const Tensor& offset, const Tensor& mean,
-            const Tensor& variance, float epsilon, Tensor* folded_filter, Tensor* bias);
+  absl::Status Fold(OpKernelContext* ctx, const Tensor& filter, const Tensor& scale,
+                    const Tensor& offset, const Tensor& mean, const Tensor& variance, float epsilon,
+                    Tensor* folded_filter, Tensor* bias);
 
  private:
   struct Entry {

@@ -1,13 +1,44 @@
 // BatchNormFolder: the folded values, and when a cached fold is reused.
 #include "kernels/cpu/linalg/batch_norm_folding.h"
 
+#include <memory>
 #include <vector>
 
 #include "graph/core/tensor.h"
+#include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
+#include "runtime/framework/create_op_kernel.h"
+#include "runtime/framework/op_kernel_test_util.h"
 
 namespace sluice {
 namespace {
+
+// The folder allocates through a kernel's context: a do-nothing kernel provides one.
+class FoldingTestOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext*) override {}
+};
+REGISTER_OP("FoldingTestOp");
+REGISTER_KERNEL_BUILDER(Name("FoldingTestOp").Device(DEVICE_CPU), FoldingTestOp);
+
+class KernelContext {
+ public:
+  KernelContext() {
+    const absl::Status status =
+        CreateOpKernel(DEVICE_CPU, &device_, device_.GetAllocator(),
+                       test::MakeNodeDef("fold", "FoldingTestOp"), &kernel_);
+    EXPECT_TRUE(status.ok()) << status;
+    invocation_ =
+        std::make_unique<test::TestInvocation>(kernel_.get(), &device_, std::vector<Tensor>{});
+  }
+  OpKernelContext* get() { return invocation_->context(); }
+
+ private:
+  test::CpuTestDevice device_;
+  std::unique_ptr<OpKernel> kernel_;
+  std::unique_ptr<test::TestInvocation> invocation_;
+};
 
 Tensor Floats(const TensorShape& shape, const std::vector<float>& values) {
   Tensor t(DT_FLOAT, shape);
@@ -23,8 +54,12 @@ struct Sources {
   Tensor mean = Floats(TensorShape({2}), {0.5f, 2});
   Tensor variance = Floats(TensorShape({2}), {3, 8});
 
+  KernelContext ctx;
+
   void Fold(BatchNormFolder* folder, Tensor* filter_out, Tensor* bias_out) {
-    folder->Fold(filter, scale, offset, mean, variance, /*epsilon=*/1.0f, filter_out, bias_out);
+    const absl::Status status = folder->Fold(ctx.get(), filter, scale, offset, mean, variance,
+                                             /*epsilon=*/1.0f, filter_out, bias_out);
+    ASSERT_TRUE(status.ok()) << status;
   }
 };
 

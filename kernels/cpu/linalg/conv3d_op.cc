@@ -44,6 +44,7 @@
 #include "graph/core/types.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -138,71 +139,78 @@ class Conv3DOp : public OpKernel {
     OP_REQUIRES(ctx, filter_depth == in_depth,
                 errors::InvalidArgument("Number of channels in filter (", filter_depth,
                                         ") must match last dimension of input (", in_depth, ")"));
-    Convolve(ctx, input.base<T>(), filter, batch, in, window, stride, pad, out, in_depth, out_depth,
-             output->base<T>());
+    OP_REQUIRES_OK(ctx, Convolve(ctx, input.base<T>(), filter, batch, in, window, stride, pad, out,
+                                 in_depth, out_depth, output->base<T>()));
   }
 
  private:
   using C = ComputeType<T>;
   using Matrix = RowMajorMatrix<T>;
 
-  static void Convolve(OpKernelContext* ctx, const T* input, const Tensor& filter_t, int64_t batch,
-                       const int64_t in[3], const int64_t window[3], const int64_t stride[3],
-                       const int64_t pad[3], const int64_t out[3], int64_t in_depth,
-                       int64_t out_depth, T* output) {
+  // The filter matrix and each block's patches and products are scratch from the device's
+  // allocator.
+  static absl::Status Convolve(OpKernelContext* ctx, const T* input, const Tensor& filter_t,
+                               int64_t batch, const int64_t in[3], const int64_t window[3],
+                               const int64_t stride[3], const int64_t pad[3], const int64_t out[3],
+                               int64_t in_depth, int64_t out_depth, T* output) {
     const int64_t k = window[0] * window[1] * window[2] * in_depth;
     // The filter as a [k, out_depth] matrix of C.
-    Matrix filter(k, out_depth);
+    ScratchArray<C> filter_data;
+    RETURN_IF_ERROR(filter_data.Allocate(ctx, k * out_depth));
     const T* f = filter_t.base<T>();
-    for (int64_t i = 0; i < k * out_depth; ++i) filter.data()[i] = static_cast<C>(f[i]);
+    for (int64_t i = 0; i < k * out_depth; ++i) filter_data[i] = static_cast<C>(f[i]);
+    const Eigen::Map<const Matrix> filter(filter_data.data(), k, out_depth);
     const int64_t cells = batch * out[0] * out[1] * out[2];
     const int64_t blocks = (cells + kBlockCells - 1) / kBlockCells;
     const Eigen::TensorOpCost cost(kBlockCells * k * sizeof(T), kBlockCells * out_depth * sizeof(T),
                                    2.0 * kBlockCells * k * out_depth);
-    ParallelFor(ctx, blocks, cells * out_depth, cost, [&](int64_t first, int64_t last) {
-      Matrix patches;
-      Matrix result;
-      for (int64_t block = first; block < last; ++block) {
-        const int64_t begin = block * kBlockCells;
-        const int64_t n = std::min(cells, begin + kBlockCells) - begin;
-        patches.setZero(n, k);
-        for (int64_t row = 0; row < n; ++row) {
-          int64_t rest = begin + row;
-          const int64_t oc = rest % out[2];
-          rest /= out[2];
-          const int64_t orow = rest % out[1];
-          rest /= out[1];
-          const int64_t op = rest % out[0];
-          const int64_t b = rest / out[0];
-          const T* image = input + b * in[0] * in[1] * in[2] * in_depth;
-          C* dst = patches.data() + row * k;
-          for (int64_t i = 0; i < window[0]; ++i) {
-            const int64_t p = op * stride[0] - pad[0] + i;
-            if (p < 0 || p >= in[0]) continue;
-            for (int64_t j = 0; j < window[1]; ++j) {
-              const int64_t r = orow * stride[1] - pad[1] + j;
-              if (r < 0 || r >= in[1]) continue;
-              for (int64_t l = 0; l < window[2]; ++l) {
-                const int64_t c = oc * stride[2] - pad[2] + l;
-                if (c < 0 || c >= in[2]) continue;
-                const T* src = image + ((p * in[1] + r) * in[2] + c) * in_depth;
-                C* to = dst + ((i * window[1] + j) * window[2] + l) * in_depth;
-                for (int64_t d = 0; d < in_depth; ++d) to[d] = static_cast<C>(src[d]);
+    // Per call: a block's patches [kBlockCells, k], then its products [kBlockCells, out_depth].
+    const int64_t block_scratch = kBlockCells * (k + out_depth);
+    return ParallelForWithScratch<C>(
+        ctx, blocks, cells * out_depth, cost, block_scratch,
+        [&](int64_t first, int64_t last, C* scratch) {
+          for (int64_t block = first; block < last; ++block) {
+            const int64_t begin = block * kBlockCells;
+            const int64_t n = std::min(cells, begin + kBlockCells) - begin;
+            Eigen::Map<Matrix> patches(scratch, n, k);
+            patches.setZero();
+            for (int64_t row = 0; row < n; ++row) {
+              int64_t rest = begin + row;
+              const int64_t oc = rest % out[2];
+              rest /= out[2];
+              const int64_t orow = rest % out[1];
+              rest /= out[1];
+              const int64_t op = rest % out[0];
+              const int64_t b = rest / out[0];
+              const T* image = input + b * in[0] * in[1] * in[2] * in_depth;
+              C* dst = patches.data() + row * k;
+              for (int64_t i = 0; i < window[0]; ++i) {
+                const int64_t p = op * stride[0] - pad[0] + i;
+                if (p < 0 || p >= in[0]) continue;
+                for (int64_t j = 0; j < window[1]; ++j) {
+                  const int64_t r = orow * stride[1] - pad[1] + j;
+                  if (r < 0 || r >= in[1]) continue;
+                  for (int64_t l = 0; l < window[2]; ++l) {
+                    const int64_t c = oc * stride[2] - pad[2] + l;
+                    if (c < 0 || c >= in[2]) continue;
+                    const T* src = image + ((p * in[1] + r) * in[2] + c) * in_depth;
+                    C* to = dst + ((i * window[1] + j) * window[2] + l) * in_depth;
+                    for (int64_t d = 0; d < in_depth; ++d) to[d] = static_cast<C>(src[d]);
+                  }
+                }
               }
             }
+            T* dst = output + begin * out_depth;
+            if constexpr (std::is_same_v<T, C>) {
+              Eigen::Map<Matrix> result_map(dst, n, out_depth);
+              result_map.noalias() = patches * filter;
+            } else {
+              Eigen::Map<Matrix> result(scratch + kBlockCells * k, n, out_depth);
+              result.noalias() = patches * filter;
+              for (int64_t i = 0; i < n * out_depth; ++i) dst[i] = static_cast<T>(result.data()[i]);
+            }
           }
-        }
-        T* dst = output + begin * out_depth;
-        if constexpr (std::is_same_v<T, C>) {
-          Eigen::Map<Matrix> result_map(dst, n, out_depth);
-          result_map.noalias() = patches * filter;
-        } else {
-          result.resize(n, out_depth);
-          result.noalias() = patches * filter;
-          for (int64_t i = 0; i < n * out_depth; ++i) dst[i] = static_cast<T>(result.data()[i]);
-        }
-      }
-    });
+        });
   }
 
   bool channels_first_ = false;
@@ -286,9 +294,11 @@ absl::Status BackpropInput(OpKernelContext* ctx, const SpatialDim dims[3], int64
   const int64_t in_cells = dims[0].in * dims[1].in * dims[2].in;
   const int64_t out_cells = dims[0].out * dims[1].out * dims[2].out;
   // The filter as a [k, out_depth] matrix of C.
-  Matrix filter(k, out_depth);
+  ScratchArray<C> filter_data;
+  RETURN_IF_ERROR(filter_data.Allocate(ctx, k * out_depth));
   const T* f = filter_t.base<T>();
-  for (int64_t i = 0; i < k * out_depth; ++i) filter.data()[i] = static_cast<C>(f[i]);
+  for (int64_t i = 0; i < k * out_depth; ++i) filter_data[i] = static_cast<C>(f[i]);
+  const Eigen::Map<const Matrix> filter(filter_data.data(), k, out_depth);
   // One image's gradient patches, [out_cells, k].
   Tensor patches_t;
   TensorShape patches_shape;
@@ -304,57 +314,63 @@ absl::Status BackpropInput(OpKernelContext* ctx, const SpatialDim dims[3], int64
                                         window_cells * in_depth);
   for (int64_t b = 0; b < batch; ++b) {
     const T* dy = out_backprop + b * out_cells * out_depth;
-    ParallelFor(ctx, blocks, out_cells * k, gemm_cost, [&](int64_t first, int64_t last) {
-      Matrix dy_block;
-      for (int64_t block = first; block < last; ++block) {
-        const int64_t begin = block * kBlockCells;
-        const int64_t n = std::min(out_cells, begin + kBlockCells) - begin;
-        Eigen::Map<Matrix> result(patches + begin * k, n, k);
-        if constexpr (std::is_same_v<T, C>) {
-          Eigen::Map<const Matrix> rows(dy + begin * out_depth, n, out_depth);
-          result.noalias() = rows * filter.transpose();
-        } else {
-          dy_block.resize(n, out_depth);
-          const T* src = dy + begin * out_depth;
-          for (int64_t i = 0; i < n * out_depth; ++i) dy_block.data()[i] = static_cast<C>(src[i]);
-          result.noalias() = dy_block * filter.transpose();
-        }
-      }
-    });
-    T* dx = in_grad + b * in_cells * in_depth;
-    ParallelFor(ctx, in_cells, in_cells * in_depth, gather_cost, [&](int64_t first, int64_t last) {
-      std::vector<C> sum(in_depth);
-      for (int64_t cell = first; cell < last; ++cell) {
-        const int64_t c = cell % dims[2].in;
-        const int64_t r = (cell / dims[2].in) % dims[1].in;
-        const int64_t p = cell / (dims[2].in * dims[1].in);
-        std::fill(sum.begin(), sum.end(), C(0));
-        // Window positions from the last to the first: the covering output cells in
-        // increasing order.
-        for (int64_t i = dims[0].window - 1; i >= 0; --i) {
-          const int64_t tp = p + dims[0].pad - i;
-          if (tp < 0 || tp % dims[0].stride != 0 || tp / dims[0].stride >= dims[0].out) continue;
-          const int64_t op = tp / dims[0].stride;
-          for (int64_t j = dims[1].window - 1; j >= 0; --j) {
-            const int64_t tr = r + dims[1].pad - j;
-            if (tr < 0 || tr % dims[1].stride != 0 || tr / dims[1].stride >= dims[1].out) continue;
-            const int64_t orow = tr / dims[1].stride;
-            for (int64_t l = dims[2].window - 1; l >= 0; --l) {
-              const int64_t tc = c + dims[2].pad - l;
-              if (tc < 0 || tc % dims[2].stride != 0 || tc / dims[2].stride >= dims[2].out) {
-                continue;
-              }
-              const int64_t oc = tc / dims[2].stride;
-              const C* src = patches + ((op * dims[1].out + orow) * dims[2].out + oc) * k +
-                             ((i * dims[1].window + j) * dims[2].window + l) * in_depth;
-              for (int64_t d = 0; d < in_depth; ++d) sum[d] += src[d];
+    // Per call: a block of out_backprop as C, [kBlockCells, out_depth].
+    RETURN_IF_ERROR(ParallelForWithScratch<C>(
+        ctx, blocks, out_cells * k, gemm_cost, kBlockCells * out_depth,
+        [&](int64_t first, int64_t last, C* dy_data) {
+          for (int64_t block = first; block < last; ++block) {
+            const int64_t begin = block * kBlockCells;
+            const int64_t n = std::min(out_cells, begin + kBlockCells) - begin;
+            Eigen::Map<Matrix> result(patches + begin * k, n, k);
+            if constexpr (std::is_same_v<T, C>) {
+              Eigen::Map<const Matrix> rows(dy + begin * out_depth, n, out_depth);
+              result.noalias() = rows * filter.transpose();
+            } else {
+              Eigen::Map<Matrix> dy_block(dy_data, n, out_depth);
+              const T* src = dy + begin * out_depth;
+              for (int64_t i = 0; i < n * out_depth; ++i)
+                dy_block.data()[i] = static_cast<C>(src[i]);
+              result.noalias() = dy_block * filter.transpose();
             }
           }
-        }
-        T* dst = dx + cell * in_depth;
-        for (int64_t d = 0; d < in_depth; ++d) dst[d] = static_cast<T>(sum[d]);
-      }
-    });
+        }));
+    T* dx = in_grad + b * in_cells * in_depth;
+    RETURN_IF_ERROR(ParallelForWithScratch<C>(
+        ctx, in_cells, in_cells * in_depth, gather_cost, in_depth,
+        [&](int64_t first, int64_t last, C* sum) {
+          for (int64_t cell = first; cell < last; ++cell) {
+            const int64_t c = cell % dims[2].in;
+            const int64_t r = (cell / dims[2].in) % dims[1].in;
+            const int64_t p = cell / (dims[2].in * dims[1].in);
+            std::fill(sum, sum + in_depth, C(0));
+            // Window positions from the last to the first: the covering output cells in
+            // increasing order.
+            for (int64_t i = dims[0].window - 1; i >= 0; --i) {
+              const int64_t tp = p + dims[0].pad - i;
+              if (tp < 0 || tp % dims[0].stride != 0 || tp / dims[0].stride >= dims[0].out)
+                continue;
+              const int64_t op = tp / dims[0].stride;
+              for (int64_t j = dims[1].window - 1; j >= 0; --j) {
+                const int64_t tr = r + dims[1].pad - j;
+                if (tr < 0 || tr % dims[1].stride != 0 || tr / dims[1].stride >= dims[1].out)
+                  continue;
+                const int64_t orow = tr / dims[1].stride;
+                for (int64_t l = dims[2].window - 1; l >= 0; --l) {
+                  const int64_t tc = c + dims[2].pad - l;
+                  if (tc < 0 || tc % dims[2].stride != 0 || tc / dims[2].stride >= dims[2].out) {
+                    continue;
+                  }
+                  const int64_t oc = tc / dims[2].stride;
+                  const C* src = patches + ((op * dims[1].out + orow) * dims[2].out + oc) * k +
+                                 ((i * dims[1].window + j) * dims[2].window + l) * in_depth;
+                  for (int64_t d = 0; d < in_depth; ++d) sum[d] += src[d];
+                }
+              }
+            }
+            T* dst = dx + cell * in_depth;
+            for (int64_t d = 0; d < in_depth; ++d) dst[d] = static_cast<T>(sum[d]);
+          }
+        }));
   }
   return absl::OkStatus();
 }

@@ -214,12 +214,13 @@ void BatchOffsets(const Plan& p, int64_t b, int64_t* x_off, int64_t* y_off) {
   }
 }
 
-// Rows [first, last) of the (batch, m) rows of the result.
+// Rows [first, last) of the (batch, m) rows of the result. `acc` is scratch of p.n
+// accumulators.
 template <typename P>
-void ReferenceRows(const Plan& p, const P* x, const P* y, P* out, int64_t first, int64_t last) {
+void ReferenceRows(const Plan& p, const P* x, const P* y, P* out, int64_t first, int64_t last,
+                   ProductAcc<P>* acc) {
   using A = ProductAcc<P>;
   const bool xt = p.x.transposed, yt = p.y.transposed;
-  std::vector<A> acc(p.n);
   for (int64_t row = first; row < last; ++row) {
     const int64_t b = row / p.m, i = row % p.m;
     int64_t xb = 0, yb = 0;
@@ -238,7 +239,7 @@ void ReferenceRows(const Plan& p, const P* x, const P* y, P* out, int64_t first,
       }
       continue;
     }
-    std::fill(acc.begin(), acc.end(), A(0));
+    std::fill(acc, acc + p.n, A(0));
     for (int64_t l = 0; l < p.k; ++l) {
       const A a = static_cast<A>(xt ? xm[l * p.m + i] : xm[i * p.k + l]);
       if (yt) {
@@ -259,13 +260,16 @@ int64_t BatchSize(const Plan& p) {
 }
 
 template <typename P>
-void ReferenceProduct(OpKernelContext* ctx, const Plan& p, const P* x, const P* y, P* out) {
+absl::Status ReferenceProduct(OpKernelContext* ctx, const Plan& p, const P* x, const P* y, P* out) {
   const int64_t rows = BatchSize(p) * p.m;
   const Eigen::TensorOpCost row_cost(sizeof(P) * (p.k + p.k * p.n), sizeof(P) * p.n,
                                      2.0 * p.k * p.n);
   const double work = static_cast<double>(rows) * static_cast<double>(p.n) * p.k;
-  ParallelFor(ctx, rows, WorkCount(work), row_cost,
-              [&](int64_t first, int64_t last) { ReferenceRows<P>(p, x, y, out, first, last); });
+  return ParallelForWithScratch<ProductAcc<P>>(
+      ctx, rows, WorkCount(work), row_cost, p.n,
+      [&](int64_t first, int64_t last, ProductAcc<P>* acc) {
+        ReferenceRows<P>(p, x, y, out, first, last, acc);
+      });
 }
 
 struct MatMulPrimitive {
@@ -365,8 +369,7 @@ class EinsumOp : public OpKernel {
     if constexpr (std::is_same_v<P, float>) {
       if (p.batch.size() + 2 <= DNNL_MAX_NDIMS) return RunOneDnn(ctx, p, x, y, out);
     }
-    ReferenceProduct<P>(ctx, p, x, y, out);
-    return absl::OkStatus();
+    return ReferenceProduct<P>(ctx, p, x, y, out);
   }
 
   absl::Status RunOneDnn(OpKernelContext* ctx, const Plan& p, const float* x, const float* y,

@@ -91,14 +91,16 @@ class FusedConvOp : public OpKernel {
     if (input.NumElements() == 0 || filter.NumElements() == 0) {
       // No terms: every window sums to zero before the epilogue.
       std::fill_n(out, output->NumElements(), T(0));
-      ApplyFusedEpilogue<T>(ctx, spec_, geo.out_depth, inner, out, output->NumElements());
+      OP_REQUIRES_OK(
+          ctx, ApplyFusedEpilogue<T>(ctx, spec_, geo.out_depth, inner, out, output->NumElements()));
       return;
     }
     if constexpr (kOnOneDnn<T>) {
       RunOneDnn(ctx, geo, input, filter, output);
     } else {
       reference_conv::Forward<T>(ctx, geo, input.flat<T>().data(), filter.flat<T>().data(), out);
-      ApplyFusedEpilogue<T>(ctx, spec_, geo.out_depth, inner, out, output->NumElements());
+      OP_REQUIRES_OK(
+          ctx, ApplyFusedEpilogue<T>(ctx, spec_, geo.out_depth, inner, out, output->NumElements()));
     }
   }
 
@@ -110,8 +112,8 @@ class FusedConvOp : public OpKernel {
     Tensor bias = ctx->input(2);
     if (spec_.batch_norm) {
       // Only _FusedConv2D takes batch norm, and it is registered for float alone here.
-      folder_.Fold(filter, ctx->input(2), ctx->input(3), ctx->input(4), ctx->input(5),
-                   spec_.epsilon, &conv_filter, &bias);
+      OP_REQUIRES_OK(ctx, folder_.Fold(ctx, filter, ctx->input(2), ctx->input(3), ctx->input(4),
+                                       ctx->input(5), spec_.epsilon, &conv_filter, &bias));
     }
     const Eltwise act = ActivationEltwise(spec_);
     ConvEpilogue epilogue;

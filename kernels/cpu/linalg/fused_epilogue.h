@@ -16,24 +16,30 @@
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
+#include "absl/status/status.h"
+#include "graph/core/errors.h"
 #include "kernels/cpu/linalg/fused_args.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 
 template <typename T>
-void ApplyFusedEpilogue(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels,
-                        int64_t inner, T* out, int64_t n) {
+absl::Status ApplyFusedEpilogue(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels,
+                                int64_t inner, T* out, int64_t n) {
   using W = std::conditional_t<std::is_same_v<T, double>, double, float>;
   auto arg = [&](int index, int64_t c) {
     return static_cast<W>(ctx->input(index).flat<T>().data()[c]);
   };
   // out = (x - center) * mul + add per channel; the bias is the case center 0, mul 1.
-  std::vector<W> center(channels, W(0)), mul(channels, W(1)), add(channels);
+  ScratchArray<W> center, mul, add;
+  RETURN_IF_ERROR(center.Allocate(ctx, channels));
+  RETURN_IF_ERROR(mul.Allocate(ctx, channels));
+  RETURN_IF_ERROR(add.Allocate(ctx, channels));
   for (int64_t c = 0; c < channels; ++c) {
+    mul[c] = W(1);
     if (spec.batch_norm) {
       mul[c] = arg(2, c) / std::sqrt(arg(5, c) + static_cast<W>(spec.epsilon));
       add[c] = arg(3, c);
@@ -43,17 +49,21 @@ void ApplyFusedEpilogue(OpKernelContext* ctx, const FusionSpec& spec, int64_t ch
     }
   }
   const T* addend = spec.add ? ctx->input(kAddendInput).flat<T>().data() : nullptr;
+  const W* centers = center.data();
+  const W* muls = mul.data();
+  const W* adds = add.data();
   const Eigen::TensorOpCost cost(sizeof(T), sizeof(T), 8);
   ParallelFor(ctx, n, n, cost, [&](int64_t first, int64_t last) {
     for (int64_t i = first; i < last; ++i) {
       const int64_t c = (i / inner) % channels;
-      W x = (static_cast<W>(out[i]) - center[c]) * mul[c] + add[c];
+      W x = (static_cast<W>(out[i]) - centers[c]) * muls[c] + adds[c];
       if (addend != nullptr) {
         x = static_cast<W>(static_cast<T>(x)) + static_cast<W>(addend[i]);
       }
       out[i] = static_cast<T>(Activate<W>(spec.activation, spec.leakyrelu_alpha, x));
     }
   });
+  return absl::OkStatus();
 }
 
 }  // namespace sluice

@@ -120,7 +120,8 @@ class FusedMatMulOp : public OpKernel {
     if (out->NumElements() == 0) return;
     if (s.k == 0) {
       std::fill_n(out->flat<T>().data(), out->NumElements(), T(0));
-      ApplyFusedEpilogue<T>(ctx, spec_, s.n, 1, out->flat<T>().data(), out->NumElements());
+      OP_REQUIRES_OK(ctx, ApplyFusedEpilogue<T>(ctx, spec_, s.n, 1, out->flat<T>().data(),
+                                                out->NumElements()));
       return;
     }
     const Tensor& bias = ctx->input(2);
@@ -128,7 +129,7 @@ class FusedMatMulOp : public OpKernel {
       RunWidened(ctx, s, a, b, bias, out);
     } else if (std::is_same_v<T, float> && !tb_ && PaddedRowsCopy::Applies(b, s.k, s.n)) {
       Tensor padded;
-      OP_REQUIRES_OK(ctx, padded_b_.Get(b, s.k, s.n, &padded));
+      OP_REQUIRES_OK(ctx, padded_b_.Get(ctx, b, s.k, s.n, &padded));
       OP_REQUIRES_OK(ctx, Run(ctx, s, OneDnnType<T>::value, a.raw_data(), padded.raw_data(),
                               bias.raw_data(), out->raw_data(), s.n + PaddedRowsCopy::kPadding));
     } else {

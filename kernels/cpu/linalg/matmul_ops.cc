@@ -182,13 +182,13 @@ bool PadsRowsOf(const MatMulPlan& p, const Tensor& y) {
 template <typename T>
 using AccumType = std::conditional_t<std::is_integral_v<T>, uint64_t, T>;
 
-// Rows [first, last) of the flattened (batch, m) output, one product per row.
+// Rows [first, last) of the flattened (batch, m) output, one product per row. `acc` is
+// scratch of p.n accumulators.
 template <typename T>
-void ReferenceRows(const MatMulPlan& p, const T* x, const T* y, T* out, int64_t first,
-                   int64_t last) {
+void ReferenceRows(const MatMulPlan& p, const T* x, const T* y, T* out, int64_t first, int64_t last,
+                   AccumType<T>* acc) {
   using A = AccumType<T>;
   const size_t nb = p.batch.size();
-  std::vector<A> acc(p.n);
   for (int64_t row = first; row < last; ++row) {
     const int64_t b = row / p.m;
     const int64_t i = row % p.m;
@@ -204,7 +204,7 @@ void ReferenceRows(const MatMulPlan& p, const T* x, const T* y, T* out, int64_t 
     }
     const T* xm = x + x_off * p.m * p.k;
     const T* ym = y + y_off * p.k * p.n;
-    std::fill(acc.begin(), acc.end(), A(0));
+    std::fill(acc, acc + p.n, A(0));
     for (int64_t kk = 0; kk < p.k; ++kk) {
       const A a = static_cast<A>(p.adj_x ? xm[kk * p.m + i] : xm[i * p.k + kk]);
       if (p.adj_y) {
@@ -250,7 +250,7 @@ class MatMulOp : public OpKernel {
     } else if constexpr (std::is_same_v<T, float>) {
       if (PadsRowsOf(plan, y)) {
         Tensor padded;
-        OP_REQUIRES_OK(ctx, padded_y_.Get(y, plan.k, plan.n, &padded));
+        OP_REQUIRES_OK(ctx, padded_y_.Get(ctx, y, plan.k, plan.n, &padded));
         OP_REQUIRES_OK(ctx,
                        RunOneDnn(ctx, plan, OneDnnType<T>::value, x.raw_data(), padded.raw_data(),
                                  out->raw_data(), plan.n + PaddedRowsCopy::kPadding));
@@ -274,9 +274,11 @@ class MatMulOp : public OpKernel {
       const int64_t rows = out->NumElements() / plan.n;
       const Eigen::TensorOpCost row_cost(sizeof(T) * (plan.k + plan.k * plan.n), sizeof(T) * plan.n,
                                          2.0 * plan.k * plan.n);
-      ParallelFor(
-          ctx, rows, out->NumElements() * plan.k, row_cost,
-          [&](int64_t first, int64_t last) { ReferenceRows<T>(plan, xp, yp, op, first, last); });
+      OP_REQUIRES_OK(ctx, ParallelForWithScratch<AccumType<T>>(
+                              ctx, rows, out->NumElements() * plan.k, row_cost, plan.n,
+                              [&](int64_t first, int64_t last, AccumType<T>* acc) {
+                                ReferenceRows<T>(plan, xp, yp, op, first, last, acc);
+                              }));
     }
   }
 

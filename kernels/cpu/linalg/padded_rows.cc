@@ -19,7 +19,8 @@ bool PaddedRowsCopy::Applies(const Tensor& matrix, int64_t rows, int64_t cols) {
          (cols * int64_t{sizeof(float)}) % kAliasingRowBytes == 0;
 }
 
-absl::Status PaddedRowsCopy::Get(const Tensor& matrix, int64_t rows, int64_t cols, Tensor* copy) {
+absl::Status PaddedRowsCopy::Get(OpKernelContext* ctx, const Tensor& matrix, int64_t rows,
+                                 int64_t cols, Tensor* copy) {
   {
     absl::MutexLock lock(&mu_);
     if (source_.raw_data() == matrix.raw_data() && source_.shape() == matrix.shape()) {
@@ -31,7 +32,8 @@ absl::Status PaddedRowsCopy::Get(const Tensor& matrix, int64_t rows, int64_t col
   // Applies() bounds rows * cols by an existing matrix; the padding is checked all the same.
   TensorShape padded_shape;
   RETURN_IF_ERROR(TensorShape::BuildTensorShape({rows, stride}, &padded_shape));
-  ASSIGN_OR_RETURN(Tensor padded, Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT, padded_shape));
+  Tensor padded;
+  RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, padded_shape, &padded));
   const float* src = matrix.flat<float>().data();
   float* dst = padded.flat<float>().data();
   for (int64_t row = 0; row < rows; ++row) {

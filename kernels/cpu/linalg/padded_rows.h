@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/tensor.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 
@@ -32,8 +33,11 @@ class PaddedRowsCopy {
   static bool Applies(const Tensor& matrix, int64_t rows, int64_t cols);
 
   // The copy of `matrix` with rows of cols + kPadding elements (the padding zeroed), made on
-  // the first call for a buffer and kept while the buffer is the same. REQUIRES: Applies.
-  absl::Status Get(const Tensor& matrix, int64_t rows, int64_t cols, Tensor* copy);
+  // the first call for a buffer and kept while the buffer is the same; it is allocated as a
+  // temp of `ctx`, so it counts against the device's allocator for as long as it is kept.
+  // REQUIRES: Applies.
+  absl::Status Get(OpKernelContext* ctx, const Tensor& matrix, int64_t rows, int64_t cols,
+                   Tensor* copy);
 
  private:
   absl::Mutex mu_;

@@ -145,7 +145,7 @@ absl::Status WinogradConv::Run(OpKernelContext* ctx, const ConvGeometry& geo, co
     TensorShape u_shape;
     RETURN_IF_ERROR(
         TensorShape::BuildTensorShape({alpha * alpha, geo.in_depth, t->row_stride}, &u_shape));
-    ASSIGN_OR_RETURN(t->u, Tensor::Allocate(DefaultCpuAllocator(), DT_FLOAT, u_shape));
+    RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, u_shape, &t->u));
     winograd::TransformFilter(m, filter.flat<float>().data(), geo.in_depth, geo.out_depth,
                               t->row_stride, t->u.flat<float>().data());
     transformed = std::move(t);

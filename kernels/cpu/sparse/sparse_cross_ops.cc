@@ -38,6 +38,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "kernels/cpu/strings/string_hash.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -141,13 +142,16 @@ absl::Status ValidateInputs(const CrossInputs& in, DataType internal_type, int64
 // Row r of the plan is batch row batch[r], whose crosses start at output row out_start[r];
 // its features in column c are count[r * C + c] consecutive ones, from index row
 // start[r * S + c] in sparse column c < S, from column 0 of its batch row in dense ones.
+// The arrays are scratch from the device's allocator, sized for the most rows a plan can
+// have; `rows` of them are used.
 struct CrossPlan {
   int num_columns = 0;  // C
   int num_sparse = 0;   // S
-  std::vector<int64_t> batch;
-  std::vector<int64_t> out_start;
-  std::vector<int64_t> start;
-  std::vector<int64_t> count;
+  int64_t rows = 0;
+  ScratchArray<int64_t> batch;
+  ScratchArray<int64_t> out_start;
+  ScratchArray<int64_t> start;
+  ScratchArray<int64_t> count;
   int64_t total = 0;      // crosses
   int64_t max_count = 0;  // most crosses of a batch row
 };
@@ -185,7 +189,25 @@ int64_t NextRowWithFeatures(const CrossInputs& in, int64_t b, std::vector<int64_
   }
 }
 
-absl::Status MakePlan(const CrossInputs& in, int64_t batch_size, CrossPlan* plan) {
+// Allocates a plan's arrays for its largest case: a row per batch row, and no more rows than
+// any sparse column has index rows (each plan row has a feature in every column).
+absl::Status AllocatePlan(OpKernelContext* ctx, const CrossInputs& in, int64_t batch_size,
+                          CrossPlan* plan) {
+  int64_t most_rows = batch_size;
+  for (int i = 0; i < in.indices.size(); ++i) {
+    most_rows = std::min(most_rows, in.indices[i].dim_size(0));
+  }
+  const int64_t starts = MultiplyWithoutOverflow(most_rows, plan->num_sparse);
+  const int64_t counts = MultiplyWithoutOverflow(most_rows, plan->num_columns);
+  if (starts < 0 || counts < 0) return errors::InvalidArgument("Too many crosses: over 2^63 - 1");
+  RETURN_IF_ERROR(plan->batch.Allocate(ctx, most_rows));
+  RETURN_IF_ERROR(plan->out_start.Allocate(ctx, most_rows));
+  RETURN_IF_ERROR(plan->start.Allocate(ctx, starts));
+  return plan->count.Allocate(ctx, counts);
+}
+
+absl::Status MakePlan(OpKernelContext* ctx, const CrossInputs& in, int64_t batch_size,
+                      CrossPlan* plan) {
   const int num_sparse = in.indices.size();
   const int num_dense = in.dense.size();
   plan->num_sparse = num_sparse;
@@ -197,9 +219,10 @@ absl::Status MakePlan(const CrossInputs& in, int64_t batch_size, CrossPlan* plan
     if (dense_product < 0) return errors::InvalidArgument("Too many crosses: over 2^63 - 1");
   }
   if (dense_product == 0) return absl::OkStatus();
-  std::vector<int64_t> row(num_sparse, 0);
-  std::vector<int64_t> starts(num_sparse);
-  std::vector<int64_t> counts(num_sparse);
+  RETURN_IF_ERROR(AllocatePlan(ctx, in, batch_size, plan));
+  std::vector<int64_t> row(num_sparse, 0);  // heap-ok: one per sparse input of the node
+  std::vector<int64_t> starts(num_sparse);  // heap-ok: one per sparse input of the node
+  std::vector<int64_t> counts(num_sparse);  // heap-ok: one per sparse input of the node
   int64_t b = 0;
   while (b < batch_size) {
     b = NextRowWithFeatures(in, b, &row);
@@ -215,11 +238,13 @@ absl::Status MakePlan(const CrossInputs& in, int64_t batch_size, CrossPlan* plan
       if (crosses < 0) return errors::InvalidArgument("Too many crosses: over 2^63 - 1");
     }
     if (crosses > 0) {
-      plan->batch.push_back(b);
-      plan->out_start.push_back(plan->total);
-      plan->start.insert(plan->start.end(), starts.begin(), starts.end());
-      plan->count.insert(plan->count.end(), counts.begin(), counts.end());
-      for (int j = 0; j < num_dense; ++j) plan->count.push_back(in.dense[j].dim_size(1));
+      const int64_t r = plan->rows++;
+      plan->batch[r] = b;
+      plan->out_start[r] = plan->total;
+      std::copy(starts.begin(), starts.end(), plan->start.data() + r * num_sparse);
+      int64_t* count = plan->count.data() + r * plan->num_columns;
+      std::copy(counts.begin(), counts.end(), count);
+      for (int j = 0; j < num_dense; ++j) count[num_sparse + j] = in.dense[j].dim_size(1);
       if (plan->total > std::numeric_limits<int64_t>::max() - crosses) {
         return errors::InvalidArgument("Too many crosses: over 2^63 - 1");
       }
@@ -302,7 +327,7 @@ void WriteCrosses(const CrossInputs& in, const CrossPlan& plan, const CrossSpec&
                   int64_t* out_indices, Tensor* out_values) {
   const Features f(in, plan, r);
   const int columns = plan.num_columns;
-  std::vector<int64_t> digit(columns, 0);  // the current feature of each column
+  std::vector<int64_t> digit(columns, 0);  // heap-ok: the current feature of each input column
   int64_t out = plan.out_start[r];
   for (int64_t k = 0;; ++k, ++out) {
     out_indices[2 * out] = plan.batch[r];
@@ -360,7 +385,7 @@ class SparseCrossOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadSpecInputs(ctx, &spec));
 
     CrossPlan plan;
-    OP_REQUIRES_OK(ctx, MakePlan(in, batch_size, &plan));
+    OP_REQUIRES_OK(ctx, MakePlan(ctx, in, batch_size, &plan));
     Tensor* indices_out = nullptr;
     Tensor* values_out = nullptr;
     Tensor* shape_out = nullptr;
@@ -376,7 +401,7 @@ class SparseCrossOp : public OpKernel {
     if (plan.total == 0) return;
 
     int64_t* out_indices = indices_out->base<int64_t>();
-    const int64_t rows = static_cast<int64_t>(plan.batch.size());
+    const int64_t rows = plan.rows;
     const double per_row = static_cast<double>(plan.total) / rows * plan.num_columns;
     const Eigen::TensorOpCost cost(16 * per_row, 16 * per_row, 60 * per_row);
     ParallelFor(ctx, rows, plan.total, cost, [&](int64_t first, int64_t last) {

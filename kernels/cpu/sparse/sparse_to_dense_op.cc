@@ -21,6 +21,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -78,10 +79,10 @@ std::string IndexString(const int64_t* row, int64_t num_dims) {
 }
 
 // TensorFlow's validate_indices check over the rows of `ix` (num_elems x num_dims).
-absl::Status ValidateIndices(const std::vector<int64_t>& ix, int64_t num_elems, int64_t num_dims,
+absl::Status ValidateIndices(const int64_t* ix, int64_t num_elems, int64_t num_dims,
                              const TensorShape& shape) {
   for (int64_t n = 0; n < num_elems; ++n) {
-    const int64_t* row = ix.data() + n * num_dims;
+    const int64_t* row = ix + n * num_dims;
     for (int64_t d = 0; d < num_dims; ++d) {
       if (row[d] < 0 || row[d] >= shape.dim_size(d)) {
         return errors::InvalidArgument("indices[", n, "] = ", IndexString(row, num_dims),
@@ -129,10 +130,12 @@ class SparseToDenseOp : public OpKernel {
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
 
-    std::vector<int64_t> ix(static_cast<size_t>(indices.NumElements()));
+    // The indices as int64, whichever their dtype.
+    ScratchArray<int64_t> ix;
+    OP_REQUIRES_OK(ctx, ix.Allocate(ctx, indices.NumElements()));
     for (int64_t i = 0; i < indices.NumElements(); ++i) ix[i] = IndexElement(indices, i);
     if (validate_indices_) {
-      OP_REQUIRES_OK(ctx, ValidateIndices(ix, num_elems, num_dims, shape));
+      OP_REQUIRES_OK(ctx, ValidateIndices(ix.data(), num_elems, num_dims, shape));
     }
     // Every row is bounds-checked before anything is written.
     for (int64_t i = 0; i < indices.NumElements(); ++i) {
