@@ -349,7 +349,7 @@ void ExecutorState::Process(absl::Span<const int32_t> initial, int32_t deferred)
 bool ExecutorState::RunNode(int32_t id, OpKernelContext::Params* params, ReadyList* ready,
                             absl::Status* status) {
   const ExecutorNode& item = layout_.node(id);
-  if (item.const_tensor != nullptr && services_.stats_collector == nullptr) {
+  if (item.const_tensor != nullptr && !services_.runs_every_kernel()) {
     PropagateConst(item, ready);
     return true;
   }
@@ -424,6 +424,14 @@ absl::Status ExecutorState::FinishNode(const ExecutorNode& item, OpKernelContext
   if (stats != nullptr) SetOpEnd(stats);
   ClearInputs(item);
   if (!ctx->status().ok()) return NodeError(item, ctx->status());
+  if (ABSL_PREDICT_FALSE(services_.output_observer != nullptr)) {
+    for (int i = 0; i < item.num_outputs; ++i) {
+      const Tensor* value = ctx->mutable_output(i);
+      if (value == nullptr) continue;  // reported as missing below
+      RETURN_IF_ERROR(ObserveOutput(services_.output_observer, item, i,
+                                    TensorValue(const_cast<Tensor*>(value))));
+    }
+  }
   return PropagateOutputs(item, ctx, stats, ready);
 }
 

@@ -36,6 +36,7 @@ namespace sluice {
 class CallFrameInterface;
 class CancellationManager;
 class Device;
+class NodeOutputObserver;
 class Rendezvous;
 class ResourceMgr;
 class ScopedStepContainer;
@@ -64,6 +65,9 @@ class Executor {
     ScopedStepContainer* step_container = nullptr;
     // When set, every node that runs is recorded on it under the device's name.
     StepStatsCollector* stats_collector = nullptr;
+    // When set, sees every node output of the step (node_output_observer.h); a failure it
+    // returns ends the step as a failing kernel would.
+    NodeOutputObserver* output_observer = nullptr;
     // Runs a closure on the inter-op pool; if empty, everything runs inline on the calling
     // thread (and on the threads that call asynchronous kernels back).
     std::function<void(std::function<void()>)> runner;

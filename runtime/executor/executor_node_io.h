@@ -26,6 +26,7 @@
 #include "runtime/executor/executor_graph.h"
 #include "runtime/executor/step_stats_collector.h"
 #include "runtime/framework/cancellation.h"
+#include "runtime/framework/node_output_observer.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/rendezvous.h"
 #include "runtime/framework/resource_var.h"
@@ -148,6 +149,7 @@ class StepServices {
         resource_manager(args.resource_manager),
         step_container(args.step_container),
         stats_collector(args.stats_collector),
+        output_observer(args.output_observer),
         runner(args.runner) {}
 
   // Sets the step's services on a kernel context's params.
@@ -183,6 +185,12 @@ class StepServices {
   ResourceMgr* const resource_manager;
   ScopedStepContainer* const step_container;
   StepStatsCollector* const stats_collector;
+  NodeOutputObserver* const output_observer;
+  // Whether every node must run its kernel and show its outputs: the executors' shortcuts
+  // (a Const's value passed on directly, Identity-likes forwarded) are off.
+  bool runs_every_kernel() const {
+    return stats_collector != nullptr || output_observer != nullptr;
+  }
   const std::function<void(std::function<void()>)> runner;
 
  private:
@@ -192,6 +200,15 @@ class StepServices {
   std::atomic<bool> error_claimed_{false};
   absl::Status status_;
 };
+
+// Shows output `index` of a node that ran to `observer` (never null); a failure comes back
+// attributed to the node. Dead (null) outputs are skipped.
+inline absl::Status ObserveOutput(NodeOutputObserver* observer, const ExecutorNode& item, int index,
+                                  const TensorValue& value) {
+  if (value.tensor == nullptr) return absl::OkStatus();
+  const absl::Status s = observer->OnOutput(*item.node, index, *value.tensor);
+  return s.ok() ? s : NodeError(item, s);
+}
 
 // Step statistics of one node (NodeExecStats), in nanoseconds with derived micros fields.
 std::unique_ptr<NodeExecStats> StartNodeStats(const ExecutorNode& item);

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -10,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
@@ -27,6 +29,7 @@
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/create_op_kernel.h"
 #include "runtime/framework/local_rendezvous.h"
+#include "runtime/framework/node_output_observer.h"
 #include "runtime/framework/resource_mgr.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 
@@ -700,6 +703,62 @@ TEST_F(ExecutorCostTest, NothingGoesToTheRunnerWhenTheDeviceHasOneCoreFree) {
   }
   EXPECT_EQ(dispatched.load(), 0);
   Counters().slow_add_one_sleep_us = 0;
+}
+
+// ---- Observed steps ------------------------------------------------------------------
+
+// Records every output it is shown; fails on the node named `fail_at`.
+class RecordingObserver : public NodeOutputObserver {
+ public:
+  explicit RecordingObserver(std::string fail_at = "") : fail_at_(std::move(fail_at)) {}
+  absl::Status OnOutput(const Node& node, int output, const Tensor& value) override {
+    absl::MutexLock lock(&mu_);
+    seen_[absl::StrCat(node.name(), ":", output)] = value.flat<float>()(0);
+    if (node.name() == fail_at_) return errors::InvalidArgument("watched value is bad");
+    return absl::OkStatus();
+  }
+  std::map<std::string, float> seen() {
+    absl::MutexLock lock(&mu_);
+    return seen_;
+  }
+
+ private:
+  const std::string fail_at_;
+  absl::Mutex mu_;
+  std::map<std::string, float> seen_ ABSL_GUARDED_BY(mu_);
+};
+
+TEST_P(ExecutorTest, ObserverSeesEveryOutputAndResultsAreUnchanged) {
+  const std::string text = Const("c", 2) + NodeText("a", "ExecTestAddOne", {"c"}) +
+                           NodeText("b", "ExecTestSlowAddOne", {"a"}) +
+                           NodeText("d", "ExecTestAdd", {"a", "b"}) + Retval("r", "d", 0);
+  std::unique_ptr<Executor> executor;
+  ASSERT_TRUE(Build(text, &executor).ok());
+  RecordingObserver observer;
+  Executor::Args args = Args(GetParam());
+  args.output_observer = &observer;
+  std::vector<float> results;
+  ASSERT_TRUE(RunStep(executor.get(), args, 1, &results).ok());
+  EXPECT_THAT(results, ::testing::ElementsAre(7.0f));
+  EXPECT_THAT(observer.seen(),
+              ::testing::ElementsAre(::testing::Pair("a:0", 3.0f), ::testing::Pair("b:0", 4.0f),
+                                     ::testing::Pair("c:0", 2.0f), ::testing::Pair("d:0", 7.0f)));
+}
+
+TEST_P(ExecutorTest, ObserverFailureEndsTheStepAtThatNode) {
+  const std::string text = Const("c", 2) + NodeText("a", "ExecTestAddOne", {"c"}) +
+                           NodeText("b", "ExecTestAddOne", {"a"}) + Retval("r", "b", 0);
+  std::unique_ptr<Executor> executor;
+  ASSERT_TRUE(Build(text, &executor).ok());
+  RecordingObserver observer("a");
+  Executor::Args args = Args(GetParam());
+  args.output_observer = &observer;
+  std::vector<float> results;
+  const absl::Status status = RunStep(executor.get(), args, 1, &results);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), ::testing::HasSubstr("watched value is bad"));
+  EXPECT_THAT(status.message(), ::testing::HasSubstr("{{node a}}"));
+  EXPECT_EQ(observer.seen().count("b:0"), 0u);  // nothing after the failing node ran
 }
 
 }  // namespace

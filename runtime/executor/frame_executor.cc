@@ -264,6 +264,18 @@ class FrameStepState {
   void AsyncDone(AsyncState* state);
   // Completes an asynchronous node and deletes its state.
   void FinishAsync(AsyncState* state, TaggedReadyList* more);
+  // Shows a node's released outputs to the step's observer, if any; its failure fails the
+  // step.
+  void ObserveOutputs(const ExecutorNode& item, absl::Span<const TensorValue> outputs) {
+    if (ABSL_PREDICT_TRUE(services_.output_observer == nullptr)) return;
+    for (int i = 0; i < static_cast<int>(outputs.size()); ++i) {
+      const absl::Status s = ObserveOutput(services_.output_observer, item, i, outputs[i]);
+      if (!s.ok()) {
+        services_.RecordError(s);
+        return;
+      }
+    }
+  }
   // Enter, Exit, NextIteration, Switch, Merge, LoopCond and Identity only route a value: done
   // here without a kernel call (a context, an output allocation) when no stats are
   // collected. False when the node is not one of them or the kernel must report an error.
@@ -398,12 +410,12 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
     CompleteNode(tagged, {}, more);
     return true;
   }
-  if (item.const_tensor != nullptr && services_.stats_collector == nullptr) {
+  if (item.const_tensor != nullptr && !services_.runs_every_kernel()) {
     TensorValue value(const_cast<Tensor*>(item.const_tensor));
     CompleteNode(tagged, absl::MakeConstSpan(&value, 1), more);
     return true;
   }
-  if (services_.stats_collector == nullptr && !item.ref_inputs &&
+  if (!services_.runs_every_kernel() && !item.ref_inputs &&
       ForwardWithoutKernel(tagged, slots, more)) {
     return true;
   }
@@ -471,6 +483,7 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
         RecordOutput(i, outputs[i], device_->GetAllocator(), stats.get());
       }
     }
+    ObserveOutputs(item, outputs);
   }
   save_stats(std::move(stats));
   CompleteNode(tagged, outputs, more);
@@ -561,6 +574,7 @@ void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
         RecordOutput(i, outputs[i], device_->GetAllocator(), state->stats.get());
       }
     }
+    ObserveOutputs(item, outputs);
   }
   if (state->stats) {
     SetAllEnd(state->stats.get());

@@ -65,6 +65,7 @@ struct SessionStep {
   LocalRendezvous rendezvous;
   CancellationManager cancellation;
   std::unique_ptr<StepStatsCollector> stats;
+  NodeOutputObserver* observer = nullptr;  // RunWithObserver's; not owned
   std::atomic<int> pending{0};
   absl::Notification all_done;
 
@@ -512,6 +513,7 @@ absl::Status DirectSession::RunPartitions(const SessionExecutors& executors,
   args.resource_manager = resource_mgr_.get();
   args.step_container = &step->step_container;
   args.stats_collector = step->stats.get();
+  args.output_observer = step->observer;
   args.runner = runner;
 
   const int n = static_cast<int>(executors.partitions.size());
@@ -560,6 +562,15 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
                                 const std::vector<std::string>& output_tensor_names,
                                 const std::vector<std::string>& target_node_names,
                                 std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
+  return RunWithObserver(run_options, inputs, output_tensor_names, target_node_names, outputs,
+                         run_metadata, nullptr);
+}
+
+absl::Status DirectSession::RunWithObserver(
+    const RunOptions& run_options, const std::vector<std::pair<std::string, Tensor>>& inputs,
+    const std::vector<std::string>& output_tensor_names,
+    const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs,
+    RunMetadata* run_metadata, NodeOutputObserver* observer) {
   std::vector<Tensor> discarded;
   if (outputs == nullptr) {
     if (!output_tensor_names.empty()) {
@@ -570,6 +581,7 @@ absl::Status DirectSession::Run(const RunOptions& run_options,
   }
   outputs->clear();
   SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed), resource_mgr_.get());
+  step.observer = observer;
   RETURN_IF_ERROR(BeginStep(&step));
   absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names, &step,
                            outputs, run_metadata);

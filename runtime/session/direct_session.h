@@ -112,6 +112,12 @@ class DirectSession : public Session {
                    const std::vector<std::string>& output_tensor_names,
                    const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs,
                    RunMetadata* run_metadata) override;
+  absl::Status RunWithObserver(const RunOptions& run_options,
+                               const std::vector<std::pair<std::string, Tensor>>& inputs,
+                               const std::vector<std::string>& output_tensor_names,
+                               const std::vector<std::string>& target_node_names,
+                               std::vector<Tensor>* outputs, RunMetadata* run_metadata,
+                               NodeOutputObserver* observer) override;
   using Session::Run;
   absl::Status PRunSetup(const std::vector<std::string>& input_names,
                          const std::vector<std::string>& output_names,

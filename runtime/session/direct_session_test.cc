@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -12,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
@@ -22,6 +24,7 @@
 #include "gtest/gtest.h"
 #include "runtime/device/session_options.h"
 #include "runtime/framework/cancellation.h"
+#include "runtime/framework/node_output_observer.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/session/session.h"
 
@@ -1027,6 +1030,81 @@ TEST(DirectSessionPartialRunTest, ConcurrentPartialRunsOnOneSession) {
   ASSERT_TRUE(s1.ok()) << s1;
   EXPECT_EQ(r1[0].flat<float>()(0), 3.0f);
   EXPECT_EQ(Direct(session)->num_partial_runs(), 0);
+}
+
+// ---- Observed runs -------------------------------------------------------------------
+
+// Records the first element of every float output it is shown.
+class FirstValues : public NodeOutputObserver {
+ public:
+  absl::Status OnOutput(const Node& node, int output, const Tensor& value) override {
+    if (value.dtype() != DT_FLOAT || value.NumElements() == 0) return absl::OkStatus();
+    absl::MutexLock lock(&mu_);
+    seen_[absl::StrCat(node.name(), ":", output)] = value.flat<float>()(0);
+    return absl::OkStatus();
+  }
+  std::map<std::string, float> seen() {
+    absl::MutexLock lock(&mu_);
+    return seen_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::map<std::string, float> seen_ ABSL_GUARDED_BY(mu_);
+};
+
+TEST(DirectSessionTest, RunWithObserverSeesNodesThatAreNotFetched) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session->Create(AddGraph()).ok());
+  FirstValues observer;
+  std::vector<Tensor> outputs;
+  const absl::Status s = session->RunWithObserver(
+      RunOptions(), {{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {10, 20, 30})}}, {"out"}, {},
+      &outputs, nullptr, &observer);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(Values(outputs[0]), (std::vector<float>{11, 22, 33}));
+  const std::map<std::string, float> seen = observer.seen();
+  ASSERT_EQ(seen.count("sum:0"), 1u);
+  EXPECT_EQ(seen.at("sum:0"), 11.0f);
+  // The same session still runs unobserved steps.
+  ASSERT_TRUE(
+      session
+          ->Run({{"x", Matrix(1, {1, 2, 3})}, {"y", Matrix(1, {1, 1, 1})}}, {"out"}, {}, &outputs)
+          .ok());
+  EXPECT_EQ(Values(outputs[0]), (std::vector<float>{2, 3, 4}));
+}
+
+TEST(DirectSessionTest, RunWithObserverSkipsTheUntakenBranch) {
+  auto session = MakeSession();
+  const std::string bool_placeholder =
+      "node { name: 'p' op: 'Placeholder' attr { key: 'dtype' value { type: DT_BOOL } } }\n";
+  ASSERT_TRUE(
+      session
+          ->Create(ParseGraph(PlaceholderNode("x") + bool_placeholder +
+                              OpNode("sw", "Switch", {"x", "p"}, "", kFloatT) +
+                              OpNode("f", "Identity", {"sw:0"}, "", kFloatT) +
+                              OpNode("t", "DsTestAdd", {"sw:1", "sw:1"}) +
+                              OpNode("m", "Merge", {"f", "t"}, "",
+                                     absl::StrCat(kFloatT, " attr { key: 'N' value { i: 2 } }"))))
+          .ok());
+  Tensor pred(DT_BOOL, TensorShape({}));
+  pred.flat<bool>()(0) = true;
+  FirstValues observer;
+  std::vector<Tensor> outputs;
+  const absl::Status s =
+      session->RunWithObserver(RunOptions(), {{"x", Matrix(1, {4, 5, 6})}, {"p", pred}}, {"m"}, {},
+                               &outputs, nullptr, &observer);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Values(outputs[0]), (std::vector<float>{8, 10, 12}));
+  const std::map<std::string, float> seen = observer.seen();
+  EXPECT_EQ(seen.count("sw:1"), 1u);
+  EXPECT_EQ(seen.count("sw:0"), 0u);  // dead
+  EXPECT_EQ(seen.count("f:0"), 0u);   // dead
+  ASSERT_EQ(seen.count("t:0"), 1u);
+  EXPECT_EQ(seen.at("t:0"), 8.0f);
+  ASSERT_EQ(seen.count("m:0"), 1u);
+  EXPECT_EQ(seen.at("m:0"), 8.0f);
 }
 
 }  // namespace

@@ -14,6 +14,15 @@ absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& inp
   return Run(RunOptions(), inputs, output_tensor_names, target_node_names, outputs, nullptr);
 }
 
+absl::Status Session::RunWithObserver(const RunOptions&,
+                                      const std::vector<std::pair<std::string, Tensor>>&,
+                                      const std::vector<std::string>&,
+                                      const std::vector<std::string>&, std::vector<Tensor>* outputs,
+                                      RunMetadata*, NodeOutputObserver*) {
+  if (outputs != nullptr) outputs->clear();
+  return errors::Unimplemented("Observed runs are not supported by this session.");
+}
+
 absl::Status Session::PRunSetup(const std::vector<std::string>&, const std::vector<std::string>&,
                                 const std::vector<std::string>&, std::string* handle) {
   handle->clear();

@@ -37,6 +37,7 @@
 #include "proto/config.pb.h"
 #include "proto/device_attributes.pb.h"
 #include "proto/graph.pb.h"
+#include "runtime/framework/node_output_observer.h"
 
 namespace sluice {
 
@@ -69,6 +70,16 @@ class Session {
                            const std::vector<std::string>& output_tensor_names,
                            const std::vector<std::string>& target_node_names,
                            std::vector<Tensor>* outputs, RunMetadata* run_metadata) = 0;
+  // Run, with every node output of the step shown to `observer` (node_output_observer.h)
+  // while it runs; the fetched outputs are the same as Run's. The observer must outlive the
+  // call. Sluice's own (TensorFlow watches through RunOptions.debug_options). The default:
+  // UNIMPLEMENTED.
+  virtual absl::Status RunWithObserver(const RunOptions& run_options,
+                                       const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                       const std::vector<std::string>& output_tensor_names,
+                                       const std::vector<std::string>& target_node_names,
+                                       std::vector<Tensor>* outputs, RunMetadata* run_metadata,
+                                       NodeOutputObserver* observer);
   // Run with default RunOptions and no metadata.
   absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
                    const std::vector<std::string>& output_tensor_names,
