@@ -90,6 +90,45 @@ expect "$tmp/add_npy.out" "values: [2 4 6][2 4 6]"
 # With x = [1 2 3] rows and y = 0, total = x + c and twice = x + x agree.
 cmp -s "$tmp/saved2/out_0.npy" "$tmp/saved2/out_1.npy" || fail "saved twice and total differ"
 
+# Steps: a folder feeds its .npy files in name order, one per step; --step-batch cuts a
+# file's rows into steps.
+mkdir -p "$tmp/steps" "$tmp/three_steps"
+cp "$tmp/saved/out_0.npy" "$tmp/steps/a.npy"  # [[1 2 3] [1 2 3]]
+cp "$tmp/saved/out_1.npy" "$tmp/steps/b.npy"  # zeros
+run folder_steps 0 run "$data/add.pbtxt" --input "x=$tmp/steps" --input y=zeros --output twice \
+  --save-outputs "$tmp/step_outputs"
+expect "$tmp/folder_steps.out" "x: $tmp/steps (2 files) float [2,3]"
+expect "$tmp/folder_steps.out" "Steps: 2"
+expect "$tmp/folder_steps.out" "Outputs of step 0 (1)"
+expect "$tmp/folder_steps.out" "twice: float [2,3]  min 2 max 6 mean 4"
+expect "$tmp/folder_steps.out" "Outputs of step 1 (1)"
+expect "$tmp/folder_steps.out" "twice: float [2,3]  min 0 max 0 mean 0"
+[ -f "$tmp/step_outputs/step_1/out_0.npy" ] || fail "no step_1/out_0.npy"
+run step_batch 0 run "$data/add.pbtxt" --input "x=$tmp/saved/out_0.npy" --output twice \
+  --step-batch 1
+expect "$tmp/step_batch.out" "2 steps of up to 1 rows"
+expect "$tmp/step_batch.out" "Outputs of step 1 (1)"
+expect "$tmp/step_batch.out" "twice: float [1,3]  min 2 max 6 mean 4"
+cp "$tmp/steps/a.npy" "$tmp/steps/b.npy" "$tmp/three_steps/" && cp "$tmp/steps/a.npy" "$tmp/three_steps/c.npy"
+run uneven_steps 1 run "$data/add.pbtxt" --input "x=$tmp/steps" --input "y=$tmp/three_steps"
+expect "$tmp/uneven_steps.err" "inputs make different numbers of steps"
+mkdir -p "$tmp/no_npy"
+run empty_folder 1 run "$data/add.pbtxt" --input "x=$tmp/no_npy"
+expect "$tmp/empty_folder.err" "holds no .npy files"
+
+# --check-numerics: log(-x) is -Inf for x = 0, first at node "log"; finite models pass.
+run check_numerics 1 run "$data/log_of_negation.pbtxt" --input x=zeros --shape x=3 \
+  --check-numerics
+expect "$tmp/check_numerics.err" "output 0 of node 'log' (op Log) has 3 -Inf at step 0"
+expect "$tmp/check_numerics.err" "input 0 (negated:0): float [3]"
+run check_numerics_nan 1 run "$data/log_of_negation.pbtxt" --input x=random --shape x=3 \
+  --check-numerics
+expect "$tmp/check_numerics_nan.err" "has 3 NaN at step 0"
+run check_numerics_clean 0 run "$data/add.pbtxt" --input x=zeros --input y=zeros --shape x=2,3 \
+  --check-numerics
+expect "$tmp/check_numerics_clean.out" "no NaN or infinity in any node output of 1 step(s)"
+expect "$tmp/check_numerics_clean.out" "total: float [2,3]  min 1 max 3 mean 2"
+
 # Inputs not named are random with the Placeholder's shape; unknown dims become 1 (or --batch).
 run add_default 0 run "$data/add.pbtxt" --output twice
 expect "$tmp/add_default.out" "x: random float [1,3]"
@@ -275,13 +314,19 @@ done
 run dev_zero_model 1 inspect /dev/zero
 expect "$tmp/dev_zero_model.err" "'/dev/zero' is not a regular file"
 mkfifo "$tmp/feed.npy"
-for spec in "$tmp/feed.npy" /dev/zero "$tmp"; do
+for spec in "$tmp/feed.npy" /dev/zero; do
   timeout 60 "$sluice" run "$data/add.pbtxt" --output twice --input "x=$spec" \
     >"$tmp/fifo_feed.out" 2>"$tmp/fifo_feed.err"
   status=$?
   [ "$status" -eq 1 ] || fail "feed $spec: exit status $status, expected 1"
   expect "$tmp/fifo_feed.err" "INVALID_ARGUMENT: '$spec' "
 done
+# A folder of inputs reads only regular .npy files: a FIFO there is passed over, not opened.
+mkdir -p "$tmp/fifo_folder" && mkfifo "$tmp/fifo_folder/x.npy"
+timeout 60 "$sluice" run "$data/add.pbtxt" --output twice --input "x=$tmp/fifo_folder" \
+  >"$tmp/fifo_folder.out" 2>"$tmp/fifo_folder.err"
+[ $? -eq 1 ] || fail "folder with a fifo: expected exit status 1"
+expect "$tmp/fifo_folder.err" "holds no .npy files"
 timeout 60 "$sluice" run "$digits/digits_cnn.pb" --input "images=$digits/test_images.npy" \
   --labels "$tmp/feed.npy" >"$tmp/fifo_labels.out" 2>"$tmp/fifo_labels.err"
 [ $? -eq 1 ] || fail "fifo --labels: expected exit status 1"

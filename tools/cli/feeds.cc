@@ -2,9 +2,12 @@
 // it against the input's declared dtype and shape.
 #include "tools/cli/feeds.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -17,6 +20,7 @@
 #include "io/npy.h"
 #include "tools/cli/graph_needs.h"
 #include "tools/cli/model.h"
+#include "tools/cli/report.h"
 
 namespace sluice {
 namespace cli {
@@ -155,6 +159,45 @@ struct Request {
   TensorShape shape;
 };
 
+// A folder's .npy files in name order, one value per step, each checked as a file would be.
+absl::Status MakeFolderFeed(const Request& request, const std::string& path, Feed* feed) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(path, error), end; !error && it != end;
+       it.increment(error)) {
+    std::error_code type_error;
+    if (absl::EndsWith(it->path().filename().string(), ".npy") && it->is_regular_file(type_error)) {
+      files.push_back(it->path().string());
+    }
+  }
+  if (error) {
+    return errors::InvalidArgument("input '", request.input.name, "': cannot list ",
+                                   Printable(path), ": ", error.message());
+  }
+  if (files.empty()) {
+    return errors::InvalidArgument("input '", request.input.name, "': the folder ", Printable(path),
+                                   " holds no .npy files");
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string& file : files) {
+    Tensor value;
+    RETURN_IF_ERROR(ReadNpyFile(file, &value));
+    if (request.has_shape && request.shape != value.shape()) {
+      return errors::InvalidArgument("input '", request.input.name, "': ", Printable(file),
+                                     " holds ", ShapeString(value.shape()), ", not the --shape ",
+                                     ShapeString(request.shape));
+    }
+    RETURN_IF_ERROR(CheckFits(request.input, Printable(file), value));
+    feed->step_values.push_back(std::move(value));
+  }
+  feed->value = feed->step_values[0];
+  feed->description =
+      absl::StrCat(request.spec, " (", files.size(), " files) ",
+                   DataTypeString(feed->value.dtype()), " ", ShapeString(feed->value.shape()));
+  if (feed->step_values.size() == 1) feed->step_values.clear();
+  return absl::OkStatus();
+}
+
 absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::mt19937_64* rng,
                       Feed* feed) {
   const ModelInput& input = request.input;
@@ -174,6 +217,8 @@ absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::m
     return absl::OkStatus();
   }
   const std::string path = UserPath(request.spec);
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) return MakeFolderFeed(request, path, feed);
   RETURN_IF_ERROR(ReadNpyFile(path, &feed->value));
   if (request.has_shape && request.shape != feed->value.shape()) {
     return errors::InvalidArgument("input '", input.name, "': ", request.spec, " holds ",
@@ -183,6 +228,31 @@ absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::m
   RETURN_IF_ERROR(CheckFits(input, request.spec, feed->value));
   feed->description = absl::StrCat(request.spec, " ", DataTypeString(feed->value.dtype()), " ",
                                    ShapeString(feed->value.shape()));
+  return absl::OkStatus();
+}
+
+// Cuts every file-read value of `feed` along dim 0 into batches of `rows`, one per step.
+absl::Status SplitIntoBatches(const std::string& name, int64_t rows, Feed* feed) {
+  std::vector<Tensor> values =
+      feed->step_values.empty() ? std::vector<Tensor>{feed->value} : feed->step_values;
+  std::vector<Tensor> batches;
+  for (const Tensor& value : values) {
+    if (value.dims() == 0) {
+      return errors::InvalidArgument("input '", name, "': --step-batch cuts dim 0, but ",
+                                     "the value is a scalar");
+    }
+    const int64_t n = value.dim_size(0);
+    for (int64_t start = 0; start < n; start += rows) {
+      // A copy: a slice's rows may start off the alignment kernels require.
+      batches.push_back(value.Slice(start, start + std::min(rows, n - start)).DeepCopy());
+    }
+  }
+  if (batches.empty()) {
+    return errors::InvalidArgument("input '", name, "': --step-batch: the value has no rows");
+  }
+  absl::StrAppend(&feed->description, ", ", batches.size(), " steps of up to ", rows, " rows");
+  feed->value = batches[0];
+  feed->step_values = batches.size() > 1 ? std::move(batches) : std::vector<Tensor>{};
   return absl::OkStatus();
 }
 
@@ -212,6 +282,23 @@ absl::Status UnknownInput(const GraphDef& graph_def, const std::vector<std::stri
 }
 
 }  // namespace
+
+absl::Status StepCount(const std::vector<Feed>& feeds, int64_t* steps) {
+  *steps = 1;
+  const Feed* first = nullptr;
+  for (const Feed& feed : feeds) {
+    if (feed.step_values.empty()) continue;
+    const int64_t count = static_cast<int64_t>(feed.step_values.size());
+    if (first != nullptr && count != *steps) {
+      return errors::InvalidArgument(
+          "inputs make different numbers of steps: ", Printable(first->tensor), " makes ", *steps,
+          ", ", Printable(feed.tensor), " makes ", count);
+    }
+    first = &feed;
+    *steps = count;
+  }
+  return absl::OkStatus();
+}
 
 std::string ShapeString(const TensorShape& shape) {
   return absl::StrCat("[", absl::StrJoin(shape.dim_sizes(), ","), "]");
@@ -286,6 +373,10 @@ absl::Status BuildFeeds(const GraphDef& graph_def, const std::vector<std::string
     Feed feed;
     feed.tensor = tensor;
     RETURN_IF_ERROR(MakeFeed(request, options, &rng, &feed));
+    const bool from_files = request.spec != "random" && request.spec != "zeros";
+    if (options.step_batch > 0 && from_files) {
+      RETURN_IF_ERROR(SplitIntoBatches(request.input.name, options.step_batch, &feed));
+    }
     if (!needed) feed.description += " (not needed by the outputs)";
     feeds->push_back(std::move(feed));
   }

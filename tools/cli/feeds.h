@@ -1,9 +1,15 @@
 // Feeds: the input tensors of `sluice run` and `sluice benchmark`, from .npy files or made up
 // with the input's dtype and shape.
 //
-//   --input NAME=FILE.npy | NAME=random | NAME=zeros   (repeatable)
+//   --input NAME=FILE.npy | NAME=DIR | NAME=random | NAME=zeros   (repeatable)
 //   --shape NAME=1,224,224,3                           (repeatable; the shape of a generated
 //                                                       input, or the one a .npy must have)
+//
+// Steps: a folder DIR feeds its .npy files in name order, one per step (each checked as a
+// single file would be). With FeedOptions::step_batch B > 0, every value read from a file is
+// cut along dim 0 into batches of B rows (the last may be shorter), one per step. Generated
+// inputs, and files that make one step, feed the same value every step; inputs that make
+// several steps must all make the same number (INVALID_ARGUMENT otherwise, see StepCount).
 //
 // Every Placeholder without a default that the fetches need and no --input names is fed
 // random values, so a model runs with no flags at all. The fetches need a Placeholder when
@@ -44,13 +50,24 @@ struct FeedOptions {
   std::vector<std::string> shapes;  // "NAME=D0,D1,..."
   int64_t batch = 1;                // unknown dim 0 of generated inputs
   uint64_t seed = 0;
+  int64_t step_batch = 0;  // > 0: cut file values into steps of this many rows
 };
 
 struct Feed {
   std::string tensor;       // canonical tensor name
   std::string description;  // "random float [1,16]", "x.npy float [4,16]"
-  Tensor value;
+  Tensor value;             // the first step's
+  // One value per step when the input makes more than one step; empty otherwise.
+  std::vector<Tensor> step_values;
+
+  const Tensor& ValueAt(int64_t step) const {
+    return step_values.empty() ? value : step_values[static_cast<size_t>(step)];
+  }
 };
+
+// The number of steps `feeds` make: 1 when none makes several, else the count they share.
+// INVALID_ARGUMENT naming two inputs whose counts differ.
+absl::Status StepCount(const std::vector<Feed>& feeds, int64_t* steps);
 
 // `fetches`: the step's fetches, as tensor names. `unneeded` may be null.
 absl::Status BuildFeeds(const GraphDef& graph_def, const std::vector<std::string>& fetches,

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -17,6 +18,7 @@
 #include "tools/cli/commands.h"
 #include "tools/cli/feeds.h"
 #include "tools/cli/model.h"
+#include "tools/cli/numerics_check.h"
 #include "tools/cli/page_policy.h"
 #include "tools/cli/report.h"
 #include "tools/cli/runner.h"
@@ -34,7 +36,12 @@ struct RunFlags {
   RunnerOptions runner;
   FeedOptions feeds;
   int64_t seed = 0;
+  bool check_numerics = false;
 };
+
+// The most steps a run may make (folders of inputs, --step-batch): each step's outputs are
+// summarised on the terminal.
+constexpr int64_t kMaxSteps = 1000000;
 
 // The fetches: --output names resolved, or the model's likely outputs.
 absl::Status ResolveOutputs(const GraphDef& graph_def, const std::vector<std::string>& names,
@@ -51,6 +58,11 @@ absl::Status ResolveOutputs(const GraphDef& graph_def, const std::vector<std::st
     fetches->push_back(tensor);
   }
   return absl::OkStatus();
+}
+
+// `dir` for a one-step run; DIR/step_<k> for step k of several.
+std::string StepDir(const std::string& dir, int64_t step, int64_t steps) {
+  return steps == 1 ? dir : absl::StrCat(dir, "/step_", step);
 }
 
 absl::Status SaveOutputs(const std::string& dir, const std::vector<Tensor>& outputs) {
@@ -118,22 +130,54 @@ absl::Status Run(const RunFlags& flags) {
     std::printf("Not fed, as the outputs do not need them (--shape ignored): %s\n",
                 Printable(absl::StrJoin(unneeded, ", ")).c_str());
   }
-  std::unique_ptr<ModelRunner> runner;
-  RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), flags.runner,
-                                      std::move(feed_pairs), fetches, &runner));
-  std::vector<Tensor> outputs;
-  const auto start = std::chrono::steady_clock::now();
-  if (small_pages) UseSmallPages(false);  // the steps take huge pages
-  RETURN_IF_ERROR(runner->Run(RunOptions(), &outputs, nullptr));
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  std::printf("Outputs (%zu), computed on %s in %.3f ms (first run, including setup):\n",
-              outputs.size(), runner->device_type().c_str(), ms);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::fputs(SummarizeOutput(Printable(fetches[i]), outputs[i]).c_str(), stdout);
+  int64_t steps = 1;
+  RETURN_IF_ERROR(StepCount(feeds, &steps));
+  if (steps > kMaxSteps) {
+    return errors::InvalidArgument("the inputs make ", steps, " steps; at most ", kMaxSteps,
+                                   " are allowed (use a larger --step-batch)");
   }
-  if (!flags.labels.empty()) RETURN_IF_ERROR(ReportAccuracy(flags.labels, fetches, outputs));
-  if (!flags.save_dir.empty()) RETURN_IF_ERROR(SaveOutputs(flags.save_dir, outputs));
+  if (steps > 1 && !flags.labels.empty()) {
+    return errors::InvalidArgument("--labels needs a run of one step; the inputs make ", steps);
+  }
+  if (steps > 1) std::printf("Steps: %lld\n", static_cast<long long>(steps));
+  RunnerOptions runner_options = flags.runner;
+  runner_options.keep_every_node = flags.check_numerics;
+  std::unique_ptr<ModelRunner> runner;
+  RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), runner_options,
+                                      std::move(feed_pairs), fetches, &runner));
+  NumericsChecker checker;
+  RunOptions run_options;
+  // Checked steps run their nodes one at a time on this thread, so that the first bad
+  // value reported is the first in execution order.
+  if (flags.check_numerics) run_options.set_inter_op_thread_pool(-1);
+  NodeOutputObserver* observer = flags.check_numerics ? &checker : nullptr;
+  if (small_pages) UseSmallPages(false);  // the steps take huge pages
+  for (int64_t step = 0; step < steps; ++step) {
+    for (size_t i = 0; i < feeds.size(); ++i) {
+      if (!feeds[i].step_values.empty()) runner->SetFeedValue(i, feeds[i].ValueAt(step));
+    }
+    checker.BeginStep(step);
+    std::vector<Tensor> outputs;
+    const auto start = std::chrono::steady_clock::now();
+    RETURN_IF_ERROR(runner->Run(run_options, &outputs, nullptr, observer));
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const std::string which = steps == 1 ? "" : absl::StrCat(" of step ", step);
+    std::printf("Outputs%s (%zu), computed on %s in %.3f ms%s:\n", which.c_str(), outputs.size(),
+                runner->device_type().c_str(), ms,
+                step == 0 ? " (first run, including setup)" : "");
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::fputs(SummarizeOutput(Printable(fetches[i]), outputs[i]).c_str(), stdout);
+    }
+    if (!flags.labels.empty()) RETURN_IF_ERROR(ReportAccuracy(flags.labels, fetches, outputs));
+    if (!flags.save_dir.empty()) {
+      RETURN_IF_ERROR(SaveOutputs(StepDir(flags.save_dir, step, steps), outputs));
+    }
+  }
+  if (flags.check_numerics) {
+    std::printf("--check-numerics: no NaN or infinity in any node output of %lld step(s)\n",
+                static_cast<long long>(steps));
+  }
   return absl::OkStatus();
 }
 
@@ -142,14 +186,16 @@ absl::Status Run(const RunFlags& flags) {
 int RunCommand(const Args& args) {
   RunFlags flags;
   ArgParser parser(
-      "run MODEL [--input NAME=FILE.npy|random|zeros]... [--output NAME[:i]]... [flags]",
-      "Runs a frozen GraphDef (.pb or .pbtxt) once and summarises each output: shape, dtype,\n"
+      "run MODEL [--input NAME=FILE.npy|DIR|random|zeros]... [--output NAME[:i]]... [flags]",
+      "Runs a frozen GraphDef (.pb or .pbtxt) and summarises each output: shape, dtype,\n"
       "min/max/mean, the first values and, for 2-D scores, the top-5 classes. Outputs default\n"
       "to the nodes nothing else reads. The Placeholders the outputs need that --input does\n"
-      "not name get random values; those the outputs do not need are ignored.");
+      "not name get random values; those the outputs do not need are ignored. One step runs,\n"
+      "or one per .npy file of an input folder, or per batch of --step-batch rows.");
   parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
   parser.AddRepeated("input", "NAME=SPEC",
-                     "feed NAME (a Placeholder, or node:i) from FILE.npy, random or zeros",
+                     "feed NAME (a Placeholder, or node:i) from FILE.npy, random or zeros, or\n"
+                     "from the .npy files of folder DIR in name order, one per step",
                      &flags.feeds.inputs);
   parser.AddRepeated("shape", "NAME=D0,D1,...", "shape of a generated input", &flags.feeds.shapes);
   parser.AddRepeated("output", "NAME[:i]", "fetch this tensor (default: likely outputs)",
@@ -172,6 +218,14 @@ int RunCommand(const Args& args) {
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("seed", "S", "seed of generated inputs (default 0)", &flags.seed);
+  parser.AddInt("step-batch", "B",
+                "cut every input read from files along dim 0 into batches of B rows, one per\n"
+                "step (default 0: the files' values whole)",
+                &flags.feeds.step_batch, 0, std::numeric_limits<int64_t>::max());
+  parser.AddBool("check-numerics",
+                 "stop at the first node output holding a NaN or an infinity and describe it,\n"
+                 "its op, its inputs and the step (nodes then run one at a time)",
+                 &flags.check_numerics);
   const int parsed = HandleParseResult("run", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
   if (flags.feeds.batch < 1) return ReportUsageError("run", parser, "--batch must be >= 1");

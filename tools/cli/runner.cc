@@ -71,6 +71,12 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
   config.set_inter_op_parallelism_threads(static_cast<int32_t>(options.inter_op_threads));
   config.mutable_experimental()->set_disable_thread_spinning(options.no_thread_spinning);
   session_options.memory_limit_bytes = options.memory_limit_mb << 20;
+  if (options.keep_every_node) {
+    OptimizerOptions* optimizer = config.mutable_graph_options()->mutable_optimizer_options();
+    optimizer->set_opt_level(OptimizerOptions::L0);
+    optimizer->set_do_constant_folding(false);
+    optimizer->set_do_common_subexpression_elimination(false);
+  }
   if (result->device_type_ == DEVICE_GPU) {
     config.set_allow_soft_placement(true);
     for (NodeDef& node : *graph_def.mutable_node()) {
@@ -94,7 +100,11 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
 }
 
 absl::Status ModelRunner::Run(const RunOptions& run_options, std::vector<Tensor>* outputs,
-                              RunMetadata* run_metadata) {
+                              RunMetadata* run_metadata, NodeOutputObserver* observer) {
+  if (observer != nullptr) {
+    return session_->RunWithObserver(run_options, feeds_, fetches_, {}, outputs, run_metadata,
+                                     observer);
+  }
   return session_->Run(run_options, feeds_, fetches_, {}, outputs, run_metadata);
 }
 

@@ -28,6 +28,7 @@
 #include "graph/core/tensor.h"
 #include "proto/config.pb.h"
 #include "proto/graph.pb.h"
+#include "runtime/framework/node_output_observer.h"
 #include "runtime/session/session.h"
 
 namespace sluice {
@@ -46,6 +47,11 @@ struct RunnerOptions {
   bool no_thread_spinning = false;
   // SessionOptions::memory_limit_bytes in MiB (0: no limit).
   int64_t memory_limit_mb = 0;
+  // Run the graph as written: no constant folding, CSE, simplification or fusion
+  // (OptimizerOptions L0), so that every node of the model runs under its own name for an
+  // observer (--capture, --check-numerics). Results are the unoptimised graph's: the same
+  // kernels, except where L1 would turn a division by a constant into a multiplication.
+  bool keep_every_node = false;
 };
 
 // The most --memory-limit-mb accepts (1 PiB), so that the byte count cannot overflow.
@@ -64,9 +70,14 @@ class ModelRunner {
                              std::unique_ptr<ModelRunner>* runner);
   ~ModelRunner();
 
-  // One step; `run_metadata` may be null.
+  // One step; `run_metadata` may be null. With an `observer`, it sees every node output of
+  // the step (Session::RunWithObserver).
   absl::Status Run(const RunOptions& run_options, std::vector<Tensor>* outputs,
-                   RunMetadata* run_metadata);
+                   RunMetadata* run_metadata, NodeOutputObserver* observer = nullptr);
+
+  // Replaces the value of feed `index` (in the order Create was given) for later steps.
+  // REQUIRES: index < the number of feeds.
+  void SetFeedValue(size_t index, Tensor value) { feeds_[index].second = std::move(value); }
 
   // The upper-case device type ("CPU").
   const std::string& device_type() const { return device_type_; }

@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "tools/cli/feeds.h"
+#include "tools/cli/tensor_statistics.h"
 
 namespace sluice {
 namespace cli {
@@ -55,60 +56,12 @@ std::string TopK(const T* scores, int64_t columns) {
   return absl::StrJoin(parts, ", ");
 }
 
-// Calls visit(const T* data) with the tensor's elements for the real-number and bool dtypes;
-// false (calling nothing) for the others.
-template <typename Visit>
-bool VisitReal(const Tensor& tensor, Visit visit) {
-  switch (tensor.dtype()) {
-    case DT_FLOAT:
-      visit(tensor.base<float>());
-      return true;
-    case DT_DOUBLE:
-      visit(tensor.base<double>());
-      return true;
-    case DT_HALF:
-      visit(tensor.base<half>());
-      return true;
-    case DT_BFLOAT16:
-      visit(tensor.base<bfloat16>());
-      return true;
-    case DT_INT8:
-      visit(tensor.base<int8_t>());
-      return true;
-    case DT_INT16:
-      visit(tensor.base<int16_t>());
-      return true;
-    case DT_INT32:
-      visit(tensor.base<int32_t>());
-      return true;
-    case DT_INT64:
-      visit(tensor.base<int64_t>());
-      return true;
-    case DT_UINT8:
-      visit(tensor.base<uint8_t>());
-      return true;
-    case DT_UINT16:
-      visit(tensor.base<uint16_t>());
-      return true;
-    case DT_UINT32:
-      visit(tensor.base<uint32_t>());
-      return true;
-    case DT_UINT64:
-      visit(tensor.base<uint64_t>());
-      return true;
-    case DT_BOOL:
-      visit(tensor.base<bool>());
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 bool ComputeValueStats(const Tensor& tensor, ValueStats* stats) {
   *stats = ValueStats();
-  return VisitReal(tensor, [&](const auto* data) { *stats = StatsOf(data, tensor.NumElements()); });
+  return VisitRealElements(tensor,
+                           [&](const auto* data) { *stats = StatsOf(data, tensor.NumElements()); });
 }
 
 std::string SummarizeOutput(const std::string& name, const Tensor& tensor) {
@@ -127,7 +80,7 @@ std::string SummarizeOutput(const std::string& name, const Tensor& tensor) {
       tensor.NumElements() > 0) {
     const int64_t rows = std::min<int64_t>(kTopRows, tensor.dim_size(0));
     const int64_t columns = tensor.dim_size(1);
-    VisitReal(tensor, [&](const auto* data) {
+    VisitRealElements(tensor, [&](const auto* data) {
       for (int64_t row = 0; row < rows; ++row) {
         absl::StrAppend(&text, "  top-", std::min<int64_t>(kTopK, columns), " row ", row, ": ",
                         TopK(data + row * columns, columns), "\n");

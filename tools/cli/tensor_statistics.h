@@ -1,0 +1,97 @@
+// TensorStatistics: what `sluice run --capture` records about each value and what
+// `--check-numerics` reports: counts of NaN, +Inf, -Inf and zeros, and min, max, mean and
+// standard deviation of the finite elements.
+//
+// One pass over the elements, read in place (nothing is copied, whatever the tensor's size).
+// Real-number and bool dtypes have statistics; others (strings, complex, resources, variants)
+// get only their shape and dtype (has_values false).
+#ifndef SLUICE_TOOLS_CLI_TENSOR_STATISTICS_H_
+#define SLUICE_TOOLS_CLI_TENSOR_STATISTICS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "graph/core/tensor.h"
+
+namespace sluice {
+namespace cli {
+
+struct TensorStatistics {
+  DataType dtype = DT_INVALID;
+  TensorShape shape;
+  bool has_values = false;  // whether the counts below were computed (see the file comment)
+  int64_t elements = 0;
+  int64_t nans = 0;
+  int64_t positive_infinities = 0;
+  int64_t negative_infinities = 0;
+  int64_t zeros = 0;
+  int64_t finite = 0;  // elements that are neither NaN nor infinite
+  // Of the finite elements; 0 when there are none. std is the population deviation.
+  double min = 0;
+  double max = 0;
+  double mean = 0;
+  double std = 0;
+
+  bool HasNonFinite() const { return nans + positive_infinities + negative_infinities > 0; }
+  // "float [2,3] min -1 max 4 mean 0.5 std 1.2 (1 NaN, 2 +Inf)".
+  std::string DebugString() const;
+};
+
+TensorStatistics ComputeTensorStatistics(const Tensor& tensor);
+
+// Whether a value of `dtype` can hold a NaN or an infinity (the floating dtypes).
+bool CanBeNonFinite(DataType dtype);
+
+// Calls visit(const T* data) with the tensor's elements for the real-number and bool dtypes
+// and returns true; returns false, calling nothing, for the others.
+template <typename Visit>
+bool VisitRealElements(const Tensor& tensor, Visit visit) {
+  switch (tensor.dtype()) {
+    case DT_FLOAT:
+      visit(tensor.base<float>());
+      return true;
+    case DT_DOUBLE:
+      visit(tensor.base<double>());
+      return true;
+    case DT_HALF:
+      visit(tensor.base<half>());
+      return true;
+    case DT_BFLOAT16:
+      visit(tensor.base<bfloat16>());
+      return true;
+    case DT_INT8:
+      visit(tensor.base<int8_t>());
+      return true;
+    case DT_INT16:
+      visit(tensor.base<int16_t>());
+      return true;
+    case DT_INT32:
+      visit(tensor.base<int32_t>());
+      return true;
+    case DT_INT64:
+      visit(tensor.base<int64_t>());
+      return true;
+    case DT_UINT8:
+      visit(tensor.base<uint8_t>());
+      return true;
+    case DT_UINT16:
+      visit(tensor.base<uint16_t>());
+      return true;
+    case DT_UINT32:
+      visit(tensor.base<uint32_t>());
+      return true;
+    case DT_UINT64:
+      visit(tensor.base<uint64_t>());
+      return true;
+    case DT_BOOL:
+      visit(tensor.base<bool>());
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace cli
+}  // namespace sluice
+
+#endif  // SLUICE_TOOLS_CLI_TENSOR_STATISTICS_H_
