@@ -38,17 +38,15 @@
 
 #include "absl/strings/string_view.h"
 #include "tests/source/layering.h"
+#include "tests/source/lint_text.h"
 
 namespace sluice {
 namespace shape_lint {
 
 constexpr absl::string_view kMarker = "shape-safe:";
 
-struct Site {
-  int line = 0;      // 1-based
-  std::string what;  // the construction or call, e.g. "TensorShape(dims)"
-  bool justified = false;
-};
+// A construction or call, e.g. "TensorShape(dims)", its line, and whether it is justified.
+using Site = lint_text::Site;
 
 // Every site of `text`, justified or not, in order.
 std::vector<Site> FindSites(absl::string_view text);
