@@ -148,7 +148,9 @@ bool LooksLikeParameters(absl::string_view inner) {
   if (args.empty()) return true;
   for (absl::string_view arg : args) {
     if (absl::StartsWith(arg, "{")) return false;
-    // Two names separated only by spaces, '&' or '*': `const Tensor& t`, `int64_t n`.
+    // Two names separated only by spaces, '&' or '*': `const Tensor& t`, `int64_t n`, but not
+    // a product or a conjunction: the tree's format writes a binary `*`, `&` or `&&` with a
+    // space on each side (`n * m`), a declarator's without (`Tensor* t`, `T&& v`).
     bool after_name = false;
     bool gap = false;
     for (size_t i = 0; i < arg.size(); ++i) {
@@ -157,7 +159,15 @@ bool LooksLikeParameters(absl::string_view inner) {
         if (after_name && gap) return true;
         after_name = true;
         gap = false;
-      } else if (c == ' ' || c == '&' || c == '*' || c == '\n') {
+      } else if (c == '&' || c == '*') {
+        size_t last = i;
+        while (last + 1 < arg.size() && (arg[last + 1] == '&' || arg[last + 1] == '*')) ++last;
+        const bool binary = i > 0 && absl::ascii_isspace(arg[i - 1]) && last + 1 < arg.size() &&
+                            absl::ascii_isspace(arg[last + 1]);
+        if (binary) after_name = false;
+        gap = after_name;
+        i = last;
+      } else if (c == ' ' || c == '\n') {
         gap = after_name;
       } else if (c == '<') {
         // Skip template arguments: std::vector<int64_t> dims.

@@ -56,7 +56,8 @@ bool IsMemberName(absl::string_view code, size_t begin);
 
 // Whether a parenthesised list after `Type name` declares parameters (a function) rather than
 // passing arguments: it is empty, or some part names a type and then a parameter
-// (`const Tensor& t`, `int64_t n`).
+// (`const Tensor& t`, `int64_t n`). A `*` or `&` with whitespace on both sides is taken for a
+// binary operator (`n * m` is an argument), as the tree's format writes it.
 bool LooksLikeParameters(absl::string_view inner);
 
 // The offset where the statement holding `pos` begins: just after the last ';', '{' or '}'
