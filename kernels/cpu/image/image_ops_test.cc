@@ -2,8 +2,10 @@
 // show cheaply: large shapes that take the parallel paths, checked against values known in
 // closed form, and the quantized dtype SpaceToDepth registers.
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "graph/core/allocator.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 
@@ -114,6 +116,32 @@ TEST_F(ImageOpsTest, SpaceToDepthQint8) {
   EXPECT_EQ(v[1].value, -2);
   EXPECT_EQ(v[2].value, 3);
   EXPECT_EQ(v[3].value, -4);
+}
+
+// Issue 25: the interpolation weights come from the device's allocator, so weights too
+// large for it are RESOURCE_EXHAUSTED (which the executor attributes to the node), not a
+// heap allocation outside the memory limit. A 1x1 image widened to 100000 columns has a
+// 400 KB output but 2.4 MB of column weights.
+TEST_F(ImageOpsTest, BilinearWeightsComeFromTheAllocator) {
+  const auto small = CpuAllocator::WithBytesLimit(1 << 20);
+  UseAllocator(small.get());
+  const NodeDef node =
+      NodeDefBuilder("r", "ResizeBilinear").Input("x").Input("s").Attr("T", DT_FLOAT).Build();
+  Init(node);
+  AddInputFromArray<float>(TensorShape({1, 1, 1, 1}), {3});
+  AddInputFromArray<int32_t>(TensorShape({2}), {1, 100});
+  absl::Status s = RunOpKernel();
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Values<float>(*GetOutput(0)), std::vector<float>(100, 3.0f));
+
+  Init(node);
+  AddInputFromArray<float>(TensorShape({1, 1, 1, 1}), {3});
+  AddInputFromArray<int32_t>(TensorShape({2}), {1, 100000});
+  s = RunOpKernel();
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_NE(s.message().find("OOM when allocating"), std::string::npos) << s;
+  // The run's output came from `small`: release it while `small` lives.
+  UseAllocator(DefaultCpuAllocator());
 }
 
 }  // namespace

@@ -15,17 +15,16 @@
 //    TensorFlow), IoU is float.
 // V4 and V5 can pad the outputs with zeros to max_output_size and report how many are valid.
 // Every input is checked first, in TensorFlow's order and with its messages.
+#include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <limits>
-#include <queue>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -63,29 +62,51 @@ float IntersectionOverUnion(const T* boxes, int64_t i, int64_t j) {
   return inter / (area_a + area_b - inter);
 }
 
+// The selected boxes: indices[0, count) and their (possibly decayed) scores. Both arrays
+// come from the allocator, sized for every box that could be selected.
 template <typename T>
 struct NmsResult {
-  std::vector<int32_t> indices;
-  std::vector<T> scores;
+  ScratchArray<int32_t> indices;
+  ScratchArray<T> scores;
+  int64_t count = 0;
+};
+
+template <typename T>
+struct Candidate {
+  int64_t box;
+  T score;
+  // Selected boxes [0, suppress_begin) have already decayed this candidate's score.
+  int64_t suppress_begin;
 };
 
 // Greedy (soft-)NMS over boxes [num_boxes, 4] and scores [num_boxes]; at most max_output.
+// RESOURCE_EXHAUSTED when the allocator refuses the candidate queue or the result.
 template <typename T>
-NmsResult<T> SelectBoxes(const T* boxes, const T* scores, int64_t num_boxes, int64_t max_output,
-                         T iou_threshold, T score_threshold, T soft_nms_sigma) {
-  struct Candidate {
-    int64_t box;
-    T score;
-    // Selected boxes [0, suppress_begin) have already decayed this candidate's score.
-    int64_t suppress_begin;
-  };
-  const auto lower_priority = [](const Candidate& a, const Candidate& b) {
+absl::Status SelectBoxes(OpKernelContext* ctx, const T* boxes, const T* scores, int64_t num_boxes,
+                         int64_t max_output, T iou_threshold, T score_threshold, T soft_nms_sigma,
+                         NmsResult<T>* result) {
+  const auto lower_priority = [](const Candidate<T>& a, const Candidate<T>& b) {
     return (a.score == b.score && a.box > b.box) || a.score < b.score;
   };
-  std::priority_queue<Candidate, std::deque<Candidate>, decltype(lower_priority)> queue(
-      lower_priority);
+  // A max-heap of candidates in an array of num_boxes, driven by the heap algorithms exactly
+  // as std::priority_queue drives them (push_heap after appending, pop_heap before removing
+  // the last), so the order of equal candidates is the same. Each box is queued at most once
+  // at a time (a pop precedes every re-queue), so num_boxes slots suffice.
+  ScratchArray<Candidate<T>> heap;
+  RETURN_IF_ERROR(heap.Allocate(ctx, num_boxes));
+  Candidate<T>* const queue = heap.data();
+  int64_t queued = 0;
+  const auto push = [&](const Candidate<T>& c) {
+    queue[queued++] = c;
+    std::push_heap(queue, queue + queued, lower_priority);
+  };
+  // No more boxes can be selected than there are boxes.
+  const int64_t max_selected = std::min(max_output, num_boxes);
+  RETURN_IF_ERROR(result->indices.Allocate(ctx, max_selected));
+  RETURN_IF_ERROR(result->scores.Allocate(ctx, max_selected));
+  result->count = 0;
   for (int64_t i = 0; i < num_boxes; ++i) {
-    if (scores[i] > score_threshold) queue.push(Candidate{i, scores[i], 0});
+    if (scores[i] > score_threshold) push(Candidate<T>{i, scores[i], 0});
   }
   const bool soft = soft_nms_sigma > T(0);
   const T scale = soft ? static_cast<T>(T(-0.5) / soft_nms_sigma) : T(0);
@@ -94,15 +115,14 @@ NmsResult<T> SelectBoxes(const T* boxes, const T* scores, int64_t num_boxes, int
     return soft || iou <= iou_threshold ? w : T(0);
   };
 
-  NmsResult<T> result;
-  while (static_cast<int64_t>(result.indices.size()) < max_output && !queue.empty()) {
-    Candidate next = queue.top();
+  while (result->count < max_output && queued > 0) {
+    Candidate<T> next = queue[0];
     const T original_score = next.score;
-    queue.pop();
+    std::pop_heap(queue, queue + queued, lower_priority);
+    --queued;
     bool hard_suppressed = false;
-    for (int64_t j = static_cast<int64_t>(result.indices.size()) - 1; j >= next.suppress_begin;
-         --j) {
-      const T iou = static_cast<T>(IntersectionOverUnion(boxes, next.box, result.indices[j]));
+    for (int64_t j = result->count - 1; j >= next.suppress_begin; --j) {
+      const T iou = static_cast<T>(IntersectionOverUnion(boxes, next.box, result->indices[j]));
       next.score = static_cast<T>(next.score * weight(iou));
       if (!soft && iou > iou_threshold) {
         hard_suppressed = true;
@@ -110,16 +130,17 @@ NmsResult<T> SelectBoxes(const T* boxes, const T* scores, int64_t num_boxes, int
       }
       if (next.score <= score_threshold) break;
     }
-    next.suppress_begin = static_cast<int64_t>(result.indices.size());
+    next.suppress_begin = result->count;
     if (hard_suppressed) continue;
     if (next.score == original_score) {
-      result.indices.push_back(static_cast<int32_t>(next.box));
-      result.scores.push_back(next.score);
+      result->indices[result->count] = static_cast<int32_t>(next.box);
+      result->scores[result->count] = next.score;
+      ++result->count;
     } else if (next.score > score_threshold) {
-      queue.push(next);
+      push(next);
     }
   }
-  return result;
+  return absl::OkStatus();
 }
 
 // The validated inputs (V5's soft_nms_sigma stays 0 for V3 and V4).
@@ -220,10 +241,11 @@ class NonMaxSuppressionOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     NmsArgs<T> args;
     OP_REQUIRES_OK(ctx, ParseNmsArgs<T>(ctx, kVersion, &args));
-    NmsResult<T> result =
-        SelectBoxes<T>(args.boxes, args.scores, args.num_boxes, args.max_output, args.iou_threshold,
-                       args.score_threshold, args.soft_nms_sigma);
-    const int32_t num_valid = static_cast<int32_t>(result.indices.size());
+    NmsResult<T> result;
+    OP_REQUIRES_OK(ctx, SelectBoxes<T>(ctx, args.boxes, args.scores, args.num_boxes,
+                                       args.max_output, args.iou_threshold, args.score_threshold,
+                                       args.soft_nms_sigma, &result));
+    const int32_t num_valid = static_cast<int32_t>(result.count);
     const int64_t length = pad_to_max_output_size_ ? args.max_output : num_valid;
     Tensor* indices = nullptr;
     // shape-safe: one dim, length >= 0 (max_output checked non-negative, num_valid a count)

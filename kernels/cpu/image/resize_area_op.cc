@@ -15,13 +15,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
+#include "absl/status/status.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -58,12 +59,36 @@ Span ComputeSpan(int64_t out, float scale) {
   return span;
 }
 
+// One input row of an output row's cell: where it starts and the part of it inside the cell.
 template <typename T>
-void ResizeArea(OpKernelContext* ctx, const ImageResizerState& st, const T* in, float* out) {
+struct RowWeight {
+  const T* row;
+  float scale;
+};
+
+// The most input rows any output row's cell takes, floor(y * s) .. ceil((y + 1) * s) - 1 as
+// the kernel computes them: each parallel range's scratch holds that many RowWeights.
+int64_t MaxCellRows(const ImageResizerState& st) {
+  int64_t most = 0;
+  for (int64_t y = 0; y < st.out_height; ++y) {
+    const float in_y = static_cast<float>(y) * st.height_scale;
+    const float in_y1 = static_cast<float>(y + 1) * st.height_scale;
+    const int64_t y_start = static_cast<int64_t>(std::floor(in_y));
+    const int64_t y_end = static_cast<int64_t>(std::ceil(in_y1));
+    most = std::max(most, y_end - y_start);
+  }
+  return most;
+}
+
+// RESOURCE_EXHAUSTED when the allocator refuses the column spans or the row weights.
+template <typename T>
+absl::Status ResizeArea(OpKernelContext* ctx, const ImageResizerState& st, const T* in,
+                        float* out) {
   const int64_t channels = st.channels;
   const int64_t in_row = st.in_width * channels;
   const int64_t in_image = st.in_height * in_row;
-  std::vector<Span> xs(st.out_width);
+  ScratchArray<Span> xs;
+  RETURN_IF_ERROR(xs.Allocate(ctx, st.out_width));
   for (int64_t x = 0; x < st.out_width; ++x) xs[x] = ComputeSpan(x, st.width_scale);
   const float scale =
       static_cast<float>(1.0 / static_cast<double>(st.height_scale * st.width_scale));
@@ -72,45 +97,44 @@ void ResizeArea(OpKernelContext* ctx, const ImageResizerState& st, const T* in, 
   const double cell = std::max(1.0f, st.height_scale) * std::max(1.0f, st.width_scale);
   const Eigen::TensorOpCost cost(cell * row_size * sizeof(T), row_size * sizeof(float),
                                  2 * cell * row_size);
-  ParallelFor(ctx, rows, rows * row_size, cost, [&](int64_t first, int64_t last) {
-    std::vector<float> y_scales;
-    std::vector<const T*> y_rows;
-    for (int64_t row = first; row < last; ++row) {
-      const int64_t y = row % st.out_height;
-      const T* image = in + (row / st.out_height) * in_image;
-      const float in_y = static_cast<float>(y) * st.height_scale;
-      const float in_y1 = static_cast<float>(y + 1) * st.height_scale;
-      const int64_t y_start = static_cast<int64_t>(std::floor(in_y));
-      const int64_t y_end = static_cast<int64_t>(std::ceil(in_y1));
-      y_scales.clear();
-      y_rows.clear();
-      for (int64_t i = y_start; i < y_end; ++i) {
-        y_scales.push_back(CellWeight(i, in_y, in_y1, st.height_scale));
-        y_rows.push_back(image + Bound(i, st.in_height) * in_row);
-      }
-      float* dst = out + row * row_size;
-      for (int64_t x = 0; x < st.out_width; ++x) {
-        const Span& xs_x = xs[x];
-        const int64_t first_col = Bound(xs_x.start, st.in_width) * channels;
-        const int64_t last_col = Bound(xs_x.end - 1, st.in_width) * channels;
-        for (int64_t c = 0; c < channels; ++c) {
-          float sum = 0;
-          for (size_t i = 0; i < y_rows.size(); ++i) {
-            const T* ptr = y_rows[i];
-            float sum_y = static_cast<float>(ptr[first_col + c]) * xs_x.start_scale;
-            if (xs_x.start + 1 != xs_x.end) {
-              for (int64_t v = xs_x.start + 1; v < xs_x.end - 1; ++v) {
-                sum_y += static_cast<float>(ptr[Bound(v, st.in_width) * channels + c]);
-              }
-              sum_y += static_cast<float>(ptr[last_col + c]) * xs_x.end_minus_one_scale;
-            }
-            sum += sum_y * y_scales[i];
+  return ParallelForWithScratch<RowWeight<T>>(
+      ctx, rows, rows * row_size, cost, MaxCellRows(st),
+      [&](int64_t first, int64_t last, RowWeight<T>* y_rows) {
+        for (int64_t row = first; row < last; ++row) {
+          const int64_t y = row % st.out_height;
+          const T* image = in + (row / st.out_height) * in_image;
+          const float in_y = static_cast<float>(y) * st.height_scale;
+          const float in_y1 = static_cast<float>(y + 1) * st.height_scale;
+          const int64_t y_start = static_cast<int64_t>(std::floor(in_y));
+          const int64_t y_end = static_cast<int64_t>(std::ceil(in_y1));
+          int64_t num_rows = 0;
+          for (int64_t i = y_start; i < y_end; ++i) {
+            y_rows[num_rows++] = {image + Bound(i, st.in_height) * in_row,
+                                  CellWeight(i, in_y, in_y1, st.height_scale)};
           }
-          dst[x * channels + c] = sum * scale;
+          float* dst = out + row * row_size;
+          for (int64_t x = 0; x < st.out_width; ++x) {
+            const Span& xs_x = xs[x];
+            const int64_t first_col = Bound(xs_x.start, st.in_width) * channels;
+            const int64_t last_col = Bound(xs_x.end - 1, st.in_width) * channels;
+            for (int64_t c = 0; c < channels; ++c) {
+              float sum = 0;
+              for (int64_t i = 0; i < num_rows; ++i) {
+                const T* ptr = y_rows[i].row;
+                float sum_y = static_cast<float>(ptr[first_col + c]) * xs_x.start_scale;
+                if (xs_x.start + 1 != xs_x.end) {
+                  for (int64_t v = xs_x.start + 1; v < xs_x.end - 1; ++v) {
+                    sum_y += static_cast<float>(ptr[Bound(v, st.in_width) * channels + c]);
+                  }
+                  sum_y += static_cast<float>(ptr[last_col + c]) * xs_x.end_minus_one_scale;
+                }
+                sum += sum_y * y_rows[i].scale;
+              }
+              dst[x * channels + c] = sum * scale;
+            }
+          }
         }
-      }
-    }
-  });
+      });
 }
 
 template <typename T>
@@ -133,7 +157,7 @@ class ResizeAreaOp : public OpKernel {
     if (align_corners_ && st.in_width == 1) {
       st.width_scale = 1.0f / static_cast<float>(st.out_width);
     }
-    ResizeArea<T>(ctx, st, ctx->input(0).base<T>(), st.output->base<float>());
+    OP_REQUIRES_OK(ctx, ResizeArea<T>(ctx, st, ctx->input(0).base<T>(), st.output->base<float>()));
   }
 
  private:

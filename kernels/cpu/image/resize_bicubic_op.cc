@@ -20,10 +20,13 @@
 #include <limits>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -34,7 +37,7 @@ constexpr int64_t kTableSize = 1 << 10;
 // table[2 * i] is the inner piece at i / kTableSize, table[2 * i + 1] the outer piece at
 // 1 + i / kTableSize.
 std::vector<float> MakeCoefficientsTable(double a) {
-  std::vector<float> table((kTableSize + 1) * 2);
+  std::vector<float> table((kTableSize + 1) * 2);  // heap-ok: a constant 2050 floats, built once
   for (int64_t i = 0; i <= kTableSize; ++i) {
     float x = static_cast<float>(static_cast<double>(i) * 1.0 / kTableSize);
     table[i * 2] = static_cast<float>(((a + 2) * x - (a + 3)) * x * x + 1);
@@ -90,16 +93,19 @@ Taps ComputeTaps(float scale, int64_t out_loc, int64_t limit, bool half_pixel_ce
   return taps;
 }
 
+// RESOURCE_EXHAUSTED when the allocator refuses the taps.
 template <typename T>
-void ResizeBicubic(OpKernelContext* ctx, const ImageResizerState& st, const T* in, float* out) {
+absl::Status ResizeBicubic(OpKernelContext* ctx, const ImageResizerState& st, const T* in,
+                           float* out) {
   const int64_t channels = st.channels;
   const int64_t in_row = st.in_width * channels;
   const int64_t in_image = st.in_height * in_row;
-  std::vector<Taps> xs(st.out_width);
+  ScratchArray<Taps> xs, ys;
+  RETURN_IF_ERROR(xs.Allocate(ctx, st.out_width));
+  RETURN_IF_ERROR(ys.Allocate(ctx, st.out_height));
   for (int64_t x = 0; x < st.out_width; ++x) {
     xs[x] = ComputeTaps(st.width_scale, x, st.in_width, st.half_pixel_centers, channels);
   }
-  std::vector<Taps> ys(st.out_height);
   for (int64_t y = 0; y < st.out_height; ++y) {
     ys[y] = ComputeTaps(st.height_scale, y, st.in_height, st.half_pixel_centers, in_row);
   }
@@ -132,6 +138,7 @@ void ResizeBicubic(OpKernelContext* ctx, const ImageResizerState& st, const T* i
       }
     }
   });
+  return absl::OkStatus();
 }
 
 template <typename T>
@@ -145,7 +152,8 @@ class ResizeBicubicOp : public OpKernel {
     ImageResizerState st(align_corners_, half_pixel_centers_);
     if (!st.Validate(ctx)) return;
     if (st.output->NumElements() == 0) return;
-    ResizeBicubic<T>(ctx, st, ctx->input(0).base<T>(), st.output->base<float>());
+    OP_REQUIRES_OK(ctx,
+                   ResizeBicubic<T>(ctx, st, ctx->input(0).base<T>(), st.output->base<float>()));
   }
 
  private:

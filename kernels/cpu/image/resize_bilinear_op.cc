@@ -13,12 +13,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
+#include "absl/status/status.h"
+#include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -30,23 +32,27 @@ struct Interpolation {
   float lerp;
 };
 
-std::vector<Interpolation> ComputeWeights(int64_t out_size, int64_t in_size, float scale,
-                                          bool half_pixel_centers, int64_t stride) {
-  std::vector<Interpolation> weights(out_size);
+// The weights of each of out_size output coordinates, in `weights` from ctx's allocator.
+absl::Status ComputeWeights(OpKernelContext* ctx, int64_t out_size, int64_t in_size, float scale,
+                            bool half_pixel_centers, int64_t stride,
+                            ScratchArray<Interpolation>* weights) {
+  RETURN_IF_ERROR(weights->Allocate(ctx, out_size));
   for (int64_t i = 0; i < out_size; ++i) {
     const float in = half_pixel_centers ? HalfPixelScale(i, scale) : LegacyScale(i, scale);
     const float in_f = std::floor(in);
     const int64_t lower = std::max(static_cast<int64_t>(in_f), int64_t{0});
     const int64_t upper = std::min(static_cast<int64_t>(std::ceil(in)), in_size - 1);
-    weights[i] = {lower * stride, upper * stride, in - in_f};
+    (*weights)[i] = {lower * stride, upper * stride, in - in_f};
   }
-  return weights;
+  return absl::OkStatus();
 }
 
 inline float Lerp(float a, float b, float t) { return a + (b - a) * t; }
 
+// RESOURCE_EXHAUSTED when the allocator refuses the interpolation weights.
 template <typename T>
-void ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* in, float* out) {
+absl::Status ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* in,
+                            float* out) {
   const int64_t channels = st.channels;
   const int64_t out_width = st.out_width;
   const int64_t in_row = st.in_width * channels;
@@ -57,12 +63,13 @@ void ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* 
                 [&](int64_t first, int64_t last) {
                   for (int64_t i = first; i < last; ++i) out[i] = static_cast<float>(in[i]);
                 });
-    return;
+    return absl::OkStatus();
   }
-  const std::vector<Interpolation> ys =
-      ComputeWeights(st.out_height, st.in_height, st.height_scale, st.half_pixel_centers, in_row);
-  const std::vector<Interpolation> xs =
-      ComputeWeights(st.out_width, st.in_width, st.width_scale, st.half_pixel_centers, channels);
+  ScratchArray<Interpolation> ys, xs;
+  RETURN_IF_ERROR(ComputeWeights(ctx, st.out_height, st.in_height, st.height_scale,
+                                 st.half_pixel_centers, in_row, &ys));
+  RETURN_IF_ERROR(ComputeWeights(ctx, st.out_width, st.in_width, st.width_scale,
+                                 st.half_pixel_centers, channels, &xs));
   const int64_t rows = st.batch_size * st.out_height;
   const int64_t row_size = out_width * channels;
   const Eigen::TensorOpCost cost(4 * row_size * sizeof(T), row_size * sizeof(float), 6 * row_size);
@@ -85,6 +92,7 @@ void ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, const T* 
       }
     }
   });
+  return absl::OkStatus();
 }
 
 template <typename T>
@@ -98,7 +106,8 @@ class ResizeBilinearOp : public OpKernel {
     ImageResizerState st(align_corners_, half_pixel_centers_);
     if (!st.Validate(ctx)) return;
     if (st.output->NumElements() == 0) return;
-    ResizeBilinear<T>(ctx, st, ctx->input(0).base<T>(), st.output->base<float>());
+    OP_REQUIRES_OK(ctx,
+                   ResizeBilinear<T>(ctx, st, ctx->input(0).base<T>(), st.output->base<float>()));
   }
 
  private:

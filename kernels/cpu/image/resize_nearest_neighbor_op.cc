@@ -10,22 +10,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
+#include "absl/status/status.h"
 #include "graph/core/element_bytes.h"
+#include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {
 
-// Element offsets (coordinate * stride) of the source of each output coordinate.
-std::vector<int64_t> SourceOffsets(const ImageResizerState& st, int64_t out_size, int64_t in_size,
-                                   float scale, int64_t stride) {
-  std::vector<int64_t> offsets(out_size);
+// Element offsets (coordinate * stride) of the source of each output coordinate, in
+// `offsets` (out_size of them) from ctx's allocator.
+absl::Status SourceOffsets(OpKernelContext* ctx, const ImageResizerState& st, int64_t out_size,
+                           int64_t in_size, float scale, int64_t stride,
+                           ScratchArray<int64_t>* offsets) {
+  RETURN_IF_ERROR(offsets->Allocate(ctx, out_size));
   for (int64_t x = 0; x < out_size; ++x) {
     int64_t in;
     if (st.align_corners) {
@@ -37,20 +41,21 @@ std::vector<int64_t> SourceOffsets(const ImageResizerState& st, int64_t out_size
     }
     in = std::min(in, in_size - 1);
     if (st.half_pixel_centers) in = std::max(in, int64_t{0});
-    offsets[x] = in * stride;
+    (*offsets)[x] = in * stride;
   }
-  return offsets;
+  return absl::OkStatus();
 }
 
+// RESOURCE_EXHAUSTED when the allocator refuses the source offsets.
 template <typename U>
-void ResizeNearest(OpKernelContext* ctx, const ImageResizerState& st, const U* in, U* out) {
+absl::Status ResizeNearest(OpKernelContext* ctx, const ImageResizerState& st, const U* in, U* out) {
   const int64_t channels = st.channels;
   const int64_t in_row = st.in_width * channels;
   const int64_t in_image = st.in_height * in_row;
-  const std::vector<int64_t> ys =
-      SourceOffsets(st, st.out_height, st.in_height, st.height_scale, in_row);
-  const std::vector<int64_t> xs =
-      SourceOffsets(st, st.out_width, st.in_width, st.width_scale, channels);
+  ScratchArray<int64_t> ys, xs;
+  RETURN_IF_ERROR(
+      SourceOffsets(ctx, st, st.out_height, st.in_height, st.height_scale, in_row, &ys));
+  RETURN_IF_ERROR(SourceOffsets(ctx, st, st.out_width, st.in_width, st.width_scale, channels, &xs));
   const int64_t rows = st.batch_size * st.out_height;
   const int64_t row_size = st.out_width * channels;
   const Eigen::TensorOpCost cost(row_size * sizeof(U), row_size * sizeof(U), st.out_width);
@@ -63,6 +68,7 @@ void ResizeNearest(OpKernelContext* ctx, const ImageResizerState& st, const U* i
       }
     }
   });
+  return absl::OkStatus();
 }
 
 class ResizeNearestNeighborOp : public OpKernel {
@@ -76,10 +82,12 @@ class ResizeNearestNeighborOp : public OpKernel {
     if (!st.Validate(ctx)) return;
     if (st.output->NumElements() == 0) return;
     const Tensor& input = ctx->input(0);
+    absl::Status status;
     VisitByElementSize(input.dtype(), [&](auto tag) {
       using U = typename decltype(tag)::type;
-      ResizeNearest<U>(ctx, st, ElementsAs<U>(input), MutableElementsAs<U>(st.output));
+      status = ResizeNearest<U>(ctx, st, ElementsAs<U>(input), MutableElementsAs<U>(st.output));
     });
+    OP_REQUIRES_OK(ctx, status);
   }
 
  private:

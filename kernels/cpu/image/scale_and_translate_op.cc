@@ -33,7 +33,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/string_view.h"
@@ -42,6 +41,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -177,8 +177,8 @@ float FlushDenormal(float v) {
 // starting at input index starts[i].
 struct Spans {
   int64_t span_size = 0;
-  std::vector<int64_t> starts;
-  Tensor weights;  // float, [out_size * span_size]
+  ScratchArray<int64_t> starts;  // out_size of them
+  Tensor weights;                // float, [out_size * span_size]
 };
 
 template <typename Kernel>
@@ -200,7 +200,7 @@ absl::Status ComputeSpans(OpKernelContext* ctx, const Kernel& kernel, int64_t ou
                                    " input pixels, more than 2^30; the scale is too small");
   }
   spans->span_size = span_size;
-  spans->starts.assign(out_size, 0);
+  RETURN_IF_ERROR(spans->starts.Allocate(ctx, out_size));
   TensorShape weights_shape;
   RETURN_IF_ERROR(TensorShape::BuildTensorShape({out_size * span_size}, &weights_shape));
   RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, weights_shape, &spans->weights));
@@ -208,7 +208,9 @@ absl::Status ComputeSpans(OpKernelContext* ctx, const Kernel& kernel, int64_t ou
   std::fill_n(weights, out_size * span_size, 0.0f);
 
   const float one_over_kernel_scale = 1.0f / kernel_scale;
-  std::vector<float> raw;
+  // One span's weights before normalisation; a span has at most span_size (checked below).
+  ScratchArray<float> raw;
+  RETURN_IF_ERROR(raw.Allocate(ctx, span_size));
   for (int64_t x = 0; x < out_size; ++x) {
     const float sample = (static_cast<float>(x) + 0.5f) * inv_scale + inv_translate;
     // A sample point outside the image samples nothing.
@@ -221,17 +223,17 @@ absl::Status ComputeSpans(OpKernelContext* ctx, const Kernel& kernel, int64_t ou
       return errors::Internal("Span is too large: ", end - start, " vs ", span_size, ".");
     }
     float total = 0.0f;
-    raw.clear();
+    int64_t count = 0;
     for (int64_t source = start; source < end; ++source) {
       const float distance = static_cast<float>(source) + 0.5f - sample;
       const float weight = kernel(std::abs(distance * one_over_kernel_scale));
       total += weight;
-      raw.push_back(weight);
+      raw[count++] = weight;
     }
     if (std::abs(total) >= 1000.0f * std::numeric_limits<float>::min()) {
       const float inverse = 1.0f / total;
       float* dst = weights + x * span_size;
-      for (const float weight : raw) *dst++ = weight * inverse;
+      for (int64_t k = 0; k < count; ++k) *dst++ = raw[k] * inverse;
     }
     spans->starts[x] = start;
   }
@@ -283,41 +285,43 @@ SpanView Span(const Spans& spans, int64_t i, int64_t in_size) {
           std::min(start + spans.span_size, in_size) - start};
 }
 
+// RESOURCE_EXHAUSTED when the allocator refuses the intermediate rows.
 template <typename T>
-void ScaleAndTranslate(OpKernelContext* ctx, const T* images, int64_t batch, int64_t in_height,
-                       int64_t in_width, int64_t channels, int64_t out_height, int64_t out_width,
-                       const Spans& rows, const Spans& cols, float* output) {
+absl::Status ScaleAndTranslate(OpKernelContext* ctx, const T* images, int64_t batch,
+                               int64_t in_height, int64_t in_width, int64_t channels,
+                               int64_t out_height, int64_t out_width, const Spans& rows,
+                               const Spans& cols, float* output) {
   const int64_t in_row = in_width * channels;
   const int64_t out_row = out_width * channels;
   const int64_t n = batch * out_height;
   const Eigen::TensorOpCost cost(rows.span_size * in_row * sizeof(T), out_row * sizeof(float),
                                  2.0 * (rows.span_size * in_row + cols.span_size * out_row));
-  ParallelFor(ctx, n, n * out_row, cost, [&](int64_t first, int64_t last) {
-    std::vector<float> intermediate(in_row);
-    for (int64_t r = first; r < last; ++r) {
-      const int64_t b = r / out_height;
-      const int64_t y = r % out_height;
-      // The intermediate row: the weighted sum of the span of input rows.
-      std::fill(intermediate.begin(), intermediate.end(), 0.0f);
-      const SpanView row_span = Span(rows, y, in_height);
-      const T* src = images + (b * in_height + row_span.start) * in_row;
-      for (int64_t k = 0; k < row_span.count; ++k, src += in_row) {
-        const float w = row_span.weights[k];
-        for (int64_t i = 0; i < in_row; ++i) intermediate[i] += w * static_cast<float>(src[i]);
-      }
-      // The output row: per pixel, the weighted sum of its span of intermediate pixels.
-      float* dst = output + r * out_row;
-      for (int64_t x = 0; x < out_width; ++x, dst += channels) {
-        const SpanView col_span = Span(cols, x, in_width);
-        std::fill_n(dst, channels, 0.0f);
-        const float* pixel = intermediate.data() + col_span.start * channels;
-        for (int64_t k = 0; k < col_span.count; ++k, pixel += channels) {
-          const float w = col_span.weights[k];
-          for (int64_t c = 0; c < channels; ++c) dst[c] += w * pixel[c];
+  return ParallelForWithScratch<float>(
+      ctx, n, n * out_row, cost, in_row, [&](int64_t first, int64_t last, float* intermediate) {
+        for (int64_t r = first; r < last; ++r) {
+          const int64_t b = r / out_height;
+          const int64_t y = r % out_height;
+          // The intermediate row: the weighted sum of the span of input rows.
+          std::fill_n(intermediate, in_row, 0.0f);
+          const SpanView row_span = Span(rows, y, in_height);
+          const T* src = images + (b * in_height + row_span.start) * in_row;
+          for (int64_t k = 0; k < row_span.count; ++k, src += in_row) {
+            const float w = row_span.weights[k];
+            for (int64_t i = 0; i < in_row; ++i) intermediate[i] += w * static_cast<float>(src[i]);
+          }
+          // The output row: per pixel, the weighted sum of its span of intermediate pixels.
+          float* dst = output + r * out_row;
+          for (int64_t x = 0; x < out_width; ++x, dst += channels) {
+            const SpanView col_span = Span(cols, x, in_width);
+            std::fill_n(dst, channels, 0.0f);
+            const float* pixel = intermediate + col_span.start * channels;
+            for (int64_t k = 0; k < col_span.count; ++k, pixel += channels) {
+              const float w = col_span.weights[k];
+              for (int64_t c = 0; c < channels; ++c) dst[c] += w * pixel[c];
+            }
+          }
         }
-      }
-    }
-  });
+      });
 }
 
 // Reads a 2-element float vector (scale or translation), as TensorFlow's checks word it.
@@ -388,8 +392,9 @@ class ScaleAndTranslateOp : public OpKernel {
                                         col_translation, antialias_, &cols));
     OP_REQUIRES_OK(ctx, ComputeSpansFor(ctx, kernel_, out_height, in_height, row_scale,
                                         row_translation, antialias_, &rows));
-    ScaleAndTranslate<T>(ctx, input.base<T>(), batch, in_height, in_width, channels, out_height,
-                         out_width, rows, cols, output->base<float>());
+    OP_REQUIRES_OK(ctx,
+                   ScaleAndTranslate<T>(ctx, input.base<T>(), batch, in_height, in_width, channels,
+                                        out_height, out_width, rows, cols, output->base<float>()));
   }
 
  private:
