@@ -25,7 +25,6 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
-#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
@@ -35,6 +34,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/FFT"
 
@@ -111,25 +111,31 @@ class LineFft {
 };
 
 // Transforms every line along `axis` of the complex tensor `data` of dims `dims` in place.
+// Each range gathers a line into its own scratch (2 * n points from the allocator: the
+// line, then its transform); RESOURCE_EXHAUSTED when the allocator refuses them.
 template <typename Real>
-void TransformAxis(OpKernelContext* ctx, std::complex<Real>* data, const Dims& dims, int axis,
-                   bool inverse) {
+absl::Status TransformAxis(OpKernelContext* ctx, std::complex<Real>* data, const Dims& dims,
+                           int axis, bool inverse) {
   using Complex = std::complex<Real>;
   const Lines lines = LinesAlong(dims, axis);
-  if (lines.n <= 1 || lines.count() == 0) return;  // a 1-point transform is the identity
+  // A 1-point transform is the identity.
+  if (lines.n <= 1 || lines.count() == 0) return absl::OkStatus();
   const int64_t total = lines.count() * lines.n;
-  ParallelFor(ctx, lines.count(), total, LineCost(lines.n, sizeof(Complex)),
-              [&](int64_t first, int64_t last) {
-                LineFft<Real> fft;
-                std::vector<Complex> in(lines.n);
-                std::vector<Complex> out(lines.n);
-                for (int64_t k = first; k < last; ++k) {
-                  Complex* line = data + lines.start(k);
-                  for (int64_t i = 0; i < lines.n; ++i) in[i] = line[i * lines.inner];
-                  fft.Complex1D(in.data(), out.data(), lines.n, inverse);
-                  for (int64_t i = 0; i < lines.n; ++i) line[i * lines.inner] = out[i];
-                }
-              });
+  return ParallelForWithScratch<Complex>(ctx, lines.count(), total,
+                                         LineCost(lines.n, sizeof(Complex)), 2 * lines.n,
+                                         [&](int64_t first, int64_t last, Complex* scratch) {
+                                           LineFft<Real> fft;
+                                           Complex* in = scratch;
+                                           Complex* out = scratch + lines.n;
+                                           for (int64_t k = first; k < last; ++k) {
+                                             Complex* line = data + lines.start(k);
+                                             for (int64_t i = 0; i < lines.n; ++i)
+                                               in[i] = line[i * lines.inner];
+                                             fft.Complex1D(in, out, lines.n, inverse);
+                                             for (int64_t i = 0; i < lines.n; ++i)
+                                               line[i * lines.inner] = out[i];
+                                           }
+                                         });
 }
 
 // Copies the leading block of `src` (row-major dims `src_dims`) of dims `block` into `dst`
@@ -158,21 +164,24 @@ void CopyLeadingBlock(const char* src, const Dims& src_dims, char* dst, const Di
 
 // FFT/IFFT: out (of in's shape) = the transform of in along its innermost `rank` dims.
 template <typename Real>
-void ComplexFft(OpKernelContext* ctx, const Tensor& in, Tensor* out, int rank, bool inverse) {
+absl::Status ComplexFft(OpKernelContext* ctx, const Tensor& in, Tensor* out, int rank,
+                        bool inverse) {
   using Complex = std::complex<Real>;
   const int64_t n = in.NumElements();
   Complex* data = out->base<Complex>();
   std::copy(in.base<Complex>(), in.base<Complex>() + n, data);
   const Dims dims(in.shape().dim_sizes().begin(), in.shape().dim_sizes().end());
   for (int axis = in.dims() - rank; axis < in.dims(); ++axis) {
-    TransformAxis<Real>(ctx, data, dims, axis, inverse);
+    RETURN_IF_ERROR(TransformAxis<Real>(ctx, data, dims, axis, inverse));
   }
+  return absl::OkStatus();
 }
 
 // RFFT: the real transform of the innermost dim (cropped to `lengths`' last), then complex
 // transforms of the outer transformed dims. `lengths` are the fft lengths, all positive.
 template <typename Real>
-void RealForwardFft(OpKernelContext* ctx, const Tensor& in, Tensor* out, const Dims& lengths) {
+absl::Status RealForwardFft(OpKernelContext* ctx, const Tensor& in, Tensor* out,
+                            const Dims& lengths) {
   using Complex = std::complex<Real>;
   const int rank = static_cast<int>(lengths.size());
   const int dims = in.dims();
@@ -203,8 +212,9 @@ void RealForwardFft(OpKernelContext* ctx, const Tensor& in, Tensor* out, const D
                 }
               });
   for (int axis = dims - rank; axis < dims - 1; ++axis) {
-    TransformAxis<Real>(ctx, dst, out_dims, axis, /*inverse=*/false);
+    RETURN_IF_ERROR(TransformAxis<Real>(ctx, dst, out_dims, axis, /*inverse=*/false));
   }
+  return absl::OkStatus();
 }
 
 // IRFFT: the input cropped to the lengths (its innermost dim to the last length / 2 + 1),
@@ -230,7 +240,7 @@ absl::Status RealInverseFft(OpKernelContext* ctx, const Tensor& in, Tensor* out,
   CopyLeadingBlock(reinterpret_cast<const char*>(in.base<Complex>()), in_dims,
                    reinterpret_cast<char*>(spectrum_data), spectrum_dims, sizeof(Complex));
   for (int axis = dims - rank; axis < dims - 1; ++axis) {
-    TransformAxis<Real>(ctx, spectrum_data, spectrum_dims, axis, /*inverse=*/true);
+    RETURN_IF_ERROR(TransformAxis<Real>(ctx, spectrum_data, spectrum_dims, axis, /*inverse=*/true));
   }
   const int64_t half = spectrum_dims[dims - 1];
   const int64_t rows = spectrum_size / half;
@@ -316,14 +326,9 @@ class FftOp : public OpKernel {
  private:
   template <typename Real>
   absl::Status Run(OpKernelContext* ctx, const Tensor& in, Tensor* out, const Dims& lengths) {
-    if (!real_) {
-      ComplexFft<Real>(ctx, in, out, rank_, !forward_);
-    } else if (forward_) {
-      RealForwardFft<Real>(ctx, in, out, lengths);
-    } else {
-      return RealInverseFft<Real>(ctx, in, out, lengths);
-    }
-    return absl::OkStatus();
+    if (!real_) return ComplexFft<Real>(ctx, in, out, rank_, !forward_);
+    if (forward_) return RealForwardFft<Real>(ctx, in, out, lengths);
+    return RealInverseFft<Real>(ctx, in, out, lengths);
   }
 
   const int rank_;
