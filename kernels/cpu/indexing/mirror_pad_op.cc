@@ -9,8 +9,6 @@
 // about the edges; the copy is PadRows (pad_rows.h), moving elements by size.
 #include <cstdint>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
@@ -73,6 +71,7 @@ class MirrorPadOp : public OpKernel {
       }
       // Bounded by the checks above, so the sum cannot overflow.
       OP_REQUIRES_OK(ctx, output_shape.AddDimWithStatus(before + size + after));
+      // heap-ok: one entry per dim, rank <= kMaxMirrorPadDims (checked above), held inline
       plan.in_dims.push_back(size);
       plan.out_dims.push_back(before + size + after);
       if (d == dims - 1) plan.inner_begin = before;
@@ -86,17 +85,17 @@ class MirrorPadOp : public OpKernel {
     }
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
+    OP_REQUIRES_OK(ctx, AllocateSources(ctx, &plan));
     for (int d = 0; d < dims; ++d) {
       const int64_t before = IndexElement(paddings, 2 * d);
       const int64_t size = plan.in_dims[d];
-      std::vector<int64_t> source(plan.out_dims[d]);
+      int64_t* const source = plan.source[d];
       for (int64_t o = 0; o < plan.out_dims[d]; ++o) {
         int64_t i = o - before;
         if (i < 0) i = -i - 1 + offset_;
         if (i >= size) i = 2 * size - 1 - offset_ - i;
         source[o] = i;
       }
-      plan.source.push_back(std::move(source));
     }
     VisitByElementSize(input.dtype(), [&](auto tag) {
       using U = typename decltype(tag)::type;

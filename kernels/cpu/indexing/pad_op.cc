@@ -9,8 +9,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/element_bytes.h"
@@ -121,19 +119,20 @@ class PadOp : public OpKernel {
         plan.out_dims.back() *= size;
         befores.back() *= size;
       } else {
+        // heap-ok: one entry per dim, rank <= kMaxPadDims (checked above), held inline
         plan.in_dims.push_back(size);
         plan.out_dims.push_back(before + size + after);
         befores.push_back(before);
       }
     }
     plan.inner_begin = befores.back();
+    OP_REQUIRES_OK(ctx, AllocateSources(ctx, &plan));
     for (size_t d = 0; d < befores.size(); ++d) {
-      std::vector<int64_t> source(plan.out_dims[d]);
+      int64_t* const source = plan.source[d];
       for (int64_t o = 0; o < plan.out_dims[d]; ++o) {
         const int64_t i = o - befores[d];
         source[o] = i >= 0 && i < plan.in_dims[d] ? i : -1;
       }
-      plan.source.push_back(std::move(source));
     }
     VisitByElementSize(input.dtype(), [&](auto tag) {
       using U = typename decltype(tag)::type;

@@ -12,10 +12,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
+#include <limits>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "graph/core/errors.h"
 #include "kernels/cpu/parallel_for.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -24,12 +27,35 @@ struct PadPlan {
   // REQUIRES: at least one dim; in_dims[d] >= 1 wherever source[d] has a non-negative entry.
   absl::InlinedVector<int64_t, 8> in_dims;
   absl::InlinedVector<int64_t, 8> out_dims;
-  // source[d][o]: the input coordinate of output coordinate o along dim d, or -1.
-  std::vector<std::vector<int64_t>> source;
+  // source[d][o]: the input coordinate of output coordinate o along dim d, or -1. Set by
+  // AllocateSources: out_dims[d] entries per dim, in `sources`.
+  absl::InlinedVector<int64_t*, 8> source;
+  ScratchArray<int64_t> sources;
   // Along the innermost dim, output [inner_begin, inner_begin + in_dims.back()) is the
   // input row unchanged.
   int64_t inner_begin = 0;
 };
+
+// Takes plan->source's arrays (every dim's out_dims entries, back to back) from ctx's
+// allocator, for the kernel to fill: a dim's map is as long as the padded dim, which the
+// paddings' values decide. RESOURCE_EXHAUSTED when the allocator refuses them.
+inline absl::Status AllocateSources(OpKernelContext* ctx, PadPlan* plan) {
+  int64_t total = 0;
+  for (const int64_t size : plan->out_dims) {
+    // Past int64, the allocation is refused as too large.
+    total = size <= std::numeric_limits<int64_t>::max() - total
+                ? total + size
+                : std::numeric_limits<int64_t>::max();
+  }
+  RETURN_IF_ERROR(plan->sources.Allocate(ctx, total));
+  plan->source.clear();
+  int64_t* next = plan->sources.data();
+  for (const int64_t size : plan->out_dims) {
+    plan->source.push_back(next);  // heap-ok: one pointer per dim of the plan
+    next += size;
+  }
+  return absl::OkStatus();
+}
 
 template <typename U>
 void PadRows(OpKernelContext* ctx, const PadPlan& plan, const U* in, U* out, const U& pad_value) {
@@ -37,7 +63,7 @@ void PadRows(OpKernelContext* ctx, const PadPlan& plan, const U* in, U* out, con
   const int outer_rank = rank - 1;
   const int64_t inner = plan.out_dims[outer_rank];
   const int64_t in_inner = plan.in_dims[outer_rank];
-  const std::vector<int64_t>& inner_source = plan.source[outer_rank];
+  const int64_t* const inner_source = plan.source[outer_rank];
   absl::InlinedVector<int64_t, 8> in_strides(rank, 1);
   for (int d = rank - 2; d >= 0; --d) in_strides[d] = in_strides[d + 1] * plan.in_dims[d + 1];
   int64_t rows = 1;
