@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
-#include <vector>
 
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
@@ -19,6 +18,7 @@
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/reduction/reducers.h"
 #include "kernels/cpu/reduction/reduction_plan.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -27,10 +27,9 @@ namespace {
 
 // Writes the top k of row[0, n) into values and indices, using `order` (n slots) as scratch.
 template <typename T, typename Index>
-void TopKRow(const T* row, int64_t n, int64_t k, std::vector<int64_t>* order, T* values,
-             Index* indices) {
+void TopKRow(const T* row, int64_t n, int64_t k, int64_t* order, T* values, Index* indices) {
   using W = WideFloat<T>;
-  std::iota(order->begin(), order->begin() + n, int64_t{0});
+  std::iota(order, order + n, int64_t{0});
   const auto before = [row](int64_t a, int64_t b) {
     const W va = static_cast<W>(row[a]);
     const W vb = static_cast<W>(row[b]);
@@ -42,12 +41,12 @@ void TopKRow(const T* row, int64_t n, int64_t k, std::vector<int64_t>* order, T*
     return a < b;
   };
   if (k < n) {
-    std::partial_sort(order->begin(), order->begin() + k, order->begin() + n, before);
+    std::partial_sort(order, order + k, order + n, before);
   } else {
-    std::sort(order->begin(), order->begin() + n, before);
+    std::sort(order, order + n, before);
   }
   for (int64_t i = 0; i < k; ++i) {
-    const int64_t c = (*order)[i];
+    const int64_t c = order[i];
     values[i] = row[c];
     indices[i] = static_cast<Index>(c);
   }
@@ -87,12 +86,14 @@ class TopKOp : public OpKernel {
     const double log_k = std::log2(static_cast<double>(k) + 1);
     const Eigen::TensorOpCost row_cost(sizeof(T) * n, (sizeof(T) + sizeof(Index)) * k,
                                        n * log_k * 4);
-    ParallelFor(ctx, rows, input.NumElements(), row_cost, [&](int64_t first, int64_t last) {
-      std::vector<int64_t> order(n);
-      for (int64_t r = first; r < last; ++r) {
-        TopKRow<T, Index>(x + r * n, n, k, &order, v + r * k, idx + r * k);
-      }
-    });
+    // Each range sorts a row's indices in its own n slots from the allocator.
+    OP_REQUIRES_OK(ctx, ParallelForWithScratch<int64_t>(
+                            ctx, rows, input.NumElements(), row_cost, n,
+                            [&](int64_t first, int64_t last, int64_t* order) {
+                              for (int64_t r = first; r < last; ++r) {
+                                TopKRow<T, Index>(x + r * n, n, k, order, v + r * k, idx + r * k);
+                              }
+                            }));
   }
 };
 
