@@ -12,15 +12,15 @@
 //  - integers, bools and strings compare by value; slices of no elements are all equal.
 // Integers and bools are compared as unsigned units of their size, so the kernel has one
 // instantiation per size rather than per dtype.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
@@ -28,6 +28,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -102,9 +103,19 @@ struct Slices {
   const E& At(int64_t o, int64_t k, int64_t i) const { return x[(o * len + k) * inner + i]; }
 };
 
-// Writes idx (first-occurrence numbering) and returns, per distinct slice, its first index.
+// The slices seen so far, for NumberSlices: an open-addressing table (linear probing) of
+// 2^bits slots, each the index of the first slice of its value or -1, in memory from the
+// allocator. At most half full, so a probe always ends.
+struct SeenTable {
+  int64_t* slots;
+  int bits;
+};
+
+// Writes idx[0, s.len) (first-occurrence numbering) and firsts[0, count), per distinct slice
+// its first index; returns count. The numbering depends only on which slices are equal, not
+// on how the table finds them.
 template <typename E>
-std::vector<int64_t> NumberSlices(const Slices<E>& s, std::vector<int64_t>* idx) {
+int64_t NumberSlices(const Slices<E>& s, const SeenTable& seen, int64_t* idx, int64_t* firsts) {
   const auto hash = [&s](int64_t k) {
     size_t h = 0;
     for (int64_t o = 0; o < s.outer; ++o) {
@@ -114,9 +125,8 @@ std::vector<int64_t> NumberSlices(const Slices<E>& s, std::vector<int64_t>* idx)
     }
     return h;
   };
+  // Only ever of an earlier slice and a later one, so a NaN slice need not equal itself.
   const auto equal = [&s](int64_t a, int64_t b) {
-    // A slice is its own equal, NaN or not: the map relies on that (and asserts it).
-    if (a == b) return true;
     for (int64_t o = 0; o < s.outer; ++o) {
       for (int64_t i = 0; i < s.inner; ++i) {
         if (!s.rules.Equal(s.At(o, a, i), s.At(o, b, i))) return false;
@@ -124,23 +134,35 @@ std::vector<int64_t> NumberSlices(const Slices<E>& s, std::vector<int64_t>* idx)
     }
     return true;
   };
-  absl::flat_hash_map<int64_t, int64_t, decltype(hash), decltype(equal)> seen(0, hash, equal);
-  seen.reserve(s.len);
-  std::vector<int64_t> firsts;
-  idx->resize(s.len);
+  const uint64_t mask = (uint64_t{1} << seen.bits) - 1;
+  const int shift = 64 - seen.bits;
+  std::fill_n(seen.slots, int64_t{1} << seen.bits, int64_t{-1});
+  int64_t count = 0;
   for (int64_t k = 0; k < s.len; ++k) {
-    const auto [it, inserted] = seen.emplace(k, static_cast<int64_t>(firsts.size()));
-    if (inserted) firsts.push_back(k);
-    (*idx)[k] = it->second;
+    // Fibonacci hashing: the top bits of the product mix every bit of the hash.
+    uint64_t slot = (static_cast<uint64_t>(hash(k)) * 0x9E3779B97F4A7C15ull) >> shift;
+    while (true) {
+      const int64_t first = seen.slots[slot];
+      if (first < 0) {
+        seen.slots[slot] = k;
+        firsts[count] = k;
+        idx[k] = count++;
+        break;
+      }
+      if (equal(first, k)) {
+        idx[k] = idx[first];
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
   }
-  return firsts;
+  return count;
 }
 
-// Copies the slices `firsts` of `input` (viewed as [outer, len, inner]) into `output`
-// ([outer, firsts.size(), inner]), moving elements by size.
+// Copies the slices firsts[0, count) of `input` (viewed as [outer, len, inner]) into
+// `output` ([outer, count, inner]), moving elements by size.
 void GatherSlices(const Tensor& input, int64_t outer, int64_t len, int64_t inner,
-                  const std::vector<int64_t>& firsts, Tensor* output) {
-  const int64_t count = static_cast<int64_t>(firsts.size());
+                  const int64_t* firsts, int64_t count, Tensor* output) {
   VisitByElementSize(input.dtype(), [&](auto tag) {
     using U = typename decltype(tag)::type;
     const U* in = ElementsAs<U>(input);
@@ -155,10 +177,21 @@ void GatherSlices(const Tensor& input, int64_t outer, int64_t len, int64_t inner
   });
 }
 
-// NumberSlices for the element type of `dtype`.
-std::vector<int64_t> NumberSlicesOf(const Tensor& input, int64_t outer, int64_t len, int64_t inner,
-                                    std::vector<int64_t>* idx) {
-  std::vector<int64_t> firsts;
+// NumberSlices for the element type of `dtype`: idx and firsts get len entries each (count
+// of firsts used), from ctx's allocator as is the table; RESOURCE_EXHAUSTED when it refuses.
+absl::Status NumberSlicesOf(OpKernelContext* ctx, const Tensor& input, int64_t outer, int64_t len,
+                            int64_t inner, ScratchArray<int64_t>* idx,
+                            ScratchArray<int64_t>* firsts, int64_t* count) {
+  RETURN_IF_ERROR(idx->Allocate(ctx, len));
+  RETURN_IF_ERROR(firsts->Allocate(ctx, len));
+  // The smallest power of two of at least 2 * len slots. idx's len * 8 bytes fit in int64,
+  // so len < 2^60 and the doubling cannot overflow.
+  int bits = 1;
+  while ((int64_t{1} << bits) < 2 * len) ++bits;
+  ScratchArray<int64_t> table;
+  RETURN_IF_ERROR(table.Allocate(ctx, int64_t{1} << bits));
+  const SeenTable seen{table.data(), bits};
+  *count = 0;
   const bool single = outer == 1 && inner == 1;
   auto number = [&](auto tag) {
     using E = typename decltype(tag)::type;
@@ -166,7 +199,7 @@ std::vector<int64_t> NumberSlicesOf(const Tensor& input, int64_t outer, int64_t 
     if constexpr (std::is_same_v<E, half> || std::is_same_v<E, bfloat16>) {
       s.rules.bitwise = single;
     }
-    firsts = NumberSlices<E>(s, idx);
+    *count = NumberSlices<E>(s, seen, idx->data(), firsts->data());
   };
   switch (input.dtype()) {
     case DT_FLOAT:
@@ -191,7 +224,7 @@ std::vector<int64_t> NumberSlicesOf(const Tensor& input, int64_t outer, int64_t 
         if constexpr (std::is_integral_v<U>) number(tag);
       });
   }
-  return firsts;
+  return absl::OkStatus();
 }
 
 class UniqueOp : public OpKernel {
@@ -231,14 +264,15 @@ class UniqueOp : public OpKernel {
     OP_REQUIRES(ctx, has_axis || input.dims() == 1,
                 errors::InvalidArgument("unique expects a 1D vector."));
 
-    std::vector<int64_t> idx;
-    const std::vector<int64_t> firsts = NumberSlicesOf(input, outer, len, inner, &idx);
+    ScratchArray<int64_t> idx, firsts;
+    int64_t count = 0;
+    OP_REQUIRES_OK(ctx, NumberSlicesOf(ctx, input, outer, len, inner, &idx, &firsts, &count));
     TensorShape y_shape = input.shape();
     // shape-safe: 0 <= axis < rank (checked above); there are at most len distinct slices
-    y_shape.set_dim(static_cast<int>(axis), static_cast<int64_t>(firsts.size()));
+    y_shape.set_dim(static_cast<int>(axis), count);
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, y_shape, &y));
-    GatherSlices(input, outer, len, inner, firsts, y);
+    GatherSlices(input, outer, len, inner, firsts.data(), count, y);
     Tensor* idx_out = nullptr;
     // shape-safe: len is one of the input's dims or its element count
     OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({len}), &idx_out));
