@@ -105,7 +105,7 @@ class SqueezeOp : public OpKernel {
                                           rank, " dimensions."));
       wanted[dim < 0 ? dim + rank : dim] = true;
     }
-    std::vector<int64_t> dims;
+    std::vector<int64_t> dims;  // heap-ok: at most the input's rank entries
     for (int d = 0; d < rank; ++d) {
       const int64_t size = input.dim_size(d);
       if (squeeze_dims_.empty()) {
@@ -123,7 +123,7 @@ class SqueezeOp : public OpKernel {
   }
 
  private:
-  std::vector<int64_t> squeeze_dims_;
+  std::vector<int64_t> squeeze_dims_;  // heap-ok: the squeeze_dims attr's list
 };
 
 class ExpandDimsOp : public OpKernel {
