@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -32,6 +33,12 @@ absl::Status RowsOf(OpKernelContext* ctx, const Tensor& t, int64_t start, int64_
 // graph must not exhaust memory before the first element is written.
 inline constexpr int64_t kMaxSlots = int64_t{1} << 24;
 absl::Status CheckSlotCount(int64_t length);
+
+// The elements of the integer tensor `t` (indices, lengths) widened to int64, read as
+// IntegerTensorValues reads them and with its INVALID_ARGUMENT errors, into `values` from
+// the context's allocator: their number is the graph's data, so a refusal is
+// RESOURCE_EXHAUSTED rather than a heap allocation outside the memory limit.
+absl::Status IntegerValuesOf(OpKernelContext* ctx, const Tensor& t, ScratchArray<int64_t>* values);
 
 // A tensor of zeros of `dtype` and `shape`, for slots that were never set.
 absl::Status ZerosTensor(OpKernelContext* ctx, DataType dtype, const TensorShape& shape,

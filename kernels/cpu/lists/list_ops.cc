@@ -17,6 +17,7 @@
 #include "graph/core/types.h"
 #include "kernels/cpu/lists/element_rows.h"
 #include "kernels/cpu/lists/tensor_list.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -129,6 +130,7 @@ class NewTensorListOp : public OpKernel {
                                           "number, but got ",
                                           n));
       OP_REQUIRES_OK(ctx, CheckSlotCount(n));
+      // heap-ok: one Tensor handle per list element; n checked against kMaxSlots above
       list.tensors.resize(static_cast<size_t>(n), Tensor(DT_INVALID));
     } else {
       OP_REQUIRES(
@@ -163,6 +165,7 @@ class TensorListFromTensorOp : public OpKernel {
     // A tensor of no elements may still have a huge first dim.
     OP_REQUIRES_OK(ctx, CheckSlotCount(t.dim_size(0)));
     TensorList list(t.dtype(), std::move(shape));
+    // heap-ok: one Tensor handle per list element; the first dim checked against kMaxSlots
     list.tensors.reserve(static_cast<size_t>(t.dim_size(0)));
     for (int64_t i = 0; i < t.dim_size(0); ++i) {
       Tensor element;
@@ -187,11 +190,11 @@ class TensorListSplitOp : public OpKernel {
     OP_REQUIRES(ctx, lengths_t.dims() == 1,
                 errors::InvalidArgument("Expected lengths to be a vector, received shape: ",
                                         lengths_t.shape().DebugString()));
-    IntegerValues lengths;
-    OP_REQUIRES_OK(ctx, IntegerTensorValues(lengths_t, &lengths));
+    ScratchArray<int64_t> lengths;
+    OP_REQUIRES_OK(ctx, IntegerValuesOf(ctx, lengths_t, &lengths));
     TensorShape rest = t.shape();
-    rest.RemoveDim(0);  // shape-safe: t has rank >= 1 (checked above)
-    std::vector<int64_t> expected_dims = {-1};
+    rest.RemoveDim(0);                          // shape-safe: t has rank >= 1 (checked above)
+    std::vector<int64_t> expected_dims = {-1};  // heap-ok: t's rank entries
     for (int d = 0; d < rest.dims(); ++d) expected_dims.push_back(rest.dim_size(d));
     // shape-safe: t's shape with its first dim unknown
     OP_REQUIRES(ctx, shape.IsCompatibleWith(PartialTensorShape(expected_dims)),
@@ -209,7 +212,11 @@ class TensorListSplitOp : public OpKernel {
     OP_REQUIRES(ctx, used == t.dim_size(0),
                 errors::InvalidArgument("Unused values in tensor. Length of tensor: ",
                                         t.dim_size(0), " Values used: ", used));
+    // Zero lengths make elements without rows: their number is the lengths', not t's.
+    OP_REQUIRES_OK(ctx, CheckSlotCount(lengths.size()));
     TensorList list(t.dtype(), std::move(shape));
+    // heap-ok: one Tensor handle per list element; their number checked against kMaxSlots
+    list.tensors.reserve(static_cast<size_t>(lengths.size()));
     int64_t start = 0;
     for (int64_t length : lengths) {
       TensorShape element_shape = rest;
@@ -322,6 +329,7 @@ class TensorListSetItemOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckSlotCount(index + 1));
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
+    // heap-ok: one Tensor handle per list element; index + 1 checked against kMaxSlots above
     if (index >= size) list->tensors.resize(static_cast<size_t>(index) + 1, Tensor(DT_INVALID));
     list->tensors[index] = item;
   }
@@ -352,8 +360,10 @@ class TensorListPushBackOp : public OpKernel {
     OP_REQUIRES(ctx, input->max_num_elements == -1 || size < input->max_num_elements,
                 errors::InvalidArgument("Tried to push item into a full list list size: ", size,
                                         " max_num_elements: ", input->max_num_elements));
+    OP_REQUIRES_OK(ctx, CheckSlotCount(size + 1));
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
+    // heap-ok: one Tensor handle per list element; size + 1 checked against kMaxSlots above
     list->tensors.push_back(item);
   }
 
@@ -409,6 +419,7 @@ class TensorListResizeOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckSlotCount(size));
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
+    // heap-ok: one Tensor handle per list element; size checked against kMaxSlots above
     list->tensors.resize(static_cast<size_t>(size), Tensor(DT_INVALID));
   }
 };
@@ -429,9 +440,10 @@ class TensorListStackOp : public OpKernel {
                                         " elements but got a list with ", size, " elements."));
     PartialTensorShape requested;
     OP_REQUIRES_OK(ctx, ElementShapeArgument(ctx, 1, &requested));
-    std::vector<int64_t> indices(static_cast<size_t>(size));
+    ScratchArray<int64_t> indices;
+    OP_REQUIRES_OK(ctx, indices.Allocate(ctx, size));
     for (int64_t i = 0; i < size; ++i) indices[i] = i;
-    StackElements(ctx, *list, indices, requested, 0);
+    StackElements(ctx, *list, indices.span(), requested, 0);
   }
 
  private:
@@ -452,8 +464,8 @@ class TensorListGatherOp : public OpKernel {
     OP_REQUIRES(ctx, indices_t.dims() == 1,
                 errors::InvalidArgument("Expected indices to be a vector, received shape: ",
                                         indices_t.shape().DebugString()));
-    IntegerValues indices;
-    OP_REQUIRES_OK(ctx, IntegerTensorValues(indices_t, &indices));
+    ScratchArray<int64_t> indices;
+    OP_REQUIRES_OK(ctx, IntegerValuesOf(ctx, indices_t, &indices));
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     for (int64_t index : indices) {
       OP_REQUIRES(ctx, index >= 0 && index < size,
@@ -462,7 +474,7 @@ class TensorListGatherOp : public OpKernel {
     }
     PartialTensorShape requested;
     OP_REQUIRES_OK(ctx, ElementShapeArgument(ctx, 2, &requested));
-    StackElements(ctx, *list, indices, requested, 0);
+    StackElements(ctx, *list, indices.span(), requested, 0);
   }
 
  private:
@@ -480,9 +492,9 @@ absl::Status ScatterRows(OpKernelContext* ctx, const Tensor& t, const Tensor& in
     return errors::InvalidArgument("Expected indices to be a vector, received shape: ",
                                    indices_t.shape().DebugString());
   }
-  IntegerValues indices;
-  RETURN_IF_ERROR(IntegerTensorValues(indices_t, &indices));
-  if (static_cast<int64_t>(indices.size()) != t.dim_size(0)) {
+  ScratchArray<int64_t> indices;
+  RETURN_IF_ERROR(IntegerValuesOf(ctx, indices_t, &indices));
+  if (indices.size() != t.dim_size(0)) {
     return errors::InvalidArgument("Specified a list with shape ", t.shape().DebugString(),
                                    " from a tensor with ", indices.size(), " indices");
   }
@@ -498,11 +510,12 @@ absl::Status ScatterRows(OpKernelContext* ctx, const Tensor& t, const Tensor& in
   }
   RETURN_IF_ERROR(CheckSlotCount(max_index + 1));
   if (max_index + 1 > static_cast<int64_t>(list->tensors.size())) {
+    // heap-ok: one Tensor handle per list element; max_index + 1 checked against kMaxSlots
     list->tensors.resize(static_cast<size_t>(max_index + 1), Tensor(DT_INVALID));
   }
-  for (size_t i = 0; i < indices.size(); ++i) {
+  for (int64_t i = 0; i < indices.size(); ++i) {
     Tensor element;
-    RETURN_IF_ERROR(RowsOf(ctx, t, static_cast<int64_t>(i), 1, element_shape, &element));
+    RETURN_IF_ERROR(RowsOf(ctx, t, i, 1, element_shape, &element));
     list->tensors[indices[i]] = std::move(element);
   }
   return absl::OkStatus();
@@ -526,6 +539,7 @@ class TensorListScatterOp : public OpKernel {
     }
     TensorList list(t.dtype(), std::move(shape));
     if (num_elements > 0) {
+      // heap-ok: one Tensor handle per list element; num_elements checked against kMaxSlots
       list.tensors.resize(static_cast<size_t>(num_elements), Tensor(DT_INVALID));
     }
     OP_REQUIRES_OK(ctx, ScatterRows(ctx, t, ctx->input(1), &list));
@@ -566,8 +580,8 @@ class TensorListConcatV2Op : public OpKernel {
                 errors::InvalidArgument("Concat requires elements to be at least vectors, "
                                         "found scalars instead."));
     const Tensor& leading_t = ctx->input(2);
-    IntegerValues leading_dims;
-    OP_REQUIRES_OK(ctx, IntegerTensorValues(leading_t, &leading_dims));
+    ScratchArray<int64_t> leading_dims;
+    OP_REQUIRES_OK(ctx, IntegerValuesOf(ctx, leading_t, &leading_dims));
 
     // The shape of every element but its first dim: from the set elements, else the merged
     // element shape.
@@ -590,7 +604,8 @@ class TensorListConcatV2Op : public OpKernel {
                                         "uninitialized elements. element_shape: ",
                                         partial.DebugString()));
     const int64_t size = static_cast<int64_t>(list->tensors.size());
-    std::vector<int64_t> rows(static_cast<size_t>(size));
+    ScratchArray<int64_t> rows;
+    OP_REQUIRES_OK(ctx, rows.Allocate(ctx, size));
     int64_t total = 0;
     for (int64_t i = 0; i < size; ++i) {
       const Tensor& t = list->tensors[i];
@@ -599,7 +614,7 @@ class TensorListConcatV2Op : public OpKernel {
       } else if (!partial.unknown_rank() && partial.dim_size(0) >= 0) {
         rows[i] = partial.dim_size(0);
       } else {
-        OP_REQUIRES(ctx, i < static_cast<int64_t>(leading_dims.size()) && leading_dims[i] >= 0,
+        OP_REQUIRES(ctx, i < leading_dims.size() && leading_dims[i] >= 0,
                     errors::InvalidArgument("Element ", i,
                                             " of the list is not set and neither element_shape "
                                             "nor leading_dims give its first dimension"));

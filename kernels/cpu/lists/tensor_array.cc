@@ -16,6 +16,7 @@ TensorArray::TensorArray(std::string name, int64_t size, Options options)
       clear_after_read_(options.clear_after_read),
       identical_element_shapes_(options.identical_element_shapes),
       element_shape_(std::move(options.element_shape)),
+      // heap-ok: one Slot per element; TensorArrayV3 checked size against kMaxSlots
       slots_(static_cast<size_t>(size)) {}
 
 std::string TensorArray::DebugString() const { return absl::StrCat("TensorArray ", name_); }
@@ -56,7 +57,7 @@ absl::Status TensorArray::WriteLocked(int64_t index, const Tensor& value) {
   }
   if (index >= size) {
     RETURN_IF_ERROR(CheckSlotCount(index + 1));
-    slots_.resize(static_cast<size_t>(index) + 1);
+    slots_.resize(static_cast<size_t>(index) + 1);  // heap-ok: index + 1 checked just above
   }
   Slot& slot = slots_[index];
   if (slot.written) {
@@ -110,6 +111,10 @@ absl::Status TensorArray::Gather(OpKernelContext* ctx, absl::Span<const int64_t>
                                  const PartialTensorShape& element_shape, Tensor* value) {
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckOpenLocked());
+  // The gathered elements are held as Tensor handles (shared, not copied) until stacked; an
+  // index may repeat, so their number is bounded only here.
+  RETURN_IF_ERROR(CheckSlotCount(static_cast<int64_t>(indices.size())));
+  // heap-ok: one Tensor handle per gathered element; their number checked against kMaxSlots
   std::vector<Tensor> values(indices.size());
   for (size_t i = 0; i < indices.size(); ++i) {
     RETURN_IF_ERROR(ReadLocked(ctx, indices[i], &values[i]));
@@ -146,9 +151,10 @@ absl::Status TensorArray::Gather(OpKernelContext* ctx, absl::Span<const int64_t>
 
 absl::Status TensorArray::Concat(OpKernelContext* ctx,
                                  const PartialTensorShape& element_shape_except0, Tensor* value,
-                                 std::vector<int64_t>* lengths) {
+                                 Tensor* lengths) {
   absl::MutexLock lock(&mu_);
   RETURN_IF_ERROR(CheckOpenLocked());
+  // heap-ok: one Tensor handle per element; slots_ never grows past kMaxSlots
   std::vector<Tensor> values(slots_.size());
   for (size_t i = 0; i < slots_.size(); ++i) {
     RETURN_IF_ERROR(ReadLocked(ctx, static_cast<int64_t>(i), &values[i]));
@@ -163,8 +169,11 @@ absl::Status TensorArray::Concat(OpKernelContext* ctx,
           "zero-size TensorArrays.");
     }
   }
+  // shape-safe: one dim, the number of the array's elements
+  const TensorShape lengths_shape({static_cast<int64_t>(values.size())});
+  RETURN_IF_ERROR(ctx->allocate_temp(DT_INT64, lengths_shape, lengths));
+  int64_t* const rows = lengths->base<int64_t>();
   int64_t total = 0;
-  lengths->clear();
   for (size_t i = 0; i < values.size(); ++i) {
     const Tensor& v = values[i];
     if (v.dims() < 1) {
@@ -183,7 +192,7 @@ absl::Status TensorArray::Concat(OpKernelContext* ctx,
           rest.DebugString(), " but index ", i,
           " has (excepting dimension 0) shape: ", v_rest.DebugString());
     }
-    lengths->push_back(v.dim_size(0));
+    rows[i] = v.dim_size(0);
     total += v.dim_size(0);
   }
   TensorShape shape = rest;

@@ -54,9 +54,10 @@ class TensorArray : public ResourceBase {
   // `element_shape` merged with the array's, which must then be fully known.
   absl::Status Gather(OpKernelContext* ctx, absl::Span<const int64_t> indices,
                       const PartialTensorShape& element_shape, Tensor* value);
-  // Reads every slot and concatenates them along dim 0; *lengths gets each one's rows.
+  // Reads every slot and concatenates them along dim 0; *lengths (an int64 vector from ctx's
+  // allocator) gets each one's rows.
   absl::Status Concat(OpKernelContext* ctx, const PartialTensorShape& element_shape_except0,
-                      Tensor* value, std::vector<int64_t>* lengths);
+                      Tensor* value, Tensor* lengths);
   // Writes value[start_i : start_i + lengths[i]] at index i.
   absl::Status Split(OpKernelContext* ctx, const Tensor& value, absl::Span<const int64_t> lengths);
   // Writes value[i] at indices[i].
@@ -85,6 +86,7 @@ class TensorArray : public ResourceBase {
   absl::Mutex mu_;
   // Narrowed by the first write when identical_element_shapes.
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
+  // heap-ok: the array's state, one Slot per element; every growth checked by CheckSlotCount
   std::vector<Slot> slots_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
 };

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
@@ -15,6 +14,7 @@
 #include "graph/core/types.h"
 #include "kernels/cpu/lists/element_rows.h"
 #include "kernels/cpu/lists/tensor_array.h"
+#include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/resource_mgr.h"
 
@@ -47,12 +47,15 @@ absl::Status ScalarIndex(const Tensor& t, const char* what, int64_t* value) {
   return IntegerTensorScalar(t, value);
 }
 
-absl::Status VectorValues(const Tensor& t, const char* what, IntegerValues* values) {
+// The values of the integer vector `t` in scratch from ctx's allocator (their number is the
+// graph's data).
+absl::Status VectorValues(OpKernelContext* ctx, const Tensor& t, const char* what,
+                          ScratchArray<int64_t>* values) {
   if (t.dims() != 1) {
     return errors::InvalidArgument(
         what, " must be a vector, but received shape: ", t.shape().DebugString());
   }
-  return IntegerTensorValues(t, values);
+  return IntegerValuesOf(ctx, t, values);
 }
 
 absl::Status CheckDtype(const TensorArray& array, DataType requested) {
@@ -150,10 +153,10 @@ class TensorArrayGatherOp : public OpKernel {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
     OP_REQUIRES_OK(ctx, CheckDtype(*array, dtype_));
-    IntegerValues indices;
-    OP_REQUIRES_OK(ctx, VectorValues(ctx->input(1), "indices", &indices));
+    ScratchArray<int64_t> indices;
+    OP_REQUIRES_OK(ctx, VectorValues(ctx, ctx->input(1), "indices", &indices));
     Tensor value;
-    OP_REQUIRES_OK(ctx, array->Gather(ctx, indices, element_shape_, &value));
+    OP_REQUIRES_OK(ctx, array->Gather(ctx, indices.span(), element_shape_, &value));
     ctx->set_output(0, value);
   }
 
@@ -169,9 +172,9 @@ class TensorArrayScatterOp : public OpKernel {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
     OP_REQUIRES_OK(ctx, CheckDtype(*array, ctx->input(2).dtype()));
-    IntegerValues indices;
-    OP_REQUIRES_OK(ctx, VectorValues(ctx->input(1), "indices", &indices));
-    OP_REQUIRES_OK(ctx, array->Scatter(ctx, indices, ctx->input(2)));
+    ScratchArray<int64_t> indices;
+    OP_REQUIRES_OK(ctx, VectorValues(ctx, ctx->input(1), "indices", &indices));
+    OP_REQUIRES_OK(ctx, array->Scatter(ctx, indices.span(), ctx->input(2)));
     ForwardFlow(ctx, 3);
   }
 };
@@ -187,14 +190,10 @@ class TensorArrayConcatOp : public OpKernel {
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
     OP_REQUIRES_OK(ctx, CheckDtype(*array, dtype_));
     Tensor value;
-    std::vector<int64_t> lengths;
+    Tensor lengths;
     OP_REQUIRES_OK(ctx, array->Concat(ctx, element_shape_except0_, &value, &lengths));
     ctx->set_output(0, value);
-    Tensor* lengths_out;
-    // shape-safe: one dim, the number of the array's elements
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({static_cast<int64_t>(lengths.size())}),
-                                             &lengths_out));
-    for (size_t i = 0; i < lengths.size(); ++i) lengths_out->flat<int64_t>()(i) = lengths[i];
+    ctx->set_output(1, lengths);
   }
 
  private:
@@ -209,9 +208,9 @@ class TensorArraySplitOp : public OpKernel {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
     OP_REQUIRES_OK(ctx, CheckDtype(*array, ctx->input(1).dtype()));
-    IntegerValues lengths;
-    OP_REQUIRES_OK(ctx, VectorValues(ctx->input(2), "lengths", &lengths));
-    OP_REQUIRES_OK(ctx, array->Split(ctx, ctx->input(1), lengths));
+    ScratchArray<int64_t> lengths;
+    OP_REQUIRES_OK(ctx, VectorValues(ctx, ctx->input(2), "lengths", &lengths));
+    OP_REQUIRES_OK(ctx, array->Split(ctx, ctx->input(1), lengths.span()));
     ForwardFlow(ctx, 3);
   }
 };

@@ -48,8 +48,9 @@ class TensorList : public VariantPayload {
   PartialTensorShape element_shape;  // unknown rank by default
   // -1: no limit (EmptyTensorList's max_num_elements).
   int64_t max_num_elements = -1;
-  // Set elements, and Tensor(DT_INVALID) for slots not yet set.
-  std::vector<Tensor> tensors;
+  // Set elements, and Tensor(DT_INVALID) for slots not yet set. The list's state, not
+  // scratch: every kernel that grows it checks the new length with CheckSlotCount.
+  std::vector<Tensor> tensors;  // heap-ok: one Tensor handle per element, at most kMaxSlots
 };
 
 // Reads input `index` of `ctx` as a list: a scalar DT_VARIANT tensor holding a TensorList.
