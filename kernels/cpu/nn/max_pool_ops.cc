@@ -162,12 +162,13 @@ class MaxPoolV2Op : public OpKernel {
     const Tensor& strides = ctx->input(2);
     const auto k = ksize.flat<int32_t>();
     const auto s = strides.flat<int32_t>();
-    window.ksize.assign(k.data(), k.data() + k.size());
-    window.strides.assign(s.data(), s.data() + s.size());
-    OP_REQUIRES(ctx, window.ksize.size() == 4,
+    // Checked before copying: the inputs' lengths are data, 4 is all a window takes.
+    OP_REQUIRES(ctx, k.size() == 4,
                 errors::InvalidArgument("Sliding window ksize field must specify 4 dimensions"));
-    OP_REQUIRES(ctx, window.strides.size() == 4,
+    OP_REQUIRES(ctx, s.size() == 4,
                 errors::InvalidArgument("Sliding window stride field must specify 4 dimensions"));
+    window.ksize.assign(k.data(), k.data() + k.size());    // heap-ok: 4 values, checked above
+    window.strides.assign(s.data(), s.data() + s.size());  // heap-ok: 4 values, checked above
     OP_REQUIRES_OK(ctx, CheckPoolWindowSizes(window));
     for (int32_t v : window.ksize) {
       OP_REQUIRES(ctx, v > 0, errors::InvalidArgument("Sliding window ksize must be positive."));
