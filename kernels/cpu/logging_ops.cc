@@ -200,7 +200,8 @@ class StringFormatOp : public OpKernel {
 
  private:
   int32_t summarize_ = 3;
-  std::vector<std::string> parts_;  // heap-ok: the template attr's parts, one per placeholder + 1
+  std::vector<std::string>
+      parts_;  // on the heap, bounded: the template attr's parts, one per placeholder + 1
 };
 
 REGISTER_KERNEL_BUILDER(Name("Assert").Device(DEVICE_CPU), AssertOp);

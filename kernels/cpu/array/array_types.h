@@ -18,6 +18,7 @@ inline DataTypeVector ArrayTypes(std::initializer_list<DataType> extra = {}) {
   DataTypeVector types = {DT_FLOAT,     DT_DOUBLE,     DT_HALF,  DT_BFLOAT16, DT_INT8,   DT_INT16,
                           DT_INT32,     DT_INT64,      DT_UINT8, DT_UINT16,   DT_UINT32, DT_UINT64,
                           DT_COMPLEX64, DT_COMPLEX128, DT_BOOL,  DT_STRING};
+  // heap-ok: a DataTypeVector of the node's types
   types.insert(types.end(), extra.begin(), extra.end());
   return types;
 }

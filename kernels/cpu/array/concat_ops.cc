@@ -158,6 +158,7 @@ class PackOp : public OpKernel {
     int64_t outer = 1;
     for (int d = 0; d < axis; ++d) outer *= first.dim_size(d);
     const int64_t cols = outer == 0 ? 0 : first.NumElements() / outer;
+    // heap-ok: one per input of the node
     const absl::InlinedVector<int64_t, 8> all_cols(n, cols);
     ConcatRows(ctx, inputs, all_cols, outer, out);
   }

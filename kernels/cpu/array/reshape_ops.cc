@@ -98,6 +98,7 @@ class SqueezeOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
     const int rank = input.dims();
+    // heap-ok: one per dim of the input (rank <= 254)
     absl::InlinedVector<bool, 8> wanted(rank, false);
     for (int64_t dim : squeeze_dims_) {
       OP_REQUIRES(ctx, -rank <= dim && dim < rank,
@@ -105,7 +106,7 @@ class SqueezeOp : public OpKernel {
                                           rank, " dimensions."));
       wanted[dim < 0 ? dim + rank : dim] = true;
     }
-    std::vector<int64_t> dims;  // heap-ok: at most the input's rank entries
+    std::vector<int64_t> dims;  // on the heap, bounded: at most the input's rank entries
     for (int d = 0; d < rank; ++d) {
       const int64_t size = input.dim_size(d);
       if (squeeze_dims_.empty()) {
@@ -123,7 +124,7 @@ class SqueezeOp : public OpKernel {
   }
 
  private:
-  std::vector<int64_t> squeeze_dims_;  // heap-ok: the squeeze_dims attr's list
+  std::vector<int64_t> squeeze_dims_;  // on the heap, bounded: the squeeze_dims attr's list
 };
 
 class ExpandDimsOp : public OpKernel {

@@ -29,6 +29,7 @@ class ReverseV2Op : public OpKernel {
     IntegerValues axes;
     OP_REQUIRES_OK(ctx, IntegerTensorValues(axis_t, &axes));
     const int rank = input.dims();
+    // heap-ok: one per dim of the input (rank <= 254)
     absl::InlinedVector<bool, 8> reverse(rank, false);
     for (size_t i = 0; i < axes.size(); ++i) {
       const int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
@@ -40,6 +41,7 @@ class ReverseV2Op : public OpKernel {
       reverse[axis] = true;
     }
     const auto in_strides = RowMajorStrides(input.shape());
+    // heap-ok: one per dim of the input (rank <= 254)
     IntegerValues strides(rank);
     int64_t offset = 0;
     bool identity = true;

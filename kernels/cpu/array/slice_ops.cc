@@ -56,6 +56,7 @@ void OutputRegion(OpKernelContext* ctx, const Tensor& input, absl::Span<const in
   OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
   if (out_shape.num_elements() == 0) return;
   const auto in_strides = RowMajorStrides(input.shape());
+  // heap-ok: one per dim of the input (rank <= 254)
   absl::InlinedVector<int64_t, 8> strides(rank);
   int64_t offset = 0;
   for (int d = 0; d < rank; ++d) {
@@ -107,6 +108,7 @@ class SliceOp : public OpKernel {
             errors::InvalidArgument("Expected size[", d, "] in [0, ", dim - b, "], but got ", s));
       }
     }
+    // heap-ok: one per dim of the input (rank <= 254)
     const IntegerValues steps(rank, 1);
     // shape-safe: each size checked in [0, dim - begin] above, so no dim exceeds the input's
     OutputRegion(ctx, input, begin, sizes, steps, TensorShape(sizes));
@@ -134,6 +136,7 @@ class StridedSliceOp : public OpKernel {
     OP_REQUIRES(ctx, spec.final_shape.AsTensorShape(&out_shape),
                 errors::Internal("StridedSlice produced an unknown output shape"));
     const int rank = input.dims();
+    // heap-ok: one per dim of the input (rank <= 254)
     IntegerValues sizes(rank);
     for (int d = 0; d < rank; ++d) sizes[d] = spec.processing_shape.dim_size(d);
     OutputRegion(ctx, input, spec.begin, sizes, spec.strides, out_shape);

@@ -137,6 +137,7 @@ void Copy(OpKernelContext* ctx, const Plan& plan, const U* src, U* dst) {
 }  // namespace
 
 absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape) {
+  // heap-ok: one per dim of the shape (rank <= 254)
   absl::InlinedVector<int64_t, 8> strides(shape.dims());
   int64_t s = 1;
   for (int d = shape.dims() - 1; d >= 0; --d) {

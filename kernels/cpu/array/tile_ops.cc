@@ -99,6 +99,7 @@ class BroadcastToOp : public OpKernel {
         errors::InvalidArgument("Rank of input (", in_rank,
                                 ") must be no greater than rank of output shape (", rank, ")."));
     const auto in_strides = RowMajorStrides(input.shape());
+    // heap-ok: one per dim of the input (rank <= 254)
     IntegerValues strides(rank, 0);
     for (int d = 0; d < rank; ++d) {
       const int in_d = d - (rank - in_rank);

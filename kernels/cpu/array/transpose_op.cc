@@ -39,6 +39,7 @@ class TransposeOp : public OpKernel {
                                 ". But input(1) is a vector of size ", perm_t.NumElements()));
     IntegerValues perm;
     OP_REQUIRES_OK(ctx, IntegerTensorValues(perm_t, &perm));
+    // heap-ok: one per dim of the input (perm was checked to have rank entries)
     absl::InlinedVector<bool, 8> seen(rank, false);
     for (int i = 0; i < rank; ++i) {
       const int64_t d = perm[i];
@@ -51,7 +52,9 @@ class TransposeOp : public OpKernel {
                   errors::InvalidArgument(i, " is missing from {", absl::StrJoin(perm, ","), "}."));
     }
     const auto in_strides = RowMajorStrides(input.shape());
+    // heap-ok: one per dim of the input (rank <= 254)
     IntegerValues dims(rank);
+    // heap-ok: one per dim of the input (rank <= 254)
     IntegerValues strides(rank);
     // Whether the non-trivial dims keep their order, so no element moves.
     bool in_order = true;

@@ -71,12 +71,14 @@ class AddNOp : public OpKernel {
       ctx->set_output(0, first);
       return;
     }
+    // heap-ok: one per input of the node
     absl::InlinedVector<int, 8> candidates(n);
     for (int i = 0; i < n; ++i) candidates[i] = i;
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(candidates, 0, first.shape(), &out));
     const int64_t size = first.NumElements();
     if (size == 0) return;
+    // heap-ok: one per input of the node
     absl::InlinedVector<const T*, 8> in(n);
     for (int i = 0; i < n; ++i) in[i] = ctx->input(i).flat<T>().data();
     T* out_data = out->flat<T>().data();

@@ -51,6 +51,7 @@ class BiasAddOp : public OpKernel {
     const int64_t n = value.NumElements();
     if (n == 0) return;
 
+    // heap-ok: one per dim of the value (rank <= 254)
     absl::InlinedVector<int64_t, 6> bias_dims(value.dims() - channel_dim, 1);
     bias_dims[0] = bias.dim_size(0);
     TensorShape bias_shape;

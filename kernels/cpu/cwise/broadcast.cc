@@ -42,9 +42,11 @@ bool MakeBroadcastPlan(absl::Span<const TensorShape* const> shapes, BroadcastPla
   }
   if (!TensorShape::BuildTensorShape(out_dims, &plan->output_shape).ok()) return false;
   plan->num_operands = n;
+  // heap-ok: one per merged dim of the operands (rank <= 254)
   plan->dims.assign(sizes.begin(), sizes.end());
   const size_t merged = sizes.size();
   for (int k = 0; k < n; ++k) {
+    // heap-ok: one per merged dim of the operands (rank <= 254)
     plan->strides[k].assign(merged, 0);
     int64_t step = 1;
     for (size_t d = merged; d-- > 0;) {

@@ -54,6 +54,7 @@ class RowCursor {
  public:
   RowCursor(const BroadcastPlan& plan, int64_t first_row) : plan_(plan), row_(first_row) {
     const int outer = static_cast<int>(plan.dims.size()) - 1;
+    // heap-ok: one per outer dim of the plan (rank <= 254)
     index_.assign(outer, 0);
     for (int k = 0; k < plan.num_operands; ++k) offset_[k] = 0;
     int64_t rest = first_row;

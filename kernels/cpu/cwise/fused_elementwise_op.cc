@@ -142,6 +142,7 @@ absl::Status LayoutOf(const TensorShape& in, const TensorShape& out, InputLayout
   }
   if (in.dims() <= rank) {
     // Dims aligned to the right, missing leading ones counting as 1.
+    // heap-ok: one per dim of the input (rank <= 254)
     std::vector<int64_t> dims(rank, 1);
     for (int i = 0; i < in.dims(); ++i) dims[rank - in.dims() + i] = in.dim_size(i);
     // Row: ones, then the output's trailing dims.
@@ -207,6 +208,7 @@ class FusedElementwiseOp : public OpKernel {
     // Buffers: each step's result gets a slot that is free again after its last reader, so
     // a chain needs a few tile buffers, not one per step.
     const int num_steps = static_cast<int>(steps_.size());
+    // heap-ok: one per step of the fused chain (the node's attrs)
     std::vector<int> last_read(num_steps, -1);
     for (int k = 0; k < num_steps; ++k) {
       for (int j = 0; j < steps_[k].arity; ++j) {
@@ -214,6 +216,7 @@ class FusedElementwiseOp : public OpKernel {
         if (ref >= num_inputs_) last_read[ref - num_inputs_] = k;
       }
     }
+    // heap-ok: one per step of the fused chain (the node's attrs)
     slot_.assign(num_steps, -1);
     std::vector<int> free_slots;
     for (int k = 0; k < num_steps; ++k) {
@@ -246,14 +249,18 @@ class FusedElementwiseOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const int n_in = num_inputs_;
     const TensorShape out_shape = ctx->input(0).shape();
+    // heap-ok: one per input of the node
     std::vector<InputLayout> layouts(n_in);
+    // heap-ok: one per input of the node
     std::vector<const T*> data(n_in);
     std::vector<int> forwardable;
     int expanded = 0;  // inputs needing a tile buffer of their own
+    // heap-ok: one per input of the node
     std::vector<int> expand_slot(n_in, -1);
     // A short repeated row (a per-channel constant over a 3-channel image) is laid out once,
     // repeated over kTile + period elements, so that every tile reads it at an offset
     // instead of copying it period by period.
+    // heap-ok: one per input of the node
     std::vector<std::vector<T>> patterns(n_in);
     for (int i = 0; i < n_in; ++i) {
       const Tensor& in = ctx->input(i);
@@ -265,6 +272,7 @@ class FusedElementwiseOp : public OpKernel {
       if (layouts[i].kind == InputLayout::kFull) forwardable.push_back(i);
       if (layouts[i].kind == InputLayout::kRow && layouts[i].period < kTile) {
         const int64_t period = layouts[i].period;
+        // heap-ok: at most 2 * kTile elements (period < kTile)
         patterns[i].resize(kTile + period);
         for (int64_t e = 0; e < kTile + period; ++e) patterns[i][e] = data[i][e % period];
       } else if (layouts[i].kind == InputLayout::kRow || layouts[i].kind == InputLayout::kRun) {
@@ -282,6 +290,7 @@ class FusedElementwiseOp : public OpKernel {
     const Eigen::TensorOpCost tile_cost(n_in * kTile * sizeof(T), kTile * sizeof(T),
                                         static_cast<double>(cycles_) * kTile);
     ParallelFor(ctx, num_tiles, n, tile_cost, [&](int64_t first_tile, int64_t last_tile) {
+      // heap-ok: kTile elements per tile buffer, one buffer per step or input of the node
       std::unique_ptr<T[]> scratch(new T[buffers * kTile]);
       for (int64_t tile = first_tile; tile < last_tile; ++tile) {
         const int64_t first = tile * kTile;
@@ -338,10 +347,12 @@ class FusedElementwiseOp : public OpKernel {
     std::vector<std::vector<int64_t>> dims;
     for (int i = 0; i < num_inputs_; ++i) {
       const TensorShape& in = ctx->input(i).shape();
+      // heap-ok: one per dim of the input (rank <= 254)
       std::vector<int64_t> d(rank, 1);
       for (int j = 0; j < in.dims() && j < rank; ++j) d[rank - in.dims() + j] = in.dim_size(j);
       dims.push_back(std::move(d));
     }
+    // heap-ok: one per dim of the output (rank <= 254)
     const std::vector<int64_t> out_dims(out.dim_sizes().begin(), out.dim_sizes().end());
     for (size_t k = 0; k < steps_.size(); ++k) {
       const FusedElementwiseStep& step = steps_[k];

@@ -101,6 +101,7 @@ class SelectOp : public OpKernel {
           errors::InvalidArgument("'then' and 'else' must have the same size.  but received: ",
                                   t.shape().DebugString(), " vs. ", e.shape().DebugString()));
       // Rows of t and e by their first dim: the condition as [n, 1, ..., 1].
+      // heap-ok: one per dim of the input (rank <= 254)
       absl::InlinedVector<int64_t, 6> dims(t.dims(), 1);
       dims[0] = cond.NumElements();
       TensorShape cond_shape;

@@ -49,7 +49,9 @@ std::vector<float> MakeCoefficientsTable(double a) {
 
 const std::vector<float>& CoefficientsTable(bool keys_cubic) {
   // TensorFlow passes the float constants -0.5f and -0.75f (both exact in double).
+  // heap-ok: a constant table of (kTableSize + 1) * 2 floats, made once
   static const std::vector<float>* const keys = new std::vector<float>(MakeCoefficientsTable(-0.5));
+  // heap-ok: a constant table of (kTableSize + 1) * 2 floats, made once
   static const std::vector<float>* const legacy =
       new std::vector<float>(MakeCoefficientsTable(-0.75));
   return keys_cubic ? *keys : *legacy;

@@ -96,6 +96,7 @@ class GatherNdOp : public OpKernel {
         ctx, depth <= kMaxIndexDepth,
         errors::InvalidArgument("Only indices.shape[-1] values between 1 and ", kMaxIndexDepth,
                                 " are currently supported.  Requested rank: ", depth));
+    // heap-ok: indices.shape[-1] entries, at most kMaxIndexDepth (checked above)
     absl::InlinedVector<int64_t, 8> strides(depth, 0);
     for (int64_t k = depth - 1, stride = slice; k >= 0; --k) {
       strides[k] = stride;
@@ -110,6 +111,7 @@ class GatherNdOp : public OpKernel {
           if (SliceOffset(idx + r * depth, depth, params.shape(), strides) >= 0) continue;
           TensorShape rows_shape = indices.shape();
           rows_shape.RemoveLastDims(1);  // shape-safe: indices has rank >= 1 (checked above)
+          // heap-ok: indices.shape[-1] entries, at most kMaxIndexDepth (checked above)
           absl::InlinedVector<int64_t, 8> bad(idx + r * depth, idx + (r + 1) * depth);
           OP_REQUIRES(ctx, false,
                       errors::InvalidArgument(

@@ -12,6 +12,7 @@ std::string SliceDebugString(const TensorShape& shape, int64_t flat) {
   const int dims = shape.dims();
   if (dims == 0) return "";
   if (dims == 1) return absl::StrCat("[", flat, "]");
+  // heap-ok: one per dim of the shape (rank <= 254)
   absl::InlinedVector<int64_t, 8> strides(dims);
   strides[dims - 1] = 1;
   for (int i = dims - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape.dim_size(i + 1);

@@ -71,7 +71,8 @@ class MirrorPadOp : public OpKernel {
       }
       // Bounded by the checks above, so the sum cannot overflow.
       OP_REQUIRES_OK(ctx, output_shape.AddDimWithStatus(before + size + after));
-      // heap-ok: one entry per dim, rank <= kMaxMirrorPadDims (checked above), held inline
+      // on the heap, bounded: one entry per dim, rank <= kMaxMirrorPadDims (checked above), held
+      // inline
       plan.in_dims.push_back(size);
       plan.out_dims.push_back(before + size + after);
       if (d == dims - 1) plan.inner_begin = before;

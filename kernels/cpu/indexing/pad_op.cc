@@ -119,7 +119,7 @@ class PadOp : public OpKernel {
         plan.out_dims.back() *= size;
         befores.back() *= size;
       } else {
-        // heap-ok: one entry per dim, rank <= kMaxPadDims (checked above), held inline
+        // on the heap, bounded: one entry per dim, rank <= kMaxPadDims (checked above), held inline
         plan.in_dims.push_back(size);
         plan.out_dims.push_back(before + size + after);
         befores.push_back(before);

@@ -51,7 +51,7 @@ inline absl::Status AllocateSources(OpKernelContext* ctx, PadPlan* plan) {
   plan->source.clear();
   int64_t* next = plan->sources.data();
   for (const int64_t size : plan->out_dims) {
-    plan->source.push_back(next);  // heap-ok: one pointer per dim of the plan
+    plan->source.push_back(next);  // on the heap, bounded: one pointer per dim of the plan
     next += size;
   }
   return absl::OkStatus();
@@ -64,12 +64,14 @@ void PadRows(OpKernelContext* ctx, const PadPlan& plan, const U* in, U* out, con
   const int64_t inner = plan.out_dims[outer_rank];
   const int64_t in_inner = plan.in_dims[outer_rank];
   const int64_t* const inner_source = plan.source[outer_rank];
+  // heap-ok: one per dim of the input (rank <= 254)
   absl::InlinedVector<int64_t, 8> in_strides(rank, 1);
   for (int d = rank - 2; d >= 0; --d) in_strides[d] = in_strides[d + 1] * plan.in_dims[d + 1];
   int64_t rows = 1;
   for (int d = 0; d < outer_rank; ++d) rows *= plan.out_dims[d];
   const Eigen::TensorOpCost cost(in_inner * sizeof(U), inner * sizeof(U), inner);
   ParallelFor(ctx, rows, rows * inner, cost, [&](int64_t first, int64_t last) {
+    // heap-ok: one per outer dim of the input (rank <= 254)
     absl::InlinedVector<int64_t, 8> coord(outer_rank, 0);
     for (int64_t d = outer_rank - 1, rest = first; d >= 0; --d) {
       coord[d] = rest % plan.out_dims[d];

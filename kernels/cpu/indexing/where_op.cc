@@ -34,6 +34,7 @@ void NonZeroMask(OpKernelContext* ctx, const T* in, int64_t n, uint8_t* mask) {
 void WriteCoordinates(const TensorShape& shape, const uint8_t* mask, int64_t* out) {
   const int rank = shape.dims();
   const int64_t n = shape.num_elements();
+  // heap-ok: one per dim of the input (rank <= 254)
   absl::InlinedVector<int64_t, 8> coord(rank, 0);
   for (int64_t i = 0; i < n; ++i) {
     if (mask[i]) {

@@ -109,6 +109,7 @@ Acc SumReduced(const StridedPass& p, const Src* base) {
   const int64_t inner = p.reduce_dims[nr - 1];
   const int64_t inner_stride = p.reduce_strides[nr - 1];
   const int64_t outer = p.NumReduced() / inner;
+  // heap-ok: one per dim of an operand (rank <= 254)
   absl::InlinedVector<int64_t, 8> idx(nr, 0);
   S acc(0);
   int64_t offset = 0;
@@ -140,6 +141,7 @@ void RunPass(OpKernelContext* ctx, const StridedPass& p, const Src* src, Dst* ds
   const int64_t reduced = p.NumReduced();
   const bool reduces = !p.reduce_dims.empty();
   const auto run = [&](int64_t first, int64_t last) {
+    // heap-ok: one per outer dim of an operand (rank <= 254)
     absl::InlinedVector<int64_t, 8> idx(outer_dims, 0);
     int64_t s_off = 0, d_off = 0;
     int64_t rest = first;
@@ -375,8 +377,10 @@ class EinsumOp : public OpKernel {
   absl::Status RunOneDnn(OpKernelContext* ctx, const Plan& p, const float* x, const float* y,
                          float* out) {
     std::vector<int64_t> key = {p.m, p.k, p.n, p.x.transposed, p.y.transposed};
+    // heap-ok: the cache key holds one entry per batch dim (rank <= 254)
     key.insert(key.end(), p.x_batch.begin(), p.x_batch.end());
     key.push_back(-1);
+    // heap-ok: the cache key holds one entry per batch dim (rank <= 254)
     key.insert(key.end(), p.y_batch.begin(), p.y_batch.end());
     std::shared_ptr<const MatMulPrimitive> prim;
     if (OneDnnCachingEnabled()) {

@@ -59,6 +59,7 @@ absl::Status ParseSubscript(absl::string_view subscript, const std::string& equa
 
 // Row-major strides of `dims`.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
+  // heap-ok: one per dim of an operand (rank <= 254)
   std::vector<int64_t> strides(dims.size());
   int64_t step = 1;
   for (size_t d = dims.size(); d-- > 0;) {
@@ -85,6 +86,7 @@ std::vector<int> Filter(const std::vector<int>& labels, Pred keep) {
 
 std::vector<int> Concat(std::initializer_list<const std::vector<int>*> parts) {
   std::vector<int> out;
+  // heap-ok: the labels of the equation attr
   for (const std::vector<int>* p : parts) out.insert(out.end(), p->begin(), p->end());
   return out;
 }
@@ -210,6 +212,7 @@ absl::Status ParseEquation(const std::string& text, int num_inputs, Equation* eq
     return errors::InvalidArgument("Expected ", inputs.size(), " inputs for equation ", text,
                                    " but got: ", num_inputs);
   }
+  // heap-ok: one per input of the node
   eq.inputs.resize(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     RETURN_IF_ERROR(ParseSubscript(inputs[i], text, false, &eq.names, &eq.inputs[i]));
@@ -232,6 +235,7 @@ absl::Status MakePlan(const Equation& eq, absl::Span<const TensorShape> shapes, 
 
   // The ellipsis of each input covers the dims its named labels leave over; these become
   // labels named + 0 ... named + max_bcast - 1, right-aligned across the inputs.
+  // heap-ok: one per input of the node
   std::vector<int> num_bcast(num_inputs, 0);
   int max_bcast = 0;
   for (int i = 0; i < num_inputs; ++i) {
@@ -269,13 +273,18 @@ absl::Status MakePlan(const Equation& eq, absl::Span<const TensorShape> shapes, 
   };
 
   // Sizes: a named label's must agree everywhere; an ellipsis dim broadcasts (1 against n).
+  // heap-ok: one per label of the equation attr
   std::vector<int64_t> size(num_labels, -1);
+  // heap-ok: one per input of the node
   std::vector<InputLabels> in(num_inputs);
   for (int i = 0; i < num_inputs; ++i) {
     InputLabels& li = in[i];
     li.axes = expand(eq.inputs[i], num_bcast[i]);
+    // heap-ok: one per label of the equation attr
     li.size.assign(num_labels, 1);
+    // heap-ok: one per label of the equation attr
     li.stride.assign(num_labels, 0);
+    // heap-ok: one per label of the equation attr
     li.count.assign(num_labels, 0);
     const std::vector<int64_t> strides = RowMajorStrides(shapes[i].dim_sizes());
     for (int a = 0; a < shapes[i].dims(); ++a) {
@@ -314,6 +323,7 @@ absl::Status MakePlan(const Equation& eq, absl::Span<const TensorShape> shapes, 
   // The output.
   const std::vector<int> out_axes = expand(eq.output, max_bcast);
   std::vector<int64_t> out_dims;
+  // heap-ok: one per label of the equation attr
   std::vector<int> out_count(num_labels, 0);
   std::vector<int> out_order;  // labels in order of first appearance in the output
   for (int l : out_axes) {
@@ -333,6 +343,7 @@ absl::Status MakePlan(const Equation& eq, absl::Span<const TensorShape> shapes, 
     }
   }
   // Where each label lands in the output: the sum of the strides of the axes it labels.
+  // heap-ok: one per label of the equation attr
   std::vector<int64_t> out_stride(num_labels, 0);
   const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
   for (size_t a = 0; a < out_axes.size(); ++a) out_stride[out_axes[a]] += out_strides[a];
@@ -468,6 +479,7 @@ absl::Status MakePlan(const Equation& eq, absl::Span<const TensorShape> shapes, 
     plan->finish.src_strides = result_strides;
     for (int l : result) plan->finish.dst_strides.push_back(out_stride[l]);
   } else {
+    // heap-ok: one per label of the equation attr
     std::vector<int64_t> result_stride(num_labels, 0);
     for (size_t r = 0; r < result.size(); ++r) result_stride[result[r]] = result_strides[r];
     plan->finish.dims = out_dims;

@@ -323,7 +323,9 @@ class MatMulOp : public OpKernel {
                             int64_t y_row_stride, std::shared_ptr<MatMulPrimitive>* prim) {
     std::vector<int64_t> key = {
         plan.m, plan.k, plan.n, plan.adj_x, plan.adj_y, static_cast<int64_t>(type), y_row_stride};
+    // heap-ok: the cache key holds one entry per batch dim (rank <= 254)
     key.insert(key.end(), plan.x_batch.begin(), plan.x_batch.end());
+    // heap-ok: the cache key holds one entry per batch dim (rank <= 254)
     key.insert(key.end(), plan.y_batch.begin(), plan.y_batch.end());
     key.push_back(OneDnnThreads());
     const bool caching = OneDnnCachingEnabled();

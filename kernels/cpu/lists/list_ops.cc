@@ -194,7 +194,7 @@ class TensorListSplitOp : public OpKernel {
     OP_REQUIRES_OK(ctx, IntegerValuesOf(ctx, lengths_t, &lengths));
     TensorShape rest = t.shape();
     rest.RemoveDim(0);                          // shape-safe: t has rank >= 1 (checked above)
-    std::vector<int64_t> expected_dims = {-1};  // heap-ok: t's rank entries
+    std::vector<int64_t> expected_dims = {-1};  // on the heap, bounded: t's rank entries
     for (int d = 0; d < rest.dims(); ++d) expected_dims.push_back(rest.dim_size(d));
     // shape-safe: t's shape with its first dim unknown
     OP_REQUIRES(ctx, shape.IsCompatibleWith(PartialTensorShape(expected_dims)),
@@ -363,7 +363,8 @@ class TensorListPushBackOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckSlotCount(size + 1));
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
-    // heap-ok: one Tensor handle per list element; size + 1 checked against kMaxSlots above
+    // on the heap, bounded: one Tensor handle per list element; size + 1 checked against kMaxSlots
+    // above
     list->tensors.push_back(item);
   }
 

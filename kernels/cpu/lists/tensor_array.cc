@@ -16,7 +16,7 @@ TensorArray::TensorArray(std::string name, int64_t size, Options options)
       clear_after_read_(options.clear_after_read),
       identical_element_shapes_(options.identical_element_shapes),
       element_shape_(std::move(options.element_shape)),
-      // heap-ok: one Slot per element; TensorArrayV3 checked size against kMaxSlots
+      // on the heap, bounded: one Slot per element; TensorArrayV3 checked size against kMaxSlots
       slots_(static_cast<size_t>(size)) {}
 
 std::string TensorArray::DebugString() const { return absl::StrCat("TensorArray ", name_); }

@@ -86,7 +86,8 @@ class TensorArray : public ResourceBase {
   absl::Mutex mu_;
   // Narrowed by the first write when identical_element_shapes.
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
-  // heap-ok: the array's state, one Slot per element; every growth checked by CheckSlotCount
+  // on the heap, bounded: the array's state, one Slot per element; every growth checked by
+  // CheckSlotCount
   std::vector<Slot> slots_ ABSL_GUARDED_BY(mu_);
   bool closed_ ABSL_GUARDED_BY(mu_) = false;
 };

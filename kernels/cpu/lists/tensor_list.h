@@ -50,7 +50,8 @@ class TensorList : public VariantPayload {
   int64_t max_num_elements = -1;
   // Set elements, and Tensor(DT_INVALID) for slots not yet set. The list's state, not
   // scratch: every kernel that grows it checks the new length with CheckSlotCount.
-  std::vector<Tensor> tensors;  // heap-ok: one Tensor handle per element, at most kMaxSlots
+  std::vector<Tensor>
+      tensors;  // on the heap, bounded: one Tensor handle per element, at most kMaxSlots
 };
 
 // Reads input `index` of `ctx` as a list: a scalar DT_VARIANT tensor holding a TensorList.

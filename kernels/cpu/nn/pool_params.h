@@ -24,8 +24,8 @@ namespace sluice {
 // The attrs (or, for MaxPoolV2, input values) that describe a pooling window, indexed by
 // the dims of `format` (N, H, W, C in NHWC order for NHWC, N, C, H, W for NCHW).
 //
-// heap-ok: the lists are attrs (or MaxPoolV2's inputs, checked to hold 4 values before they
-// are copied here), so the graph bounds them.
+// on the heap, bounded: the lists are attrs (or MaxPoolV2's inputs, checked to hold 4 values before
+// they are copied here), so the graph bounds them.
 struct PoolWindow {
   std::vector<int32_t> ksize;
   std::vector<int32_t> strides;

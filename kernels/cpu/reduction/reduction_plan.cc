@@ -47,6 +47,7 @@ int64_t Product(const absl::InlinedVector<Group, 8>& groups, size_t begin, size_
 absl::Status MakeReductionPlan(const TensorShape& input, const Tensor& axes, bool keep_dims,
                                ReductionPlan* plan) {
   const int rank = input.dims();
+  // heap-ok: one per dim of the input (rank <= 254)
   absl::InlinedVector<bool, 8> bitmap(rank, false);
   if (axes.dtype() == DT_INT32) {
     RETURN_IF_ERROR(MarkAxes<int32_t>(axes, rank, &bitmap));

@@ -9,10 +9,11 @@
 // argument that is not a vector, "Incompatible shapes: [2,3] vs. [4]".
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
-#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "runtime/framework/op_kernel.h"
@@ -26,36 +27,49 @@ class BroadcastArgsOp : public OpKernel {
   explicit BroadcastArgsOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
 
   void Compute(OpKernelContext* ctx) override {
-    IntegerValues shapes[2];
     for (int i = 0; i < 2; ++i) {
       const Tensor& in = ctx->input(i);
       OP_REQUIRES(
           ctx, in.dims() == 1,
           errors::InvalidArgument("In[", i, "] must be a vector.", in.shape().DebugString()));
-      OP_REQUIRES_OK(ctx, IntegerTensorValues(in, &shapes[i]));
     }
-    const IntegerValues& a = shapes[0];
-    const IntegerValues& b = shapes[1];
-    const int64_t rank = std::max(a.size(), b.size());
-    IntegerValues result(rank);
-    for (int64_t d = 0; d < rank; ++d) {
-      // Right-aligned: dim d of the result is dim d - (rank - size) of each argument.
-      const int64_t ia = d - (rank - static_cast<int64_t>(a.size()));
-      const int64_t ib = d - (rank - static_cast<int64_t>(b.size()));
-      const int64_t x = ia >= 0 ? a[ia] : 1;
-      const int64_t y = ib >= 0 ? b[ib] : 1;
-      OP_REQUIRES(ctx, x == y || x == 1 || y == 1,
-                  errors::InvalidArgument("Incompatible shapes: [", absl::StrJoin(a, ","),
-                                          "] vs. [", absl::StrJoin(b, ","), "]"));
-      result[d] = x == 1 ? y : x;
-    }
+    // Read in place and written straight to the output: the vectors may be long, and a copy
+    // would be memory the allocator does not see.
+    const Tensor& a_t = ctx->input(0);
+    const Tensor& b_t = ctx->input(1);
+    const T* a = a_t.base<T>();
+    const T* b = b_t.base<T>();
+    const int64_t a_size = a_t.NumElements();
+    const int64_t b_size = b_t.NumElements();
+    const int64_t rank = std::max(a_size, b_size);
     Tensor* out = nullptr;
     // shape-safe: one dim, the larger of the two inputs' element counts
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({rank}), &out));
     T* values = out->base<T>();
-    for (int64_t d = 0; d < rank; ++d) values[d] = static_cast<T>(result[d]);
+    for (int64_t d = 0; d < rank; ++d) {
+      // Right-aligned: dim d of the result is dim d - (rank - size) of each argument.
+      const int64_t ia = d - (rank - a_size);
+      const int64_t ib = d - (rank - b_size);
+      const T x = ia >= 0 ? a[ia] : T{1};
+      const T y = ib >= 0 ? b[ib] : T{1};
+      OP_REQUIRES(ctx, x == y || x == 1 || y == 1,
+                  errors::InvalidArgument("Incompatible shapes: [", Joined(a, a_size), "] vs. [",
+                                          Joined(b, b_size), "]"));
+      values[d] = x == 1 ? y : x;
+    }
   }
 
+ private:
+  // The sizes joined with commas, as TensorFlow prints them; past kMaxShown only a count,
+  // so that a long vector does not make a huge message.
+  static std::string Joined(const T* values, int64_t size) {
+    constexpr int64_t kMaxShown = 64;
+    std::string text = absl::StrJoin(values, values + std::min(size, kMaxShown), ",");
+    if (size > kMaxShown) absl::StrAppend(&text, ",... (", size, " sizes)");
+    return text;
+  }
+
+ public:
   bool IsExpensive() override { return false; }
 };
 

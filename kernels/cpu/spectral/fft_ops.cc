@@ -148,7 +148,9 @@ void CopyLeadingBlock(const char* src, const Dims& src_dims, char* dst, const Di
   for (int d = 0; d + 1 < rank; ++d) rows *= block[d];
   const size_t row_bytes = block[rank - 1] * element_bytes;
   if (rows == 0 || row_bytes == 0) return;
+  // heap-ok: one per dim of the input (rank <= 254)
   Dims index(rank, 0);
+  // heap-ok: one per dim of the input (rank <= 254)
   Dims src_strides(rank, 1);
   for (int d = rank - 2; d >= 0; --d) src_strides[d] = src_strides[d + 1] * src_dims[d + 1];
   for (int64_t row = 0; row < rows; ++row) {
@@ -170,6 +172,7 @@ absl::Status ComplexFft(OpKernelContext* ctx, const Tensor& in, Tensor* out, int
   const int64_t n = in.NumElements();
   Complex* data = out->base<Complex>();
   std::copy(in.base<Complex>(), in.base<Complex>() + n, data);
+  // heap-ok: one per dim of the input (rank <= 254)
   const Dims dims(in.shape().dim_sizes().begin(), in.shape().dim_sizes().end());
   for (int axis = in.dims() - rank; axis < in.dims(); ++axis) {
     RETURN_IF_ERROR(TransformAxis<Real>(ctx, data, dims, axis, inverse));
@@ -185,7 +188,9 @@ absl::Status RealForwardFft(OpKernelContext* ctx, const Tensor& in, Tensor* out,
   using Complex = std::complex<Real>;
   const int rank = static_cast<int>(lengths.size());
   const int dims = in.dims();
+  // heap-ok: one per dim of the input (rank <= 254)
   const Dims in_dims(in.shape().dim_sizes().begin(), in.shape().dim_sizes().end());
+  // heap-ok: one per dim of the output (rank <= 254)
   const Dims out_dims(out->shape().dim_sizes().begin(), out->shape().dim_sizes().end());
   const int64_t n = lengths[rank - 1];
   const int64_t half = out_dims[dims - 1];
@@ -193,7 +198,9 @@ absl::Status RealForwardFft(OpKernelContext* ctx, const Tensor& in, Tensor* out,
   // Output rows: one per index of the dims before the innermost one; the input row of the
   // same index (the outer transformed dims are cropped, so the index maps directly).
   const int64_t rows = out->NumElements() / half;
+  // heap-ok: one per dim of the output (rank <= 254)
   Dims row_dims(out_dims.begin(), out_dims.end() - 1);
+  // heap-ok: one per transformed dim (fft_rank <= 3)
   Dims in_row_strides(dims - 1, in_inner);
   for (int d = dims - 3; d >= 0; --d) in_row_strides[d] = in_row_strides[d + 1] * in_dims[d + 1];
   const Real* src = in.base<Real>();
@@ -226,8 +233,10 @@ absl::Status RealInverseFft(OpKernelContext* ctx, const Tensor& in, Tensor* out,
   using Complex = std::complex<Real>;
   const int rank = static_cast<int>(lengths.size());
   const int dims = in.dims();
+  // heap-ok: one per dim of the input (rank <= 254)
   const Dims in_dims(in.shape().dim_sizes().begin(), in.shape().dim_sizes().end());
   const int64_t n = lengths[rank - 1];
+  // heap-ok: one per dim of the output (rank <= 254)
   Dims spectrum_dims(out->shape().dim_sizes().begin(), out->shape().dim_sizes().end());
   spectrum_dims[dims - 1] = n / 2 + 1;
   Tensor spectrum;
@@ -270,7 +279,9 @@ class FftOp : public OpKernel {
                 errors::InvalidArgument("Input must have rank of at least ", rank_,
                                         " but got: ", in.shape().DebugString()));
     const int dims = in.dims();
+    // heap-ok: one per dim of the input (rank <= 254)
     Dims out_dims(in.shape().dim_sizes().begin(), in.shape().dim_sizes().end());
+    // heap-ok: one per transformed dim (fft_rank <= 3)
     Dims lengths(in.shape().dim_sizes().end() - rank_, in.shape().dim_sizes().end());
     if (real_) {
       const Tensor& fft_length = ctx->input(1);

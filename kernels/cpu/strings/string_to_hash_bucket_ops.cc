@@ -67,7 +67,8 @@ class StringToHashBucketStrongOp : public OpKernel {
  public:
   explicit StringToHashBucketStrongOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_buckets", &num_buckets_));
-    std::vector<int64_t> key;  // heap-ok: the key attr's list, read once at construction
+    std::vector<int64_t>
+        key;  // on the heap, bounded: the key attr's list, read once at construction
     OP_REQUIRES_OK(ctx, ctx->GetAttr("key", &key));
     OP_REQUIRES(ctx, key.size() == 2, errors::InvalidArgument("Key must have 2 elements"));
     key_[0] = static_cast<uint64_t>(key[0]);

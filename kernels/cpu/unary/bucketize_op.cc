@@ -48,7 +48,7 @@ class BucketizeOp : public OpKernel {
   }
 
  private:
-  std::vector<float> boundaries_;  // heap-ok: the boundaries attr's list
+  std::vector<float> boundaries_;  // on the heap, bounded: the boundaries attr's list
 };
 
 #define REGISTER_BUCKETIZE(T)                                                          \
