@@ -85,6 +85,9 @@ OPS = [
     "FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
     "RFFT3D", "IRFFT3D", "Real", "Imag", "ComplexAbs", "Complex", "Conj", "Angle",
     "BroadcastArgs",
+    # TF1 summaries for TensorBoard.
+    "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
+    "AudioSummaryV2", "AudioSummary", "MergeSummary",
 ]
 
 
