@@ -102,7 +102,10 @@ class CaseWriter:
     for x in inputs:
       parts.append("  inputs { " + _tensor_text(x) + " }\n")
     for y, tensor in zip(outputs, op.outputs):
-      parts.append("  outputs { " + _tensor_text(np.asarray(y), tensor.dtype) + " }\n")
+      # String outputs as objects: numpy's fixed-width bytes arrays drop trailing NUL bytes
+      # (a serialized proto may end in them).
+      value = np.asarray(y, dtype=object) if tensor.dtype == tf.string else np.asarray(y)
+      parts.append("  outputs { " + _tensor_text(value, tensor.dtype) + " }\n")
     if code:
       parts.append("  error_code: %d\n" % code)
       parts.append("  error_message: %s\n" % _quote(_error_text(message)))
