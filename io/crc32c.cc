@@ -71,7 +71,12 @@ uint32_t ExtendPortable(uint32_t crc, const char* data, size_t n) {
 #if defined(__x86_64__)
 
 bool HardwareAvailable() {
-  static const bool available = __builtin_cpu_supports("sse4.2");
+  static const bool available = [] {
+    // The CPU model must be initialised before the query when this first runs from a static
+    // initializer, ahead of libgcc's own.
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sse4.2") != 0;
+  }();
   return available;
 }
 
