@@ -2,6 +2,10 @@
 // `values` (histogram.h: TensorFlow's buckets and encoding). `tag` must be a scalar. A NaN or an
 // infinity fails the step with INVALID_ARGUMENT naming the node, in TensorFlow's words ("Nan in
 // summary histogram for: <node>", "Infinity in Histogram for: <node>").
+//
+// Subnormal values are counted as they are. TensorFlow's CPU threads run with subnormals
+// flushed to zero, so its min, sum and sum_squares differ where a value (in its own type) or a
+// square is subnormal; as elsewhere in Sluice, that mode is not imitated.
 #include <cmath>
 #include <cstdint>
 #include <string>
