@@ -116,6 +116,34 @@ mkdir -p "$tmp/no_npy"
 run empty_folder 1 run "$data/add.pbtxt" --input "x=$tmp/no_npy"
 expect "$tmp/empty_folder.err" "holds no .npy files"
 
+# --capture: every node's outputs of every step into an event file and index.json, the
+# model's own node names (nothing folded or fused away); --capture-nodes and --capture-every
+# choose.
+run capture 0 run "$data/add.pbtxt" --input "x=$tmp/steps" --input y=zeros --capture "$tmp/cap"
+expect "$tmp/capture.out" "Captured 8 values in $tmp/cap/events.out.tfevents."
+expect "$tmp/cap/index.json" '"steps":[0,1]'
+expect "$tmp/cap/index.json" '"tag":"sum:0","node":"sum","op":"AddV2","output":0,"dtype":"float"'
+expect "$tmp/cap/index.json" '{"step":0,"shape":[2,3],"elements":6,"min":2,"max":6,"mean":4,'
+expect "$tmp/cap/index.json" '"tag":"c:0","node":"c","op":"Const"'
+expect "$tmp/cap/index.json" '"tag":"twice:0"'
+expect_not "$tmp/cap/index.json" '_arg_'
+run capture_some 0 run "$data/add.pbtxt" --input "x=$tmp/steps" --input y=zeros \
+  --capture "$tmp/cap_some" --capture-nodes '^(sum|total)$' --capture-every 2
+expect "$tmp/capture_some.out" "Captured 2 values"
+expect "$tmp/cap_some/index.json" '"steps":[0]'
+expect_not "$tmp/cap_some/index.json" '"tag":"twice:0"'
+run capture_bad_regex 1 run "$data/add.pbtxt" --capture "$tmp/cap_bad" --capture-nodes 'conv('
+expect "$tmp/capture_bad_regex.err" "--capture-nodes: 'conv(' is not a regular expression"
+run capture_flags_alone 2 run "$data/add.pbtxt" --capture-every 3
+expect "$tmp/capture_flags_alone.err" "--capture-nodes and --capture-every need --capture"
+run capture_unwritable 1 run "$data/add.pbtxt" --capture /proc/no_capture_here
+expect "$tmp/capture_unwritable.err" "--capture: "
+# A NaN found with --check-numerics keeps what was captured up to it.
+run capture_nan 1 run "$data/log_of_negation.pbtxt" --input x=random --shape x=3 \
+  --check-numerics --capture "$tmp/cap_nan"
+expect "$tmp/cap_nan/index.json" '"tag":"negated:0"'
+expect "$tmp/cap_nan/index.json" '"tag":"log:0"'
+
 # --check-numerics: log(-x) is -Inf for x = 0, first at node "log"; finite models pass.
 run check_numerics 1 run "$data/log_of_negation.pbtxt" --input x=zeros --shape x=3 \
   --check-numerics

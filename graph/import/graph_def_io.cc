@@ -163,6 +163,8 @@ absl::Status CheckSize(absl::string_view bytes) {
   return absl::OkStatus();
 }
 
+}  // namespace
+
 absl::Status WriteStringToFile(const std::string& path, absl::string_view contents) {
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return IoError(path, errno);
@@ -182,8 +184,6 @@ absl::Status WriteStringToFile(const std::string& path, absl::string_view conten
   if (close(fd) != 0) return IoError(path, errno);
   return absl::OkStatus();
 }
-
-}  // namespace
 
 absl::Status ReadFileToString(const std::string& path, std::string* contents) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever; it is

@@ -74,6 +74,10 @@ absl::Status ReadGraphDefFile(const std::string& path, GraphDef* graph_def);
 // Serializes `msg` deterministically into `*bytes`. INVALID_ARGUMENT if it exceeds 2 GiB.
 absl::Status SerializeDeterministic(const google::protobuf::Message& msg, std::string* bytes);
 
+// Writes `contents` to `path`, replacing the file. Errors name the path with the errno's
+// code (a full disk is RESOURCE_EXHAUSTED, a read-only place PERMISSION_DENIED).
+absl::Status WriteStringToFile(const std::string& path, absl::string_view contents);
+
 // Writes `msg` to `path`, replacing the file: binary (deterministic) or text format.
 absl::Status WriteBinaryProtoFile(const std::string& path, const google::protobuf::Message& msg);
 absl::Status WriteTextProtoFile(const std::string& path, const google::protobuf::Message& msg);

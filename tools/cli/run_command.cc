@@ -15,6 +15,7 @@
 #include "io/npy.h"
 #include "tools/cli/accuracy.h"
 #include "tools/cli/args.h"
+#include "tools/cli/capture.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/feeds.h"
 #include "tools/cli/model.h"
@@ -37,6 +38,23 @@ struct RunFlags {
   FeedOptions feeds;
   int64_t seed = 0;
   bool check_numerics = false;
+  CaptureOptions capture;
+};
+
+// Shows every output to each observer in turn; the first failure ends the step.
+class ObserverList : public NodeOutputObserver {
+ public:
+  void Add(NodeOutputObserver* observer) { observers_.push_back(observer); }
+  bool empty() const { return observers_.empty(); }
+  absl::Status OnOutput(const Node& node, int output, const Tensor& value) override {
+    for (NodeOutputObserver* observer : observers_) {
+      RETURN_IF_ERROR(observer->OnOutput(node, output, value));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  std::vector<NodeOutputObserver*> observers_;
 };
 
 // The most steps a run may make (folders of inputs, --step-batch): each step's outputs are
@@ -140,26 +158,42 @@ absl::Status Run(const RunFlags& flags) {
     return errors::InvalidArgument("--labels needs a run of one step; the inputs make ", steps);
   }
   if (steps > 1) std::printf("Steps: %lld\n", static_cast<long long>(steps));
+  const bool capturing = !flags.capture.dir.empty();
   RunnerOptions runner_options = flags.runner;
-  runner_options.keep_every_node = flags.check_numerics;
+  runner_options.keep_every_node = flags.check_numerics || capturing;
   std::unique_ptr<ModelRunner> runner;
   RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), runner_options,
                                       std::move(feed_pairs), fetches, &runner));
   NumericsChecker checker;
+  std::unique_ptr<TensorCapture> capture;
+  ObserverList observers;
+  if (capturing) {
+    ASSIGN_OR_RETURN(capture, TensorCapture::Create(flags.capture));
+    observers.Add(capture.get());
+  }
+  if (flags.check_numerics) observers.Add(&checker);
   RunOptions run_options;
   // Checked steps run their nodes one at a time on this thread, so that the first bad
   // value reported is the first in execution order.
   if (flags.check_numerics) run_options.set_inter_op_thread_pool(-1);
-  NodeOutputObserver* observer = flags.check_numerics ? &checker : nullptr;
+  NodeOutputObserver* observer = observers.empty() ? nullptr : &observers;
   if (small_pages) UseSmallPages(false);  // the steps take huge pages
   for (int64_t step = 0; step < steps; ++step) {
     for (size_t i = 0; i < feeds.size(); ++i) {
       if (!feeds[i].step_values.empty()) runner->SetFeedValue(i, feeds[i].ValueAt(step));
     }
     checker.BeginStep(step);
+    if (capture != nullptr) capture->BeginStep(step);
     std::vector<Tensor> outputs;
     const auto start = std::chrono::steady_clock::now();
-    RETURN_IF_ERROR(runner->Run(run_options, &outputs, nullptr, observer));
+    const absl::Status ran = runner->Run(run_options, &outputs, nullptr, observer);
+    // What was captured up to a failure (a NaN found, say) is kept.
+    if (capture != nullptr) {
+      const absl::Status finished = ran.ok() ? capture->EndStep() : capture->Finish();
+      RETURN_IF_ERROR(ran);
+      RETURN_IF_ERROR(finished);
+    }
+    RETURN_IF_ERROR(ran);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const std::string which = steps == 1 ? "" : absl::StrCat(" of step ", step);
@@ -177,6 +211,12 @@ absl::Status Run(const RunFlags& flags) {
   if (flags.check_numerics) {
     std::printf("--check-numerics: no NaN or infinity in any node output of %lld step(s)\n",
                 static_cast<long long>(steps));
+  }
+  if (capture != nullptr) {
+    RETURN_IF_ERROR(capture->Finish());
+    std::printf("Captured %lld values in %s (statistics in %s/index.json)\n",
+                static_cast<long long>(capture->recorded()),
+                Printable(capture->event_file()).c_str(), Printable(flags.capture.dir).c_str());
   }
   return absl::OkStatus();
 }
@@ -222,6 +262,16 @@ int RunCommand(const Args& args) {
                 "cut every input read from files along dim 0 into batches of B rows, one per\n"
                 "step (default 0: the files' values whole)",
                 &flags.feeds.step_batch, 0, std::numeric_limits<int64_t>::max());
+  parser.AddString("capture", "DIR",
+                   "record node outputs as they run into a TensorBoard event file in DIR, and\n"
+                   "their statistics into DIR/index.json (for sluice board or TensorBoard)",
+                   &flags.capture.dir);
+  parser.AddString("capture-nodes", "REGEX",
+                   "with --capture: only nodes whose name matches (RE2, found anywhere in the\n"
+                   "name; default: every node)",
+                   &flags.capture.nodes);
+  parser.AddInt("capture-every", "N", "with --capture: record steps 0, N, 2N, ... (default 1)",
+                &flags.capture.every, 1, std::numeric_limits<int64_t>::max());
   parser.AddBool("check-numerics",
                  "stop at the first node output holding a NaN or an infinity and describe it,\n"
                  "its op, its inputs and the step (nodes then run one at a time)",
@@ -229,6 +279,9 @@ int RunCommand(const Args& args) {
   const int parsed = HandleParseResult("run", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
   if (flags.feeds.batch < 1) return ReportUsageError("run", parser, "--batch must be >= 1");
+  if (flags.capture.dir.empty() && (!flags.capture.nodes.empty() || flags.capture.every != 1)) {
+    return ReportUsageError("run", parser, "--capture-nodes and --capture-every need --capture");
+  }
   absl::Status status = Run(flags);
   return status.ok() ? 0 : ReportError("run", status);
 }
