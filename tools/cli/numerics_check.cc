@@ -39,7 +39,7 @@ absl::Status NumericsChecker::OnOutput(const Node& node, int output, const Tenso
   std::string message =
       absl::StrCat("--check-numerics: output ", output, " of node '", node.name(), "' (op ",
                    node.type_string(), ") has ", NonFiniteCounts(stats), " at step ", step_,
-                   "\n  output ", output, ": ", stats.DebugString());
+                   "\n\t output ", output, ": ", stats.DebugString());
   std::vector<const Edge*> inputs(node.num_inputs(), nullptr);
   for (const Edge* edge : node.in_edges()) {
     if (!edge->IsControlEdge()) inputs[edge->dst_input()] = edge;
@@ -48,7 +48,7 @@ absl::Status NumericsChecker::OnOutput(const Node& node, int output, const Tenso
     if (inputs[i] == nullptr) continue;
     const std::string name = absl::StrCat(inputs[i]->src()->name(), ":", inputs[i]->src_output());
     const auto found = seen_.find(name);
-    absl::StrAppend(&message, "\n  input ", i, " (", name, "): ",
+    absl::StrAppend(&message, "\n\t input ", i, " (", name, "): ",
                     found == seen_.end() ? "not recorded (not a real-valued tensor)"
                                          : found->second.DebugString());
   }

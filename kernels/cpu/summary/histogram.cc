@@ -16,9 +16,11 @@ std::vector<double> MakeDefaultBucketLimits() {
   positive.push_back(DBL_MAX);
 
   std::vector<double> limits;
+  // heap-ok: a constant table of 1551 limits, made once
   limits.reserve(2 * positive.size() + 1);
   for (auto it = positive.rbegin(); it != positive.rend(); ++it) limits.push_back(-*it);
   limits.push_back(0.0);
+  // heap-ok: a constant table of 1551 limits, made once
   limits.insert(limits.end(), positive.begin(), positive.end());
   return limits;
 }
@@ -26,6 +28,7 @@ std::vector<double> MakeDefaultBucketLimits() {
 }  // namespace
 
 const std::vector<double>& Histogram::DefaultBucketLimits() {
+  // heap-ok: a constant table of 1551 limits, made once
   static const std::vector<double>* const limits =
       new std::vector<double>(MakeDefaultBucketLimits());
   return *limits;

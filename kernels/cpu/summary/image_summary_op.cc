@@ -26,6 +26,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/scratch.h"
 #include "kernels/cpu/summary/png_encoder.h"
 #include "kernels/cpu/summary/summary_output.h"
 #include "proto/summary.pb.h"
@@ -148,8 +149,9 @@ class ImageSummaryOp : public OpKernel {
     const std::string& base_tag = tag.scalar<std::string>()();
     const int count = std::min(max_images_, batch);
     const int64_t image_size = hw * depth;
-    std::vector<uint8_t> scaled;
-    if (tensor.dtype() != DT_UINT8) scaled.resize(image_size);
+    // One image's pixels scaled to uint8, from the device's allocator.
+    ScratchArray<uint8_t> scaled;
+    if (tensor.dtype() != DT_UINT8) OP_REQUIRES_OK(ctx, scaled.Allocate(ctx, image_size));
     Summary summary;
     for (int i = 0; i < count; ++i) {
       const uint8_t* pixels = nullptr;

@@ -54,6 +54,8 @@ absl::Status EncodeWav16(const float* samples, uint64_t sample_rate, uint64_t nu
   const uint64_t data_bytes = num_samples * kBytesPerSample;
   const uint64_t file_bytes = kHeaderBytes + data_bytes;
 
+  // heap-ok: the encoded file is a string element of the op's output (DT_STRING elements are
+  // std::strings), 44 bytes more than the samples at 2 bytes each
   wav->assign(file_bytes, '\0');
   char* out = &(*wav)[0];
   out[0] = 'R', out[1] = 'I', out[2] = 'F', out[3] = 'F';
