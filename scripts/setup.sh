@@ -18,6 +18,7 @@ PACKAGES=(
   libbenchmark-dev
   libpng-dev           # ImageSummary's PNG encoding (kernels/cpu/summary); brings zlib1g-dev
   libre2-dev           # user-given regular expressions (sluice run --capture-nodes)
+  libcpp-httplib-dev   # the HTTP server of sluice board (third_party/system:cpp_httplib)
   clang-format         # //tests/source:format_test checks every C++ file against .clang-format
   python3-numpy        # //c_api:python_ctypes_test: the ctypes binding moves numpy arrays
   pkg-config           # //c_api:install_test builds a client with pkg-config --libs tensorflow
