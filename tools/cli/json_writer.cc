@@ -107,6 +107,12 @@ JsonWriter& JsonWriter::Bool(bool value) {
   return *this;
 }
 
+JsonWriter& JsonWriter::Raw(absl::string_view json) {
+  BeforeValue();
+  out_ += json;
+  return *this;
+}
+
 JsonWriter& JsonWriter::StringArray(const std::vector<std::string>& values) {
   BeginArray();
   for (const std::string& value : values) String(value);

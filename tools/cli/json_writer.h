@@ -28,6 +28,9 @@ class JsonWriter {
   JsonWriter& Double(double value);
   JsonWriter& Bool(bool value);
   JsonWriter& StringArray(const std::vector<std::string>& values);
+  // A value already written as JSON (a number in a format of the caller's choosing, a string
+  // the caller escaped), placed as it is.
+  JsonWriter& Raw(absl::string_view json);
 
   // The document so far, with a trailing newline once complete.
   std::string str() const { return out_ + (depth_.empty() ? "\n" : ""); }
