@@ -109,7 +109,7 @@ JsonWriter& JsonWriter::Bool(bool value) {
 
 JsonWriter& JsonWriter::Raw(absl::string_view json) {
   BeforeValue();
-  out_ += json;
+  absl::StrAppend(&out_, json);
   return *this;
 }
 
