@@ -6,6 +6,7 @@
 //   sluice convert MODEL -o OUT                                      binary <-> text GraphDef
 //   sluice benchmark MODEL [--runs N] [--profile]                    latency and throughput
 //   sluice ops [--op NAME]                                           ops and kernels
+//   sluice board --logdir DIR [--port N]                             look at event files
 //
 // `sluice COMMAND --help` describes each. Exit status: 0 on success, 1 when the command
 // fails (the reason goes to stderr), 2 on a usage error, 3 when `inspect` described a graph
@@ -36,6 +37,7 @@ constexpr Command kCommands[] = {
     {"convert", sluice::cli::ConvertCommand, "convert between binary and text GraphDefs"},
     {"benchmark", sluice::cli::BenchmarkCommand, "measure latency, throughput and memory"},
     {"ops", sluice::cli::OpsCommand, "list registered ops and kernels, or show one OpDef"},
+    {"board", sluice::cli::BoardCommand, "serve a log folder's event files with a web page"},
 };
 
 void PrintUsage(std::FILE* out) {

@@ -17,6 +17,7 @@ int OptimizeCommand(const Args& args);   // optimize_command.cc
 int ConvertCommand(const Args& args);    // convert_command.cc
 int BenchmarkCommand(const Args& args);  // benchmark_command.cc
 int OpsCommand(const Args& args);        // ops_command.cc
+int BoardCommand(const Args& args);      // board_command.cc
 
 }  // namespace cli
 }  // namespace sluice
