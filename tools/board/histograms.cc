@@ -26,10 +26,12 @@ std::vector<double> BucketEdges(double lo, double hi, int buckets) {
     hi += 0.5;
   }
   std::vector<double> edges(buckets + 1);
-  // Each edge from both ends' fractions, so that (hi - lo) never overflows for extreme ranges.
+  const double width = (hi - lo) / buckets;
   for (int k = 0; k <= buckets; ++k) {
+    // lo + k * width keeps round ranges round ([-0.5, 2.5] in 3: -0.5, 0.5, 1.5, 2.5); where
+    // hi - lo overflows, each edge comes from both ends' fractions instead.
     const double t = static_cast<double>(k) / buckets;
-    edges[k] = lo * (1 - t) + hi * t;
+    edges[k] = std::isfinite(width) ? lo + k * width : lo * (1 - t) + hi * t;
   }
   edges[buckets] = hi;
   return edges;
@@ -101,6 +103,14 @@ std::vector<double> Rebucket(const std::vector<Bucket>& buckets, const std::vect
       const double overlap = std::min(bucket.right, hi) - std::max(bucket.left, lo);
       if (overlap > 0) counts[k] += bucket.count * overlap / width;
     }
+  }
+  // Shares of a bucket that lies inside one shared bucket only by rounding come out as
+  // 10.999999999999996 here and 4e-15 there: counts that close to a whole number are it.
+  double total = 0;
+  for (const Bucket& bucket : buckets) total += bucket.count;
+  const double dust = 1e-9 * std::max(total, 1.0);
+  for (double& count : counts) {
+    if (std::abs(count - std::round(count)) < dust) count = std::round(count);
   }
   return counts;
 }

@@ -47,7 +47,8 @@ absl::StatusOr<std::vector<Bucket>> BucketsOfTensor(const Tensor& tensor);
 
 // `buckets` spread over `edges`: a bucket's count is shared among the shared buckets it
 // overlaps, in proportion to the overlap; a bucket of zero width adds to the one holding it;
-// a part beyond the edges counts in the first or last bucket.
+// a part beyond the edges counts in the first or last bucket. Counts within 1e-9 of the
+// total of a whole number are that number (rounding of the shares, not data).
 std::vector<double> Rebucket(const std::vector<Bucket>& buckets, const std::vector<double>& edges);
 
 }  // namespace board

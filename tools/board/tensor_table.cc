@@ -20,11 +20,13 @@ namespace board {
 namespace {
 
 // One dimension written as an index item: "3" for a dropped one, ":" for all of it, else
-// start:stop[:step] (stop left out where it would be negative, which Python reads otherwise).
+// start:stop[:step] with the stop just past the last position (left out where that would be
+// negative, which Python reads otherwise).
 std::string FormatDim(const DimSelection& dim, int64_t size) {
   if (!dim.kept) return absl::StrCat(dim.start);
   if (dim.start == 0 && dim.step == 1 && dim.count == size) return ":";
-  const int64_t stop = dim.start + dim.count * dim.step;
+  const int64_t stop =
+      dim.count == 0 ? dim.start : dim.start + (dim.count - 1) * dim.step + (dim.step > 0 ? 1 : -1);
   std::string text = absl::StrCat(dim.start, ":", stop < 0 ? "" : absl::StrCat(stop));
   if (dim.step != 1) absl::StrAppend(&text, ":", dim.step);
   return text;
