@@ -144,6 +144,16 @@ run capture_nan 1 run "$data/log_of_negation.pbtxt" --input x=random --shape x=3
 expect "$tmp/cap_nan/index.json" '"tag":"negated:0"'
 expect "$tmp/cap_nan/index.json" '"tag":"log:0"'
 
+# board: what it refuses before serving (tests/board serves and asks it).
+run board_no_logdir 2 board
+expect "$tmp/board_no_logdir.err" "--logdir DIR is required"
+run board_missing 1 board --logdir "$tmp/no_such_logdir"
+expect "$tmp/board_missing.err" "is not an existing folder"
+run board_bad_port 2 board --logdir "$tmp" --port 70000
+expect "$tmp/board_bad_port.err" "--port must be between 0 and 65535, got 70000"
+run board_help 0 board --help
+expect "$tmp/board_help.out" "usage: sluice board --logdir DIR [--port N] [--host ADDRESS]"
+
 # --check-numerics: log(-x) is -Inf for x = 0, first at node "log"; finite models pass.
 run check_numerics 1 run "$data/log_of_negation.pbtxt" --input x=zeros --shape x=3 \
   --check-numerics
