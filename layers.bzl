@@ -37,8 +37,11 @@ LAYERS = {
     "runtime/device": ["runtime/framework"],
     # The executor and step statistics.
     "runtime/executor": ["runtime/device"],
+    # TensorFlow's debug watches (RunOptions.debug_options): debug ops on node outputs seen
+    # through a NodeOutputObserver, and tfdbg's file dumps.
+    "runtime/debug": ["runtime/framework"],
     # Session, DirectSession, the adapters between passes and the runtime; links every kernel.
-    "runtime/session": ["runtime/executor", "passes", "kernels"],
+    "runtime/session": ["runtime/executor", "runtime/debug", "passes", "kernels"],
     # Paths of the earlier flat layout that users' code includes, forwarding to the above.
     "runtime": ["runtime/session"],
     "cc_api": ["runtime/session"],
