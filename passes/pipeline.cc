@@ -146,9 +146,11 @@ absl::Status PassRunner::Dump(const std::string& stem, const GraphDef& gdef) {
   return absl::OkStatus();
 }
 
-// The nodes a step names: they are observed by the caller, so no pass may remove them.
-absl::flat_hash_set<std::string> NamedNodes(const PruneOptions& prune) {
+// The nodes a step names or watches: the caller observes them, so no pass may remove them.
+absl::flat_hash_set<std::string> NamedNodes(const PipelineOptions& opts) {
+  const PruneOptions& prune = opts.prune;
   absl::flat_hash_set<std::string> names(prune.targets.begin(), prune.targets.end());
+  names.insert(opts.watched_nodes.begin(), opts.watched_nodes.end());
   for (const auto* list : {&prune.feeds, &prune.fetches}) {
     for (const std::string& tensor : *list) names.insert(std::string(ParseTensorName(tensor).node));
   }
@@ -195,7 +197,7 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   cse_enabled = l1 || oo.do_common_subexpression_elimination();
   fuse = l1 && static_cast<bool>(opts.kernel_exists);
 
-  const absl::flat_hash_set<std::string> named = NamedNodes(opts.prune);
+  const absl::flat_hash_set<std::string> named = NamedNodes(opts);
   folding.evaluator = opts.constant_evaluator;
   folding.max_constant_size_in_bytes = oo.max_folded_constant_in_bytes() > 0
                                            ? oo.max_folded_constant_in_bytes()

@@ -23,7 +23,8 @@
 // L1 only. Constant folding is skipped when no evaluator is given; its failures are logged
 // and treated as "nothing folded", as TensorFlow does. Division by a constant becomes a
 // multiplication by its reciprocal at L1 only (Grappler's rewrite). Fed, fetched and targeted nodes
-// are protected: never folded away, merged into others, or removed.
+// are protected: never folded away, merged into others, or removed. So are the watched nodes
+// (opts.watched_nodes), which pruning nevertheless drops when nothing asked for needs them.
 //
 // Every pass run appends a PassStats (op nodes before and after, wall time; for partition,
 // "after" counts the nodes of all partitions, Send/Recv included). When a dump directory is
@@ -76,6 +77,11 @@ struct PipelineOptions {
   OptimizerOptions optimizer_options;
   // Feeds, fetches and targets of the step.
   PruneOptions prune;
+  // Nodes whose outputs are watched while the step runs (RunOptions.debug_options): they keep
+  // their names and outputs through optimisation, protected as fetched nodes are (a constant
+  // one is folded into a Const of its name, none is merged, fused or removed), but they are
+  // not added to what pruning keeps.
+  std::vector<std::string> watched_nodes;
   // The devices, which kernels they have, and the placement preferences.
   PlacerOptions placer;
   // Computes folded values on the host; not owned. Null: constant folding is skipped.

@@ -167,6 +167,22 @@ TEST(PipelineTest, L1FoldsMergesAndSimplifiesUntilNothingChanges) {
   for (const PassStats& s : result.stats) EXPECT_GE(s.millis, 0) << s.pass;
 }
 
+TEST(PipelineTest, WatchedNodesKeepTheirNamesButAreNotFetched) {
+  ScalarEvaluator evaluator;
+  PipelineOptions opts = TestOptions(&evaluator);
+  opts.watched_nodes = {"s", "m2", "i", "dead"};
+  PipelineResult result;
+  ASSERT_TRUE(RunPipeline(opts, TestGraph(), &result).ok());
+  const std::string golden = PartitionString(result.partitions.at(kCpu0));
+  // s folds into a Const of its name; m2 is not merged into m1 nor i bypassed; dead is still
+  // pruned, since the fetch does not need it.
+  EXPECT_TRUE(absl::StrContains(golden, "s(Const)")) << golden;
+  EXPECT_TRUE(absl::StrContains(golden, "m2(Mul)")) << golden;
+  EXPECT_TRUE(absl::StrContains(golden, "i(Identity)")) << golden;
+  EXPECT_TRUE(absl::StrContains(golden, "m2->i;")) << golden;
+  EXPECT_FALSE(absl::StrContains(golden, "dead")) << golden;
+}
+
 TEST(PipelineTest, L1WithoutEvaluatorSkipsFolding) {
   PipelineResult result;
   ASSERT_TRUE(RunPipeline(TestOptions(nullptr), TestGraph(), &result).ok());
