@@ -15,6 +15,7 @@
 #include "graph/graph.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape_refiner.h"
+#include "runtime/debug/debug_watch_observer.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/device/device.h"
 #include "runtime/device/device_factory.h"
@@ -107,11 +108,13 @@ absl::Status ClosedError() { return errors::Cancelled("Session has been closed."
 // the cache hit it serves must not first copy the feed names into a vector.
 std::string ExactSignatureKey(const std::vector<std::pair<std::string, Tensor>>& inputs,
                               const std::vector<std::string>& outputs,
-                              const std::vector<std::string>& targets) {
-  size_t size = 2 + inputs.size() + outputs.size() + targets.size();
+                              const std::vector<std::string>& targets,
+                              const std::vector<std::string>& watched) {
+  size_t size = 3 + inputs.size() + outputs.size() + targets.size() + watched.size();
   for (const auto& input : inputs) size += input.first.size();
   for (const std::string& name : outputs) size += name.size();
   for (const std::string& name : targets) size += name.size();
+  for (const std::string& name : watched) size += name.size();
   std::string key;
   key.reserve(size);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -128,7 +131,47 @@ std::string ExactSignatureKey(const std::vector<std::pair<std::string, Tensor>>&
     if (i > 0) key.push_back(',');
     key.append(targets[i]);
   }
+  // As SignatureKey: the watched nodes only when there are some.
+  for (size_t i = 0; i < watched.size(); ++i) {
+    key.push_back(i == 0 ? '|' : ',');
+    key.append(watched[i]);
+  }
   return key;
+}
+
+// Shows each output to the caller's observer (RunWithObserver), then to the Run's debug
+// watches; the first failure ends the step.
+class ObserverPair : public NodeOutputObserver {
+ public:
+  ObserverPair(NodeOutputObserver* first, NodeOutputObserver* second)
+      : first_(first), second_(second) {}
+  absl::Status OnOutput(const Node& node, int output, const Tensor& value) override {
+    RETURN_IF_ERROR(first_->OnOutput(node, output, value));
+    return second_->OnOutput(node, output, value);
+  }
+
+ private:
+  NodeOutputObserver* const first_;
+  NodeOutputObserver* const second_;
+};
+
+// The observer of a debugged Run of `executors` (step `step_id`): its watches, which first
+// write the partitions' graphs and the Run's core metadata (debug_watch_observer.h).
+absl::Status StartDebugWatches(const DebugOptions& debug, const SessionExecutors& executors,
+                               int64_t step_id, std::unique_ptr<DebugWatchObserver>* watches) {
+  RunCoreMetadata metadata;
+  metadata.global_step = debug.global_step();
+  metadata.session_run_index = step_id;
+  metadata.executor_step_index = executors.debug_steps.fetch_add(1, std::memory_order_relaxed);
+  // TensorFlow records the signature's sorted lists too.
+  metadata.input_names = executors.feeds;
+  metadata.output_names = executors.fetches;
+  metadata.target_nodes = executors.targets;
+  std::vector<DebugPartition> partitions;
+  for (size_t i = 0; i < executors.partitions.size(); ++i) {
+    partitions.push_back({executors.partitions[i].device->name(), &executors.partition_graphs[i]});
+  }
+  return DebugWatchObserver::Start(debug, executors.watched_nodes, partitions, metadata, watches);
 }
 
 // Debian's Abseil is a debug build: with deadlock detection on, every Mutex a step locks or
@@ -424,6 +467,7 @@ absl::Status DirectSession::Close() {
 absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::string> feeds,
                                            std::vector<std::string> fetches,
                                            std::vector<std::string> targets,
+                                           std::vector<std::string> watched,
                                            std::unique_ptr<SessionExecutors>* built) {
   std::shared_ptr<const StoredGraphDef> graph;
   std::unique_ptr<Graph> converted;
@@ -450,6 +494,7 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
   context.device_mgr = device_mgr_.get();
   context.constant_evaluator = constant_evaluator_.get();
   context.partial_run = partial_run;
+  context.watched_nodes = std::move(watched);
   return BuildSessionExecutors(context, std::move(converted), std::move(feeds), std::move(fetches),
                                std::move(targets), built);
 }
@@ -457,9 +502,9 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
 absl::Status DirectSession::GetOrCreateExecutors(
     const std::vector<std::pair<std::string, Tensor>>& inputs,
     const std::vector<std::string>& outputs, const std::vector<std::string>& targets,
-    std::shared_ptr<const SessionExecutors>* executors) {
+    const std::vector<std::string>& watched, std::shared_ptr<const SessionExecutors>* executors) {
   // Most callers repeat their exact lists, so those are looked up before any sorting.
-  const std::string exact_key = ExactSignatureKey(inputs, outputs, targets);
+  const std::string exact_key = ExactSignatureKey(inputs, outputs, targets, watched);
   {
     absl::ReaderMutexLock lock(&executors_mu_);
     auto it = executors_by_exact_key_.find(exact_key);
@@ -475,7 +520,7 @@ absl::Status DirectSession::GetOrCreateExecutors(
   feeds = Canonical(std::move(feeds), /*unique=*/false);
   std::vector<std::string> fetches = Canonical(outputs, /*unique=*/true);
   std::vector<std::string> sorted_targets = Canonical(targets, /*unique=*/true);
-  const std::string key = SignatureKey(feeds, fetches, sorted_targets);
+  const std::string key = SignatureKey(feeds, fetches, sorted_targets, watched);
   {
     absl::MutexLock lock(&executors_mu_);
     auto it = executors_.find(key);
@@ -490,7 +535,7 @@ absl::Status DirectSession::GetOrCreateExecutors(
   // threads build the same signature at once, the first to finish wins.
   std::unique_ptr<SessionExecutors> built;
   RETURN_IF_ERROR(BuildExecutors(/*partial_run=*/false, std::move(feeds), std::move(fetches),
-                                 std::move(sorted_targets), &built));
+                                 std::move(sorted_targets), watched, &built));
   absl::MutexLock lock(&executors_mu_);
   auto inserted = executors_.emplace(key, std::move(built));
   executors_by_exact_key_.emplace(exact_key, inserted.first->second);
@@ -600,8 +645,16 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
   if (inter_op_pool < -1 || inter_op_pool >= static_cast<int>(inter_op_pools_.size())) {
     return errors::InvalidArgument("Invalid inter_op_thread_pool: ", inter_op_pool);
   }
+  const DebugOptions& debug = run_options.debug_options();
+  const bool debugging = DebugWatchObserver::HasWatches(debug);
+  std::vector<std::string> watched;
+  if (debugging) {
+    RETURN_IF_ERROR(DebugWatchObserver::CheckUrls(debug));
+    watched = DebugWatchObserver::WatchedNodes(debug);
+  }
   std::shared_ptr<const SessionExecutors> executors;
-  RETURN_IF_ERROR(GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, &executors));
+  RETURN_IF_ERROR(
+      GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, watched, &executors));
 
   std::vector<Tensor> args(executors->feeds.size());
   for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
@@ -611,6 +664,18 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
   }
   FunctionCallFrame call_frame(executors->arg_types, executors->ret_types);
   RETURN_IF_ERROR(call_frame.SetArgs(std::move(args)));
+
+  std::unique_ptr<DebugWatchObserver> watches;
+  std::unique_ptr<ObserverPair> both;
+  if (debugging) {
+    RETURN_IF_ERROR(StartDebugWatches(debug, *executors, step->step_id, &watches));
+    if (step->observer == nullptr) {
+      step->observer = watches.get();
+    } else {
+      both = std::make_unique<ObserverPair>(step->observer, watches.get());
+      step->observer = both.get();
+    }
+  }
 
   StepStats local_stats;
   if (run_options.trace_level() != RunOptions::NO_TRACE) {
@@ -670,7 +735,7 @@ absl::Status DirectSession::GetOrCreatePartialRunExecutors(
   }
   std::unique_ptr<SessionExecutors> built;
   RETURN_IF_ERROR(BuildExecutors(/*partial_run=*/true, std::move(feeds), std::move(fetches),
-                                 std::move(sorted_targets), &built));
+                                 std::move(sorted_targets), /*watched=*/{}, &built));
   absl::MutexLock lock(&executors_mu_);
   // When two threads build the same signature at once, the first to finish wins.
   *executors = prun_executors_.emplace(key, std::move(built)).first->second;

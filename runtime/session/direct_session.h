@@ -27,6 +27,16 @@
 // deadline (RunOptions.timeout_in_ms, else ConfigProto.operation_timeout_in_ms) cancels
 // only that step, which then returns DEADLINE_EXCEEDED.
 //
+// Debug watches (RunOptions.debug_options, proto/debug.proto) make a step dump the watched node
+// outputs for TensorFlow's debugger, as TensorFlow's DirectSession does (tfdbg v1 file dumps;
+// runtime/debug/debug_watch_observer.h says which watches dump what, and the errors). The
+// watched nodes are kept through optimisation, so a Run with watches has executors of its own,
+// cached by its signature and the watched node names (not by ops or URLs). The debug URLs are
+// checked before anything is built; the ops, the graphs and the core metadata (whose
+// session_run_index is the step id, counted per session, and executor_step_index counts the
+// debugged Runs of those executors) after the feeds are checked and before the step starts.
+// RunWithObserver's observer sees every output before the watches do.
+//
 // Partial runs (PRunSetup/PRun, see session.h) build executors of their own per signature,
 // cached apart from Run's, in which feeds and fetches go through the step's rendezvous: each
 // feed is a client-terminated _Recv on the host CPU, each fetch a _Send (passes/prune.h), so a
@@ -143,11 +153,14 @@ class DirectSession : public Session {
   // its executors (feeds and fetches through the rendezvous when `partial_run`).
   absl::Status BuildExecutors(bool partial_run, std::vector<std::string> feeds,
                               std::vector<std::string> fetches, std::vector<std::string> targets,
+                              std::vector<std::string> watched,
                               std::unique_ptr<SessionExecutors>* built);
-  // Executors of the step's signature, from the cache or built now.
+  // Executors of the step's signature, from the cache or built now; `watched` (sorted, unique:
+  // the nodes a debugged Run watches) are kept through optimisation and are part of the key.
   absl::Status GetOrCreateExecutors(const std::vector<std::pair<std::string, Tensor>>& inputs,
                                     const std::vector<std::string>& outputs,
                                     const std::vector<std::string>& targets,
+                                    const std::vector<std::string>& watched,
                                     std::shared_ptr<const SessionExecutors>* executors);
   // Run, once the step is registered.
   absl::Status RunStep(const RunOptions& run_options,

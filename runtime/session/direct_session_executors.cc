@@ -35,6 +35,7 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   opts.prune.feeds = sig.feeds;
   opts.prune.fetches = sig.fetches;
   opts.prune.targets = sig.targets;
+  opts.watched_nodes = context.watched_nodes;
   for (Device* device : context.device_mgr->ListDevices()) {
     opts.placer.devices.push_back({device->name(), device->device_type().type_string()});
   }
@@ -136,14 +137,21 @@ void DescribeFetchNeeds(const Graph& graph, SessionExecutors* sig) {
 
 // `graph_def` lives on `arena`, which the executor's graph shares so that it takes the
 // partition's NodeDefs over instead of copying them.
+// The watched nodes it has are recorded in `watched`.
 absl::Status MakePartitionExecutor(Device* device, std::shared_ptr<google::protobuf::Arena> arena,
                                    GraphDef* graph_def, bool may_receive_dead,
+                                   const std::vector<std::string>& watched_nodes,
+                                   WatchableNodes* watched,
                                    SessionExecutors::Partition* partition) {
   auto graph = std::make_unique<Graph>(OpRegistry::Global(), std::move(arena));
   GraphConstructorOptions opts;
   opts.allow_internal_ops = true;
   opts.expect_device_spec = true;
   RETURN_IF_ERROR(ConvertGraphDefToGraph(opts, std::move(*graph_def), graph.get()));
+  for (const std::string& name : watched_nodes) {
+    const Node* node = graph->FindNodeByName(name);
+    if (node != nullptr) (*watched)[name] = WatchableNode{device->name(), node->output_types()};
+  }
   LocalExecutorParams params;
   params.device = device;
   params.may_receive_dead = may_receive_dead;
@@ -181,10 +189,14 @@ GraphConstructorOptions SessionGraphOptions() {
 
 std::string SignatureKey(const std::vector<std::string>& feeds,
                          const std::vector<std::string>& fetches,
-                         const std::vector<std::string>& targets) {
-  // Tensor and node names cannot contain ',' or '|' (graph/op/graph_def_util.h's name rules).
-  return absl::StrCat(absl::StrJoin(feeds, ","), "|", absl::StrJoin(fetches, ","), "|",
-                      absl::StrJoin(targets, ","));
+                         const std::vector<std::string>& targets,
+                         const std::vector<std::string>& watched_nodes) {
+  // Tensor and node names cannot contain ',' or '|' (graph/op/graph_def_util.h's name rules;
+  // watched names with them are left out, DebugWatchObserver::WatchedNodes).
+  std::string key = absl::StrCat(absl::StrJoin(feeds, ","), "|", absl::StrJoin(fetches, ","), "|",
+                                 absl::StrJoin(targets, ","));
+  if (!watched_nodes.empty()) absl::StrAppend(&key, "|", absl::StrJoin(watched_nodes, ","));
+  return key;
 }
 
 absl::Status BuildSessionExecutors(const ExecutorBuildContext& context,
@@ -226,7 +238,8 @@ absl::Status BuildSessionExecutors(const ExecutorBuildContext& context,
     sig->partition_graphs.push_back(*gdef);
     SessionExecutors::Partition partition;
     RETURN_IF_ERROR(MakePartitionExecutor(device, result.partitions.shared_arena(), gdef,
-                                          may_receive_dead, &partition));
+                                          may_receive_dead, context.watched_nodes,
+                                          &sig->watched_nodes, &partition));
     sig->partitions.push_back(std::move(partition));
     result.partitions.Erase(device->name());
   }

@@ -1,9 +1,10 @@
 // SessionExecutors: everything DirectSession builds once per Run signature, and the build.
 //
 // A signature is (feeds, fetches, targets) in canonical order: feeds and targets sorted,
-// fetches sorted with duplicates removed. Feed i is `_Arg` index i and fetch i `_Retval`
-// index i of the pruned graph (passes/prune.h); callers that list names in another order
-// are mapped through feed_index / fetch_index.
+// fetches sorted with duplicates removed; a Run with debug watches adds the watched node names
+// (sorted, unique), which the optimisation passes keep (PipelineOptions::watched_nodes). Feed i is
+// `_Arg` index i and fetch i `_Retval` index i of the pruned graph (passes/prune.h); callers that
+// list names in another order are mapped through feed_index / fetch_index.
 //
 // A partial run's executors (ExecutorBuildContext::partial_run) take feeds and fetches
 // through the step's rendezvous instead, since its feeds arrive after the step started:
@@ -24,6 +25,8 @@
 #ifndef SLUICE_RUNTIME_SESSION_DIRECT_SESSION_EXECUTORS_H_
 #define SLUICE_RUNTIME_SESSION_DIRECT_SESSION_EXECUTORS_H_
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +36,7 @@
 #include "graph/core/types.h"
 #include "graph/import/graph_constructor.h"
 #include "proto/graph.pb.h"
+#include "runtime/debug/debug_watch_observer.h"
 #include "runtime/device/session_options.h"
 #include "runtime/executor/executor.h"
 #include "runtime/framework/rendezvous.h"
@@ -63,8 +67,14 @@ struct SessionExecutors {
   DataTypeVector ret_types;
 
   std::vector<Partition> partitions;
-  // The partitions' GraphDefs, for RunMetadata.partition_graphs.
+  // The partitions' GraphDefs, for RunMetadata.partition_graphs and debug dumps.
   std::vector<GraphDef> partition_graphs;
+
+  // Debug watches only (empty otherwise). The watched nodes the partitions have.
+  WatchableNodes watched_nodes;
+  // Debugged Runs of these executors so far: TensorFlow's executor_step_index. The one thing
+  // that changes after the build.
+  mutable std::atomic<int64_t> debug_steps{0};
 
   // Partial runs only (empty otherwise). The rendezvous key of each feed and fetch.
   std::vector<Rendezvous::ParsedKey> feed_keys;
@@ -83,15 +93,19 @@ struct ExecutorBuildContext {
   HostConstantEvaluator* constant_evaluator = nullptr;
   // Build for a partial run: feeds and fetches through the rendezvous (see above).
   bool partial_run = false;
+  // The nodes a debugged Run watches (sorted, unique), kept through optimisation.
+  std::vector<std::string> watched_nodes;
 };
 
 // How the session converts its GraphDef, at Create/Extend and at each build.
 GraphConstructorOptions SessionGraphOptions();
 
-// The canonical key of a signature (feeds, fetches, targets already canonical).
+// The canonical key of a signature (feeds, fetches, targets and watched nodes already
+// canonical).
 std::string SignatureKey(const std::vector<std::string>& feeds,
                          const std::vector<std::string>& fetches,
-                         const std::vector<std::string>& targets);
+                         const std::vector<std::string>& targets,
+                         const std::vector<std::string>& watched_nodes = {});
 
 // Builds the executors of the canonical signature over `graph` (the session's graph converted
 // with SessionGraphOptions(), not null), which the build consumes.
