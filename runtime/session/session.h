@@ -72,8 +72,8 @@ class Session {
                            std::vector<Tensor>* outputs, RunMetadata* run_metadata) = 0;
   // Run, with every node output of the step shown to `observer` (node_output_observer.h)
   // while it runs; the fetched outputs are the same as Run's. The observer must outlive the
-  // call. Sluice's own (TensorFlow watches through RunOptions.debug_options). The default:
-  // UNIMPLEMENTED.
+  // call. Sluice's own (TensorFlow watches through RunOptions.debug_options, which still
+  // apply: they see each output after `observer`). The default: UNIMPLEMENTED.
   virtual absl::Status RunWithObserver(const RunOptions& run_options,
                                        const std::vector<std::pair<std::string, Tensor>>& inputs,
                                        const std::vector<std::string>& output_tensor_names,
