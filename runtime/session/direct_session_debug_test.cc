@@ -8,6 +8,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -338,6 +339,34 @@ TEST(DirectSessionDebugTest, DumpsThatCannotBeWritten) {
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
   EXPECT_THAT(s.message(), HasSubstr("{{node scope/y}}"));
   EXPECT_TRUE(outputs.empty());
+}
+
+TEST(DirectSessionDebugTest, ConcurrentDebuggedRuns) {
+  auto session = MakeSession();
+  constexpr int kThreads = 4;
+  constexpr int kRuns = 5;
+  for (int root = 0; root < 2; ++root) FreshDir(absl::StrCat("concurrent_", root));
+  std::vector<std::thread> threads;
+  std::vector<absl::Status> failures(kThreads);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int r = 0; r < kRuns && failures[t].ok(); ++r) {
+        RunOptions options;
+        // Threads share a root: every dump must still get a file of its own.
+        AddWatch(&options, "scope/y", {"DebugIdentity", "DebugNumericSummary"},
+                 absl::StrCat(::testing::TempDir(), "/session_debug_concurrent_", t % 2));
+        std::vector<Tensor> outputs;
+        failures[t] = session->Run(options, {{"x", Vector({1, 2})}}, {"z"}, {}, &outputs, nullptr);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const absl::Status& s : failures) EXPECT_TRUE(s.ok()) << s;
+  size_t dumps = 0;
+  for (int root = 0; root < 2; ++root) {
+    dumps += Dumps(absl::StrCat(::testing::TempDir(), "/session_debug_concurrent_", root)).size();
+  }
+  EXPECT_EQ(dumps, 2u * kThreads * kRuns);
 }
 
 // Records the names of the nodes it sees.
