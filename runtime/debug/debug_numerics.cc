@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "graph/core/real_elements.h"
+
 namespace sluice {
 namespace {
 
@@ -18,55 +20,6 @@ double AsDouble(half value) {
 template <>
 double AsDouble(bfloat16 value) {
   return static_cast<double>(static_cast<float>(value));
-}
-
-// Calls visit(const T* elements) for the dtypes that have a summary or a NaN count (bool,
-// the integers and the floating types); false, calling nothing, for others.
-template <typename Visit>
-bool VisitNumeric(const Tensor& tensor, Visit visit) {
-  switch (tensor.dtype()) {
-    case DT_FLOAT:
-      visit(tensor.base<float>());
-      return true;
-    case DT_DOUBLE:
-      visit(tensor.base<double>());
-      return true;
-    case DT_HALF:
-      visit(tensor.base<half>());
-      return true;
-    case DT_BFLOAT16:
-      visit(tensor.base<bfloat16>());
-      return true;
-    case DT_INT8:
-      visit(tensor.base<int8_t>());
-      return true;
-    case DT_INT16:
-      visit(tensor.base<int16_t>());
-      return true;
-    case DT_INT32:
-      visit(tensor.base<int32_t>());
-      return true;
-    case DT_INT64:
-      visit(tensor.base<int64_t>());
-      return true;
-    case DT_UINT8:
-      visit(tensor.base<uint8_t>());
-      return true;
-    case DT_UINT16:
-      visit(tensor.base<uint16_t>());
-      return true;
-    case DT_UINT32:
-      visit(tensor.base<uint32_t>());
-      return true;
-    case DT_UINT64:
-      visit(tensor.base<uint64_t>());
-      return true;
-    case DT_BOOL:
-      visit(tensor.base<bool>());
-      return true;
-    default:
-      return false;
-  }
 }
 
 struct Counts {
@@ -156,7 +109,7 @@ bool HasNumericSummary(DataType dtype) {
 
 Tensor DebugNanCount(const Tensor& value) {
   int64_t nans = 0;
-  VisitNumeric(value, [&](const auto* data) {
+  VisitRealElements(value, [&](const auto* data) {
     for (int64_t i = 0; i < value.NumElements(); ++i) {
       if (std::isnan(AsDouble(data[i]))) ++nans;
     }
@@ -168,7 +121,8 @@ Tensor DebugNanCount(const Tensor& value) {
 
 Tensor DebugNumericSummary(const Tensor& value, const NumericSummaryBounds& bounds) {
   Counts c;
-  VisitNumeric(value, [&](const auto* data) { Summarize(data, value.NumElements(), bounds, &c); });
+  VisitRealElements(value,
+                    [&](const auto* data) { Summarize(data, value.NumElements(), bounds, &c); });
   const int dims = value.dims();
   Tensor summary(DT_DOUBLE, TensorShape({14 + dims}));
   double* out = summary.flat<double>().data();

@@ -39,7 +39,7 @@ std::vector<double> BucketEdges(double lo, double hi, int buckets) {
 
 std::vector<double> CountValues(const Tensor& tensor, const std::vector<double>& edges) {
   std::vector<double> counts(edges.size() - 1, 0);
-  cli::VisitRealElements(tensor, [&](const auto* data) {
+  VisitRealElements(tensor, [&](const auto* data) {
     for (int64_t i = 0; i < tensor.NumElements(); ++i) {
       const double v = static_cast<double>(data[i]);
       if (std::isfinite(v)) counts[BucketOf(v, edges)] += 1;
@@ -72,7 +72,7 @@ absl::StatusOr<std::vector<Bucket>> BucketsOfTensor(const Tensor& tensor) {
                                    tensor.shape().DebugString());
   }
   std::vector<Bucket> buckets;
-  cli::VisitRealElements(tensor, [&](const auto* data) {
+  VisitRealElements(tensor, [&](const auto* data) {
     for (int64_t row = 0; row < tensor.dim_size(0); ++row) {
       Bucket bucket{static_cast<double>(data[3 * row]), static_cast<double>(data[3 * row + 1]),
                     static_cast<double>(data[3 * row + 2])};

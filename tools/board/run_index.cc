@@ -61,8 +61,7 @@ void ReadCaptureContent(const std::string& content, TagSeries* series) {
 bool ScalarOf(const TensorProto& proto, double* out) {
   Tensor tensor;
   if (!TensorFromProto(proto, &tensor).ok() || tensor.NumElements() != 1) return false;
-  return cli::VisitRealElements(tensor,
-                                [&](const auto* data) { *out = static_cast<double>(data[0]); });
+  return VisitRealElements(tensor, [&](const auto* data) { *out = static_cast<double>(data[0]); });
 }
 
 }  // namespace

@@ -59,9 +59,9 @@ absl::Status TooManyDims(std::vector<DimSelection> selection, absl::Span<const i
                                  FormatSelection(selection, shape));
 }
 
-// Strings, and the real-number and bool dtypes that cli::VisitRealElements reads.
+// Strings, and the real-number and bool dtypes that VisitRealElements reads.
 bool CanShow(const Tensor& tensor) {
-  return tensor.dtype() == DT_STRING || cli::VisitRealElements(tensor, [](const auto*) {});
+  return tensor.dtype() == DT_STRING || VisitRealElements(tensor, [](const auto*) {});
 }
 
 template <typename T>
@@ -196,7 +196,7 @@ absl::Status WriteTable(const Tensor& tensor, absl::string_view index, cli::Json
     });
     return absl::OkStatus();
   }
-  cli::VisitRealElements(tensor, [&](const auto* data) {
+  VisitRealElements(tensor, [&](const auto* data) {
     WriteValues(shape, increments, base, json,
                 [&](int64_t i) { json->Raw(FormatElement(data[i])); });
   });

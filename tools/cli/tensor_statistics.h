@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "graph/core/real_elements.h"  // IWYU pragma: export (VisitRealElements)
 #include "graph/core/tensor.h"
 
 namespace sluice {
@@ -41,55 +42,6 @@ TensorStatistics ComputeTensorStatistics(const Tensor& tensor);
 
 // Whether a value of `dtype` can hold a NaN or an infinity (the floating dtypes).
 bool CanBeNonFinite(DataType dtype);
-
-// Calls visit(const T* data) with the tensor's elements for the real-number and bool dtypes
-// and returns true; returns false, calling nothing, for the others.
-template <typename Visit>
-bool VisitRealElements(const Tensor& tensor, Visit visit) {
-  switch (tensor.dtype()) {
-    case DT_FLOAT:
-      visit(tensor.base<float>());
-      return true;
-    case DT_DOUBLE:
-      visit(tensor.base<double>());
-      return true;
-    case DT_HALF:
-      visit(tensor.base<half>());
-      return true;
-    case DT_BFLOAT16:
-      visit(tensor.base<bfloat16>());
-      return true;
-    case DT_INT8:
-      visit(tensor.base<int8_t>());
-      return true;
-    case DT_INT16:
-      visit(tensor.base<int16_t>());
-      return true;
-    case DT_INT32:
-      visit(tensor.base<int32_t>());
-      return true;
-    case DT_INT64:
-      visit(tensor.base<int64_t>());
-      return true;
-    case DT_UINT8:
-      visit(tensor.base<uint8_t>());
-      return true;
-    case DT_UINT16:
-      visit(tensor.base<uint16_t>());
-      return true;
-    case DT_UINT32:
-      visit(tensor.base<uint32_t>());
-      return true;
-    case DT_UINT64:
-      visit(tensor.base<uint64_t>());
-      return true;
-    case DT_BOOL:
-      visit(tensor.base<bool>());
-      return true;
-    default:
-      return false;
-  }
-}
 
 }  // namespace cli
 }  // namespace sluice
