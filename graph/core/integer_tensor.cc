@@ -9,7 +9,7 @@ namespace sluice {
 namespace {
 
 template <typename T>
-absl::Status AppendValues(const Tensor& t, IntegerValues* values) {
+absl::Status WidenValues(const Tensor& t, int64_t* values) {
   const T* data = static_cast<const T*>(t.raw_data());
   for (int64_t i = 0; i < t.NumElements(); ++i) {
     const T value = data[i];
@@ -18,20 +18,18 @@ absl::Status AppendValues(const Tensor& t, IntegerValues* values) {
         return errors::InvalidArgument("Value ", value, " does not fit in int64");
       }
     }
-    values->push_back(static_cast<int64_t>(value));
+    values[i] = static_cast<int64_t>(value);
   }
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status IntegerTensorValues(const Tensor& t, IntegerValues* values) {
-  values->clear();
-  values->reserve(t.NumElements());
+absl::Status WidenIntegerTensor(const Tensor& t, int64_t* values) {
   switch (t.dtype()) {
 #define SLUICE_READ_CASE(T)      \
   case DataTypeToEnum<T>::value: \
-    return AppendValues<T>(t, values);
+    return WidenValues<T>(t, values);
     SLUICE_READ_CASE(int8_t)
     SLUICE_READ_CASE(int16_t)
     SLUICE_READ_CASE(int32_t)
@@ -44,6 +42,14 @@ absl::Status IntegerTensorValues(const Tensor& t, IntegerValues* values) {
     default:
       return errors::InvalidArgument("Expected an integer tensor, got ", DataTypeString(t.dtype()));
   }
+}
+
+absl::Status IntegerTensorValues(const Tensor& t, IntegerValues* values) {
+  values->clear();
+  if (DataTypeIsInteger(t.dtype())) values->resize(t.NumElements());
+  const absl::Status status = WidenIntegerTensor(t, values->data());
+  if (!status.ok()) values->clear();
+  return status;
 }
 
 absl::Status IntegerTensorScalar(const Tensor& t, int64_t* value) {

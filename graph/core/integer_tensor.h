@@ -27,6 +27,12 @@ using IntegerValues = absl::InlinedVector<int64_t, 8>;
 // uint64 values above INT64_MAX.
 absl::Status IntegerTensorValues(const Tensor& t, IntegerValues* values);
 
+// Writes the elements of `t`, widened to int64, to values[0 .. t.NumElements()), with
+// IntegerTensorValues' dtypes and errors; for callers that own the memory (a kernel's scratch).
+// For a dtype that is not an integer (DataTypeIsInteger) the error comes first and `values` is
+// not touched, so callers may size their memory only once the dtype is known to be good.
+absl::Status WidenIntegerTensor(const Tensor& t, int64_t* values);
+
 // The value of `t`, which must hold exactly one integer element (a scalar or a one-element
 // vector); INVALID_ARGUMENT otherwise, as IntegerTensorValues.
 absl::Status IntegerTensorScalar(const Tensor& t, int64_t* value);

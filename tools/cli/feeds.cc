@@ -232,15 +232,26 @@ absl::Status MakeFeed(const Request& request, const FeedOptions& options, std::m
 }
 
 // Cuts every file-read value of `feed` along dim 0 into batches of `rows`, one per step.
-absl::Status SplitIntoBatches(const std::string& name, int64_t rows, Feed* feed) {
+absl::Status SplitIntoBatches(const std::string& name, int64_t rows, int64_t max_steps,
+                              Feed* feed) {
   std::vector<Tensor> values =
       feed->step_values.empty() ? std::vector<Tensor>{feed->value} : feed->step_values;
-  std::vector<Tensor> batches;
+  // Counted first: a file of many rows cut into single rows would otherwise make millions of
+  // tensors before the run's step limit refused them.
+  int64_t count = 0;
   for (const Tensor& value : values) {
     if (value.dims() == 0) {
       return errors::InvalidArgument("input '", name, "': --step-batch cuts dim 0, but ",
                                      "the value is a scalar");
     }
+    count += (value.dim_size(0) + rows - 1) / rows;
+    if (count > max_steps) {
+      return errors::InvalidArgument("input '", name, "': --step-batch ", rows, " makes more than ",
+                                     max_steps, " steps");
+    }
+  }
+  std::vector<Tensor> batches;
+  for (const Tensor& value : values) {
     const int64_t n = value.dim_size(0);
     for (int64_t start = 0; start < n; start += rows) {
       // A copy: a slice's rows may start off the alignment kernels require.
@@ -375,7 +386,8 @@ absl::Status BuildFeeds(const GraphDef& graph_def, const std::vector<std::string
     RETURN_IF_ERROR(MakeFeed(request, options, &rng, &feed));
     const bool from_files = request.spec != "random" && request.spec != "zeros";
     if (options.step_batch > 0 && from_files) {
-      RETURN_IF_ERROR(SplitIntoBatches(request.input.name, options.step_batch, &feed));
+      RETURN_IF_ERROR(
+          SplitIntoBatches(request.input.name, options.step_batch, options.max_steps, &feed));
     }
     if (!needed) feed.description += " (not needed by the outputs)";
     feeds->push_back(std::move(feed));

@@ -50,7 +50,8 @@ struct FeedOptions {
   std::vector<std::string> shapes;  // "NAME=D0,D1,..."
   int64_t batch = 1;                // unknown dim 0 of generated inputs
   uint64_t seed = 0;
-  int64_t step_batch = 0;  // > 0: cut file values into steps of this many rows
+  int64_t step_batch = 0;       // > 0: cut file values into steps of this many rows
+  int64_t max_steps = 1000000;  // more steps from an input is INVALID_ARGUMENT
 };
 
 struct Feed {

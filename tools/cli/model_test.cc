@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "io/npy.h"
 #include "tools/cli/feeds.h"
 
 namespace sluice {
@@ -225,6 +226,31 @@ TEST_F(BuildFeedsTest, NeededInputsAreStillRequired) {
   ASSERT_EQ(feeds.size(), 2u);
   EXPECT_EQ(feeds[0].tensor, "unused_control_flow_input_0");
   EXPECT_EQ(feeds[1].tensor, "x");
+}
+
+TEST_F(BuildFeedsTest, StepBatchCutsRowsIntoStepsAndCountsThemFirst) {
+  Tensor rows(DT_FLOAT, TensorShape({5, 3}));
+  for (int i = 0; i < 15; ++i) rows.base<float>()[i] = static_cast<float>(i);
+  const std::string path = ::testing::TempDir() + "/five_rows.npy";
+  ASSERT_TRUE(WriteNpyFile(path, rows).ok());
+  FeedOptions options;
+  options.inputs = {"x=" + path};
+  options.step_batch = 2;
+  std::vector<Feed> feeds;
+  ASSERT_TRUE(BuildFeeds(model_.graph_def, {"out"}, options, &feeds).ok());
+  ASSERT_EQ(feeds.size(), 1u);
+  ASSERT_EQ(feeds[0].step_values.size(), 3u);  // rows 0-1, 2-3, 4
+  EXPECT_EQ(feeds[0].ValueAt(2).shape(), TensorShape({1, 3}));
+  EXPECT_EQ(feeds[0].ValueAt(2).base<float>()[0], 12.0f);
+  int64_t steps = 0;
+  ASSERT_TRUE(StepCount(feeds, &steps).ok());
+  EXPECT_EQ(steps, 3);
+  // Refused before any batch is made.
+  options.step_batch = 1;
+  options.max_steps = 4;
+  const absl::Status status = BuildFeeds(model_.graph_def, {"out"}, options, &feeds);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(std::string(status.message()), HasSubstr("--step-batch 1 makes more than 4 steps"));
 }
 
 TEST_F(BuildFeedsTest, FlagsForUnneededInputs) {

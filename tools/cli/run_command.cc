@@ -133,6 +133,7 @@ absl::Status Run(const RunFlags& flags) {
   std::vector<std::string> fetches;
   RETURN_IF_ERROR(ResolveOutputs(model.graph_def, flags.outputs, &fetches));
   FeedOptions feed_options = flags.feeds;
+  feed_options.max_steps = kMaxSteps;
   feed_options.seed = static_cast<uint64_t>(flags.seed);
   std::vector<Feed> feeds;
   std::vector<std::string> unneeded;

@@ -1,12 +1,11 @@
 #include "kernels/cpu/lists/element_rows.h"
 
 #include <cstring>
-#include <limits>
-#include <type_traits>
 #include <utility>
 
 #include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/types.h"
 
 namespace sluice {
@@ -46,43 +45,9 @@ absl::Status CheckSlotCount(int64_t length) {
   return absl::OkStatus();
 }
 
-namespace {
-
-template <typename T>
-absl::Status WidenValues(const Tensor& t, int64_t* values) {
-  const T* data = static_cast<const T*>(t.raw_data());
-  for (int64_t i = 0; i < t.NumElements(); ++i) {
-    const T value = data[i];
-    if constexpr (std::is_same_v<T, uint64_t>) {
-      if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        return errors::InvalidArgument("Value ", value, " does not fit in int64");
-      }
-    }
-    values[i] = static_cast<int64_t>(value);
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::Status IntegerValuesOf(OpKernelContext* ctx, const Tensor& t, ScratchArray<int64_t>* values) {
-  switch (t.dtype()) {
-#define SLUICE_READ_CASE(T)                                  \
-  case DataTypeToEnum<T>::value:                             \
-    RETURN_IF_ERROR(values->Allocate(ctx, t.NumElements())); \
-    return WidenValues<T>(t, values->data());
-    SLUICE_READ_CASE(int8_t)
-    SLUICE_READ_CASE(int16_t)
-    SLUICE_READ_CASE(int32_t)
-    SLUICE_READ_CASE(int64_t)
-    SLUICE_READ_CASE(uint8_t)
-    SLUICE_READ_CASE(uint16_t)
-    SLUICE_READ_CASE(uint32_t)
-    SLUICE_READ_CASE(uint64_t)
-#undef SLUICE_READ_CASE
-    default:
-      return errors::InvalidArgument("Expected an integer tensor, got ", DataTypeString(t.dtype()));
-  }
+  if (DataTypeIsInteger(t.dtype())) RETURN_IF_ERROR(values->Allocate(ctx, t.NumElements()));
+  return WidenIntegerTensor(t, values->data());
 }
 
 absl::Status ZerosTensor(OpKernelContext* ctx, DataType dtype, const TensorShape& shape,
