@@ -71,7 +71,11 @@ if ((build)); then
   labels=()
   for t in "${targets[@]}"; do labels+=("//fuzz:$t"); done
   echo "== building ${targets[*]} (--config=fuzz)"
-  nice -n 19 bazel build --color=no --curses=no --noshow_progress --config=fuzz "${labels[@]}" ||
+  # SLUICE_BAZEL_CONFIG adds a configuration to the build (CI's --config=ci, .bazelrc).
+  extra=()
+  [ -n "${SLUICE_BAZEL_CONFIG:-}" ] && extra=(--config="$SLUICE_BAZEL_CONFIG")
+  nice -n 19 bazel build --color=no --curses=no --noshow_progress --config=fuzz "${extra[@]}" \
+    "${labels[@]}" ||
     exit 1
   bin_dir=$(bazel info --config=fuzz bazel-bin 2>/dev/null) || exit 1
   # Copied out: the next build in another configuration replaces what bazel-bin holds.
