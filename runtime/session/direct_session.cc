@@ -660,7 +660,7 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
   for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
     const int index = executors->feed_index.at(inputs[i].first);
     RETURN_IF_ERROR(ValidateFeed(executors->feed_specs[index], i, inputs[i].second));
-    args[index] = inputs[i].second;
+    args[index] = AlignedFeed(inputs[i].second);
   }
   FunctionCallFrame call_frame(executors->arg_types, executors->ret_types);
   RETURN_IF_ERROR(call_frame.SetArgs(std::move(args)));
@@ -953,7 +953,7 @@ absl::Status DirectSession::ContinuePartialRun(
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     absl::Status sent = run->step.rendezvous.Send(executors.feed_keys[feed_ids[i]],
-                                                  inputs[i].second, /*is_dead=*/false);
+                                                  AlignedFeed(inputs[i].second), /*is_dead=*/false);
     if (!sent.ok()) return EndPartialRun(handle, run, sent);
   }
   std::vector<Tensor> received(executors.fetches.size());

@@ -211,6 +211,27 @@ TEST(DirectSessionTest, FeedsAndFetches) {
   EXPECT_EQ(outputs[0].shape(), TensorShape({1, 3}));
 }
 
+// A row slice of a larger tensor starts mid-buffer; kernels read aligned views, so the
+// session hands them an aligned copy instead of the process aborting in Tensor::flat.
+TEST(DirectSessionTest, UnalignedFeedsRunAsCopies) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session->Create(AddGraph()).ok());
+  const Tensor rows = Matrix(3, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  const Tensor row = rows.Slice(1, 2);
+  ASSERT_FALSE(row.IsAligned());
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run({{"x", row}, {"y", row}}, {"out"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Values(outputs[0]), (std::vector<float>{8, 10, 12}));
+
+  std::string handle;
+  ASSERT_TRUE(session->PRunSetup({"x", "y"}, {"out"}, {}, &handle).ok());
+  ASSERT_TRUE(session->PRun(handle, {{"x", row}}, {}, &outputs).ok());
+  s = session->PRun(handle, {{"y", rows.Slice(2, 3)}}, {"out"}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(Values(outputs[0]), (std::vector<float>{11, 13, 15}));
+}
+
 TEST(DirectSessionTest, ConstantsAndTargets) {
   auto session = MakeSession();
   ASSERT_TRUE(session

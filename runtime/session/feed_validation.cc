@@ -49,4 +49,9 @@ absl::Status ValidateFeed(const FeedSpec& spec, int index, const Tensor& value) 
   return absl::OkStatus();
 }
 
+Tensor AlignedFeed(const Tensor& value) {
+  if (value.IsAligned()) return value;
+  return value.DeepCopy();
+}
+
 }  // namespace sluice

@@ -14,6 +14,11 @@
 // Sluice checks both for every client, since a value contradicting a Placeholder's declared
 // shape would otherwise reach kernels that were optimised for that shape.
 //
+// AlignedFeed: kernels read their inputs through aligned views (Tensor::flat CHECKs the
+// alignment), and a fed value may be a row slice that starts mid-buffer. The session passes on
+// an aligned copy of such a value instead (the C API copies likewise); an aligned value is
+// passed as it is.
+//
 // Pure functions; thread-safe.
 #ifndef SLUICE_RUNTIME_SESSION_FEED_VALIDATION_H_
 #define SLUICE_RUNTIME_SESSION_FEED_VALIDATION_H_
@@ -45,6 +50,9 @@ FeedSpec MakeFeedSpec(const Graph& graph, const std::string& name);
 // Checks `value`, fed as the caller's input `index`, against `spec`. A spec with dtype
 // DT_INVALID accepts anything.
 absl::Status ValidateFeed(const FeedSpec& spec, int index, const Tensor& value);
+
+// `value` itself when its data is aligned for kernels, else an aligned copy of it.
+Tensor AlignedFeed(const Tensor& value);
 
 }  // namespace sluice
 

@@ -90,5 +90,20 @@ TEST_F(FeedValidationTest, ChecksDtypeAndShape) {
   EXPECT_TRUE(ValidateFeed(MakeFeedSpec(graph_, "nope"), 0, Tensor(1.0f)).ok());
 }
 
+TEST(AlignedFeedTest, CopiesOnlyAnUnalignedSlice) {
+  Tensor rows(DT_FLOAT, TensorShape({3, 3}));
+  for (int i = 0; i < 9; ++i) rows.flat<float>()(i) = static_cast<float>(i);
+  const Tensor aligned = AlignedFeed(rows);
+  EXPECT_EQ(aligned.raw_data(), rows.raw_data());  // shared, not copied
+
+  const Tensor row = rows.Slice(1, 2);  // starts 12 bytes into the buffer
+  ASSERT_FALSE(row.IsAligned());
+  const Tensor copy = AlignedFeed(row);
+  ASSERT_TRUE(copy.IsAligned());
+  EXPECT_EQ(copy.shape(), TensorShape({1, 3}));
+  EXPECT_EQ(copy.flat<float>()(0), 3.0f);
+  EXPECT_EQ(copy.flat<float>()(2), 5.0f);
+}
+
 }  // namespace
 }  // namespace sluice
