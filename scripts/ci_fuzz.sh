@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 
 CI_TARGETS=(
   npy_fuzzer
+  event_file_fuzzer
   graphdef_import_fuzzer
   array_kernels_fuzzer
   math_kernels_fuzzer

@@ -26,6 +26,7 @@ cd "$(dirname "$0")/.."
 ALL_TARGETS=(
   graphdef_import_fuzzer
   npy_fuzzer
+  event_file_fuzzer
   session_graph_fuzzer
   array_kernels_fuzzer
   math_kernels_fuzzer
