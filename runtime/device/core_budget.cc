@@ -164,9 +164,31 @@ CoreBudget& CoreBudget::Get() {
   return *budget;
 }
 
+namespace {
+// How many Occupants the calling thread holds (nested ones count once).
+thread_local int occupants_on_this_thread = 0;
+}  // namespace
+
+CoreBudget::Occupant::Occupant(CoreBudget& budget, bool promised) : budget_(budget) {
+  if (occupants_on_this_thread++ == 0) {
+    if (!promised) budget_.occupied_.fetch_add(1, std::memory_order_relaxed);
+  } else if (promised) {
+    // Handed to a runner that ran it inline, on a thread already counted.
+    budget_.occupied_.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+CoreBudget::Occupant::~Occupant() {
+  if (--occupants_on_this_thread == 0) budget_.occupied_.fetch_sub(1, std::memory_order_relaxed);
+}
+
 CoreBudget::Claim::Claim(CoreBudget& budget, int max_threads) : budget_(budget) {
-  const int running = budget.running_.fetch_add(1, std::memory_order_relaxed) + 1;
-  team_ = std::max(1, std::min(max_threads, budget.free_cores() / running));
+  // The claiming thread is itself one of the occupied cores when it runs a step's nodes.
+  const bool counted = occupants_on_this_thread > 0;
+  const int others = budget.occupied() - (counted ? 1 : 0);
+  team_ = std::max(1, std::min(max_threads, budget.free_cores() - others));
+  added_ = counted ? team_ - 1 : team_;
+  budget.occupied_.fetch_add(added_, std::memory_order_relaxed);
 }
 
 // Samples the affinity CPUs' busy time every kSamplePeriod and publishes the cores busy

@@ -15,9 +15,16 @@
 //     process's own CPU time, and averages over the last kWindowSamples samples; the count
 //     of busy cores it publishes moves only when the average is 0.6 core away from it, so
 //     a steady neighbour gives a steady budget;
-//   - how many expensive kernels of this process run at this moment (Claim counts them).
-// A kernel's team is max(1, min(its thread cap, free cores / kernels running)), where free
-// cores = usable cores - cores busy elsewhere, at least 1. Cheap kernels never claim.
+//   - how many cores this process's own threads occupy at this moment: one for each thread
+//     that runs a step's nodes (an Occupant, held by the executors' loops, or promised by
+//     PromiseCore when a node is handed to another thread, before that thread wakes), plus
+//     the other members of each team a Claim formed.
+// A kernel's team is max(1, min(its thread cap, free cores - cores the process's other
+// threads occupy)), where free cores = usable cores - cores busy elsewhere, at least 1. So a
+// team never counts on a core that a node handed to another thread, or another team, is
+// using: such a member would wait for a scheduler time slice and the whole team with it.
+// Cheap kernels never claim. The executors hand a node to another thread only while
+// occupied() < free_cores().
 //
 // The sampler thread exists while an IntraOpCoreBudget handle is alive (CPU devices with
 // more than one intra-op thread hold one); without one, free_cores() is usable_cores().
@@ -56,12 +63,33 @@ class CoreBudget {
     return busy >= usable_cores_ ? 1 : usable_cores_ - busy;
   }
 
+  // Cores this process's threads occupy now (see above); an estimate, read relaxed.
+  int occupied() const { return occupied_.load(std::memory_order_relaxed); }
+
+  // The calling thread runs a step's nodes while an Occupant lives, and occupies a core.
+  // Nested occupants on one thread (a kernel that runs a function's nodes inline) count
+  // once. `promised`: PromiseCore was called for this thread's work when it was handed over;
+  // the occupant takes that promise over instead of counting again.
+  class Occupant {
+   public:
+    Occupant(CoreBudget& budget, bool promised);
+    ~Occupant();
+    Occupant(const Occupant&) = delete;
+    Occupant& operator=(const Occupant&) = delete;
+
+   private:
+    CoreBudget& budget_;
+  };
+  // Counts a core for work handed to another thread, from the hand-off until that thread's
+  // Occupant (constructed with promised = true) ends.
+  void PromiseCore() { occupied_.fetch_add(1, std::memory_order_relaxed); }
+
   // An expensive kernel running now; its team size is fixed when it starts.
   class Claim {
    public:
     // `max_threads` >= 1 is the kernel's cap (its device's intra-op thread count).
     Claim(CoreBudget& budget, int max_threads);
-    ~Claim() { budget_.running_.fetch_sub(1, std::memory_order_relaxed); }
+    ~Claim() { budget_.occupied_.fetch_sub(added_, std::memory_order_relaxed); }
     Claim(const Claim&) = delete;
     Claim& operator=(const Claim&) = delete;
     int team() const { return team_; }
@@ -69,6 +97,7 @@ class CoreBudget {
    private:
     CoreBudget& budget_;
     int team_;
+    int added_;  // the cores this claim added to occupied_
   };
 
   // For tests and the sampler: sets the cores busy elsewhere.
@@ -86,7 +115,7 @@ class CoreBudget {
   const int usable_cores_;
   std::atomic<int> busy_elsewhere_{0};
   std::atomic<int> pinned_free_cores_{0};
-  std::atomic<int> running_{0};
+  std::atomic<int> occupied_{0};
 };
 
 // Keeps the process's LoadSampler thread running while held (shared by every holder).

@@ -81,22 +81,60 @@ TEST(CoreBudgetTest, UsableCoresFollowTheAffinityMask) {
   EXPECT_LE(CoreBudget::Get().usable_cores(), CPU_COUNT(&set));
 }
 
-TEST(CoreBudgetTest, TeamsShareTheFreeCores) {
+TEST(CoreBudgetTest, TeamsTakeOnlyCoresNoOtherThreadOccupies) {
+  CoreBudget& budget = CoreBudget::Get();
+  budget.PinFreeCoresForTesting(4);
+  ASSERT_EQ(budget.occupied(), 0);
+  {
+    // A thread that is not running a step's nodes: its team counts it too.
+    CoreBudget::Claim first(budget, 64);
+    EXPECT_EQ(first.team(), 4);
+    EXPECT_EQ(budget.occupied(), 4);
+    // Nothing is left: another kernel gets a team of one, its own thread.
+    CoreBudget::Claim second(budget, 64);
+    EXPECT_EQ(second.team(), 1);
+    EXPECT_EQ(budget.occupied(), 5);
+  }
+  EXPECT_EQ(budget.occupied(), 0);
+  {
+    // An executor thread (an Occupant) and a node handed to another thread (a promise):
+    // two cores are taken, and this thread's team is its own core plus the two left.
+    const CoreBudget::Occupant loop(budget, /*promised=*/false);
+    budget.PromiseCore();
+    EXPECT_EQ(budget.occupied(), 2);
+    {
+      CoreBudget::Claim team(budget, 64);
+      EXPECT_EQ(team.team(), 3);
+      EXPECT_EQ(budget.occupied(), 4);
+      CoreBudget::Claim capped(budget, 2);
+      EXPECT_EQ(capped.team(), 1);
+    }
+    EXPECT_EQ(budget.occupied(), 2);
+    // The handed-over node's thread takes the promise over and gives it back when done.
+    std::thread([&budget] {
+      const CoreBudget::Occupant handed(budget, /*promised=*/true);
+      EXPECT_EQ(budget.occupied(), 2);
+    }).join();
+    EXPECT_EQ(budget.occupied(), 1);
+    {
+      // Nested loops on one thread (a function's nodes run inline) count once; a promise
+      // run inline by the runner on a counted thread is given back.
+      const CoreBudget::Occupant nested(budget, /*promised=*/false);
+      EXPECT_EQ(budget.occupied(), 1);
+      budget.PromiseCore();
+      const CoreBudget::Occupant inline_run(budget, /*promised=*/true);
+      EXPECT_EQ(budget.occupied(), 1);
+    }
+    EXPECT_EQ(budget.occupied(), 1);
+  }
+  EXPECT_EQ(budget.occupied(), 0);
+  budget.PinFreeCoresForTesting(0);
+}
+
+TEST(CoreBudgetTest, FreeCoresLeaveOutWhatOtherProcessesUse) {
   CoreBudget& budget = CoreBudget::Get();
   const int usable = budget.usable_cores();
   budget.set_busy_elsewhere(0);
-  {
-    CoreBudget::Claim first(budget, 64);
-    EXPECT_EQ(first.team(), usable);
-    CoreBudget::Claim capped(budget, 1);
-    EXPECT_EQ(capped.team(), 1);
-    {
-      // Two kernels already running: a third gets a third of the cores, at least one.
-      CoreBudget::Claim third(budget, 64);
-      EXPECT_EQ(third.team(), std::max(1, usable / 3));
-    }
-  }
-  // The claims are gone: a new one has the whole machine again.
   EXPECT_EQ(CoreBudget::Claim(budget, 64).team(), usable);
   // Other processes keep all but one core busy, or more than all: one core is left.
   budget.set_busy_elsewhere(usable - 1);

@@ -16,15 +16,16 @@
 //
 // Teams: an expensive kernel (OpKernel::IsExpensive) runs with a team taken from the
 // process's core budget (core_budget.h): at most intra_op_parallelism_threads, at most the
-// cores other processes leave free divided by the expensive kernels running at that moment.
+// cores other processes leave free less those this process's other threads occupy (executor
+// threads running nodes, nodes handed to another thread, other kernels' teams).
 // The team is what OpKernelContext::intra_op_threads() reports (ParallelFor's thread count)
 // and the OpenMP thread count of the calling thread: the system oneDNN uses OpenMP (libgomp),
 // whose thread count is a per-thread setting, so Compute calls omp_set_num_threads(team)
 // when it differs from that thread's last setting (one thread_local compare per kernel). A
 // oneDNN primitive and a ParallelFor are never busy for the same kernel, so the two pools
-// do not oversubscribe the cores; and a team never counts on a core that another process
-// or another kernel is using, so no kernel waits for a member the scheduler is not
-// running. Cheap kernels run with a team of one and claim nothing. A device with more than
+// do not oversubscribe the cores; and a team never counts on a core that another process,
+// another executor thread or another kernel is using, so no kernel waits for a member the
+// scheduler is not running. Cheap kernels run with a team of one and claim nothing. A device with more than
 // one thread keeps the process's load sampler running (core_budget.h).
 //
 // Devices report TensorFlow's CPU memory_limit (256 MiB, informational only: allocation is

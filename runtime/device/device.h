@@ -51,7 +51,8 @@ class Device : public DeviceBase {
   // Blocks until all work queued on the device is done; returns its first failure.
   virtual absl::Status Sync();
   // How many threads running this device's nodes at once are worth it now: the executor
-  // hands a ready node to another thread only while fewer threads run the step's nodes.
+  // hands a ready node to another thread only while the process's threads occupy fewer
+  // cores (CoreBudget::occupied: executor threads, handed-over nodes, kernels' teams).
   // Unlimited by default; a CPU device answers the cores other processes leave free.
   virtual int ThreadsWorthRunning() const { return std::numeric_limits<int>::max(); }
   // Fills *tensor from `proto`, allocated in this device's memory. INVALID_ARGUMENT for a

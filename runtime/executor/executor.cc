@@ -24,10 +24,11 @@
 // after kCheapNodesBeforeDeferred cheap nodes; every further expensive node whose measured
 // work pays for a hand-off (KernelCosts::WorthAHandOff) goes to args.runner, so two of them
 // run at once, while the device has a core for another thread (Device::ThreadsWorthRunning
-// against threads_running_); the others stay in the local queue. Handing the only expensive
-// node to the pool, as TensorFlow's executor does when cheap work is queued, costs a wake-up on
-// another core and a sleep of the caller, often more than the node itself. No lock is taken
-// per node: slots are written by the one producer of each slot before the
+// against the cores the process's threads occupy, CoreBudget::occupied: the loops here, the
+// nodes handed over and the teams of running kernels); the others stay in the local queue. Handing
+// the only expensive node to the pool, as TensorFlow's executor does when cheap work is queued,
+// costs a wake-up on another core and a sleep of the caller, often more than the node itself. No
+// lock is taken per node: slots are written by the one producer of each slot before the
 // release-decrement that makes the consumer ready, and read after it.
 //
 // A Const (its kernel's const_tensor()) is not run: its value is copied to the readers'
@@ -67,6 +68,7 @@
 #include "graph/core/errors.h"
 #include "graph/op/node_def_util.h"
 #include "proto/step_stats.pb.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/device/device.h"
 #include "runtime/executor/executor_graph.h"
 #include "runtime/executor/executor_node_io.h"
@@ -150,12 +152,14 @@ class ExecutorState {
   // Runs `initial`, then `deferred` (an expensive node kept for this thread, -1 for none),
   // and every node they make ready that stays on this thread.
   void Process(absl::Span<const int32_t> initial, int32_t deferred = -1);
-  // Process by a thread counted in threads_running_ that holds one count of outstanding_
-  // (so the step outlives the loop); releases both when the loop ends.
-  void ProcessCounted(absl::Span<const int32_t> initial, int32_t deferred = -1);
-  // Whether one more thread running this step's nodes would get a core of its own.
+  // Process by a thread that occupies a core (CoreBudget::Occupant; `promised` when a
+  // Dispatch counted it) and holds one count of outstanding_ (so the step outlives the
+  // loop); releases both when the loop ends.
+  void ProcessCounted(absl::Span<const int32_t> initial, int32_t deferred, bool promised);
+  // Whether one more thread running this step's nodes would get a core of its own: the
+  // process's threads (of every step) occupy fewer cores than the device can use.
   bool CoreForAnotherThread() const {
-    return threads_running_.load(std::memory_order_relaxed) < device_->ThreadsWorthRunning();
+    return CoreBudget::Get().occupied() < device_->ThreadsWorthRunning();
   }
   // Runs node `id`. Returns false if it went asynchronous and someone else completes it;
   // otherwise its status and the nodes it made ready are in *status and *ready.
@@ -205,9 +209,6 @@ class ExecutorState {
   TensorValue* const inputs_;
   // Nodes ready or running, plus one for each counted Process loop (ProcessCounted).
   std::atomic<int64_t> outstanding_{0};
-  // Threads in a Process loop of this step, or handed a node and not yet done with it (only
-  // with a runner). An estimate for CoreForAnotherThread: relaxed.
-  std::atomic<int> threads_running_{0};
 };
 
 // What an asynchronous kernel's context needs until its done callback: a copy of the params
@@ -257,14 +258,14 @@ void ExecutorState::Start() {
     outstanding_.store(num_roots, std::memory_order_relaxed);
     ReadyList roots(cheap.begin(), cheap.end());
     roots.insert(roots.end(), expensive.begin(), expensive.end());
+    const CoreBudget::Occupant occupant(CoreBudget::Get(), /*promised=*/false);
     Process(roots);
     return;
   }
   // This thread's loop is counted (it may hand nodes to others).
   outstanding_.store(num_roots + 1, std::memory_order_relaxed);
-  threads_running_.store(1, std::memory_order_relaxed);
   if (expensive.empty()) {
-    ProcessCounted(cheap);
+    ProcessCounted(cheap, -1, /*promised=*/false);
     return;
   }
   // The first expensive root stays on this thread, the others go to the pool (see
@@ -282,21 +283,28 @@ void ExecutorState::Start() {
       inline_roots.push_back(id);
     }
   }
-  ProcessCounted(inline_roots, deferred);
+  ProcessCounted(inline_roots, deferred, /*promised=*/false);
 }
 
-void ExecutorState::ProcessCounted(absl::Span<const int32_t> initial, int32_t deferred) {
-  // The loop's own count of outstanding_ keeps Process from ending the step.
-  Process(initial, deferred);
-  threads_running_.fetch_sub(1, std::memory_order_relaxed);
+void ExecutorState::ProcessCounted(absl::Span<const int32_t> initial, int32_t deferred,
+                                   bool promised) {
+  {
+    // The core is vacated before the step can end (Finish may wake a waiting caller).
+    const CoreBudget::Occupant occupant(CoreBudget::Get(), promised);
+    // The loop's own count of outstanding_ keeps Process from ending the step.
+    Process(initial, deferred);
+  }
   if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
 }
 
 void ExecutorState::Dispatch(int32_t id) {
-  // The caller holds a count of outstanding_ (its node's), so the step is alive here.
-  threads_running_.fetch_add(1, std::memory_order_relaxed);
+  // The caller holds a count of outstanding_ (its node's), so the step is alive here. The
+  // core is counted now, before the thread wakes, so that a team formed meanwhile (this
+  // thread's next kernel) does not count on it.
+  CoreBudget::Get().PromiseCore();
   outstanding_.fetch_add(1, std::memory_order_relaxed);
-  services_.runner([this, id]() { ProcessCounted(absl::MakeConstSpan(&id, 1)); });
+  services_.runner(
+      [this, id]() { ProcessCounted(absl::MakeConstSpan(&id, 1), -1, /*promised=*/true); });
 }
 
 template <typename Fn>

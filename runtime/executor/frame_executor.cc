@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
 #include "proto/step_stats.pb.h"
+#include "runtime/device/core_budget.h"
 #include "runtime/executor/control_flow_info.h"
 #include "runtime/executor/executor_node_io.h"
 #include "runtime/executor/kernel_costs.h"
@@ -216,7 +217,10 @@ class FrameStepState {
       }
       outstanding_.store(static_cast<int64_t>(ready.size()) + 1, std::memory_order_relaxed);
     }
-    Process(std::move(ready));
+    {
+      const CoreBudget::Occupant occupant(CoreBudget::Get(), /*promised=*/false);
+      Process(std::move(ready));
+    }
     // The count taken above for this call.
     if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) Finish();
   }
@@ -374,11 +378,17 @@ void FrameStepState::Schedule(TaggedReadyList* ready, TaggedReadyList* local) {
     // As executor.cc: a node measured cheap runs here; of the expensive ones, the first stays
     // and the others go to the runner if their work pays for the hand-off.
     if (services_.runner && !it->dead && costs.IsExpensive(it->id)) {
-      if (kept_expensive && costs.WorthAHandOff(it->id) && device_->ThreadsWorthRunning() > 1) {
+      // A core for another thread: the process's threads (of every step) occupy fewer
+      // cores than the device can use (CoreBudget::occupied).
+      if (kept_expensive && costs.WorthAHandOff(it->id) &&
+          CoreBudget::Get().occupied() < device_->ThreadsWorthRunning()) {
         const TaggedNode tagged = *it;
+        // Counted before the thread wakes, so a team formed meanwhile leaves it a core.
+        CoreBudget::Get().PromiseCore();
         services_.runner([this, tagged]() {
           TaggedReadyList one;
           one.push_back(tagged);
+          const CoreBudget::Occupant occupant(CoreBudget::Get(), /*promised=*/true);
           // The node's own count keeps the step alive until it is finished.
           Process(std::move(one));
         });
@@ -552,7 +562,10 @@ void FrameStepState::AsyncDone(AsyncState* state) {
   if (!more.empty()) {
     outstanding_.fetch_add(static_cast<int64_t>(more.size()), std::memory_order_relaxed);
   }
-  Process(std::move(more));
+  {
+    const CoreBudget::Occupant occupant(CoreBudget::Get(), /*promised=*/false);
+    Process(std::move(more));
+  }
   NodeFinished();
 }
 
