@@ -20,9 +20,12 @@ namespace sluice {
 namespace {
 
 // More ports than this on one side of a node is refused rather than allocated: a number attr
-// can claim billions of them, and TensorFlow's own limit (int32) is far past what memory
-// allows for the type vectors.
-constexpr int64_t kMaxPortsPerNode = int64_t{1} << 24;
+// of a few bytes can claim billions of them (TensorFlow's own limit is int32), and every port
+// costs the runtime up to a Tensor's size in several arrays (a kernel context's output slots,
+// the values a step or constant folding returns, the type vectors). 2^18 keeps each such array
+// near 20 MiB, and is still far past any graph TensorFlow's tools make (an AddN of 200,000
+// inputs is accepted).
+constexpr int64_t kMaxPortsPerNode = int64_t{1} << 18;
 
 const AttrValueMap& EmptyAttrValueMap() {
   static const AttrValueMap* const kEmpty = new AttrValueMap;
@@ -220,6 +223,15 @@ absl::Status AsInvalidArgument(const absl::Status& status) {
   return absl::Status(absl::StatusCode::kInvalidArgument, status.message());
 }
 
+absl::Status TooManyPorts(const AttrSlice& attrs, const OpDef::ArgDef& arg, int64_t ports,
+                          absl::string_view attr_name) {
+  return AttachSliceNode(
+      errors::InvalidArgument("Arg '", arg.name(), "' brings the node to ", ports,
+                              " inputs or outputs (attr '", attr_name, "'); at most ",
+                              kMaxPortsPerNode, " are supported"),
+      attrs);
+}
+
 // The number of times an "N * T" arg repeats, checked against the ports already counted.
 absl::Status NumberAttrValue(const AttrSlice& attrs, const OpDef::ArgDef& arg, int64_t ports_so_far,
                              int64_t* repeats) {
@@ -235,12 +247,7 @@ absl::Status NumberAttrValue(const AttrSlice& attrs, const OpDef::ArgDef& arg, i
                            attrs);
   }
   if (ports_so_far + *repeats > kMaxPortsPerNode) {
-    return AttachSliceNode(
-        errors::InvalidArgument("Arg '", arg.name(), "' brings the node to ",
-                                ports_so_far + *repeats, " inputs or outputs (attr '",
-                                arg.number_attr(), "'); at most ", kMaxPortsPerNode,
-                                " are supported"),
-        attrs);
+    return TooManyPorts(attrs, arg, ports_so_far + *repeats, arg.number_attr());
   }
   return absl::OkStatus();
 }
@@ -269,6 +276,8 @@ absl::Status AppendArgTypes(const AttrSlice& attrs, const OpDef::ArgDef& arg, Da
   } else if (!arg.type_list_attr().empty()) {
     DataTypeVector types;
     RETURN_IF_ERROR(AsInvalidArgument(GetNodeAttr(attrs, arg.type_list_attr(), &types)));
+    const int64_t ports = static_cast<int64_t>(sig->size() + types.size());
+    if (ports > kMaxPortsPerNode) return TooManyPorts(attrs, arg, ports, arg.type_list_attr());
     sig->insert(sig->end(), types.begin(), types.end());
   } else if (arg.type() != DT_INVALID) {
     sig->push_back(arg.type());
@@ -361,6 +370,9 @@ absl::Status ArgLength(const AttrSlice& attrs, const OpDef::ArgDef& arg, const O
     RETURN_IF_ERROR(AttachSliceNode(
         ForAttr(AttrValueHasType(*attr_value, "list(type)"), arg.type_list_attr()), attrs));
     *length = attr_value->list().type_size();
+    if (ports_so_far + *length > kMaxPortsPerNode) {
+      return TooManyPorts(attrs, arg, ports_so_far + *length, arg.type_list_attr());
+    }
     return absl::OkStatus();
   }
   if (!arg.type_attr().empty() || arg.type() != DT_INVALID) {

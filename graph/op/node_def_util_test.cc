@@ -723,21 +723,21 @@ TEST(ValidateNodeDefTest, NumberAttrSetsTheInputCount) {
               StartsWith("Value for attr 'N' of 0 must be at least minimum 1"));
 }
 
-// A million-entry input list does not make a million-entry message: the first 16 types are
+// A 200,000-entry input list does not make a 200,000-entry message: the first 16 types are
 // named and the rest counted.
 TEST(ValidateNodeDefTest, LongExpectedInputListsAreCut) {
   const OpDef& op = Op("NdTestAddN");
   NodeDef n = GoodMatMul();
   n.set_op("NdTestAddN");
   n.clear_attr();
-  AddNodeAttr("N", 1000000, &n);
+  AddNodeAttr("N", 200000, &n);
   AddNodeAttr("T", DT_INT64, &n);
   const absl::Status s = ValidateNodeDef(n, op);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(s.message()),
               StartsWith(absl::StrCat("NodeDef expected inputs '",
                                       absl::StrJoin(std::vector<std::string>(16, "int64"), ", "),
-                                      ", ... (999984 more)' do not match 2 inputs specified")));
+                                      ", ... (199984 more)' do not match 2 inputs specified")));
   EXPECT_LT(s.message().size(), 2000u);
 }
 
@@ -770,7 +770,7 @@ TEST(ValidateNodeDefTest, NumberAttrOutOfRange) {
   AddNodeAttr("M", int64_t{1} << 30, &n);
   ExpectError(ValidateNodeDef(n, op), absl::StatusCode::kInvalidArgument,
               "Arg 'e' brings the node to 1073741826 inputs or outputs (attr 'M'); at most "
-              "16777216 are supported\n\t [[{{node r}}]]");
+              "262144 are supported\n\t [[{{node r}}]]");
 }
 
 TEST(ValidateNodeDefTest, TypeListSetsTheInputCount) {
@@ -919,6 +919,35 @@ TEST(InOutTypesTest, TypeLists) {
   ASSERT_TRUE(InOutTypesForNode(n, op, &inputs, &outputs).ok());
   EXPECT_EQ(inputs, (DataTypeVector{DT_INT32, DT_STRING, DT_BOOL}));
   EXPECT_EQ(outputs, (DataTypeVector{DT_BOOL, DT_HALF, DT_UINT8}));
+}
+
+// A type list counts toward the same bound as a number attr: the outputs after T2's entries
+// pass it, and the error names the arg and attr that did.
+TEST(InOutTypesTest, TypeListsPastThePortBoundAreRefused) {
+  const OpDef& op = Op("NdTestTypeList");
+  NodeDef n = ToNodeDef(R"pb(
+    name: "l"
+    op: "NdTestTypeList"
+    attr {
+      key: "T1"
+      value { list { type: DT_INT32 } }
+    }
+  )pb");
+  AttrValue t2;
+  for (int i = 0; i < 262144; ++i) t2.mutable_list()->add_type(DT_BOOL);
+  AttrValue t3;
+  t3.mutable_list()->add_type(DT_HALF);
+  (*n.mutable_attr())["T2"] = t2;
+  (*n.mutable_attr())["T3"] = t3;
+  DataTypeVector inputs;
+  DataTypeVector outputs;
+  ExpectError(InOutTypesForNode(n, op, &inputs, &outputs), absl::StatusCode::kInvalidArgument,
+              "Arg 'b' brings the node to 262145 inputs or outputs (attr 'T2'); at most 262144 "
+              "are supported\n\t [[{{node l}}]]");
+  int num_outputs = 0;
+  ExpectError(NumOutputsForNode(n, op, &num_outputs), absl::StatusCode::kInvalidArgument,
+              "Arg 'd' brings the node to 262145 inputs or outputs (attr 'T3'); at most 262144 "
+              "are supported\n\t [[{{node l}}]]");
 }
 
 TEST(InOutTypesTest, RefArgsGiveRefTypes) {
