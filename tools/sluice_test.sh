@@ -580,6 +580,16 @@ expect "$tmp/bench_contend.out" "Steps: 20 in"
 run bench_bad_contend 2 benchmark "$data/add.pbtxt" --runs 2 --contend -1
 expect "$tmp/bench_bad_contend.err" "--contend must be between 0 and 1024, got -1"
 expect "$tmp/bench_json.out" '"by_op_type":[{"op":'
+# --steps-file: a header and one line per timed step, starts increasing by at least the step
+# before them, latencies positive.
+run bench_steps 0 benchmark "$data/add.pbtxt" --runs 7 --shape x=2,3 --steps-file "$tmp/steps.txt"
+[ "$(head -n 1 "$tmp/steps.txt")" = "start_ns latency_ms" ] || fail "bench_steps: header"
+[ "$(wc -l <"$tmp/steps.txt")" -eq 8 ] || fail "bench_steps: $(wc -l <"$tmp/steps.txt") lines"
+awk 'NR > 2 && $1 < prev + lat * 1e6 { bad = 1 } NR > 1 { if ($2 <= 0) bad = 1; prev = $1; lat = $2 }
+  END { exit bad }' "$tmp/steps.txt" || fail "bench_steps: $(cat "$tmp/steps.txt")"
+run bench_steps_unwritable 1 benchmark "$data/add.pbtxt" --runs 2 --shape x=2,3 \
+  --steps-file "$tmp/no/such/dir/steps.txt"
+expect "$tmp/bench_steps_unwritable.err" "--steps-file: "
 run bench_seconds 0 benchmark "$data/add.pbtxt" --seconds 0.2 --warmup 0 --batch 2
 run bench_threads 0 benchmark "$data/add.pbtxt" --runs 2 --threads 1 --inter-op-threads 1 \
   --no-thread-spinning --shape x=2,3

@@ -1,7 +1,8 @@
 // sluice benchmark: times steps of a model after a warmup and reports latency percentiles,
 // throughput and peak memory; --profile adds per-op-type and per-node tables from traced
 // steps run after the timed ones (tracing costs time, so it never skews the latencies);
-// --contend N runs N busy processes beside the timed steps (busy_neighbours.h).
+// --contend N runs N busy processes beside the timed steps (busy_neighbours.h); --steps-file
+// keeps every timed step, to line slow steps up with a scheduler trace.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -16,8 +17,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "graph/core/errors.h"
+#include "graph/import/graph_def_io.h"
 #include "tools/cli/args.h"
 #include "tools/cli/benchmark_stats.h"
 #include "tools/cli/busy_neighbours.h"
@@ -47,6 +50,7 @@ constexpr int64_t kMaxContend = 1024;
 struct BenchmarkFlags {
   std::string model;
   std::vector<std::string> outputs;
+  std::string steps_file;
   FeedOptions feeds;
   RunnerOptions runner;
   int64_t warmup = 5;
@@ -62,6 +66,20 @@ using Clock = std::chrono::steady_clock;
 
 double MillisSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// One line per timed step: its start on the monotonic clock in nanoseconds (steady_clock is
+// CLOCK_MONOTONIC on Linux, so `perf record -k CLOCK_MONOTONIC` traces share its time base)
+// and its latency in milliseconds.
+absl::Status WriteSteps(const std::string& path, const std::vector<Clock::time_point>& starts,
+                        const std::vector<double>& latencies) {
+  std::string text = "start_ns latency_ms\n";
+  for (size_t i = 0; i < latencies.size(); ++i) {
+    const int64_t ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(starts[i].time_since_epoch()).count();
+    absl::StrAppend(&text, ns, " ", absl::StrFormat("%.6f", latencies[i]), "\n");
+  }
+  return errors::PrependToMessage(WriteStringToFile(path, text), "--steps-file: ");
 }
 
 // The process's peak resident memory: VmHWM from /proc/self/status, which belongs to this
@@ -201,12 +219,14 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   const int64_t runs = by_time ? kMaxRuns : flags.runs;
   ProgressBar bar(isatty(STDERR_FILENO) == 1 && !flags.json);
   std::vector<double> latencies;
+  std::vector<Clock::time_point> starts;
   const Clock::time_point start = Clock::now();
   while (static_cast<int64_t>(latencies.size()) < runs &&
          (!by_time || MillisSince(start) < flags.seconds * 1e3)) {
     const Clock::time_point step = Clock::now();
     RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
     latencies.push_back(MillisSince(step));
+    if (!flags.steps_file.empty()) starts.push_back(step);
     bar.Update(by_time ? MillisSince(start) / (flags.seconds * 1e3)
                        : static_cast<double>(latencies.size()) / runs,
                static_cast<int64_t>(latencies.size()));
@@ -215,6 +235,7 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   neighbours.Stop();
   bar.Done();
   const LatencyStats stats = ComputeLatencyStats(latencies);
+  if (!flags.steps_file.empty()) RETURN_IF_ERROR(WriteSteps(flags.steps_file, starts, latencies));
 
   std::unique_ptr<Profile> profile;
   if (flags.profile) {
@@ -281,6 +302,9 @@ int BenchmarkCommand(const Args& args) {
                 "here, 0 to 1024 (default 0)",
                 &flags.contend, 0, kMaxContend);
   parser.AddBool("json", "print one JSON object instead of text", &flags.json);
+  parser.AddString("steps-file", "FILE",
+                   "write each timed step's start (CLOCK_MONOTONIC ns) and latency (ms) to FILE",
+                   &flags.steps_file);
   const int parsed = HandleParseResult("benchmark", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
   // Ranges were checked as the flags were parsed.
