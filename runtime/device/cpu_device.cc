@@ -12,6 +12,7 @@
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
 #include "runtime/device/core_budget.h"
+#include "runtime/device/team_placement.h"
 #include "runtime/device/thread_pool.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -108,6 +109,7 @@ void CpuDevice::Compute(OpKernel* op_kernel, OpKernelContext* context) {
   const CoreBudget::Claim claim(CoreBudget::Get(), cap);
   SetOmpThreadsForCurrentThread(claim.team());
   context->set_intra_op_threads(claim.team());
+  const TeamPlacement placement(claim.team());
   op_kernel->Compute(context);
 }
 

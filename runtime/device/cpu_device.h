@@ -25,8 +25,10 @@
 // oneDNN primitive and a ParallelFor are never busy for the same kernel, so the two pools
 // do not oversubscribe the cores; and a team never counts on a core that another process,
 // another executor thread or another kernel is using, so no kernel waits for a member the
-// scheduler is not running. Cheap kernels run with a team of one and claim nothing. A device with
-// more than one thread keeps the process's load sampler running (core_budget.h).
+// scheduler is not running. While a team of two or more runs, its master and OpenMP workers
+// are pinned to distinct CPUs (team_placement.h), so no scheduler stacks two members on one
+// CPU. Cheap kernels run with a team of one and claim nothing. A device with more than one
+// thread keeps the process's load sampler running (core_budget.h).
 //
 // Devices report TensorFlow's CPU memory_limit (256 MiB, informational only: allocation is
 // bounded by physical memory, see graph/core/allocator.h), unless the session sets
