@@ -2,11 +2,11 @@
 
 #include <pthread.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
-#include <memory>
+#include <mutex>
+#include <vector>
 
 // libgomp's entry for `#pragma omp parallel num_threads(n)`: runs fn(data) on the calling
 // thread and on n - 1 of its workers, and returns when all have. (See the header for why
@@ -33,23 +33,28 @@ bool PinCallingThreadTo(int cpu) {
   return pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
 }
 
-// What the workers of one placement region read. Written before GOMP_parallel and read by
-// the workers inside it; the fields are atomics because libgomp's own synchronization is
-// invisible to ThreadSanitizer.
+// What the workers of one placement region read. Every access holds `mu`: libgomp's own
+// synchronization is invisible to ThreadSanitizer (libgomp is not instrumented), and the
+// mutex gives it the order (the master fills the list before the region and destroys it
+// after; each worker takes one entry).
 struct WorkerCpus {
-  explicit WorkerCpus(int n) : cpus(new std::atomic<int>[n]) {}
-  std::atomic<pthread_t> master{};
-  std::atomic<int> next{0};
-  std::unique_ptr<std::atomic<int>[]> cpus;
+  std::mutex mu;
+  pthread_t master;
+  size_t next = 0;
+  std::vector<int> cpus;
 };
 
 // Run by every member of the placement region: each worker (not the master) takes the next
 // CPU of the list. Which worker gets which CPU does not matter, only that they differ.
 void PinWorker(void* data) {
   auto* workers = static_cast<WorkerCpus*>(data);
-  if (pthread_equal(pthread_self(), workers->master.load(std::memory_order_relaxed))) return;
-  const int index = workers->next.fetch_add(1, std::memory_order_relaxed);
-  PinCallingThreadTo(workers->cpus[index].load(std::memory_order_relaxed));
+  int cpu = -1;
+  {
+    std::lock_guard<std::mutex> lock(workers->mu);
+    if (pthread_equal(pthread_self(), workers->master)) return;
+    if (workers->next < workers->cpus.size()) cpu = workers->cpus[workers->next++];
+  }
+  if (cpu >= 0) PinCallingThreadTo(cpu);
 }
 
 // The last placement made on this thread: its workers are still pinned for it.
@@ -77,16 +82,18 @@ TeamPlacement::TeamPlacement(int team) {
     return;
   }
   // The workers take the mask's CPUs after the master's, wrapping around.
-  WorkerCpus workers(team - 1);
-  workers.master.store(pthread_self(), std::memory_order_relaxed);
-  int chosen = 0;
-  for (int step = 1; step < CPU_SETSIZE && chosen < team - 1; ++step) {
-    const int candidate = (cpu + step) % CPU_SETSIZE;
-    if (CPU_ISSET(candidate, &original_mask_)) {
-      workers.cpus[chosen++].store(candidate, std::memory_order_relaxed);
+  WorkerCpus workers;
+  {
+    std::lock_guard<std::mutex> lock(workers.mu);
+    workers.master = pthread_self();
+    for (int step = 1; step < CPU_SETSIZE && static_cast<int>(workers.cpus.size()) < team - 1;
+         ++step) {
+      const int candidate = (cpu + step) % CPU_SETSIZE;
+      if (CPU_ISSET(candidate, &original_mask_)) workers.cpus.push_back(candidate);
     }
   }
   GOMP_parallel(&PinWorker, &workers, static_cast<unsigned>(team), 0);
+  { std::lock_guard<std::mutex> lock(workers.mu); }  // the workers' accesses come first
   last_placement.cpu = cpu;
   last_placement.team = team;
   std::memcpy(&last_placement.mask, &original_mask_, sizeof(original_mask_));
