@@ -33,12 +33,13 @@ bool PinCallingThreadTo(int cpu) {
   return pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0;
 }
 
-// What the workers of one placement region read. Every access holds `mu`: libgomp's own
-// synchronization is invisible to ThreadSanitizer (libgomp is not instrumented), and the
-// mutex gives it the order (the master fills the list before the region and destroys it
-// after; each worker takes one entry).
+// What the workers of one placement region read, on the master's stack. Every access holds
+// `placement_mu`, one mutex for the process (constant-initialized, so creating it writes no
+// memory): libgomp is not instrumented, so ThreadSanitizer cannot see the order its
+// fork and join give (the master fills the list before the region and its stack frame is
+// gone after), and a mutex it sees gives it. Only placement regions, which are rare, take it.
+std::mutex placement_mu;
 struct WorkerCpus {
-  std::mutex mu;
   pthread_t master;
   size_t next = 0;
   std::vector<int> cpus;
@@ -50,7 +51,7 @@ void PinWorker(void* data) {
   auto* workers = static_cast<WorkerCpus*>(data);
   int cpu = -1;
   {
-    std::lock_guard<std::mutex> lock(workers->mu);
+    std::lock_guard<std::mutex> lock(placement_mu);
     if (pthread_equal(pthread_self(), workers->master)) return;
     if (workers->next < workers->cpus.size()) cpu = workers->cpus[workers->next++];
   }
@@ -84,7 +85,7 @@ TeamPlacement::TeamPlacement(int team) {
   // The workers take the mask's CPUs after the master's, wrapping around.
   WorkerCpus workers;
   {
-    std::lock_guard<std::mutex> lock(workers.mu);
+    std::lock_guard<std::mutex> lock(placement_mu);
     workers.master = pthread_self();
     for (int step = 1; step < CPU_SETSIZE && static_cast<int>(workers.cpus.size()) < team - 1;
          ++step) {
@@ -93,7 +94,7 @@ TeamPlacement::TeamPlacement(int team) {
     }
   }
   GOMP_parallel(&PinWorker, &workers, static_cast<unsigned>(team), 0);
-  { std::lock_guard<std::mutex> lock(workers.mu); }  // the workers' accesses come first
+  { const std::lock_guard<std::mutex> lock(placement_mu); }  // the workers' accesses first
   last_placement.cpu = cpu;
   last_placement.team = team;
   std::memcpy(&last_placement.mask, &original_mask_, sizeof(original_mask_));

@@ -21,7 +21,9 @@
 //     that size the same workers in the same order. This is done again only when the
 //     master's CPU, its mask or the team size differs from the last placement on this
 //     thread, so most kernels pay one sched_getcpu and two sched_setaffinity calls, a few
-//     microseconds against the 100 us or more of work a team is formed for.
+//     microseconds against the 100 us or more of work a team is formed for. On a thread
+//     that never ran an OpenMP region, the first one starts its libgomp workers: the same
+//     threads a oneDNN primitive run with that team would start.
 // Nothing is pinned when the user binds OpenMP threads (OMP_PROC_BIND, OMP_PLACES or
 // GOMP_CPU_AFFINITY is set), when the mask is too small, or when a call fails: placement only
 // ever helps, it is never needed for a correct result.

@@ -5,7 +5,7 @@
 
 #include <atomic>
 #include <mutex>
-#include <set>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -23,25 +23,31 @@ cpu_set_t MaskOfThisThread() {
 }
 
 // The affinity masks of the members of an OpenMP region of `team` threads of this thread,
-// other than this thread's own.
+// other than this thread's own. All accesses hold one constant-initialized mutex, the order
+// ThreadSanitizer can see (libgomp's fork and join it cannot).
+std::mutex record_mu;
 struct WorkerMasks {
-  std::mutex mu;
   pthread_t master;
   std::vector<cpu_set_t> masks;
 };
 
 void RecordWorkerMask(void* data) {
   auto* record = static_cast<WorkerMasks*>(data);
-  std::lock_guard<std::mutex> lock(record->mu);
+  const cpu_set_t mask = MaskOfThisThread();
+  std::lock_guard<std::mutex> lock(record_mu);
   if (pthread_equal(pthread_self(), record->master)) return;
-  record->masks.push_back(MaskOfThisThread());
+  record->masks.push_back(mask);
 }
 
 std::vector<cpu_set_t> MasksOfWorkers(int team) {
   WorkerMasks record;
-  record.master = pthread_self();
+  {
+    std::lock_guard<std::mutex> lock(record_mu);
+    record.master = pthread_self();
+  }
   GOMP_parallel(&RecordWorkerMask, &record, static_cast<unsigned>(team), 0);
-  return record.masks;
+  std::lock_guard<std::mutex> lock(record_mu);
+  return std::move(record.masks);
 }
 
 int OnlyCpuOf(const cpu_set_t& mask) {
