@@ -94,7 +94,14 @@ TeamPlacement::TeamPlacement(int team) {
     }
   }
   GOMP_parallel(&PinWorker, &workers, static_cast<unsigned>(team), 0);
-  { const std::lock_guard<std::mutex> lock(placement_mu); }  // the workers' accesses first
+  size_t pinned;
+  {
+    const std::lock_guard<std::mutex> lock(placement_mu);  // the workers' accesses first
+    pinned = workers.next;
+  }
+  // A region that got fewer threads (one nested in another region runs alone) placed fewer
+  // workers than the team has: the next kernel tries again.
+  if (pinned + 1 < static_cast<size_t>(team)) return;
   last_placement.cpu = cpu;
   last_placement.team = team;
   std::memcpy(&last_placement.mask, &original_mask_, sizeof(original_mask_));
