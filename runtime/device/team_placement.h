@@ -16,7 +16,7 @@
 //     its own mask back when the TeamPlacement ends, so between kernels the thread goes
 //     wherever the scheduler sends it;
 //   - pins the calling thread's OpenMP workers 1..N-1 each to one of the mask's other CPUs
-//     (the ones after the master's, in order, wrapping), by running an empty OpenMP region of
+//     (the ones after the master's, in order, wrapping), by running a short OpenMP region of
 //     N threads in which each worker pins itself: libgomp gives a master's later regions of
 //     that size the same workers in the same order. This is done again only when the
 //     master's CPU, its mask or the team size differs from the last placement on this
