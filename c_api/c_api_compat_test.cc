@@ -224,7 +224,7 @@ class CompatTest : public ::testing::Test {
                                  sluice::RunOptions run_options) {
     run_options.set_trace_level(sluice::RunOptions::FULL_TRACE);
     sluice::RunMetadata metadata;
-    TF_Tensor* matrix = MatrixTensor(128, 1);
+    TF_Tensor* matrix = MatrixTensor(kWideSize, 1);
     Run(session, fetches, run_options, &metadata, {{TF_Output{wide_input_, 0}, matrix}});
     TF_DeleteTensor(matrix);
     EXPECT_EQ(TF_GetCode(status_), TF_OK) << Message();
@@ -236,8 +236,14 @@ class CompatTest : public ::testing::Test {
     return threads;
   }
 
-  // Sixteen independent 128x128 MatMuls of one fed matrix (fed, so that they are not folded
-  // into constants before the step): work for many threads at once.
+  // The side of WideGraph's matrices: each product takes a millisecond or more, so that a step
+  // lasts long enough for a second thread to be woken and scheduled even when every core is
+  // busy with other tests and builds (at 128 a step was over before it ran, and a cold CI-like
+  // run saw 20 steps in a row on one thread).
+  static constexpr int64_t kWideSize = 384;
+
+  // Sixteen independent kWideSize-square MatMuls of one fed matrix (fed, so that they are not
+  // folded into constants before the step): work for many threads at once.
   std::vector<TF_Output> WideGraph() {
     wide_input_ = Placeholder("m", TF_FLOAT);
     std::vector<TF_Output> fetches;
@@ -453,10 +459,10 @@ TEST_F(CompatTest, SessionInterOpThreadPoolsAreChosenPerRun) {
       EXPECT_EQ(most, 1u) << "pool " << pool;
     }
   }
-  TF_Tensor* matrix = MatrixTensor(128, 1);
+  TF_Tensor* matrix = MatrixTensor(kWideSize, 1);
   EXPECT_EQ(
       Run(session, {fetches[0]}, run_in_pool(1), nullptr, {{TF_Output{wide_input_, 0}, matrix}}),
-      std::vector<float>{128});
+      std::vector<float>{kWideSize});
   TF_DeleteTensor(matrix);
   EXPECT_TRUE(Run(session, fetches, run_in_pool(2)).empty());
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
