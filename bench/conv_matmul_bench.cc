@@ -19,6 +19,7 @@
 #include "benchmark/benchmark.h"
 #include "glog/logging.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/node_def_util.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "proto/node_def.pb.h"

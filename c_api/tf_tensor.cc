@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "c_api/c_api_internal.h"
 #include "graph/core/allocator.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "proto/resource_handle.pb.h"
 #include "tensorflow/c/tf_tstring.h"

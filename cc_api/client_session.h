@@ -24,6 +24,9 @@
 #include "cc_api/ops.h"
 #include "cc_api/scope.h"
 #include "graph/core/tensor.h"
+// The typed views through which callers read the outputs (outputs[0].matrix<float>()), as
+// TensorFlow's client_session.h gives them.
+#include "graph/core/tensor_types.h"
 #include "proto/config.pb.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"

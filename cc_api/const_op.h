@@ -17,6 +17,7 @@
 #ifndef SLUICE_CC_API_CONST_OP_H_
 #define SLUICE_CC_API_CONST_OP_H_
 
+#include <algorithm>
 #include <initializer_list>
 #include <vector>
 
@@ -48,7 +49,7 @@ template <typename T>
 Output Const(const Scope& scope, const T& v, const TensorShape shape) {
   using RealT = typename Input::Initializer::RealType<T>::type;
   Tensor t(DataTypeToEnum<RealT>::v(), shape);
-  if (t.NumElements() > 0) t.flat<RealT>().setConstant(RealT(v));
+  std::fill_n(t.base<RealT>(), t.NumElements(), RealT(v));
   return Const(scope, Input::Initializer(t));
 }
 

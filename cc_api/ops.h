@@ -110,7 +110,7 @@ class Input {
     Initializer(const T& v) {  // NOLINT(google-explicit-constructor)
       using RealT = typename RealType<T>::type;
       tensor = Tensor(DataTypeToEnum<RealT>::v(), TensorShape());
-      tensor.flat<RealT>()(0) = RealT(v);
+      *tensor.base<RealT>() = RealT(v);
     }
     Initializer(const Tensor& t) : tensor(t) {}  // NOLINT(google-explicit-constructor)
 
@@ -153,7 +153,7 @@ class Input {
     void Fill(const std::initializer_list<T>& v, const TensorShape& shape) {
       tensor = Tensor(DataTypeToEnum<RealT>::v(), shape);
       if (v.size() == 0) return;
-      RealT* out = tensor.flat<RealT>().data();
+      RealT* out = tensor.base<RealT>();
       for (const T& e : v) *out++ = RealT(e);
     }
   };

@@ -5,6 +5,7 @@
 #include "cc_api/const_op.h"
 #include "cc_api/scope.h"
 #include "cc_api/standard_ops.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

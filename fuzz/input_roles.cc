@@ -7,6 +7,7 @@
 #include "fuzz/random_tensor.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 
 namespace sluice {

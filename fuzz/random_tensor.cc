@@ -11,6 +11,7 @@
 #include "absl/types/span.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 
 namespace sluice {

@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/node_def_util.h"
 #include "graph/shape/shape_inference.h"
 #include "graph/shape_refiner.h"

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/node_def_util.h"
 #include "graph/shape_refiner.h"
 

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/graph.h"
 #include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"

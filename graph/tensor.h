@@ -5,5 +5,6 @@
 #define SLUICE_GRAPH_TENSOR_H_
 
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 
 #endif  // SLUICE_GRAPH_TENSOR_H_

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "gtest/gtest.h"
 

@@ -6,6 +6,7 @@
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "runtime/framework/create_op_kernel.h"
 #include "runtime/framework/resource_var.h"
 #include "unsupported/Eigen/CXX11/Tensor"

@@ -43,6 +43,7 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "gtest/gtest.h"

@@ -11,6 +11,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"

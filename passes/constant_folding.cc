@@ -31,6 +31,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "graph/shape_refiner.h"

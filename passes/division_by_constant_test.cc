@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"

@@ -17,6 +17,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/import/graph_def_io.h"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
 #include "io/npy.h"

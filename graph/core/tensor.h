@@ -29,6 +29,7 @@
 #include <string>
 #include <utility>
 
+#include "Eigen/Core"
 #include "absl/base/optimization.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -36,13 +37,20 @@
 #include "glog/logging.h"
 #include "graph/core/allocator.h"
 #include "graph/core/tensor_shape.h"
-#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/core/variant.h"
 #include "proto/resource_handle.pb.h"
 #include "proto/types.pb.h"
 
 namespace sluice {
+
+// The Eigen views of a tensor's elements, defined in tensor_types.h. Only declared here:
+// Eigen's Tensor module takes over a second to parse, and most code that holds tensors
+// (graphs, passes, the runtime, tests) never views their elements through Eigen. A
+// translation unit that calls the typed views below includes tensor_types.h, which also
+// defines the out-of-line ones.
+template <typename T, int NDIMS = 1, typename IndexType = Eigen::DenseIndex>
+struct TTypes;
 
 template <typename T>
 struct ElementTypeTag {
@@ -177,29 +185,30 @@ class Tensor {
   // An unshared copy on DefaultCpuAllocator(); strings and handles are copied element-wise.
   Tensor DeepCopy() const;
 
-  // Typed views. Each CHECKs that DataTypeToEnum<T>::value == dtype(), that the rank or
-  // element count fits the view, and (for the aligned views) IsAligned().
+  // Typed views (include graph/core/tensor_types.h to call them). Each CHECKs that
+  // DataTypeToEnum<T>::value == dtype(), that the rank or element count fits the view, and
+  // (for the aligned views) IsAligned().
   // The flat views skip the reshape check: {NumElements()} always fits. Every kernel takes
   // them on every call, so they are inline down to the dtype and alignment tests.
   template <typename T>
   typename TTypes<T>::Flat flat() {
     CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-    return typename TTypes<T>::Flat(reinterpret_cast<T*>(data_), FlatSizes());
+    return typename TTypes<T>::Flat(reinterpret_cast<T*>(data_), FlatSize());
   }
   template <typename T>
   typename TTypes<T>::ConstFlat flat() const {
     CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-    return typename TTypes<T>::ConstFlat(reinterpret_cast<const T*>(data_), FlatSizes());
+    return typename TTypes<T>::ConstFlat(reinterpret_cast<const T*>(data_), FlatSize());
   }
   template <typename T>
   typename TTypes<T>::UnalignedFlat unaligned_flat() {
     CheckType(DataTypeToEnum<T>::value);
-    return typename TTypes<T>::UnalignedFlat(reinterpret_cast<T*>(data_), FlatSizes());
+    return typename TTypes<T>::UnalignedFlat(reinterpret_cast<T*>(data_), FlatSize());
   }
   template <typename T>
   typename TTypes<T>::UnalignedConstFlat unaligned_flat() const {
     CheckType(DataTypeToEnum<T>::value);
-    return typename TTypes<T>::UnalignedConstFlat(reinterpret_cast<const T*>(data_), FlatSizes());
+    return typename TTypes<T>::UnalignedConstFlat(reinterpret_cast<const T*>(data_), FlatSize());
   }
   template <typename T>
   typename TTypes<T>::Vec vec() {
@@ -299,15 +308,11 @@ class Tensor {
   }
   [[noreturn]] void TypeMismatch(DataType expected) const;
   [[noreturn]] static void Misaligned();
-  Eigen::DSizes<Eigen::DenseIndex, 1> FlatSizes() const {
-    return Eigen::DSizes<Eigen::DenseIndex, 1>(static_cast<Eigen::DenseIndex>(NumElements()));
-  }
+  Eigen::DenseIndex FlatSize() const { return static_cast<Eigen::DenseIndex>(NumElements()); }
   // CHECKs that `new_sizes` has `ndims` entries multiplying to NumElements().
   void CheckReshape(absl::Span<const int64_t> new_sizes, size_t ndims) const;
   absl::InlinedVector<int64_t, 4> FlatInnerDims(int num_out_dims) const;
   absl::InlinedVector<int64_t, 4> FlatOuterDims(int num_out_dims) const;
-  template <int NDIMS>
-  static Eigen::DSizes<Eigen::DenseIndex, NDIMS> ToDSizes(absl::Span<const int64_t> sizes);
   // A tensor holding `buf`'s reference (null when there are no elements); for Allocate,
   // which has checked the dtype.
   Tensor(DataType dtype, const TensorShape& shape, BufferRefs* buf, char* data)
@@ -328,74 +333,6 @@ class Tensor {
   BufferRefs* buf_ = nullptr;  // a Buffer holding one reference; null without elements
   char* data_ = nullptr;       // first element, inside buf_
 };
-
-template <int NDIMS>
-Eigen::DSizes<Eigen::DenseIndex, NDIMS> Tensor::ToDSizes(absl::Span<const int64_t> sizes) {
-  Eigen::DSizes<Eigen::DenseIndex, NDIMS> dsizes;
-  for (int d = 0; d < NDIMS; ++d) dsizes[d] = static_cast<Eigen::DenseIndex>(sizes[d]);
-  return dsizes;
-}
-
-template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::Tensor Tensor::tensor() {
-  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  return
-      typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_), AsEigenDSizes<NDIMS>(shape_));
-}
-
-template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::ConstTensor Tensor::tensor() const {
-  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  return typename TTypes<T, NDIMS>::ConstTensor(reinterpret_cast<const T*>(data_),
-                                                AsEigenDSizes<NDIMS>(shape_));
-}
-
-template <typename T>
-typename TTypes<T>::Scalar Tensor::scalar() {
-  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  CHECK_EQ(NumElements(), 1) << "Must have a one element tensor, got " << shape_;
-  return typename TTypes<T>::Scalar(reinterpret_cast<T*>(data_));
-}
-
-template <typename T>
-typename TTypes<T>::ConstScalar Tensor::scalar() const {
-  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  CHECK_EQ(NumElements(), 1) << "Must have a one element tensor, got " << shape_;
-  return typename TTypes<T>::ConstScalar(reinterpret_cast<const T*>(data_));
-}
-
-template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::Tensor Tensor::shaped(absl::Span<const int64_t> new_sizes) {
-  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  CheckReshape(new_sizes, NDIMS);
-  return typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_), ToDSizes<NDIMS>(new_sizes));
-}
-
-template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::ConstTensor Tensor::shaped(absl::Span<const int64_t> new_sizes) const {
-  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
-  CheckReshape(new_sizes, NDIMS);
-  return typename TTypes<T, NDIMS>::ConstTensor(reinterpret_cast<const T*>(data_),
-                                                ToDSizes<NDIMS>(new_sizes));
-}
-
-template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::UnalignedTensor Tensor::unaligned_shaped(
-    absl::Span<const int64_t> new_sizes) {
-  CheckType(DataTypeToEnum<T>::value);
-  CheckReshape(new_sizes, NDIMS);
-  return typename TTypes<T, NDIMS>::UnalignedTensor(reinterpret_cast<T*>(data_),
-                                                    ToDSizes<NDIMS>(new_sizes));
-}
-
-template <typename T, size_t NDIMS>
-typename TTypes<T, NDIMS>::UnalignedConstTensor Tensor::unaligned_shaped(
-    absl::Span<const int64_t> new_sizes) const {
-  CheckType(DataTypeToEnum<T>::value);
-  CheckReshape(new_sizes, NDIMS);
-  return typename TTypes<T, NDIMS>::UnalignedConstTensor(reinterpret_cast<const T*>(data_),
-                                                         ToDSizes<NDIMS>(new_sizes));
-}
 
 }  // namespace sluice
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

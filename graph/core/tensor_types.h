@@ -1,22 +1,29 @@
-// TTypes: the Eigen TensorMap types through which kernels view Tensor buffers.
+// TTypes: the Eigen TensorMap types through which kernels view Tensor buffers, and the
+// definitions of Tensor's typed views that build them (tensor.h declares both).
 //
 // Every view is row-major (TensorFlow's layout) and maps memory it does not own. The aligned
 // variants promise Eigen that the data pointer is aligned to EIGEN_MAX_ALIGN_BYTES, which
 // holds for every whole Tensor buffer (kAllocatorAlignment is larger); the Unaligned*
 // variants make no promise and serve slices that start mid-buffer.
 //
-// This is the only graph/ header that includes Eigen's Tensor module; include it (or
-// tensor.h) only where views are used, since the module is slow to compile.
+// This is the only graph/ header that includes Eigen's Tensor module; include it only where
+// views are used (kernels, their tests), since the module is slow to compile.
 #ifndef SLUICE_GRAPH_CORE_TENSOR_TYPES_H_
 #define SLUICE_GRAPH_CORE_TENSOR_TYPES_H_
 
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/types/span.h"
 #include "glog/logging.h"
+#include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {
 
-template <typename T, int NDIMS = 1, typename IndexType = Eigen::DenseIndex>
+// Declared, with its defaults (NDIMS 1, Eigen::DenseIndex), in tensor.h.
+template <typename T, int NDIMS, typename IndexType>
 struct TTypes {
   using Tensor =
       Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, IndexType>, Eigen::Aligned>;
@@ -77,6 +84,76 @@ Eigen::DSizes<IndexType, NDIMS> AsEigenDSizesWithPadding(const TensorShape& shap
     dsizes[d] = d < shape.dims() ? static_cast<IndexType>(shape.dim_size(d)) : 1;
   }
   return dsizes;
+}
+
+// `sizes` (NDIMS of them, checked by the caller) as Eigen dimensions.
+template <int NDIMS>
+Eigen::DSizes<Eigen::DenseIndex, NDIMS> SizesAsEigenDSizes(absl::Span<const int64_t> sizes) {
+  Eigen::DSizes<Eigen::DenseIndex, NDIMS> dsizes;
+  for (int d = 0; d < NDIMS; ++d) dsizes[d] = static_cast<Eigen::DenseIndex>(sizes[d]);
+  return dsizes;
+}
+
+template <typename T, size_t NDIMS>
+typename TTypes<T, NDIMS>::Tensor Tensor::tensor() {
+  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+  return
+      typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_), AsEigenDSizes<NDIMS>(shape_));
+}
+
+template <typename T, size_t NDIMS>
+typename TTypes<T, NDIMS>::ConstTensor Tensor::tensor() const {
+  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+  return typename TTypes<T, NDIMS>::ConstTensor(reinterpret_cast<const T*>(data_),
+                                                AsEigenDSizes<NDIMS>(shape_));
+}
+
+template <typename T>
+typename TTypes<T>::Scalar Tensor::scalar() {
+  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+  CHECK_EQ(NumElements(), 1) << "Must have a one element tensor, got " << shape_;
+  return typename TTypes<T>::Scalar(reinterpret_cast<T*>(data_));
+}
+
+template <typename T>
+typename TTypes<T>::ConstScalar Tensor::scalar() const {
+  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+  CHECK_EQ(NumElements(), 1) << "Must have a one element tensor, got " << shape_;
+  return typename TTypes<T>::ConstScalar(reinterpret_cast<const T*>(data_));
+}
+
+template <typename T, size_t NDIMS>
+typename TTypes<T, NDIMS>::Tensor Tensor::shaped(absl::Span<const int64_t> new_sizes) {
+  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+  CheckReshape(new_sizes, NDIMS);
+  return typename TTypes<T, NDIMS>::Tensor(reinterpret_cast<T*>(data_),
+                                           SizesAsEigenDSizes<NDIMS>(new_sizes));
+}
+
+template <typename T, size_t NDIMS>
+typename TTypes<T, NDIMS>::ConstTensor Tensor::shaped(absl::Span<const int64_t> new_sizes) const {
+  CheckTypeAndIsAligned(DataTypeToEnum<T>::value);
+  CheckReshape(new_sizes, NDIMS);
+  return typename TTypes<T, NDIMS>::ConstTensor(reinterpret_cast<const T*>(data_),
+                                                SizesAsEigenDSizes<NDIMS>(new_sizes));
+}
+
+template <typename T, size_t NDIMS>
+typename TTypes<T, NDIMS>::UnalignedTensor Tensor::unaligned_shaped(
+    absl::Span<const int64_t> new_sizes) {
+  CheckType(DataTypeToEnum<T>::value);
+  CheckReshape(new_sizes, NDIMS);
+  return typename TTypes<T, NDIMS>::UnalignedTensor(reinterpret_cast<T*>(data_),
+                                                    SizesAsEigenDSizes<NDIMS>(new_sizes));
+}
+
+template <typename T, size_t NDIMS>
+typename TTypes<T, NDIMS>::UnalignedConstTensor Tensor::unaligned_shaped(
+    absl::Span<const int64_t> new_sizes) const {
+  CheckType(DataTypeToEnum<T>::value);
+  CheckReshape(new_sizes, NDIMS);
+  return typename TTypes<T, NDIMS>::UnalignedConstTensor(reinterpret_cast<const T*>(data_),
+                                                         SizesAsEigenDSizes<NDIMS>(new_sizes));
 }
 
 }  // namespace sluice

@@ -6,6 +6,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"

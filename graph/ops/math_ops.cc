@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "graph/ops/range_count.h"
 #include "graph/shape/common_shape_fns.h"

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/attr_value_util.h"
 #include "graph/op/op_def_util.h"
 #include "graph/op/op_registry.h"

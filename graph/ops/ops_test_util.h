@@ -28,6 +28,7 @@
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {

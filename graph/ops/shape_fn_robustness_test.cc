@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/attr_value_util.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"

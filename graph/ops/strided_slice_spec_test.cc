@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "graph/core/tensor_types.h"
 #include "graph/ops/ops_test_util.h"
 #include "gtest/gtest.h"
 

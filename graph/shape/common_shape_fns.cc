@@ -12,6 +12,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 
 namespace sluice {
 namespace shape_inference {

@@ -14,6 +14,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/shape_inference_testutil.h"

@@ -8,6 +8,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/op_kernel.h"
 

@@ -1,6 +1,7 @@
 #include <string>
 
 #include "gmock/gmock.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 

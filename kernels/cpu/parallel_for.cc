@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "absl/synchronization/mutex.h"
+#include "graph/core/tensor_types.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -31,6 +31,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "graph/core/size_arithmetic.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/scratch.h"
 #include "runtime/framework/device_base.h"
 #include "runtime/framework/op_kernel.h"

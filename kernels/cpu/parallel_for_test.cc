@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "unsupported/Eigen/CXX11/ThreadPool"
 

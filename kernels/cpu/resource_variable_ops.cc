@@ -14,6 +14,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "proto/resource_handle.pb.h"
 #include "runtime/framework/op_kernel.h"

@@ -7,6 +7,7 @@
 
 #include "gmock/gmock.h"
 #include "graph/core/allocator.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
 #include "kernels/cpu/parallel_for.h"

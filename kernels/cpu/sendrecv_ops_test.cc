@@ -6,6 +6,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/node_def_util.h"
 #include "gtest/gtest.h"
 #include "proto/node_def.pb.h"

@@ -13,6 +13,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/resource_mgr.h"

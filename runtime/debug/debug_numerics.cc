@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "graph/core/real_elements.h"
+#include "graph/core/tensor_types.h"
 
 namespace sluice {
 namespace {

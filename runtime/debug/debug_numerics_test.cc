@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

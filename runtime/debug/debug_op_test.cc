@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gmock/gmock.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

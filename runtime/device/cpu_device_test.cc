@@ -12,6 +12,7 @@
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
 #include "runtime/device/core_budget.h"

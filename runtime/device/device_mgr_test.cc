@@ -6,6 +6,7 @@
 
 #include "graph/core/allocator.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "proto/tensor.pb.h"
 #include "runtime/device/device.h"

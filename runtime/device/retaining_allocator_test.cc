@@ -4,6 +4,7 @@
 
 #include "graph/core/allocator.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

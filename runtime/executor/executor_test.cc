@@ -17,6 +17,7 @@
 #include "gmock/gmock.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"

@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
 #include "proto/device_attributes.pb.h"

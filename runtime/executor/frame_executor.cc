@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "proto/step_stats.pb.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/executor/control_flow_info.h"

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

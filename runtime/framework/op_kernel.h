@@ -34,6 +34,9 @@
 #include "absl/strings/string_view.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+// The typed views (t.flat<T>() and the rest) for the kernels that include this header, as
+// TensorFlow's op_kernel.h gives them: custom ops written against it keep compiling.
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "proto/node_def.pb.h"

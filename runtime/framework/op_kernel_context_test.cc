@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
 #include "runtime/framework/create_op_kernel.h"

@@ -8,6 +8,7 @@
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "runtime/framework/local_rendezvous.h"
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "runtime/framework/device_base.h"

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"

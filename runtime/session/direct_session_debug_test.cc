@@ -17,6 +17,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "proto/config.pb.h"
 #include "proto/event.pb.h"

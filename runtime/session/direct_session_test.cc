@@ -19,6 +19,7 @@
 #include "google/protobuf/text_format.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
 #include "gtest/gtest.h"

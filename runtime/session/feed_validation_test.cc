@@ -2,6 +2,7 @@
 #include "runtime/session/feed_validation.h"
 
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"

@@ -8,6 +8,7 @@
 #include "graph/algorithm.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/node_def_util.h"

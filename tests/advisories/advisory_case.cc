@@ -6,6 +6,7 @@
 #include "gmock/gmock.h"
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"

@@ -9,6 +9,7 @@
 
 #include "absl/status/status.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "io/event_writer.h"
 #include "io/npy.h"
 

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
 #include "proto/config.pb.h"

@@ -23,6 +23,7 @@
 #include "absl/strings/str_join.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"

@@ -18,6 +18,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "gtest/gtest.h"

@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/import/graph_def_io.h"
 #include "gtest/gtest.h"
 #include "runtime/device/session_options.h"

@@ -24,6 +24,7 @@
 #include "cc_api/standard_ops.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "io/event_writer.h"
 #include "proto/summary.pb.h"
 

@@ -9,6 +9,7 @@
 
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "io/event_writer.h"
 #include "proto/summary.pb.h"

@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "tools/board/histograms.h"
 #include "tools/board/json_number.h"

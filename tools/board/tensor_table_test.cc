@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 
 namespace sluice {

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 
 namespace sluice {

@@ -10,6 +10,7 @@
 #include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/parallel_for.h"

@@ -6,6 +6,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/element_bytes.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/parallel_for.h"
 
 namespace sluice {

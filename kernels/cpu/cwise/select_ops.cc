@@ -15,6 +15,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/cwise/broadcast.h"
 #include "kernels/cpu/parallel_for.h"

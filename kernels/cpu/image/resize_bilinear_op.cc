@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/image/image_resizer_state.h"
 #include "kernels/cpu/parallel_for.h"

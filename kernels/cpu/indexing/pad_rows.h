@@ -17,6 +17,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/scratch.h"
 

@@ -14,6 +14,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/linalg/onednn_conv.h"

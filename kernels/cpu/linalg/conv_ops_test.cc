@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
 

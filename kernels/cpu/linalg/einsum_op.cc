@@ -27,6 +27,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cpu/linalg/einsum_plan.h"

@@ -19,6 +19,7 @@
 
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/linalg/batch_norm_folding.h"
 #include "kernels/cpu/linalg/conv_params.h"

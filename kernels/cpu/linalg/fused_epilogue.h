@@ -19,6 +19,7 @@
 
 #include "absl/status/status.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/linalg/fused_args.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/scratch.h"

@@ -23,6 +23,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/linalg/fused_args.h"
 #include "kernels/cpu/linalg/fused_epilogue.h"

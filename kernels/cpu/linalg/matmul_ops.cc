@@ -31,6 +31,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/linalg/onednn_args.h"
 #include "kernels/cpu/linalg/onednn_util.h"

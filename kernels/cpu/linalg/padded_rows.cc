@@ -5,6 +5,7 @@
 
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 
 namespace sluice {
 namespace {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"

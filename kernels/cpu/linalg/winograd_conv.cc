@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/linalg/onednn_util.h"
 #include "kernels/cpu/linalg/winograd_convolve.h"
 

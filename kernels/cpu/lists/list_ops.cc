@@ -14,6 +14,7 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/lists/element_rows.h"
 #include "kernels/cpu/lists/tensor_list.h"

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"

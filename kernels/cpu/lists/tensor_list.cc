@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
+#include "graph/core/tensor_types.h"
 
 namespace sluice {
 

@@ -29,6 +29,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/nn/batch_norm_stats.h"
 #include "kernels/cpu/parallel_for.h"

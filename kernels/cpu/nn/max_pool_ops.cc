@@ -20,6 +20,7 @@
 #include "graph/core/padding.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/nn/pool_params.h"
 #include "kernels/cpu/parallel_for.h"

@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/reduction/reduction_plan.h"

@@ -12,6 +12,7 @@
 
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/summary/histogram.h"
 #include "kernels/cpu/summary/summary_output.h"

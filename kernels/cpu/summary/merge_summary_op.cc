@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/summary/summary_output.h"
 #include "proto/summary.pb.h"
 #include "runtime/framework/op_kernel.h"

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/summary/summary_output.h"
 #include "proto/summary.pb.h"

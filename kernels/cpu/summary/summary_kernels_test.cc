@@ -7,6 +7,7 @@
 
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"

@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"

@@ -5,6 +5,7 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "tensorflow/core/lib/core/status.h"
 #include "tensorflow/core/platform/namespace.h"
