@@ -28,7 +28,6 @@
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "graph/core/tensor.h"
-#include "graph/core/tensor_types.h"
 #include "proto/node_def.pb.h"
 
 namespace sluice {
@@ -44,14 +43,14 @@ std::string Infer(absl::string_view op, absl::string_view attrs, absl::string_vi
 template <typename T>
 Tensor Scalar(T value) {
   Tensor t(DataTypeToEnum<T>::value, TensorShape({}));
-  t.flat<T>()(0) = value;
+  *t.base<T>() = value;
   return t;
 }
 template <typename T>
 Tensor Vector(std::initializer_list<T> values) {
   Tensor t(DataTypeToEnum<T>::value, TensorShape({static_cast<int64_t>(values.size())}));
   int64_t i = 0;
-  for (T v : values) t.flat<T>()(i++) = v;
+  for (T v : values) t.base<T>()[i++] = v;
   return t;
 }
 inline Tensor Int(int32_t v) { return Scalar<int32_t>(v); }

@@ -4,6 +4,7 @@
 #ifndef SLUICE_TESTS_ADVISORIES_ADVISORY_CASE_H_
 #define SLUICE_TESTS_ADVISORIES_ADVISORY_CASE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -13,7 +14,6 @@
 #include "absl/status/status.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
-#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "graph/op/node_def_util.h"
 #include "proto/graph.pb.h"
@@ -27,7 +27,7 @@ Tensor Zeros(DataType dtype, const std::vector<int64_t>& dims);
 template <typename T>
 Tensor Scalar(T value) {
   Tensor t(DataTypeToEnum<T>::value, TensorShape({}));
-  t.flat<T>()(0) = value;
+  *t.base<T>() = value;
   return t;
 }
 
@@ -36,7 +36,7 @@ template <typename T>
 Tensor Values(const std::vector<T>& values, std::vector<int64_t> dims = {}) {
   if (dims.empty()) dims.push_back(static_cast<int64_t>(values.size()));
   Tensor t(DataTypeToEnum<T>::value, TensorShape(dims));
-  for (size_t i = 0; i < values.size(); ++i) t.flat<T>()(i) = values[i];
+  std::copy(values.begin(), values.end(), t.base<T>());
   return t;
 }
 
@@ -44,7 +44,7 @@ Tensor Values(const std::vector<T>& values, std::vector<int64_t> dims = {}) {
 template <typename T>
 std::vector<T> Elements(const Tensor& t) {
   std::vector<T> v;
-  for (int64_t i = 0; i < t.NumElements(); ++i) v.push_back(t.flat<T>()(i));
+  v.assign(t.base<T>(), t.base<T>() + t.NumElements());
   return v;
 }
 
