@@ -5,7 +5,6 @@
 #include <iostream>
 #include <vector>
 
-#include "graph/core/tensor_types.h"
 #include "tensorflow/cc/client/client_session.h"
 #include "tensorflow/cc/ops/standard_ops.h"
 #include "tensorflow/core/framework/tensor.h"

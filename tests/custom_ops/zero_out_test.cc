@@ -10,7 +10,6 @@
 
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
-#include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "proto/kernel_def.pb.h"
 #include "runtime/device/session_options.h"

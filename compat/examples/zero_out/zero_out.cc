@@ -5,7 +5,6 @@
 // Builds unchanged with Bazel (//compat:examples/zero_out/zero_out.so) and with
 //   flags=$(pkg-config --cflags --libs tensorflow_framework)
 //   g++ -std=c++17 -shared -fPIC zero_out.cc -o zero_out.so $flags
-#include "graph/core/tensor_types.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"

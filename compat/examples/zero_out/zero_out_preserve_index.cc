@@ -6,7 +6,6 @@
 // Builds unchanged with Bazel and with
 //   flags=$(pkg-config --cflags --libs tensorflow_framework)
 //   g++ -std=c++17 -shared -fPIC zero_out_preserve_index.cc -o zero_out_preserve_index.so $flags
-#include "graph/core/tensor_types.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
 #include "tensorflow/core/framework/shape_inference.h"

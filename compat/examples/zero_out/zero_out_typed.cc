@@ -5,7 +5,6 @@
 // Builds unchanged with Bazel and with
 //   g++ -std=c++17 -shared -fPIC zero_out_typed.cc -o zero_out_typed.so $(pkg-config --cflags
 //   --libs tensorflow_framework)
-#include "graph/core/tensor_types.h"
 #include "tensorflow/core/framework/common_shape_fns.h"
 #include "tensorflow/core/framework/op.h"
 #include "tensorflow/core/framework/op_kernel.h"
