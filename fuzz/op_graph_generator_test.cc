@@ -8,6 +8,7 @@
 
 #include "fuzz/byte_source.h"
 #include "fuzz/input_roles.h"
+#include "fuzz/random_attrs.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
@@ -56,6 +57,30 @@ TEST(ByteSourceTest, RangesHoldTheirBounds) {
   }
   // The full int64 range must not overflow computing its width.
   bytes.InRange(std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+}
+
+// A raw shape attr's dims are RandomInt shifted down by 2, and the extremes must not
+// overflow doing it (UBSan stopped a one-hour campaign of session_graph_fuzzer there).
+TEST(RandomAttrsTest, RawShapeDimsDoNotOverflow) {
+  OpDef op_def;
+  op_def.set_name("ShapeAttrOp");
+  OpDef::AttrDef* attr = op_def.add_attr();
+  attr->set_name("s");
+  attr->set_type("shape");
+  // The bytes: a raw shape (Below(16) == 1), a small rank (OneIn(4) no, Below(4) == 1), an
+  // extreme int (OneIn(4) yes), kExtremeInts' index: 16 is INT64_MIN, 15 INT64_MAX.
+  auto dim_drawn = [&](uint8_t extreme_index) {
+    const uint8_t data[] = {1, 0, 1, 1, extreme_index};
+    ByteSource bytes(data, sizeof(data));
+    NodeDef node;
+    EXPECT_TRUE(AddRandomAttrs(op_def, nullptr, &bytes, &node).ok());
+    const TensorShapeProto& shape = node.attr().at("s").shape();
+    EXPECT_EQ(shape.dim_size(), 1);
+    return shape.dim_size() == 1 ? shape.dim(0).size() : 0;
+  };
+  EXPECT_EQ(dim_drawn(16), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(dim_drawn(15), std::numeric_limits<int64_t>::max() - 2);
+  EXPECT_EQ(dim_drawn(1), -3);
 }
 
 TEST(InputRolesTest, ShapeArgumentsFitTheCommonShape) {

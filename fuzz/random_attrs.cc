@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -94,7 +95,12 @@ void DrawShape(ByteSource* bytes, TensorShapeProto* proto) {
     // may hold.
     const int rank = bytes->OneIn(4) ? static_cast<int>(bytes->InRange(250, 300))
                                      : static_cast<int>(bytes->Below(4));
-    for (int d = 0; d < rank; ++d) proto->add_dim()->set_size(RandomInt(bytes) - 2);
+    for (int d = 0; d < rank; ++d) {
+      // Shifted down by 2 so that -2 and below come often; the two lowest values stay as
+      // they are (subtracting would overflow).
+      const int64_t size = RandomInt(bytes);
+      proto->add_dim()->set_size(size >= std::numeric_limits<int64_t>::min() + 2 ? size - 2 : size);
+    }
     return;
   }
   RandomPartialShape(bytes).AsProto(proto);
