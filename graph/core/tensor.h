@@ -45,10 +45,10 @@
 namespace sluice {
 
 // The Eigen views of a tensor's elements, defined in tensor_types.h. Only declared here:
-// Eigen's Tensor module takes over a second to parse, and most code that holds tensors
-// (graphs, passes, the runtime, tests) never views their elements through Eigen. A
-// translation unit that calls the typed views below includes tensor_types.h, which also
-// defines the out-of-line ones.
+// Eigen's Tensor module adds about a fifth of a second to every compilation that parses it,
+// and much of the code that holds tensors (graph construction, shape functions, passes,
+// tests) never views their elements through Eigen. A translation unit that calls the typed
+// views below includes tensor_types.h, which also defines the out-of-line ones.
 template <typename T, int NDIMS = 1, typename IndexType = Eigen::DenseIndex>
 struct TTypes;
 
