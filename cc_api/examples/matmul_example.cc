@@ -7,7 +7,6 @@
 #include "cc_api/logging.h"
 #include "cc_api/standard_ops.h"
 #include "graph/core/tensor.h"
-#include "graph/core/tensor_types.h"
 
 int main() {
   using namespace sluice;       // NOLINT(build/namespaces)
