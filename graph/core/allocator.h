@@ -59,6 +59,8 @@ class Allocator {
   virtual AllocatorStats GetStats() const;
   // Resets the counters and the peak to the current state (bytes_in_use is kept).
   virtual void ClearStats();
+  // What is in use and what is free, for an out-of-memory error; empty if nothing to add.
+  virtual std::string MemorySummary() const { return ""; }
 };
 
 class CpuAllocator : public Allocator {
