@@ -14,6 +14,11 @@
 // INTERNAL "Op kernel context needs to provide a rendezvous." (TensorFlow's text).
 //
 // Every dtype is accepted (no type constraint), strings and resources included.
+//
+// The same kernels serve GPU devices (TensorFlow registers them in one file too). _Send tells
+// the rendezvous where its value lives (its GPU's memory, unless it is a _HostSend); _Recv
+// copies a value that lives elsewhere than it needs (runtime/framework/device_copy.h): on the
+// receiving side, as TensorFlow does, so that each edge is copied once.
 #include <atomic>
 #include <memory>
 #include <string>
@@ -23,6 +28,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "runtime/framework/cancellation.h"
+#include "runtime/framework/device_copy.h"
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/op_kernel.h"
 #include "runtime/framework/rendezvous.h"
@@ -69,7 +75,14 @@ absl::Status MissingRendezvous() {
 
 class SendOp : public OpKernel {
  public:
-  explicit SendOp(OpKernelConstruction* ctx) : OpKernel(ctx) { ParsedKeyFromAttrs(ctx, &key_); }
+  explicit SendOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    ParsedKeyFromAttrs(ctx, &key_);
+    // A GPU's value is in its memory unless the kernel is the HostMemory variant.
+    if (ctx->device()->gpu_device_context() != nullptr &&
+        input_memory_types()[0] == DEVICE_MEMORY) {
+      args_.device = ctx->device();
+    }
+  }
 
   bool IsExpensive() override { return false; }
 
@@ -79,14 +92,15 @@ class SendOp : public OpKernel {
     const Rendezvous::ParsedKey& key = KeyForFrame(key_, ctx->frame_iter(), &scratch);
     // A dead input (an untaken branch) crosses to the other partition as deadness.
     if (ctx->is_input_dead()) {
-      OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key, Tensor(), /*is_dead=*/true));
+      OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key, args_, Tensor(), /*is_dead=*/true));
       return;
     }
-    OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key, ctx->input(0), /*is_dead=*/false));
+    OP_REQUIRES_OK(ctx, ctx->rendezvous()->Send(key, args_, ctx->input(0), /*is_dead=*/false));
   }
 
  private:
   Rendezvous::ParsedKey key_;
+  Rendezvous::Args args_;
 };
 
 // What a pending _Recv shares between the rendezvous' callback and the cancellation
@@ -104,7 +118,8 @@ struct PendingRecv {
 
 class RecvOp : public AsyncOpKernel {
  public:
-  explicit RecvOp(OpKernelConstruction* ctx) : AsyncOpKernel(ctx) {
+  explicit RecvOp(OpKernelConstruction* ctx)
+      : AsyncOpKernel(ctx), recv_on_host_(output_memory_types()[0] == HOST_MEMORY) {
     ParsedKeyFromAttrs(ctx, &key_);
   }
 
@@ -133,8 +148,10 @@ class RecvOp : public AsyncOpKernel {
         return;
       }
     }
+    const bool recv_on_host = recv_on_host_;
     ctx->rendezvous()->RecvAsync(
-        key, [pending](const absl::Status& status, const Tensor& value, bool is_dead) {
+        key, [pending, recv_on_host](const absl::Status& status, const Rendezvous::Args& sent,
+                                     const Tensor& value, bool is_dead) {
           if (!pending->Claim()) return;
           if (pending->cancellation_manager != nullptr) {
             // Never waits: this may run inside another cancellation callback.
@@ -143,7 +160,14 @@ class RecvOp : public AsyncOpKernel {
           if (!status.ok()) {
             pending->ctx->SetStatus(status);
           } else if (!is_dead) {
-            pending->ctx->set_output(0, value);
+            Tensor received;
+            const absl::Status copied =
+                CopyForReceiver(sent, pending->ctx->device(), recv_on_host, value, &received);
+            if (copied.ok()) {
+              pending->ctx->set_output(0, std::move(received));
+            } else {
+              pending->ctx->SetStatus(copied);
+            }
           }
           pending->done();
         });
@@ -151,12 +175,19 @@ class RecvOp : public AsyncOpKernel {
 
  private:
   Rendezvous::ParsedKey key_;
+  // The output is in host memory: on a CPU device, or a _HostRecv on a GPU.
+  const bool recv_on_host_;
 };
 
 REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_CPU), SendOp);
 REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_CPU), RecvOp);
 REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_CPU).HostMemory("tensor"), SendOp);
 REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_CPU).HostMemory("tensor"), RecvOp);
+
+REGISTER_KERNEL_BUILDER(Name("_Send").Device(DEVICE_GPU), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_Recv").Device(DEVICE_GPU), RecvOp);
+REGISTER_KERNEL_BUILDER(Name("_HostSend").Device(DEVICE_GPU).HostMemory("tensor"), SendOp);
+REGISTER_KERNEL_BUILDER(Name("_HostRecv").Device(DEVICE_GPU).HostMemory("tensor"), RecvOp);
 
 }  // namespace
 }  // namespace sluice

@@ -2,9 +2,9 @@
 //
 // A kernel reaches its device through OpKernelConstruction::device() and
 // OpKernelContext::device(): its name and type, the allocator for tensors in device memory,
-// the allocator for HostMemory arguments, and (on CPU devices) the Eigen ThreadPoolDevice
-// for intra-op parallelism. Full devices (runtime/device/device.h) derive from this class and add
-// what the executor and session need.
+// the allocator for HostMemory arguments, (on CPU devices) the Eigen ThreadPoolDevice for
+// intra-op parallelism, and (on GPU devices) the GpuDeviceContext. Full devices
+// (runtime/device/device.h) derive from this class and add what the executor and session need.
 //
 // Ownership: the device does not own its allocators nor its Eigen device; whoever builds the
 // device keeps them alive at least as long as the device.
@@ -24,6 +24,7 @@ struct ThreadPoolDevice;
 namespace sluice {
 
 class Allocator;
+class GpuDeviceContext;
 
 class DeviceBase {
  public:
@@ -43,6 +44,10 @@ class DeviceBase {
   virtual Allocator* GetAllocator() { return allocator_; }
   // Allocator for tensors that must live in host memory (HostMemory arguments).
   virtual Allocator* GetHostAllocator() { return allocator_; }
+
+  // A GPU device's stream, library handles and copies (runtime/framework/gpu/
+  // gpu_device_context.h); null on every other device.
+  virtual GpuDeviceContext* gpu_device_context() const { return nullptr; }
 
   // The Eigen device kernels use for intra-op parallel work on the CPU; null until set.
   const Eigen::ThreadPoolDevice* eigen_cpu_device() const { return eigen_cpu_device_; }

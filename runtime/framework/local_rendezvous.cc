@@ -29,10 +29,11 @@ absl::Status LocalRendezvous::status() const {
   return status_;
 }
 
-absl::Status LocalRendezvous::Send(const ParsedKey& key, const Tensor& value, bool is_dead) {
+absl::Status LocalRendezvous::Send(const ParsedKey& key, const Args& args, const Tensor& value,
+                                   bool is_dead) {
   used_.store(true, std::memory_order_release);
   Bucket& bucket = BucketFor(key.full_key);
-  DoneCallback waiter;
+  DoneWithArgsCallback waiter;
   {
     absl::MutexLock lock(&bucket.mu);
     if (aborted_.load(std::memory_order_acquire)) return status();
@@ -42,7 +43,7 @@ absl::Status LocalRendezvous::Send(const ParsedKey& key, const Tensor& value, bo
         it = bucket.table.emplace(key.full_key, Queue()).first;
         it->second.holds_sends = true;
       }
-      it->second.items.push_back(Item{value, is_dead, nullptr});
+      it->second.items.push_back(Item{args, value, is_dead, nullptr});
       return absl::OkStatus();
     }
     auto& waiters = it->second.items;
@@ -50,11 +51,11 @@ absl::Status LocalRendezvous::Send(const ParsedKey& key, const Tensor& value, bo
     waiters.erase(waiters.begin());
     if (waiters.empty()) bucket.table.erase(it);
   }
-  waiter(absl::OkStatus(), value, is_dead);
+  waiter(absl::OkStatus(), args, value, is_dead);
   return absl::OkStatus();
 }
 
-void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
+void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneWithArgsCallback done) {
   used_.store(true, std::memory_order_release);
   Bucket& bucket = BucketFor(key.full_key);
   Item sent;
@@ -66,7 +67,7 @@ void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
       auto it = bucket.table.find(key.full_key);
       if (it == bucket.table.end() || !it->second.holds_sends) {
         if (it == bucket.table.end()) it = bucket.table.emplace(key.full_key, Queue()).first;
-        it->second.items.push_back(Item{Tensor(), false, std::move(done)});
+        it->second.items.push_back(Item{Args(), Tensor(), false, std::move(done)});
         return;
       }
       auto& values = it->second.items;
@@ -77,9 +78,9 @@ void LocalRendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
   }
   // Callbacks run outside the bucket's lock.
   if (sent.done != nullptr) {
-    sent.done(status(), Tensor(), false);
+    sent.done(status(), Args(), Tensor(), false);
   } else {
-    done(absl::OkStatus(), sent.value, sent.is_dead);
+    done(absl::OkStatus(), sent.args, sent.value, sent.is_dead);
   }
 }
 
@@ -102,7 +103,7 @@ void LocalRendezvous::FailPending(const absl::Status& status) {
     }
     for (auto& entry : table) {
       if (entry.second.holds_sends) continue;
-      for (Item& item : entry.second.items) item.done(status, Tensor(), false);
+      for (Item& item : entry.second.items) item.done(status, Args(), Tensor(), false);
     }
   }
 }

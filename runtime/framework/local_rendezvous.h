@@ -35,19 +35,23 @@ class LocalRendezvous : public Rendezvous {
   LocalRendezvous(const LocalRendezvous&) = delete;
   LocalRendezvous& operator=(const LocalRendezvous&) = delete;
 
-  absl::Status Send(const ParsedKey& key, const Tensor& value, bool is_dead) override;
-  void RecvAsync(const ParsedKey& key, DoneCallback done) override;
+  using Rendezvous::RecvAsync;
+  using Rendezvous::Send;
+  absl::Status Send(const ParsedKey& key, const Args& args, const Tensor& value,
+                    bool is_dead) override;
+  void RecvAsync(const ParsedKey& key, DoneWithArgsCallback done) override;
   void StartAbort(const absl::Status& status) override;
 
   // OK until aborted, then the abort status.
   absl::Status status() const;
 
  private:
-  // A pending send (value, is_dead) or a pending receive (done).
+  // A pending send (args, value, is_dead) or a pending receive (done).
   struct Item {
+    Args args;
     Tensor value;
     bool is_dead = false;
-    DoneCallback done;
+    DoneWithArgsCallback done;
   };
   // The pending items of one key; all sends or all receives.
   struct Queue {

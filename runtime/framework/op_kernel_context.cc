@@ -166,10 +166,11 @@ absl::StatusOr<Tensor> OpKernelContext::AllocateTensor(DataType dtype, const Ten
   Allocator* allocator = AllocatorFor(memory_type);
   absl::StatusOr<Tensor> tensor = Tensor::Allocate(allocator, dtype, shape);
   if (ABSL_PREDICT_FALSE(!tensor.ok())) {
-    return errors::ResourceExhausted("OOM when allocating tensor with shape", shape.DebugString(),
-                                     " and type ", DataTypeString(dtype), " on ",
-                                     params_->device->name(), " by allocator ", allocator->Name(),
-                                     ": ", tensor.status().message());
+    const std::string summary = allocator->MemorySummary();
+    return errors::ResourceExhausted(
+        "OOM when allocating tensor with shape", shape.DebugString(), " and type ",
+        DataTypeString(dtype), " on ", params_->device->name(), " by allocator ", allocator->Name(),
+        ": ", tensor.status().message(), summary.empty() ? "" : "; ", summary);
   }
   return tensor;
 }

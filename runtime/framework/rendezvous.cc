@@ -92,4 +92,10 @@ absl::Status Rendezvous::Recv(const ParsedKey& key, Tensor* value, bool* is_dead
   return state->status;
 }
 
+void Rendezvous::RecvAsync(const ParsedKey& key, DoneCallback done) {
+  RecvAsync(key, [done = std::move(done)](const absl::Status& status, const Args& /*sent*/,
+                                          const Tensor& value,
+                                          bool is_dead) { done(status, value, is_dead); });
+}
+
 }  // namespace sluice

@@ -28,6 +28,8 @@
 
 namespace sluice {
 
+class DeviceBase;
+
 class Rendezvous {
  public:
   // A key split into its parts; full_key is the whole string.
@@ -50,20 +52,37 @@ class Rendezvous {
   // tensor name and frame:iter. INVALID_ARGUMENT "Invalid rendezvous key: <key>" otherwise.
   static absl::Status ParseKey(absl::string_view key, ParsedKey* out);
 
+  // Where a sent value's bytes are: in `device`'s own memory (a GPU's), or in host memory
+  // when `device` is null (every CPU device's values, and a GPU's HostMemory ones). A
+  // receiver that needs them elsewhere copies them (runtime/framework/device_copy.h).
+  struct Args {
+    DeviceBase* device = nullptr;
+  };
+
   // `value` is valid only during the call (copy it to keep it: copies share the buffer).
   // On a non-OK status, value is empty and is_dead false.
   using DoneCallback =
       std::function<void(const absl::Status& status, const Tensor& value, bool is_dead)>;
+  // As DoneCallback, with where the value lives (the sender's Args; default on errors).
+  using DoneWithArgsCallback = std::function<void(const absl::Status& status, const Args& sent,
+                                                  const Tensor& value, bool is_dead)>;
 
   virtual ~Rendezvous() = default;
 
   // Hands `value` (sharing its buffer) to the first pending or next Recv of `key`. `is_dead`
   // marks a value from an untaken control-flow branch. Fails only if the rendezvous was
   // aborted (with the abort status).
-  virtual absl::Status Send(const ParsedKey& key, const Tensor& value, bool is_dead) = 0;
+  virtual absl::Status Send(const ParsedKey& key, const Args& args, const Tensor& value,
+                            bool is_dead) = 0;
+  // A value in host memory.
+  absl::Status Send(const ParsedKey& key, const Tensor& value, bool is_dead) {
+    return Send(key, Args(), value, is_dead);
+  }
 
   // Calls `done` exactly once, as described above.
-  virtual void RecvAsync(const ParsedKey& key, DoneCallback done) = 0;
+  virtual void RecvAsync(const ParsedKey& key, DoneWithArgsCallback done) = 0;
+  // For receivers that know the value is in host memory.
+  void RecvAsync(const ParsedKey& key, DoneCallback done);
 
   // RecvAsync, blocking the caller until done. timeout_ms > 0 bounds the wait: then
   // DEADLINE_EXCEEDED "Timed out waiting for notification" (TensorFlow's text), and a value
