@@ -28,20 +28,25 @@ LAYERS = {
     "io": ["graph/import"],
     # Graph-to-graph transforms and the pipeline.
     "passes": ["graph/import", "graph/ops"],
+    # What GPU kernels are written against besides the rest of the framework: the GPU device
+    # context, cuBLAS/cuDNN opened at run time, Statuses from CUDA errors.
+    "runtime/framework/gpu": ["graph/core"],
     # What kernels are written against: OpKernel, contexts, kernel registry, rendezvous,
     # cancellation, resources, call frames, custom-op loading.
-    "runtime/framework": ["graph/import", "graph/ops"],
+    "runtime/framework": ["graph/import", "graph/ops", "runtime/framework/gpu"],
     # Kernel implementations: the kernel-facing framework and graph/ only.
     "kernels": ["runtime/framework"],
     # Devices, their factories and allocators, the options they are made from.
     "runtime/device": ["runtime/framework"],
+    # CUDA GPUs as devices: memory, streams, library handles, copies.
+    "runtime/device/gpu": ["runtime/device"],
     # The executor and step statistics.
     "runtime/executor": ["runtime/device"],
     # TensorFlow's debug watches (RunOptions.debug_options): debug ops on node outputs seen
     # through a NodeOutputObserver, and tfdbg's file dumps.
     "runtime/debug": ["runtime/framework"],
     # Session, DirectSession, the adapters between passes and the runtime; links every kernel.
-    "runtime/session": ["runtime/executor", "runtime/debug", "passes", "kernels"],
+    "runtime/session": ["runtime/executor", "runtime/debug", "passes", "kernels", "runtime/device/gpu"],
     # Paths of the earlier flat layout that users' code includes, forwarding to the above.
     "runtime": ["runtime/session"],
     "cc_api": ["runtime/session"],

@@ -2,6 +2,9 @@
 // (whose kernel runs only when the placeholder is not fed) and IdentityN forward their inputs
 // without copying; Snapshot gives a value no one else can see change, copying unless the
 // input's buffer is unshared.
+//
+// Forwarding never reads elements, so the same kernels serve GPUs: values in device memory,
+// except int32, which GPUs keep in host memory (TensorFlow's registrations).
 #include <cstring>
 
 #include "graph/core/tensor.h"
@@ -46,6 +49,24 @@ REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_CPU), IdentityNOp);
+
+#define REGISTER_GPU_IDENTITY(T)                                                                   \
+  REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_GPU).TypeConstraint<T>("T"), IdentityOp); \
+  REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_GPU).TypeConstraint<T>("T"),          \
+                          IdentityOp);
+REGISTER_GPU_IDENTITY(float)
+REGISTER_GPU_IDENTITY(half)
+REGISTER_GPU_IDENTITY(bfloat16)
+REGISTER_GPU_IDENTITY(double)
+REGISTER_GPU_IDENTITY(int64_t)
+REGISTER_GPU_IDENTITY(bool)
+#undef REGISTER_GPU_IDENTITY
+REGISTER_KERNEL_BUILDER(Name("Identity")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        IdentityOp);
 
 #define REGISTER_SNAPSHOT(T)                                                          \
   REGISTER_KERNEL_BUILDER(Name("Snapshot").Device(DEVICE_CPU).TypeConstraint<T>("T"), \

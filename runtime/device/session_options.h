@@ -27,6 +27,11 @@ struct SessionOptions {
   // kernel whose output or scratch would pass it fails with RESOURCE_EXHAUSTED naming its
   // node, and the session stays usable.
   int64_t memory_limit_bytes = 0;
+  // Whether float32 matrix products and convolutions on GPUs may use TF32 tensor cores
+  // (TensorFlow's tf.config.experimental.enable_tensor_float_32_execution, a process-wide
+  // switch there). Off by default: results then match the CPU's float32 within rounding.
+  // The first session to use a GPU decides it for that GPU (gpu/gpu_physical_device.h).
+  bool allow_tf32 = false;
 };
 
 }  // namespace sluice

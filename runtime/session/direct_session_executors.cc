@@ -45,8 +45,14 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   opts.kernel_exists = MakeKernelExists();
   opts.placer.allow_soft_placement = config.allow_soft_placement();
   opts.placer.log_device_placement = config.log_device_placement();
-  // Nodes that could go anywhere prefer the host CPU, as TensorFlow's default local device.
-  if (Device* host = context.device_mgr->HostCPU(); host != nullptr) {
+  // Among CPU devices, nodes that could go anywhere prefer the host CPU. With a GPU, a node
+  // goes to the most preferred type that has its kernel (GPU before CPU), as TensorFlow's
+  // session places it: no default device then.
+  bool only_cpus = true;
+  for (Device* device : context.device_mgr->ListDevices()) {
+    only_cpus = only_cpus && device->device_type() == DeviceType(DEVICE_CPU);
+  }
+  if (Device* host = context.device_mgr->HostCPU(); host != nullptr && only_cpus) {
     opts.placer.default_device = host->name();
   }
   opts.constant_evaluator = context.constant_evaluator;

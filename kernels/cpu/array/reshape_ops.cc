@@ -1,6 +1,10 @@
 // Reshape, Squeeze and ExpandDims: the output is the input's buffer under a new shape; no
 // element is copied. Only the new shape is computed and checked here, with TensorFlow's
 // rules and messages.
+//
+// No element is read, so the same kernels serve GPUs: values in device memory, except int32,
+// which GPUs keep in host memory, and the shape arguments, always in host memory
+// (TensorFlow's registrations).
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -163,6 +167,47 @@ REGISTER_KERNEL_BUILDER(
 REGISTER_KERNEL_BUILDER(
     Name("ExpandDims").Device(DEVICE_CPU).HostMemory("dim").TypeConstraint<int64_t>("Tdim"),
     ExpandDimsOp);
+
+#define REGISTER_GPU_RESHAPES(T)                                                                 \
+  REGISTER_KERNEL_BUILDER(Name("Reshape")                                                        \
+                              .Device(DEVICE_GPU)                                                \
+                              .HostMemory("shape")                                               \
+                              .TypeConstraint<T>("T")                                            \
+                              .TypeConstraint<int32_t>("Tshape"),                                \
+                          ReshapeOp);                                                            \
+  REGISTER_KERNEL_BUILDER(Name("Reshape")                                                        \
+                              .Device(DEVICE_GPU)                                                \
+                              .HostMemory("shape")                                               \
+                              .TypeConstraint<T>("T")                                            \
+                              .TypeConstraint<int64_t>("Tshape"),                                \
+                          ReshapeOp);                                                            \
+  REGISTER_KERNEL_BUILDER(Name("Squeeze").Device(DEVICE_GPU).TypeConstraint<T>("T"), SqueezeOp); \
+  REGISTER_KERNEL_BUILDER(Name("ExpandDims")                                                     \
+                              .Device(DEVICE_GPU)                                                \
+                              .HostMemory("dim")                                                 \
+                              .TypeConstraint<T>("T")                                            \
+                              .TypeConstraint<int32_t>("Tdim"),                                  \
+                          ExpandDimsOp);                                                         \
+  REGISTER_KERNEL_BUILDER(Name("ExpandDims")                                                     \
+                              .Device(DEVICE_GPU)                                                \
+                              .HostMemory("dim")                                                 \
+                              .TypeConstraint<T>("T")                                            \
+                              .TypeConstraint<int64_t>("Tdim"),                                  \
+                          ExpandDimsOp);
+REGISTER_GPU_RESHAPES(float)
+REGISTER_GPU_RESHAPES(half)
+REGISTER_GPU_RESHAPES(bfloat16)
+REGISTER_GPU_RESHAPES(double)
+REGISTER_GPU_RESHAPES(int64_t)
+REGISTER_GPU_RESHAPES(bool)
+#undef REGISTER_GPU_RESHAPES
+REGISTER_KERNEL_BUILDER(Name("Reshape")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("tensor")
+                            .HostMemory("shape")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ReshapeOp);
 
 }  // namespace
 }  // namespace sluice

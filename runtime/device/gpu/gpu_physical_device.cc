@@ -1,0 +1,198 @@
+#include "runtime/device/gpu/gpu_physical_device.h"
+
+#include <map>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "glog/logging.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "runtime/framework/gpu/cuda_status.h"
+
+namespace sluice {
+namespace {
+
+// Makes `ordinal` the calling thread's current CUDA device. Every call that switches devices
+// goes through here, so the per-thread memo stays true.
+absl::Status MakeDeviceCurrent(int ordinal) {
+  thread_local int current = -1;
+  if (current == ordinal) return absl::OkStatus();
+  RETURN_IF_ERROR(CudaStatus(cudaSetDevice(ordinal), absl::StrCat("cudaSetDevice(", ordinal, ")")));
+  current = ordinal;
+  return absl::OkStatus();
+}
+
+// Regions of device memory for the BfcAllocator, from cudaMalloc on one device.
+class CudaSubAllocator : public SubAllocator {
+ public:
+  explicit CudaSubAllocator(int ordinal) : ordinal_(ordinal) {}
+
+  void* Alloc(size_t /*alignment: cudaMalloc gives 256 or more*/, size_t num_bytes) override {
+    if (!MakeDeviceCurrent(ordinal_).ok()) return nullptr;
+    void* ptr = nullptr;
+    if (cudaMalloc(&ptr, num_bytes) != cudaSuccess) {
+      cudaGetLastError();  // clears the error so that later calls are not blamed for it
+      return nullptr;
+    }
+    return ptr;
+  }
+
+  void Free(void* ptr, size_t /*num_bytes*/) override {
+    if (MakeDeviceCurrent(ordinal_).ok()) cudaFree(ptr);
+  }
+
+ private:
+  const int ordinal_;
+};
+
+size_t ByteSize(const Tensor& tensor) { return tensor.tensor_data().size(); }
+
+absl::Status CheckSameBytes(const Tensor& from, const Tensor& to, const char* what) {
+  if (ByteSize(from) != ByteSize(to) || from.dtype() != to.dtype()) {
+    return errors::Internal(what, ": tensors differ (", from.DebugString(0), " and ",
+                            to.DebugString(0), ")");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<GpuPhysicalDevice*> GpuPhysicalDevice::GetOrCreate(int ordinal,
+                                                                  const Options& options) {
+  static absl::Mutex mu(absl::kConstInit);
+  static auto* devices = new std::map<int, GpuPhysicalDevice*>();
+  absl::MutexLock lock(&mu);
+  auto it = devices->find(ordinal);
+  if (it != devices->end()) return it->second;
+  ASSIGN_OR_RETURN(const CudaLibraries* libs, CudaLibraries::Get());
+  // Never destroyed: tensors and kernels of any session may hold its memory until exit.
+  auto* device = new GpuPhysicalDevice(ordinal, options, libs);
+  absl::Status status = device->Init();
+  if (!status.ok()) {
+    // Leaked on purpose as well: what Init made may be half torn down by the driver.
+    return status;
+  }
+  devices->emplace(ordinal, device);
+  return device;
+}
+
+std::string GpuPhysicalDevice::Description(int ordinal) {
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return absl::StrCat("device: ", ordinal);
+  }
+  return absl::StrFormat(
+      "device: %d, name: %s, pci bus id: %04x:%02x:%02x.0, compute capability: %d.%d", ordinal,
+      prop.name, prop.pciDomainID, prop.pciBusID, prop.pciDeviceID, prop.major, prop.minor);
+}
+
+GpuPhysicalDevice::GpuPhysicalDevice(int ordinal, const Options& options, const CudaLibraries* libs)
+    : ordinal_(ordinal), options_(options), libs_(libs) {
+  BfcAllocator::Options bfc_options;
+  bfc_options.allow_growth = options.allow_growth;
+  allocator_ = std::make_unique<BfcAllocator>(std::make_unique<CudaSubAllocator>(ordinal),
+                                              static_cast<size_t>(options.memory_limit),
+                                              absl::StrCat("GPU_", ordinal, "_bfc"), bfc_options);
+}
+
+absl::Status GpuPhysicalDevice::MakeCurrent() const { return MakeDeviceCurrent(ordinal_); }
+
+absl::Status GpuPhysicalDevice::Init() {
+  RETURN_IF_ERROR(MakeCurrent());
+  for (cudaStream_t* stream :
+       {&compute_stream_, &host_to_device_stream_, &device_to_host_stream_}) {
+    RETURN_IF_ERROR(CudaStatus(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking),
+                               "cudaStreamCreateWithFlags"));
+  }
+  for (cudaEvent_t* event : {&compute_done_for_h2d_, &h2d_done_, &compute_done_for_d2h_}) {
+    RETURN_IF_ERROR(CudaStatus(cudaEventCreateWithFlags(event, cudaEventDisableTiming),
+                               "cudaEventCreateWithFlags"));
+  }
+  RETURN_IF_ERROR(CublasStatus(*libs_, libs_->cublasCreate_v2(&cublas_), "cublasCreate"));
+  RETURN_IF_ERROR(
+      CublasStatus(*libs_, libs_->cublasSetStream_v2(cublas_, compute_stream_), "cublasSetStream"));
+  // TF32 only where the session allows it (TensorFlow's enable_tensor_float_32_execution).
+  RETURN_IF_ERROR(CublasStatus(
+      *libs_,
+      libs_->cublasSetMathMode(
+          cublas_, options_.allow_tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH),
+      "cublasSetMathMode"));
+  RETURN_IF_ERROR(CublasStatus(*libs_, libs_->cublasLtCreate(&cublas_lt_), "cublasLtCreate"));
+  RETURN_IF_ERROR(CudnnStatus(*libs_, libs_->cudnnCreate(&cudnn_), "cudnnCreate"));
+  RETURN_IF_ERROR(
+      CudnnStatus(*libs_, libs_->cudnnSetStream(cudnn_, compute_stream_), "cudnnSetStream"));
+  return absl::OkStatus();
+}
+
+void GpuPhysicalDevice::RunKernel(const std::function<void()>& kernel) {
+  absl::MutexLock lock(&kernel_mu_);
+  // A failure here shows up as the kernel's own CUDA error on its first call.
+  MakeCurrent().IgnoreError();
+  kernel();
+}
+
+void* GpuPhysicalDevice::Workspace(int64_t bytes) {
+  if (bytes <= workspace_bytes_) return workspace_;
+  // The old buffer's queued users are ordered before any later user of its memory.
+  allocator_->DeallocateRaw(workspace_);
+  workspace_ = allocator_->AllocateRaw(BfcAllocator::kMinAllocationBytes, bytes);
+  workspace_bytes_ = workspace_ == nullptr ? 0 : bytes;
+  return workspace_;
+}
+
+absl::Status GpuPhysicalDevice::CopyHostToDevice(const Tensor& host, Tensor* device) {
+  RETURN_IF_ERROR(CheckSameBytes(host, *device, "CopyHostToDevice"));
+  const size_t bytes = ByteSize(host);
+  if (bytes == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(MakeCurrent());
+  absl::MutexLock lock(&host_to_device_mu_);
+  // The destination may be memory that kernels queued earlier still use: wait for them.
+  RETURN_IF_ERROR(
+      CudaStatus(cudaEventRecord(compute_done_for_h2d_, compute_stream_), "cudaEventRecord"));
+  RETURN_IF_ERROR(CudaStatus(cudaStreamWaitEvent(host_to_device_stream_, compute_done_for_h2d_, 0),
+                             "cudaStreamWaitEvent"));
+  // From pageable memory the call returns once the bytes are staged: the host tensor may go.
+  RETURN_IF_ERROR(CudaStatus(cudaMemcpyAsync(device->raw_data(), host.raw_data(), bytes,
+                                             cudaMemcpyHostToDevice, host_to_device_stream_),
+                             absl::StrCat("cudaMemcpyAsync of ", bytes, " bytes to the GPU")));
+  RETURN_IF_ERROR(
+      CudaStatus(cudaEventRecord(h2d_done_, host_to_device_stream_), "cudaEventRecord"));
+  return CudaStatus(cudaStreamWaitEvent(compute_stream_, h2d_done_, 0), "cudaStreamWaitEvent");
+}
+
+absl::Status GpuPhysicalDevice::CopyDeviceToHost(const Tensor& device, Tensor* host) {
+  RETURN_IF_ERROR(CheckSameBytes(device, *host, "CopyDeviceToHost"));
+  const size_t bytes = ByteSize(device);
+  if (bytes == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(MakeCurrent());
+  absl::MutexLock lock(&device_to_host_mu_);
+  RETURN_IF_ERROR(
+      CudaStatus(cudaEventRecord(compute_done_for_d2h_, compute_stream_), "cudaEventRecord"));
+  RETURN_IF_ERROR(CudaStatus(cudaStreamWaitEvent(device_to_host_stream_, compute_done_for_d2h_, 0),
+                             "cudaStreamWaitEvent"));
+  RETURN_IF_ERROR(CudaStatus(cudaMemcpyAsync(host->raw_data(), device.raw_data(), bytes,
+                                             cudaMemcpyDeviceToHost, device_to_host_stream_),
+                             absl::StrCat("cudaMemcpyAsync of ", bytes, " bytes from the GPU")));
+  // A kernel's asynchronous failure surfaces here, where the value leaves the device.
+  return CudaStatus(cudaStreamSynchronize(device_to_host_stream_),
+                    "Waiting for a copy from the GPU");
+}
+
+absl::Status GpuPhysicalDevice::CopyDeviceToDevice(const Tensor& from, Tensor* to) {
+  RETURN_IF_ERROR(CheckSameBytes(from, *to, "CopyDeviceToDevice"));
+  const size_t bytes = ByteSize(from);
+  if (bytes == 0) return absl::OkStatus();
+  RETURN_IF_ERROR(MakeCurrent());
+  return CudaStatus(cudaMemcpyAsync(to->raw_data(), from.raw_data(), bytes,
+                                    cudaMemcpyDeviceToDevice, compute_stream_),
+                    "cudaMemcpyAsync within the GPU");
+}
+
+absl::Status GpuPhysicalDevice::SynchronizeCompute() {
+  RETURN_IF_ERROR(MakeCurrent());
+  return CudaStatus(cudaStreamSynchronize(compute_stream_), "Waiting for the GPU");
+}
+
+}  // namespace sluice

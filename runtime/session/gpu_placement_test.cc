@@ -1,0 +1,455 @@
+// GPU placement, partitioning and host<->device copies, end to end through DirectSession, on
+// machines without a GPU: a fake "GPU" device factory (registered above the real one) makes a
+// device whose GpuDeviceContext keeps "device memory" in a separate host allocator and counts
+// its copies. Kernels that only forward buffers (Const, Identity, Reshape) run on it as on a
+// real GPU; the test graphs use no kernel that would launch CUDA work.
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
+#include "graph/core/allocator.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
+#include "gtest/gtest.h"
+#include "runtime/device/bfc_allocator.h"
+#include "runtime/device/device.h"
+#include "runtime/device/device_factory.h"
+#include "runtime/device/session_options.h"
+#include "runtime/framework/device_type.h"
+#include "runtime/framework/gpu/gpu_device_context.h"
+#include "runtime/session/session.h"
+
+namespace sluice {
+namespace {
+
+std::atomic<int> host_to_device_copies{0};
+std::atomic<int> device_to_host_copies{0};
+
+// "Device memory" is host memory from an allocator of its own; copies are memcpy, counted.
+class HostEmulatedGpuContext : public GpuDeviceContext {
+ public:
+  int device_ordinal() const override { return 0; }
+  CUstream_st* compute_stream() const override { return nullptr; }
+  const CudaLibraries& libraries() const override {
+    LOG(FATAL) << "The fake GPU has no CUDA libraries";
+  }
+  cublasContext* cublas_handle() const override { return nullptr; }
+  cublasLtContext* cublas_lt_handle() const override { return nullptr; }
+  cudnnContext* cudnn_handle() const override { return nullptr; }
+  bool allow_tf32() const override { return false; }
+  void* Workspace(int64_t) override { return nullptr; }
+  absl::Status CopyHostToDevice(const Tensor& host, Tensor* device) override {
+    ++host_to_device_copies;
+    return Copy(host, device);
+  }
+  absl::Status CopyDeviceToHost(const Tensor& device, Tensor* host) override {
+    ++device_to_host_copies;
+    return Copy(device, host);
+  }
+  absl::Status CopyDeviceToDevice(const Tensor& from, Tensor* to) override {
+    return Copy(from, to);
+  }
+  absl::Status SynchronizeCompute() override { return absl::OkStatus(); }
+
+ private:
+  static absl::Status Copy(const Tensor& from, Tensor* to) {
+    EXPECT_EQ(from.tensor_data().size(), to->tensor_data().size());
+    std::memcpy(to->raw_data(), from.raw_data(), from.tensor_data().size());
+    return absl::OkStatus();
+  }
+};
+
+class HostRegions : public SubAllocator {
+ public:
+  void* Alloc(size_t alignment, size_t num_bytes) override {
+    return std::aligned_alloc(alignment, (num_bytes + alignment - 1) / alignment * alignment);
+  }
+  void Free(void* ptr, size_t) override { std::free(ptr); }
+};
+
+class FakeGpuDevice : public Device {
+ public:
+  explicit FakeGpuDevice(const DeviceAttributes& attributes) : Device(attributes, DeviceMemory()) {}
+  GpuDeviceContext* gpu_device_context() const override { return &context_; }
+  Allocator* GetHostAllocator() override { return DefaultCpuAllocator(); }
+
+  // A BfcAllocator over host memory, limited to 64 MiB as a small GPU; never destroyed, as a
+  // real GPU's allocator (tensors may outlive devices).
+  static Allocator* DeviceMemory() {
+    static Allocator* const allocator =
+        new BfcAllocator(std::make_unique<HostRegions>(), kDeviceMemoryBytes, "fake_gpu_bfc",
+                         BfcAllocator::Options());
+    return allocator;
+  }
+  static constexpr size_t kDeviceMemoryBytes = size_t{64} << 20;
+
+ private:
+  mutable HostEmulatedGpuContext context_;
+};
+
+class FakeGpuFactory : public DeviceFactory {
+ public:
+  absl::Status CreateDevices(const SessionOptions& options, const std::string& name_prefix,
+                             std::vector<std::unique_ptr<Device>>* devices) override {
+    int count = 0;
+    RETURN_IF_ERROR(DeviceCount(options, DEVICE_GPU, 1, &count));
+    for (int i = 0; i < count; ++i) {
+      devices->push_back(std::make_unique<FakeGpuDevice>(Device::BuildDeviceAttributes(
+          absl::StrCat(name_prefix, "/device:GPU:", i), DEVICE_GPU, int64_t{1} << 30,
+          DeviceLocality(), "fake GPU on the host")));
+    }
+    return absl::OkStatus();
+  }
+};
+// Above the real factory's 210, so it replaces it in this test.
+const DeviceFactoryRegistrar<FakeGpuFactory> fake_gpu_registrar(DEVICE_GPU, 1000);
+
+constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
+
+GraphDef ParseGraph(const std::string& text) {
+  GraphDef graph;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &graph)) << text;
+  return graph;
+}
+
+std::unique_ptr<Session> MakeSession(int num_gpus = 1, bool soft_placement = false) {
+  SessionOptions options;
+  (*options.config.mutable_device_count())["GPU"] = num_gpus;
+  options.config.set_allow_soft_placement(soft_placement);
+  // No constant folding: the test graphs are chains of constants.
+  options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
+      OptimizerOptions::L0);
+  std::unique_ptr<Session> session;
+  absl::Status s = NewSession(options, &session);
+  EXPECT_TRUE(s.ok()) << s;
+  return session;
+}
+
+// c: float [2,3] Const; id = Identity(c); shape: int32 Const [3,2]; r = Reshape(id, shape).
+const char kReshapeGraph[] = R"pb(
+  node {
+    name: "c"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {
+            dim { size: 2 }
+            dim { size: 3 }
+          }
+          float_val: [ 1, 2, 3, 4, 5, 6 ]
+        }
+      }
+    }
+  }
+  node {
+    name: "id"
+    op: "Identity"
+    input: "c"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "shape"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_INT32 }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_INT32
+          tensor_shape { dim { size: 2 } }
+          int_val: [ 3, 2 ]
+        }
+      }
+    }
+  }
+  node {
+    name: "r"
+    op: "Reshape"
+    input: "id"
+    input: "shape"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "Tshape"
+      value { type: DT_INT32 }
+    }
+  }
+)pb";
+
+// Where each node of `metadata`'s partitions ran, by name.
+std::map<std::string, std::string> Placement(const RunMetadata& metadata) {
+  std::map<std::string, std::string> placed;
+  for (const GraphDef& partition : metadata.partition_graphs()) {
+    for (const NodeDef& node : partition.node()) placed[node.name()] = node.device();
+  }
+  return placed;
+}
+
+TEST(GpuPlacementTest, SessionListsTheGpuAfterTheCpu) {
+  auto session = MakeSession();
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(session->ListDevices(&devices).ok());
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[0].name(), kCpu);
+  EXPECT_EQ(devices[1].name(), kGpu);
+  EXPECT_EQ(devices[1].device_type(), "GPU");
+}
+
+TEST(GpuPlacementTest, NodesWithGpuKernelsGoToTheGpuAndValuesCrossOnce) {
+  auto session = MakeSession();
+  const int h2d_before = host_to_device_copies;
+  ASSERT_TRUE(session->Create(ParseGraph(kReshapeGraph)).ok());
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  const int d2h_before = device_to_host_copies;
+  absl::Status s = session->Run(options, {}, {"r"}, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].shape(), TensorShape({3, 2}));
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(outputs[0].flat<float>()(i), i + 1.0f);
+
+  const std::map<std::string, std::string> placed = Placement(metadata);
+  EXPECT_EQ(placed.at("c"), kGpu);
+  EXPECT_EQ(placed.at("id"), kGpu);
+  EXPECT_EQ(placed.at("r"), kGpu);
+  // The float Const was uploaded once, at kernel creation; the result leaves the device once.
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+
+  // A second step copies only the fetched value again.
+  s = session->Run({}, {"r"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 2);
+}
+
+TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session
+                  ->Create(ParseGraph(R"pb(
+                    node {
+                      name: "x"
+                      op: "Placeholder"
+                      attr {
+                        key: "dtype"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                    node {
+                      name: "y"
+                      op: "Identity"
+                      input: "x"
+                      device: "/device:GPU:0"
+                      attr {
+                        key: "T"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                  )pb"))
+                  .ok());
+  Tensor x(DT_FLOAT, TensorShape({4}));
+  for (int i = 0; i < 4; ++i) x.flat<float>()(i) = 0.5f * i;
+  const int h2d_before = host_to_device_copies;
+  const int d2h_before = device_to_host_copies;
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run({{"x", x}}, {"y"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(outputs[0].flat<float>()(i), 0.5f * i);
+  EXPECT_FALSE(outputs[0].SharesBufferWith(x));
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+}
+
+TEST(GpuPlacementTest, RunningOutOfDeviceMemoryFailsTheStepOnly) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session
+                  ->Create(ParseGraph(R"pb(
+                    node {
+                      name: "x"
+                      op: "Placeholder"
+                      attr {
+                        key: "dtype"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                    node {
+                      name: "y"
+                      op: "Identity"
+                      input: "x"
+                      device: "/device:GPU:0"
+                      attr {
+                        key: "T"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                  )pb"))
+                  .ok());
+  // 100 MiB does not fit in the device's 64.
+  Tensor big(DT_FLOAT, TensorShape({25 << 20}));
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run({{"x", big}}, {"y"}, {}, &outputs);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), kGpu)) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "64.00MiB limit")) << s;
+  // The session is still usable.
+  Tensor small(DT_FLOAT, TensorShape({2}));
+  small.flat<float>()(0) = 1;
+  small.flat<float>()(1) = 2;
+  s = session->Run({{"x", small}}, {"y"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(outputs[0].flat<float>()(1), 2.0f);
+}
+
+TEST(GpuPlacementTest, Int32StaysInHostMemoryOnTheGpu) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session
+                  ->Create(ParseGraph(R"pb(
+                    node {
+                      name: "c"
+                      op: "Const"
+                      device: "/device:GPU:0"
+                      attr {
+                        key: "dtype"
+                        value { type: DT_INT32 }
+                      }
+                      attr {
+                        key: "value"
+                        value {
+                          tensor {
+                            dtype: DT_INT32
+                            tensor_shape {}
+                            int_val: 7
+                          }
+                        }
+                      }
+                    }
+                    node {
+                      name: "id"
+                      op: "Identity"
+                      input: "c"
+                      device: "/device:GPU:0"
+                      attr {
+                        key: "T"
+                        value { type: DT_INT32 }
+                      }
+                    }
+                  )pb"))
+                  .ok());
+  const int h2d_before = host_to_device_copies;
+  const int d2h_before = device_to_host_copies;
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run(options, {}, {"id"}, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(outputs[0].flat<int32_t>()(0), 7);
+  EXPECT_EQ(host_to_device_copies - h2d_before, 0);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 0);
+  // The value leaves the GPU partition through the host-memory pair.
+  bool host_send = false;
+  for (const GraphDef& partition : metadata.partition_graphs()) {
+    for (const NodeDef& node : partition.node()) host_send |= node.op() == "_HostSend";
+  }
+  EXPECT_TRUE(host_send);
+}
+
+// An op with no GPU kernel: AsString.
+const char kStringGraph[] = R"pb(
+  node {
+    name: "x"
+    op: "Const"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+    attr {
+      key: "value"
+      value {
+        tensor {
+          dtype: DT_FLOAT
+          tensor_shape {}
+          float_val: 2.5
+        }
+      }
+    }
+  }
+  node {
+    name: "j"
+    op: "AsString"
+    input: "x"
+    device: "/device:GPU:0"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+)pb";
+
+TEST(GpuPlacementTest, ExplicitGpuWithoutAGpuKernelIsTensorFlowsError) {
+  auto session = MakeSession();
+  absl::Status created = session->Create(ParseGraph(kStringGraph));
+  ASSERT_TRUE(created.ok()) << created;
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run({}, {"j"}, {}, &outputs);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_TRUE(absl::StrContains(
+      s.message(),
+      "Could not satisfy explicit device specification '/device:GPU:0' because no "
+      "supported kernel for GPU devices is available"))
+      << s;
+}
+
+TEST(GpuPlacementTest, SoftPlacementFallsBackToTheCpu) {
+  auto session = MakeSession(/*num_gpus=*/1, /*soft_placement=*/true);
+  absl::Status created = session->Create(ParseGraph(kStringGraph));
+  ASSERT_TRUE(created.ok()) << created;
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run({}, {"j"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(outputs[0].flat<std::string>()(0), "2.500000");
+}
+
+TEST(GpuPlacementTest, NoGpuDevicesMeansEverythingOnTheCpu) {
+  auto session = MakeSession(/*num_gpus=*/0);
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(session->ListDevices(&devices).ok());
+  ASSERT_EQ(devices.size(), 1u);
+  ASSERT_TRUE(session->Create(ParseGraph(kReshapeGraph)).ok());
+  const int h2d_before = host_to_device_copies;
+  const int d2h_before = device_to_host_copies;
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(session->Run({}, {"r"}, {}, &outputs).ok());
+  EXPECT_EQ(outputs[0].flat<float>()(5), 6.0f);
+  EXPECT_EQ(host_to_device_copies - h2d_before, 0);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 0);
+}
+
+}  // namespace
+}  // namespace sluice
