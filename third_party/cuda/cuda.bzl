@@ -65,3 +65,10 @@ def cuda_library(name, srcs, hdrs = [], textual_hdrs = [], deps = [], **kwargs):
         linkstatic = 1,
         **kwargs
     )
+
+def if_cuda(if_true, if_false = []):
+    """`if_true` unless CUDA is switched off (--define=sluice_cuda=off), then `if_false`."""
+    return select({
+        "//third_party/cuda:cuda_disabled": if_false,
+        "//conditions:default": if_true,
+    })

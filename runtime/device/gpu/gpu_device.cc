@@ -93,7 +93,7 @@ absl::Status GpuDeviceFactory::CreateDevices(const SessionOptions& options,
     const int ordinal = ordinals[i];
     size_t free_bytes = 0;
     size_t total_bytes = 0;
-    RETURN_IF_ERROR(CudaStatus(cudaSetDevice(ordinal), "cudaSetDevice"));
+    RETURN_IF_ERROR(MakeCudaDeviceCurrent(ordinal));
     RETURN_IF_ERROR(CudaStatus(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo"));
     GpuPhysicalDevice::Options device_options;
     RETURN_IF_ERROR(GpuMemoryLimit(gpu_options, static_cast<int64_t>(total_bytes),

@@ -13,23 +13,13 @@
 namespace sluice {
 namespace {
 
-// Makes `ordinal` the calling thread's current CUDA device. Every call that switches devices
-// goes through here, so the per-thread memo stays true.
-absl::Status MakeDeviceCurrent(int ordinal) {
-  thread_local int current = -1;
-  if (current == ordinal) return absl::OkStatus();
-  RETURN_IF_ERROR(CudaStatus(cudaSetDevice(ordinal), absl::StrCat("cudaSetDevice(", ordinal, ")")));
-  current = ordinal;
-  return absl::OkStatus();
-}
-
 // Regions of device memory for the BfcAllocator, from cudaMalloc on one device.
 class CudaSubAllocator : public SubAllocator {
  public:
   explicit CudaSubAllocator(int ordinal) : ordinal_(ordinal) {}
 
   void* Alloc(size_t /*alignment: cudaMalloc gives 256 or more*/, size_t num_bytes) override {
-    if (!MakeDeviceCurrent(ordinal_).ok()) return nullptr;
+    if (!MakeCudaDeviceCurrent(ordinal_).ok()) return nullptr;
     void* ptr = nullptr;
     if (cudaMalloc(&ptr, num_bytes) != cudaSuccess) {
       cudaGetLastError();  // clears the error so that later calls are not blamed for it
@@ -39,7 +29,7 @@ class CudaSubAllocator : public SubAllocator {
   }
 
   void Free(void* ptr, size_t /*num_bytes*/) override {
-    if (MakeDeviceCurrent(ordinal_).ok()) cudaFree(ptr);
+    if (MakeCudaDeviceCurrent(ordinal_).ok()) cudaFree(ptr);
   }
 
  private:
@@ -57,6 +47,16 @@ absl::Status CheckSameBytes(const Tensor& from, const Tensor& to, const char* wh
 }
 
 }  // namespace
+
+absl::Status MakeCudaDeviceCurrent(int ordinal) {
+  // A thread keeps its current device: most calls find it already set. Every switch goes
+  // through here, so the per-thread memo stays true.
+  thread_local int current = -1;
+  if (current == ordinal) return absl::OkStatus();
+  RETURN_IF_ERROR(CudaStatus(cudaSetDevice(ordinal), absl::StrCat("cudaSetDevice(", ordinal, ")")));
+  current = ordinal;
+  return absl::OkStatus();
+}
 
 absl::StatusOr<GpuPhysicalDevice*> GpuPhysicalDevice::GetOrCreate(int ordinal,
                                                                   const Options& options) {
@@ -97,7 +97,7 @@ GpuPhysicalDevice::GpuPhysicalDevice(int ordinal, const Options& options, const 
                                               absl::StrCat("GPU_", ordinal, "_bfc"), bfc_options);
 }
 
-absl::Status GpuPhysicalDevice::MakeCurrent() const { return MakeDeviceCurrent(ordinal_); }
+absl::Status GpuPhysicalDevice::MakeCurrent() const { return MakeCudaDeviceCurrent(ordinal_); }
 
 absl::Status GpuPhysicalDevice::Init() {
   RETURN_IF_ERROR(MakeCurrent());

@@ -39,6 +39,10 @@
 
 namespace sluice {
 
+// Makes CUDA device `ordinal` the calling thread's current one. All Sluice code switches
+// devices through here (it remembers each thread's current device).
+absl::Status MakeCudaDeviceCurrent(int ordinal);
+
 class GpuPhysicalDevice : public GpuDeviceContext {
  public:
   struct Options {

@@ -1,0 +1,186 @@
+// The GPU device on a real GPU: what the session lists, cuBLAS products against the CPU's,
+// running out of device memory, large copies, and sessions sharing the GPU from many threads.
+// Skipped without a GPU.
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "graph/core/tensor_types.h"
+#include "graph/core/types.h"
+#include "gtest/gtest.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace sluice {
+namespace {
+
+using gpu_test::ExpectClose;
+using gpu_test::NewSessionOrDie;
+using gpu_test::ParseGraphOrDie;
+using gpu_test::RandomTensor;
+using gpu_test::RunOn;
+
+constexpr char kGpu[] = "/device:GPU:0";
+constexpr char kCpu[] = "/device:CPU:0";
+
+TEST(GpuDeviceTest, SessionListsTheGpuAsTensorFlowDescribesIt) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  auto session = NewSessionOrDie();
+  std::vector<DeviceAttributes> devices;
+  ASSERT_TRUE(session->ListDevices(&devices).ok());
+  ASSERT_GE(devices.size(), 2u);
+  EXPECT_EQ(devices[1].name(), "/job:localhost/replica:0/task:0/device:GPU:0");
+  EXPECT_EQ(devices[1].device_type(), "GPU");
+  EXPECT_GT(devices[1].memory_limit(), int64_t{1} << 30);
+  EXPECT_TRUE(absl::StrContains(devices[1].physical_device_desc(), "compute capability"))
+      << devices[1].physical_device_desc();
+}
+
+std::string MatMulGraph(const std::string& op, DataType dtype, bool adj_x, bool adj_y) {
+  const std::string t = DataType_Name(dtype);
+  const bool batch = op != "MatMul";
+  return absl::StrCat("node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: ", t,
+                      " } } }\n",
+                      "node { name: 'y' op: 'Placeholder' attr { key: 'dtype' value { type: ", t,
+                      " } } }\n", "node { name: 'mm' op: '", op, "' input: 'x' input: 'y' ",
+                      "attr { key: 'T' value { type: ", t, " } } ", "attr { key: '",
+                      batch ? "adj_x" : "transpose_a", "' value { b: ", adj_x ? "true" : "false",
+                      " } } ", "attr { key: '", batch ? "adj_y" : "transpose_b",
+                      "' value { b: ", adj_y ? "true" : "false", " } } }\n");
+}
+
+struct Tolerance {
+  double abs, rel;
+};
+
+Tolerance TolFor(DataType dtype, int64_t k) {
+  // The GPU sums K products in another order than oneDNN; float32 error grows with K.
+  switch (dtype) {
+    case DT_DOUBLE:
+      return {1e-12, 1e-12};
+    case DT_FLOAT:
+      return {1e-6 * (k + 1), 1e-5};
+    case DT_HALF:
+      return {2e-3 * (k + 1), 1e-2};
+    default:  // bfloat16
+      return {1e-2 * (k + 1), 2e-2};
+  }
+}
+
+void CompareMatMul(const std::string& op, DataType dtype, const TensorShape& xs,
+                   const TensorShape& ys, bool adj_x, bool adj_y, int64_t k) {
+  const GraphDef graph = ParseGraphOrDie(MatMulGraph(op, dtype, adj_x, adj_y));
+  const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", RandomTensor(dtype, xs, 1)},
+                                                             {"y", RandomTensor(dtype, ys, 2)}};
+  const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"mm"});
+  const std::vector<Tensor> gpu = RunOn(graph, kGpu, feeds, {"mm"});
+  ASSERT_EQ(cpu.size(), 1u);
+  ASSERT_EQ(gpu.size(), 1u);
+  const Tolerance tol = TolFor(dtype, k);
+  ExpectClose(cpu[0], gpu[0], tol.abs, tol.rel,
+              absl::StrCat(op, " ", DataTypeString(dtype), " ", xs.DebugString(), " x ",
+                           ys.DebugString(), adj_x ? " adj_x" : "", adj_y ? " adj_y" : ""));
+}
+
+TEST(GpuDeviceTest, MatMulMatchesTheCpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_HALF, DT_BFLOAT16, DT_DOUBLE}) {
+    CompareMatMul("MatMul", dtype, TensorShape({3, 5}), TensorShape({5, 7}), false, false, 5);
+    CompareMatMul("MatMul", dtype, TensorShape({5, 3}), TensorShape({5, 7}), true, false, 5);
+    CompareMatMul("MatMul", dtype, TensorShape({3, 5}), TensorShape({7, 5}), false, true, 5);
+    CompareMatMul("MatMul", dtype, TensorShape({5, 3}), TensorShape({7, 5}), true, true, 5);
+    CompareMatMul("MatMul", dtype, TensorShape({1, 1}), TensorShape({1, 1}), false, false, 1);
+    CompareMatMul("MatMul", dtype, TensorShape({64, 257}), TensorShape({257, 96}), false, false,
+                  257);
+    // K == 0: zeros; empty outputs.
+    CompareMatMul("MatMul", dtype, TensorShape({4, 0}), TensorShape({0, 3}), false, false, 0);
+    CompareMatMul("MatMul", dtype, TensorShape({0, 5}), TensorShape({5, 3}), false, false, 5);
+  }
+}
+
+TEST(GpuDeviceTest, BatchMatMulBroadcastsAsTheCpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_HALF}) {
+    for (bool adj_x : {false, true}) {
+      for (bool adj_y : {false, true}) {
+        const TensorShape xs = adj_x ? TensorShape({2, 1, 4, 3}) : TensorShape({2, 1, 3, 4});
+        const TensorShape ys = adj_y ? TensorShape({1, 5, 6, 4}) : TensorShape({1, 5, 4, 6});
+        CompareMatMul("BatchMatMulV2", dtype, xs, ys, adj_x, adj_y, 4);
+      }
+    }
+    // y shared by every batch entry (folded into one product), and x shared.
+    CompareMatMul("BatchMatMulV2", dtype, TensorShape({2, 3, 4, 5}), TensorShape({5, 6}), false,
+                  false, 5);
+    CompareMatMul("BatchMatMulV2", dtype, TensorShape({4, 5}), TensorShape({3, 5, 6}), false, false,
+                  5);
+    CompareMatMul("BatchMatMul", dtype, TensorShape({3, 2, 4}), TensorShape({3, 4, 2}), false,
+                  false, 4);
+  }
+}
+
+TEST(GpuDeviceTest, RunningOutOfMemoryNamesTheNodeAndTheSessionStaysUsable) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  auto session = NewSessionOrDie();
+  ASSERT_TRUE(session
+                  ->Create(gpu_test::PinnedTo(
+                      ParseGraphOrDie(MatMulGraph("MatMul", DT_FLOAT, false, false)), kGpu))
+                  .ok());
+  // [n,1] x [1,n] with n = 200000: a 160 GB product, past any GPU's memory.
+  const int64_t n = 200000;
+  std::vector<Tensor> outputs;
+  absl::Status s = session->Run({{"x", RandomTensor(DT_FLOAT, TensorShape({n, 1}), 3)},
+                                 {"y", RandomTensor(DT_FLOAT, TensorShape({1, n}), 4)}},
+                                {"mm"}, {}, &outputs);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "mm")) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "GPU:0")) << s;
+  EXPECT_TRUE(absl::StrContains(s.message(), "limit")) << s;
+  s = session->Run({{"x", RandomTensor(DT_FLOAT, TensorShape({2, 1}), 3)},
+                    {"y", RandomTensor(DT_FLOAT, TensorShape({1, 2}), 4)}},
+                   {"mm"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(outputs[0].shape(), TensorShape({2, 2}));
+}
+
+TEST(GpuDeviceTest, LargeValuesCrossToTheGpuAndBackIntact) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  const GraphDef graph = ParseGraphOrDie(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
+      "node { name: 'y' op: 'Identity' input: 'x' device: '/device:GPU:0' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n");
+  auto session = NewSessionOrDie();
+  ASSERT_TRUE(session->Create(graph).ok());
+  const Tensor x = RandomTensor(DT_FLOAT, TensorShape({16 << 20}), 5);
+  std::vector<Tensor> outputs;
+  const absl::Status s = session->Run({{"x", x}}, {"y"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_FALSE(outputs[0].SharesBufferWith(x));
+  EXPECT_EQ(outputs[0].tensor_data(), x.tensor_data());
+}
+
+TEST(GpuDeviceTest, SessionsShareTheGpuFromManyThreads) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  const GraphDef graph =
+      gpu_test::PinnedTo(ParseGraphOrDie(MatMulGraph("MatMul", DT_FLOAT, false, false)), kGpu);
+  const Tensor x = RandomTensor(DT_FLOAT, TensorShape({32, 48}), 6);
+  const Tensor y = RandomTensor(DT_FLOAT, TensorShape({48, 16}), 7);
+  const std::vector<Tensor> expected = RunOn(graph, kCpu, {{"x", x}, {"y", y}}, {"mm"});
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      auto session = NewSessionOrDie();
+      ASSERT_TRUE(session->Create(graph).ok());
+      for (int step = 0; step < 25; ++step) {
+        std::vector<Tensor> outputs;
+        const absl::Status s = session->Run({{"x", x}, {"y", y}}, {"mm"}, {}, &outputs);
+        ASSERT_TRUE(s.ok()) << s;
+        ExpectClose(expected[0], outputs[0], 1e-4, 1e-5, "threaded MatMul");
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# GPU check: every GPU test and the step-overhead benchmark, prepared here and run on a lent
+# GPU machine (which has the NVIDIA driver, CUDA, cuBLAS and cuDNN, but no Bazel and none of
+# Debian's libraries; see ../shared/docs/build.md, "Running on the GPU machine").
+#
+#   tools/gpu_check.sh prepare   # here: build //tests/gpu:gpu_check (optimised, static), copy
+#                                # it with the shared libraries it needs that a bare Ubuntu
+#                                # lacks into .gpu_check/, packed as .gpu_check.tar.xz
+#   tools/gpu_check.sh run       # there (repository root, .gpu_check.tar.xz carried): unpack,
+#                                # run the tests and the benchmark, print a summary ending in
+#                                # "N passed, N failed"
+#
+# On the device tool: run(command="tools/gpu_check.sh run", carry=[".gpu_check.tar.xz"]).
+# On a machine without a GPU, `run` works too: every test reports itself skipped, and the
+# summary says so (a skipped GPU test is not a passed one).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+readonly DIR=.gpu_check
+readonly PACK=.gpu_check.tar.xz
+# What travels to the device machine is limited to 64 MiB, the working tree included.
+readonly MAX_PACK_BYTES=$((40 << 20))
+
+prepare() {
+  for ignored in "/$DIR/" "/$PACK"; do
+    grep -qxF "$ignored" .git/info/exclude 2>/dev/null || echo "$ignored" >>.git/info/exclude
+  done
+  bazel build -c opt --dynamic_mode=off --strip=always //tests/gpu:gpu_check
+  rm -rf "$DIR" && mkdir -p "$DIR/lib"
+  cp bazel-bin/tests/gpu/gpu_check "$DIR/"
+  chmod u+w "$DIR/gpu_check"
+  # The C library, the C++ runtime and the loader are the machine's own; everything else
+  # (protobuf, Abseil, oneDNN, glog, OpenMP...) travels.
+  ldd "$DIR/gpu_check" | awk '/=> \//{print $3}' |
+    grep -vE '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
+    while read -r lib; do cp -L "$lib" "$DIR/lib/"; done
+  tar -cJf "$PACK" "$DIR"
+  local bytes
+  bytes=$(stat -c %s "$PACK")
+  echo "prepared $PACK: $((bytes >> 20)) MiB ($(ls "$DIR/lib" | wc -l) libraries)"
+  if ((bytes > MAX_PACK_BYTES)); then
+    echo "error: $PACK is over $((MAX_PACK_BYTES >> 20)) MiB; it would not travel" >&2
+    exit 1
+  fi
+}
+
+run() {
+  if [[ -f "$PACK" ]]; then tar -xJf "$PACK"; fi
+  if [[ ! -x "$DIR/gpu_check" ]]; then
+    echo "error: no $DIR/gpu_check: run 'tools/gpu_check.sh prepare' first" >&2
+    exit 1
+  fi
+  echo "== machine"
+  (nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true) 2>&1
+  export LD_LIBRARY_PATH="$PWD/$DIR/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local log
+  log=$(mktemp)
+  echo "== tests"
+  set +e
+  "$DIR/gpu_check" --step_overhead 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  set -e
+  local passed failed skipped
+  passed=$(grep -c '^\[       OK \]' "$log" || true)
+  failed=$(grep -oP '^\[  FAILED  \] \K[0-9]+(?= tests?, listed below)' "$log" || echo 0)
+  skipped=$(grep -oP '^\[  SKIPPED \] \K[0-9]+(?= tests?)' "$log" | tail -1 || echo 0)
+  failed=${failed:-0}
+  skipped=${skipped:-0}
+  if ((status != 0 && failed == 0)); then failed=1; fi  # a crash counts as a failure
+  echo "== summary"
+  if ((skipped > 0)); then echo "$skipped skipped (no CUDA device, or not runnable here)"; fi
+  echo "$passed passed, $failed failed"
+  rm -f "$log"
+  return $((failed > 0 ? 1 : 0))
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run) run ;;
+  *)
+    echo "usage: $0 prepare|run" >&2
+    exit 2
+    ;;
+esac
