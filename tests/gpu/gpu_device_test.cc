@@ -119,6 +119,56 @@ TEST(GpuDeviceTest, BatchMatMulBroadcastsAsTheCpu) {
   }
 }
 
+// MatMul -> BiasAdd -> activation, which the remapper fuses into one _FusedMatMul on the GPU.
+std::string DenseGraph(const std::string& activation, DataType dtype) {
+  const std::string t = DataType_Name(dtype);
+  const std::string attr_t = absl::StrCat("attr { key: 'T' value { type: ", t, " } } ");
+  std::string graph;
+  for (const char* feed : {"x", "w", "b"}) {
+    absl::StrAppend(&graph, "node { name: '", feed,
+                    "' op: 'Placeholder' attr { key: 'dtype' value { type: ", t, " } } }\n");
+  }
+  absl::StrAppend(&graph, "node { name: 'mm' op: 'MatMul' input: 'x' input: 'w' ", attr_t, "}\n",
+                  "node { name: 'ba' op: 'BiasAdd' input: 'mm' input: 'b' ", attr_t, "}\n",
+                  "node { name: 'act' op: '", activation, "' input: 'ba' ", attr_t,
+                  activation == "LeakyRelu" ? "attr { key: 'alpha' value { f: 0.3 } } " : "",
+                  "}\n");
+  return graph;
+}
+
+TEST(GpuDeviceTest, FusedMatMulEpiloguesMatchTheCpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  for (DataType dtype : {DT_FLOAT, DT_HALF}) {
+    for (const char* activation : {"Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"}) {
+      const GraphDef graph = ParseGraphOrDie(DenseGraph(activation, dtype));
+      const std::vector<std::pair<std::string, Tensor>> feeds = {
+          {"x", RandomTensor(dtype, TensorShape({8, 33}), 1, -3, 3)},
+          {"w", RandomTensor(dtype, TensorShape({33, 20}), 2)},
+          {"b", RandomTensor(dtype, TensorShape({20}), 3)}};
+      const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"act"});
+      // Default optimisation: the remapper fuses the chain on the GPU.
+      auto session = NewSessionOrDie(SessionOptions());
+      ASSERT_TRUE(session->Create(gpu_test::PinnedTo(graph, kGpu)).ok());
+      RunOptions options;
+      options.set_output_partition_graphs(true);
+      RunMetadata metadata;
+      std::vector<Tensor> gpu;
+      const absl::Status s = session->Run(options, feeds, {"act"}, {}, &gpu, &metadata);
+      ASSERT_TRUE(s.ok()) << s;
+      bool fused = false;
+      for (const GraphDef& partition : metadata.partition_graphs()) {
+        for (const NodeDef& node : partition.node()) {
+          fused |= node.op() == "_FusedMatMul" && absl::StrContains(node.device(), "GPU");
+        }
+      }
+      EXPECT_TRUE(fused) << activation;
+      const Tolerance tol = TolFor(dtype, 33);
+      ExpectClose(cpu[0], gpu[0], tol.abs, tol.rel,
+                  absl::StrCat("fused ", activation, " ", DataTypeString(dtype)));
+    }
+  }
+}
+
 TEST(GpuDeviceTest, RunningOutOfMemoryNamesTheNodeAndTheSessionStaysUsable) {
   SLUICE_SKIP_WITHOUT_GPU();
   auto session = NewSessionOrDie();
