@@ -437,7 +437,7 @@ absl::Status ExecutorState::FinishNode(const ExecutorNode& item, OpKernelContext
       const Tensor* value = ctx->mutable_output(i);
       if (value == nullptr) continue;  // reported as missing below
       RETURN_IF_ERROR(ObserveOutput(services_.output_observer, item, i,
-                                    TensorValue(const_cast<Tensor*>(value))));
+                                    TensorValue(const_cast<Tensor*>(value)), device_));
     }
   }
   return PropagateOutputs(item, ctx, stats, ready);

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/executor/step_stats_collector.h"
+#include "runtime/framework/gpu/gpu_device_context.h"
 
 namespace sluice {
 
@@ -60,6 +61,27 @@ void SetAllEnd(NodeExecStats* stats) {
   const int64_t end_rel_nanos = StatsNowNanos() - stats->all_start_nanos();
   stats->set_all_end_rel_nanos(end_rel_nanos);
   stats->set_all_end_rel_micros(end_rel_nanos / 1000);
+}
+
+absl::Status ObserveOutput(NodeOutputObserver* observer, const ExecutorNode& item, int index,
+                           const TensorValue& value, DeviceBase* device) {
+  if (value.tensor == nullptr) return absl::OkStatus();
+  GpuDeviceContext* gpu = device->gpu_device_context();
+  const Tensor* shown = value.tensor;
+  Tensor host;
+  if (ABSL_PREDICT_FALSE(gpu != nullptr) &&
+      item.kernel->output_memory_types()[index] == DEVICE_MEMORY &&
+      DataTypeCanUseMemcpy(value.tensor->dtype())) {
+    absl::StatusOr<Tensor> copy =
+        Tensor::Allocate(device->GetHostAllocator(), value.tensor->dtype(), value.tensor->shape());
+    if (!copy.ok()) return NodeError(item, copy.status());
+    host = *std::move(copy);
+    const absl::Status copied = gpu->CopyDeviceToHost(*value.tensor, &host);
+    if (!copied.ok()) return NodeError(item, copied);
+    shown = &host;
+  }
+  const absl::Status s = observer->OnOutput(*item.node, index, *shown);
+  return s.ok() ? s : NodeError(item, s);
 }
 
 }  // namespace sluice

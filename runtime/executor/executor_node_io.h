@@ -203,12 +203,9 @@ class StepServices {
 
 // Shows output `index` of a node that ran to `observer` (never null); a failure comes back
 // attributed to the node. Dead (null) outputs are skipped.
-inline absl::Status ObserveOutput(NodeOutputObserver* observer, const ExecutorNode& item, int index,
-                                  const TensorValue& value) {
-  if (value.tensor == nullptr) return absl::OkStatus();
-  const absl::Status s = observer->OnOutput(*item.node, index, *value.tensor);
-  return s.ok() ? s : NodeError(item, s);
-}
+// Values in a GPU's memory are shown as host copies, so that observers can read them.
+absl::Status ObserveOutput(NodeOutputObserver* observer, const ExecutorNode& item, int index,
+                           const TensorValue& value, DeviceBase* device);
 
 // Step statistics of one node (NodeExecStats), in nanoseconds with derived micros fields.
 std::unique_ptr<NodeExecStats> StartNodeStats(const ExecutorNode& item);

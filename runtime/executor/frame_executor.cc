@@ -274,7 +274,7 @@ class FrameStepState {
   void ObserveOutputs(const ExecutorNode& item, absl::Span<const TensorValue> outputs) {
     if (ABSL_PREDICT_TRUE(services_.output_observer == nullptr)) return;
     for (int i = 0; i < static_cast<int>(outputs.size()); ++i) {
-      const absl::Status s = ObserveOutput(services_.output_observer, item, i, outputs[i]);
+      const absl::Status s = ObserveOutput(services_.output_observer, item, i, outputs[i], device_);
       if (!s.ok()) {
         services_.RecordError(s);
         return;

@@ -13,6 +13,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "google/protobuf/text_format.h"
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
@@ -25,6 +26,7 @@
 #include "runtime/device/session_options.h"
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/gpu/gpu_device_context.h"
+#include "runtime/framework/node_output_observer.h"
 #include "runtime/session/session.h"
 
 namespace sluice {
@@ -247,6 +249,43 @@ TEST(GpuPlacementTest, NodesWithGpuKernelsGoToTheGpuAndValuesCrossOnce) {
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(host_to_device_copies - h2d_before, 1);
   EXPECT_EQ(device_to_host_copies - d2h_before, 2);
+}
+
+// Records what it is shown: a copy of each value (by node name).
+class RecordingObserver : public NodeOutputObserver {
+ public:
+  absl::Status OnOutput(const Node& node, int output, const Tensor& value) override {
+    absl::MutexLock lock(&mu_);
+    seen_[node.name()] = value.DeepCopy();
+    return absl::OkStatus();
+  }
+  std::map<std::string, Tensor> seen() {
+    absl::MutexLock lock(&mu_);
+    return seen_;
+  }
+
+ private:
+  absl::Mutex mu_;
+  std::map<std::string, Tensor> seen_;
+};
+
+TEST(GpuPlacementTest, ObserversSeeHostCopiesOfGpuValues) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session->Create(ParseGraph(kReshapeGraph)).ok());
+  RecordingObserver observer;
+  const int d2h_before = device_to_host_copies;
+  std::vector<Tensor> outputs;
+  absl::Status s =
+      session->RunWithObserver(RunOptions(), {}, {"r"}, {}, &outputs, nullptr, &observer);
+  ASSERT_TRUE(s.ok()) << s;
+  const std::map<std::string, Tensor> seen = observer.seen();
+  ASSERT_EQ(seen.count("id"), 1u);
+  EXPECT_EQ(seen.at("id").shape(), TensorShape({2, 3}));
+  EXPECT_EQ(seen.at("id").flat<float>()(4), 5.0f);
+  ASSERT_EQ(seen.count("shape"), 1u);  // int32, in host memory: shown as it is
+  EXPECT_EQ(seen.at("shape").flat<int32_t>()(0), 3);
+  // c, id and r are in device memory: each shown through a copy; the fetch is one more.
+  EXPECT_EQ(device_to_host_copies - d2h_before, 4);
 }
 
 TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
