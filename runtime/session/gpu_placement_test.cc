@@ -365,6 +365,38 @@ TEST(GpuPlacementTest, RunningOutOfDeviceMemoryFailsTheStepOnly) {
   EXPECT_EQ(outputs[0].flat<float>()(1), 2.0f);
 }
 
+TEST(GpuPlacementTest, TheShapeOfAGpuValueCostsNoCopy) {
+  auto session = MakeSession();
+  ASSERT_TRUE(session
+                  ->Create(ParseGraph(std::string(kReshapeGraph) + R"pb(
+                    node {
+                      name: "s"
+                      op: "Shape"
+                      input: "r"
+                      attr {
+                        key: "T"
+                        value { type: DT_FLOAT }
+                      }
+                      attr {
+                        key: "out_type"
+                        value { type: DT_INT64 }
+                      }
+                    }
+                  )pb"))
+                  .ok());
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  const int d2h_before = device_to_host_copies;
+  absl::Status s = session->Run(options, {}, {"s"}, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(outputs[0].flat<int64_t>()(0), 3);
+  EXPECT_EQ(outputs[0].flat<int64_t>()(1), 2);
+  EXPECT_EQ(Placement(metadata).at("s"), kGpu);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 0);
+}
+
 TEST(GpuPlacementTest, Int32StaysInHostMemoryOnTheGpu) {
   auto session = MakeSession();
   ASSERT_TRUE(session

@@ -1,6 +1,10 @@
 // Shape, ShapeN, Size and Rank: facts about the input's shape, written to host memory as
 // int32 or int64 (out_type). An int32 output that cannot hold the value is
 // INVALID_ARGUMENT, as in TensorFlow.
+//
+// The input's elements are never read, so the same kernels serve GPUs, where the input stays
+// in device memory (int32 in host memory, where GPUs keep it) and the output is written to
+// host memory, as TensorFlow registers them: a GPU value's shape costs no copy.
 #include <cstdint>
 #include <limits>
 
@@ -98,6 +102,51 @@ class RankOp : public OpKernel {
 SLUICE_CALL_int32(REGISTER_SHAPE_OPS) SLUICE_CALL_int64(REGISTER_SHAPE_OPS)
 #undef REGISTER_SHAPE_OPS
     REGISTER_KERNEL_BUILDER(Name("Rank").Device(DEVICE_CPU).HostMemory("output"), RankOp);
+
+#define REGISTER_GPU_SHAPE_OPS_FOR(T, OutT, INPUT_ON_HOST)               \
+  REGISTER_KERNEL_BUILDER(Name("Shape")                                  \
+                              .Device(DEVICE_GPU) INPUT_ON_HOST("input") \
+                              .HostMemory("output")                      \
+                              .TypeConstraint<T>("T")                    \
+                              .TypeConstraint<OutT>("out_type"),         \
+                          ShapeOp);                                      \
+  REGISTER_KERNEL_BUILDER(Name("ShapeN")                                 \
+                              .Device(DEVICE_GPU) INPUT_ON_HOST("input") \
+                              .HostMemory("output")                      \
+                              .TypeConstraint<T>("T")                    \
+                              .TypeConstraint<OutT>("out_type"),         \
+                          ShapeNOp);                                     \
+  REGISTER_KERNEL_BUILDER(Name("Size")                                   \
+                              .Device(DEVICE_GPU) INPUT_ON_HOST("input") \
+                              .HostMemory("output")                      \
+                              .TypeConstraint<T>("T")                    \
+                              .TypeConstraint<OutT>("out_type"),         \
+                          SizeOp);
+#define SLUICE_ON_DEVICE(arg)
+#define SLUICE_ON_HOST(arg) .HostMemory(arg)
+#define REGISTER_GPU_SHAPE_OPS(T)                          \
+  REGISTER_GPU_SHAPE_OPS_FOR(T, int32_t, SLUICE_ON_DEVICE) \
+  REGISTER_GPU_SHAPE_OPS_FOR(T, int64_t, SLUICE_ON_DEVICE) \
+  REGISTER_KERNEL_BUILDER(                                 \
+      Name("Rank").Device(DEVICE_GPU).HostMemory("output").TypeConstraint<T>("T"), RankOp);
+REGISTER_GPU_SHAPE_OPS(float)
+REGISTER_GPU_SHAPE_OPS(half)
+REGISTER_GPU_SHAPE_OPS(bfloat16)
+REGISTER_GPU_SHAPE_OPS(double)
+REGISTER_GPU_SHAPE_OPS(int64_t)
+REGISTER_GPU_SHAPE_OPS(bool)
+REGISTER_GPU_SHAPE_OPS_FOR(int32_t, int32_t, SLUICE_ON_HOST)
+REGISTER_GPU_SHAPE_OPS_FOR(int32_t, int64_t, SLUICE_ON_HOST)
+REGISTER_KERNEL_BUILDER(Name("Rank")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        RankOp);
+#undef REGISTER_GPU_SHAPE_OPS
+#undef SLUICE_ON_HOST
+#undef SLUICE_ON_DEVICE
+#undef REGISTER_GPU_SHAPE_OPS_FOR
 
 }  // namespace
 }  // namespace sluice
