@@ -32,6 +32,19 @@ absl::Status CheckDevice(const std::string& device, std::string* device_type) {
   return absl::OkStatus();
 }
 
+// FAILED_PRECONDITION unless `session` has a GPU device: asked for a GPU, the user must not
+// get the CPU silently.
+absl::Status CheckHasGpu(Session& session) {
+  std::vector<DeviceAttributes> devices;
+  RETURN_IF_ERROR(session.ListDevices(&devices));
+  for (const DeviceAttributes& device : devices) {
+    if (device.device_type() == DEVICE_GPU) return absl::OkStatus();
+  }
+  return errors::FailedPrecondition(
+      "--device gpu: no GPU device is available here (no CUDA driver or GPU, "
+      "CUDA_VISIBLE_DEVICES hides them, or cuBLAS/cuDNN could not be loaded)");
+}
+
 }  // namespace
 
 absl::Status ValidateRunnerOptions(const RunnerOptions& options) {
@@ -63,7 +76,11 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
 
   std::vector<std::string> fed;
   for (const auto& feed : feeds) fed.push_back(feed.first);
-  RETURN_IF_ERROR(CheckKernels(graph_def, fetches, fed, result->device_type_));
+  // On a GPU, nodes without a GPU kernel run on the CPU (soft placement, as TensorFlow places
+  // them): every node needs a CPU kernel at least.
+  RETURN_IF_ERROR(
+      CheckKernels(graph_def, fetches, fed,
+                   result->device_type_ == DEVICE_GPU ? DEVICE_CPU : result->device_type_));
 
   SessionOptions session_options;
   ConfigProto& config = session_options.config;
@@ -92,6 +109,7 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
                                      ", --inter-op-threads ", options.inter_op_threads, ")"));
   }
   RETURN_IF_ERROR(made);
+  if (result->device_type_ == DEVICE_GPU) RETURN_IF_ERROR(CheckHasGpu(*result->session_));
   RETURN_IF_ERROR(result->session_->Create(std::move(graph_def)));
   result->feeds_ = std::move(feeds);
   result->fetches_ = std::move(fetches);
