@@ -30,8 +30,8 @@ absl::Status CopyForReceiver(const Rendezvous::Args& sent, DeviceBase* recv_devi
   }
   Tensor host = value;
   if (from != nullptr) {
-    Allocator* host_allocator =
-        recv_device != nullptr ? recv_device->GetHostAllocator() : DefaultCpuAllocator();
+    // The sending GPU's host memory (page-locked on a real GPU), which it copies into fastest.
+    Allocator* host_allocator = from->GetHostAllocator();
     ASSIGN_OR_RETURN(host, Tensor::Allocate(host_allocator, value.dtype(), value.shape()));
     if (value.NumElements() > 0) {
       RETURN_IF_ERROR(from->gpu_device_context()->CopyDeviceToHost(value, &host));

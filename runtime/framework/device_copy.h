@@ -4,7 +4,8 @@
 // GPU's memory, or host memory). A _Recv needs it in host memory (on a CPU device, or a
 // HostMemory receiver on a GPU) or in its own GPU's memory. Same place: the value is shared,
 // not copied. Otherwise it is copied through the GPU contexts (gpu/gpu_device_context.h):
-// device to host on the sender's GPU, host to device on the receiver's. A value going from one
+// device to host on the sender's GPU, into memory from that GPU's host allocator (page-locked
+// on a real GPU), host to device on the receiver's. A value going from one
 // GPU to another goes through host memory.
 //
 // Errors: INTERNAL for a dtype that cannot live in device memory (strings, resources,

@@ -202,6 +202,28 @@ const char kReshapeGraph[] = R"pb(
   }
 )pb";
 
+// x: a fed float Placeholder (on the host); y = Identity(x) pinned to the GPU.
+const char kFedIdentityGraph[] = R"pb(
+  node {
+    name: "x"
+    op: "Placeholder"
+    attr {
+      key: "dtype"
+      value { type: DT_FLOAT }
+    }
+  }
+  node {
+    name: "y"
+    op: "Identity"
+    input: "x"
+    device: "/device:GPU:0"
+    attr {
+      key: "T"
+      value { type: DT_FLOAT }
+    }
+  }
+)pb";
+
 // Where each node of `metadata`'s partitions ran, by name.
 std::map<std::string, std::string> Placement(const RunMetadata& metadata) {
   std::map<std::string, std::string> placed;
@@ -290,28 +312,7 @@ TEST(GpuPlacementTest, ObserversSeeHostCopiesOfGpuValues) {
 
 TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
   auto session = MakeSession();
-  ASSERT_TRUE(session
-                  ->Create(ParseGraph(R"pb(
-                    node {
-                      name: "x"
-                      op: "Placeholder"
-                      attr {
-                        key: "dtype"
-                        value { type: DT_FLOAT }
-                      }
-                    }
-                    node {
-                      name: "y"
-                      op: "Identity"
-                      input: "x"
-                      device: "/device:GPU:0"
-                      attr {
-                        key: "T"
-                        value { type: DT_FLOAT }
-                      }
-                    }
-                  )pb"))
-                  .ok());
+  ASSERT_TRUE(session->Create(ParseGraph(kFedIdentityGraph)).ok());
   Tensor x(DT_FLOAT, TensorShape({4}));
   for (int i = 0; i < 4; ++i) x.flat<float>()(i) = 0.5f * i;
   const int h2d_before = host_to_device_copies;
@@ -327,28 +328,7 @@ TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
 
 TEST(GpuPlacementTest, RunningOutOfDeviceMemoryFailsTheStepOnly) {
   auto session = MakeSession();
-  ASSERT_TRUE(session
-                  ->Create(ParseGraph(R"pb(
-                    node {
-                      name: "x"
-                      op: "Placeholder"
-                      attr {
-                        key: "dtype"
-                        value { type: DT_FLOAT }
-                      }
-                    }
-                    node {
-                      name: "y"
-                      op: "Identity"
-                      input: "x"
-                      device: "/device:GPU:0"
-                      attr {
-                        key: "T"
-                        value { type: DT_FLOAT }
-                      }
-                    }
-                  )pb"))
-                  .ok());
+  ASSERT_TRUE(session->Create(ParseGraph(kFedIdentityGraph)).ok());
   // 100 MiB does not fit in the device's 64.
   Tensor big(DT_FLOAT, TensorShape({25 << 20}));
   std::vector<Tensor> outputs;

@@ -5,7 +5,8 @@
 // GPU's memory pool and streams. Kernels reach the GPU through gpu_device_context(); they
 // run one at a time per GPU, each only enqueueing work on the compute stream, so the executor
 // gains nothing from handing a GPU node to another thread (ThreadsWorthRunning is 1).
-// HostMemory arguments are served by the host allocator.
+// HostMemory arguments and the host side of copies are served by the process's page-locked
+// host allocator.
 //
 // The factory ("GPU", priority 210 as in TensorFlow) makes one device per CUDA device that
 // CUDA_VISIBLE_DEVICES (read by CUDA itself) and gpu_options.visible_device_list leave, up
@@ -33,7 +34,8 @@ class GpuDevice : public Device {
   GpuDevice(const DeviceAttributes& attributes, GpuPhysicalDevice* physical);
 
   GpuDeviceContext* gpu_device_context() const override { return physical_; }
-  Allocator* GetHostAllocator() override { return DefaultCpuAllocator(); }
+  // Page-locked memory (PinnedHostAllocator): HostMemory values and staging copies.
+  Allocator* GetHostAllocator() override { return PinnedHostAllocator(); }
 
   void Compute(OpKernel* op_kernel, OpKernelContext* context) override;
   void ComputeAsync(AsyncOpKernel* op_kernel, OpKernelContext* context,

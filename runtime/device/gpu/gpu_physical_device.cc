@@ -1,5 +1,8 @@
 #include "runtime/device/gpu/gpu_physical_device.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -36,6 +39,20 @@ class CudaSubAllocator : public SubAllocator {
   const int ordinal_;
 };
 
+// Regions of page-locked host memory for the pinned host BfcAllocator.
+class PinnedHostSubAllocator : public SubAllocator {
+ public:
+  void* Alloc(size_t /*alignment: page-aligned*/, size_t num_bytes) override {
+    void* ptr = nullptr;
+    if (cudaHostAlloc(&ptr, num_bytes, cudaHostAllocPortable) != cudaSuccess) {
+      cudaGetLastError();
+      return nullptr;
+    }
+    return ptr;
+  }
+  void Free(void* ptr, size_t /*num_bytes*/) override { cudaFreeHost(ptr); }
+};
+
 size_t ByteSize(const Tensor& tensor) { return tensor.tensor_data().size(); }
 
 absl::Status CheckSameBytes(const Tensor& from, const Tensor& to, const char* what) {
@@ -47,6 +64,21 @@ absl::Status CheckSameBytes(const Tensor& from, const Tensor& to, const char* wh
 }
 
 }  // namespace
+
+Allocator* PinnedHostAllocator() {
+  static Allocator* const allocator = [] {
+    const int64_t pages = sysconf(_SC_PHYS_PAGES);
+    const int64_t page_bytes = sysconf(_SC_PAGE_SIZE);
+    const int64_t half_of_memory = pages > 0 && page_bytes > 0 ? pages / 2 * page_bytes : 0;
+    const int64_t limit = std::min<int64_t>(int64_t{64} << 30, half_of_memory);
+    BfcAllocator::Options options;
+    options.allow_growth = true;
+    return new BfcAllocator(std::make_unique<PinnedHostSubAllocator>(),
+                            static_cast<size_t>(std::max<int64_t>(limit, int64_t{1} << 30)),
+                            "gpu_host_bfc", options);
+  }();
+  return allocator;
+}
 
 absl::Status MakeCudaDeviceCurrent(int ordinal) {
   // A thread keeps its current device: most calls find it already set. Every switch goes

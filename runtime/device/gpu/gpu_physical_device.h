@@ -39,6 +39,13 @@
 
 namespace sluice {
 
+// Page-locked host memory (cudaHostAlloc) for values that cross to or from a GPU: copies from
+// and to it run at the bus's full speed, where pageable memory is staged through a driver
+// buffer. One BfcAllocator for the process, growing as needed up to half the machine's memory
+// (at most 64 GiB), created on first use and never destroyed (fetched tensors may hold its
+// memory after every session is gone). Only called where a GPU exists.
+Allocator* PinnedHostAllocator();
+
 // Makes CUDA device `ordinal` the calling thread's current one. All Sluice code switches
 // devices through here (it remembers each thread's current device).
 absl::Status MakeCudaDeviceCurrent(int ordinal);
