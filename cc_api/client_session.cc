@@ -35,6 +35,8 @@ class ClientSession::Impl {
   }
 
   Session* session() const { return session_.get(); }
+  // The session's construction failure, if any (reported by every call).
+  const absl::Status& create_status() const { return create_status_; }
 
  private:
   const std::shared_ptr<Graph> graph_;
@@ -116,6 +118,25 @@ absl::Status ClientSession::Run(const RunOptions& run_options, const FeedType& i
   RETURN_IF_ERROR(impl_->MaybeExtendGraph());
   return impl_->session()->Run(run_options, feeds, output_tensor_names, target_node_names, outputs,
                                run_metadata);
+}
+
+absl::Status ClientSession::MakeCallable(const CallableOptions& callable_options,
+                                         CallableHandle* out_handle) {
+  RETURN_IF_ERROR(impl_->MaybeExtendGraph());
+  return impl_->session()->MakeCallable(callable_options, out_handle);
+}
+
+absl::Status ClientSession::RunCallable(CallableHandle handle,
+                                        const std::vector<Tensor>& feed_tensors,
+                                        std::vector<Tensor>* fetch_tensors,
+                                        RunMetadata* run_metadata) {
+  RETURN_IF_ERROR(impl_->create_status());
+  return impl_->session()->RunCallable(handle, feed_tensors, fetch_tensors, run_metadata);
+}
+
+absl::Status ClientSession::ReleaseCallable(CallableHandle handle) {
+  RETURN_IF_ERROR(impl_->create_status());
+  return impl_->session()->ReleaseCallable(handle);
 }
 
 }  // namespace sluice

@@ -59,6 +59,14 @@ class ClientSession {
                    const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
                    RunMetadata* run_metadata) const;
 
+  // Callables, as TensorFlow's ClientSession offers them: the graph built so far is sent to the
+  // session first; then Session::MakeCallable / RunCallable / ReleaseCallable (session.h).
+  using CallableHandle = Session::CallableHandle;
+  absl::Status MakeCallable(const CallableOptions& callable_options, CallableHandle* out_handle);
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata);
+  absl::Status ReleaseCallable(CallableHandle handle);
+
   // The underlying session (for ListDevices, Close).
   Session* session() const;
 

@@ -32,6 +32,26 @@ TEST(ClientSessionTest, FetchConstants) {
   EXPECT_EQ(Ints(outputs[1]), (std::vector<int32_t>{1, 2, 3, 4}));
 }
 
+TEST(ClientSessionTest, CallablesRunTheGraphBuiltSoFar) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Placeholder(root.WithOpName("a"), DT_INT32);
+  auto c = ops::Add(root.WithOpName("c"), a, ops::Const(root, 3));
+  ClientSession session(root);
+  CallableOptions options;
+  options.add_feed(a.output.name());
+  options.add_fetch(c.z.name());
+  ClientSession::CallableHandle handle = -1;
+  ASSERT_TRUE(session.MakeCallable(options, &handle).ok());
+  Tensor t(DT_INT32, TensorShape({2}));
+  t.flat<int32_t>().setValues({1, 2});
+  std::vector<Tensor> outputs;
+  ASSERT_TRUE(session.RunCallable(handle, {t}, &outputs, nullptr).ok());
+  EXPECT_EQ(Ints(outputs[0]), (std::vector<int32_t>{4, 5}));
+  ASSERT_TRUE(session.ReleaseCallable(handle).ok());
+  EXPECT_EQ(session.RunCallable(handle, {t}, &outputs, nullptr).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(ClientSessionTest, MatMulOfTheGuide) {
   Scope root = Scope::NewRootScope();
   auto A = ops::Const(root, {{3.f, 2.f}, {-1.f, 0.f}});

@@ -703,6 +703,96 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
   return absl::OkStatus();
 }
 
+// Callables.
+
+namespace {
+
+// UNIMPLEMENTED unless every tensor of `devices` lives on the host CPU `host`; INVALID_ARGUMENT
+// for a device the session does not have.
+absl::Status CheckOnHost(const google::protobuf::Map<std::string, std::string>& devices,
+                         const char* what, const DeviceMgr& device_mgr, const Device& host) {
+  for (const auto& [tensor, name] : devices) {
+    Device* device = nullptr;
+    if (!device_mgr.LookupDevice(name, &device).ok()) {
+      return errors::InvalidArgument("The ", what, " device '", name, "' of ", tensor,
+                                     " is not one of the session's devices");
+    }
+    if (device != &host) {
+      return errors::Unimplemented(what, " tensors in the memory of ", device->name(), " (", tensor,
+                                   ") are not supported yet: only ", host.name());
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status DirectSession::MakeCallable(const CallableOptions& callable_options,
+                                         CallableHandle* out_handle) {
+  {
+    absl::MutexLock lock(&steps_mu_);
+    if (closed_) return ClosedError();
+  }
+  {
+    absl::MutexLock lock(&graph_mu_);
+    if (graph_def_ == nullptr) {
+      return errors::FailedPrecondition(
+          "Session was not created with a graph before MakeCallable()!");
+    }
+  }
+  if (DebugWatchObserver::HasWatches(callable_options.run_options().debug_options())) {
+    return errors::Unimplemented(
+        "Debug options are not currently supported via the C++ MakeCallable interface.");
+  }
+  if (callable_options.tensor_connection_size() > 0) {
+    return errors::Unimplemented("CallableOptions.tensor_connection is not supported yet.");
+  }
+  const Device* host = device_mgr_->HostCPU();
+  RETURN_IF_ERROR(CheckOnHost(callable_options.feed_devices(), "Feed", *device_mgr_, *host));
+  RETURN_IF_ERROR(CheckOnHost(callable_options.fetch_devices(), "Fetch", *device_mgr_, *host));
+  CallableSpec spec;
+  spec.feeds.assign(callable_options.feed().begin(), callable_options.feed().end());
+  spec.fetches.assign(callable_options.fetch().begin(), callable_options.fetch().end());
+  spec.targets.assign(callable_options.target().begin(), callable_options.target().end());
+  spec.run_options = callable_options.run_options();
+  // The executors are built now, as TensorFlow builds them: a bad name fails here, and the
+  // first run costs no more than the others.
+  std::vector<std::pair<std::string, Tensor>> inputs;
+  inputs.reserve(spec.feeds.size());
+  for (const std::string& feed : spec.feeds) inputs.emplace_back(feed, Tensor());
+  std::shared_ptr<const SessionExecutors> executors;
+  RETURN_IF_ERROR(GetOrCreateExecutors(inputs, spec.fetches, spec.targets, {}, &executors));
+  *out_handle = callables_.Add(std::move(spec));
+  return absl::OkStatus();
+}
+
+absl::Status DirectSession::RunCallable(CallableHandle handle,
+                                        const std::vector<Tensor>& feed_tensors,
+                                        std::vector<Tensor>* fetch_tensors,
+                                        RunMetadata* run_metadata) {
+  std::shared_ptr<const CallableSpec> spec;
+  RETURN_IF_ERROR(callables_.Get(handle, &spec));
+  if (feed_tensors.size() != spec->feeds.size()) {
+    return errors::InvalidArgument("Expected ", spec->feeds.size(), " feed tensors, but got ",
+                                   feed_tensors.size());
+  }
+  if (fetch_tensors == nullptr && !spec->fetches.empty()) {
+    return errors::InvalidArgument(
+        "`fetch_tensors` must be provided when the callable has one or more outputs.");
+  }
+  std::vector<std::pair<std::string, Tensor>> inputs;
+  inputs.reserve(feed_tensors.size());
+  for (size_t i = 0; i < feed_tensors.size(); ++i) {
+    inputs.emplace_back(spec->feeds[i], feed_tensors[i]);
+  }
+  return RunWithObserver(spec->run_options, inputs, spec->fetches, spec->targets, fetch_tensors,
+                         run_metadata, nullptr);
+}
+
+absl::Status DirectSession::ReleaseCallable(CallableHandle handle) {
+  return callables_.Release(handle);
+}
+
 // Partial runs.
 
 absl::Status DirectSession::BeginPartialRunCall() {

@@ -74,6 +74,7 @@
 #include "proto/graph.pb.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/device/session_options.h"
+#include "runtime/session/callables.h"
 #include "runtime/session/session.h"
 #include "runtime/session/stored_graph_def.h"
 
@@ -137,6 +138,11 @@ class DirectSession : public Session {
                     const std::vector<std::pair<std::string, Tensor>>& inputs,
                     const std::vector<std::string>& output_names,
                     std::vector<Tensor>* outputs) override;
+  absl::Status MakeCallable(const CallableOptions& callable_options,
+                            CallableHandle* out_handle) override;
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata) override;
+  absl::Status ReleaseCallable(CallableHandle handle) override;
   absl::Status ListDevices(std::vector<DeviceAttributes>* response) override;
   absl::Status Close() override;
 
@@ -243,6 +249,8 @@ class DirectSession : public Session {
   std::atomic<int64_t> next_partial_run_{0};
 
   // The steps in flight, so that Close can cancel them.
+  CallableRegistry callables_;
+
   mutable absl::Mutex steps_mu_;
   bool closed_ ABSL_GUARDED_BY(steps_mu_) = false;
   absl::flat_hash_set<SessionStep*> steps_ ABSL_GUARDED_BY(steps_mu_);

@@ -35,6 +35,20 @@ absl::Status Session::PRun(const std::string&, const std::vector<std::pair<std::
   return errors::Unimplemented("Partial runs are not supported by this session.");
 }
 
+absl::Status Session::MakeCallable(const CallableOptions&, CallableHandle*) {
+  return errors::Unimplemented("MakeCallable() is not supported by this session.");
+}
+
+absl::Status Session::RunCallable(CallableHandle, const std::vector<Tensor>&,
+                                  std::vector<Tensor>* fetch_tensors, RunMetadata*) {
+  if (fetch_tensors != nullptr) fetch_tensors->clear();
+  return errors::Unimplemented("RunCallable() is not supported by this session.");
+}
+
+absl::Status Session::ReleaseCallable(CallableHandle) {
+  return errors::Unimplemented("ReleaseCallable() is not supported by this session.");
+}
+
 absl::Status NewSession(const SessionOptions& options, std::unique_ptr<Session>* session) {
   session->reset();
   if (!options.target.empty() && options.target != "direct") {

@@ -27,6 +27,7 @@
 #ifndef SLUICE_RUNTIME_SESSION_SESSION_H_
 #define SLUICE_RUNTIME_SESSION_SESSION_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -105,6 +106,21 @@ class Session {
                             const std::vector<std::pair<std::string, Tensor>>& inputs,
                             const std::vector<std::string>& output_names,
                             std::vector<Tensor>* outputs);
+
+  // Callables (TensorFlow's Session::MakeCallable): a step signature made once — feeds,
+  // fetches, targets and the RunOptions of its runs — then run by handle with the feeds' values
+  // in the order of callable_options.feed. MakeCallable builds the step's executors, so errors
+  // of names and placement come from it; RunCallable's feed_tensors must number the feeds
+  // ("Expected N feed tensors, but got M") and fetch_tensors may be null only without fetches.
+  // Unknown handles and released ones are INVALID_ARGUMENT (callables.h). Sluice does not take
+  // tensor_connection, debug watches, or feed and fetch devices other than the host CPU
+  // (UNIMPLEMENTED). The defaults: UNIMPLEMENTED.
+  using CallableHandle = int64_t;
+  virtual absl::Status MakeCallable(const CallableOptions& callable_options,
+                                    CallableHandle* out_handle);
+  virtual absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                                   std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata);
+  virtual absl::Status ReleaseCallable(CallableHandle handle);
 
   // The attributes of every device the session runs on.
   virtual absl::Status ListDevices(std::vector<DeviceAttributes>* response) = 0;

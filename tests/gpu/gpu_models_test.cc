@@ -54,7 +54,9 @@ TEST(GpuModelsTest, FixtureModelsGiveTensorFlowsOutputsOnTheGpu) {
     ASSERT_TRUE(ReadBinaryProtoFile(model.pb_path, &graph).ok());
     fixtures::ExpectGraphMatchesTensorFlow(model, graph, model.name + " (GPU)");
     const int on_gpu = NodesOnGpu(model, graph);
-    if (model.name == "mlp" || model.name == "cnn") EXPECT_GT(on_gpu, 0);
+    if (model.name == "mlp" || model.name == "cnn") {
+      EXPECT_GT(on_gpu, 0);
+    }
     std::printf("[ GPU      ] %s: %d nodes on the GPU\n", model.name.c_str(), on_gpu);
   }
 }
