@@ -185,10 +185,22 @@ absl::Status GpuPhysicalDevice::CopyHostToDevice(const Tensor& host, Tensor* dev
       CudaStatus(cudaEventRecord(compute_done_for_h2d_, compute_stream_), "cudaEventRecord"));
   RETURN_IF_ERROR(CudaStatus(cudaStreamWaitEvent(host_to_device_stream_, compute_done_for_h2d_, 0),
                              "cudaStreamWaitEvent"));
-  // From pageable memory the call returns once the bytes are staged: the host tensor may go.
   RETURN_IF_ERROR(CudaStatus(cudaMemcpyAsync(device->raw_data(), host.raw_data(), bytes,
                                              cudaMemcpyHostToDevice, host_to_device_stream_),
                              absl::StrCat("cudaMemcpyAsync of ", bytes, " bytes to the GPU")));
+  // From page-locked memory the copy runs after the call returns, so the host buffer is held
+  // until the stream has read it (from pageable memory the call itself waits for that): a
+  // reference released by the stream, which calls no CUDA function, as host functions must.
+  auto* held = new Tensor(host);
+  const cudaError_t hold = cudaLaunchHostFunc(
+      host_to_device_stream_, [](void* tensor) { delete static_cast<Tensor*>(tensor); }, held);
+  if (hold != cudaSuccess) {
+    // Not enqueued: wait for the copy here instead, then let the buffer go.
+    const absl::Status waited =
+        CudaStatus(cudaStreamSynchronize(host_to_device_stream_), "Waiting for a copy to the GPU");
+    delete held;
+    RETURN_IF_ERROR(waited);
+  }
   RETURN_IF_ERROR(
       CudaStatus(cudaEventRecord(h2d_done_, host_to_device_stream_), "cudaEventRecord"));
   return CudaStatus(cudaStreamWaitEvent(compute_stream_, h2d_done_, 0), "cudaStreamWaitEvent");

@@ -9,8 +9,9 @@
 // allocator serves one stream), so a kernel never waits before returning.
 //
 // Copies between host and device memory are ordered against the compute stream:
-//  - CopyHostToDevice returns once the host bytes have been read; work enqueued afterwards on
-//    the compute stream sees the device copy. The host tensor may be released at once.
+//  - CopyHostToDevice enqueues the copy; work enqueued afterwards on the compute stream sees
+//    the device copy. The host tensor may be released at once (the device holds its buffer
+//    until the copy has read it).
 //  - CopyDeviceToHost waits for the compute-stream work enqueued so far, then returns once
 //    the host tensor holds the bytes (the step waits only where a value leaves the device).
 // Both take tensors of the same dtype and byte size, the device one allocated by this device;
