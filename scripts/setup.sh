@@ -47,3 +47,11 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The GPU device and the CUDA kernels build against the CUDA toolkit that these machines' image
+# ships under /usr/local/cuda (not a Debian package; see docs/gpu.md). Without it, only builds
+# with --define=sluice_cuda=off work: say so now rather than through a Bazel error later.
+if [ ! -x /usr/local/cuda/bin/nvcc ] || [ ! -f /usr/local/cuda/lib64/libcudart_static.a ]; then
+  echo "setup: warning: no CUDA toolkit under /usr/local/cuda; build with" \
+    "--define=sluice_cuda=off (no GPU device)" >&2
+fi
