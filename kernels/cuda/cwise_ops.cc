@@ -11,7 +11,6 @@
 // the kernel is built, and only the launchers are templates.
 #include <algorithm>
 #include <cstdint>
-#include <string>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
@@ -19,6 +18,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/cwise/bias_add_args.h"
 #include "kernels/cuda/broadcast_index.h"
 #include "kernels/cuda/cwise_launch.h"
 #include "kernels/cuda/gpu_kernel_util.h"
@@ -135,30 +135,15 @@ class GpuBiasAddOp : public OpKernel {
  public:
   explicit GpuBiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ToElementType(input_type(0), &type_));
-    std::string format = "NHWC";
-    if (ctx->HasAttr("data_format")) {
-      OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
-    }
-    OP_REQUIRES(ctx, format == "NHWC" || format == "NCHW",
-                errors::InvalidArgument("Invalid data format"));
-    nchw_ = format == "NCHW";
+    OP_REQUIRES_OK(ctx, ParseBiasAddFormat(ctx, &nchw_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    // The CPU kernel's checks and messages (kernels/cpu/cwise/bias_add_op.cc).
-    OP_REQUIRES(
-        ctx, value.dims() >= 2,
-        errors::InvalidArgument("Input tensor must be at least 2D: ", value.shape().DebugString()));
-    OP_REQUIRES(ctx, bias.dims() == 1,
-                errors::InvalidArgument("Biases must be 1D: ", bias.shape().DebugString()));
-    const int channel_dim = nchw_ ? 1 : value.dims() - 1;
+    int channel_dim = 0;
+    OP_REQUIRES_OK(ctx, CheckBiasAddArgs(value, bias, nchw_, &channel_dim));
     const int64_t channels = value.dim_size(channel_dim);
-    OP_REQUIRES(ctx, bias.dim_size(0) == channels,
-                errors::InvalidArgument(
-                    "Must provide as many biases as the last dimension of the input tensor: ",
-                    bias.shape().DebugString(), " vs. ", value.shape().DebugString()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &out));
     const int64_t n = value.NumElements();

@@ -4,7 +4,6 @@
 // broadcasting rows (binary_op.h), so each row is a contiguous run of one channel or of
 // all channels. The output takes value's buffer when unshared; integers wrap.
 #include <cstdint>
-#include <string>
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
@@ -12,6 +11,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/cwise/bias_add_args.h"
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/broadcast.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
@@ -25,28 +25,14 @@ template <typename T>
 class BiasAddOp : public OpKernel {
  public:
   explicit BiasAddOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::string format = "NHWC";
-    if (ctx->HasAttr("data_format")) {
-      OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format));
-    }
-    OP_REQUIRES(ctx, format == "NHWC" || format == "NCHW",
-                errors::InvalidArgument("Invalid data format"));
-    nchw_ = format == "NCHW";
+    OP_REQUIRES_OK(ctx, ParseBiasAddFormat(ctx, &nchw_));
   }
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& value = ctx->input(0);
     const Tensor& bias = ctx->input(1);
-    OP_REQUIRES(
-        ctx, value.dims() >= 2,
-        errors::InvalidArgument("Input tensor must be at least 2D: ", value.shape().DebugString()));
-    OP_REQUIRES(ctx, bias.dims() == 1,
-                errors::InvalidArgument("Biases must be 1D: ", bias.shape().DebugString()));
-    const int channel_dim = nchw_ ? 1 : value.dims() - 1;
-    OP_REQUIRES(ctx, bias.dim_size(0) == value.dim_size(channel_dim),
-                errors::InvalidArgument(
-                    "Must provide as many biases as the last dimension of the input tensor: ",
-                    bias.shape().DebugString(), " vs. ", value.shape().DebugString()));
+    int channel_dim = 0;
+    OP_REQUIRES_OK(ctx, CheckBiasAddArgs(value, bias, nchw_, &channel_dim));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, value.shape(), &out));
     const int64_t n = value.NumElements();
