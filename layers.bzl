@@ -26,6 +26,9 @@ LAYERS = {
     "graph/import": ["graph"],
     # .npy files.
     "io": ["graph/import"],
+    # Sluice's kernel compiler: fused clusters of ops as MLIR, lowered and JIT-compiled by
+    # LLVM (the only layer that sees MLIR).
+    "compiler": ["graph/ops"],
     # Graph-to-graph transforms and the pipeline.
     "passes": ["graph/import", "graph/ops"],
     # What GPU kernels are written against besides the rest of the framework: the GPU device
@@ -35,7 +38,7 @@ LAYERS = {
     # cancellation, resources, call frames, custom-op loading.
     "runtime/framework": ["graph/import", "graph/ops", "runtime/framework/gpu"],
     # Kernel implementations: the kernel-facing framework and graph/ only.
-    "kernels": ["runtime/framework"],
+    "kernels": ["runtime/framework", "compiler"],
     # Devices, their factories and allocators, the options they are made from.
     "runtime/device": ["runtime/framework"],
     # CUDA GPUs as devices: memory, streams, library handles, copies.

@@ -34,6 +34,7 @@
 #include "passes/division_by_constant.h"
 #include "passes/elementwise_fusion.h"
 #include "passes/lower_functional_ops.h"
+#include "passes/mlir_clustering.h"
 #include "passes/pad_folding.h"
 #include "passes/pass.h"
 #include "passes/remapper.h"
@@ -169,6 +170,9 @@ struct PassInputs {
   bool fold = false;
   bool cse_enabled = false;
   bool fuse = false;
+  // Compiled clusters (mlir_clustering) are on unless global_jit_level is OFF or the
+  // environment says SLUICE_MLIR_CLUSTERS=0.
+  bool cluster = false;
   // The graph has calls or functional control flow to lower (so graphs without them list
   // the same passes as before).
   bool lower = false;
@@ -180,6 +184,7 @@ struct PassInputs {
   AffineFoldingOptions affine;
   PadFoldingOptions pad;
   RemapperOptions remapper;
+  MlirClusteringOptions clustering;
   ElementwiseFusionOptions elementwise;
 
   // The importer's shapes, for the first constant folding only (it does not tell the refiner
@@ -196,6 +201,9 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   fold = (l1 || oo.do_constant_folding()) && opts.constant_evaluator != nullptr;
   cse_enabled = l1 || oo.do_common_subexpression_elimination();
   fuse = l1 && static_cast<bool>(opts.kernel_exists);
+  const char* clusters_env = std::getenv("SLUICE_MLIR_CLUSTERS");
+  cluster = fuse && oo.global_jit_level() != OptimizerOptions::OFF &&
+            !(clusters_env != nullptr && std::string(clusters_env) == "0");
 
   const absl::flat_hash_set<std::string> named = NamedNodes(opts);
   folding.evaluator = opts.constant_evaluator;
@@ -214,6 +222,8 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   pad.protected_names = named;
   remapper.protected_names = named;
   remapper.kernel_exists = opts.kernel_exists;
+  clustering.protected_names = named;
+  clustering.kernel_exists = opts.kernel_exists;
   elementwise.protected_names = named;
   elementwise.kernel_exists = opts.kernel_exists;
 }
@@ -250,6 +260,7 @@ bool AtL1(const PassInputs& in) { return in.l1; }
 bool Folding(const PassInputs& in) { return in.fold; }
 bool Cse(const PassInputs& in) { return in.cse_enabled; }
 bool Fusing(const PassInputs& in) { return in.fuse; }
+bool Clustering(const PassInputs& in) { return in.cluster; }
 bool Lowering(const PassInputs& in) { return in.lower; }
 
 absl::Status RunPrune(PassInputs& in, Graph* g, bool* changed) {
@@ -287,6 +298,8 @@ constexpr PipelinePass kFusionPasses[] = {
      RunWith<AffineFoldingOptions, FoldAffineIntoContractions, &PassInputs::affine>},
     {"pad_folding", AtL1, RunWith<PadFoldingOptions, FoldPadIntoConvolutions, &PassInputs::pad>},
     {"remapper", Fusing, RunWith<RemapperOptions, FuseContractions, &PassInputs::remapper>},
+    {"mlir_clustering", Clustering,
+     RunWith<MlirClusteringOptions, FormMlirClusters, &PassInputs::clustering>},
     {"elementwise_fusion", Fusing,
      RunWith<ElementwiseFusionOptions, FuseElementwise, &PassInputs::elementwise>},
 };

@@ -14,6 +14,8 @@
 //   fuse      affine_folding      FoldAffineIntoContractions (L1) passes/affine_folding.h
 //             pad_folding         FoldPadIntoConvolutions (L1)    passes/pad_folding.h
 //             remapper            FuseContractions (L1, kernel_exists set)  passes/remapper.h
+//             mlir_clustering     FormMlirClusters (L1, kernel_exists set, global_jit_level
+//                                 not OFF, SLUICE_MLIR_CLUSTERS not 0) passes/mlir_clustering.h
 //             elementwise_fusion  FuseElementwise (L1, kernel_exists set)
 //                                                                 passes/elementwise_fusion.h
 //   partition Partition(opts.partition)                           passes/partition.h

@@ -268,11 +268,25 @@ TEST(PipelineTest, L1FusesContractionsThatHaveKernels) {
     ASSERT_TRUE(RunPipeline(opts, std::move(g), &result).ok());
     EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
               "prune,place,cse,simplify,division_by_constant,affine_folding,pad_folding,remapper,"
-              "elementwise_fusion,partition");
+              "mlir_clustering,elementwise_fusion,partition");
     EXPECT_EQ(asked, std::vector<std::string>{absl::StrCat("_FusedMatMul@", kCpu0)});
     const std::string golden = PartitionString(result.partitions.at(kCpu0));
     EXPECT_EQ(absl::StrContains(golden, "out(_FusedMatMul)"), with_kernel) << golden;
   }
+  // TensorFlow's switch for compiled clusters turns the clustering pass off.
+  auto g = std::make_unique<Graph>(OpRegistry::Global());
+  ASSERT_TRUE(GraphFromTextForTest(text, g.get()).ok());
+  PipelineOptions opts;
+  opts.prune.feeds = {"x", "w", "b"};
+  opts.prune.fetches = {"out"};
+  opts.placer.devices = {{kCpu0, "CPU"}};
+  opts.kernel_exists = [](const NodeDef&, const std::string&) { return true; };
+  opts.optimizer_options.set_global_jit_level(OptimizerOptions::OFF);
+  PipelineResult result;
+  ASSERT_TRUE(RunPipeline(opts, std::move(g), &result).ok());
+  EXPECT_EQ(absl::StrJoin(PassNames(result), ","),
+            "prune,place,cse,simplify,division_by_constant,affine_folding,pad_folding,remapper,"
+            "elementwise_fusion,partition");
 }
 
 // The import's shapes give the same result as folding's own inference: x is fed with its

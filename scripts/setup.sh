@@ -22,6 +22,8 @@ PACKAGES=(
   clang-format         # //tests/source:format_test checks every C++ file against .clang-format
   python3-numpy        # //c_api:python_ctypes_test: the ctypes binding moves numpy arrays
   pkg-config           # //c_api:install_test builds a client with pkg-config --libs tensorflow
+  llvm-15-dev          # LLVM and MLIR 15: the compiled clusters' code generator (compiler/)
+  libmlir-15-dev
 )
 if [ "${1:-}" = "--fuzz" ]; then
   PACKAGES+=(

@@ -49,6 +49,12 @@ struct FusedElementwiseStep {
 absl::StatusOr<std::vector<FusedElementwiseStep>> ParseFusedElementwiseProgram(
     int num_inputs, absl::Span<const std::string> ops, absl::Span<const int64_t> operands);
 
+// The same for any op whose program has this form (`_MlirCluster`: mlir_cluster_spec.h), with
+// `arity` saying which ops it takes; errors name `node_op`.
+absl::StatusOr<std::vector<FusedElementwiseStep>> ParseElementwiseProgram(
+    absl::string_view node_op, int (*arity)(absl::string_view op), int num_inputs,
+    absl::Span<const std::string> ops, absl::Span<const int64_t> operands);
+
 }  // namespace sluice
 
 #endif  // SLUICE_GRAPH_OPS_FUSED_ELEMENTWISE_SPEC_H_

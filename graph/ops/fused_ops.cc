@@ -9,6 +9,7 @@
 #include "graph/core/padding.h"
 #include "graph/op/op_registry.h"
 #include "graph/ops/fused_elementwise_spec.h"
+#include "graph/ops/mlir_cluster_spec.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -96,6 +97,44 @@ REGISTER_OP("_FusedElementwise")
             c, out, c->input(i), /*incompatible_shape_error=*/true, &out));
       }
       c->set_output(0, out);
+      return absl::OkStatus();
+    });
+
+// A group of elementwise ops and last-axis reductions compiled as one kernel
+// (graph/ops/mlir_cluster_spec.h). The output's shape follows the program: inputs broadcast
+// through binary ops, and a reduction makes the last dim 1.
+REGISTER_OP("_MlirCluster")
+    .Input("inputs: N * T")
+    .Output("output: T")
+    .Attr("T: {float}")
+    .Attr("N: int >= 1")
+    .Attr("ops: list(string)")
+    .Attr("operands: list(int)")
+    .SetShapeFn([](shape_inference::InferenceContext* c) -> absl::Status {
+      std::vector<std::string> ops;
+      std::vector<int64_t> operands;
+      RETURN_IF_ERROR(c->GetAttr("ops", &ops));
+      RETURN_IF_ERROR(c->GetAttr("operands", &operands));
+      ASSIGN_OR_RETURN(std::vector<FusedElementwiseStep> steps,
+                       ParseClusterProgram(c->num_inputs(), ops, operands));
+      std::vector<shape_inference::ShapeHandle> values;
+      for (int i = 0; i < c->num_inputs(); ++i) values.push_back(c->input(i));
+      for (const FusedElementwiseStep& step : steps) {
+        shape_inference::ShapeHandle out = values[step.operands[0]];
+        if (IsClusterReduction(step.op)) {
+          if (c->RankKnown(out)) {
+            if (c->Rank(out) == 0) {
+              return errors::InvalidArgument("_MlirCluster reduces the last axis of a scalar");
+            }
+            RETURN_IF_ERROR(c->ReplaceDim(out, -1, c->MakeDim(1), &out));
+          }
+        } else if (step.arity == 2) {
+          RETURN_IF_ERROR(shape_inference::BroadcastBinaryOpOutputShapeFnHelper(
+              c, out, values[step.operands[1]], /*incompatible_shape_error=*/true, &out));
+        }
+        values.push_back(out);
+      }
+      c->set_output(0, values.back());
       return absl::OkStatus();
     });
 

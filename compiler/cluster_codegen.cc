@@ -1,0 +1,580 @@
+// GenerateClusterCode: kinds and phases of the program's values, then the text: constants,
+// scalar values, and the row loop with its phases (see the header for the layout).
+#include "compiler/cluster_codegen.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "graph/core/errors.h"
+#include "graph/ops/mlir_cluster_spec.h"
+
+namespace sluice {
+namespace {
+
+// Columns per vector: also the number of partial results of the CPU kernels' row
+// reductions, so that one vector register holds them in their order.
+constexpr int kWidth = 8;
+
+constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Sqrt",    "Rsqrt", "Exp", "Log",
+                                                            "Sigmoid", "Tanh",  "Erf", "Erfc"};
+
+bool IsColumnwise(ValueKind kind) { return kind == ValueKind::kFull || kind == ValueKind::kColumn; }
+
+// What the generator knows of each value.
+struct ValueInfo {
+  ValueKind kind = ValueKind::kFull;
+  int input = -1;  // >= 0: the input it is
+  // Full and column values: the phase that computes it (inputs: read in any phase, 0).
+  // Row values and scalars: the phase before which it is known (0: before the first).
+  int phase = 0;
+  int scratch = -1;  // the scratch row that keeps it for later phases
+  bool is_output = false;
+};
+
+// One loop body (vector or scalar) or scope being written: the SSA names of values in it.
+struct Scope {
+  bool vector = false;
+  absl::flat_hash_map<int, std::string> names;  // value index -> SSA name
+};
+
+class Generator {
+ public:
+  Generator(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> inputs)
+      : steps_(steps), num_inputs_(static_cast<int>(inputs.size())) {
+    values_.resize(inputs.size() + steps.size());
+    for (int i = 0; i < num_inputs_; ++i) {
+      values_[i].kind = inputs[i];
+      values_[i].input = i;
+    }
+  }
+
+  absl::StatusOr<ClusterCode> Run() {
+    RETURN_IF_ERROR(AssignKindsAndPhases());
+    EmitModule();
+    ClusterCode code;
+    code.mlir = std::move(text_);
+    for (const ValueInfo& v : values_) code.value_kinds.push_back(v.kind);
+    code.scratch_rows = scratch_rows_;
+    code.phases = phases_;
+    return code;
+  }
+
+ private:
+  const FusedElementwiseStep& Step(int value) const { return steps_[value - num_inputs_]; }
+  bool IsStep(int value) const { return value >= num_inputs_; }
+
+  absl::Status AssignKindsAndPhases() {
+    for (size_t k = 0; k < steps_.size(); ++k) {
+      const FusedElementwiseStep& step = steps_[k];
+      ValueInfo& out = values_[num_inputs_ + k];
+      const ValueInfo& a = values_[step.operands[0]];
+      if (IsClusterReduction(step.op)) {
+        if (a.kind != ValueKind::kFull) {
+          return errors::InvalidArgument("_MlirCluster op ", k, " (", step.op, ") reduces a ",
+                                         ValueKindName(a.kind), " value; only full values reduce");
+        }
+        out.kind = ValueKind::kRow;
+        out.phase = a.phase + 1;
+        continue;
+      }
+      if (step.arity == 1) {
+        if (!IsKnownUnary(step.op)) {
+          return errors::InvalidArgument("_MlirCluster cannot compile op ", k, " '", step.op, "'");
+        }
+        out.kind = a.kind;
+        out.phase = a.phase;
+        continue;
+      }
+      if (!IsKnownBinary(step.op)) {
+        return errors::InvalidArgument("_MlirCluster cannot compile op ", k, " '", step.op, "'");
+      }
+      const ValueInfo& b = values_[step.operands[1]];
+      out.kind = CombineKinds(a.kind, b.kind);
+      out.phase = std::max(a.phase, b.phase);
+    }
+    ValueInfo& output = values_.back();
+    if (!IsColumnwise(output.kind) && output.kind != ValueKind::kRow) {
+      return errors::InvalidArgument("_MlirCluster's output is a ", ValueKindName(output.kind),
+                                     " value; it must be a full or a row value");
+    }
+    if (output.kind == ValueKind::kColumn) {
+      return errors::InvalidArgument(
+          "_MlirCluster's output is a column value; it must be a "
+          "full or a row value");
+    }
+    output.is_output = true;
+    phases_ = 0;
+    for (size_t v = 0; v < values_.size(); ++v) {
+      const ValueInfo& info = values_[v];
+      if (IsStep(v) && IsColumnwise(info.kind)) phases_ = std::max(phases_, info.phase + 1);
+      if (IsStep(v) && IsClusterReduction(Step(v).op)) phases_ = std::max(phases_, info.phase);
+    }
+    // Scratch rows: computed full or column values that a later phase reads.
+    for (size_t k = 0; k < steps_.size(); ++k) {
+      const FusedElementwiseStep& step = steps_[k];
+      const int reader_phase = ReaderPhase(num_inputs_ + k);
+      for (int j = 0; j < step.arity; ++j) {
+        ValueInfo& operand = values_[step.operands[j]];
+        if (IsStep(step.operands[j]) && IsColumnwise(operand.kind) &&
+            reader_phase > operand.phase && operand.scratch < 0) {
+          operand.scratch = scratch_rows_++;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The phase whose loop evaluates the step: a reduction's is its operand's.
+  int ReaderPhase(int value) const {
+    const FusedElementwiseStep& step = Step(value);
+    if (IsClusterReduction(step.op)) return values_[step.operands[0]].phase;
+    return values_[value].phase;
+  }
+
+  static bool IsKnownUnary(absl::string_view op) {
+    return ClusterCallbackId(op) >= 0 || op == "Neg" || op == "Abs" || op == "Square" ||
+           op == "Reciprocal" || op == "Relu" || op == "Relu6";
+  }
+  static bool IsKnownBinary(absl::string_view op) {
+    return op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" || op == "Div" ||
+           op == "RealDiv" || op == "Maximum" || op == "Minimum" || op == "SquaredDifference";
+  }
+
+  // ---- text ----
+
+  std::string Fresh() { return absl::StrCat("%v", next_name_++); }
+  void Line(const std::string& line) {
+    absl::StrAppend(&text_, std::string(indent_, ' '), line, "\n");
+  }
+  std::string Assign(const std::string& rhs) {
+    std::string name = Fresh();
+    Line(absl::StrCat(name, " = ", rhs));
+    return name;
+  }
+
+  static const char* Type(bool vector) { return vector ? "vector<8xf32>" : "f32"; }
+  static const char* BoolType(bool vector) { return vector ? "vector<8xi1>" : "i1"; }
+  static std::string MemRef() { return "memref<?xf32>"; }
+
+  std::string Constant(const char* name, bool vector) {
+    return absl::StrCat("%", name, vector ? "_v" : "_s");
+  }
+
+  std::string Binary(const char* op, const std::string& a, const std::string& b, bool vector) {
+    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", Type(vector)));
+  }
+  std::string Compare(const char* predicate, const std::string& a, const std::string& b,
+                      bool vector) {
+    return Assign(absl::StrCat("arith.cmpf ", predicate, ", ", a, ", ", b, " : ", Type(vector)));
+  }
+  std::string Select(const std::string& c, const std::string& a, const std::string& b,
+                     bool vector) {
+    if (vector) {
+      return Assign(
+          absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : vector<8xi1>, ", Type(true)));
+    }
+    return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : f32"));
+  }
+  std::string Or(const std::string& a, const std::string& b, bool vector) {
+    return Assign(absl::StrCat("arith.ori ", a, ", ", b, " : ", BoolType(vector)));
+  }
+
+  // A reduction's Combine, as reducers.h defines it.
+  std::string Combine(absl::string_view op, const std::string& acc, const std::string& x,
+                      bool vector) {
+    if (op == "Sum" || op == "Mean") return Binary("addf", acc, x, vector);
+    // Max: x replaces acc when greater or NaN (a NaN, once met, sticks); Min likewise.
+    const std::string better = Compare(op == "Max" ? "ogt" : "olt", x, acc, vector);
+    const std::string nan = Compare("uno", x, x, vector);
+    return Select(Or(better, nan, vector), x, acc, vector);
+  }
+
+  std::string Identity(absl::string_view op, bool vector) {
+    if (op == "Max") return Constant("neg_inf", vector);
+    if (op == "Min") return Constant("pos_inf", vector);
+    return Constant("zero", vector);
+  }
+
+  // Flat index and size of element `c` (or the row) of a value of `kind`, as i64 names.
+  std::pair<std::string, std::string> FlatIndex(ValueKind kind, const std::string& column) {
+    switch (kind) {
+      case ValueKind::kFull:
+        return {Assign(absl::StrCat("arith.addi %row_flat, ", column, " : i64")), "%total"};
+      case ValueKind::kColumn:
+        return {column, "%cols_i64"};
+      case ValueKind::kRow:
+        return {"%row_i64", "%rows_i64"};
+      case ValueKind::kScalar:
+        break;
+    }
+    return {"%zero_i64", "%one_i64"};
+  }
+
+  // The kernel's own functor through the callback: the value goes through the scratch slot.
+  std::string Callback(int id, const std::string& x, bool vector, ValueKind kind,
+                       const std::string& column_i64) {
+    const auto [flat, total] = FlatIndex(kind, column_i64);
+    if (vector) {
+      Line(absl::StrCat("vector.store ", x, ", %scratch[%c0] : ", MemRef(), ", ", Type(true)));
+    } else {
+      Line(absl::StrCat("memref.store ", x, ", %scratch[%c0] : ", MemRef()));
+    }
+    Line(absl::StrCat("func.call @", kClusterCallback, "(%op", id, ", %scratch_address, ",
+                      vector ? "%eight_i64" : "%one_i64", ", ", flat, ", ", total,
+                      ") : (i64, i64, i64, i64, i64) -> ()"));
+    if (vector) {
+      return Assign(absl::StrCat("vector.load %scratch[%c0] : ", MemRef(), ", ", Type(true)));
+    }
+    return Assign(absl::StrCat("memref.load %scratch[%c0] : ", MemRef()));
+  }
+
+  std::string Unary(absl::string_view op, const std::string& x, bool vector, ValueKind kind,
+                    const std::string& column_i64) {
+    const int id = ClusterCallbackId(op);
+    if (id >= 0) return Callback(id, x, vector, kind, column_i64);
+    if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(vector)));
+    if (op == "Abs") return Assign(absl::StrCat("math.abs ", x, " : ", Type(vector)));
+    if (op == "Square") return Binary("mulf", x, x, vector);
+    if (op == "Reciprocal") return Binary("divf", Constant("one", vector), x, vector);
+    // Relu is x < 0 ? 0 : x (NaN and -0 pass through, as Eigen's max keeps its first
+    // operand); Relu6 then takes 6 < r ? 6 : r.
+    const std::string zero = Constant("zero", vector);
+    std::string r = Select(Compare("olt", x, zero, vector), zero, x, vector);
+    if (op == "Relu6") {
+      const std::string six = Constant("six", vector);
+      r = Select(Compare("olt", six, r, vector), six, r, vector);
+    }
+    return r;
+  }
+
+  std::string BinaryOp(absl::string_view op, const std::string& a, const std::string& b,
+                       bool vector) {
+    if (op == "Add" || op == "AddV2") return Binary("addf", a, b, vector);
+    if (op == "Sub") return Binary("subf", a, b, vector);
+    if (op == "Mul") return Binary("mulf", a, b, vector);
+    if (op == "Div" || op == "RealDiv") return Binary("divf", a, b, vector);
+    if (op == "SquaredDifference") {
+      const std::string d = Binary("subf", a, b, vector);
+      return Binary("mulf", d, d, vector);
+    }
+    // Maximum and Minimum: a NaN operand wins, the first one if both are NaN.
+    const std::string pick =
+        op == "Maximum" ? Compare("olt", a, b, vector) : Compare("olt", b, a, vector);
+    std::string r = Select(pick, b, a, vector);
+    r = Select(Compare("uno", b, b, vector), b, r, vector);
+    return Select(Compare("uno", a, a, vector), a, r, vector);
+  }
+
+  // The name of `value` inside a column loop body of phase `phase`.
+  std::string Operand(int value, Scope& body, Scope& row, int phase) {
+    const auto it = body.names.find(value);
+    if (it != body.names.end()) return it->second;
+    const ValueInfo& info = values_[value];
+    std::string name;
+    if (!IsColumnwise(info.kind)) {
+      name = body.vector ? row.names.at(-1 - value) : row.names.at(value);
+    } else if (info.input >= 0) {
+      const char* index = info.kind == ValueKind::kFull ? "%index" : "%c";
+      name =
+          body.vector
+              ? Assign(absl::StrCat("vector.load %in", info.input, "[", index, "] : ", MemRef(),
+                                    ", ", Type(true)))
+              : Assign(absl::StrCat("memref.load %in", info.input, "[", index, "] : ", MemRef()));
+    } else {
+      // Computed in an earlier phase and kept in its scratch row.
+      const std::string at =
+          Assign(absl::StrCat("arith.addi %scratch_row", info.scratch, ", %c : index"));
+      name = body.vector ? Assign(absl::StrCat("vector.load %scratch[", at, "] : ", MemRef(), ", ",
+                                               Type(true)))
+                         : Assign(absl::StrCat("memref.load %scratch[", at, "] : ", MemRef()));
+    }
+    (void)phase;
+    body.names[value] = name;
+    return name;
+  }
+
+  // Row values and scalars: the value of a step (row or scalar kind) in `scope`.
+  void EmitRowStep(int value, Scope& scope) {
+    const FusedElementwiseStep& step = Step(value);
+    const std::string a = scope.names.at(step.operands[0]);
+    std::string result;
+    if (step.arity == 1) {
+      result = Unary(step.op, a, /*vector=*/false, values_[value].kind, "%zero_i64");
+    } else {
+      result = BinaryOp(step.op, a, scope.names.at(step.operands[1]), /*vector=*/false);
+    }
+    scope.names[value] = result;
+  }
+
+  // The body of phase p's column loop: computes its full and column values, stores those kept
+  // for later (and the output), and returns the reductions' new accumulators.
+  std::vector<std::string> EmitColumnBody(int p, bool vector, Scope& row,
+                                          const std::vector<int>& reductions,
+                                          const std::vector<std::string>& accumulators) {
+    Scope body;
+    body.vector = vector;
+    Line("%index = arith.addi %row_base, %c : index");
+    Line("%c_i64 = arith.index_cast %c : index to i64");
+    for (size_t v = num_inputs_; v < values_.size(); ++v) {
+      const ValueInfo& info = values_[v];
+      const FusedElementwiseStep& step = Step(v);
+      if (!IsColumnwise(info.kind) || info.phase != p || IsClusterReduction(step.op)) continue;
+      const std::string a = Operand(step.operands[0], body, row, p);
+      std::string result;
+      if (step.arity == 1) {
+        result = Unary(step.op, a, vector, info.kind, "%c_i64");
+      } else {
+        result = BinaryOp(step.op, a, Operand(step.operands[1], body, row, p), vector);
+      }
+      body.names[v] = result;
+      const char* store = vector ? "vector.store " : "memref.store ";
+      const std::string suffix = vector ? absl::StrCat(", ", Type(true)) : std::string();
+      if (info.scratch >= 0) {
+        const std::string at =
+            Assign(absl::StrCat("arith.addi %scratch_row", info.scratch, ", %c : index"));
+        Line(absl::StrCat(store, result, ", %scratch[", at, "] : ", MemRef(), suffix));
+      }
+      if (info.is_output) {
+        Line(absl::StrCat(store, result, ", %out[%index] : ", MemRef(), suffix));
+      }
+    }
+    std::vector<std::string> next;
+    for (size_t j = 0; j < reductions.size(); ++j) {
+      const FusedElementwiseStep& step = Step(reductions[j]);
+      const std::string x = Operand(step.operands[0], body, row, p);
+      if (vector) {
+        next.push_back(Combine(step.op, accumulators[j], x, true));
+      } else {
+        // The tail goes into the first partial result.
+        const std::string first =
+            Assign(absl::StrCat("vector.extract ", accumulators[j], "[0] : vector<8xf32>"));
+        const std::string combined = Combine(step.op, first, x, false);
+        next.push_back(Assign(absl::StrCat("vector.insert ", combined, ", ", accumulators[j],
+                                           "[0] : f32 into vector<8xf32>")));
+      }
+    }
+    return next;
+  }
+
+  // One column loop: `scf.for` over [lower, upper) with the accumulators as iter_args.
+  std::vector<std::string> EmitColumnLoop(int p, bool vector, Scope& row,
+                                          const std::vector<int>& reductions,
+                                          const std::vector<std::string>& initial) {
+    const std::string results = Fresh();
+    std::string header;
+    const size_t n = reductions.size();
+    if (n > 0) absl::StrAppend(&header, results, n > 1 ? absl::StrCat(":", n) : "", " = ");
+    absl::StrAppend(
+        &header, "scf.for %c = ", vector ? "%c0 to %cols8 step %c8" : "%cols8 to %cols step %c1");
+    std::vector<std::string> accumulators;
+    if (n > 0) {
+      std::vector<std::string> args, types;
+      for (size_t j = 0; j < n; ++j) {
+        accumulators.push_back(Fresh());
+        args.push_back(absl::StrCat(accumulators.back(), " = ", initial[j]));
+        types.push_back("vector<8xf32>");
+      }
+      absl::StrAppend(&header, " iter_args(", absl::StrJoin(args, ", "), ") -> (",
+                      absl::StrJoin(types, ", "), ")");
+    }
+    Line(header + " {");
+    indent_ += 2;
+    const std::vector<std::string> next = EmitColumnBody(p, vector, row, reductions, accumulators);
+    if (n > 0) {
+      std::vector<std::string> types(n, "vector<8xf32>");
+      Line(
+          absl::StrCat("scf.yield ", absl::StrJoin(next, ", "), " : ", absl::StrJoin(types, ", ")));
+    }
+    indent_ -= 2;
+    Line("}");
+    std::vector<std::string> out;
+    for (size_t j = 0; j < n; ++j) out.push_back(n > 1 ? absl::StrCat(results, "#", j) : results);
+    return out;
+  }
+
+  // The reductions' partial results folded pairwise (lanes j and j + width, width 4, 2, 1),
+  // then Mean's division by the count.
+  std::string Fold(absl::string_view op, const std::string& accumulator) {
+    std::vector<std::string> lanes;
+    for (int j = 0; j < kWidth; ++j) {
+      lanes.push_back(
+          Assign(absl::StrCat("vector.extract ", accumulator, "[", j, "] : vector<8xf32>")));
+    }
+    for (int width = kWidth / 2; width > 0; width /= 2) {
+      for (int j = 0; j < width; ++j) lanes[j] = Combine(op, lanes[j], lanes[j + width], false);
+    }
+    if (op == "Mean") return Binary("divf", lanes[0], "%cols_f32", false);
+    return lanes[0];
+  }
+
+  // Row values (and, at the function's start, scalars) known before phase `before`.
+  void EmitRowValues(int before, Scope& scope, bool scalars) {
+    for (size_t v = num_inputs_; v < values_.size(); ++v) {
+      const ValueInfo& info = values_[v];
+      if (IsColumnwise(info.kind) || IsClusterReduction(Step(v).op) || info.phase != before) {
+        continue;
+      }
+      if ((info.kind == ValueKind::kScalar) != scalars) continue;
+      EmitRowStep(v, scope);
+    }
+  }
+
+  void EmitModule() {
+    std::vector<std::string> params;
+    for (int i = 0; i < num_inputs_; ++i) params.push_back(absl::StrCat("%in", i, ": ", MemRef()));
+    params.push_back("%out: " + MemRef());
+    params.push_back("%scratch: " + MemRef());
+    params.push_back("%scratch_address: i64");
+    params.push_back("%row_begin: index");
+    params.push_back("%row_end: index");
+    params.push_back("%rows: index");
+    params.push_back("%cols: index");
+    Line("module {");
+    indent_ += 2;
+    Line(absl::StrCat("func.func private @", kClusterCallback, "(i64, i64, i64, i64, i64)"));
+    Line(absl::StrCat("func.func @", kClusterFunction, "(", absl::StrJoin(params, ", "), ") {"));
+    indent_ += 2;
+    EmitConstants();
+    // Scalars, once.
+    Scope function_scope;
+    for (int i = 0; i < num_inputs_; ++i) {
+      if (values_[i].kind == ValueKind::kScalar) {
+        function_scope.names[i] = Assign(absl::StrCat("memref.load %in", i, "[%c0] : ", MemRef()));
+      }
+    }
+    EmitRowValues(0, function_scope, /*scalars=*/true);
+    Line("scf.for %r = %row_begin to %row_end step %c1 {");
+    indent_ += 2;
+    Line("%row_base = arith.muli %r, %cols : index");
+    Line("%row_i64 = arith.index_cast %r : index to i64");
+    Line("%row_flat = arith.muli %row_i64, %cols_i64 : i64");
+    Scope row = function_scope;
+    for (int i = 0; i < num_inputs_; ++i) {
+      if (values_[i].kind == ValueKind::kRow) {
+        row.names[i] = Assign(absl::StrCat("memref.load %in", i, "[%r] : ", MemRef()));
+      }
+    }
+    EmitRowValues(0, row, /*scalars=*/false);
+    for (int p = 0; p < phases_; ++p) {
+      // Row values and scalars the phase reads, as vectors (key -1 - value).
+      for (size_t v = 0; v < values_.size(); ++v) {
+        if (IsColumnwise(values_[v].kind) || !row.names.contains(v)) continue;
+        row.names[-1 - static_cast<int>(v)] =
+            Assign(absl::StrCat("vector.broadcast ", row.names.at(v), " : f32 to ", Type(true)));
+      }
+      std::vector<int> reductions;
+      std::vector<std::string> initial;
+      for (size_t v = num_inputs_; v < values_.size(); ++v) {
+        if (IsClusterReduction(Step(v).op) && ReaderPhase(v) == p) {
+          reductions.push_back(v);
+          initial.push_back(Identity(Step(v).op, true));
+        }
+      }
+      const std::vector<std::string> partial = EmitColumnLoop(p, true, row, reductions, initial);
+      const std::vector<std::string> final_partial =
+          EmitColumnLoop(p, false, row, reductions, partial);
+      for (size_t j = 0; j < reductions.size(); ++j) {
+        row.names[reductions[j]] = Fold(Step(reductions[j]).op, final_partial[j]);
+      }
+      EmitRowValues(p + 1, row, /*scalars=*/false);
+    }
+    if (values_.back().kind == ValueKind::kRow) {
+      Line(absl::StrCat("memref.store ", row.names.at(values_.size() - 1),
+                        ", %out[%r] : ", MemRef()));
+    }
+    indent_ -= 2;
+    Line("}");
+    Line("return");
+    indent_ -= 2;
+    Line("}");
+    indent_ -= 2;
+    Line("}");
+  }
+
+  void EmitConstants() {
+    Line("%c0 = arith.constant 0 : index");
+    Line("%c1 = arith.constant 1 : index");
+    Line("%c8 = arith.constant 8 : index");
+    Line(absl::StrCat("%slot = arith.constant ", kClusterScratchSlot, " : index"));
+    Line("%zero_i64 = arith.constant 0 : i64");
+    Line("%one_i64 = arith.constant 1 : i64");
+    Line("%eight_i64 = arith.constant 8 : i64");
+    for (int id = 0; id < kNumClusterCallbacks; ++id) {
+      Line(absl::StrCat("%op", id, " = arith.constant ", id, " : i64"));
+    }
+    Line("%rows_i64 = arith.index_cast %rows : index to i64");
+    Line("%cols_i64 = arith.index_cast %cols : index to i64");
+    Line("%total = arith.muli %rows_i64, %cols_i64 : i64");
+    Line("%cols_f32 = arith.sitofp %cols_i64 : i64 to f32");
+    Line("%cols_rem = arith.remui %cols, %c8 : index");
+    Line("%cols8 = arith.subi %cols, %cols_rem : index");
+    for (int s = 0; s < scratch_rows_; ++s) {
+      Line(absl::StrCat("%scratch_offset", s, " = arith.constant ", s, " : index"));
+      Line(absl::StrCat("%scratch_skip", s, " = arith.muli %scratch_offset", s, ", %cols : index"));
+      Line(absl::StrCat("%scratch_row", s, " = arith.addi %scratch_skip", s, ", %slot : index"));
+    }
+    const std::pair<const char*, const char*> floats[] = {{"zero", "0.0"},
+                                                          {"one", "1.0"},
+                                                          {"six", "6.0"},
+                                                          {"pos_inf", "0x7F800000"},
+                                                          {"neg_inf", "0xFF800000"}};
+    for (const auto& [name, literal] : floats) {
+      Line(absl::StrCat("%", name, "_s = arith.constant ", literal, " : f32"));
+      Line(absl::StrCat("%", name, "_v = vector.broadcast %", name, "_s : f32 to ", Type(true)));
+    }
+  }
+
+  absl::Span<const FusedElementwiseStep> steps_;
+  const int num_inputs_;
+  std::vector<ValueInfo> values_;
+  int phases_ = 0;
+  int scratch_rows_ = 0;
+  std::string text_;
+  int indent_ = 0;
+  int next_name_ = 0;
+};
+
+}  // namespace
+
+const char* ValueKindName(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kFull:
+      return "full";
+    case ValueKind::kRow:
+      return "row";
+    case ValueKind::kColumn:
+      return "column";
+    case ValueKind::kScalar:
+      return "scalar";
+  }
+  return "unknown";
+}
+
+ValueKind CombineKinds(ValueKind a, ValueKind b) {
+  if (a == ValueKind::kFull || b == ValueKind::kFull) return ValueKind::kFull;
+  if (a == ValueKind::kScalar) return b;
+  if (b == ValueKind::kScalar || a == b) return a;
+  return ValueKind::kFull;  // a row and a column
+}
+
+int ClusterCallbackId(absl::string_view op) {
+  for (int id = 0; id < kNumClusterCallbacks; ++id) {
+    if (op == kCallbackOps[id]) return id;
+  }
+  return -1;
+}
+
+const char* ClusterCallbackOp(int id) { return kCallbackOps[id]; }
+
+absl::StatusOr<ClusterCode> GenerateClusterCode(absl::Span<const FusedElementwiseStep> steps,
+                                                absl::Span<const ValueKind> input_kinds) {
+  if (steps.empty()) return errors::InvalidArgument("_MlirCluster has no ops");
+  return Generator(steps, input_kinds).Run();
+}
+
+}  // namespace sluice

@@ -1,0 +1,77 @@
+// GenerateClusterCode: an `_MlirCluster` program (graph/ops/mlir_cluster_spec.h) as MLIR text
+// whose function, compiled by CompileMlir (mlir_jit.h), computes the cluster for a range of
+// rows.
+//
+// The cluster is seen as [rows, cols]: cols is the last dim of its full shape, rows the
+// product of the others. Each value has a kind (ValueKind): full values vary over both,
+// row values (reductions' results) over rows, column values over cols, scalars over neither.
+// The function walks its rows one at a time. A row is computed in phases: phase p is one
+// loop over the columns, 8 at a time in vector registers and then one at a time, computing
+// every full and column value that needs only row values known before it; the reductions
+// of that phase accumulate in the same loop, and the row values computed from their results
+// come between phases. A full value read in a later phase than its own is kept in a scratch
+// row (one row of cols floats per such value).
+//
+// Bit-identical to the ops' own kernels: reductions keep the CPU kernels' order (eight
+// interleaved partial results, the tail into the first, folded pairwise:
+// kernels/cpu/reduction/reduce_loops.h); arithmetic is IEEE single precision with no
+// contraction into fused multiply-adds; Maximum, Minimum, Relu and Relu6 keep TensorFlow's NaN
+// and signed-zero rules; ops whose kernels use Eigen's approximations (Exp, Tanh, Erf, Rsqrt,
+// ...) call back into Sluice (ClusterCallbackOp) to apply the kernel's own functor, told the
+// value's flat index and size so that it takes the kernel's vector or scalar path.
+//
+// The function, `cluster`, takes in order: one memref<?xf32> per input (its flat buffer), the
+// output, the scratch buffer (kClusterScratchSlot + scratch_rows * cols floats, one per
+// calling thread), the scratch buffer's address as an i64, and four indices: first row, end
+// row, rows, cols. It declares the callback `sluice_cluster_unary(i64 op, i64 address,
+// i64 n, i64 flat_index, i64 total)`: apply op ClusterCallbackOp(op) in place to n floats at
+// address, the first of which has flat index flat_index in a value of total elements.
+#ifndef SLUICE_COMPILER_CLUSTER_CODEGEN_H_
+#define SLUICE_COMPILER_CLUSTER_CODEGEN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graph/ops/fused_elementwise_spec.h"
+
+namespace sluice {
+
+enum class ValueKind { kFull, kRow, kColumn, kScalar };
+
+const char* ValueKindName(ValueKind kind);
+
+// The kind of a binary op's result from its operands' kinds (a row and a column make a full).
+ValueKind CombineKinds(ValueKind a, ValueKind b);
+
+// The unary ops whose kernels' results the generated code gets through the callback, by id.
+// -1 for any other op.
+int ClusterCallbackId(absl::string_view op);
+// The op of a callback id; REQUIRES: 0 <= id < kNumClusterCallbacks.
+const char* ClusterCallbackOp(int id);
+inline constexpr int kNumClusterCallbacks = 8;
+
+// Floats at the start of the scratch buffer used to pass values to the callback.
+inline constexpr int64_t kClusterScratchSlot = 16;
+
+inline constexpr char kClusterFunction[] = "cluster";
+inline constexpr char kClusterCallback[] = "sluice_cluster_unary";
+
+struct ClusterCode {
+  std::string mlir;
+  std::vector<ValueKind> value_kinds;  // inputs, then one per step
+  int scratch_rows = 0;                // full or column values kept across phases
+  int phases = 0;
+};
+
+// INVALID_ARGUMENT for a program whose kinds do not fit (a reduction of a value that is not
+// full, an output that is a column value or a scalar, an op the generator does not know).
+absl::StatusOr<ClusterCode> GenerateClusterCode(absl::Span<const FusedElementwiseStep> steps,
+                                                absl::Span<const ValueKind> input_kinds);
+
+}  // namespace sluice
+
+#endif  // SLUICE_COMPILER_CLUSTER_CODEGEN_H_

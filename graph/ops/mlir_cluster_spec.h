@@ -1,0 +1,48 @@
+// The program of an `_MlirCluster` node: a connected group of elementwise ops and the
+// last-axis reductions between them (a layer normalisation, a softmax written out, a mean and
+// variance), which the MLIR clustering pass (passes/mlir_clustering.h) merged into one node and
+// whose kernel runs as one compiled loop nest (compiler/cluster_codegen.h).
+//
+// The attrs have `_FusedElementwise`'s form (fused_elementwise_spec.h): `ops`, the ops in
+// evaluation order, the last one's value being the output, and `operands`, each op's operands
+// (i < N: input i; N + k: op k's result). Besides the elementwise ops `_FusedElementwise`
+// takes, an op may be one of the reductions Sum, Mean, Max and Min, which here always reduce
+// the last axis and keep it as a dim of 1 (TensorFlow's keep_dims=true).
+//
+// Shapes: every value is the full shape F = [d0, ..., C] of the cluster, a row value (F with
+// its last dim 1: one value per row, a reduction's result), a column value (C values, the
+// shape [C] or ones followed by C: a scale or an offset), or one element. Binary ops
+// broadcast as TensorFlow does; a row value with a column value gives a full one.
+//
+// Each op computes exactly what its own kernel computes: the result is the unfused graph's,
+// bit for bit.
+#ifndef SLUICE_GRAPH_OPS_MLIR_CLUSTER_SPEC_H_
+#define SLUICE_GRAPH_OPS_MLIR_CLUSTER_SPEC_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "graph/ops/fused_elementwise_spec.h"
+
+namespace sluice {
+
+inline constexpr char kMlirClusterOp[] = "_MlirCluster";
+
+// Whether `op` is one of the reductions a cluster takes (Sum, Mean, Max, Min).
+bool IsClusterReduction(absl::string_view op);
+
+// 1 or 2 for an op a cluster can hold (FusedElementwiseArity's ops, and the reductions, of
+// one operand), 0 for any other.
+int ClusterOpArity(absl::string_view op);
+
+// Checks the attrs of a node with `num_inputs` inputs and returns its steps.
+absl::StatusOr<std::vector<FusedElementwiseStep>> ParseClusterProgram(
+    int num_inputs, absl::Span<const std::string> ops, absl::Span<const int64_t> operands);
+
+}  // namespace sluice
+
+#endif  // SLUICE_GRAPH_OPS_MLIR_CLUSTER_SPEC_H_

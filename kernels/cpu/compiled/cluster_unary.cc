@@ -1,0 +1,112 @@
+#include "kernels/cpu/compiled/cluster_unary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "compiler/cluster_codegen.h"
+#include "unsupported/Eigen/CXX11/Tensor"
+#include "unsupported/Eigen/SpecialFunctions"
+
+namespace sluice {
+namespace {
+
+namespace ei = Eigen::internal;
+
+using Packet = ei::packet_traits<float>::type;
+constexpr int64_t kPacket = ei::unpacket_traits<Packet>::size;
+
+// Eigen's functor `Op` as its kernel's evaluation applies it: packet by packet where the
+// functor has a packet form and the element is not in the tensor's last total % P, otherwise
+// one element at a time. Each packet lane is computed on its own, so a group of elements may
+// go through a packet at any position.
+template <typename Op>
+void ApplyEigen(float* x, int64_t n, int64_t flat, int64_t total) {
+  const Op op;
+  int64_t i = 0;
+  if constexpr (ei::functor_traits<Op>::PacketAccess) {
+    const int64_t vector_end = total - total % kPacket;
+    const int64_t packed = std::clamp<int64_t>(vector_end - flat, 0, n);
+    for (; i + kPacket <= packed; i += kPacket) {
+      ei::pstoreu(x + i, op.packetOp(ei::ploadu<Packet>(x + i)));
+    }
+    if (i < packed) {
+      alignas(64) float lanes[kPacket] = {};
+      std::copy(x + i, x + packed, lanes);
+      ei::pstore(lanes, op.packetOp(ei::pload<Packet>(lanes)));
+      std::copy(lanes, lanes + (packed - i), x + i);
+      i = packed;
+    }
+  }
+  for (; i < n; ++i) x[i] = op(x[i]);
+}
+
+// Log's kernel (unary_functors.h SubnormalExactLog) takes std::log for positive subnormals.
+void ApplyLog(float* x, int64_t n, int64_t flat, int64_t total) {
+  constexpr int64_t kChunk = 64;
+  for (int64_t begin = 0; begin < n; begin += kChunk) {
+    const int64_t count = std::min(kChunk, n - begin);
+    float* chunk = x + begin;
+    bool subnormal[kChunk];
+    float original[kChunk];
+    for (int64_t i = 0; i < count; ++i) {
+      original[i] = chunk[i];
+      subnormal[i] = chunk[i] > 0.0f && chunk[i] < std::numeric_limits<float>::min();
+    }
+    ApplyEigen<ei::scalar_log_op<float>>(chunk, count, flat + begin, total);
+    for (int64_t i = 0; i < count; ++i) {
+      if (subnormal[i]) chunk[i] = std::log(original[i]);
+    }
+  }
+}
+
+// Relu and Relu6 are Eigen's cwiseMax(0) and cwiseMin(6): both forms keep the first operand
+// when the second is not greater (smaller) or either is NaN, so one formula serves.
+void ApplyRelu(float* x, int64_t n, int64_t, int64_t) {
+  for (int64_t i = 0; i < n; ++i) x[i] = x[i] < 0.0f ? 0.0f : x[i];
+}
+void ApplyRelu6(float* x, int64_t n, int64_t, int64_t) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float r = x[i] < 0.0f ? 0.0f : x[i];
+    x[i] = 6.0f < r ? 6.0f : r;
+  }
+}
+
+// By callback id (ClusterCallbackOp).
+ClusterUnaryFunction CallbackFunction(int64_t id) {
+  static const ClusterUnaryFunction* const kTable = [] {
+    // heap-ok: one entry per callback op, once per process
+    auto* table = new ClusterUnaryFunction[kNumClusterCallbacks];
+    for (int i = 0; i < kNumClusterCallbacks; ++i)
+      table[i] = FindClusterUnary(ClusterCallbackOp(i));
+    return table;
+  }();
+  return kTable[id];
+}
+
+}  // namespace
+
+ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
+  if (op == "Neg") return ApplyEigen<ei::scalar_opposite_op<float>>;
+  if (op == "Abs") return ApplyEigen<ei::scalar_abs_op<float>>;
+  if (op == "Square") return ApplyEigen<ei::scalar_square_op<float>>;
+  if (op == "Reciprocal") return ApplyEigen<ei::scalar_inverse_op<float>>;
+  if (op == "Sqrt") return ApplyEigen<ei::scalar_sqrt_op<float>>;
+  if (op == "Rsqrt") return ApplyEigen<ei::scalar_rsqrt_op<float>>;
+  if (op == "Exp") return ApplyEigen<ei::scalar_exp_op<float>>;
+  if (op == "Log") return ApplyLog;
+  if (op == "Tanh") return ApplyEigen<ei::scalar_tanh_op<float>>;
+  if (op == "Sigmoid") return ApplyEigen<ei::scalar_logistic_op<float>>;
+  if (op == "Erf") return ApplyEigen<ei::scalar_erf_op<float>>;
+  if (op == "Erfc") return ApplyEigen<ei::scalar_erfc_op<float>>;
+  if (op == "Relu") return ApplyRelu;
+  if (op == "Relu6") return ApplyRelu6;
+  return nullptr;
+}
+
+void ClusterUnaryCallback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t total) {
+  CallbackFunction(id)(reinterpret_cast<float*>(address), n, flat, total);
+}
+
+}  // namespace sluice

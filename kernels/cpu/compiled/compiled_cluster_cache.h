@@ -1,0 +1,38 @@
+// The process-wide cache of compiled clusters: one compilation per (program, input kinds),
+// shared by every node and session with that program. A compiled cluster takes any number
+// of rows and columns, so shapes are not part of the key.
+//
+// A failed compilation is cached too (it would fail again), and reported once, as a warning
+// in the log; the cluster's kernel then evaluates the ops unfused.
+#ifndef SLUICE_KERNELS_CPU_COMPILED_COMPILED_CLUSTER_CACHE_H_
+#define SLUICE_KERNELS_CPU_COMPILED_COMPILED_CLUSTER_CACHE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "compiler/cluster_codegen.h"
+#include "compiler/mlir_jit.h"
+#include "graph/ops/fused_elementwise_spec.h"
+
+namespace sluice {
+
+struct CompiledCluster {
+  ClusterCode code;  // its text, kinds and scratch needs
+  std::unique_ptr<CompiledMlirModule> module;
+  CompiledMlirModule::PackedFunction function = nullptr;
+  double compile_seconds = 0;
+};
+
+// The compiled cluster for `steps` with inputs of `input_kinds`, compiling it on first use
+// (other callers with the same key wait for that compilation). The result stays valid for
+// the life of the process.
+const absl::StatusOr<CompiledCluster>* GetCompiledCluster(
+    absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds);
+
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_COMPILED_COMPILED_CLUSTER_CACHE_H_
