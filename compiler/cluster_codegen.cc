@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/casts.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
@@ -44,8 +46,9 @@ struct Scope {
 
 class Generator {
  public:
-  Generator(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> inputs)
-      : steps_(steps), num_inputs_(static_cast<int>(inputs.size())) {
+  Generator(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> inputs,
+            const ClusterCodegenOptions& options)
+      : steps_(steps), num_inputs_(static_cast<int>(inputs.size())), options_(options) {
     values_.resize(inputs.size() + steps.size());
     for (int i = 0; i < num_inputs_; ++i) {
       values_[i].kind = inputs[i];
@@ -233,8 +236,73 @@ class Generator {
     return Assign(absl::StrCat("memref.load %scratch[%c0] : ", MemRef()));
   }
 
+  // A float constant with exactly the bits `value` has here (MLIR's hexadecimal form, so that
+  // no decimal conversion can round it differently).
+  std::string Float(float value, bool vector) {
+    const std::string scalar =
+        Assign(absl::StrFormat("arith.constant 0x%08X : f32", absl::bit_cast<uint32_t>(value)));
+    if (!vector) return scalar;
+    return Assign(absl::StrCat("vector.broadcast ", scalar, " : f32 to ", Type(true)));
+  }
+
+  // Eigen's pmadd without FMA: a multiply, then an add.
+  std::string MultiplyAdd(const std::string& a, const std::string& b, float c, bool vector) {
+    return Binary("addf", Binary("mulf", a, b, vector), Float(c, vector), vector);
+  }
+
+  // x * p(x^2) / q(x^2) with x clamped to [-limit, limit], as Eigen's generic_fast_erf_float
+  // and generic_fast_tanh_float: Eigen's pmin(a, b) is b < a ? b : a and pmax(a, b) is
+  // b > a ? b : a. `alpha` and `beta` run from the highest coefficient down.
+  std::string Rational(const std::string& a, bool vector, float limit,
+                       absl::Span<const float> alpha, absl::Span<const float> beta,
+                       std::string* clamped) {
+    const std::string hi = Float(limit, vector);
+    const std::string lo = Float(-limit, vector);
+    std::string x = Select(Compare("olt", hi, a, vector), hi, a, vector);
+    x = Select(Compare("ogt", lo, x, vector), lo, x, vector);
+    *clamped = x;
+    const std::string x2 = Binary("mulf", x, x, vector);
+    std::string p = MultiplyAdd(x2, Float(alpha[0], vector), alpha[1], vector);
+    for (size_t i = 2; i < alpha.size(); ++i) p = MultiplyAdd(x2, p, alpha[i], vector);
+    p = Binary("mulf", x, p, vector);
+    std::string q = MultiplyAdd(x2, Float(beta[0], vector), beta[1], vector);
+    for (size_t i = 2; i < beta.size(); ++i) q = MultiplyAdd(x2, q, beta[i], vector);
+    return Binary("divf", p, q, vector);
+  }
+
+  std::string Erf(const std::string& a, bool vector) {
+    // Eigen 3.4, SpecialFunctionsImpl.h, generic_fast_erf_float.
+    static constexpr float kAlpha[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
+                                       -2.10102402082508e-06f, -5.69250639462346e-05f,
+                                       -7.34990630326855e-04f, -2.95459980854025e-03f,
+                                       -1.60960333262415e-02f};
+    static constexpr float kBeta[] = {-1.45660718464996e-05f, -2.13374055278905e-04f,
+                                      -1.68282697438203e-03f, -7.37332916720468e-03f,
+                                      -1.42647390514189e-02f};
+    std::string clamped;
+    return Rational(a, vector, 4.f, kAlpha, kBeta, &clamped);
+  }
+
+  std::string Tanh(const std::string& a, bool vector) {
+    // Eigen 3.4, MathFunctionsImpl.h, generic_fast_tanh_float without FMA; below 0.0004 in
+    // magnitude the (clamped) input itself.
+    static constexpr float kAlpha[] = {-2.76076847742355e-16f, 2.00018790482477e-13f,
+                                       -8.60467152213735e-11f, 5.12229709037114e-08f,
+                                       1.48572235717979e-05f,  6.37261928875436e-04f,
+                                       4.89352455891786e-03f};
+    static constexpr float kBeta[] = {1.19825839466702e-06f, 1.18534705686654e-04f,
+                                      2.26843463243900e-03f, 4.89352518554385e-03f};
+    std::string clamped;
+    const std::string ratio = Rational(a, vector, 7.90531110763549805f, kAlpha, kBeta, &clamped);
+    const std::string magnitude = Assign(absl::StrCat("math.abs ", a, " : ", Type(vector)));
+    const std::string tiny = Compare("olt", magnitude, Float(0.0004f, vector), vector);
+    return Select(tiny, clamped, ratio, vector);
+  }
+
   std::string Unary(absl::string_view op, const std::string& x, bool vector, ValueKind kind,
                     const std::string& column_i64) {
+    if (options_.eigen_rationals && op == "Erf") return Erf(x, vector);
+    if (options_.eigen_rationals && op == "Tanh") return Tanh(x, vector);
     const int id = ClusterCallbackId(op);
     if (id >= 0) return Callback(id, x, vector, kind, column_i64);
     if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(vector)));
@@ -531,6 +599,7 @@ class Generator {
 
   absl::Span<const FusedElementwiseStep> steps_;
   const int num_inputs_;
+  const ClusterCodegenOptions options_;
   std::vector<ValueInfo> values_;
   int phases_ = 0;
   int scratch_rows_ = 0;
@@ -572,9 +641,10 @@ int ClusterCallbackId(absl::string_view op) {
 const char* ClusterCallbackOp(int id) { return kCallbackOps[id]; }
 
 absl::StatusOr<ClusterCode> GenerateClusterCode(absl::Span<const FusedElementwiseStep> steps,
-                                                absl::Span<const ValueKind> input_kinds) {
+                                                absl::Span<const ValueKind> input_kinds,
+                                                const ClusterCodegenOptions& options) {
   if (steps.empty()) return errors::InvalidArgument("_MlirCluster has no ops");
-  return Generator(steps, input_kinds).Run();
+  return Generator(steps, input_kinds, options).Run();
 }
 
 }  // namespace sluice

@@ -16,9 +16,12 @@
 // interleaved partial results, the tail into the first, folded pairwise:
 // kernels/cpu/reduction/reduce_loops.h); arithmetic is IEEE single precision with no
 // contraction into fused multiply-adds; Maximum, Minimum, Relu and Relu6 keep TensorFlow's NaN
-// and signed-zero rules; ops whose kernels use Eigen's approximations (Exp, Tanh, Erf, Rsqrt,
-// ...) call back into Sluice (ClusterCallbackOp) to apply the kernel's own functor, told the
-// value's flat index and size so that it takes the kernel's vector or scalar path.
+// and signed-zero rules. Erf and Tanh, whose kernels evaluate Eigen's rational approximations
+// in both their vector and scalar forms, are those approximations written out, operation for
+// operation (ClusterCodegenOptions::eigen_rationals). Other ops whose kernels use Eigen's
+// approximations (Exp, Sigmoid, Rsqrt, ...) call back into Sluice (ClusterCallbackOp) to
+// apply the kernel's own functor, told the value's flat index and size so that it takes the
+// kernel's vector or scalar path.
 //
 // The function, `cluster`, takes in order: one memref<?xf32> per input (its flat buffer), the
 // output, the scratch buffer (kClusterScratchSlot + scratch_rows * cols floats, one per
@@ -60,6 +63,14 @@ inline constexpr int64_t kClusterScratchSlot = 16;
 inline constexpr char kClusterFunction[] = "cluster";
 inline constexpr char kClusterCallback[] = "sluice_cluster_unary";
 
+struct ClusterCodegenOptions {
+  // Erf and Tanh as Eigen 3.4 computes them for float with EIGEN_FAST_MATH and without FMA
+  // (generic_fast_erf_float, generic_fast_tanh_float: clamp, odd over even polynomial, each
+  // multiply-add a multiply then an add). The kernel sets it when its build matches; off,
+  // they go through the callback.
+  bool eigen_rationals = false;
+};
+
 struct ClusterCode {
   std::string mlir;
   std::vector<ValueKind> value_kinds;  // inputs, then one per step
@@ -70,7 +81,8 @@ struct ClusterCode {
 // INVALID_ARGUMENT for a program whose kinds do not fit (a reduction of a value that is not
 // full, an output that is a column value or a scalar, an op the generator does not know).
 absl::StatusOr<ClusterCode> GenerateClusterCode(absl::Span<const FusedElementwiseStep> steps,
-                                                absl::Span<const ValueKind> input_kinds);
+                                                absl::Span<const ValueKind> input_kinds,
+                                                const ClusterCodegenOptions& options = {});
 
 }  // namespace sluice
 

@@ -34,6 +34,9 @@ using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeHandle;
 
+// The shortest rows a cluster of elementwise ops alone is compiled for: two vectors of 8.
+constexpr int64_t kMinInlineColumns = 16;
+
 // How a value of a group relates to the group's full shape F (see the header).
 enum class Kind { kFull, kRow, kCol, kScalar };
 
@@ -145,10 +148,11 @@ class MlirClusterer {
       if (!CandidateOp(n)) continue;
       for (const Edge* e : n->in_edges()) {
         if (!IsOperandEdge(e) || !CandidateOp(e->src())) continue;
-        const Node* reduction = IsClusterReduction(n->type_string())          ? n
-                                : IsClusterReduction(e->src()->type_string()) ? e->src()
-                                                                              : nullptr;
-        if (reduction != nullptr && KernelFor(reduction)) return true;
+        const bool with_reduction =
+            IsClusterReduction(n->type_string()) || IsClusterReduction(e->src()->type_string());
+        const bool inline_pair = IsClusterOpComputedInline(n->type_string()) &&
+                                 IsClusterOpComputedInline(e->src()->type_string());
+        if ((with_reduction || inline_pair) && KernelFor(n)) return true;
       }
     }
     return false;
@@ -267,8 +271,28 @@ class MlirClusterer {
     return full;
   }
 
+  // A group of elementwise ops alone is compiled when the code computes all its ops itself
+  // (no callbacks) and its output's last dim is known and holds at least two vectors (shorter
+  // rows would run mostly in the one-element tail loop): then F is the output's shape.
+  ShapeHandle InlineFullShape(const Node* root, absl::Span<Node* const> group) const {
+    for (const Node* n : group) {
+      if (!IsClusterOpComputedInline(n->type_string())) return {};
+    }
+    const ShapeHandle out = OutputShape(root, 0);
+    if (!InferenceContext::RankKnown(out) || InferenceContext::Rank(out) < 1) return {};
+    const DimensionHandle last =
+        InferenceContext::DimKnownRank(out, InferenceContext::Rank(out) - 1);
+    if (!InferenceContext::ValueKnown(last) || InferenceContext::Value(last) < kMinInlineColumns) {
+      return {};
+    }
+    return out;
+  }
+
   absl::Status ClusterGroup(Node* root, std::vector<Node*> group, bool* clustered) {
-    const ShapeHandle full = FullShape(group);
+    const bool with_reduction = std::any_of(group.begin(), group.end(), [](const Node* n) {
+      return IsClusterReduction(n->type_string());
+    });
+    const ShapeHandle full = with_reduction ? FullShape(group) : InlineFullShape(root, group);
     if (!InferenceContext::RankKnown(full)) return absl::OkStatus();
 
     // The group's inputs, each (producer, output) once, in order of first use, and every

@@ -159,14 +159,37 @@ TEST_F(MlirClusteringTest, LayerNormalisationBecomesOneCluster) {
                 "_MlirCluster[Mean,SquaredDifference,Mean,AddV2,Rsqrt,Mul,Mul,Sub,Mul,AddV2]@"}));
 }
 
-TEST_F(MlirClusteringTest, ChainWithoutReductionIsLeftAlone) {
-  Load(Input("x", {2, 8}) + Node("a", "Exp", {"x"}) + Node("b", "Neg", {"a"}) +
+TEST_F(MlirClusteringTest, ChainWithACallbackOpAndNoReductionIsLeftAlone) {
+  // Exp would be a call per eight elements: such a chain stays for elementwise fusion.
+  Load(Input("x", {2, 32}) + Node("a", "Exp", {"x"}) + Node("b", "Neg", {"a"}) +
        Node("c", "Mul", {"b", "x"}));
   EXPECT_FALSE(Cluster());
   EXPECT_EQ(Find("c")->op(), "Mul");
   EXPECT_EQ(CountOp("_MlirCluster"), 0);
-  // Nothing even asked: no reduction is next to a candidate.
-  EXPECT_TRUE(asked_.empty());
+  // Neg and Mul are computed inline, so the probe is asked; the group never forms.
+  EXPECT_EQ(asked_, std::vector<std::string>{"_MlirCluster[Sum]@"});
+}
+
+TEST_F(MlirClusteringTest, ChainOfInlineOpsIsClusteredWhenRowsAreLongEnough) {
+  // A Gelu: 0.5 * x * (1 + erf(x * 0.7071)), every op computed inline.
+  const std::string gelu = Constant("half", {}, 0.5f) + Constant("one", {}, 1.f) +
+                           Constant("inv_sqrt2", {}, 0.70710678f) +
+                           Node("s", "Mul", {"x", "inv_sqrt2"}) + Node("e", "Erf", {"s"}) +
+                           Node("a", "AddV2", {"one", "e"}) + Node("h", "Mul", {"half", "x"}) +
+                           Node("out", "Mul", {"h", "a"});
+  Load(Input("x", {-1, 4, 32}) + gelu);
+  EXPECT_TRUE(Cluster());
+  const NodeDef* out = Find("out");
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->op(), "_MlirCluster");
+  EXPECT_EQ(Ops(*out), "Mul,Mul,Erf,AddV2,Mul");
+  EXPECT_EQ(Inputs(*out), "half,x,inv_sqrt2,one");
+
+  // Rows of 8: mostly the one-element tail loop, so elementwise fusion keeps them.
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Input("x", {4, 8}) + gelu);
+  EXPECT_FALSE(Cluster());
+  EXPECT_EQ(CountOp("_MlirCluster"), 0);
 }
 
 TEST_F(MlirClusteringTest, ReductionsThatDropTheAxisAreLeftAlone) {

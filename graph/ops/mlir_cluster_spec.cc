@@ -12,6 +12,12 @@ int ClusterOpArity(absl::string_view op) {
   return IsClusterReduction(op) ? 1 : FusedElementwiseArity(op);
 }
 
+bool IsClusterOpComputedInline(absl::string_view op) {
+  if (ClusterOpArity(op) == 2 || IsClusterReduction(op)) return true;
+  return op == "Neg" || op == "Abs" || op == "Square" || op == "Reciprocal" || op == "Relu" ||
+         op == "Relu6" || op == "Erf" || op == "Tanh";
+}
+
 absl::StatusOr<std::vector<FusedElementwiseStep>> ParseClusterProgram(
     int num_inputs, absl::Span<const std::string> ops, absl::Span<const int64_t> operands) {
   return ParseElementwiseProgram(kMlirClusterOp, ClusterOpArity, num_inputs, ops, operands);

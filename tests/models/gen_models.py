@@ -121,6 +121,7 @@ MODELS = {
     "resnet50": keras_app(tf.keras.applications.ResNet50, 224),
     "inception_v3": keras_app(tf.keras.applications.InceptionV3, 299),
     "efficientnet_b0": keras_app(tf.keras.applications.EfficientNetB0, 224),
+    "convnext_tiny": keras_app(tf.keras.applications.ConvNeXtTiny, 224),
     "transformer_encoder": transformer_encoder,
     "transformer_small": transformer_small,
     "tiny_mlp": tiny_mlp,

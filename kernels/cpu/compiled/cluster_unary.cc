@@ -105,6 +105,14 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   return nullptr;
 }
 
+bool EigenRationalsAsGenerated() {
+#if EIGEN_FAST_MATH && !defined(EIGEN_VECTORIZE_FMA)
+  return true;
+#else
+  return false;
+#endif
+}
+
 void ClusterUnaryCallback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t total) {
   CallbackFunction(id)(reinterpret_cast<float*>(address), n, flat, total);
 }

@@ -23,6 +23,10 @@ using ClusterUnaryFunction = void (*)(float* x, int64_t n, int64_t flat, int64_t
 // any other op.
 ClusterUnaryFunction FindClusterUnary(absl::string_view op);
 
+// Whether this build's Eigen computes float Erf and Tanh as the cluster code generator writes
+// them out (ClusterCodegenOptions::eigen_rationals): with EIGEN_FAST_MATH, without FMA.
+bool EigenRationalsAsGenerated();
+
 // What compiled clusters call (compiler/cluster_codegen.h, kClusterCallback): applies the op
 // with callback id `id` (ClusterCallbackId) in place to n floats at `address`.
 void ClusterUnaryCallback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t total);

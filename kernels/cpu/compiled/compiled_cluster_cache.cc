@@ -16,6 +16,9 @@
 namespace sluice {
 namespace {
 
+absl::Mutex stats_mu;
+ClusterCompileStats* const stats = new ClusterCompileStats();
+
 struct Entry {
   std::once_flag once;
   std::unique_ptr<absl::StatusOr<CompiledCluster>> result;
@@ -40,7 +43,9 @@ absl::StatusOr<CompiledCluster> Compile(absl::Span<const FusedElementwiseStep> s
                                         absl::Span<const ValueKind> input_kinds) {
   const auto start = std::chrono::steady_clock::now();
   CompiledCluster compiled;
-  ASSIGN_OR_RETURN(compiled.code, GenerateClusterCode(steps, input_kinds));
+  ClusterCodegenOptions codegen;
+  codegen.eigen_rationals = EigenRationalsAsGenerated();
+  ASSIGN_OR_RETURN(compiled.code, GenerateClusterCode(steps, input_kinds, codegen));
   MlirCompileOptions options;
   options.symbols.emplace_back(kClusterCallback, reinterpret_cast<void*>(&Callback));
   ASSIGN_OR_RETURN(compiled.module, CompileMlir(compiled.code.mlir, options));
@@ -65,13 +70,25 @@ const absl::StatusOr<CompiledCluster>* GetCompiledCluster(
     entry = slot.get();
   }
   std::call_once(entry->once, [&] {
+    const auto start = std::chrono::steady_clock::now();
     entry->result = std::make_unique<absl::StatusOr<CompiledCluster>>(Compile(steps, input_kinds));
+    {
+      absl::MutexLock lock(&stats_mu);
+      ++(entry->result->ok() ? stats->compiled : stats->failed);
+      stats->seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
     if (!entry->result->ok()) {
       LOG(WARNING) << "a cluster of " << steps.size()
                    << " ops runs unfused: it did not compile: " << entry->result->status();
     }
   });
   return entry->result.get();
+}
+
+ClusterCompileStats GetClusterCompileStats() {
+  absl::MutexLock lock(&stats_mu);
+  return *stats;
 }
 
 }  // namespace sluice

@@ -33,6 +33,14 @@ struct CompiledCluster {
 const absl::StatusOr<CompiledCluster>* GetCompiledCluster(
     absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds);
 
+// What this process has compiled so far (for `sluice benchmark` and logs).
+struct ClusterCompileStats {
+  int64_t compiled = 0;  // successful compilations
+  int64_t failed = 0;    // programs that did not compile (evaluated unfused)
+  double seconds = 0;    // spent generating and compiling, successful or not
+};
+ClusterCompileStats GetClusterCompileStats();
+
 }  // namespace sluice
 
 #endif  // SLUICE_KERNELS_CPU_COMPILED_COMPILED_CLUSTER_CACHE_H_

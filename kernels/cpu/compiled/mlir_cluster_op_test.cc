@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -175,6 +176,32 @@ TEST_F(MlirClusterTest, EveryOpInAClusterIsItsOwnKernel) {
     }
     // Row with column makes a full value.
     ExpectSameAsUnfused({op, "Sum", "Mul"}, {0, 1, 2, 3, 1}, {row, column});
+  }
+}
+
+TEST_F(MlirClusterTest, ErfAndTanhWrittenOutAreEigensOwn) {
+  // Erf and Tanh are compiled as Eigen's rational approximations: across their clamps (4 and
+  // about 7.9), Tanh's tiny range (below 0.0004), and a row long enough for vectors and a tail.
+  for (const auto& [lo, hi] : {std::pair<float, float>{-12.f, 12.f}, {-1e-3f, 1e-3f}}) {
+    const Tensor x = Random(TensorShape({5, 203}), lo, hi);
+    for (const char* op : {"Erf", "Tanh"}) {
+      ExpectSameAsUnfused({op, "Max", "Sub"}, {0, 1, 1, 2}, {x});
+      ExpectSameAsUnfused({"Mean", op, "Mul"}, {0, 1, 0, 2}, {x});
+    }
+  }
+}
+
+TEST_F(MlirClusterTest, ElementwiseOpsAloneAreTheUnfusedGraph) {
+  // A Gelu, 0.5 * x * (1 + erf(x * 0.7071)), and a tanh-approximated one with a bias.
+  const Tensor half = MakeTensor<float>(TensorShape({}), {0.5f});
+  const Tensor one = MakeTensor<float>(TensorShape({}), {1.0f});
+  const Tensor scale = MakeTensor<float>(TensorShape({}), {0.70710678f});
+  for (const TensorShape& shape : {TensorShape({2, 64, 1024}), TensorShape({3, 37})}) {
+    const Tensor x = Random(shape, -6.f, 6.f);
+    ExpectSameAsUnfused({"Mul", "Erf", "AddV2", "Mul", "Mul"}, {0, 3, 4, 2, 5, 1, 0, 7, 6},
+                        {x, half, one, scale});
+    const Tensor bias = Random(TensorShape({shape.dim_size(shape.dims() - 1)}), -1.f, 1.f);
+    ExpectSameAsUnfused({"AddV2", "Tanh", "Relu6", "Minimum"}, {0, 1, 2, 3, 4, 0}, {x, bias});
   }
 }
 
