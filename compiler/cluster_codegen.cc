@@ -338,8 +338,8 @@ class Generator {
     return Select(Compare("uno", a, a, vector), a, r, vector);
   }
 
-  // The name of `value` inside a column loop body of phase `phase`.
-  std::string Operand(int value, Scope& body, Scope& row, int phase) {
+  // The name of `value` inside a column loop body.
+  std::string Operand(int value, Scope& body, Scope& row) {
     const auto it = body.names.find(value);
     if (it != body.names.end()) return it->second;
     const ValueInfo& info = values_[value];
@@ -361,7 +361,6 @@ class Generator {
                                                Type(true)))
                          : Assign(absl::StrCat("memref.load %scratch[", at, "] : ", MemRef()));
     }
-    (void)phase;
     body.names[value] = name;
     return name;
   }
@@ -392,12 +391,12 @@ class Generator {
       const ValueInfo& info = values_[v];
       const FusedElementwiseStep& step = Step(v);
       if (!IsColumnwise(info.kind) || info.phase != p || IsClusterReduction(step.op)) continue;
-      const std::string a = Operand(step.operands[0], body, row, p);
+      const std::string a = Operand(step.operands[0], body, row);
       std::string result;
       if (step.arity == 1) {
         result = Unary(step.op, a, vector, info.kind, "%c_i64");
       } else {
-        result = BinaryOp(step.op, a, Operand(step.operands[1], body, row, p), vector);
+        result = BinaryOp(step.op, a, Operand(step.operands[1], body, row), vector);
       }
       body.names[v] = result;
       const char* store = vector ? "vector.store " : "memref.store ";
@@ -414,7 +413,7 @@ class Generator {
     std::vector<std::string> next;
     for (size_t j = 0; j < reductions.size(); ++j) {
       const FusedElementwiseStep& step = Step(reductions[j]);
-      const std::string x = Operand(step.operands[0], body, row, p);
+      const std::string x = Operand(step.operands[0], body, row);
       if (vector) {
         next.push_back(Combine(step.op, accumulators[j], x, true));
       } else {

@@ -40,6 +40,21 @@ constexpr int64_t kMinInlineColumns = 16;
 // How a value of a group relates to the group's full shape F (see the header).
 enum class Kind { kFull, kRow, kCol, kScalar };
 
+// As mlir_cluster_spec.h names the kinds.
+const char* KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kFull:
+      return "full";
+    case Kind::kRow:
+      return "row";
+    case Kind::kCol:
+      return "column";
+    case Kind::kScalar:
+      break;
+  }
+  return "scalar";
+}
+
 bool IsKnownOne(DimensionHandle d) {
   return InferenceContext::ValueKnown(d) && InferenceContext::Value(d) == 1;
 }
@@ -370,6 +385,11 @@ class MlirClusterer {
     AddNodeAttr("N", static_cast<int64_t>(num_inputs), &def);
     AddNodeAttr("ops", ops, &def);
     AddNodeAttr("operands", operands, &def);
+    // What the pass found, for tools (sluice optimize --emit-mlir); the kernel finds the
+    // kinds again from the shapes it is given.
+    std::vector<std::string> input_kinds;
+    for (int i = 0; i < num_inputs; ++i) input_kinds.push_back(KindName(kinds[i]));
+    AddNodeAttr(kMlirClusterInputKindsAttr, input_kinds, &def);
     if (!opts_.kernel_exists(def, root->assigned_device_name())) return absl::OkStatus();
 
     // The axes constants, read before their consumers go.

@@ -147,6 +147,8 @@ TEST_F(MlirClusteringTest, LayerNormalisationBecomesOneCluster) {
   EXPECT_EQ(cluster->attr().at("N").i(), 4);
   // The axes are no inputs; the others in order of first use.
   EXPECT_EQ(Inputs(*cluster), "x,eps,gamma,beta");
+  const auto& kinds = cluster->attr().at("_input_kinds").list().s();
+  EXPECT_EQ(absl::StrJoin(kinds.begin(), kinds.end(), ","), "full,scalar,column,column");
   EXPECT_EQ(Ops(*cluster), "Mean,SquaredDifference,Mean,AddV2,Rsqrt,Mul,Mul,Sub,Mul,AddV2");
   // mean = Mean(x) (4), sq = SquaredDifference(x, 4) (5), var = Mean(5) (6), 6 + eps (7), rsqrt(7)
   // (8), scale = 8 * gamma (9), mean * 9 (10), beta - 10 (11), x * 9 (12), 12 + 11 (13).

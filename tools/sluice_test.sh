@@ -522,6 +522,15 @@ run optimize_l0 0 optimize "$data/int_add.pbtxt" -o "$tmp/opt_l0.pb" --level L0 
 expect "$tmp/optimize_l0.out" "Wrote $tmp/opt_l0.pb: 6 nodes (the input had 7)"
 run optimize_level 2 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --level L2
 run optimize_no_out 2 optimize "$data/int_add.pbtxt"
+# --emit-mlir: the layer norm becomes one cluster, whose MLIR is written before and after
+# lowering; the optimized graph still runs.
+run optimize_mlir 0 optimize "$data/layer_norm.pbtxt" -o "$tmp/ln_opt.pbtxt" --emit-mlir "$tmp/mlir"
+expect "$tmp/optimize_mlir.out" "Wrote the MLIR of 1 compiled cluster(s) into $tmp/mlir"
+grep -q "func.func @cluster" "$tmp/mlir/out.mlir" || fail "--emit-mlir wrote no cluster function"
+grep -q "llvm.func @cluster" "$tmp/mlir/out.llvm.mlir" || fail "--emit-mlir wrote no lowered module"
+grep -q "_MlirCluster" "$tmp/ln_opt.pbtxt" || fail "optimize --emit-mlir wrote no cluster node"
+run optimized_cluster_runs 0 run "$tmp/ln_opt.pbtxt" --input x=zeros --shape x=3,16
+expect "$tmp/optimized_cluster_runs.out" "out: float [3,16]  min 0 max 0 mean 0"
 run optimize_bad_fetch 1 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --fetch nosuch
 expect "$tmp/optimize_bad_fetch.err" "unknown output 'nosuch'"
 # A --dump-dir that cannot be written is an error before any pass runs, and no output is

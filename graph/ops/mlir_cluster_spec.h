@@ -32,6 +32,12 @@ namespace sluice {
 
 inline constexpr char kMlirClusterOp[] = "_MlirCluster";
 
+// An internal attr the clustering pass adds: each input's kind as the pass found it from the
+// graph's shapes ("full", "row", "column" or "scalar"). Informative only (tools read it to
+// generate a cluster's code without running it); the kernel finds the kinds from the shapes
+// it is given.
+inline constexpr char kMlirClusterInputKindsAttr[] = "_input_kinds";
+
 // Whether `op` is one of the reductions a cluster takes (Sum, Mean, Max, Min).
 bool IsClusterReduction(absl::string_view op);
 

@@ -3,7 +3,10 @@
 // GraphDef that loads anywhere: placement is dropped again, Placeholders stay inputs. The
 // model is loaded as `run` loads it (LoadModel), so what run rejects before a step (a Const
 // whose value is not of its dtype, ...) is an error here too, not written out; --dump-dir
-// must be writable (an error otherwise, before any pass runs).
+// must be writable (an error otherwise, before any pass runs). --emit-mlir DIR also runs the
+// fusions a session runs (the remapper, compiled clusters, elementwise fusion: the written
+// graph is then the one a session executes) and writes each compiled cluster's MLIR into DIR
+// (cluster_mlir.h).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -28,6 +31,7 @@
 #include "runtime/session/host_constant_evaluator.h"
 #include "runtime/session/runtime_device_support.h"
 #include "tools/cli/args.h"
+#include "tools/cli/cluster_mlir.h"
 #include "tools/cli/commands.h"
 #include "tools/cli/model.h"
 #include "tools/cli/report.h"
@@ -44,6 +48,7 @@ struct OptimizeFlags {
   std::vector<std::string> fetches;
   std::string level = "L1";
   std::string dump_dir;
+  std::string emit_mlir;
 };
 
 // --dump-dir must be a directory this process can write in: created if missing, then tried
@@ -97,6 +102,7 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   opts.partition.get_incarnation = [](const std::string&) -> uint64_t { return 1; };
   SetMemoryTypeCallbacks(&opts.partition);
   opts.dump_dir = dump_dir;
+  if (!flags.emit_mlir.empty()) opts.kernel_exists = MakeKernelExists();
 
   auto graph = std::make_unique<Graph>(OpRegistry::Global());
   GraphConstructorOptions graph_options;
@@ -121,6 +127,13 @@ absl::Status Optimize(const OptimizeFlags& flags) {
   RETURN_IF_ERROR(text ? WriteTextProtoFile(out, optimized) : WriteBinaryProtoFile(out, optimized));
   std::printf("Wrote %s: %d nodes (the input had %d)\n", Printable(out).c_str(),
               optimized.node_size(), model.graph_def.node_size());
+  if (!flags.emit_mlir.empty()) {
+    const std::string dir = UserPath(flags.emit_mlir);
+    int clusters = 0;
+    RETURN_IF_ERROR(EmitClusterMlir(optimized, dir, &clusters));
+    std::printf("Wrote the MLIR of %d compiled cluster(s) into %s\n", clusters,
+                Printable(dir).c_str());
+  }
   return absl::OkStatus();
 }
 
@@ -129,7 +142,7 @@ absl::Status Optimize(const OptimizeFlags& flags) {
 int OptimizeCommand(const Args& args) {
   OptimizeFlags flags;
   ArgParser parser(
-      "optimize MODEL -o OUT [--fetch NAME]... [--level L0|L1] [--dump-dir DIR]",
+      "optimize MODEL -o OUT [--fetch NAME]... [--level L0|L1] [--dump-dir DIR] [--emit-mlir DIR]",
       "Runs Sluice's graph pipeline (prune, place, constant folding, CSE, simplify) for the\n"
       "fetched tensors and writes the optimized GraphDef (text if OUT ends in .pbtxt), with\n"
       "per-pass statistics: nodes before and after, and time.");
@@ -143,6 +156,10 @@ int OptimizeCommand(const Args& args) {
   parser.AddString("dump-dir", "DIR",
                    "write the graph after each pass into DIR (created; an error if not writable)",
                    &flags.dump_dir);
+  parser.AddString("emit-mlir", "DIR",
+                   "also run the session's fusions and write each compiled cluster's MLIR, "
+                   "before and after lowering, into DIR",
+                   &flags.emit_mlir);
   const int parsed = HandleParseResult("optimize", parser, parser.Parse(args));
   if (parsed >= 0) return parsed;
   if (flags.out.empty()) return ReportUsageError("optimize", parser, "-o OUT is required");
