@@ -21,7 +21,7 @@ ClusterCompileStats* const stats = new ClusterCompileStats();
 
 struct Entry {
   std::once_flag once;
-  std::unique_ptr<absl::StatusOr<CompiledCluster>> result;
+  CompiledCluster cluster;
 };
 
 std::string Key(absl::Span<const FusedElementwiseStep> steps,
@@ -39,26 +39,36 @@ void Callback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t tota
   ClusterUnaryCallback(id, address, n, flat, total);
 }
 
-absl::StatusOr<CompiledCluster> Compile(absl::Span<const FusedElementwiseStep> steps,
-                                        absl::Span<const ValueKind> input_kinds) {
-  const auto start = std::chrono::steady_clock::now();
-  CompiledCluster compiled;
+// Generates and compiles; a failure is recorded in the result, never returned.
+void Compile(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds,
+             CompiledCluster* cluster) {
   ClusterCodegenOptions codegen;
   codegen.eigen_rationals = EigenRationalsAsGenerated();
-  ASSIGN_OR_RETURN(compiled.code, GenerateClusterCode(steps, input_kinds, codegen));
+  cluster->code = GenerateClusterCode(steps, input_kinds, codegen);
+  if (!cluster->code.ok()) {
+    cluster->failure = cluster->code.status();
+    return;
+  }
   MlirCompileOptions options;
   options.symbols.emplace_back(kClusterCallback, reinterpret_cast<void*>(&Callback));
-  ASSIGN_OR_RETURN(compiled.module, CompileMlir(compiled.code.mlir, options));
-  ASSIGN_OR_RETURN(compiled.function, compiled.module->Lookup(kClusterFunction));
-  compiled.compile_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return compiled;
+  auto module = CompileMlir(cluster->code->mlir, options);
+  if (!module.ok()) {
+    cluster->failure = module.status();
+    return;
+  }
+  auto function = (*module)->Lookup(kClusterFunction);
+  if (!function.ok()) {
+    cluster->failure = function.status();
+    return;
+  }
+  cluster->module = *std::move(module);
+  cluster->function = *function;
 }
 
 }  // namespace
 
-const absl::StatusOr<CompiledCluster>* GetCompiledCluster(
-    absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds) {
+const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep> steps,
+                                          absl::Span<const ValueKind> input_kinds) {
   static absl::Mutex mu;
   static auto* const entries = new absl::flat_hash_map<std::string, std::unique_ptr<Entry>>();
   const std::string key = Key(steps, input_kinds);
@@ -71,19 +81,21 @@ const absl::StatusOr<CompiledCluster>* GetCompiledCluster(
   }
   std::call_once(entry->once, [&] {
     const auto start = std::chrono::steady_clock::now();
-    entry->result = std::make_unique<absl::StatusOr<CompiledCluster>>(Compile(steps, input_kinds));
+    Compile(steps, input_kinds, &entry->cluster);
+    const bool compiled = entry->cluster.function != nullptr;
     {
       absl::MutexLock lock(&stats_mu);
-      ++(entry->result->ok() ? stats->compiled : stats->failed);
+      ++(compiled ? stats->compiled : stats->failed);
       stats->seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    if (!entry->result->ok()) {
+    // A program that does not fit its kinds is the kernel's error to report, not a warning.
+    if (!compiled && entry->cluster.code.ok()) {
       LOG(WARNING) << "a cluster of " << steps.size()
-                   << " ops runs unfused: it did not compile: " << entry->result->status();
+                   << " ops runs unfused: it did not compile: " << entry->cluster.failure;
     }
   });
-  return entry->result.get();
+  return entry->cluster;
 }
 
 ClusterCompileStats GetClusterCompileStats() {

@@ -21,17 +21,20 @@
 namespace sluice {
 
 struct CompiledCluster {
-  ClusterCode code;  // its text, kinds and scratch needs
-  std::unique_ptr<CompiledMlirModule> module;
+  // The generated code (its text, every value's kind, its scratch needs), or INVALID_ARGUMENT
+  // when the program does not fit its inputs' kinds (GenerateClusterCode).
+  absl::StatusOr<ClusterCode> code;
+  // Set when the code compiled; `failure` says why not otherwise.
   CompiledMlirModule::PackedFunction function = nullptr;
-  double compile_seconds = 0;
+  absl::Status failure;
+  std::unique_ptr<CompiledMlirModule> module;
 };
 
-// The compiled cluster for `steps` with inputs of `input_kinds`, compiling it on first use
-// (other callers with the same key wait for that compilation). The result stays valid for
-// the life of the process.
-const absl::StatusOr<CompiledCluster>* GetCompiledCluster(
-    absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds);
+// The compiled cluster for `steps` with inputs of `input_kinds`, generated and compiled on
+// first use (other callers with the same key wait for that compilation). The result stays
+// valid, at the same address, for the life of the process.
+const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep> steps,
+                                          absl::Span<const ValueKind> input_kinds);
 
 // What this process has compiled so far (for `sluice benchmark` and logs).
 struct ClusterCompileStats {

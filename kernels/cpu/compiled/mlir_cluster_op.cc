@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "compiler/cluster_codegen.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
@@ -64,18 +66,12 @@ class MlirClusterOp : public OpKernel {
     const int64_t cols = full.dim_size(full.dims() - 1);
     int64_t rows = 1;
     for (int d = 0; d + 1 < full.dims(); ++d) rows *= full.dim_size(d);
-    // The output's kind follows from the inputs'; a malformed program is refused here.
-    const absl::StatusOr<CompiledCluster>* compiled = GetCompiledCluster(steps_, kinds);
-    std::vector<ValueKind> value_kinds;
-    if (compiled->ok()) {
-      value_kinds = (*compiled)->code.value_kinds;
-    } else {
-      auto code = GenerateClusterCode(steps_, kinds);
-      OP_REQUIRES(
-          ctx, code.ok(),
-          errors::InvalidArgument("Node '", name(), "' (_MlirCluster): ", code.status().message()));
-      value_kinds = code->value_kinds;
-    }
+    // The output's kind follows from the inputs'; a program that does not fit them is refused.
+    const CompiledCluster& cluster = Cluster(kinds);
+    OP_REQUIRES(ctx, cluster.code.ok(),
+                errors::InvalidArgument("Node '", name(),
+                                        "' (_MlirCluster): ", cluster.code.status().message()));
+    const std::vector<ValueKind>& value_kinds = cluster.code->value_kinds;
     TensorShape out_shape = full;
     if (value_kinds.back() == ValueKind::kRow) {
       out_shape.set_dim(full.dims() - 1, 1);  // shape-safe: a dim made 1 shrinks a valid shape
@@ -87,13 +83,12 @@ class MlirClusterOp : public OpKernel {
     std::vector<const float*> inputs;
     for (int i = 0; i < num_inputs_; ++i) inputs.push_back(ctx->input(i).base<float>());
     float* result = out->base<float>();
-    if (!compiled->ok() || !CompiledOrderMatches(ctx, rows, cols)) {
+    if (cluster.function == nullptr || !CompiledOrderMatches(ctx, rows, cols)) {
       OP_REQUIRES_OK(ctx,
                      EvaluateClusterUnfused(ctx, steps_, value_kinds, inputs, rows, cols, result));
       return;
     }
-    const CompiledCluster& cluster = **compiled;
-    const int64_t scratch = kClusterScratchSlot + cluster.code.scratch_rows * cols;
+    const int64_t scratch = kClusterScratchSlot + cluster.code->scratch_rows * cols;
     const Eigen::TensorOpCost row_cost(sizeof(float) * cols * num_inputs_, sizeof(float) * cols,
                                        static_cast<double>(cols) * 2 * steps_.size());
     OP_REQUIRES_OK(
@@ -105,6 +100,23 @@ class MlirClusterOp : public OpKernel {
   }
 
  private:
+  // The process-wide compiled cluster for these input kinds, remembered by this kernel so
+  // that later steps skip the process-wide lookup.
+  const CompiledCluster& Cluster(const std::vector<ValueKind>& kinds) {
+    std::string key;
+    for (const ValueKind kind : kinds)
+      key.push_back(static_cast<char>('0' + static_cast<int>(kind)));
+    {
+      absl::MutexLock lock(&mu_);
+      const auto it = clusters_.find(key);
+      if (it != clusters_.end()) return *it->second;
+    }
+    const CompiledCluster& cluster = GetCompiledCluster(steps_, kinds);
+    absl::MutexLock lock(&mu_);
+    clusters_.emplace(key, &cluster);
+    return cluster;
+  }
+
   void Run(const CompiledCluster& cluster, const std::vector<ValueKind>& kinds,
            const std::vector<const float*>& inputs, float* result, int64_t result_size,
            float* scratch, int64_t scratch_size, int64_t first, int64_t last, int64_t rows,
@@ -201,6 +213,10 @@ class MlirClusterOp : public OpKernel {
 
   int num_inputs_ = 0;
   std::vector<FusedElementwiseStep> steps_;
+  absl::Mutex mu_;
+  // Input kinds (one digit per input) -> the compiled cluster; at most 4^N entries, in
+  // practice one or two per node.
+  absl::flat_hash_map<std::string, const CompiledCluster*> clusters_ ABSL_GUARDED_BY(mu_);
 };
 
 REGISTER_KERNEL_BUILDER(Name("_MlirCluster").Device(DEVICE_CPU).TypeConstraint<float>("T"),
