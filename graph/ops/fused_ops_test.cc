@@ -78,6 +78,23 @@ TEST(FusedElementwiseShapeTest, RejectsMalformedPrograms) {
               IsInvalidArgument("at least one op"));
 }
 
+TEST(MlirClusterShapeTest, ReductionsKeepTheLastAxisAsOne) {
+  // A layer norm's variance: Mean(SquaredDifference(x, Mean(x))), a row value.
+  const std::string variance =
+      "T=DT_FLOAT, N=1, ops=['Mean', 'SquaredDifference', 'Mean'], operands=[0, 0, 1, 2]";
+  EXPECT_EQ(Infer("_MlirCluster", variance, "[2,3,8]"), "[2,3,1]");
+  EXPECT_EQ(Infer("_MlirCluster", variance, "[?,3,?]"), "[?,3,1]");
+  EXPECT_EQ(Infer("_MlirCluster", variance, "?"), "?");
+  // Back to the full shape by a row with a column.
+  EXPECT_EQ(
+      Infer("_MlirCluster", "T=DT_FLOAT, N=2, ops=['Max', 'Mul'], operands=[0, 2, 1]", "[4,8];[8]"),
+      "[4,8]");
+  EXPECT_THAT(Infer("_MlirCluster", "T=DT_FLOAT, N=1, ops=['Sum'], operands=[0]", "[]"),
+              IsInvalidArgument("reduces the last axis of a scalar"));
+  EXPECT_THAT(Infer("_MlirCluster", "T=DT_FLOAT, N=1, ops=['ArgMax'], operands=[0]", "[2]"),
+              IsInvalidArgument("_MlirCluster cannot evaluate op 0 'ArgMax'"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice
