@@ -40,8 +40,10 @@ struct ValueInfo {
 
 // One loop body (vector or scalar) or scope being written: the SSA names of values in it.
 struct Scope {
-  bool vector = false;
+  int width = 1;                                // columns at a time in a loop body
   absl::flat_hash_map<int, std::string> names;  // value index -> SSA name
+  // Row values and scalars broadcast for a phase: (value index, width) -> SSA name.
+  absl::flat_hash_map<std::pair<int, int>, std::string> broadcasts;
 };
 
 class Generator {
@@ -148,6 +150,12 @@ class Generator {
            op == "RealDiv" || op == "Maximum" || op == "Minimum" || op == "SquaredDifference";
   }
 
+  // The vector loops' widths, widest first: 16 then 8, or 8.
+  std::vector<int> VectorWidths() const {
+    if (options_.vector_width == 2 * kWidth) return {2 * kWidth, kWidth};
+    return {kWidth};
+  }
+
   // ---- text ----
 
   std::string Fresh() { return absl::StrCat("%v", next_name_++); }
@@ -160,47 +168,51 @@ class Generator {
     return name;
   }
 
-  static const char* Type(bool vector) { return vector ? "vector<8xf32>" : "f32"; }
-  static const char* BoolType(bool vector) { return vector ? "vector<8xi1>" : "i1"; }
+  // Values are computed `width` columns at a time: 1 (f32), 8 or 16 (vectors).
+  static std::string Type(int width) {
+    return width == 1 ? "f32" : absl::StrCat("vector<", width, "xf32>");
+  }
+  static std::string BoolType(int width) {
+    return width == 1 ? "i1" : absl::StrCat("vector<", width, "xi1>");
+  }
   static std::string MemRef() { return "memref<?xf32>"; }
 
-  std::string Constant(const char* name, bool vector) {
-    return absl::StrCat("%", name, vector ? "_v" : "_s");
+  std::string Constant(const char* name, int width) {
+    return width == 1 ? absl::StrCat("%", name, "_s") : absl::StrCat("%", name, "_v", width);
   }
 
-  std::string Binary(const char* op, const std::string& a, const std::string& b, bool vector) {
-    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", Type(vector)));
+  std::string Binary(const char* op, const std::string& a, const std::string& b, int width) {
+    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", Type(width)));
   }
   std::string Compare(const char* predicate, const std::string& a, const std::string& b,
-                      bool vector) {
-    return Assign(absl::StrCat("arith.cmpf ", predicate, ", ", a, ", ", b, " : ", Type(vector)));
+                      int width) {
+    return Assign(absl::StrCat("arith.cmpf ", predicate, ", ", a, ", ", b, " : ", Type(width)));
   }
-  std::string Select(const std::string& c, const std::string& a, const std::string& b,
-                     bool vector) {
-    if (vector) {
-      return Assign(
-          absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : vector<8xi1>, ", Type(true)));
+  std::string Select(const std::string& c, const std::string& a, const std::string& b, int width) {
+    if (width > 1) {
+      return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : ", BoolType(width), ", ",
+                                 Type(width)));
     }
     return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : f32"));
   }
-  std::string Or(const std::string& a, const std::string& b, bool vector) {
-    return Assign(absl::StrCat("arith.ori ", a, ", ", b, " : ", BoolType(vector)));
+  std::string Or(const std::string& a, const std::string& b, int width) {
+    return Assign(absl::StrCat("arith.ori ", a, ", ", b, " : ", BoolType(width)));
   }
 
   // A reduction's Combine, as reducers.h defines it.
   std::string Combine(absl::string_view op, const std::string& acc, const std::string& x,
-                      bool vector) {
-    if (op == "Sum" || op == "Mean") return Binary("addf", acc, x, vector);
+                      int width) {
+    if (op == "Sum" || op == "Mean") return Binary("addf", acc, x, width);
     // Max: x replaces acc when greater or NaN (a NaN, once met, sticks); Min likewise.
-    const std::string better = Compare(op == "Max" ? "ogt" : "olt", x, acc, vector);
-    const std::string nan = Compare("uno", x, x, vector);
-    return Select(Or(better, nan, vector), x, acc, vector);
+    const std::string better = Compare(op == "Max" ? "ogt" : "olt", x, acc, width);
+    const std::string nan = Compare("uno", x, x, width);
+    return Select(Or(better, nan, width), x, acc, width);
   }
 
-  std::string Identity(absl::string_view op, bool vector) {
-    if (op == "Max") return Constant("neg_inf", vector);
-    if (op == "Min") return Constant("pos_inf", vector);
-    return Constant("zero", vector);
+  std::string Identity(absl::string_view op, int width) {
+    if (op == "Max") return Constant("neg_inf", width);
+    if (op == "Min") return Constant("pos_inf", width);
+    return Constant("zero", width);
   }
 
   // Flat index and size of element `c` (or the row) of a value of `kind`, as i64 names.
@@ -219,58 +231,56 @@ class Generator {
   }
 
   // The kernel's own functor through the callback: the value goes through the scratch slot.
-  std::string Callback(int id, const std::string& x, bool vector, ValueKind kind,
+  std::string Callback(int id, const std::string& x, int width, ValueKind kind,
                        const std::string& column_i64) {
     const auto [flat, total] = FlatIndex(kind, column_i64);
-    if (vector) {
-      Line(absl::StrCat("vector.store ", x, ", %scratch[%c0] : ", MemRef(), ", ", Type(true)));
+    if (width > 1) {
+      Line(absl::StrCat("vector.store ", x, ", %scratch[%c0] : ", MemRef(), ", ", Type(width)));
     } else {
       Line(absl::StrCat("memref.store ", x, ", %scratch[%c0] : ", MemRef()));
     }
-    Line(absl::StrCat("func.call @", kClusterCallback, "(%op", id, ", %scratch_address, ",
-                      vector ? "%eight_i64" : "%one_i64", ", ", flat, ", ", total,
-                      ") : (i64, i64, i64, i64, i64) -> ()"));
-    if (vector) {
-      return Assign(absl::StrCat("vector.load %scratch[%c0] : ", MemRef(), ", ", Type(true)));
+    Line(absl::StrCat("func.call @", kClusterCallback, "(%op", id, ", %scratch_address, ", "%count",
+                      width, "_i64, ", flat, ", ", total, ") : (i64, i64, i64, i64, i64) -> ()"));
+    if (width > 1) {
+      return Assign(absl::StrCat("vector.load %scratch[%c0] : ", MemRef(), ", ", Type(width)));
     }
     return Assign(absl::StrCat("memref.load %scratch[%c0] : ", MemRef()));
   }
 
   // A float constant with exactly the bits `value` has here (MLIR's hexadecimal form, so that
   // no decimal conversion can round it differently).
-  std::string Float(float value, bool vector) {
+  std::string Float(float value, int width) {
     const std::string scalar =
         Assign(absl::StrFormat("arith.constant 0x%08X : f32", absl::bit_cast<uint32_t>(value)));
-    if (!vector) return scalar;
-    return Assign(absl::StrCat("vector.broadcast ", scalar, " : f32 to ", Type(true)));
+    if (width == 1) return scalar;
+    return Assign(absl::StrCat("vector.broadcast ", scalar, " : f32 to ", Type(width)));
   }
 
   // Eigen's pmadd without FMA: a multiply, then an add.
-  std::string MultiplyAdd(const std::string& a, const std::string& b, float c, bool vector) {
-    return Binary("addf", Binary("mulf", a, b, vector), Float(c, vector), vector);
+  std::string MultiplyAdd(const std::string& a, const std::string& b, float c, int width) {
+    return Binary("addf", Binary("mulf", a, b, width), Float(c, width), width);
   }
 
   // x * p(x^2) / q(x^2) with x clamped to [-limit, limit], as Eigen's generic_fast_erf_float
   // and generic_fast_tanh_float: Eigen's pmin(a, b) is b < a ? b : a and pmax(a, b) is
   // b > a ? b : a. `alpha` and `beta` run from the highest coefficient down.
-  std::string Rational(const std::string& a, bool vector, float limit,
-                       absl::Span<const float> alpha, absl::Span<const float> beta,
-                       std::string* clamped) {
-    const std::string hi = Float(limit, vector);
-    const std::string lo = Float(-limit, vector);
-    std::string x = Select(Compare("olt", hi, a, vector), hi, a, vector);
-    x = Select(Compare("ogt", lo, x, vector), lo, x, vector);
+  std::string Rational(const std::string& a, int width, float limit, absl::Span<const float> alpha,
+                       absl::Span<const float> beta, std::string* clamped) {
+    const std::string hi = Float(limit, width);
+    const std::string lo = Float(-limit, width);
+    std::string x = Select(Compare("olt", hi, a, width), hi, a, width);
+    x = Select(Compare("ogt", lo, x, width), lo, x, width);
     *clamped = x;
-    const std::string x2 = Binary("mulf", x, x, vector);
-    std::string p = MultiplyAdd(x2, Float(alpha[0], vector), alpha[1], vector);
-    for (size_t i = 2; i < alpha.size(); ++i) p = MultiplyAdd(x2, p, alpha[i], vector);
-    p = Binary("mulf", x, p, vector);
-    std::string q = MultiplyAdd(x2, Float(beta[0], vector), beta[1], vector);
-    for (size_t i = 2; i < beta.size(); ++i) q = MultiplyAdd(x2, q, beta[i], vector);
-    return Binary("divf", p, q, vector);
+    const std::string x2 = Binary("mulf", x, x, width);
+    std::string p = MultiplyAdd(x2, Float(alpha[0], width), alpha[1], width);
+    for (size_t i = 2; i < alpha.size(); ++i) p = MultiplyAdd(x2, p, alpha[i], width);
+    p = Binary("mulf", x, p, width);
+    std::string q = MultiplyAdd(x2, Float(beta[0], width), beta[1], width);
+    for (size_t i = 2; i < beta.size(); ++i) q = MultiplyAdd(x2, q, beta[i], width);
+    return Binary("divf", p, q, width);
   }
 
-  std::string Erf(const std::string& a, bool vector) {
+  std::string Erf(const std::string& a, int width) {
     // Eigen 3.4, SpecialFunctionsImpl.h, generic_fast_erf_float.
     static constexpr float kAlpha[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
                                        -2.10102402082508e-06f, -5.69250639462346e-05f,
@@ -280,10 +290,10 @@ class Generator {
                                       -1.68282697438203e-03f, -7.37332916720468e-03f,
                                       -1.42647390514189e-02f};
     std::string clamped;
-    return Rational(a, vector, 4.f, kAlpha, kBeta, &clamped);
+    return Rational(a, width, 4.f, kAlpha, kBeta, &clamped);
   }
 
-  std::string Tanh(const std::string& a, bool vector) {
+  std::string Tanh(const std::string& a, int width) {
     // Eigen 3.4, MathFunctionsImpl.h, generic_fast_tanh_float without FMA; below 0.0004 in
     // magnitude the (clamped) input itself.
     static constexpr float kAlpha[] = {-2.76076847742355e-16f, 2.00018790482477e-13f,
@@ -293,49 +303,65 @@ class Generator {
     static constexpr float kBeta[] = {1.19825839466702e-06f, 1.18534705686654e-04f,
                                       2.26843463243900e-03f, 4.89352518554385e-03f};
     std::string clamped;
-    const std::string ratio = Rational(a, vector, 7.90531110763549805f, kAlpha, kBeta, &clamped);
-    const std::string magnitude = Assign(absl::StrCat("math.abs ", a, " : ", Type(vector)));
-    const std::string tiny = Compare("olt", magnitude, Float(0.0004f, vector), vector);
-    return Select(tiny, clamped, ratio, vector);
+    const std::string ratio = Rational(a, width, 7.90531110763549805f, kAlpha, kBeta, &clamped);
+    const std::string magnitude = Assign(absl::StrCat("math.abs ", a, " : ", Type(width)));
+    const std::string tiny = Compare("olt", magnitude, Float(0.0004f, width), width);
+    return Select(tiny, clamped, ratio, width);
   }
 
-  std::string Unary(absl::string_view op, const std::string& x, bool vector, ValueKind kind,
+  std::string Unary(absl::string_view op, const std::string& x, int width, ValueKind kind,
                     const std::string& column_i64) {
-    if (options_.eigen_rationals && op == "Erf") return Erf(x, vector);
-    if (options_.eigen_rationals && op == "Tanh") return Tanh(x, vector);
+    if (options_.eigen_rationals && op == "Erf") return Erf(x, width);
+    if (options_.eigen_rationals && op == "Tanh") return Tanh(x, width);
     const int id = ClusterCallbackId(op);
-    if (id >= 0) return Callback(id, x, vector, kind, column_i64);
-    if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(vector)));
-    if (op == "Abs") return Assign(absl::StrCat("math.abs ", x, " : ", Type(vector)));
-    if (op == "Square") return Binary("mulf", x, x, vector);
-    if (op == "Reciprocal") return Binary("divf", Constant("one", vector), x, vector);
+    if (id >= 0) return Callback(id, x, width, kind, column_i64);
+    if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(width)));
+    if (op == "Abs") return Assign(absl::StrCat("math.abs ", x, " : ", Type(width)));
+    if (op == "Square") return Binary("mulf", x, x, width);
+    if (op == "Reciprocal") return Binary("divf", Constant("one", width), x, width);
     // Relu is x < 0 ? 0 : x (NaN and -0 pass through, as Eigen's max keeps its first
     // operand); Relu6 then takes 6 < r ? 6 : r.
-    const std::string zero = Constant("zero", vector);
-    std::string r = Select(Compare("olt", x, zero, vector), zero, x, vector);
+    const std::string zero = Constant("zero", width);
+    std::string r = Select(Compare("olt", x, zero, width), zero, x, width);
     if (op == "Relu6") {
-      const std::string six = Constant("six", vector);
-      r = Select(Compare("olt", six, r, vector), six, r, vector);
+      const std::string six = Constant("six", width);
+      r = Select(Compare("olt", six, r, width), six, r, width);
     }
     return r;
   }
 
   std::string BinaryOp(absl::string_view op, const std::string& a, const std::string& b,
-                       bool vector) {
-    if (op == "Add" || op == "AddV2") return Binary("addf", a, b, vector);
-    if (op == "Sub") return Binary("subf", a, b, vector);
-    if (op == "Mul") return Binary("mulf", a, b, vector);
-    if (op == "Div" || op == "RealDiv") return Binary("divf", a, b, vector);
+                       int width) {
+    if (op == "Add" || op == "AddV2") return Binary("addf", a, b, width);
+    if (op == "Sub") return Binary("subf", a, b, width);
+    if (op == "Mul") return Binary("mulf", a, b, width);
+    if (op == "Div" || op == "RealDiv") return Binary("divf", a, b, width);
     if (op == "SquaredDifference") {
-      const std::string d = Binary("subf", a, b, vector);
-      return Binary("mulf", d, d, vector);
+      const std::string d = Binary("subf", a, b, width);
+      return Binary("mulf", d, d, width);
     }
     // Maximum and Minimum: a NaN operand wins, the first one if both are NaN.
     const std::string pick =
-        op == "Maximum" ? Compare("olt", a, b, vector) : Compare("olt", b, a, vector);
-    std::string r = Select(pick, b, a, vector);
-    r = Select(Compare("uno", b, b, vector), b, r, vector);
-    return Select(Compare("uno", a, a, vector), a, r, vector);
+        op == "Maximum" ? Compare("olt", a, b, width) : Compare("olt", b, a, width);
+    std::string r = Select(pick, b, a, width);
+    r = Select(Compare("uno", b, b, width), b, r, width);
+    return Select(Compare("uno", a, a, width), a, r, width);
+  }
+
+  std::string Load(const std::string& memref, const std::string& index, int width) {
+    if (width == 1)
+      return Assign(absl::StrCat("memref.load ", memref, "[", index, "] : ", MemRef()));
+    return Assign(
+        absl::StrCat("vector.load ", memref, "[", index, "] : ", MemRef(), ", ", Type(width)));
+  }
+  void Store(const std::string& value, const std::string& memref, const std::string& index,
+             int width) {
+    if (width == 1) {
+      Line(absl::StrCat("memref.store ", value, ", ", memref, "[", index, "] : ", MemRef()));
+    } else {
+      Line(absl::StrCat("vector.store ", value, ", ", memref, "[", index, "] : ", MemRef(), ", ",
+                        Type(width)));
+    }
   }
 
   // The name of `value` inside a column loop body.
@@ -345,21 +371,15 @@ class Generator {
     const ValueInfo& info = values_[value];
     std::string name;
     if (!IsColumnwise(info.kind)) {
-      name = body.vector ? row.names.at(-1 - value) : row.names.at(value);
+      name = body.width == 1 ? row.names.at(value) : row.broadcasts.at({value, body.width});
     } else if (info.input >= 0) {
       const char* index = info.kind == ValueKind::kFull ? "%index" : "%c";
-      name =
-          body.vector
-              ? Assign(absl::StrCat("vector.load %in", info.input, "[", index, "] : ", MemRef(),
-                                    ", ", Type(true)))
-              : Assign(absl::StrCat("memref.load %in", info.input, "[", index, "] : ", MemRef()));
+      name = Load(absl::StrCat("%in", info.input), index, body.width);
     } else {
       // Computed in an earlier phase and kept in its scratch row.
       const std::string at =
           Assign(absl::StrCat("arith.addi %scratch_row", info.scratch, ", %c : index"));
-      name = body.vector ? Assign(absl::StrCat("vector.load %scratch[", at, "] : ", MemRef(), ", ",
-                                               Type(true)))
-                         : Assign(absl::StrCat("memref.load %scratch[", at, "] : ", MemRef()));
+      name = Load("%scratch", at, body.width);
     }
     body.names[value] = name;
     return name;
@@ -371,20 +391,20 @@ class Generator {
     const std::string a = scope.names.at(step.operands[0]);
     std::string result;
     if (step.arity == 1) {
-      result = Unary(step.op, a, /*vector=*/false, values_[value].kind, "%zero_i64");
+      result = Unary(step.op, a, /*width=*/1, values_[value].kind, "%zero_i64");
     } else {
-      result = BinaryOp(step.op, a, scope.names.at(step.operands[1]), /*vector=*/false);
+      result = BinaryOp(step.op, a, scope.names.at(step.operands[1]), /*width=*/1);
     }
     scope.names[value] = result;
   }
 
   // The body of phase p's column loop: computes its full and column values, stores those kept
   // for later (and the output), and returns the reductions' new accumulators.
-  std::vector<std::string> EmitColumnBody(int p, bool vector, Scope& row,
+  std::vector<std::string> EmitColumnBody(int p, int width, Scope& row,
                                           const std::vector<int>& reductions,
                                           const std::vector<std::string>& accumulators) {
     Scope body;
-    body.vector = vector;
+    body.width = width;
     Line("%index = arith.addi %row_base, %c : index");
     Line("%c_i64 = arith.index_cast %c : index to i64");
     for (size_t v = num_inputs_; v < values_.size(); ++v) {
@@ -394,33 +414,39 @@ class Generator {
       const std::string a = Operand(step.operands[0], body, row);
       std::string result;
       if (step.arity == 1) {
-        result = Unary(step.op, a, vector, info.kind, "%c_i64");
+        result = Unary(step.op, a, width, info.kind, "%c_i64");
       } else {
-        result = BinaryOp(step.op, a, Operand(step.operands[1], body, row), vector);
+        result = BinaryOp(step.op, a, Operand(step.operands[1], body, row), width);
       }
       body.names[v] = result;
-      const char* store = vector ? "vector.store " : "memref.store ";
-      const std::string suffix = vector ? absl::StrCat(", ", Type(true)) : std::string();
       if (info.scratch >= 0) {
         const std::string at =
             Assign(absl::StrCat("arith.addi %scratch_row", info.scratch, ", %c : index"));
-        Line(absl::StrCat(store, result, ", %scratch[", at, "] : ", MemRef(), suffix));
+        Store(result, "%scratch", at, width);
       }
-      if (info.is_output) {
-        Line(absl::StrCat(store, result, ", %out[%index] : ", MemRef(), suffix));
-      }
+      if (info.is_output) Store(result, "%out", "%index", width);
     }
     std::vector<std::string> next;
     for (size_t j = 0; j < reductions.size(); ++j) {
       const FusedElementwiseStep& step = Step(reductions[j]);
       const std::string x = Operand(step.operands[0], body, row);
-      if (vector) {
-        next.push_back(Combine(step.op, accumulators[j], x, true));
+      if (width == kWidth) {
+        next.push_back(Combine(step.op, accumulators[j], x, kWidth));
+      } else if (width == 2 * kWidth) {
+        // Sixteen columns are two rounds of the eight partial results, in column order.
+        std::string acc = accumulators[j];
+        for (int half = 0; half < 2; ++half) {
+          const std::string part = Assign(absl::StrCat(
+              "vector.extract_strided_slice ", x, " {offsets = [", half * kWidth, "], sizes = [",
+              kWidth, "], strides = [1]} : ", Type(width), " to ", Type(kWidth)));
+          acc = Combine(step.op, acc, part, kWidth);
+        }
+        next.push_back(acc);
       } else {
         // The tail goes into the first partial result.
         const std::string first =
             Assign(absl::StrCat("vector.extract ", accumulators[j], "[0] : vector<8xf32>"));
-        const std::string combined = Combine(step.op, first, x, false);
+        const std::string combined = Combine(step.op, first, x, 1);
         next.push_back(Assign(absl::StrCat("vector.insert ", combined, ", ", accumulators[j],
                                            "[0] : f32 into vector<8xf32>")));
       }
@@ -429,15 +455,20 @@ class Generator {
   }
 
   // One column loop: `scf.for` over [lower, upper) with the accumulators as iter_args.
-  std::vector<std::string> EmitColumnLoop(int p, bool vector, Scope& row,
+  std::vector<std::string> EmitColumnLoop(int p, int width, Scope& row,
                                           const std::vector<int>& reductions,
                                           const std::vector<std::string>& initial) {
     const std::string results = Fresh();
     std::string header;
     const size_t n = reductions.size();
     if (n > 0) absl::StrAppend(&header, results, n > 1 ? absl::StrCat(":", n) : "", " = ");
-    absl::StrAppend(
-        &header, "scf.for %c = ", vector ? "%c0 to %cols8 step %c8" : "%cols8 to %cols step %c1");
+    // Columns [0, cols16) sixteen at a time (with 16-wide vectors), then up to cols8 eight at
+    // a time, then one at a time.
+    const char* bounds = width == 16                                 ? "%c0 to %cols16 step %c16"
+                         : width == 8 && options_.vector_width == 16 ? "%cols16 to %cols8 step %c8"
+                         : width == 8                                ? "%c0 to %cols8 step %c8"
+                                                                     : "%cols8 to %cols step %c1";
+    absl::StrAppend(&header, "scf.for %c = ", bounds);
     std::vector<std::string> accumulators;
     if (n > 0) {
       std::vector<std::string> args, types;
@@ -451,7 +482,7 @@ class Generator {
     }
     Line(header + " {");
     indent_ += 2;
-    const std::vector<std::string> next = EmitColumnBody(p, vector, row, reductions, accumulators);
+    const std::vector<std::string> next = EmitColumnBody(p, width, row, reductions, accumulators);
     if (n > 0) {
       std::vector<std::string> types(n, "vector<8xf32>");
       Line(
@@ -473,9 +504,9 @@ class Generator {
           Assign(absl::StrCat("vector.extract ", accumulator, "[", j, "] : vector<8xf32>")));
     }
     for (int width = kWidth / 2; width > 0; width /= 2) {
-      for (int j = 0; j < width; ++j) lanes[j] = Combine(op, lanes[j], lanes[j + width], false);
+      for (int j = 0; j < width; ++j) lanes[j] = Combine(op, lanes[j], lanes[j + width], 1);
     }
-    if (op == "Mean") return Binary("divf", lanes[0], "%cols_f32", false);
+    if (op == "Mean") return Binary("divf", lanes[0], "%cols_f32", 1);
     return lanes[0];
   }
 
@@ -528,23 +559,27 @@ class Generator {
     }
     EmitRowValues(0, row, /*scalars=*/false);
     for (int p = 0; p < phases_; ++p) {
-      // Row values and scalars the phase reads, as vectors (key -1 - value).
+      // Row values and scalars the phase reads, as vectors of each width its loops use.
       for (size_t v = 0; v < values_.size(); ++v) {
         if (IsColumnwise(values_[v].kind) || !row.names.contains(v)) continue;
-        row.names[-1 - static_cast<int>(v)] =
-            Assign(absl::StrCat("vector.broadcast ", row.names.at(v), " : f32 to ", Type(true)));
+        for (const int width : VectorWidths()) {
+          row.broadcasts[{static_cast<int>(v), width}] =
+              Assign(absl::StrCat("vector.broadcast ", row.names.at(v), " : f32 to ", Type(width)));
+        }
       }
       std::vector<int> reductions;
       std::vector<std::string> initial;
       for (size_t v = num_inputs_; v < values_.size(); ++v) {
         if (IsClusterReduction(Step(v).op) && ReaderPhase(v) == p) {
           reductions.push_back(v);
-          initial.push_back(Identity(Step(v).op, true));
+          initial.push_back(Identity(Step(v).op, kWidth));
         }
       }
-      const std::vector<std::string> partial = EmitColumnLoop(p, true, row, reductions, initial);
-      const std::vector<std::string> final_partial =
-          EmitColumnLoop(p, false, row, reductions, partial);
+      std::vector<std::string> partial = initial;
+      for (const int width : VectorWidths()) {
+        partial = EmitColumnLoop(p, width, row, reductions, partial);
+      }
+      const std::vector<std::string> final_partial = EmitColumnLoop(p, 1, row, reductions, partial);
       for (size_t j = 0; j < reductions.size(); ++j) {
         row.names[reductions[j]] = Fold(Step(reductions[j]).op, final_partial[j]);
       }
@@ -570,7 +605,10 @@ class Generator {
     Line(absl::StrCat("%slot = arith.constant ", kClusterScratchSlot, " : index"));
     Line("%zero_i64 = arith.constant 0 : i64");
     Line("%one_i64 = arith.constant 1 : i64");
-    Line("%eight_i64 = arith.constant 8 : i64");
+    Line("%count1_i64 = arith.constant 1 : i64");
+    Line("%count8_i64 = arith.constant 8 : i64");
+    Line("%count16_i64 = arith.constant 16 : i64");
+    Line("%c16 = arith.constant 16 : index");
     for (int id = 0; id < kNumClusterCallbacks; ++id) {
       Line(absl::StrCat("%op", id, " = arith.constant ", id, " : i64"));
     }
@@ -580,6 +618,8 @@ class Generator {
     Line("%cols_f32 = arith.sitofp %cols_i64 : i64 to f32");
     Line("%cols_rem = arith.remui %cols, %c8 : index");
     Line("%cols8 = arith.subi %cols, %cols_rem : index");
+    Line("%cols_rem16 = arith.remui %cols, %c16 : index");
+    Line("%cols16 = arith.subi %cols, %cols_rem16 : index");
     for (int s = 0; s < scratch_rows_; ++s) {
       Line(absl::StrCat("%scratch_offset", s, " = arith.constant ", s, " : index"));
       Line(absl::StrCat("%scratch_skip", s, " = arith.muli %scratch_offset", s, ", %cols : index"));
@@ -592,7 +632,10 @@ class Generator {
                                                           {"neg_inf", "0xFF800000"}};
     for (const auto& [name, literal] : floats) {
       Line(absl::StrCat("%", name, "_s = arith.constant ", literal, " : f32"));
-      Line(absl::StrCat("%", name, "_v = vector.broadcast %", name, "_s : f32 to ", Type(true)));
+      for (const int width : {kWidth, 2 * kWidth}) {
+        Line(absl::StrCat("%", name, "_v", width, " = vector.broadcast %", name, "_s : f32 to ",
+                          Type(width)));
+      }
     }
   }
 
@@ -643,6 +686,10 @@ absl::StatusOr<ClusterCode> GenerateClusterCode(absl::Span<const FusedElementwis
                                                 absl::Span<const ValueKind> input_kinds,
                                                 const ClusterCodegenOptions& options) {
   if (steps.empty()) return errors::InvalidArgument("_MlirCluster has no ops");
+  if (options.vector_width != kWidth && options.vector_width != 2 * kWidth) {
+    return errors::InvalidArgument("cluster code takes vectors of 8 or 16 columns, not ",
+                                   options.vector_width);
+  }
   return Generator(steps, input_kinds, options).Run();
 }
 

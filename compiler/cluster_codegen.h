@@ -6,7 +6,8 @@
 // product of the others. Each value has a kind (ValueKind): full values vary over both,
 // row values (reductions' results) over rows, column values over cols, scalars over neither.
 // The function walks its rows one at a time. A row is computed in phases: phase p is one
-// loop over the columns, 8 at a time in vector registers and then one at a time, computing
+// pass over the columns, 16 and then 8 at a time in vector registers (or 8; vector_width) and
+// then one at a time, computing
 // every full and column value that needs only row values known before it; the reductions
 // of that phase accumulate in the same loop, and the row values computed from their results
 // come between phases. A full value read in a later phase than its own is kept in a scratch
@@ -69,6 +70,10 @@ struct ClusterCodegenOptions {
   // multiply-add a multiply then an add). The kernel sets it when its build matches; off,
   // they go through the callback.
   bool eigen_rationals = false;
+  // Columns per vector in the column loops: 8, or 16 where the CPU has 512-bit vectors
+  // (AVX-512). Reductions keep eight partial results either way (a 16-wide vector is added
+  // to them as two halves, in column order), so the values do not depend on it.
+  int vector_width = 8;
 };
 
 struct ClusterCode {

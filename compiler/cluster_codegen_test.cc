@@ -97,12 +97,17 @@ TEST(ClusterCodegenTest, LayerNormKindsPhasesAndScratch) {
   EXPECT_THAT(code->mlir, HasSubstr("func.call @sluice_cluster_unary"));
 }
 
-TEST(ClusterCodegenTest, RowsReduceInTheKernelsOrderAndBroadcast) {
-  // out = x - Max(x) + Sum(x) * col, over rows of 19 (two vectors and a tail of 3).
+class ClusterCodegenWidthTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ClusterCodegenWidthTest, RowsReduceInTheKernelsOrderAndBroadcast) {
+  // out = x - Max(x) + Sum(x) * col, over rows of 43: with vectors of 16, two of them, one of
+  // 8 and a tail of 3; with vectors of 8, five and the same tail.
   const auto steps = Program(2, {"Max", "Sub", "Sum", "Mul", "AddV2"}, {0, 0, 2, 0, 4, 1, 3, 5});
-  auto code = GenerateClusterCode(steps, {ValueKind::kFull, ValueKind::kColumn});
+  ClusterCodegenOptions options;
+  options.vector_width = GetParam();
+  auto code = GenerateClusterCode(steps, {ValueKind::kFull, ValueKind::kColumn}, options);
   ASSERT_TRUE(code.ok()) << code.status();
-  const int64_t rows = 3, cols = 19;
+  const int64_t rows = 3, cols = 43;
   std::vector<float> x(rows * cols), col(cols), out(rows * cols, -1.0f);
   for (int64_t i = 0; i < rows * cols; ++i) x[i] = std::sin(0.7f * i) * 100.0f;
   for (int64_t c = 0; c < cols; ++c) col[c] = 0.25f * c - 1.0f;
@@ -142,6 +147,8 @@ TEST(ClusterCodegenTest, RowsReduceInTheKernelsOrderAndBroadcast) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(VectorWidths, ClusterCodegenWidthTest, ::testing::Values(8, 16));
+
 TEST(ClusterCodegenTest, CallbackGetsFlatIndexAndSize) {
   // out = Exp(x) - Mean(x), rows of 10: the callback sees vectors of 8 then 2 single columns.
   const auto steps = Program(1, {"Exp", "Mean", "Sub"}, {0, 0, 1, 2});
@@ -169,6 +176,27 @@ TEST(ClusterCodegenTest, CallbackGetsFlatIndexAndSize) {
     const float mean = lanes[0] / 10.0f;
     for (int64_t c = 0; c < cols; ++c) EXPECT_EQ(out[r * cols + c], -x[r * cols + c] - mean);
   }
+}
+
+TEST(ClusterCodegenTest, CallbackSeesSixteenColumnsAtATimeWithWideVectors) {
+  // Rows of 27 with vectors of 16: 16, then 8, then 3 single columns.
+  const auto steps = Program(1, {"Exp", "Mean", "Sub"}, {0, 0, 1, 2});
+  ClusterCodegenOptions options;
+  options.vector_width = 16;
+  auto code = GenerateClusterCode(steps, {ValueKind::kFull}, options);
+  ASSERT_TRUE(code.ok()) << code.status();
+  std::vector<float> x(27), out(27);
+  for (int64_t i = 0; i < 27; ++i) x[i] = static_cast<float>(i);
+  CallbackLog log;
+  log_ = &log;
+  RunCluster(*code, {&x}, &out, 1, 27);
+  log_ = nullptr;
+  EXPECT_THAT(log.flats, ElementsAre(0, 16, 24, 25, 26));
+  EXPECT_THAT(log.counts, ElementsAre(16, 8, 1, 1, 1));
+  // Widths other than 8 and 16 are refused.
+  options.vector_width = 4;
+  EXPECT_EQ(GenerateClusterCode(steps, {ValueKind::kFull}, options).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(ClusterCodegenTest, RowOutput) {

@@ -60,9 +60,7 @@ absl::Status EmitOne(const NodeDef& node, const std::string& dir) {
   const std::vector<int64_t> operand_list(operands->list().i().begin(), operands->list().i().end());
   auto steps = ParseClusterProgram(static_cast<int>(input_kinds.size()), op_list, operand_list);
   if (!steps.ok()) return context(steps.status());
-  ClusterCodegenOptions options;
-  options.eigen_rationals = EigenRationalsAsGenerated();
-  auto code = GenerateClusterCode(*steps, input_kinds, options);
+  auto code = GenerateClusterCode(*steps, input_kinds, ClusterCodegenOptionsHere());
   if (!code.ok()) return context(code.status());
   const std::string base = absl::StrCat(dir, "/", absl::StrReplaceAll(node.name(), {{"/", "_"}}));
   RETURN_IF_ERROR(WriteText(base + ".mlir", code->mlir));

@@ -105,12 +105,14 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   return nullptr;
 }
 
-bool EigenRationalsAsGenerated() {
+ClusterCodegenOptions ClusterCodegenOptionsHere() {
+  ClusterCodegenOptions options;
 #if EIGEN_FAST_MATH && !defined(EIGEN_VECTORIZE_FMA)
-  return true;
-#else
-  return false;
+  options.eigen_rationals = true;
 #endif
+  // The JIT compiles for this CPU (compiler/mlir_jit.h), so its vector width can follow it.
+  options.vector_width = __builtin_cpu_supports("avx512f") ? 16 : 8;
+  return options;
 }
 
 void ClusterUnaryCallback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t total) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "absl/strings/string_view.h"
+#include "compiler/cluster_codegen.h"
 
 namespace sluice {
 
@@ -23,9 +24,10 @@ using ClusterUnaryFunction = void (*)(float* x, int64_t n, int64_t flat, int64_t
 // any other op.
 ClusterUnaryFunction FindClusterUnary(absl::string_view op);
 
-// Whether this build's Eigen computes float Erf and Tanh as the cluster code generator writes
-// them out (ClusterCodegenOptions::eigen_rationals): with EIGEN_FAST_MATH, without FMA.
-bool EigenRationalsAsGenerated();
+// The code generator's options for this build and this CPU: Erf and Tanh written out where
+// this build's Eigen computes them as the generator writes them (EIGEN_FAST_MATH, no FMA),
+// and vectors of 16 columns where the CPU has AVX-512.
+ClusterCodegenOptions ClusterCodegenOptionsHere();
 
 // What compiled clusters call (compiler/cluster_codegen.h, kClusterCallback): applies the op
 // with callback id `id` (ClusterCallbackId) in place to n floats at `address`.

@@ -42,9 +42,7 @@ void Callback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t tota
 // Generates and compiles; a failure is recorded in the result, never returned.
 void Compile(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds,
              CompiledCluster* cluster) {
-  ClusterCodegenOptions codegen;
-  codegen.eigen_rationals = EigenRationalsAsGenerated();
-  cluster->code = GenerateClusterCode(steps, input_kinds, codegen);
+  cluster->code = GenerateClusterCode(steps, input_kinds, ClusterCodegenOptionsHere());
   if (!cluster->code.ok()) {
     cluster->failure = cluster->code.status();
     return;

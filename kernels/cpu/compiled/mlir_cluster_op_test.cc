@@ -14,6 +14,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "kernels/cpu/compiled/compiled_cluster_cache.h"
 #include "kernels/kernel_test_util.h"
 
 namespace sluice {
@@ -80,6 +81,9 @@ class MlirClusterTest : public KernelTest {
     const Tensor expected = RunUnfused(ops, operands, inputs);
     const absl::Status s = RunCluster(ops, operands, inputs);
     ASSERT_TRUE(s.ok()) << s;
+    // The comparison is of compiled code: a program that fell back to unfused evaluation
+    // would match trivially.
+    ASSERT_EQ(GetClusterCompileStats().failed, 0) << ::testing::PrintToString(ops);
     const Tensor& got = *GetOutput(0);
     ASSERT_EQ(got.shape(), expected.shape()) << ::testing::PrintToString(ops);
     const std::vector<float> g = Values<float>(got);
