@@ -13,7 +13,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "graph/algorithm.h"
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
@@ -25,6 +24,7 @@
 #include "graph/shape/shape_inference.h"
 #include "graph/shape_refiner.h"
 #include "passes/fused_node_splice.h"
+#include "passes/fusion_roots.h"
 #include "passes/symbolic_shapes.h"
 
 namespace sluice {
@@ -132,14 +132,7 @@ class MlirClusterer {
     if (!opts_.kernel_exists || !AnyCandidatePair()) return absl::OkStatus();
     refiner_ = std::make_unique<ShapeRefiner>(g_->op_registry());
     InferShapesBestEffort(*g_, refiner_.get());
-    std::vector<Node*> post_order;
-    GetPostOrder(*g_, &post_order);
-    std::vector<int> roots;
-    for (Node* n : post_order) {
-      position_[n->id()] = static_cast<int>(roots.size());
-      roots.push_back(n->id());
-    }
-    for (int id : roots) {
+    for (const int id : RootsConsumersFirst(*g_, &position_)) {
       // A node spliced into a cluster is gone; the check does not lean on FindNodeId
       // returning null for it.
       if (consumed_.contains(id)) continue;
