@@ -6,12 +6,11 @@
 // product of the others. Each value has a kind (ValueKind): full values vary over both,
 // row values (reductions' results) over rows, column values over cols, scalars over neither.
 // The function walks its rows one at a time. A row is computed in phases: phase p is one
-// pass over the columns, 16 and then 8 at a time in vector registers (or 8; vector_width) and
-// then one at a time, computing
-// every full and column value that needs only row values known before it; the reductions
-// of that phase accumulate in the same loop, and the row values computed from their results
-// come between phases. A full value read in a later phase than its own is kept in a scratch
-// row (one row of cols floats per such value).
+// pass over the columns (16 and then 8 at a time in vector registers, or 8: vector_width; then
+// one at a time) computing every full and column value that needs only row values known
+// before it; the reductions of that phase accumulate in the same pass, and the row values
+// computed from their results come between phases. A full value read in a later phase than its own
+// is kept in a scratch row (one row of cols floats per such value).
 //
 // Bit-identical to the ops' own kernels: reductions keep the CPU kernels' order (eight
 // interleaved partial results, the tail into the first, folded pairwise:

@@ -162,7 +162,7 @@ TEST_F(MlirClusteringTest, LayerNormalisationBecomesOneCluster) {
 }
 
 TEST_F(MlirClusteringTest, ChainWithACallbackOpAndNoReductionIsLeftAlone) {
-  // Exp would be a call per eight elements: such a chain stays for elementwise fusion.
+  // Exp would be a call back per vector of elements: such a chain stays for elementwise fusion.
   Load(Input("x", {2, 32}) + Node("a", "Exp", {"x"}) + Node("b", "Neg", {"a"}) +
        Node("c", "Mul", {"b", "x"}));
   EXPECT_FALSE(Cluster());
