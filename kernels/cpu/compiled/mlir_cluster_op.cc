@@ -9,11 +9,12 @@
 // reduction kernels would order their sums differently (a row long enough for them to split
 // it over threads, or a row of one element, which they copy), and where compilation failed,
 // the kernel evaluates the ops one at a time (cluster_reference.h) instead.
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "compiler/cluster_codegen.h"
@@ -64,6 +65,8 @@ class MlirClusterOp : public OpKernel {
     std::vector<ValueKind> kinds;
     OP_REQUIRES_OK(ctx, InputKinds(ctx, full, &kinds));
     const int64_t cols = full.dim_size(full.dims() - 1);
+    // Cannot overflow: TensorShape bounds the product of a shape's non-zero dims (CheckDims),
+    // also when the last dim is 0.
     int64_t rows = 1;
     for (int d = 0; d + 1 < full.dims(); ++d) rows *= full.dim_size(d);
     // The output's kind follows from the inputs'; a program that does not fit them is refused.
@@ -100,21 +103,25 @@ class MlirClusterOp : public OpKernel {
   }
 
  private:
-  // The process-wide compiled cluster for these input kinds, remembered by this kernel so
-  // that later steps skip the process-wide lookup.
+  // The process-wide compiled cluster for these input kinds. The kernel remembers the last
+  // one it used, so that steps whose kinds do not change take neither a lock nor the
+  // process-wide lookup.
   const CompiledCluster& Cluster(const std::vector<ValueKind>& kinds) {
-    std::string key;
-    for (const ValueKind kind : kinds)
-      key.push_back(static_cast<char>('0' + static_cast<int>(kind)));
-    {
-      absl::MutexLock lock(&mu_);
-      const auto it = clusters_.find(key);
-      if (it != clusters_.end()) return *it->second;
-    }
-    const CompiledCluster& cluster = GetCompiledCluster(steps_, kinds);
+    const KnownCluster* last = last_.load(std::memory_order_acquire);
+    if (last != nullptr && last->kinds == kinds) return *last->cluster;
     absl::MutexLock lock(&mu_);
-    clusters_.emplace(key, &cluster);
-    return cluster;
+    for (const std::unique_ptr<KnownCluster>& known : known_) {
+      if (known->kinds == kinds) {
+        last_.store(known.get(), std::memory_order_release);
+        return *known->cluster;
+      }
+    }
+    auto known = std::make_unique<KnownCluster>();
+    known->kinds = kinds;
+    known->cluster = &GetCompiledCluster(steps_, kinds);
+    last_.store(known.get(), std::memory_order_release);
+    known_.push_back(std::move(known));
+    return *known_.back()->cluster;
   }
 
   void Run(const CompiledCluster& cluster, const std::vector<ValueKind>& kinds,
@@ -213,10 +220,15 @@ class MlirClusterOp : public OpKernel {
 
   int num_inputs_ = 0;
   std::vector<FusedElementwiseStep> steps_;
+  struct KnownCluster {
+    std::vector<ValueKind> kinds;
+    const CompiledCluster* cluster = nullptr;
+  };
+  std::atomic<const KnownCluster*> last_{nullptr};
   absl::Mutex mu_;
-  // Input kinds (one digit per input) -> the compiled cluster; at most 4^N entries, in
-  // practice one or two per node.
-  absl::flat_hash_map<std::string, const CompiledCluster*> clusters_ ABSL_GUARDED_BY(mu_);
+  // One entry per distinct input kinds the node has seen (in practice one or two), kept
+  // alive for readers of last_.
+  std::vector<std::unique_ptr<KnownCluster>> known_ ABSL_GUARDED_BY(mu_);
 };
 
 REGISTER_KERNEL_BUILDER(Name("_MlirCluster").Device(DEVICE_CPU).TypeConstraint<float>("T"),
