@@ -12,6 +12,9 @@ with them. A layer may use the layers it names and, transitively, everything the
 # layer: the layers it may use directly. Bottom to top.
 LAYERS = {
     "proto": [],
+    # Sluice's own elementary functions, written once for every backend: their constants and
+    # their C++ evaluation, which compiled code reproduces operation for operation.
+    "numerics": [],
     # Types, shapes, Tensor, TensorProto, the allocator, errors, device names, formats.
     "graph/core": ["proto"],
     # OpDef builder and registry, NodeDef and attr utilities, GraphDef validation.
@@ -28,7 +31,7 @@ LAYERS = {
     "io": ["graph/import"],
     # Sluice's kernel compiler: fused clusters of ops as MLIR, lowered and JIT-compiled by
     # LLVM (the only layer that sees MLIR).
-    "compiler": ["graph/ops"],
+    "compiler": ["graph/ops", "numerics"],
     # Graph-to-graph transforms and the pipeline.
     "passes": ["graph/import", "graph/ops"],
     # What GPU kernels are written against besides the rest of the framework: the GPU device

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
+#include "numerics/erfc_float.h"
 
 namespace sluice {
 namespace {
@@ -23,7 +24,7 @@ namespace {
 constexpr int kWidth = 8;
 
 constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Sqrt",    "Rsqrt", "Exp", "Log",
-                                                            "Sigmoid", "Tanh",  "Erf", "Erfc"};
+                                                            "Sigmoid", "Tanh",  "Erf"};
 
 bool IsColumnwise(ValueKind kind) { return kind == ValueKind::kFull || kind == ValueKind::kColumn; }
 
@@ -143,7 +144,7 @@ class Generator {
 
   static bool IsKnownUnary(absl::string_view op) {
     return ClusterCallbackId(op) >= 0 || op == "Neg" || op == "Abs" || op == "Square" ||
-           op == "Reciprocal" || op == "Relu" || op == "Relu6";
+           op == "Reciprocal" || op == "Relu" || op == "Relu6" || op == "Erfc";
   }
   static bool IsKnownBinary(absl::string_view op) {
     return op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" || op == "Div" ||
@@ -309,8 +310,93 @@ class Generator {
     return Select(tiny, clamped, ratio, width);
   }
 
+  // ---- double precision, for Erfc ----
+
+  static std::string Type64(int width) {
+    return width == 1 ? "f64" : absl::StrCat("vector<", width, "xf64>");
+  }
+  static std::string IntType64(int width) {
+    return width == 1 ? "i64" : absl::StrCat("vector<", width, "xi64>");
+  }
+  std::string Double(double value, int width) {
+    const std::string scalar =
+        Assign(absl::StrFormat("arith.constant 0x%016X : f64", absl::bit_cast<uint64_t>(value)));
+    if (width == 1) return scalar;
+    return Assign(absl::StrCat("vector.broadcast ", scalar, " : f64 to ", Type64(width)));
+  }
+  std::string Long(int64_t value, int width) {
+    const std::string scalar = Assign(absl::StrCat("arith.constant ", value, " : i64"));
+    if (width == 1) return scalar;
+    return Assign(absl::StrCat("vector.broadcast ", scalar, " : i64 to ", IntType64(width)));
+  }
+  std::string Binary64(const char* op, const std::string& a, const std::string& b, int width) {
+    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", Type64(width)));
+  }
+  std::string Select64(const std::string& c, const std::string& a, const std::string& b,
+                       int width) {
+    if (width == 1) return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : f64"));
+    return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : ", BoolType(width), ", ",
+                               Type64(width)));
+  }
+  // a * b + c, rounded twice.
+  std::string MultiplyAdd64(const std::string& a, const std::string& b, const std::string& c,
+                            int width) {
+    return Binary64("addf", Binary64("mulf", a, b, width), c, width);
+  }
+
+  // numerics::ErfcFloat, operation for operation (numerics/erfc_float.cc holds the order).
+  std::string Erfc(const std::string& x, int width) {
+    using namespace numerics;  // NOLINT: the constants of erfc_float.h
+    const std::string xd =
+        Assign(absl::StrCat("arith.extf ", x, " : ", Type(width), " to ", Type64(width)));
+    const std::string negative = Assign(
+        absl::StrCat("arith.cmpf olt, ", xd, ", ", Double(0.0, width), " : ", Type64(width)));
+    std::string a = Select64(
+        negative, Assign(absl::StrCat("arith.negf ", xd, " : ", Type64(width))), xd, width);
+    const std::string largest = Double(kErfcLargest, width);
+    a = Select64(Assign(absl::StrCat("arith.cmpf olt, ", a, ", ", largest, " : ", Type64(width))),
+                 a, largest, width);
+    const std::string two = Double(2.0, width);
+    const std::string t = Binary64("divf", two, Binary64("addf", two, a, width), width);
+    const std::string u = Binary64("subf", Binary64("mulf", t, Double(kErfcUScale, width), width),
+                                   Double(kErfcUOffset, width), width);
+    std::string p = MultiplyAdd64(u, Double(kErfcPolynomial[kErfcDegree], width),
+                                  Double(kErfcPolynomial[kErfcDegree - 1], width), width);
+    for (int j = kErfcDegree - 2; j >= 0; --j) {
+      p = MultiplyAdd64(p, u, Double(kErfcPolynomial[j], width), width);
+    }
+    const std::string v = Binary64("subf", p, Binary64("mulf", a, a, width), width);
+
+    const std::string shift = Double(kExpRoundShift, width);
+    const std::string shifted = MultiplyAdd64(v, Double(kExpInverseLn2, width), shift, width);
+    const std::string k = Binary64("subf", shifted, shift, width);
+    const std::string r = Binary64(
+        "subf", Binary64("subf", v, Binary64("mulf", k, Double(kExpLn2High, width), width), width),
+        Binary64("mulf", k, Double(kExpLn2Low, width), width), width);
+    std::string q = MultiplyAdd64(r, Double(kExpPolynomial[kExpDegree], width),
+                                  Double(kExpPolynomial[kExpDegree - 1], width), width);
+    for (int j = kExpDegree - 2; j >= 0; --j) {
+      q = MultiplyAdd64(q, r, Double(kExpPolynomial[j], width), width);
+    }
+    const std::string bits = Assign(
+        absl::StrCat("arith.bitcast ", shifted, " : ", Type64(width), " to ", IntType64(width)));
+    const std::string moved =
+        Assign(absl::StrCat("arith.shli ", bits, ", ", Long(52, width), " : ", IntType64(width)));
+    const std::string scale_bits = Assign(absl::StrCat(
+        "arith.addi ", moved, ", ", Long(kExpOneBits, width), " : ", IntType64(width)));
+    const std::string power_of_two = Assign(
+        absl::StrCat("arith.bitcast ", scale_bits, " : ", IntType64(width), " to ", Type64(width)));
+    const std::string e = Binary64("mulf", Binary64("mulf", q, power_of_two, width), t, width);
+
+    const std::string y = Select64(negative, Binary64("subf", two, e, width), e, width);
+    const std::string rounded =
+        Assign(absl::StrCat("arith.truncf ", y, " : ", Type64(width), " to ", Type(width)));
+    return Select(Compare("uno", x, x, width), x, rounded, width);
+  }
+
   std::string Unary(absl::string_view op, const std::string& x, int width, ValueKind kind,
                     const std::string& column_i64) {
+    if (op == "Erfc") return Erfc(x, width);
     if (options_.eigen_rationals && op == "Erf") return Erf(x, width);
     if (options_.eigen_rationals && op == "Tanh") return Tanh(x, width);
     const int id = ClusterCallbackId(op);

@@ -55,7 +55,7 @@ ValueKind CombineKinds(ValueKind a, ValueKind b);
 int ClusterCallbackId(absl::string_view op);
 // The op of a callback id; REQUIRES: 0 <= id < kNumClusterCallbacks.
 const char* ClusterCallbackOp(int id);
-inline constexpr int kNumClusterCallbacks = 8;
+inline constexpr int kNumClusterCallbacks = 7;
 
 // Floats at the start of the scratch buffer used to pass values to the callback.
 inline constexpr int64_t kClusterScratchSlot = 16;

@@ -99,6 +99,17 @@ Kind BinaryKind(Kind a, Kind b) {
   return Kind::kFull;
 }
 
+// The op n is in a cluster's program: a BiasAdd (the NHWC form: the bias runs along the last
+// axis, a column value) is the AddV2 of the same operands, which adds the same floats.
+std::string ProgramOp(const Node* n) {
+  const std::string& op = n->type_string();
+  if (op == "BiasAddV1") return "AddV2";
+  if (op == "BiasAdd") {
+    return GetNodeAttrOr<std::string>(n->attrs(), "data_format", "NHWC") == "NHWC" ? "AddV2" : op;
+  }
+  return op;
+}
+
 // The ops, dtypes and attrs of a candidate, which need no shapes: an elementwise op the
 // cluster takes with as many inputs as it has operands, all float, or a float reduction that
 // keeps its dims. A reduction's axes are checked against shapes later (LastAxisConst).
@@ -109,7 +120,7 @@ bool CandidateOp(const Node* n) {
            GetNodeAttrOr(n->attrs(), "T", DT_INVALID) == DT_FLOAT &&
            GetNodeAttrOr(n->attrs(), "keep_dims", false);
   }
-  const int arity = ClusterOpArity(n->type_string());
+  const int arity = ClusterOpArity(ProgramOp(n));
   if (arity == 0 || n->num_inputs() != arity) return false;
   for (int i = 0; i < arity; ++i) {
     if (n->input_type(i) != DT_FLOAT) return false;
@@ -120,7 +131,7 @@ bool CandidateOp(const Node* n) {
 // Whether `e` feeds an operand of the program (all of an elementwise op's inputs, a
 // reduction's input 0), as opposed to a reduction's axes or a control edge.
 bool IsOperandEdge(const Edge* e) {
-  return !e->IsControlEdge() && e->dst_input() < ClusterOpArity(e->dst()->type_string());
+  return !e->IsControlEdge() && e->dst_input() < ClusterOpArity(ProgramOp(e->dst()));
 }
 
 class MlirClusterer {
@@ -158,8 +169,8 @@ class MlirClusterer {
         if (!IsOperandEdge(e) || !CandidateOp(e->src())) continue;
         const bool with_reduction =
             IsClusterReduction(n->type_string()) || IsClusterReduction(e->src()->type_string());
-        const bool inline_pair = IsClusterOpComputedInline(n->type_string()) &&
-                                 IsClusterOpComputedInline(e->src()->type_string());
+        const bool inline_pair = IsClusterOpComputedInline(ProgramOp(n)) &&
+                                 IsClusterOpComputedInline(ProgramOp(e->src()));
         if ((with_reduction || inline_pair) && KernelFor(n)) return true;
       }
     }
@@ -284,7 +295,7 @@ class MlirClusterer {
   // rows would run mostly in the one-element tail loop): then F is the output's shape.
   ShapeHandle InlineFullShape(const Node* root, absl::Span<Node* const> group) const {
     for (const Node* n : group) {
-      if (!IsClusterOpComputedInline(n->type_string())) return {};
+      if (!IsClusterOpComputedInline(ProgramOp(n))) return {};
     }
     const ShapeHandle out = OutputShape(root, 0);
     if (!InferenceContext::RankKnown(out) || InferenceContext::Rank(out) < 1) return {};
@@ -313,7 +324,7 @@ class MlirClusterer {
       const Node* n = group[k];
       std::vector<const Edge*> data_inputs;
       RETURN_IF_ERROR(n->input_edges(&data_inputs));
-      data_inputs.resize(ClusterOpArity(n->type_string()));
+      data_inputs.resize(ClusterOpArity(ProgramOp(n)));
       for (const Edge* e : data_inputs) {
         operand_edges[k].push_back(e);
         if (step_of.contains(e->src())) continue;
@@ -364,7 +375,7 @@ class MlirClusterer {
       const std::optional<Kind> kind = Classify(OutputShape(n, 0), full);
       if (!kind || *kind != expected) return absl::OkStatus();
       kinds.push_back(*kind);
-      ops.push_back(n->type_string());
+      ops.push_back(ProgramOp(n));
     }
     // The output is written as F or one value per row; a column or scalar result would
     // mean that the reductions' work fed nothing the cluster returns.

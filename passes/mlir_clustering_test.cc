@@ -194,6 +194,35 @@ TEST_F(MlirClusteringTest, ChainOfInlineOpsIsClusteredWhenRowsAreLongEnough) {
   EXPECT_EQ(CountOp("_MlirCluster"), 0);
 }
 
+// Keras 3's exact Gelu after a Dense layer: 0.5 * b * erfc(-b * 0.7071), b = BiasAdd(x, bias).
+// Erfc is computed inline, and the BiasAdd joins as the AddV2 it is.
+TEST_F(MlirClusteringTest, BiasAddAndErfcGeluBecomeOneCluster) {
+  const std::string gelu = Constant("half", {}, 0.5f) + Constant("inv_sqrt2", {}, 0.7071f) +
+                           Node("h", "Mul", {"half", "b"}) + Node("n", "Neg", {"b"}) +
+                           Node("s", "Mul", {"n", "inv_sqrt2"}) + Node("e", "Erfc", {"s"}) +
+                           Node("out", "Mul", {"h", "e"});
+  Load(Input("x", {-1, 49, 32}) + Constant("bias", {32}, 0.1f) +
+       Node("b", "BiasAdd", {"x", "bias"}) + gelu);
+  ASSERT_TRUE(Cluster());
+  const NodeDef* out = Find("out");
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->op(), "_MlirCluster");
+  EXPECT_EQ(Ops(*out), "AddV2,Neg,Mul,Erfc,Mul,Mul");
+  EXPECT_EQ(Inputs(*out), "x,bias,inv_sqrt2,half");
+  EXPECT_EQ(Find("b"), nullptr);
+
+  // In NCHW the bias runs along dim 1, which no kind describes: the BiasAdd stays, and the
+  // Gelu after it is a cluster of its own.
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Input("x", {1, 32, 4, 32}) + Constant("bias", {32}, 0.1f) +
+       "node { name: 'b' op: 'BiasAdd' input: 'x' input: 'bias' attr { key: 'T' value { type: "
+       "DT_FLOAT } } attr { key: 'data_format' value { s: 'NCHW' } } }" +
+       gelu);
+  ASSERT_TRUE(Cluster());
+  EXPECT_EQ(Find("b")->op(), "BiasAdd");
+  EXPECT_EQ(Ops(*Find("out")), "Neg,Mul,Erfc,Mul,Mul");
+}
+
 TEST_F(MlirClusteringTest, ReductionsThatDropTheAxisAreLeftAlone) {
   Load(Input("x", {2, 8}) + Axis("axis", -1) + Reduce("m", "Mean", "x", "axis", false) +
        Node("n", "Neg", {"m"}));

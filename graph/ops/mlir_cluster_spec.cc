@@ -15,7 +15,7 @@ int ClusterOpArity(absl::string_view op) {
 bool IsClusterOpComputedInline(absl::string_view op) {
   if (ClusterOpArity(op) == 2 || IsClusterReduction(op)) return true;
   return op == "Neg" || op == "Abs" || op == "Square" || op == "Reciprocal" || op == "Relu" ||
-         op == "Relu6" || op == "Erf" || op == "Tanh";
+         op == "Relu6" || op == "Erf" || op == "Tanh" || op == "Erfc";
 }
 
 absl::StatusOr<std::vector<FusedElementwiseStep>> ParseClusterProgram(

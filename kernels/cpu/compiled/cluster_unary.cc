@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "compiler/cluster_codegen.h"
+#include "numerics/erfc_float.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
 
@@ -73,6 +74,8 @@ void ApplyRelu6(float* x, int64_t n, int64_t, int64_t) {
   }
 }
 
+void ApplyErfc(float* x, int64_t n, int64_t, int64_t) { numerics::ErfcFloat(x, x, n); }
+
 // By callback id (ClusterCallbackOp).
 ClusterUnaryFunction CallbackFunction(int64_t id) {
   static const ClusterUnaryFunction* const kTable = [] {
@@ -99,7 +102,7 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Tanh") return ApplyEigen<ei::scalar_tanh_op<float>>;
   if (op == "Sigmoid") return ApplyEigen<ei::scalar_logistic_op<float>>;
   if (op == "Erf") return ApplyEigen<ei::scalar_erf_op<float>>;
-  if (op == "Erfc") return ApplyEigen<ei::scalar_erfc_op<float>>;
+  if (op == "Erfc") return ApplyErfc;
   if (op == "Relu") return ApplyRelu;
   if (op == "Relu6") return ApplyRelu6;
   return nullptr;

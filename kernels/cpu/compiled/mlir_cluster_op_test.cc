@@ -195,6 +195,25 @@ TEST_F(MlirClusterTest, ErfAndTanhWrittenOutAreEigensOwn) {
   }
 }
 
+TEST_F(MlirClusterTest, ErfcWrittenOutIsTheKernelsOwn) {
+  // Erfc is numerics::ErfcFloat in both: across its whole range (2 below -4, subnormal
+  // results from 9.2, 0 above 10.06), near 0, and at every float of a range in the tail.
+  for (const auto& [lo, hi] :
+       {std::pair<float, float>{-12.f, 12.f}, {8.5f, 10.2f}, {-1e-3f, 1e-3f}}) {
+    const Tensor x = Random(TensorShape({5, 203}), lo, hi);
+    ExpectSameAsUnfused({"Erfc", "Max", "Sub"}, {0, 1, 1, 2}, {x});
+    ExpectSameAsUnfused({"Mean", "Erfc", "Mul"}, {0, 1, 0, 2}, {x});
+  }
+  std::vector<float> consecutive(4096);
+  float v = 9.99f;
+  for (float& c : consecutive) {
+    c = v;
+    v = std::nextafter(v, 11.0f);
+  }
+  const Tensor tail = MakeTensor<float>(TensorShape({32, 128}), consecutive);
+  ExpectSameAsUnfused({"Erfc", "Neg", "Erfc"}, {0, 1, 2}, {tail});
+}
+
 TEST_F(MlirClusterTest, ElementwiseOpsAloneAreTheUnfusedGraph) {
   // A Gelu, 0.5 * x * (1 + erf(x * 0.7071)), and a tanh-approximated one with a bias.
   const Tensor half = MakeTensor<float>(TensorShape({}), {0.5f});
@@ -206,6 +225,9 @@ TEST_F(MlirClusterTest, ElementwiseOpsAloneAreTheUnfusedGraph) {
                         {x, half, one, scale});
     const Tensor bias = Random(TensorShape({shape.dim_size(shape.dims() - 1)}), -1.f, 1.f);
     ExpectSameAsUnfused({"AddV2", "Tanh", "Relu6", "Minimum"}, {0, 1, 2, 3, 4, 0}, {x, bias});
+    // Keras 3's exact Gelu after a Dense: b = x + bias; 0.5 * b * erfc(-b * 0.7071).
+    ExpectSameAsUnfused({"AddV2", "Mul", "Neg", "Mul", "Erfc", "Mul"},
+                        {0, 1, 2, 4, 4, 6, 3, 7, 5, 8}, {x, bias, half, scale});
   }
 }
 
