@@ -429,7 +429,10 @@ void ExecutorState::ClearInputs(const ExecutorNode& item) {
 
 absl::Status ExecutorState::FinishNode(const ExecutorNode& item, OpKernelContext* ctx,
                                        NodeExecStats* stats, ReadyList* ready) {
-  if (stats != nullptr) SetOpEnd(stats);
+  if (stats != nullptr) {
+    SetOpEnd(stats);
+    AddKernelNote(*ctx, stats);
+  }
   ClearInputs(item);
   if (!ctx->status().ok()) return NodeError(item, ctx->status());
   if (ABSL_PREDICT_FALSE(services_.output_observer != nullptr)) {

@@ -27,6 +27,11 @@ void SetOpEnd(NodeExecStats* stats) {
   stats->set_op_end_rel_micros(rel / 1000);
 }
 
+void AddKernelNote(const OpKernelContext& ctx, NodeExecStats* stats) {
+  if (ctx.stats_note().empty()) return;
+  stats->set_timeline_label(absl::StrCat(stats->timeline_label(), " [", ctx.stats_note(), "]"));
+}
+
 void RecordOutput(int slot, const TensorValue& value, Allocator* allocator, NodeExecStats* stats) {
   NodeOutput* output = stats->add_output();
   output->set_slot(slot);

@@ -211,6 +211,9 @@ absl::Status ObserveOutput(NodeOutputObserver* observer, const ExecutorNode& ite
 std::unique_ptr<NodeExecStats> StartNodeStats(const ExecutorNode& item);
 void SetOpStart(NodeExecStats* stats);
 void SetOpEnd(NodeExecStats* stats);
+// Appends the kernel's note for this run (OpKernelContext::stats_note), if any, to the
+// timeline label: "name = op(inputs) [note]".
+void AddKernelNote(const OpKernelContext& ctx, NodeExecStats* stats);
 // Records output `slot` (its description and allocation) on `stats`.
 void RecordOutput(int slot, const TensorValue& value, Allocator* allocator, NodeExecStats* stats);
 // Sets the end time.

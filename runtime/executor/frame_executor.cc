@@ -477,7 +477,10 @@ bool FrameStepState::RunNode(const TaggedNode& tagged, TaggedReadyList* more) {
   } else {
     device_->Compute(item.kernel, &ctx);
   }
-  if (stats) SetOpEnd(stats.get());
+  if (stats) {
+    SetOpEnd(stats.get());
+    AddKernelNote(ctx, stats.get());
+  }
   clear_inputs();
   absl::InlinedVector<TensorValue, 4> outputs(item.num_outputs);
   if (!ctx.status().ok()) {
@@ -573,7 +576,10 @@ void FrameStepState::AsyncDone(AsyncState* state) {
 void FrameStepState::FinishAsync(AsyncState* state, TaggedReadyList* more) {
   const ExecutorNode& item = layout_.node(state->tagged.id);
   const ControlFlowNode& cf = info_.node(state->tagged.id);
-  if (state->stats) SetOpEnd(state->stats.get());
+  if (state->stats) {
+    SetOpEnd(state->stats.get());
+    AddKernelNote(state->ctx, state->stats.get());
+  }
   {
     InputSlot* slots = state->tagged.state->slots.get() + cf.local_input_start;
     for (int i = 0; i < item.num_inputs; ++i) slots[i].Clear();

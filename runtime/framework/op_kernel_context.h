@@ -36,6 +36,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/types/span.h"
@@ -165,6 +166,14 @@ class OpKernelContext {
   // numThreads(), which is fixed, never this, which follows the machine's load.
   int intra_op_threads() const { return intra_op_threads_; }
   void set_intra_op_threads(int threads) { intra_op_threads_ = threads; }
+  // A note for this run's step statistics, which the executor appends to the node's
+  // NodeExecStats.timeline_label (after TensorFlow's "name = op(inputs)") when it collects
+  // them: something a kernel did on this step that its time alone does not explain, such as
+  // compiling code. Notes added on one run are joined with "; ".
+  void AddStatsNote(absl::string_view note) {
+    absl::StrAppend(&stats_note_, stats_note_.empty() ? "" : "; ", note);
+  }
+  const std::string& stats_note() const { return stats_note_; }
   // eigen_device<Eigen::ThreadPoolDevice>() is eigen_cpu_device().
   template <typename EigenDevice>
   const EigenDevice& eigen_device() const;
@@ -307,6 +316,7 @@ class OpKernelContext {
   Params* const params_;
   absl::Status status_;
   int intra_op_threads_ = 1;
+  std::string stats_note_;
   // outputs_[i] points at output_tensors_[i] for a non-ref output once set.
   absl::InlinedVector<TensorValue, kInlineOutputs> outputs_;
   // Storage for the tensors of non-ref outputs: inline for kernels with at most

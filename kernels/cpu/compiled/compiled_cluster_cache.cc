@@ -66,7 +66,9 @@ void Compile(absl::Span<const FusedElementwiseStep> steps, absl::Span<const Valu
 }  // namespace
 
 const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep> steps,
-                                          absl::Span<const ValueKind> input_kinds) {
+                                          absl::Span<const ValueKind> input_kinds,
+                                          bool* compiled_here, double* seconds) {
+  if (compiled_here != nullptr) *compiled_here = false;
   static absl::Mutex mu;
   static auto* const entries = new absl::flat_hash_map<std::string, std::unique_ptr<Entry>>();
   const std::string key = Key(steps, input_kinds);
@@ -81,12 +83,15 @@ const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep>
     const auto start = std::chrono::steady_clock::now();
     Compile(steps, input_kinds, &entry->cluster);
     const bool compiled = entry->cluster.function != nullptr;
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     {
       absl::MutexLock lock(&stats_mu);
       ++(compiled ? stats->compiled : stats->failed);
-      stats->seconds +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      stats->seconds += took;
     }
+    if (compiled_here != nullptr) *compiled_here = true;
+    if (seconds != nullptr) *seconds = took;
     // A program that does not fit its kinds is the kernel's error to report, not a warning.
     if (!compiled && entry->cluster.code.ok()) {
       LOG(WARNING) << "a cluster of " << steps.size()

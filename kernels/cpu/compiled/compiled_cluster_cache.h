@@ -33,8 +33,12 @@ struct CompiledCluster {
 // The compiled cluster for `steps` with inputs of `input_kinds`, generated and compiled on
 // first use (other callers with the same key wait for that compilation). The result stays
 // valid, at the same address, for the life of the process.
+// The process's one compilation of (steps, input kinds), made on the first call. When
+// `compiled_here` is given, it is set to whether this call did the compiling, and
+// `seconds` (if given) to how long that took.
 const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep> steps,
-                                          absl::Span<const ValueKind> input_kinds);
+                                          absl::Span<const ValueKind> input_kinds,
+                                          bool* compiled_here = nullptr, double* seconds = nullptr);
 
 // What this process has compiled so far (for `sluice benchmark` and logs).
 struct ClusterCompileStats {

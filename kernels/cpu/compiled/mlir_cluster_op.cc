@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "compiler/cluster_codegen.h"
 #include "graph/core/errors.h"
@@ -70,7 +71,7 @@ class MlirClusterOp : public OpKernel {
     int64_t rows = 1;
     for (int d = 0; d + 1 < full.dims(); ++d) rows *= full.dim_size(d);
     // The output's kind follows from the inputs'; a program that does not fit them is refused.
-    const CompiledCluster& cluster = Cluster(kinds);
+    const CompiledCluster& cluster = Cluster(ctx, kinds);
     OP_REQUIRES(ctx, cluster.code.ok(),
                 errors::InvalidArgument("Node '", name(),
                                         "' (_MlirCluster): ", cluster.code.status().message()));
@@ -106,7 +107,7 @@ class MlirClusterOp : public OpKernel {
   // The process-wide compiled cluster for these input kinds. The kernel remembers the last
   // one it used, so that steps whose kinds do not change take neither a lock nor the
   // process-wide lookup.
-  const CompiledCluster& Cluster(const std::vector<ValueKind>& kinds) {
+  const CompiledCluster& Cluster(OpKernelContext* ctx, const std::vector<ValueKind>& kinds) {
     const KnownCluster* last = last_.load(std::memory_order_acquire);
     if (last != nullptr && last->kinds == kinds) return *last->cluster;
     absl::MutexLock lock(&mu_);
@@ -118,7 +119,17 @@ class MlirClusterOp : public OpKernel {
     }
     auto known = std::make_unique<KnownCluster>();
     known->kinds = kinds;
-    known->cluster = &GetCompiledCluster(steps_, kinds);
+    bool compiled_here = false;
+    double seconds = 0;
+    known->cluster = &GetCompiledCluster(steps_, kinds, &compiled_here, &seconds);
+    if (compiled_here) {
+      // In the step statistics of the step that paid for it (TensorFlow users read compile
+      // time from a step's timeline).
+      ctx->AddStatsNote(
+          known->cluster->function != nullptr
+              ? absl::StrFormat("compiled in %.1f ms", seconds * 1e3)
+              : absl::StrFormat("did not compile (%.1f ms); ran unfused", seconds * 1e3));
+    }
     last_.store(known.get(), std::memory_order_release);
     known_.push_back(std::move(known));
     return *known_.back()->cluster;
