@@ -394,9 +394,141 @@ class Generator {
     return Select(Compare("uno", x, x, width), x, rounded, width);
   }
 
+  // ---- Eigen 3.4's exp and logistic for float (packet path, pmadd without FMA) ----
+
+  static std::string IntType32(int width) {
+    return width == 1 ? "i32" : absl::StrCat("vector<", width, "xi32>");
+  }
+  std::string Int32(int32_t value, int width) {
+    const std::string scalar = Assign(absl::StrCat("arith.constant ", value, " : i32"));
+    if (width == 1) return scalar;
+    return Assign(absl::StrCat("vector.broadcast ", scalar, " : i32 to ", IntType32(width)));
+  }
+  std::string BinaryInt32(const char* op, const std::string& a, const std::string& b, int width) {
+    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", IntType32(width)));
+  }
+  // Eigen's pmadd(a, b, c) without FMA.
+  std::string MultiplyAdd(const std::string& a, const std::string& b, const std::string& c,
+                          int width) {
+    return Binary("addf", Binary("mulf", a, b, width), c, width);
+  }
+  // Eigen's pmin(a, b) = b < a ? b : a and pmax(a, b) = b > a ? b : a (SSE's operand order).
+  std::string EigenMin(const std::string& a, const std::string& b, int width) {
+    return Select(Compare("olt", b, a, width), b, a, width);
+  }
+  std::string EigenMax(const std::string& a, const std::string& b, int width) {
+    return Select(Compare("ogt", b, a, width), b, a, width);
+  }
+  // 2^e as the float whose exponent field is e + 127 (e a float holding an integer).
+  std::string PowerOfTwo(const std::string& e_i32, int width) {
+    const std::string biased = BinaryInt32("addi", e_i32, Int32(127, width), width);
+    const std::string bits = BinaryInt32("shli", biased, Int32(23, width), width);
+    return Assign(
+        absl::StrCat("arith.bitcast ", bits, " : ", IntType32(width), " to ", Type(width)));
+  }
+
+  // Eigen 3.4's pexp_float, then pldexp_generic for 2^m.
+  std::string EigenExp(const std::string& a, int width) {
+    const std::string x =
+        EigenMax(EigenMin(a, Float(88.723f, width), width), Float(-88.723f, width), width);
+    const std::string m = Assign(
+        absl::StrCat("math.floor ",
+                     MultiplyAdd(x, Float(1.44269504088896341f, width), Float(0.5f, width), width),
+                     " : ", Type(width)));
+    std::string r = MultiplyAdd(m, Float(-0.693359375f, width), x, width);
+    r = MultiplyAdd(m, Float(2.12194440e-4f, width), r, width);
+    const std::string r2 = Binary("mulf", r, r, width);
+    const std::string r3 = Binary("mulf", r2, r, width);
+    std::string y =
+        MultiplyAdd(Float(1.9875691500E-4f, width), r, Float(1.3981999507E-3f, width), width);
+    std::string y1 =
+        MultiplyAdd(Float(4.1665795894E-2f, width), r, Float(1.6666665459E-1f, width), width);
+    const std::string y2 = Binary("addf", r, Float(1.0f, width), width);
+    y = MultiplyAdd(y, r, Float(8.3334519073E-3f, width), width);
+    y1 = MultiplyAdd(y1, r, Float(5.0000001201E-1f, width), width);
+    y = MultiplyAdd(y, r3, y1, width);
+    y = MultiplyAdd(y, r2, y2, width);
+    // pldexp_generic(y, m): e = clamp(m, -278, 278), b = e >> 2,
+    // y * 2^b * 2^b * 2^b * 2^(e - 3b). m is NaN only where x is, and then so is y: it is
+    // made 0 first, as converting NaN to an integer has no defined value in LLVM.
+    std::string e =
+        EigenMin(EigenMax(m, Float(-278.0f, width), width), Float(278.0f, width), width);
+    e = Select(Compare("uno", e, e, width), Constant("zero", width), e, width);
+    const std::string e_i32 =
+        Assign(absl::StrCat("arith.fptosi ", e, " : ", Type(width), " to ", IntType32(width)));
+    const std::string b = BinaryInt32("shrsi", e_i32, Int32(2, width), width);
+    const std::string c = PowerOfTwo(b, width);
+    std::string out =
+        Binary("mulf", Binary("mulf", Binary("mulf", y, c, width), c, width), c, width);
+    const std::string rest = BinaryInt32(
+        "subi", BinaryInt32("subi", BinaryInt32("subi", e_i32, b, width), b, width), b, width);
+    out = Binary("mulf", out, PowerOfTwo(rest, width), width);
+    return EigenMax(out, a, width);
+  }
+
+  // Eigen 3.4's scalar_logistic_op<float>::packetOp without FMA: a rational function of
+  // min(x, 15.64...) plus 0.5, and pexp(x) below -9.
+  std::string EigenLogistic(const std::string& a, int width) {
+    const std::string small = Compare("olt", a, Float(-9.0f, width), width);
+    const std::string x = EigenMin(a, Float(15.6437711715698242f, width), width);
+    const std::string x2 = Binary("mulf", x, x, width);
+    std::string p = MultiplyAdd(x2, Float(4.37031012579801e-11f, width),
+                                Float(1.15627324459942e-07f, width), width);
+    p = MultiplyAdd(x2, p, Float(6.08574864600143e-05f, width), width);
+    p = MultiplyAdd(x2, p, Float(8.51377133304701e-03f, width), width);
+    p = MultiplyAdd(x2, p, Float(2.48287947061529e-01f, width), width);
+    p = Binary("mulf", x, p, width);
+    std::string q = MultiplyAdd(x2, Float(6.10247389755681e-13f, width),
+                                Float(5.76102136993427e-09f, width), width);
+    q = MultiplyAdd(x2, q, Float(6.29106785017040e-06f, width), width);
+    q = MultiplyAdd(x2, q, Float(1.70198817374094e-03f, width), width);
+    q = MultiplyAdd(x2, q, Float(1.16817656904453e-01f, width), width);
+    q = MultiplyAdd(x2, q, Float(9.93151921023180e-01f, width), width);
+    const std::string logistic =
+        Binary("addf", Binary("divf", p, q, width), Float(0.5f, width), width);
+    return Select(small, EigenExp(a, width), logistic, width);
+  }
+
+  // `computed` (the op's packet path written out), except where this group of elements
+  // reaches the value's last size % P elements, which Eigen computes with its scalar form:
+  // there, the kernel's own functor through the callback.
+  std::string UnlessScalarTail(int id, const std::string& computed, const std::string& x, int width,
+                               ValueKind kind, const std::string& column_i64) {
+    const auto [flat, total] = FlatIndex(kind, column_i64);
+    const std::string packet =
+        Assign(absl::StrCat("arith.constant ", options_.eigen_packet_floats, " : i64"));
+    const std::string rem = Assign(absl::StrCat("arith.remsi ", total, ", ", packet, " : i64"));
+    const std::string vector_end = Assign(absl::StrCat("arith.subi ", total, ", ", rem, " : i64"));
+    const std::string group_end = Assign(
+        absl::StrCat("arith.addi ", flat, ", ",
+                     width == 1 ? "%one_i64" : absl::StrCat("%count", width, "_i64"), " : i64"));
+    const std::string in_tail =
+        Assign(absl::StrCat("arith.cmpi sgt, ", group_end, ", ", vector_end, " : i64"));
+    const std::string result = Fresh();
+    Line(absl::StrCat(result, " = scf.if ", in_tail, " -> (", Type(width), ") {"));
+    indent_ += 2;
+    const std::string called = Callback(id, x, width, kind, column_i64);
+    Line(absl::StrCat("scf.yield ", called, " : ", Type(width)));
+    indent_ -= 2;
+    Line("} else {");
+    indent_ += 2;
+    Line(absl::StrCat("scf.yield ", computed, " : ", Type(width)));
+    indent_ -= 2;
+    Line("}");
+    return result;
+  }
+
   std::string Unary(absl::string_view op, const std::string& x, int width, ValueKind kind,
                     const std::string& column_i64) {
     if (op == "Erfc") return Erfc(x, width);
+    if (options_.eigen_rationals && op == "Exp") {
+      return UnlessScalarTail(ClusterCallbackId(op), EigenExp(x, width), x, width, kind,
+                              column_i64);
+    }
+    if (options_.eigen_rationals && op == "Sigmoid") {
+      return UnlessScalarTail(ClusterCallbackId(op), EigenLogistic(x, width), x, width, kind,
+                              column_i64);
+    }
     if (options_.eigen_rationals && op == "Erf") return Erf(x, width);
     if (options_.eigen_rationals && op == "Tanh") return Tanh(x, width);
     const int id = ClusterCallbackId(op);

@@ -199,6 +199,29 @@ TEST(ClusterCodegenTest, CallbackSeesSixteenColumnsAtATimeWithWideVectors) {
             absl::StatusCode::kInvalidArgument);
 }
 
+TEST(ClusterCodegenTest, WrittenOutExpCallsBackOnlyForTheScalarTail) {
+  // With Eigen's forms written out, Exp calls back only for the groups that reach the
+  // value's last total % P elements (P = 4: 22 elements, so 20 and 21), which Eigen computes
+  // with std::exp.
+  const auto steps = Program(1, {"Exp", "Mean", "Sub"}, {0, 0, 1, 2});
+  ClusterCodegenOptions options;
+  options.eigen_rationals = true;
+  options.eigen_packet_floats = 4;
+  auto code = GenerateClusterCode(steps, {ValueKind::kFull}, options);
+  ASSERT_TRUE(code.ok()) << code.status();
+  EXPECT_THAT(code->mlir, HasSubstr("math.floor"));
+  const int64_t rows = 2, cols = 11;
+  std::vector<float> x(rows * cols), out(rows * cols);
+  for (int64_t i = 0; i < rows * cols; ++i) x[i] = 0.25f * static_cast<float>(i) - 3.0f;
+  CallbackLog log;
+  log_ = &log;
+  RunCluster(*code, {&x}, &out, rows, cols);
+  log_ = nullptr;
+  EXPECT_THAT(log.flats, ElementsAre(20, 21));
+  EXPECT_THAT(log.counts, ElementsAre(1, 1));
+  EXPECT_THAT(log.totals, ElementsAre(22, 22));
+}
+
 TEST(ClusterCodegenTest, RowOutput) {
   // out = Rsqrt(Mean(Square(x))) per row: the callback sees rows (flat = row, total = rows).
   const auto steps = Program(1, {"Square", "Mean", "Rsqrt"}, {0, 1, 2});

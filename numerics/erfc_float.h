@@ -6,7 +6,8 @@
 // 2-core AMD EPYC guest); TensorFlow's own vectorised erfc is within 8 and flushes results
 // below FLT_MIN to zero. This one is within one unit, and is the correctly rounded value for
 // all but about one float in a million (erfc_float_test; `erfc_float_sweep` checks every
-// float). It vectorises, so a compiled cluster computes it inline.
+// float). It vectorises: about 2.2 ns an element there with AVX-512, and a compiled cluster
+// computes it inline.
 //
 // The method: for a = min(|x|, kErfcLargest), erfc(a) = t * exp(P(u) - a*a), t = 2 / (2 + a),
 // u = t * kErfcUScale - kErfcUOffset (t mapped onto [-1, 1]), P the polynomial below (fitted
@@ -60,7 +61,7 @@ inline constexpr int64_t kExpOneBits = int64_t{1023} << 52;
 // erfc(x); NaN for NaN, 2 for -inf, 0 for +inf.
 float ErfcFloat(float x);
 
-// y[i] = ErfcFloat(x[i]) for i < n, four elements at a time. y may be x.
+// y[i] = ErfcFloat(x[i]) for i < n, in vectors as wide as the CPU has. y may be x.
 void ErfcFloat(const float* x, float* y, int64_t n);
 
 }  // namespace numerics

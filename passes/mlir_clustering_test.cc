@@ -162,14 +162,22 @@ TEST_F(MlirClusteringTest, LayerNormalisationBecomesOneCluster) {
 }
 
 TEST_F(MlirClusteringTest, ChainWithACallbackOpAndNoReductionIsLeftAlone) {
-  // Exp would be a call back per vector of elements: such a chain stays for elementwise fusion.
-  Load(Input("x", {2, 32}) + Node("a", "Exp", {"x"}) + Node("b", "Neg", {"a"}) +
+  // Log would be a call back per vector of elements: such a chain stays for elementwise fusion.
+  Load(Input("x", {2, 32}) + Node("a", "Log", {"x"}) + Node("b", "Neg", {"a"}) +
        Node("c", "Mul", {"b", "x"}));
   EXPECT_FALSE(Cluster());
   EXPECT_EQ(Find("c")->op(), "Mul");
   EXPECT_EQ(CountOp("_MlirCluster"), 0);
   // Neg and Mul are computed inline, so the probe is asked; the group never forms.
   EXPECT_EQ(asked_, std::vector<std::string>{"_MlirCluster[Sum]@"});
+}
+
+// A swish, x * sigmoid(x): Eigen's logistic (and exp) are written out, so it is compiled.
+TEST_F(MlirClusteringTest, SwishIsACluster) {
+  Load(Input("x", {-1, 64}) + Node("s", "Sigmoid", {"x"}) + Node("out", "Mul", {"x", "s"}));
+  ASSERT_TRUE(Cluster());
+  EXPECT_EQ(Find("out")->op(), "_MlirCluster");
+  EXPECT_EQ(Ops(*Find("out")), "Sigmoid,Mul");
 }
 
 TEST_F(MlirClusteringTest, ChainOfInlineOpsIsClusteredWhenRowsAreLongEnough) {

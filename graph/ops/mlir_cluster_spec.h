@@ -46,9 +46,9 @@ bool IsClusterReduction(absl::string_view op);
 int ClusterOpArity(absl::string_view op);
 
 // Whether a cluster's compiled code computes `op` itself (arithmetic, comparisons, Eigen's
-// rational approximations of Erf and Tanh, Sluice's own Erfc) rather than calling back into
-// Sluice per group of elements (Exp, Log, Sqrt, Rsqrt, Sigmoid): a cluster of elementwise ops
-// alone is only worth compiling when all its ops are of the first sort.
+// approximations of Erf, Tanh, Exp and Sigmoid, Sluice's own Erfc) rather than calling back
+// into Sluice per group of elements (Log, Sqrt, Rsqrt): a cluster of elementwise ops alone is
+// only worth compiling when all its ops are of the first sort.
 bool IsClusterOpComputedInline(absl::string_view op);
 
 // Checks the attrs of a node with `num_inputs` inputs and returns its steps.

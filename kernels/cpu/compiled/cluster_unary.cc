@@ -115,6 +115,7 @@ ClusterCodegenOptions ClusterCodegenOptionsHere() {
 #endif
   // The JIT compiles for this CPU (compiler/mlir_jit.h), so its vector width can follow it.
   options.vector_width = __builtin_cpu_supports("avx512f") ? 16 : 8;
+  options.eigen_packet_floats = static_cast<int>(kPacket);
   return options;
 }
 

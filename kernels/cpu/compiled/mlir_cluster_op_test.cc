@@ -195,6 +195,27 @@ TEST_F(MlirClusterTest, ErfAndTanhWrittenOutAreEigensOwn) {
   }
 }
 
+TEST_F(MlirClusterTest, ExpAndSigmoidWrittenOutAreEigensOwn) {
+  // Exp across its clamps (+-88.723: infinity above, subnormal results below -87.3) and
+  // Sigmoid across its cutoffs (exp below -9, 15.64 above); sizes whose last total % 4
+  // elements take Eigen's scalar forms (std::exp), here through the callback: full values of
+  // 5 x 203, rows of 5, columns of 203.
+  for (const auto& [lo, hi] :
+       {std::pair<float, float>{-100.f, 100.f}, {-20.f, 20.f}, {-89.f, -86.f}, {-1e-3f, 1e-3f}}) {
+    const Tensor x = Random(TensorShape({5, 203}), lo, hi);
+    const Tensor column = Random(TensorShape({203}), lo, hi);
+    for (const char* op : {"Exp", "Sigmoid"}) {
+      ExpectSameAsUnfused({op, "Max", "Sub"}, {0, 1, 1, 2}, {x});
+      ExpectSameAsUnfused({"Mean", op, "Mul"}, {0, 1, 0, 2}, {x});
+      ExpectSameAsUnfused({op, "Mean", "Mul"}, {1, 0, 2, 3}, {x, column});
+    }
+  }
+  // Elementwise alone: a swish, x * sigmoid(x), over rows of 37 and 1000.
+  for (const TensorShape& shape : {TensorShape({3, 37}), TensorShape({2, 7, 1000})}) {
+    ExpectSameAsUnfused({"Sigmoid", "Mul"}, {0, 0, 1}, {Random(shape, -30.f, 30.f)});
+  }
+}
+
 TEST_F(MlirClusterTest, ErfcWrittenOutIsTheKernelsOwn) {
   // Erfc is numerics::ErfcFloat in both: across its whole range (2 below -4, subnormal
   // results from 9.2, 0 above 10.06), near 0, and at every float of a range in the tail.

@@ -144,7 +144,7 @@ template <typename T>
 using ErfFunctor = EigenUnaryFunctor<T, ei::scalar_erf_op<T>>;
 // Float erfc is Sluice's own (numerics/erfc_float.h): within one unit in the last place of
 // the true value (the C library's erfcf, which Eigen 3.4 calls one element at a time, is
-// within three), about nine times faster, and what compiled clusters compute inline. double,
+// within three), about six times faster, and what compiled clusters compute inline. double,
 // half and bfloat16 keep Eigen's path: the C library's erfc, or erfcf through float.
 struct ErfcFloatFunctor {
   using In = float;
