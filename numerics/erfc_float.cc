@@ -8,7 +8,7 @@ namespace {
 
 // erfc of x (a float held exactly as a double), before rounding to float. Written without
 // branches so that the loop below vectorises (the ternaries become selects).
-inline double ErfcBeforeRounding(double x) {
+__attribute__((always_inline)) inline double ErfcBeforeRounding(double x) {
   const bool negative = x < 0.0;
   double a = negative ? -x : x;
   a = a < kErfcLargest ? a : kErfcLargest;  // and NaN becomes kErfcLargest
@@ -36,20 +36,54 @@ inline double ErfcBeforeRounding(double x) {
 }
 
 // Rounds once; a NaN input is its own result.
-inline float Finish(float x, double y) { return x != x ? x : static_cast<float>(y); }
+__attribute__((always_inline)) inline float Finish(float x, double y) {
+  return x != x ? x : static_cast<float>(y);
+}
 
 }  // namespace
 
 float ErfcFloat(float x) { return Finish(x, ErfcBeforeRounding(x)); }
 
-// One copy per x86-64 level, chosen when the program loads: the same IEEE operations in
-// each (no contraction, see BUILD), so the same bits, in vectors as wide as the CPU has.
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void ErfcFloat(
-    const float* x, float* y, int64_t n) {
+namespace {
+
+// One copy of the loop per vector width, chosen on the first call: the same IEEE operations
+// in each (no contraction, see BUILD), so the same bits, in vectors as wide as the CPU has.
+// Chosen by hand rather than with GCC's target_clones, whose ifunc resolver runs before
+// ThreadSanitizer's runtime is up and crashes instrumented builds.
+__attribute__((always_inline)) inline void ErfcLoop(const float* x, float* y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
     y[i] = Finish(v, ErfcBeforeRounding(v));
   }
+}
+
+__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))) void ErfcLoopAvx512(const float* x,
+                                                                                  float* y,
+                                                                                  int64_t n) {
+  ErfcLoop(x, y, n);
+}
+__attribute__((target("avx2"))) void ErfcLoopAvx2(const float* x, float* y, int64_t n) {
+  ErfcLoop(x, y, n);
+}
+void ErfcLoopBaseline(const float* x, float* y, int64_t n) { ErfcLoop(x, y, n); }
+
+using ErfcLoopFunction = void (*)(const float*, float*, int64_t);
+
+ErfcLoopFunction ChooseErfcLoop() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
+    return ErfcLoopAvx512;
+  }
+  if (__builtin_cpu_supports("avx2")) return ErfcLoopAvx2;
+  return ErfcLoopBaseline;
+}
+
+}  // namespace
+
+void ErfcFloat(const float* x, float* y, int64_t n) {
+  static const ErfcLoopFunction loop = ChooseErfcLoop();
+  loop(x, y, n);
 }
 
 }  // namespace numerics
