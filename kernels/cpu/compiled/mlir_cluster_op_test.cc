@@ -252,6 +252,21 @@ TEST_F(MlirClusterTest, ElementwiseOpsAloneAreTheUnfusedGraph) {
   }
 }
 
+TEST_F(MlirClusterTest, BatchNormTailsAndResidualAddsAreTheUnfusedGraph) {
+  // A frozen batch norm's tail, x * scale + offset per channel, then Relu6; a residual add of
+  // two full values, then Relu; and a bias with a swish, over odd sizes with NaN and infinities.
+  for (const TensorShape& shape : {TensorShape({2, 5, 5, 24}), TensorShape({3, 17})}) {
+    const int64_t channels = shape.dim_size(shape.dims() - 1);
+    const Tensor x = Random(shape, -8.f, 8.f);
+    const Tensor y = Random(shape, -8.f, 8.f);
+    const Tensor scale = Random(TensorShape({channels}), 0.5f, 2.f, false);
+    const Tensor offset = Random(TensorShape({channels}), -1.f, 1.f, false);
+    ExpectSameAsUnfused({"Mul", "AddV2", "Relu6"}, {0, 1, 3, 2, 4}, {x, scale, offset});
+    ExpectSameAsUnfused({"AddV2", "Relu"}, {0, 1, 2}, {x, y});
+    ExpectSameAsUnfused({"AddV2", "Sigmoid", "Mul"}, {0, 1, 2, 2, 3}, {x, offset});
+  }
+}
+
 TEST_F(MlirClusterTest, LongRowsThatTheReductionKernelsSplitStillMatch) {
   // One row of 40000: the reduction kernels split it over the two threads; so does the
   // cluster (unfused). A row of one element: the reduction kernels copy it (-0 stays -0).
