@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -489,11 +490,92 @@ class Generator {
     return Select(small, EigenExp(a, width), logistic, width);
   }
 
+  std::string Bits(const std::string& x, int width) {
+    return Assign(absl::StrCat("arith.bitcast ", x, " : ", Type(width), " to ", IntType32(width)));
+  }
+  std::string FromBits(const std::string& bits, int width) {
+    return Assign(
+        absl::StrCat("arith.bitcast ", bits, " : ", IntType32(width), " to ", Type(width)));
+  }
+
+  // Eigen 3.4's plog_float (plog_impl_float, natural log): x = max(x, FLT_MIN), then
+  // pfrexp_generic's mantissa in [0.5, 1) and exponent, the shift to [sqrt(1/2), sqrt(2)),
+  // Cephes' polynomial, e * ln 2 added, and the masks for 0, +inf and negative or NaN input.
+  std::string EigenLog(const std::string& a, int width) {
+    const std::string x = EigenMax(a, Float(std::numeric_limits<float>::min(), width), width);
+    // pfrexp_generic; x is normal, +inf or NaN here, so its denormal branch never applies.
+    const std::string bits = Bits(x, width);
+    const std::string biased =
+        BinaryInt32("shrui", BinaryInt32("andi", bits, Int32(0x7fffffff, width), width),
+                    Int32(23, width), width);
+    const std::string exponent =
+        Assign(absl::StrCat("arith.sitofp ", biased, " : ", IntType32(width), " to ", Type(width)));
+    const std::string zero = Constant("zero", width);
+    const std::string zero_or_not_finite =
+        Or(Compare("oeq", x, zero, width), Compare("oeq", exponent, Float(255.0f, width), width),
+           width);
+    const std::string mantissa = FromBits(
+        BinaryInt32(
+            "ori",
+            BinaryInt32("andi", bits, Int32(static_cast<int32_t>(0x807fffffu), width), width),
+            Int32(0x3f000000, width), width),
+        width);
+    const std::string m = Select(zero_or_not_finite, x, mantissa, width);
+    std::string e = Select(zero_or_not_finite, zero,
+                           Binary("addf", exponent, Float(-126.0f, width), width), width);
+    // Below sqrt(1/2): e - 1 and 2m - 1, written as Eigen does (m - 1 + m).
+    const std::string below = Compare("olt", m, Float(0.707106781186547524f, width), width);
+    const std::string one = Constant("one", width);
+    std::string v = Binary("subf", m, one, width);
+    e = Binary("subf", e, Select(below, one, zero, width), width);
+    v = Binary("addf", v, Select(below, m, zero, width), width);
+    const std::string v2 = Binary("mulf", v, v, width);
+    const std::string v3 = Binary("mulf", v2, v, width);
+    std::string y =
+        MultiplyAdd(Float(7.0376836292E-2f, width), v, Float(-1.1514610310E-1f, width), width);
+    std::string y1 =
+        MultiplyAdd(Float(-1.2420140846E-1f, width), v, Float(+1.4249322787E-1f, width), width);
+    std::string y2 =
+        MultiplyAdd(Float(+2.0000714765E-1f, width), v, Float(-2.4999993993E-1f, width), width);
+    y = MultiplyAdd(y, v, Float(1.1676998740E-1f, width), width);
+    y1 = MultiplyAdd(y1, v, Float(-1.6668057665E-1f, width), width);
+    y2 = MultiplyAdd(y2, v, Float(+3.3333331174E-1f, width), width);
+    y = MultiplyAdd(y, v3, y1, width);
+    y = MultiplyAdd(y, v3, y2, width);
+    y = Binary("mulf", y, v3, width);
+    y = MultiplyAdd(Float(-0.5f, width), v2, y, width);
+    v = Binary("addf", v, y, width);
+    // Eigen's ln 2 is its long double EIGEN_LN2 rounded to float.
+    std::string r = MultiplyAdd(
+        e, Float(static_cast<float>(0.693147180559945309417232121458L), width), v, width);
+    // Eigen's filters: +inf stays, a negative or NaN input gives the all-ones NaN (por with
+    // the mask), 0 gives -inf.
+    const std::string pos_inf = Constant("pos_inf", width);
+    r = Select(Compare("oeq", a, pos_inf, width), pos_inf, r, width);
+    r = Select(Compare("ult", a, zero, width), Float(absl::bit_cast<float>(0xffffffffu), width), r,
+               width);
+    return Select(Compare("oeq", a, zero, width), Constant("neg_inf", width), r, width);
+  }
+
+  // Whether any element of the group is a positive subnormal, which Log's kernel computes
+  // with std::log (unary_functors.h, SubnormalExactLog).
+  std::string AnySubnormal(const std::string& x, int width) {
+    const std::string positive = Compare("ogt", x, Constant("zero", width), width);
+    const std::string small =
+        Compare("olt", x, Float(std::numeric_limits<float>::min(), width), width);
+    const std::string both =
+        Assign(absl::StrCat("arith.andi ", positive, ", ", small, " : ", BoolType(width)));
+    if (width == 1) return both;
+    return Assign(
+        absl::StrCat("vector.reduction <or>, ", both, " : ", BoolType(width), " into i1"));
+  }
+
   // `computed` (the op's packet path written out), except where this group of elements
   // reaches the value's last size % P elements, which Eigen computes with its scalar form:
   // there, the kernel's own functor through the callback.
   std::string UnlessScalarTail(int id, const std::string& computed, const std::string& x, int width,
-                               ValueKind kind, const std::string& column_i64) {
+                               ValueKind kind, const std::string& column_i64,
+                               const std::string& also = "") {
     const auto [flat, total] = FlatIndex(kind, column_i64);
     const std::string packet =
         Assign(absl::StrCat("arith.constant ", options_.eigen_packet_floats, " : i64"));
@@ -502,8 +584,9 @@ class Generator {
     const std::string group_end = Assign(
         absl::StrCat("arith.addi ", flat, ", ",
                      width == 1 ? "%one_i64" : absl::StrCat("%count", width, "_i64"), " : i64"));
-    const std::string in_tail =
+    std::string in_tail =
         Assign(absl::StrCat("arith.cmpi sgt, ", group_end, ", ", vector_end, " : i64"));
+    if (!also.empty()) in_tail = Assign(absl::StrCat("arith.ori ", in_tail, ", ", also, " : i1"));
     const std::string result = Fresh();
     Line(absl::StrCat(result, " = scf.if ", in_tail, " -> (", Type(width), ") {"));
     indent_ += 2;
@@ -524,6 +607,10 @@ class Generator {
     if (options_.eigen_rationals && op == "Exp") {
       return UnlessScalarTail(ClusterCallbackId(op), EigenExp(x, width), x, width, kind,
                               column_i64);
+    }
+    if (options_.eigen_rationals && op == "Log") {
+      return UnlessScalarTail(ClusterCallbackId(op), EigenLog(x, width), x, width, kind, column_i64,
+                              AnySubnormal(x, width));
     }
     if (options_.eigen_rationals && op == "Sigmoid") {
       return UnlessScalarTail(ClusterCallbackId(op), EigenLogistic(x, width), x, width, kind,

@@ -73,10 +73,11 @@ struct ClusterCodegenOptions {
   // (AVX-512). Reductions keep eight partial results either way (a 16-wide vector is added
   // to them as two halves, in column order), so the values do not depend on it.
   int vector_width = 8;
-  // With eigen_rationals, Exp and Sigmoid are also written out as Eigen 3.4's packet forms
-  // (pexp_float, scalar_logistic_op<float>). Eigen computes a tensor's last total % P
-  // elements with its scalar forms instead (std::exp for exp), P being the floats per packet
-  // of the kernels' build: those go through the callback.
+  // With eigen_rationals, Exp, Sigmoid and Log are also written out as Eigen 3.4's packet
+  // forms (pexp_float, scalar_logistic_op<float>, plog_float). Eigen computes a tensor's last
+  // total % P elements with its scalar forms instead (std::exp, std::log), P being the floats
+  // per packet of the kernels' build: those go through the callback, as do groups holding a
+  // positive subnormal for Log (its kernel takes std::log for them).
   int eigen_packet_floats = 4;
 };
 

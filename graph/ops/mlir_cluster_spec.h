@@ -46,8 +46,8 @@ bool IsClusterReduction(absl::string_view op);
 int ClusterOpArity(absl::string_view op);
 
 // Whether a cluster's compiled code computes `op` itself (arithmetic, comparisons, Eigen's
-// approximations of Erf, Tanh, Exp and Sigmoid, Sluice's own Erfc) rather than calling back
-// into Sluice per group of elements (Log, Sqrt, Rsqrt): a cluster of elementwise ops alone is
+// approximations of Erf, Tanh, Exp, Sigmoid and Log, Sluice's own Erfc) rather than calling
+// back into Sluice per group of elements (Sqrt, Rsqrt): a cluster of elementwise ops alone is
 // only worth compiling when all its ops are of the first sort.
 bool IsClusterOpComputedInline(absl::string_view op);
 

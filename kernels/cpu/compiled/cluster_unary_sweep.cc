@@ -1,4 +1,4 @@
-// Checks a unary op that compiled clusters write out (Erfc, Exp, Sigmoid, Erf, Tanh) on every
+// Checks a unary op that compiled clusters write out (Erfc, Exp, Sigmoid, Log, Erf, Tanh) on every
 // float: the cluster's value against the op's kernel's own (cluster_unary.h, the packet path
 // of the kernel's Eigen functor, or numerics::ErfcFloat), bit for bit. The generated MLIR must
 // perform the same operations in the same order; a difference in the last place of an

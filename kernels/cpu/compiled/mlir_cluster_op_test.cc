@@ -210,6 +210,25 @@ TEST_F(MlirClusterTest, ExpAndSigmoidWrittenOutAreEigensOwn) {
       ExpectSameAsUnfused({op, "Mean", "Mul"}, {1, 0, 2, 3}, {x, column});
     }
   }
+  // Log across its range: subnormal inputs (std::log in the kernel, so through the callback),
+  // zeros, negatives, infinities and NaN, over the same kinds.
+  std::vector<float> wide(5 * 203);
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<uint32_t> any_bits;
+  for (float& v : wide) {
+    const uint32_t bits = any_bits(rng);
+    std::memcpy(&v, &bits, sizeof(v));
+  }
+  wide[3] = 1e-40f;
+  wide[40] = -0.0f;
+  wide[41] = 0.0f;
+  for (const Tensor& x :
+       {MakeTensor<float>(TensorShape({5, 203}), wide), Random(TensorShape({5, 203}), 0.f, 4.f)}) {
+    ExpectSameAsUnfused({"Log", "Max", "Sub"}, {0, 1, 1, 2}, {x});
+    ExpectSameAsUnfused({"Abs", "Mean", "Log", "Mul"}, {0, 1, 2, 0, 3}, {x});
+    ExpectSameAsUnfused({"Abs", "Log", "Mean", "Mul"}, {1, 2, 0, 3, 4},
+                        {x, Random(TensorShape({203}), -1.f, 1.f)});
+  }
   // Elementwise alone: a swish, x * sigmoid(x), over rows of 37 and 1000.
   for (const TensorShape& shape : {TensorShape({3, 37}), TensorShape({2, 7, 1000})}) {
     ExpectSameAsUnfused({"Sigmoid", "Mul"}, {0, 0, 1}, {Random(shape, -30.f, 30.f)});
