@@ -1,21 +1,20 @@
 // GenerateClusterCode: kinds and phases of the program's values, then the text: constants,
-// scalar values, and the row loop with its phases (see the header for the layout).
+// scalar values, and the row loop with its phases (see the header for the layout). The
+// transcendental functions' code is transcendental_code.h's; the text is MlirTextBuilder's.
 #include "compiler/cluster_codegen.h"
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
-#include "absl/base/casts.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "compiler/mlir_text.h"
+#include "compiler/transcendental_code.h"
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
-#include "numerics/erfc_float.h"
 
 namespace sluice {
 namespace {
@@ -48,7 +47,8 @@ struct Scope {
   absl::flat_hash_map<std::pair<int, int>, std::string> broadcasts;
 };
 
-class Generator {
+// The text builder is the generator's own output: it writes the module as it walks the program.
+class Generator : public MlirTextBuilder {
  public:
   Generator(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> inputs,
             const ClusterCodegenOptions& options)
@@ -64,7 +64,7 @@ class Generator {
     RETURN_IF_ERROR(AssignKindsAndPhases());
     EmitModule();
     ClusterCode code;
-    code.mlir = std::move(text_);
+    code.mlir = TakeText();
     for (const ValueInfo& v : values_) code.value_kinds.push_back(v.kind);
     code.scratch_rows = scratch_rows_;
     code.phases = phases_;
@@ -158,47 +158,10 @@ class Generator {
     return {kWidth};
   }
 
-  // ---- text ----
-
-  std::string Fresh() { return absl::StrCat("%v", next_name_++); }
-  void Line(const std::string& line) {
-    absl::StrAppend(&text_, std::string(indent_, ' '), line, "\n");
-  }
-  std::string Assign(const std::string& rhs) {
-    std::string name = Fresh();
-    Line(absl::StrCat(name, " = ", rhs));
-    return name;
-  }
-
-  // Values are computed `width` columns at a time: 1 (f32), 8 or 16 (vectors).
-  static std::string Type(int width) {
-    return width == 1 ? "f32" : absl::StrCat("vector<", width, "xf32>");
-  }
-  static std::string BoolType(int width) {
-    return width == 1 ? "i1" : absl::StrCat("vector<", width, "xi1>");
-  }
   static std::string MemRef() { return "memref<?xf32>"; }
 
   std::string Constant(const char* name, int width) {
     return width == 1 ? absl::StrCat("%", name, "_s") : absl::StrCat("%", name, "_v", width);
-  }
-
-  std::string Binary(const char* op, const std::string& a, const std::string& b, int width) {
-    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", Type(width)));
-  }
-  std::string Compare(const char* predicate, const std::string& a, const std::string& b,
-                      int width) {
-    return Assign(absl::StrCat("arith.cmpf ", predicate, ", ", a, ", ", b, " : ", Type(width)));
-  }
-  std::string Select(const std::string& c, const std::string& a, const std::string& b, int width) {
-    if (width > 1) {
-      return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : ", BoolType(width), ", ",
-                                 Type(width)));
-    }
-    return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : f32"));
-  }
-  std::string Or(const std::string& a, const std::string& b, int width) {
-    return Assign(absl::StrCat("arith.ori ", a, ", ", b, " : ", BoolType(width)));
   }
 
   // A reduction's Combine, as reducers.h defines it.
@@ -249,327 +212,6 @@ class Generator {
     return Assign(absl::StrCat("memref.load %scratch[%c0] : ", MemRef()));
   }
 
-  // A float constant with exactly the bits `value` has here (MLIR's hexadecimal form, so that
-  // no decimal conversion can round it differently).
-  std::string Float(float value, int width) {
-    const std::string scalar =
-        Assign(absl::StrFormat("arith.constant 0x%08X : f32", absl::bit_cast<uint32_t>(value)));
-    if (width == 1) return scalar;
-    return Assign(absl::StrCat("vector.broadcast ", scalar, " : f32 to ", Type(width)));
-  }
-
-  // Eigen's pmadd without FMA: a multiply, then an add.
-  std::string MultiplyAdd(const std::string& a, const std::string& b, float c, int width) {
-    return Binary("addf", Binary("mulf", a, b, width), Float(c, width), width);
-  }
-
-  // x * p(x^2) / q(x^2) with x clamped to [-limit, limit], as Eigen's generic_fast_erf_float
-  // and generic_fast_tanh_float: Eigen's pmin(a, b) is b < a ? b : a and pmax(a, b) is
-  // b > a ? b : a. `alpha` and `beta` run from the highest coefficient down.
-  std::string Rational(const std::string& a, int width, float limit, absl::Span<const float> alpha,
-                       absl::Span<const float> beta, std::string* clamped) {
-    const std::string hi = Float(limit, width);
-    const std::string lo = Float(-limit, width);
-    std::string x = Select(Compare("olt", hi, a, width), hi, a, width);
-    x = Select(Compare("ogt", lo, x, width), lo, x, width);
-    *clamped = x;
-    const std::string x2 = Binary("mulf", x, x, width);
-    std::string p = MultiplyAdd(x2, Float(alpha[0], width), alpha[1], width);
-    for (size_t i = 2; i < alpha.size(); ++i) p = MultiplyAdd(x2, p, alpha[i], width);
-    p = Binary("mulf", x, p, width);
-    std::string q = MultiplyAdd(x2, Float(beta[0], width), beta[1], width);
-    for (size_t i = 2; i < beta.size(); ++i) q = MultiplyAdd(x2, q, beta[i], width);
-    return Binary("divf", p, q, width);
-  }
-
-  std::string Erf(const std::string& a, int width) {
-    // Eigen 3.4, SpecialFunctionsImpl.h, generic_fast_erf_float.
-    static constexpr float kAlpha[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
-                                       -2.10102402082508e-06f, -5.69250639462346e-05f,
-                                       -7.34990630326855e-04f, -2.95459980854025e-03f,
-                                       -1.60960333262415e-02f};
-    static constexpr float kBeta[] = {-1.45660718464996e-05f, -2.13374055278905e-04f,
-                                      -1.68282697438203e-03f, -7.37332916720468e-03f,
-                                      -1.42647390514189e-02f};
-    std::string clamped;
-    return Rational(a, width, 4.f, kAlpha, kBeta, &clamped);
-  }
-
-  std::string Tanh(const std::string& a, int width) {
-    // Eigen 3.4, MathFunctionsImpl.h, generic_fast_tanh_float without FMA; below 0.0004 in
-    // magnitude the (clamped) input itself.
-    static constexpr float kAlpha[] = {-2.76076847742355e-16f, 2.00018790482477e-13f,
-                                       -8.60467152213735e-11f, 5.12229709037114e-08f,
-                                       1.48572235717979e-05f,  6.37261928875436e-04f,
-                                       4.89352455891786e-03f};
-    static constexpr float kBeta[] = {1.19825839466702e-06f, 1.18534705686654e-04f,
-                                      2.26843463243900e-03f, 4.89352518554385e-03f};
-    std::string clamped;
-    const std::string ratio = Rational(a, width, 7.90531110763549805f, kAlpha, kBeta, &clamped);
-    const std::string magnitude = Assign(absl::StrCat("math.abs ", a, " : ", Type(width)));
-    const std::string tiny = Compare("olt", magnitude, Float(0.0004f, width), width);
-    return Select(tiny, clamped, ratio, width);
-  }
-
-  // ---- double precision, for Erfc ----
-
-  static std::string Type64(int width) {
-    return width == 1 ? "f64" : absl::StrCat("vector<", width, "xf64>");
-  }
-  static std::string IntType64(int width) {
-    return width == 1 ? "i64" : absl::StrCat("vector<", width, "xi64>");
-  }
-  std::string Double(double value, int width) {
-    const std::string scalar =
-        Assign(absl::StrFormat("arith.constant 0x%016X : f64", absl::bit_cast<uint64_t>(value)));
-    if (width == 1) return scalar;
-    return Assign(absl::StrCat("vector.broadcast ", scalar, " : f64 to ", Type64(width)));
-  }
-  std::string Long(int64_t value, int width) {
-    const std::string scalar = Assign(absl::StrCat("arith.constant ", value, " : i64"));
-    if (width == 1) return scalar;
-    return Assign(absl::StrCat("vector.broadcast ", scalar, " : i64 to ", IntType64(width)));
-  }
-  std::string Binary64(const char* op, const std::string& a, const std::string& b, int width) {
-    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", Type64(width)));
-  }
-  std::string Select64(const std::string& c, const std::string& a, const std::string& b,
-                       int width) {
-    if (width == 1) return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : f64"));
-    return Assign(absl::StrCat("arith.select ", c, ", ", a, ", ", b, " : ", BoolType(width), ", ",
-                               Type64(width)));
-  }
-  // a * b + c, rounded twice.
-  std::string MultiplyAdd64(const std::string& a, const std::string& b, const std::string& c,
-                            int width) {
-    return Binary64("addf", Binary64("mulf", a, b, width), c, width);
-  }
-
-  // numerics::ErfcFloat, operation for operation (numerics/erfc_float.cc holds the order).
-  std::string Erfc(const std::string& x, int width) {
-    using namespace numerics;  // NOLINT: the constants of erfc_float.h
-    const std::string xd =
-        Assign(absl::StrCat("arith.extf ", x, " : ", Type(width), " to ", Type64(width)));
-    const std::string negative = Assign(
-        absl::StrCat("arith.cmpf olt, ", xd, ", ", Double(0.0, width), " : ", Type64(width)));
-    std::string a = Select64(
-        negative, Assign(absl::StrCat("arith.negf ", xd, " : ", Type64(width))), xd, width);
-    const std::string largest = Double(kErfcLargest, width);
-    a = Select64(Assign(absl::StrCat("arith.cmpf olt, ", a, ", ", largest, " : ", Type64(width))),
-                 a, largest, width);
-    const std::string two = Double(2.0, width);
-    const std::string t = Binary64("divf", two, Binary64("addf", two, a, width), width);
-    const std::string u = Binary64("subf", Binary64("mulf", t, Double(kErfcUScale, width), width),
-                                   Double(kErfcUOffset, width), width);
-    std::string p = MultiplyAdd64(u, Double(kErfcPolynomial[kErfcDegree], width),
-                                  Double(kErfcPolynomial[kErfcDegree - 1], width), width);
-    for (int j = kErfcDegree - 2; j >= 0; --j) {
-      p = MultiplyAdd64(p, u, Double(kErfcPolynomial[j], width), width);
-    }
-    const std::string v = Binary64("subf", p, Binary64("mulf", a, a, width), width);
-
-    const std::string shift = Double(kExpRoundShift, width);
-    const std::string shifted = MultiplyAdd64(v, Double(kExpInverseLn2, width), shift, width);
-    const std::string k = Binary64("subf", shifted, shift, width);
-    const std::string r = Binary64(
-        "subf", Binary64("subf", v, Binary64("mulf", k, Double(kExpLn2High, width), width), width),
-        Binary64("mulf", k, Double(kExpLn2Low, width), width), width);
-    std::string q = MultiplyAdd64(r, Double(kExpPolynomial[kExpDegree], width),
-                                  Double(kExpPolynomial[kExpDegree - 1], width), width);
-    for (int j = kExpDegree - 2; j >= 0; --j) {
-      q = MultiplyAdd64(q, r, Double(kExpPolynomial[j], width), width);
-    }
-    const std::string bits = Assign(
-        absl::StrCat("arith.bitcast ", shifted, " : ", Type64(width), " to ", IntType64(width)));
-    const std::string moved =
-        Assign(absl::StrCat("arith.shli ", bits, ", ", Long(52, width), " : ", IntType64(width)));
-    const std::string scale_bits = Assign(absl::StrCat(
-        "arith.addi ", moved, ", ", Long(kExpOneBits, width), " : ", IntType64(width)));
-    const std::string power_of_two = Assign(
-        absl::StrCat("arith.bitcast ", scale_bits, " : ", IntType64(width), " to ", Type64(width)));
-    const std::string e = Binary64("mulf", Binary64("mulf", q, power_of_two, width), t, width);
-
-    const std::string y = Select64(negative, Binary64("subf", two, e, width), e, width);
-    const std::string rounded =
-        Assign(absl::StrCat("arith.truncf ", y, " : ", Type64(width), " to ", Type(width)));
-    return Select(Compare("uno", x, x, width), x, rounded, width);
-  }
-
-  // ---- Eigen 3.4's exp and logistic for float (packet path, pmadd without FMA) ----
-
-  static std::string IntType32(int width) {
-    return width == 1 ? "i32" : absl::StrCat("vector<", width, "xi32>");
-  }
-  std::string Int32(int32_t value, int width) {
-    const std::string scalar = Assign(absl::StrCat("arith.constant ", value, " : i32"));
-    if (width == 1) return scalar;
-    return Assign(absl::StrCat("vector.broadcast ", scalar, " : i32 to ", IntType32(width)));
-  }
-  std::string BinaryInt32(const char* op, const std::string& a, const std::string& b, int width) {
-    return Assign(absl::StrCat("arith.", op, " ", a, ", ", b, " : ", IntType32(width)));
-  }
-  // Eigen's pmadd(a, b, c) without FMA.
-  std::string MultiplyAdd(const std::string& a, const std::string& b, const std::string& c,
-                          int width) {
-    return Binary("addf", Binary("mulf", a, b, width), c, width);
-  }
-  // Eigen's pmin(a, b) = b < a ? b : a and pmax(a, b) = b > a ? b : a (SSE's operand order).
-  std::string EigenMin(const std::string& a, const std::string& b, int width) {
-    return Select(Compare("olt", b, a, width), b, a, width);
-  }
-  std::string EigenMax(const std::string& a, const std::string& b, int width) {
-    return Select(Compare("ogt", b, a, width), b, a, width);
-  }
-  // 2^e as the float whose exponent field is e + 127 (e a float holding an integer).
-  std::string PowerOfTwo(const std::string& e_i32, int width) {
-    const std::string biased = BinaryInt32("addi", e_i32, Int32(127, width), width);
-    const std::string bits = BinaryInt32("shli", biased, Int32(23, width), width);
-    return Assign(
-        absl::StrCat("arith.bitcast ", bits, " : ", IntType32(width), " to ", Type(width)));
-  }
-
-  // Eigen 3.4's pexp_float, then pldexp_generic for 2^m.
-  std::string EigenExp(const std::string& a, int width) {
-    const std::string x =
-        EigenMax(EigenMin(a, Float(88.723f, width), width), Float(-88.723f, width), width);
-    const std::string m = Assign(
-        absl::StrCat("math.floor ",
-                     MultiplyAdd(x, Float(1.44269504088896341f, width), Float(0.5f, width), width),
-                     " : ", Type(width)));
-    std::string r = MultiplyAdd(m, Float(-0.693359375f, width), x, width);
-    r = MultiplyAdd(m, Float(2.12194440e-4f, width), r, width);
-    const std::string r2 = Binary("mulf", r, r, width);
-    const std::string r3 = Binary("mulf", r2, r, width);
-    std::string y =
-        MultiplyAdd(Float(1.9875691500E-4f, width), r, Float(1.3981999507E-3f, width), width);
-    std::string y1 =
-        MultiplyAdd(Float(4.1665795894E-2f, width), r, Float(1.6666665459E-1f, width), width);
-    const std::string y2 = Binary("addf", r, Float(1.0f, width), width);
-    y = MultiplyAdd(y, r, Float(8.3334519073E-3f, width), width);
-    y1 = MultiplyAdd(y1, r, Float(5.0000001201E-1f, width), width);
-    y = MultiplyAdd(y, r3, y1, width);
-    y = MultiplyAdd(y, r2, y2, width);
-    // pldexp_generic(y, m): e = clamp(m, -278, 278), b = e >> 2,
-    // y * 2^b * 2^b * 2^b * 2^(e - 3b). m is NaN only where x is, and then so is y: it is
-    // made 0 first, as converting NaN to an integer has no defined value in LLVM.
-    std::string e =
-        EigenMin(EigenMax(m, Float(-278.0f, width), width), Float(278.0f, width), width);
-    e = Select(Compare("uno", e, e, width), Constant("zero", width), e, width);
-    const std::string e_i32 =
-        Assign(absl::StrCat("arith.fptosi ", e, " : ", Type(width), " to ", IntType32(width)));
-    const std::string b = BinaryInt32("shrsi", e_i32, Int32(2, width), width);
-    const std::string c = PowerOfTwo(b, width);
-    std::string out =
-        Binary("mulf", Binary("mulf", Binary("mulf", y, c, width), c, width), c, width);
-    const std::string rest = BinaryInt32(
-        "subi", BinaryInt32("subi", BinaryInt32("subi", e_i32, b, width), b, width), b, width);
-    out = Binary("mulf", out, PowerOfTwo(rest, width), width);
-    return EigenMax(out, a, width);
-  }
-
-  // Eigen 3.4's scalar_logistic_op<float>::packetOp without FMA: a rational function of
-  // min(x, 15.64...) plus 0.5, and pexp(x) below -9.
-  std::string EigenLogistic(const std::string& a, int width) {
-    const std::string small = Compare("olt", a, Float(-9.0f, width), width);
-    const std::string x = EigenMin(a, Float(15.6437711715698242f, width), width);
-    const std::string x2 = Binary("mulf", x, x, width);
-    std::string p = MultiplyAdd(x2, Float(4.37031012579801e-11f, width),
-                                Float(1.15627324459942e-07f, width), width);
-    p = MultiplyAdd(x2, p, Float(6.08574864600143e-05f, width), width);
-    p = MultiplyAdd(x2, p, Float(8.51377133304701e-03f, width), width);
-    p = MultiplyAdd(x2, p, Float(2.48287947061529e-01f, width), width);
-    p = Binary("mulf", x, p, width);
-    std::string q = MultiplyAdd(x2, Float(6.10247389755681e-13f, width),
-                                Float(5.76102136993427e-09f, width), width);
-    q = MultiplyAdd(x2, q, Float(6.29106785017040e-06f, width), width);
-    q = MultiplyAdd(x2, q, Float(1.70198817374094e-03f, width), width);
-    q = MultiplyAdd(x2, q, Float(1.16817656904453e-01f, width), width);
-    q = MultiplyAdd(x2, q, Float(9.93151921023180e-01f, width), width);
-    const std::string logistic =
-        Binary("addf", Binary("divf", p, q, width), Float(0.5f, width), width);
-    return Select(small, EigenExp(a, width), logistic, width);
-  }
-
-  std::string Bits(const std::string& x, int width) {
-    return Assign(absl::StrCat("arith.bitcast ", x, " : ", Type(width), " to ", IntType32(width)));
-  }
-  std::string FromBits(const std::string& bits, int width) {
-    return Assign(
-        absl::StrCat("arith.bitcast ", bits, " : ", IntType32(width), " to ", Type(width)));
-  }
-
-  // Eigen 3.4's plog_float (plog_impl_float, natural log): x = max(x, FLT_MIN), then
-  // pfrexp_generic's mantissa in [0.5, 1) and exponent, the shift to [sqrt(1/2), sqrt(2)),
-  // Cephes' polynomial, e * ln 2 added, and the masks for 0, +inf and negative or NaN input.
-  std::string EigenLog(const std::string& a, int width) {
-    const std::string x = EigenMax(a, Float(std::numeric_limits<float>::min(), width), width);
-    // pfrexp_generic; x is normal, +inf or NaN here, so its denormal branch never applies.
-    const std::string bits = Bits(x, width);
-    const std::string biased =
-        BinaryInt32("shrui", BinaryInt32("andi", bits, Int32(0x7fffffff, width), width),
-                    Int32(23, width), width);
-    const std::string exponent =
-        Assign(absl::StrCat("arith.sitofp ", biased, " : ", IntType32(width), " to ", Type(width)));
-    const std::string zero = Constant("zero", width);
-    const std::string zero_or_not_finite =
-        Or(Compare("oeq", x, zero, width), Compare("oeq", exponent, Float(255.0f, width), width),
-           width);
-    const std::string mantissa = FromBits(
-        BinaryInt32(
-            "ori",
-            BinaryInt32("andi", bits, Int32(static_cast<int32_t>(0x807fffffu), width), width),
-            Int32(0x3f000000, width), width),
-        width);
-    const std::string m = Select(zero_or_not_finite, x, mantissa, width);
-    std::string e = Select(zero_or_not_finite, zero,
-                           Binary("addf", exponent, Float(-126.0f, width), width), width);
-    // Below sqrt(1/2): e - 1 and 2m - 1, written as Eigen does (m - 1 + m).
-    const std::string below = Compare("olt", m, Float(0.707106781186547524f, width), width);
-    const std::string one = Constant("one", width);
-    std::string v = Binary("subf", m, one, width);
-    e = Binary("subf", e, Select(below, one, zero, width), width);
-    v = Binary("addf", v, Select(below, m, zero, width), width);
-    const std::string v2 = Binary("mulf", v, v, width);
-    const std::string v3 = Binary("mulf", v2, v, width);
-    std::string y =
-        MultiplyAdd(Float(7.0376836292E-2f, width), v, Float(-1.1514610310E-1f, width), width);
-    std::string y1 =
-        MultiplyAdd(Float(-1.2420140846E-1f, width), v, Float(+1.4249322787E-1f, width), width);
-    std::string y2 =
-        MultiplyAdd(Float(+2.0000714765E-1f, width), v, Float(-2.4999993993E-1f, width), width);
-    y = MultiplyAdd(y, v, Float(1.1676998740E-1f, width), width);
-    y1 = MultiplyAdd(y1, v, Float(-1.6668057665E-1f, width), width);
-    y2 = MultiplyAdd(y2, v, Float(+3.3333331174E-1f, width), width);
-    y = MultiplyAdd(y, v3, y1, width);
-    y = MultiplyAdd(y, v3, y2, width);
-    y = Binary("mulf", y, v3, width);
-    y = MultiplyAdd(Float(-0.5f, width), v2, y, width);
-    v = Binary("addf", v, y, width);
-    // Eigen's ln 2 is its long double EIGEN_LN2 rounded to float.
-    std::string r = MultiplyAdd(
-        e, Float(static_cast<float>(0.693147180559945309417232121458L), width), v, width);
-    // Eigen's filters: +inf stays, a negative or NaN input gives the all-ones NaN (por with
-    // the mask), 0 gives -inf.
-    const std::string pos_inf = Constant("pos_inf", width);
-    r = Select(Compare("oeq", a, pos_inf, width), pos_inf, r, width);
-    r = Select(Compare("ult", a, zero, width), Float(absl::bit_cast<float>(0xffffffffu), width), r,
-               width);
-    return Select(Compare("oeq", a, zero, width), Constant("neg_inf", width), r, width);
-  }
-
-  // Whether any element of the group is a positive subnormal, which Log's kernel computes
-  // with std::log (unary_functors.h, SubnormalExactLog).
-  std::string AnySubnormal(const std::string& x, int width) {
-    const std::string positive = Compare("ogt", x, Constant("zero", width), width);
-    const std::string small =
-        Compare("olt", x, Float(std::numeric_limits<float>::min(), width), width);
-    const std::string both =
-        Assign(absl::StrCat("arith.andi ", positive, ", ", small, " : ", BoolType(width)));
-    if (width == 1) return both;
-    return Assign(
-        absl::StrCat("vector.reduction <or>, ", both, " : ", BoolType(width), " into i1"));
-  }
-
   // `computed` (the op's packet path written out), except where this group of elements
   // reaches the value's last size % P elements, which Eigen computes with its scalar form:
   // there, the kernel's own functor through the callback.
@@ -589,35 +231,35 @@ class Generator {
     if (!also.empty()) in_tail = Assign(absl::StrCat("arith.ori ", in_tail, ", ", also, " : i1"));
     const std::string result = Fresh();
     Line(absl::StrCat(result, " = scf.if ", in_tail, " -> (", Type(width), ") {"));
-    indent_ += 2;
+    Indent(2);
     const std::string called = Callback(id, x, width, kind, column_i64);
     Line(absl::StrCat("scf.yield ", called, " : ", Type(width)));
-    indent_ -= 2;
+    Indent(-2);
     Line("} else {");
-    indent_ += 2;
+    Indent(2);
     Line(absl::StrCat("scf.yield ", computed, " : ", Type(width)));
-    indent_ -= 2;
+    Indent(-2);
     Line("}");
     return result;
   }
 
   std::string Unary(absl::string_view op, const std::string& x, int width, ValueKind kind,
                     const std::string& column_i64) {
-    if (op == "Erfc") return Erfc(x, width);
+    if (op == "Erfc") return EmitErfc(*this, x, width);
     if (options_.eigen_rationals && op == "Exp") {
-      return UnlessScalarTail(ClusterCallbackId(op), EigenExp(x, width), x, width, kind,
+      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenExp(*this, x, width), x, width, kind,
                               column_i64);
     }
     if (options_.eigen_rationals && op == "Log") {
-      return UnlessScalarTail(ClusterCallbackId(op), EigenLog(x, width), x, width, kind, column_i64,
-                              AnySubnormal(x, width));
+      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,
+                              column_i64, EmitAnyPositiveSubnormal(*this, x, width));
     }
     if (options_.eigen_rationals && op == "Sigmoid") {
-      return UnlessScalarTail(ClusterCallbackId(op), EigenLogistic(x, width), x, width, kind,
-                              column_i64);
+      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,
+                              kind, column_i64);
     }
-    if (options_.eigen_rationals && op == "Erf") return Erf(x, width);
-    if (options_.eigen_rationals && op == "Tanh") return Tanh(x, width);
+    if (options_.eigen_rationals && op == "Erf") return EmitEigenErf(*this, x, width);
+    if (options_.eigen_rationals && op == "Tanh") return EmitEigenTanh(*this, x, width);
     const int id = ClusterCallbackId(op);
     if (id >= 0) return Callback(id, x, width, kind, column_i64);
     if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(width)));
@@ -786,14 +428,14 @@ class Generator {
                       absl::StrJoin(types, ", "), ")");
     }
     Line(header + " {");
-    indent_ += 2;
+    Indent(2);
     const std::vector<std::string> next = EmitColumnBody(p, width, row, reductions, accumulators);
     if (n > 0) {
       std::vector<std::string> types(n, "vector<8xf32>");
       Line(
           absl::StrCat("scf.yield ", absl::StrJoin(next, ", "), " : ", absl::StrJoin(types, ", ")));
     }
-    indent_ -= 2;
+    Indent(-2);
     Line("}");
     std::vector<std::string> out;
     for (size_t j = 0; j < n; ++j) out.push_back(n > 1 ? absl::StrCat(results, "#", j) : results);
@@ -838,10 +480,10 @@ class Generator {
     params.push_back("%rows: index");
     params.push_back("%cols: index");
     Line("module {");
-    indent_ += 2;
+    Indent(2);
     Line(absl::StrCat("func.func private @", kClusterCallback, "(i64, i64, i64, i64, i64)"));
     Line(absl::StrCat("func.func @", kClusterFunction, "(", absl::StrJoin(params, ", "), ") {"));
-    indent_ += 2;
+    Indent(2);
     EmitConstants();
     // Scalars, once.
     Scope function_scope;
@@ -852,7 +494,7 @@ class Generator {
     }
     EmitRowValues(0, function_scope, /*scalars=*/true);
     Line("scf.for %r = %row_begin to %row_end step %c1 {");
-    indent_ += 2;
+    Indent(2);
     Line("%row_base = arith.muli %r, %cols : index");
     Line("%row_i64 = arith.index_cast %r : index to i64");
     Line("%row_flat = arith.muli %row_i64, %cols_i64 : i64");
@@ -894,12 +536,12 @@ class Generator {
       Line(absl::StrCat("memref.store ", row.names.at(values_.size() - 1),
                         ", %out[%r] : ", MemRef()));
     }
-    indent_ -= 2;
+    Indent(-2);
     Line("}");
     Line("return");
-    indent_ -= 2;
+    Indent(-2);
     Line("}");
-    indent_ -= 2;
+    Indent(-2);
     Line("}");
   }
 
@@ -950,9 +592,6 @@ class Generator {
   std::vector<ValueInfo> values_;
   int phases_ = 0;
   int scratch_rows_ = 0;
-  std::string text_;
-  int indent_ = 0;
-  int next_name_ = 0;
 };
 
 }  // namespace

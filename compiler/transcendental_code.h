@@ -1,0 +1,35 @@
+// The transcendental functions compiled clusters compute inline, written as MLIR text
+// operation for operation as Sluice's kernels compute them, so that a cluster's values are
+// the unfused ops' to the bit (docs/compiled_clusters.md says why each matches):
+//
+//   Erf, Tanh       Eigen 3.4's rational approximations (generic_fast_erf_float and
+//                   generic_fast_tanh_float), used by its vector and scalar forms alike;
+//   Exp, Sigmoid,   Eigen 3.4's packet forms (pexp_float, scalar_logistic_op<float>,
+//   Log             plog_float) for an SSE build without FMA — the caller sends the elements
+//                   Eigen computes with its scalar forms (a tensor's last total % P; Log's
+//                   positive subnormals) through the kernels' own functors instead;
+//   Erfc            numerics::ErfcFloat, Sluice's own, in f64.
+//
+// Each takes f32 lanes `x` (`width` wide) and returns the name of the result.
+#ifndef SLUICE_COMPILER_TRANSCENDENTAL_CODE_H_
+#define SLUICE_COMPILER_TRANSCENDENTAL_CODE_H_
+
+#include <string>
+
+#include "compiler/mlir_text.h"
+
+namespace sluice {
+
+std::string EmitEigenErf(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitEigenTanh(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);
+
+// An i1: whether any lane of `x` is a positive subnormal (Log's kernel takes std::log there).
+std::string EmitAnyPositiveSubnormal(MlirTextBuilder& mlir, const std::string& x, int width);
+
+}  // namespace sluice
+
+#endif  // SLUICE_COMPILER_TRANSCENDENTAL_CODE_H_
