@@ -15,8 +15,8 @@
 // degree-9 Taylor polynomial, 2^k made from its bits; erfc(-a) = 2 - erfc(a). a*a is exact in
 // double for a float a, so the exponent has no cancellation to lose digits to.
 //
-// The contract with compiled code (compiler/cluster_codegen.cc): ErfcFloat is exactly the
-// sequence of IEEE double operations written in erfc_float.cc — each multiply and add rounded
+// The contract with compiled code (compiler/transcendental_code.cc, EmitErfc): ErfcFloat is exactly
+// the sequence of IEEE double operations written in erfc_float.cc — each multiply and add rounded
 // on its own (this library is built with -ffp-contract=off), conversions rounding to nearest.
 // Any code that performs the same sequence gets the same bits.
 #ifndef SLUICE_NUMERICS_ERFC_FLOAT_H_

@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
@@ -101,11 +102,11 @@ Kind BinaryKind(Kind a, Kind b) {
 
 // The op n is in a cluster's program: a BiasAdd (the NHWC form: the bias runs along the last
 // axis, a column value) is the AddV2 of the same operands, which adds the same floats.
-std::string ProgramOp(const Node* n) {
+absl::string_view ProgramOp(const Node* n) {
   const std::string& op = n->type_string();
   if (op == "BiasAddV1") return "AddV2";
-  if (op == "BiasAdd") {
-    return GetNodeAttrOr<std::string>(n->attrs(), "data_format", "NHWC") == "NHWC" ? "AddV2" : op;
+  if (op == "BiasAdd" && GetNodeAttrOr<std::string>(n->attrs(), "data_format", "NHWC") == "NHWC") {
+    return "AddV2";
   }
   return op;
 }
@@ -375,7 +376,7 @@ class MlirClusterer {
       const std::optional<Kind> kind = Classify(OutputShape(n, 0), full);
       if (!kind || *kind != expected) return absl::OkStatus();
       kinds.push_back(*kind);
-      ops.push_back(ProgramOp(n));
+      ops.push_back(std::string(ProgramOp(n)));
     }
     // The output is written as F or one value per row; a column or scalar result would
     // mean that the reductions' work fed nothing the cluster returns.
