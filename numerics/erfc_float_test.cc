@@ -1,5 +1,6 @@
 #include "numerics/erfc_float.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -80,9 +81,10 @@ TEST(ErfcFloatTest, WithinOneUlpAcrossAllFloats) {
   EXPECT_GT(checked, 1000000);
   EXPECT_LE(worst, 1);
   EXPECT_LE(off, checked / 100000) << "off by one in " << off << " of " << checked;
-  // No less accurate than the C library's erfcf, which the kernels used before.
-  EXPECT_LE(worst, libc_worst);
-  EXPECT_LT(off, libc_off);
+  // No less accurate than the C library's erfcf, which the kernels used before (glibc 2.36's
+  // is off by up to 3 for about one float in 200; a C library with a correctly rounded erfcf
+  // would be off by none, hence the floor of one).
+  EXPECT_LE(worst, std::max<int64_t>(libc_worst, 1)) << "erfcf off for " << libc_off;
 }
 
 TEST(ErfcFloatTest, ArraysMatchOneAtATimeWhateverTheirLength) {
