@@ -254,6 +254,12 @@ class Generator : public MlirTextBuilder {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,
                               column_i64, EmitAnyPositiveSubnormal(*this, x, width));
     }
+    if (options_.eigen_rationals && options_.avx_rsqrt && (op == "Sqrt" || op == "Rsqrt")) {
+      return UnlessScalarTail(
+          ClusterCallbackId(op),
+          op == "Sqrt" ? EmitEigenSqrt(*this, x, width) : EmitEigenRsqrt(*this, x, width), x, width,
+          kind, column_i64);
+    }
     if (options_.eigen_rationals && op == "Sigmoid") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,
                               kind, column_i64);

@@ -79,6 +79,10 @@ struct ClusterCodegenOptions {
   // per packet of the kernels' build: those go through the callback, as do groups holding a
   // positive subnormal for Log (its kernel takes std::log for them).
   int eigen_packet_floats = 4;
+  // With eigen_rationals, Sqrt and Rsqrt too, as Eigen's fast SSE forms, which start from the
+  // CPU's rsqrt approximation: the generated code uses AVX's vrsqrtps, so only where the CPU
+  // has AVX.
+  bool avx_rsqrt = false;
 };
 
 struct ClusterCode {

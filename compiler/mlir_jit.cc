@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -33,6 +34,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/X86Vector/X86VectorToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace sluice {
@@ -76,11 +78,14 @@ absl::StatusOr<std::unique_ptr<CompiledMlirModule>> CompileMlir(absl::string_vie
                                                                 const MlirCompileOptions& options) {
   InitializeLlvmOnce();
   mlir::DialectRegistry registry;
-  registry
-      .insert<mlir::arith::ArithmeticDialect, mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
-              mlir::LLVM::LLVMDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
-              mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
+  registry.insert<mlir::arith::ArithmeticDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect, mlir::vector::VectorDialect,
+                  mlir::x86vector::X86VectorDialect>();
   mlir::registerLLVMDialectTranslation(registry);
+  // x86vector: the AVX rsqrt instruction itself, whose approximation Eigen's fast square roots
+  // start from (compiler/transcendental_code.h).
+  mlir::registerX86VectorDialectTranslation(registry);
   // One context per compilation, without MLIR's own thread pool: compilations happen on the
   // executor's threads, and a second pool would compete with them for the cores.
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
@@ -99,7 +104,8 @@ absl::StatusOr<std::unique_ptr<CompiledMlirModule>> CompileMlir(absl::string_vie
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createConvertSCFToCFPass());
-  pm.addPass(mlir::createConvertVectorToLLVMPass());
+  pm.addPass(
+      mlir::createConvertVectorToLLVMPass(mlir::LowerVectorToLLVMOptions().enableX86Vector(true)));
   pm.addPass(mlir::createMemRefToLLVMPass());
   pm.addPass(mlir::createConvertMathToLLVMPass());
   pm.addPass(mlir::arith::createConvertArithmeticToLLVMPass());

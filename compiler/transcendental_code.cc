@@ -210,6 +210,66 @@ std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& a, int width)
                      f(-std::numeric_limits<float>::infinity()), r, width);
 }
 
+namespace {
+
+// The AVX rsqrt instruction (vrsqrtps) lane by lane, whatever the width: halves of 8 for 16
+// lanes, lane 0 of a broadcast for one. Its approximation is the CPU's own, the same one SSE's
+// rsqrtps gives Eigen on that CPU.
+std::string AvxRsqrt(MlirTextBuilder& mlir, const std::string& x, int width) {
+  const std::string v8 = MlirTextBuilder::Type(8);
+  auto rsqrt8 = [&](const std::string& v) {
+    return mlir.Assign(absl::StrCat("x86vector.avx.rsqrt ", v, " : ", v8));
+  };
+  if (width == 8) return rsqrt8(x);
+  if (width == 1) {
+    const std::string lanes = mlir.Assign(absl::StrCat("vector.broadcast ", x, " : f32 to ", v8));
+    return mlir.Assign(absl::StrCat("vector.extract ", rsqrt8(lanes), "[0] : ", v8));
+  }
+  std::string result = x;
+  for (int offset = 0; offset < width; offset += 8) {
+    const std::string half = mlir.Assign(absl::StrCat(
+        "vector.extract_strided_slice ", x, " {offsets = [", offset,
+        "], sizes = [8], strides = [1]} : ", MlirTextBuilder::Type(width), " to ", v8));
+    result = mlir.Assign(absl::StrCat("vector.insert_strided_slice ", rsqrt8(half), ", ", result,
+                                      " {offsets = [", offset, "], strides = [1]} : ", v8, " into ",
+                                      MlirTextBuilder::Type(width)));
+  }
+  return result;
+}
+
+}  // namespace
+
+// Eigen 3.4's psqrt<Packet4f> with EIGEN_FAST_MATH: rsqrt, one Newton step, times x; zero for
+// zeros and positive subnormals.
+std::string EmitEigenSqrt(MlirTextBuilder& mlir, const std::string& a, int width) {
+  auto f = [&](float value) { return mlir.Float(value, width); };
+  const std::string minus_half_x = mlir.Binary("mulf", a, f(-0.5f), width);
+  // Eigen's pandnot(x < FLT_MIN, x < 0): "not below 0" is unordered-or-at-least 0.
+  const std::string flushed =
+      mlir.And(mlir.Compare("olt", a, f(std::numeric_limits<float>::min()), width),
+               mlir.Compare("uge", a, f(0.0f), width), width);
+  std::string y = AvxRsqrt(mlir, a, width);
+  y = mlir.Binary("mulf", y,
+                  MultiplyAdd(mlir, minus_half_x, mlir.Binary("mulf", y, y, width), f(1.5f), width),
+                  width);
+  return mlir.Select(flushed, f(0.0f), mlir.Binary("mulf", a, y, width), width);
+}
+
+// Eigen 3.4's prsqrt<Packet4f> with EIGEN_FAST_MATH: rsqrt and one Newton step for positive
+// normal finite x, the instruction's own result otherwise.
+std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& a, int width) {
+  auto f = [&](float value) { return mlir.Float(value, width); };
+  const std::string neg_half = mlir.Binary("mulf", a, f(-0.5f), width);
+  const std::string not_normal_finite =
+      mlir.Or(mlir.Compare("olt", a, f(std::numeric_limits<float>::min()), width),
+              mlir.Compare("oeq", a, f(std::numeric_limits<float>::infinity()), width), width);
+  const std::string y = AvxRsqrt(mlir, a, width);
+  const std::string newton = mlir.Binary(
+      "mulf", y, MultiplyAdd(mlir, y, mlir.Binary("mulf", neg_half, y, width), f(1.5f), width),
+      width);
+  return mlir.Select(not_normal_finite, y, newton, width);
+}
+
 std::string EmitAnyPositiveSubnormal(MlirTextBuilder& mlir, const std::string& x, int width) {
   const std::string positive = mlir.Compare("ogt", x, mlir.Float(0.0f, width), width);
   const std::string small =

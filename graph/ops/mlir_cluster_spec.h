@@ -45,10 +45,11 @@ bool IsClusterReduction(absl::string_view op);
 // one operand), 0 for any other.
 int ClusterOpArity(absl::string_view op);
 
-// Whether a cluster's compiled code computes `op` itself (arithmetic, comparisons, Eigen's
-// approximations of Erf, Tanh, Exp, Sigmoid and Log, Sluice's own Erfc) rather than calling
-// back into Sluice per group of elements (Sqrt, Rsqrt): a cluster of elementwise ops alone is
-// only worth compiling when all its ops are of the first sort.
+// Whether a cluster's compiled code computes `op` itself on any x86-64 CPU (arithmetic,
+// comparisons, Eigen's approximations of Erf, Tanh, Exp, Sigmoid and Log, Sluice's own Erfc)
+// rather than calling back into Sluice per group of elements: a cluster of elementwise ops
+// alone is only worth compiling when all its ops are of the first sort. Sqrt and Rsqrt are
+// not counted: they are computed inline only where the CPU has AVX.
 bool IsClusterOpComputedInline(absl::string_view op);
 
 // Checks the attrs of a node with `num_inputs` inputs and returns its steps.

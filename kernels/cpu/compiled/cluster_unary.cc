@@ -116,6 +116,7 @@ ClusterCodegenOptions ClusterCodegenOptionsHere() {
   // The JIT compiles for this CPU (compiler/mlir_jit.h), so its vector width can follow it.
   options.vector_width = __builtin_cpu_supports("avx512f") ? 16 : 8;
   options.eigen_packet_floats = static_cast<int>(kPacket);
+  options.avx_rsqrt = __builtin_cpu_supports("avx");
   return options;
 }
 
