@@ -125,11 +125,11 @@ absl::Status ReportAccuracy(const std::string& path, const std::vector<std::stri
 }
 
 absl::Status Run(const RunFlags& flags) {
+  // A run is a few steps at most, whose time is mostly first touches of memory: small pages
+  // throughout (page_policy.h says why).
+  UseSmallPages(true);
   Model model;
   RETURN_IF_ERROR(LoadModel(flags.model, &model));
-  // A big graph's feeds and session are made in small pages (page_policy.h).
-  const bool small_pages = model.graph_def.node_size() >= kSmallPagesFromNodes;
-  if (small_pages) UseSmallPages(true);
   std::vector<std::string> fetches;
   RETURN_IF_ERROR(ResolveOutputs(model.graph_def, flags.outputs, &fetches));
   FeedOptions feed_options = flags.feeds;
@@ -178,7 +178,6 @@ absl::Status Run(const RunFlags& flags) {
   // value reported is the first in execution order.
   if (flags.check_numerics) run_options.set_inter_op_thread_pool(-1);
   NodeOutputObserver* observer = observers.empty() ? nullptr : &observers;
-  if (small_pages) UseSmallPages(false);  // the steps take huge pages
   for (int64_t step = 0; step < steps; ++step) {
     for (size_t i = 0; i < feeds.size(); ++i) {
       if (!feeds[i].step_values.empty()) runner->SetFeedValue(i, feeds[i].ValueAt(step));
