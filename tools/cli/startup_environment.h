@@ -19,8 +19,8 @@
 // caches differently in every process: its batch-1 step took 6.9 or 7.5 ms depending on the
 // run; with huge pages 6.8-6.9 ms every time (two threads: 4.3 -> 3.9 ms). CNNs and peak
 // memory are unchanged. `run` turns them off again for itself (page_policy.h: a one-shot run
-// is mostly first touches of memory, which huge pages make slower on some VMs). Appended to a GLIBC_TUNABLES the user set, unless it already names
-// glibc.malloc.hugetlb.
+// is mostly first touches of memory, which huge pages make slower on some VMs). Appended to a
+// GLIBC_TUNABLES the user set, unless it already names glibc.malloc.hugetlb.
 //
 // libgomp reads its environment in its own initializer and malloc its tunables while the
 // program loads, and a setenv() from the executable's .preinit_array is undone by libc's own
