@@ -23,10 +23,21 @@ namespace {
 // reductions, so that one vector register holds them in their order.
 constexpr int kWidth = 8;
 
+// The "phase" of the column loop that computes the column and batch-column values.
+constexpr int kBatchPhase = -1;
+
 constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Sqrt",    "Rsqrt", "Exp", "Log",
                                                             "Sigmoid", "Tanh",  "Erf"};
 
-bool IsColumnwise(ValueKind kind) { return kind == ValueKind::kFull || kind == ValueKind::kColumn; }
+// Computed values of these kinds are computed once per batch element (kBatchPhase).
+bool IsHoisted(ValueKind kind) {
+  return kind == ValueKind::kColumn || kind == ValueKind::kBatchColumn;
+}
+
+// Values that vary over the columns.
+bool IsColumnwise(ValueKind kind) {
+  return kind == ValueKind::kFull || kind == ValueKind::kColumn || kind == ValueKind::kBatchColumn;
+}
 
 // What the generator knows of each value.
 struct ValueInfo {
@@ -34,6 +45,8 @@ struct ValueInfo {
   int input = -1;  // >= 0: the input it is
   // Full and column values: the phase that computes it (inputs: read in any phase, 0).
   // Row values and scalars: the phase before which it is known (0: before the first).
+  // Computed column and batch-column values are computed once per batch element, before
+  // phase 0 (kBatchPhase), and kept in scratch rows.
   int phase = 0;
   int scratch = -1;  // the scratch row that keeps it for later phases
   bool is_output = false;
@@ -109,10 +122,9 @@ class Generator : public MlirTextBuilder {
       return errors::InvalidArgument("_MlirCluster's output is a ", ValueKindName(output.kind),
                                      " value; it must be a full or a row value");
     }
-    if (output.kind == ValueKind::kColumn) {
-      return errors::InvalidArgument(
-          "_MlirCluster's output is a column value; it must be a "
-          "full or a row value");
+    if (output.kind == ValueKind::kColumn || output.kind == ValueKind::kBatchColumn) {
+      return errors::InvalidArgument("_MlirCluster's output is a ", ValueKindName(output.kind),
+                                     " value; it must be a full or a row value");
     }
     output.is_output = true;
     phases_ = 0;
@@ -121,7 +133,16 @@ class Generator : public MlirTextBuilder {
       if (IsStep(v) && IsColumnwise(info.kind)) phases_ = std::max(phases_, info.phase + 1);
       if (IsStep(v) && IsClusterReduction(Step(v).op)) phases_ = std::max(phases_, info.phase);
     }
-    // Scratch rows: computed full or column values that a later phase reads.
+    // Scratch rows: every computed column and batch-column value (computed once per batch
+    // element and read by its rows: a squeeze-and-excitation gate's Sigmoid is not repeated
+    // for every row), and computed full values that a later phase reads.
+    for (size_t k = 0; k < steps_.size(); ++k) {
+      ValueInfo& info = values_[num_inputs_ + k];
+      if (IsHoisted(info.kind)) {
+        info.scratch = scratch_rows_++;
+        has_hoisted_steps_ = true;
+      }
+    }
     for (size_t k = 0; k < steps_.size(); ++k) {
       const FusedElementwiseStep& step = steps_[k];
       const int reader_phase = ReaderPhase(num_inputs_ + k);
@@ -187,6 +208,8 @@ class Generator : public MlirTextBuilder {
         return {Assign(absl::StrCat("arith.addi %row_flat, ", column, " : i64")), "%total"};
       case ValueKind::kColumn:
         return {column, "%cols_i64"};
+      case ValueKind::kBatchColumn:
+        return {Assign(absl::StrCat("arith.addi %batch_flat, ", column, " : i64")), "%batch_total"};
       case ValueKind::kRow:
         return {"%row_i64", "%rows_i64"};
       case ValueKind::kScalar:
@@ -326,10 +349,12 @@ class Generator : public MlirTextBuilder {
     if (!IsColumnwise(info.kind)) {
       name = body.width == 1 ? row.names.at(value) : row.broadcasts.at({value, body.width});
     } else if (info.input >= 0) {
-      const char* index = info.kind == ValueKind::kFull ? "%index" : "%c";
+      const char* index = info.kind == ValueKind::kFull          ? "%index"
+                          : info.kind == ValueKind::kBatchColumn ? "%batch_index"
+                                                                 : "%c";
       name = Load(absl::StrCat("%in", info.input), index, body.width);
     } else {
-      // Computed in an earlier phase and kept in its scratch row.
+      // Computed in an earlier phase (or for this batch element) and kept in its scratch row.
       const std::string at =
           Assign(absl::StrCat("arith.addi %scratch_row", info.scratch, ", %c : index"));
       name = Load("%scratch", at, body.width);
@@ -351,19 +376,25 @@ class Generator : public MlirTextBuilder {
     scope.names[value] = result;
   }
 
-  // The body of phase p's column loop: computes its full and column values, stores those kept
-  // for later (and the output), and returns the reductions' new accumulators.
+  // The body of phase p's column loop (p = kBatchPhase: the loop computing the batch-column
+  // values): computes its full and column values, stores those kept for later (and the
+  // output), and returns the reductions' new accumulators.
   std::vector<std::string> EmitColumnBody(int p, int width, Scope& row,
                                           const std::vector<int>& reductions,
                                           const std::vector<std::string>& accumulators) {
     Scope body;
     body.width = width;
     Line("%index = arith.addi %row_base, %c : index");
+    Line("%batch_index = arith.addi %batch_base, %c : index");
     Line("%c_i64 = arith.index_cast %c : index to i64");
     for (size_t v = num_inputs_; v < values_.size(); ++v) {
       const ValueInfo& info = values_[v];
       const FusedElementwiseStep& step = Step(v);
-      if (!IsColumnwise(info.kind) || info.phase != p || IsClusterReduction(step.op)) continue;
+      if (!IsColumnwise(info.kind) || IsClusterReduction(step.op)) continue;
+      // The batch loop computes the column and batch-column values; the phases, the rest.
+      if (p == kBatchPhase ? !IsHoisted(info.kind) : IsHoisted(info.kind) || info.phase != p) {
+        continue;
+      }
       const std::string a = Operand(step.operands[0], body, row);
       std::string result;
       if (step.arity == 1) {
@@ -475,6 +506,30 @@ class Generator : public MlirTextBuilder {
     }
   }
 
+  // The computed column and batch-column values of the row's batch element, into their
+  // scratch rows: at the first row of each batch element, and at the first row of the range
+  // (a thread's range may start inside one).
+  void EmitBatchValues(const Scope& row) {
+    Line("%row_in_batch = arith.remui %r, %batch_rows : index");
+    Line("%batch_start = arith.cmpi eq, %row_in_batch, %c0 : index");
+    Line("%range_start = arith.cmpi eq, %r, %row_begin : index");
+    Line("%batch_values_due = arith.ori %batch_start, %range_start : i1");
+    Line("scf.if %batch_values_due {");
+    Indent(2);
+    Scope batch = row;
+    for (size_t v = 0; v < values_.size(); ++v) {
+      if (values_[v].kind != ValueKind::kScalar || !batch.names.contains(v)) continue;
+      for (const int width : VectorWidths()) {
+        batch.broadcasts[{static_cast<int>(v), width}] =
+            Assign(absl::StrCat("vector.broadcast ", batch.names.at(v), " : f32 to ", Type(width)));
+      }
+    }
+    for (const int width : VectorWidths()) EmitColumnLoop(kBatchPhase, width, batch, {}, {});
+    EmitColumnLoop(kBatchPhase, 1, batch, {}, {});
+    Indent(-2);
+    Line("}");
+  }
+
   void EmitModule() {
     std::vector<std::string> params;
     for (int i = 0; i < num_inputs_; ++i) params.push_back(absl::StrCat("%in", i, ": ", MemRef()));
@@ -485,6 +540,7 @@ class Generator : public MlirTextBuilder {
     params.push_back("%row_end: index");
     params.push_back("%rows: index");
     params.push_back("%cols: index");
+    params.push_back("%batch_rows: index");
     Line("module {");
     Indent(2);
     Line(absl::StrCat("func.func private @", kClusterCallback, "(i64, i64, i64, i64, i64)"));
@@ -504,7 +560,12 @@ class Generator : public MlirTextBuilder {
     Line("%row_base = arith.muli %r, %cols : index");
     Line("%row_i64 = arith.index_cast %r : index to i64");
     Line("%row_flat = arith.muli %row_i64, %cols_i64 : i64");
+    Line("%batch = arith.divui %r, %batch_rows : index");
+    Line("%batch_base = arith.muli %batch, %cols : index");
+    Line("%batch_i64 = arith.index_cast %batch : index to i64");
+    Line("%batch_flat = arith.muli %batch_i64, %cols_i64 : i64");
     Scope row = function_scope;
+    if (has_hoisted_steps_) EmitBatchValues(row);
     for (int i = 0; i < num_inputs_; ++i) {
       if (values_[i].kind == ValueKind::kRow) {
         row.names[i] = Assign(absl::StrCat("memref.load %in", i, "[%r] : ", MemRef()));
@@ -568,6 +629,9 @@ class Generator : public MlirTextBuilder {
     Line("%rows_i64 = arith.index_cast %rows : index to i64");
     Line("%cols_i64 = arith.index_cast %cols : index to i64");
     Line("%total = arith.muli %rows_i64, %cols_i64 : i64");
+    Line("%batches = arith.divui %rows, %batch_rows : index");
+    Line("%batches_i64 = arith.index_cast %batches : index to i64");
+    Line("%batch_total = arith.muli %batches_i64, %cols_i64 : i64");
     Line("%cols_f32 = arith.sitofp %cols_i64 : i64 to f32");
     Line("%cols_rem = arith.remui %cols, %c8 : index");
     Line("%cols8 = arith.subi %cols, %cols_rem : index");
@@ -598,6 +662,7 @@ class Generator : public MlirTextBuilder {
   std::vector<ValueInfo> values_;
   int phases_ = 0;
   int scratch_rows_ = 0;
+  bool has_hoisted_steps_ = false;  // a computed column or batch-column value
 };
 
 }  // namespace
@@ -610,6 +675,8 @@ const char* ValueKindName(ValueKind kind) {
       return "row";
     case ValueKind::kColumn:
       return "column";
+    case ValueKind::kBatchColumn:
+      return "batch_column";
     case ValueKind::kScalar:
       return "scalar";
   }
@@ -620,7 +687,8 @@ ValueKind CombineKinds(ValueKind a, ValueKind b) {
   if (a == ValueKind::kFull || b == ValueKind::kFull) return ValueKind::kFull;
   if (a == ValueKind::kScalar) return b;
   if (b == ValueKind::kScalar || a == b) return a;
-  return ValueKind::kFull;  // a row and a column
+  if (a == ValueKind::kRow || b == ValueKind::kRow) return ValueKind::kFull;
+  return ValueKind::kBatchColumn;  // a column and a batch column
 }
 
 int ClusterCallbackId(absl::string_view op) {

@@ -4,13 +4,17 @@
 //
 // The cluster is seen as [rows, cols]: cols is the last dim of its full shape, rows the
 // product of the others. Each value has a kind (ValueKind): full values vary over both,
-// row values (reductions' results) over rows, column values over cols, scalars over neither.
-// The function walks its rows one at a time. A row is computed in phases: phase p is one
-// pass over the columns (16 and then 8 at a time in vector registers, or 8: vector_width; then
-// one at a time) computing every full and column value that needs only row values known
-// before it; the reductions of that phase accumulate in the same pass, and the row values
-// computed from their results come between phases. A full value read in a later phase than its own
-// is kept in a scratch row (one row of cols floats per such value).
+// row values (reductions' results) over rows, column values over cols, batch-column values
+// over cols and the first dim (rows / batch_rows of them, batch_rows rows apart), scalars
+// over neither. The function walks its rows one at a time. A row is computed in phases: phase
+// p is one pass over the columns (16 and then 8 at a time in vector registers, or 8:
+// vector_width; then one at a time) computing every full value that needs only row values
+// known before it; the reductions of that phase accumulate in the same pass, and the row
+// values computed from their results come between phases. A full value read in a later phase
+// than its own is kept in a scratch row (one row of cols floats per such value). The column
+// and batch-column values the ops compute come before the phases, once per batch element (at
+// its first row, or the range's), into scratch rows that the phases read: a
+// squeeze-and-excitation gate's Sigmoid is not repeated for each row.
 //
 // Bit-identical to the ops' own kernels: reductions keep the CPU kernels' order (eight
 // interleaved partial results, the tail into the first, folded pairwise:
@@ -25,10 +29,11 @@
 //
 // The function, `cluster`, takes in order: one memref<?xf32> per input (its flat buffer), the
 // output, the scratch buffer (kClusterScratchSlot + scratch_rows * cols floats, one per
-// calling thread), the scratch buffer's address as an i64, and four indices: first row, end
-// row, rows, cols. It declares the callback `sluice_cluster_unary(i64 op, i64 address,
-// i64 n, i64 flat_index, i64 total)`: apply op ClusterCallbackOp(op) in place to n floats at
-// address, the first of which has flat index flat_index in a value of total elements.
+// calling thread), the scratch buffer's address as an i64, and five indices: first row, end
+// row, rows, cols, and the rows per index of the first dim (batch_rows; 1 is fine for a
+// cluster without batch-column values). It declares the callback `sluice_cluster_unary(i64 op, i64
+// address, i64 n, i64 flat_index, i64 total)`: apply op ClusterCallbackOp(op) in place to n floats
+// at address, the first of which has flat index flat_index in a value of total elements.
 #ifndef SLUICE_COMPILER_CLUSTER_CODEGEN_H_
 #define SLUICE_COMPILER_CLUSTER_CODEGEN_H_
 
@@ -43,7 +48,9 @@
 
 namespace sluice {
 
-enum class ValueKind { kFull, kRow, kColumn, kScalar };
+// kBatchColumn: a value of shape [B, 1, ..., 1, C] in a cluster of shape [B, ..., C] (rank 3
+// or more): one column per index of the first dim, such as a squeeze-and-excitation gate.
+enum class ValueKind { kFull, kRow, kColumn, kBatchColumn, kScalar };
 
 const char* ValueKindName(ValueKind kind);
 

@@ -3,6 +3,7 @@
 // kernels/cpu/compiled/mlir_cluster_op_test.cc).
 #include "compiler/cluster_codegen.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -51,9 +52,11 @@ struct MemRef {
   int64_t stride;
 };
 
-// Compiles `code` and runs it over all rows.
+// Compiles `code` and runs it over rows [first, last) (default: all), batch_rows rows per
+// batch element.
 void RunCluster(const ClusterCode& code, std::vector<std::vector<float>*> inputs,
-                std::vector<float>* out, int64_t rows, int64_t cols) {
+                std::vector<float>* out, int64_t rows, int64_t cols, int64_t batch_rows = 1,
+                int64_t first = 0, int64_t last = -1) {
   MlirCompileOptions options;
   options.symbols.emplace_back(kClusterCallback, reinterpret_cast<void*>(&NegatingCallback));
   auto module = CompileMlir(code.mlir, options);
@@ -72,8 +75,9 @@ void RunCluster(const ClusterCode& code, std::vector<std::vector<float>*> inputs
     args.insert(args.end(), {&m.allocated, &m.aligned, &m.offset, &m.size, &m.stride});
   }
   int64_t address = reinterpret_cast<int64_t>(scratch.data());
-  int64_t first = 0, last = rows, all_rows = rows, all_cols = cols;
-  args.insert(args.end(), {&address, &first, &last, &all_rows, &all_cols});
+  if (last < 0) last = rows;
+  int64_t all_rows = rows, all_cols = cols;
+  args.insert(args.end(), {&address, &first, &last, &all_rows, &all_cols, &batch_rows});
   (*function)(args.data());
 }
 
@@ -239,6 +243,53 @@ TEST(ClusterCodegenTest, RowOutput) {
   EXPECT_EQ(out[1], -((16.0f + 25.0f + 36.0f) / 3.0f));
 }
 
+TEST(ClusterCodegenTest, BatchColumnValuesAreComputedOncePerBatchElement) {
+  // out = x * Exp(gate), gate [2, 1, 3] against x [2, 4, 3]: Exp goes through the callback
+  // (negating here) once per element of the gate, not once per row, with the gate's own flat
+  // index and size; and again for the batch element a range starts inside.
+  const auto steps = Program(2, {"Exp", "Mul"}, {1, 0, 2});
+  auto code = GenerateClusterCode(steps, {ValueKind::kFull, ValueKind::kBatchColumn});
+  ASSERT_TRUE(code.ok()) << code.status();
+  using K = ValueKind;
+  EXPECT_THAT(code->value_kinds, ElementsAre(K::kFull, K::kBatchColumn, K::kBatchColumn, K::kFull));
+  EXPECT_EQ(code->scratch_rows, 1);
+  const int64_t rows = 8, cols = 3, batch_rows = 4;
+  std::vector<float> x(rows * cols), gate = {1, 2, 3, 4, 5, 6}, out(rows * cols, 0.0f);
+  for (int64_t i = 0; i < rows * cols; ++i) x[i] = static_cast<float>(i);
+  CallbackLog log;
+  log_ = &log;
+  RunCluster(*code, {&x, &gate}, &out, rows, cols, batch_rows);
+  EXPECT_THAT(log.flats, ElementsAre(0, 1, 2, 3, 4, 5));
+  EXPECT_THAT(log.totals, ElementsAre(6, 6, 6, 6, 6, 6));
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t c = 0; c < cols; ++c) {
+      EXPECT_EQ(out[r * cols + c], x[r * cols + c] * -gate[(r / batch_rows) * cols + c]);
+    }
+  }
+  // Rows [2, 6): the second half of batch element 0, then element 1.
+  log = CallbackLog();
+  std::fill(out.begin(), out.end(), 0.0f);
+  RunCluster(*code, {&x, &gate}, &out, rows, cols, batch_rows, 2, 6);
+  log_ = nullptr;
+  EXPECT_THAT(log.flats, ElementsAre(0, 1, 2, 3, 4, 5));
+  EXPECT_EQ(out[2 * cols], x[2 * cols] * -gate[0]);
+  EXPECT_EQ(out[5 * cols + 2], x[5 * cols + 2] * -gate[5]);
+  EXPECT_EQ(out[6 * cols], 0.0f);
+
+  // A column value the program computes, likewise: once per batch element.
+  auto column_code = GenerateClusterCode(steps, {ValueKind::kFull, ValueKind::kColumn});
+  ASSERT_TRUE(column_code.ok()) << column_code.status();
+  EXPECT_EQ(column_code->scratch_rows, 1);
+  std::vector<float> column = {1, 2, 3};
+  log = CallbackLog();
+  log_ = &log;
+  RunCluster(*column_code, {&x, &column}, &out, rows, cols, batch_rows);
+  log_ = nullptr;
+  EXPECT_THAT(log.flats, ElementsAre(0, 1, 2, 0, 1, 2));
+  EXPECT_THAT(log.totals, ElementsAre(3, 3, 3, 3, 3, 3));
+  EXPECT_EQ(out[7 * cols + 2], x[7 * cols + 2] * -column[2]);
+}
+
 TEST(ClusterCodegenTest, RefusesWhatDoesNotFit) {
   // A reduction of a column value.
   auto code = GenerateClusterCode(Program(1, {"Sum"}, {0}), {ValueKind::kColumn});
@@ -247,6 +298,11 @@ TEST(ClusterCodegenTest, RefusesWhatDoesNotFit) {
   // An output that is a scalar.
   code = GenerateClusterCode(Program(2, {"Mul"}, {0, 1}), {ValueKind::kScalar, ValueKind::kScalar});
   EXPECT_EQ(code.status().code(), absl::StatusCode::kInvalidArgument);
+  // An output that is a batch-column value.
+  code = GenerateClusterCode(Program(2, {"Mul"}, {0, 1}),
+                             {ValueKind::kBatchColumn, ValueKind::kColumn});
+  EXPECT_EQ(code.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(code.status().message(), HasSubstr("batch_column"));
 }
 
 }  // namespace

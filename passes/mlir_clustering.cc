@@ -39,7 +39,7 @@ using shape_inference::ShapeHandle;
 constexpr int64_t kMinInlineColumns = 16;
 
 // How a value of a group relates to the group's full shape F (see the header).
-enum class Kind { kFull, kRow, kCol, kScalar };
+enum class Kind { kFull, kRow, kCol, kBatchCol, kScalar };
 
 // As mlir_cluster_spec.h names the kinds.
 const char* KindName(Kind kind) {
@@ -50,6 +50,8 @@ const char* KindName(Kind kind) {
       return "row";
     case Kind::kCol:
       return "column";
+    case Kind::kBatchCol:
+      return "batch_column";
     case Kind::kScalar:
       break;
   }
@@ -80,7 +82,20 @@ std::optional<Kind> Classify(ShapeHandle s, ShapeHandle full) {
   for (int i = 0; leading_ones && i + 1 < rank; ++i) {
     leading_ones = IsKnownOne(InferenceContext::DimKnownRank(s, i));
   }
-  if (!leading_ones) return std::nullopt;
+  if (!leading_ones) {
+    // A batch column: F's first dim, known ones, then C.
+    if (rank != r || r < 3) return std::nullopt;
+    for (int i = 1; i + 1 < r; ++i) {
+      if (!IsKnownOne(InferenceContext::DimKnownRank(s, i))) return std::nullopt;
+    }
+    if (SymbolicallyEqual(InferenceContext::DimKnownRank(s, 0),
+                          InferenceContext::DimKnownRank(full, 0)) &&
+        SymbolicallyEqual(InferenceContext::DimKnownRank(s, r - 1),
+                          InferenceContext::DimKnownRank(full, r - 1))) {
+      return Kind::kBatchCol;
+    }
+    return std::nullopt;
+  }
   if (rank >= 1 && rank <= r &&
       SymbolicallyEqual(InferenceContext::DimKnownRank(s, rank - 1),
                         InferenceContext::DimKnownRank(full, r - 1))) {
@@ -91,13 +106,15 @@ std::optional<Kind> Classify(ShapeHandle s, ShapeHandle full) {
 }
 
 // The kind of a binary op's result, as TensorFlow's broadcast makes it: a full operand, or a
-// row value against a column value, gives a full value; a scalar takes the other's kind.
+// row value against a column or batch-column value, gives a full value; a column against a
+// batch column gives a batch column; a scalar takes the other's kind.
 Kind BinaryKind(Kind a, Kind b) {
   if (a == Kind::kFull || b == Kind::kFull) return Kind::kFull;
   if (a == b) return a;
   if (a == Kind::kScalar) return b;
   if (b == Kind::kScalar) return a;
-  return Kind::kFull;
+  if (a == Kind::kRow || b == Kind::kRow) return Kind::kFull;
+  return Kind::kBatchCol;
 }
 
 // The op n is in a cluster's program: a BiasAdd (the NHWC form: the bias runs along the last

@@ -19,14 +19,19 @@
 // each group is as large as these rules allow; a node clustered once is never a root again.
 // A group is clustered when, from the graph's inferred shapes (dims compared symbolically:
 // passes/symbolic_shapes.h):
-//   - it holds at least one reduction and at least two ops;
-//   - every reduction's input has the same shape F, of known rank r >= 1; call its last dim C;
+//   - it holds at least two ops, and either a reduction, or only ops the compiled code
+//     computes itself (IsClusterOpComputedInline) with a root whose last dim is known and at
+//     least 16;
+//   - F, of known rank r >= 1, is the shape of every reduction's input (all the same), or
+//     without reductions the root's shape; call its last dim C;
 //   - each value (every input of the group, every member's output) is, checked in this order,
 //     FULL (the shape F), ROW (rank r, F's first r - 1 dims, then a known 1), COL (rank 1 to r,
-//     known ones and then C) or SCALAR (known ones only, or rank 0);
+//     known ones and then C), SCALAR (known ones only, or rank 0) or BATCH_COL (r >= 3, F's
+//     first dim, known ones, then C: a squeeze-and-excitation gate [N, 1, 1, C]);
 //   - the kinds agree with the ops: a unary op keeps its operand's kind; a binary op's result
-//     is FULL if an operand is FULL or the operands are a ROW and a COL, else the kind of its
-//     operands with SCALAR taking the other's; a reduction takes a FULL value to a ROW one;
+//     is FULL if an operand is FULL or the operands are a ROW and a COL or BATCH_COL, BATCH_COL
+//     for a COL and a BATCH_COL, else the kind of its operands with SCALAR taking the other's;
+//     a reduction takes a FULL value to a ROW one;
 //   - the root's value is FULL or ROW;
 //   - `kernel_exists` says the cluster has a kernel there.
 // These are the shapes the cluster's kernel takes (mlir_cluster_spec.h); a group outside them

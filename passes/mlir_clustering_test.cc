@@ -326,6 +326,47 @@ TEST_F(MlirClusteringTest, RowTimesColumnIsFull) {
   EXPECT_EQ(Find("axis"), nullptr);
 }
 
+// A squeeze-and-excitation block: the spatial Mean and the 1x1 convolution stay outside; the
+// gate, x * sigmoid(s) with s [N, 1, 1, C] along the same unknown N, is a cluster whose s is
+// a batch column.
+TEST_F(MlirClusteringTest, SqueezeAndExcitationGateIsACluster) {
+  const std::string conv =
+      "node { name: 'conv' op: 'Conv2D' input: 'squeezed' input: 'w' attr { key: 'T' value { "
+      "type: DT_FLOAT } } attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } attr { "
+      "key: 'padding' value { s: 'VALID' } } }";
+  const std::string spatial_axes =
+      "node { name: 'hw' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: "
+      "'value' value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 2 } } int_val: 1 "
+      "int_val: 2 } } } }";
+  Load(Input("x", {-1, 7, 7, 32}) + spatial_axes + Reduce("squeezed", "Mean", "x", "hw") +
+       Constant("w", {1, 1, 32, 32}, 0.1f) + conv + Node("gate", "Sigmoid", {"conv"}) +
+       Node("out", "Mul", {"x", "gate"}));
+  ASSERT_TRUE(Cluster());
+  const NodeDef* out = Find("out");
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->op(), "_MlirCluster");
+  EXPECT_EQ(Ops(*out), "Sigmoid,Mul");
+  EXPECT_EQ(Inputs(*out), "conv,x");
+  const auto& kinds = out->attr().at("_input_kinds").list().s();
+  EXPECT_EQ(absl::StrJoin(kinds.begin(), kinds.end(), ","), "batch_column,full");
+  EXPECT_EQ(Find("squeezed")->op(), "Mean");
+  EXPECT_EQ(Find("conv")->op(), "Conv2D");
+
+  // A gate whose first dim is another unknown one may not be the image's: left alone.
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Input("x", {-1, 7, 7, 32}) + Input("s", {-1, 1, 1, 32}) + Node("gate", "Sigmoid", {"s"}) +
+       Node("out", "Mul", {"x", "gate"}));
+  EXPECT_FALSE(Cluster());
+  EXPECT_EQ(Find("out")->op(), "Mul");
+
+  // Known dims: [2, 1, 1, 32] against [2, 7, 7, 32].
+  g_ = std::make_unique<Graph>(OpRegistry::Global());
+  Load(Input("x", {2, 7, 7, 32}) + Input("s", {2, 1, 1, 32}) + Node("gate", "Sigmoid", {"s"}) +
+       Node("out", "Mul", {"x", "gate"}));
+  ASSERT_TRUE(Cluster());
+  EXPECT_EQ(Ops(*Find("out")), "Sigmoid,Mul");
+}
+
 // A value of none of the kinds ([3, 1, 8] against [4, 8]) keeps the group out.
 TEST_F(MlirClusteringTest, UnclassifiableBroadcastIsLeftAlone) {
   Load(Input("x", {4, 8}) + Input("c", {3, 1, 8}) + Axis("axis", -1) +

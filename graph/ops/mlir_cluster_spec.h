@@ -11,8 +11,10 @@
 //
 // Shapes: every value is the full shape F = [d0, ..., C] of the cluster, a row value (F with
 // its last dim 1: one value per row, a reduction's result), a column value (C values, the
-// shape [C] or ones followed by C: a scale or an offset), or one element. Binary ops
-// broadcast as TensorFlow does; a row value with a column value gives a full one.
+// shape [C] or ones followed by C: a scale or an offset), a batch-column value (for F of rank
+// 3 or more, [d0, 1, ..., 1, C]: a squeeze-and-excitation gate), or one element. Binary ops
+// broadcast as TensorFlow does; a row value with a column or batch-column value gives a full
+// one, a column value with a batch-column value a batch-column one.
 //
 // Each op computes exactly what its own kernel computes: the result is the unfused graph's,
 // bit for bit.

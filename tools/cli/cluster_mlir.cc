@@ -20,8 +20,8 @@ namespace cli {
 namespace {
 
 absl::StatusOr<ValueKind> ParseKind(const std::string& name) {
-  for (const ValueKind kind :
-       {ValueKind::kFull, ValueKind::kRow, ValueKind::kColumn, ValueKind::kScalar}) {
+  for (const ValueKind kind : {ValueKind::kFull, ValueKind::kRow, ValueKind::kColumn,
+                               ValueKind::kBatchColumn, ValueKind::kScalar}) {
     if (name == ValueKindName(kind)) return kind;
   }
   return errors::InvalidArgument("unknown value kind '", name, "'");

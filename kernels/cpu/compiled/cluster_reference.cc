@@ -30,14 +30,23 @@ BinaryFunction FindBinary(absl::string_view op) {
   return nullptr;
 }
 
-int64_t Size(ValueKind kind, int64_t rows, int64_t cols) {
+// The values' layout: rows of cols, and batch_rows rows per batch element.
+struct Layout {
+  int64_t rows;
+  int64_t cols;
+  int64_t batch_rows;
+};
+
+int64_t Size(ValueKind kind, const Layout& l) {
   switch (kind) {
     case ValueKind::kFull:
-      return rows * cols;
+      return l.rows * l.cols;
     case ValueKind::kRow:
-      return rows;
+      return l.rows;
     case ValueKind::kColumn:
-      return cols;
+      return l.cols;
+    case ValueKind::kBatchColumn:
+      return l.rows / l.batch_rows * l.cols;
     case ValueKind::kScalar:
       break;
   }
@@ -45,14 +54,16 @@ int64_t Size(ValueKind kind, int64_t rows, int64_t cols) {
 }
 
 // Element (r, c) of a value of `kind`.
-int64_t At(ValueKind kind, int64_t r, int64_t c, int64_t cols) {
+int64_t At(ValueKind kind, int64_t r, int64_t c, const Layout& l) {
   switch (kind) {
     case ValueKind::kFull:
-      return r * cols + c;
+      return r * l.cols + c;
     case ValueKind::kRow:
       return r;
     case ValueKind::kColumn:
       return c;
+    case ValueKind::kBatchColumn:
+      return r / l.batch_rows * l.cols + c;
     case ValueKind::kScalar:
       break;
   }
@@ -88,7 +99,8 @@ absl::Status EvaluateClusterUnfused(OpKernelContext* ctx,
                                     absl::Span<const FusedElementwiseStep> steps,
                                     absl::Span<const ValueKind> kinds,
                                     absl::Span<const float* const> inputs, int64_t rows,
-                                    int64_t cols, float* out) {
+                                    int64_t cols, int64_t batch_rows, float* out) {
+  const Layout layout{rows, cols, batch_rows};
   const size_t num_inputs = inputs.size();
   if (kinds.size() != num_inputs + steps.size()) {
     return errors::Internal("_MlirCluster: ", kinds.size(), " value kinds for ", num_inputs,
@@ -102,7 +114,7 @@ absl::Status EvaluateClusterUnfused(OpKernelContext* ctx,
   for (size_t k = 0; k < steps.size(); ++k) {
     const FusedElementwiseStep& step = steps[k];
     const ValueKind kind = kinds[num_inputs + k];
-    const int64_t size = Size(kind, rows, cols);
+    const int64_t size = Size(kind, layout);
     // shape-safe: no larger than the cluster's full shape, which is a valid one
     RETURN_IF_ERROR(ctx->allocate_temp(DT_FLOAT, TensorShape({size}), &computed[k]));
     float* result = computed[k].base<float>();
@@ -122,12 +134,16 @@ absl::Status EvaluateClusterUnfused(OpKernelContext* ctx,
       const ValueKind kind_b = kinds[b];
       const float* x = value(a);
       const float* y = value(b);
-      const int64_t result_rows = kind == ValueKind::kFull || kind == ValueKind::kRow ? rows : 1;
-      const int64_t result_cols = kind == ValueKind::kFull || kind == ValueKind::kColumn ? cols : 1;
-      for (int64_t r = 0; r < result_rows; ++r) {
+      // Every element of the result once: each row of a full or row value, the first row of
+      // each batch element for a batch-column value, row 0 otherwise.
+      const int64_t row_step = kind == ValueKind::kFull || kind == ValueKind::kRow ? 1
+                               : kind == ValueKind::kBatchColumn                   ? batch_rows
+                                                                                   : rows;
+      const int64_t result_cols = kind == ValueKind::kRow || kind == ValueKind::kScalar ? 1 : cols;
+      for (int64_t r = 0; r < rows; r += row_step) {
         for (int64_t c = 0; c < result_cols; ++c) {
-          result[At(kind, r, c, cols)] =
-              apply(x[At(kind_a, r, c, cols)], y[At(kind_b, r, c, cols)]);
+          result[At(kind, r, c, layout)] =
+              apply(x[At(kind_a, r, c, layout)], y[At(kind_b, r, c, layout)]);
         }
       }
     }

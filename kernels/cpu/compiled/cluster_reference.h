@@ -5,7 +5,8 @@
 // threads, or of length 1, which they copy) and where compilation failed.
 //
 // The values are [rows, cols] as in compiler/cluster_codegen.h: `inputs[i]` holds
-// rows * cols, rows, cols or 1 floats as `kinds[i]` says; `kinds` also holds each step's kind
+// rows * cols, rows, cols, rows / batch_rows * cols or 1 floats as `kinds[i]` says (full, row,
+// column, batch column, scalar); `kinds` also holds each step's kind
 // after the inputs' (GenerateClusterCode's value_kinds); `out` receives the last step's value.
 #ifndef SLUICE_KERNELS_CPU_COMPILED_CLUSTER_REFERENCE_H_
 #define SLUICE_KERNELS_CPU_COMPILED_CLUSTER_REFERENCE_H_
@@ -24,7 +25,7 @@ absl::Status EvaluateClusterUnfused(OpKernelContext* ctx,
                                     absl::Span<const FusedElementwiseStep> steps,
                                     absl::Span<const ValueKind> kinds,
                                     absl::Span<const float* const> inputs, int64_t rows,
-                                    int64_t cols, float* out);
+                                    int64_t cols, int64_t batch_rows, float* out);
 
 }  // namespace sluice
 

@@ -50,7 +50,7 @@ void Sweep(sluice::CompiledMlirModule::PackedFunction function, sluice::ClusterU
     MemRef in(x.data(), x.size()), out(compiled.data(), x.size());
     MemRef scratch_ref(scratch.data(), scratch.size());
     int64_t scratch_address = reinterpret_cast<int64_t>(scratch.data());
-    int64_t indices[4] = {0, kRows, kRows, kCols};
+    int64_t indices[5] = {0, kRows, kRows, kCols, /*batch_rows=*/1};
     std::vector<void*> args;
     in.AppendTo(&args);
     out.AppendTo(&args);

@@ -286,6 +286,68 @@ TEST_F(MlirClusterTest, BatchNormTailsAndResidualAddsAreTheUnfusedGraph) {
   }
 }
 
+TEST_F(MlirClusterTest, SqueezeAndExcitationGatesAreTheUnfusedGraph) {
+  // The gate of a squeeze-and-excitation block, x * sigmoid(s) with s of shape [N, 1, 1, C]
+  // (one column per image, a batch-column value): s's ops run once per image. Sizes where the
+  // two threads' row ranges start inside an image (3 x 28 x 28), where N * C leaves Eigen's
+  // scalar tail to Sigmoid (2 x 37), where s is a plain column (N = 1), and rows of one
+  // column (evaluated unfused).
+  for (const TensorShape& shape : {TensorShape({3, 28, 28, 96}), TensorShape({2, 5, 7, 37}),
+                                   TensorShape({1, 4, 4, 24}), TensorShape({2, 3, 3, 1})}) {
+    const int64_t n = shape.dim_size(0);
+    const int64_t c = shape.dim_size(3);
+    const Tensor x = Random(shape, -8.f, 8.f);
+    const Tensor gate = Random(TensorShape({n, 1, 1, c}), -20.f, 20.f);
+    const Tensor bias = Random(TensorShape({c}), -1.f, 1.f, false);
+    ExpectSameAsUnfused({"Sigmoid", "Mul"}, {1, 0, 2}, {x, gate});
+    // The gate with a bias first, and read by two ops.
+    ExpectSameAsUnfused({"AddV2", "Sigmoid", "Mul", "Mul"}, {1, 2, 3, 0, 4, 5, 4}, {x, gate, bias});
+    // The input itself as a batch-column operand, and a batch-column value read in a later
+    // phase than the one it was computed for: (x - mean(x)) * sigmoid(s).
+    ExpectSameAsUnfused({"Mul", "Relu"}, {0, 1, 2}, {x, gate});
+    ExpectSameAsUnfused({"Mean", "Sub", "Sigmoid", "Mul"}, {0, 0, 2, 1, 3, 4}, {x, gate});
+  }
+}
+
+TEST_F(MlirClusterTest, AFullInputNothingElseHoldsBecomesTheOutput) {
+  // A layer norm in place: x is read in all three phases of a row and overwritten in the
+  // last; the squeeze-and-excitation gate too. Rows split over the two threads.
+  const TensorShape shape({64, 300});
+  const Tensor x = Random(shape, -3.f, 5.f);
+  const std::vector<float> x_values = Values<float>(x);
+  const std::vector<Tensor> others = {MakeTensor<float>(TensorShape({}), {1e-3f}),
+                                      Random(TensorShape({300}), 0.5f, 1.5f, false),
+                                      Random(TensorShape({300}), -1.f, 1.f, false)};
+  const Tensor expected =
+      RunUnfused(kLayerNormOps, kLayerNormOperands, {x, others[0], others[1], others[2]});
+  NodeDefBuilder b("cluster", "_MlirCluster");
+  for (int i = 0; i < 4; ++i) b.Input("in" + std::to_string(i));
+  ASSERT_TRUE(InitOp(b.Attr("T", DT_FLOAT)
+                         .Attr("N", int64_t{4})
+                         .Attr("ops", kLayerNormOps)
+                         .Attr("operands", kLayerNormOperands)
+                         .Build())
+                  .ok());
+  Tensor only = MakeTensor<float>(shape, x_values);  // a buffer of its own
+  const float* const buffer = only.base<float>();
+  AddInput(only);
+  only = Tensor();  // now held by the kernel's input alone
+  for (const Tensor& t : others) AddInput(t);
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_EQ(GetOutput(0)->base<float>(), buffer);
+  const std::vector<float> got = Values<float>(*GetOutput(0));
+  const std::vector<float> want = Values<float>(expected);
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(got[i]) && std::isnan(want[i])) continue;
+    ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(float)), 0) << "at " << i;
+  }
+  // Held elsewhere too (x, here): a new buffer, and x is untouched.
+  ASSERT_TRUE(
+      RunCluster(kLayerNormOps, kLayerNormOperands, {x, others[0], others[1], others[2]}).ok());
+  EXPECT_NE(GetOutput(0)->base<float>(), x.base<float>());
+  EXPECT_EQ(std::memcmp(x.base<float>(), x_values.data(), x_values.size() * sizeof(float)), 0);
+}
+
 TEST_F(MlirClusterTest, LongRowsThatTheReductionKernelsSplitStillMatch) {
   // One row of 40000: the reduction kernels split it over the two threads; so does the
   // cluster (unfused). A row of one element: the reduction kernels copy it (-0 stays -0).
