@@ -1,8 +1,13 @@
 // CompileMlir on small hand-written modules: vector code runs with the right values, external
-// functions resolve to the symbols given, and bad text is refused with MLIR's diagnostic.
+// functions resolve to the symbols given, bad text is refused with MLIR's diagnostic, and
+// compiled code kept in a cache folder is loaded by the next compilation of the same text.
 #include "compiler/mlir_jit.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -86,6 +91,106 @@ module {
   void* args[] = {&v};
   (*function)(args);
   EXPECT_EQ(last_seen, 42);
+}
+
+// A fresh folder under the test's temporary directory.
+std::string FreshFolder(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string dir = std::string(tmp == nullptr ? "/tmp" : tmp) + "/" + name;
+  EXPECT_EQ(std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str()), 0);
+  return dir;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Compiles kText (with `record`) under `options` and checks that `call` still adds 5.
+void CompileAndCall(const std::string& text, MlirCompileOptions options, bool* loaded) {
+  options.symbols.emplace_back("record", reinterpret_cast<void*>(&Record));
+  options.loaded_from_cache = loaded;
+  auto module = CompileMlir(text, options);
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto function = (*module)->Lookup("call");
+  ASSERT_TRUE(function.ok()) << function.status();
+  int64_t v = 100;
+  void* args[] = {&v};
+  (*function)(args);
+  EXPECT_EQ(last_seen, 105);
+}
+
+TEST(MlirJitTest, CompiledCodeIsKeptInTheCacheFolderAndLoadedFromIt) {
+  constexpr char kText[] = R"(
+module {
+  func.func private @record(i64)
+  func.func @call(%v: i64) {
+    %c = arith.constant 5 : i64
+    %s = arith.addi %v, %c : i64
+    func.call @record(%s) : (i64) -> ()
+    return
+  }
+})";
+  MlirCompileOptions options;
+  options.cache_dir = FreshFolder("mlir_cache");
+  auto file = MlirCacheFile(options.cache_dir, kText);
+  ASSERT_TRUE(file.ok()) << file.status();
+  bool loaded = true;
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_FALSE(loaded);
+  const std::string written = ReadFile(*file);
+  ASSERT_FALSE(written.empty()) << *file;
+  EXPECT_EQ(written.rfind("sluice-mlir-object-v1\n", 0), 0u);
+
+  // The same text again: loaded, and the callback resolves in the loaded code too.
+  last_seen = 0;
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_TRUE(loaded);
+
+  // Other text has another file.
+  const std::string other = std::string(kText) + "\n// another module";
+  auto other_file = MlirCacheFile(options.cache_dir, other);
+  ASSERT_TRUE(other_file.ok());
+  EXPECT_NE(*other_file, *file);
+
+  // A damaged file (one byte of the object changed) is not used: compiled and written again.
+  std::string damaged = written;
+  damaged[damaged.size() / 2] ^= 0x5a;
+  std::ofstream(*file, std::ios::binary | std::ios::trunc) << damaged;
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_FALSE(loaded);
+  EXPECT_EQ(ReadFile(*file), written);
+  // A cut one, and one that is not a cache file at all, likewise.
+  std::ofstream(*file, std::ios::binary | std::ios::trunc) << written.substr(0, 30);
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_FALSE(loaded);
+  std::ofstream(*file, std::ios::binary | std::ios::trunc) << "\x7f"
+                                                              "ELF not an object";
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_FALSE(loaded);
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_TRUE(loaded);
+
+  // Asking for the lowered text compiles (a cached module is never lowered).
+  std::string lowered;
+  options.lowered_text = &lowered;
+  CompileAndCall(kText, options, &loaded);
+  EXPECT_FALSE(loaded);
+  EXPECT_THAT(lowered, HasSubstr("llvm.call @record"));
+}
+
+TEST(MlirJitTest, AFolderThatCannotBeWrittenOnlyCostsTheCache) {
+  MlirCompileOptions options;
+  options.cache_dir = "/nonexistent/sluice/cache";
+  bool loaded = true;
+  auto module = CompileMlir(kAxpb, [&] {
+    MlirCompileOptions o = options;
+    o.loaded_from_cache = &loaded;
+    return o;
+  }());
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_FALSE(loaded);
+  EXPECT_TRUE((*module)->Lookup("axpb").ok());
 }
 
 TEST(MlirJitTest, BadTextIsInvalidArgumentWithDiagnostic) {

@@ -531,6 +531,21 @@ grep -q "llvm.func @cluster" "$tmp/mlir/out.llvm.mlir" || fail "--emit-mlir wrot
 grep -q "_MlirCluster" "$tmp/ln_opt.pbtxt" || fail "optimize --emit-mlir wrote no cluster node"
 run optimized_cluster_runs 0 run "$tmp/ln_opt.pbtxt" --input x=zeros --shape x=3,16
 expect "$tmp/optimized_cluster_runs.out" "out: float [3,16]  min 0 max 0 mean 0"
+# SLUICE_MLIR_CACHE_DIR: the first process compiles the layer norm's cluster and keeps its
+# code there; the next one loads it and computes the same values.
+mkdir -p "$tmp/mlir_cache"
+export SLUICE_MLIR_CACHE_DIR="$tmp/mlir_cache"
+run cache_cold 0 benchmark "$tmp/ln_opt.pbtxt" --runs 2 --shape x=3,16
+expect "$tmp/cache_cold.out" "with 1 compiled cluster(s)"
+expect_not "$tmp/cache_cold.out" "loaded from SLUICE_MLIR_CACHE_DIR"
+[ "$(ls "$tmp/mlir_cache" | grep -c '\.o$')" -eq 1 ] || fail "no compiled code in the cache folder"
+run cache_warm 0 benchmark "$tmp/ln_opt.pbtxt" --runs 2 --shape x=3,16
+expect "$tmp/cache_warm.out" "(1 loaded from SLUICE_MLIR_CACHE_DIR)"
+run cache_warm_run 0 run "$tmp/ln_opt.pbtxt" --input x=random --shape x=3,16 --seed 3
+unset SLUICE_MLIR_CACHE_DIR
+run cache_none_run 0 run "$tmp/ln_opt.pbtxt" --input x=random --shape x=3,16 --seed 3
+cmp -s <(grep "out: " "$tmp/cache_warm_run.out") <(grep "out: " "$tmp/cache_none_run.out") ||
+  fail "outputs differ with the cached cluster code"
 run optimize_bad_fetch 1 optimize "$data/int_add.pbtxt" -o "$tmp/x.pb" --fetch nosuch
 expect "$tmp/optimize_bad_fetch.err" "unknown output 'nosuch'"
 # A --dump-dir that cannot be written is an error before any pass runs, and no output is

@@ -144,6 +144,10 @@ void PrintText(const BenchmarkFlags& flags, const LatencyStats& stats, double to
   if (clusters.compiled + clusters.failed > 0) {
     std::printf(", with %lld compiled cluster(s) in %.1f ms",
                 static_cast<long long>(clusters.compiled), clusters.seconds * 1e3);
+    if (clusters.from_cache > 0) {
+      std::printf(" (%lld loaded from SLUICE_MLIR_CACHE_DIR)",
+                  static_cast<long long>(clusters.from_cache));
+    }
     if (clusters.failed > 0) {
       std::printf(" (%lld did not compile and ran unfused)",
                   static_cast<long long>(clusters.failed));
@@ -173,6 +177,7 @@ void PrintJson(const BenchmarkFlags& flags, const LatencyStats& stats, double to
   const ClusterCompileStats clusters = GetClusterCompileStats();
   json.Key("clusters").BeginObject().Key("compiled").Int(clusters.compiled);
   json.Key("failed").Int(clusters.failed).Key("compile_ms").Double(clusters.seconds * 1e3);
+  json.Key("from_cache").Int(clusters.from_cache);
   json.EndObject();
   if (profile != nullptr) {
     json.Key("profile").BeginObject().Key("steps").Int(profile->steps);

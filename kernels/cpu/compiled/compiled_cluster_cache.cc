@@ -1,6 +1,7 @@
 #include "kernels/cpu/compiled/compiled_cluster_cache.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -39,9 +40,19 @@ void Callback(int64_t id, int64_t address, int64_t n, int64_t flat, int64_t tota
   ClusterUnaryCallback(id, address, n, flat, total);
 }
 
-// Generates and compiles; a failure is recorded in the result, never returned.
+// The folder SLUICE_MLIR_CACHE_DIR names, read once; empty when unset.
+const std::string& CacheDir() {
+  static const std::string* const dir = [] {
+    const char* env = std::getenv("SLUICE_MLIR_CACHE_DIR");
+    return new std::string(env == nullptr ? "" : env);
+  }();
+  return *dir;
+}
+
+// Generates and compiles; a failure is recorded in the result, never returned. `*loaded`:
+// whether the code came from the cache folder.
 void Compile(absl::Span<const FusedElementwiseStep> steps, absl::Span<const ValueKind> input_kinds,
-             CompiledCluster* cluster) {
+             CompiledCluster* cluster, bool* loaded) {
   cluster->code = GenerateClusterCode(steps, input_kinds, ClusterCodegenOptionsHere());
   if (!cluster->code.ok()) {
     cluster->failure = cluster->code.status();
@@ -49,6 +60,8 @@ void Compile(absl::Span<const FusedElementwiseStep> steps, absl::Span<const Valu
   }
   MlirCompileOptions options;
   options.symbols.emplace_back(kClusterCallback, reinterpret_cast<void*>(&Callback));
+  options.cache_dir = CacheDir();
+  options.loaded_from_cache = loaded;
   auto module = CompileMlir(cluster->code->mlir, options);
   if (!module.ok()) {
     cluster->failure = module.status();
@@ -81,13 +94,15 @@ const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep>
   }
   std::call_once(entry->once, [&] {
     const auto start = std::chrono::steady_clock::now();
-    Compile(steps, input_kinds, &entry->cluster);
+    bool loaded = false;
+    Compile(steps, input_kinds, &entry->cluster, &loaded);
     const bool compiled = entry->cluster.function != nullptr;
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     {
       absl::MutexLock lock(&stats_mu);
       ++(compiled ? stats->compiled : stats->failed);
+      if (compiled && loaded) ++stats->from_cache;
       stats->seconds += took;
     }
     if (compiled_here != nullptr) *compiled_here = true;

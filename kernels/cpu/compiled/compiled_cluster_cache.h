@@ -4,6 +4,11 @@
 //
 // A failed compilation is cached too (it would fail again), and reported once, as a warning
 // in the log; the cluster's kernel then evaluates the ops unfused.
+//
+// Across processes: when the environment names a folder in SLUICE_MLIR_CACHE_DIR (as
+// TensorFlow's XLA takes a persistent cache directory from its flags), compiled code is kept
+// there and later processes on the same kind of CPU load it instead of compiling
+// (compiler/mlir_jit.h says how the files are keyed and checked). Unset: nothing is written.
 #ifndef SLUICE_KERNELS_CPU_COMPILED_COMPILED_CLUSTER_CACHE_H_
 #define SLUICE_KERNELS_CPU_COMPILED_COMPILED_CLUSTER_CACHE_H_
 
@@ -42,9 +47,10 @@ const CompiledCluster& GetCompiledCluster(absl::Span<const FusedElementwiseStep>
 
 // What this process has compiled so far (for `sluice benchmark` and logs).
 struct ClusterCompileStats {
-  int64_t compiled = 0;  // successful compilations
-  int64_t failed = 0;    // programs that did not compile (evaluated unfused)
-  double seconds = 0;    // spent generating and compiling, successful or not
+  int64_t compiled = 0;    // successful compilations
+  int64_t failed = 0;      // programs that did not compile (evaluated unfused)
+  int64_t from_cache = 0;  // of the compiled, those loaded from SLUICE_MLIR_CACHE_DIR
+  double seconds = 0;      // spent generating and compiling (or loading), successful or not
 };
 ClusterCompileStats GetClusterCompileStats();
 
