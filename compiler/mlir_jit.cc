@@ -7,11 +7,13 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -239,6 +241,14 @@ absl::Status WriteEngineObject(mlir::ExecutionEngine& engine, const std::string&
   if (!compiled) {
     return errors::Internal("compiled MLIR module has no function '", function,
                             "': ", LlvmErrorText(compiled.takeError()));
+  }
+  // The folder is made on first use, as a cache folder named in the environment may not
+  // exist yet.
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  if (error || !std::filesystem::is_directory(folder, error)) {
+    return errors::Unavailable("cannot make the cache folder ", folder.string());
   }
   static std::atomic<int64_t> counter{0};
   const std::string dumped = absl::StrCat(path, ".", getpid(), ".", counter++, ".dump");

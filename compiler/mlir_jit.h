@@ -19,8 +19,8 @@
 // line, the key's hash and the object's hash, and is checked against both before use; a
 // file that is missing, unreadable, damaged or fails to load is as if absent (the module is
 // compiled and the file written again). Files are written under a temporary name and
-// renamed, so concurrent processes see a whole file or none. The folder must be the user's:
-// a file there is code this process will run.
+// renamed, so concurrent processes see a whole file or none; the folder is created if need
+// be. The folder must be the user's: a file there is code this process will run.
 #ifndef SLUICE_COMPILER_MLIR_JIT_H_
 #define SLUICE_COMPILER_MLIR_JIT_H_
 

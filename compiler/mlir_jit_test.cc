@@ -132,7 +132,8 @@ module {
   }
 })";
   MlirCompileOptions options;
-  options.cache_dir = FreshFolder("mlir_cache");
+  // A folder that does not exist yet is made.
+  options.cache_dir = FreshFolder("mlir_cache") + "/made/on/first/use";
   auto file = MlirCacheFile(options.cache_dir, kText);
   ASSERT_TRUE(file.ok()) << file.status();
   bool loaded = true;
@@ -180,8 +181,11 @@ module {
 }
 
 TEST(MlirJitTest, AFolderThatCannotBeWrittenOnlyCostsTheCache) {
+  // A folder below a plain file cannot be made.
+  const std::string dir = FreshFolder("not_a_folder");
+  std::ofstream(dir + "/file") << "x";
   MlirCompileOptions options;
-  options.cache_dir = "/nonexistent/sluice/cache";
+  options.cache_dir = dir + "/file/cache";
   bool loaded = true;
   auto module = CompileMlir(kAxpb, [&] {
     MlirCompileOptions o = options;
