@@ -67,8 +67,8 @@ TEST(MlirJitTest, RunsVectorCode) {
 int64_t last_seen = 0;
 void Record(int64_t v) { last_seen = v; }
 
-TEST(MlirJitTest, ExternalFunctionsResolveToSymbols) {
-  constexpr char kText[] = R"(
+// call(v) calls record(v + 5), an external function.
+constexpr char kCallsRecord[] = R"(
 module {
   func.func private @record(i64)
   func.func @call(%v: i64) {
@@ -78,11 +78,13 @@ module {
     return
   }
 })";
+
+TEST(MlirJitTest, ExternalFunctionsResolveToSymbols) {
   MlirCompileOptions options;
   options.symbols.emplace_back("record", reinterpret_cast<void*>(&Record));
   std::string lowered;
   options.lowered_text = &lowered;
-  auto module = CompileMlir(kText, options);
+  auto module = CompileMlir(kCallsRecord, options);
   ASSERT_TRUE(module.ok()) << module.status();
   EXPECT_THAT(lowered, HasSubstr("llvm.call @record"));
   auto function = (*module)->Lookup("call");
@@ -106,7 +108,7 @@ std::string ReadFile(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// Compiles kText (with `record`) under `options` and checks that `call` still adds 5.
+// Compiles `text` (with `record`) under `options` and checks that `call` still adds 5.
 void CompileAndCall(const std::string& text, MlirCompileOptions options, bool* loaded) {
   options.symbols.emplace_back("record", reinterpret_cast<void*>(&Record));
   options.loaded_from_cache = loaded;
@@ -121,23 +123,13 @@ void CompileAndCall(const std::string& text, MlirCompileOptions options, bool* l
 }
 
 TEST(MlirJitTest, CompiledCodeIsKeptInTheCacheFolderAndLoadedFromIt) {
-  constexpr char kText[] = R"(
-module {
-  func.func private @record(i64)
-  func.func @call(%v: i64) {
-    %c = arith.constant 5 : i64
-    %s = arith.addi %v, %c : i64
-    func.call @record(%s) : (i64) -> ()
-    return
-  }
-})";
   MlirCompileOptions options;
   // A folder that does not exist yet is made.
   options.cache_dir = FreshFolder("mlir_cache") + "/made/on/first/use";
-  auto file = MlirCacheFile(options.cache_dir, kText);
+  auto file = MlirCacheFile(options.cache_dir, kCallsRecord);
   ASSERT_TRUE(file.ok()) << file.status();
   bool loaded = true;
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_FALSE(loaded);
   const std::string written = ReadFile(*file);
   ASSERT_FALSE(written.empty()) << *file;
@@ -145,11 +137,11 @@ module {
 
   // The same text again: loaded, and the callback resolves in the loaded code too.
   last_seen = 0;
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_TRUE(loaded);
 
   // Other text has another file.
-  const std::string other = std::string(kText) + "\n// another module";
+  const std::string other = std::string(kCallsRecord) + "\n// another module";
   auto other_file = MlirCacheFile(options.cache_dir, other);
   ASSERT_TRUE(other_file.ok());
   EXPECT_NE(*other_file, *file);
@@ -158,24 +150,24 @@ module {
   std::string damaged = written;
   damaged[damaged.size() / 2] ^= 0x5a;
   std::ofstream(*file, std::ios::binary | std::ios::trunc) << damaged;
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_FALSE(loaded);
   EXPECT_EQ(ReadFile(*file), written);
   // A cut one, and one that is not a cache file at all, likewise.
   std::ofstream(*file, std::ios::binary | std::ios::trunc) << written.substr(0, 30);
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_FALSE(loaded);
   std::ofstream(*file, std::ios::binary | std::ios::trunc) << "\x7f"
                                                               "ELF not an object";
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_FALSE(loaded);
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_TRUE(loaded);
 
   // Asking for the lowered text compiles (a cached module is never lowered).
   std::string lowered;
   options.lowered_text = &lowered;
-  CompileAndCall(kText, options, &loaded);
+  CompileAndCall(kCallsRecord, options, &loaded);
   EXPECT_FALSE(loaded);
   EXPECT_THAT(lowered, HasSubstr("llvm.call @record"));
 }
