@@ -376,9 +376,9 @@ class Generator : public MlirTextBuilder {
     scope.names[value] = result;
   }
 
-  // The body of phase p's column loop (p = kBatchPhase: the loop computing the batch-column
-  // values): computes its full and column values, stores those kept for later (and the
-  // output), and returns the reductions' new accumulators.
+  // The body of phase p's column loop, or with p = kBatchPhase of the loop that computes the
+  // column and batch-column values: computes the phase's values, stores those kept for later
+  // (and the output), and returns the reductions' new accumulators.
   std::vector<std::string> EmitColumnBody(int p, int width, Scope& row,
                                           const std::vector<int>& reductions,
                                           const std::vector<std::string>& accumulators) {

@@ -77,7 +77,6 @@ class MlirClusterOp : public OpKernel {
     const int64_t batch_rows = full.dims() >= 3 && full.dim_size(0) > 0
                                    ? rows / full.dim_size(0)
                                    : std::max<int64_t>(rows, 1);
-    full.dims() >= 3 && full.dim_size(0) > 0 ? rows / full.dim_size(0) : 1;
     // The output's kind follows from the inputs'; a program that does not fit them is refused.
     const CompiledCluster& cluster = Cluster(ctx, kinds);
     OP_REQUIRES(ctx, cluster.code.ok(),
@@ -167,7 +166,8 @@ class MlirClusterOp : public OpKernel {
                            : kinds[i] == ValueKind::kColumn      ? cols
                            : kinds[i] == ValueKind::kBatchColumn ? rows / batch_rows * cols
                                                                  : 1;
-      // The compiled code only reads its inputs.
+      // The compiled code only reads its inputs (the output may share a full input's buffer,
+      // which it writes as Compute says).
       memrefs.emplace_back(const_cast<float*>(inputs[i]), size);
     }
     memrefs.emplace_back(result, result_size);
