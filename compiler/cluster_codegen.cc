@@ -667,30 +667,6 @@ class Generator : public MlirTextBuilder {
 
 }  // namespace
 
-const char* ValueKindName(ValueKind kind) {
-  switch (kind) {
-    case ValueKind::kFull:
-      return "full";
-    case ValueKind::kRow:
-      return "row";
-    case ValueKind::kColumn:
-      return "column";
-    case ValueKind::kBatchColumn:
-      return "batch_column";
-    case ValueKind::kScalar:
-      return "scalar";
-  }
-  return "unknown";
-}
-
-ValueKind CombineKinds(ValueKind a, ValueKind b) {
-  if (a == ValueKind::kFull || b == ValueKind::kFull) return ValueKind::kFull;
-  if (a == ValueKind::kScalar) return b;
-  if (b == ValueKind::kScalar || a == b) return a;
-  if (a == ValueKind::kRow || b == ValueKind::kRow) return ValueKind::kFull;
-  return ValueKind::kBatchColumn;  // a column and a batch column
-}
-
 int ClusterCallbackId(absl::string_view op) {
   for (int id = 0; id < kNumClusterCallbacks; ++id) {
     if (op == kCallbackOps[id]) return id;

@@ -45,17 +45,9 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "graph/ops/fused_elementwise_spec.h"
+#include "graph/ops/mlir_cluster_spec.h"
 
 namespace sluice {
-
-// kBatchColumn: a value of shape [B, 1, ..., 1, C] in a cluster of shape [B, ..., C] (rank 3
-// or more): one column per index of the first dim, such as a squeeze-and-excitation gate.
-enum class ValueKind { kFull, kRow, kColumn, kBatchColumn, kScalar };
-
-const char* ValueKindName(ValueKind kind);
-
-// The kind of a binary op's result from its operands' kinds (a row and a column make a full).
-ValueKind CombineKinds(ValueKind a, ValueKind b);
 
 // The unary ops whose kernels' results the generated code gets through the callback, by id.
 // -1 for any other op.

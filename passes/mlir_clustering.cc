@@ -38,35 +38,15 @@ using shape_inference::ShapeHandle;
 // The shortest rows a cluster of elementwise ops alone is compiled for: two vectors of 8.
 constexpr int64_t kMinInlineColumns = 16;
 
-// How a value of a group relates to the group's full shape F (see the header).
-enum class Kind { kFull, kRow, kCol, kBatchCol, kScalar };
-
-// As mlir_cluster_spec.h names the kinds.
-const char* KindName(Kind kind) {
-  switch (kind) {
-    case Kind::kFull:
-      return "full";
-    case Kind::kRow:
-      return "row";
-    case Kind::kCol:
-      return "column";
-    case Kind::kBatchCol:
-      return "batch_column";
-    case Kind::kScalar:
-      break;
-  }
-  return "scalar";
-}
-
 bool IsKnownOne(DimensionHandle d) {
   return InferenceContext::ValueKnown(d) && InferenceContext::Value(d) == 1;
 }
 
 // The kind of a value of shape `s` in a group whose full shape is `full` (of known rank >= 1),
 // trying the kinds in the header's order; nullopt when it is none of them.
-std::optional<Kind> Classify(ShapeHandle s, ShapeHandle full) {
+std::optional<ValueKind> Classify(ShapeHandle s, ShapeHandle full) {
   if (!InferenceContext::RankKnown(s)) return std::nullopt;
-  if (SymbolicallyEqual(s, full)) return Kind::kFull;
+  if (SymbolicallyEqual(s, full)) return ValueKind::kFull;
   const int r = InferenceContext::Rank(full);
   const int rank = InferenceContext::Rank(s);
   if (rank == r && IsKnownOne(InferenceContext::DimKnownRank(s, r - 1))) {
@@ -75,7 +55,7 @@ std::optional<Kind> Classify(ShapeHandle s, ShapeHandle full) {
       row = SymbolicallyEqual(InferenceContext::DimKnownRank(s, i),
                               InferenceContext::DimKnownRank(full, i));
     }
-    if (row) return Kind::kRow;
+    if (row) return ValueKind::kRow;
   }
   // A column value and a scalar both have known ones in every dim but the last.
   bool leading_ones = true;
@@ -92,29 +72,18 @@ std::optional<Kind> Classify(ShapeHandle s, ShapeHandle full) {
                           InferenceContext::DimKnownRank(full, 0)) &&
         SymbolicallyEqual(InferenceContext::DimKnownRank(s, r - 1),
                           InferenceContext::DimKnownRank(full, r - 1))) {
-      return Kind::kBatchCol;
+      return ValueKind::kBatchColumn;
     }
     return std::nullopt;
   }
   if (rank >= 1 && rank <= r &&
       SymbolicallyEqual(InferenceContext::DimKnownRank(s, rank - 1),
                         InferenceContext::DimKnownRank(full, r - 1))) {
-    return Kind::kCol;
+    return ValueKind::kColumn;
   }
-  if (rank == 0 || IsKnownOne(InferenceContext::DimKnownRank(s, rank - 1))) return Kind::kScalar;
+  if (rank == 0 || IsKnownOne(InferenceContext::DimKnownRank(s, rank - 1)))
+    return ValueKind::kScalar;
   return std::nullopt;
-}
-
-// The kind of a binary op's result, as TensorFlow's broadcast makes it: a full operand, or a
-// row value against a column or batch-column value, gives a full value; a column against a
-// batch column gives a batch column; a scalar takes the other's kind.
-Kind BinaryKind(Kind a, Kind b) {
-  if (a == Kind::kFull || b == Kind::kFull) return Kind::kFull;
-  if (a == b) return a;
-  if (a == Kind::kScalar) return b;
-  if (b == Kind::kScalar) return a;
-  if (a == Kind::kRow || b == Kind::kRow) return Kind::kFull;
-  return Kind::kBatchCol;
 }
 
 // The op n is in a cluster's program: a BiasAdd (the NHWC form: the bias runs along the last
@@ -355,9 +324,9 @@ class MlirClusterer {
     const int num_inputs = static_cast<int>(inputs.size());
 
     // Kinds indexed as operands are: inputs first, then the ops' results.
-    std::vector<Kind> kinds;
+    std::vector<ValueKind> kinds;
     for (const auto& [node, output] : inputs) {
-      const std::optional<Kind> kind = Classify(OutputShape(node, output), full);
+      const std::optional<ValueKind> kind = Classify(OutputShape(node, output), full);
       if (!kind) return absl::OkStatus();
       kinds.push_back(*kind);
     }
@@ -365,7 +334,7 @@ class MlirClusterer {
     std::vector<int64_t> operands;
     for (int k = 0; k < static_cast<int>(group.size()); ++k) {
       const Node* n = group[k];
-      std::vector<Kind> operand_kinds;
+      std::vector<ValueKind> operand_kinds;
       for (const Edge* e : operand_edges[k]) {
         const auto step = step_of.find(e->src());
         int operand;
@@ -379,25 +348,26 @@ class MlirClusterer {
         operands.push_back(operand);
         operand_kinds.push_back(kinds[operand]);
       }
-      Kind expected;
+      ValueKind expected;
       if (IsClusterReduction(n->type_string())) {
-        if (operand_kinds[0] != Kind::kFull) return absl::OkStatus();
-        expected = Kind::kRow;
+        if (operand_kinds[0] != ValueKind::kFull) return absl::OkStatus();
+        expected = ValueKind::kRow;
       } else if (operand_kinds.size() == 1) {
         expected = operand_kinds[0];
       } else {
-        expected = BinaryKind(operand_kinds[0], operand_kinds[1]);
+        expected = CombineKinds(operand_kinds[0], operand_kinds[1]);
       }
       // The inferred shape must be the one the kinds predict: the kernel lays out each value
       // by its kind, so a value whose shape says otherwise would be read wrongly.
-      const std::optional<Kind> kind = Classify(OutputShape(n, 0), full);
+      const std::optional<ValueKind> kind = Classify(OutputShape(n, 0), full);
       if (!kind || *kind != expected) return absl::OkStatus();
       kinds.push_back(*kind);
       ops.push_back(std::string(ProgramOp(n)));
     }
     // The output is written as F or one value per row; a column or scalar result would
     // mean that the reductions' work fed nothing the cluster returns.
-    if (kinds.back() != Kind::kFull && kinds.back() != Kind::kRow) return absl::OkStatus();
+    if (kinds.back() != ValueKind::kFull && kinds.back() != ValueKind::kRow)
+      return absl::OkStatus();
 
     NodeDef def;
     def.set_name(root->name());
@@ -410,7 +380,7 @@ class MlirClusterer {
     // What the pass found, for tools (sluice optimize --emit-mlir); the kernel finds the
     // kinds again from the shapes it is given.
     std::vector<std::string> input_kinds;
-    for (int i = 0; i < num_inputs; ++i) input_kinds.push_back(KindName(kinds[i]));
+    for (int i = 0; i < num_inputs; ++i) input_kinds.push_back(ValueKindName(kinds[i]));
     AddNodeAttr(kMlirClusterInputKindsAttr, input_kinds, &def);
     if (!opts_.kernel_exists(def, root->assigned_device_name())) return absl::OkStatus();
 

@@ -24,4 +24,28 @@ absl::StatusOr<std::vector<FusedElementwiseStep>> ParseClusterProgram(
   return ParseElementwiseProgram(kMlirClusterOp, ClusterOpArity, num_inputs, ops, operands);
 }
 
+const char* ValueKindName(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::kFull:
+      return "full";
+    case ValueKind::kRow:
+      return "row";
+    case ValueKind::kColumn:
+      return "column";
+    case ValueKind::kBatchColumn:
+      return "batch_column";
+    case ValueKind::kScalar:
+      return "scalar";
+  }
+  return "unknown";
+}
+
+ValueKind CombineKinds(ValueKind a, ValueKind b) {
+  if (a == ValueKind::kFull || b == ValueKind::kFull) return ValueKind::kFull;
+  if (a == ValueKind::kScalar) return b;
+  if (b == ValueKind::kScalar || a == b) return a;
+  if (a == ValueKind::kRow || b == ValueKind::kRow) return ValueKind::kFull;
+  return ValueKind::kBatchColumn;  // a column and a batch column
+}
+
 }  // namespace sluice

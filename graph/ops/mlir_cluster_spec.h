@@ -40,6 +40,18 @@ inline constexpr char kMlirClusterOp[] = "_MlirCluster";
 // it is given.
 inline constexpr char kMlirClusterInputKindsAttr[] = "_input_kinds";
 
+// The kinds of value above, as the clustering pass finds them from inferred shapes and the
+// kernel from real ones.
+enum class ValueKind { kFull, kRow, kColumn, kBatchColumn, kScalar };
+
+// "full", "row", "column", "batch_column" or "scalar" (the `_input_kinds` attr's words).
+const char* ValueKindName(ValueKind kind);
+
+// The kind of a binary op's result, as TensorFlow's broadcast makes it: a full operand, or a
+// row value against a column or batch-column value, gives a full value; a column against a
+// batch column gives a batch column; a scalar takes the other's kind.
+ValueKind CombineKinds(ValueKind a, ValueKind b);
+
 // Whether `op` is one of the reductions a cluster takes (Sum, Mean, Max, Min).
 bool IsClusterReduction(absl::string_view op);
 
