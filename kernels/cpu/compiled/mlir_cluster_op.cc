@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
@@ -93,7 +94,7 @@ class MlirClusterOp : public OpKernel {
     // evaluation writes the output last. In place, the output reuses memory the previous op
     // just wrote, still in cache (a squeeze-and-excitation gate: 12 to 20 us per EfficientNet
     // block otherwise).
-    std::vector<int> full_inputs;
+    absl::InlinedVector<int, 4> full_inputs;
     if (value_kinds.back() == ValueKind::kFull) {
       for (int i = 0; i < num_inputs_; ++i) {
         if (kinds[i] == ValueKind::kFull) full_inputs.push_back(i);
