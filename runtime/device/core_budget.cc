@@ -1,11 +1,13 @@
 // The process's core budget and the thread that samples the machine's load.
 #include "runtime/device/core_budget.h"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
@@ -191,8 +193,22 @@ CoreBudget::Claim::Claim(CoreBudget& budget, int max_threads) : budget_(budget) 
   budget.occupied_.fetch_add(added_, std::memory_order_relaxed);
 }
 
-// Samples the affinity CPUs' busy time every kSamplePeriod and publishes the cores busy
-// elsewhere into CoreBudget::Get().
+void CoreBudget::NoteDemand() const {
+  // With the sampler's "dormant, unless demanded" check in Loop, these sequentially
+  // consistent operations make sure one side sees the other: either the sampler sees the
+  // demand and stays awake, or this sees it dormant and wakes it.
+  demanded_.store(true);
+  if (sampler_dormant_.load()) {
+    {
+      std::lock_guard<std::mutex> lock(sampler_mu_);
+      sampler_dormant_.store(false);
+    }
+    sampler_wake_.notify_all();
+  }
+}
+
+// Samples the affinity CPUs' busy time every kSamplePeriod while free_cores() is being
+// called, and publishes the cores busy elsewhere into CoreBudget::Get().
 class LoadSampler {
  public:
   LoadSampler() : cpus_(AffinityCpus()), ticks_per_second_(sysconf(_SC_CLK_TCK)) {
@@ -204,11 +220,12 @@ class LoadSampler {
     }
   }
   ~LoadSampler() {
+    CoreBudget& budget = CoreBudget::Get();
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      std::lock_guard<std::mutex> lock(budget.sampler_mu_);
       stop_ = true;
     }
-    wake_.notify_all();
+    budget.sampler_wake_.notify_all();
     if (thread_.joinable()) thread_.join();
   }
 
@@ -219,9 +236,27 @@ class LoadSampler {
     double busy_s = 0;  // busy time of the affinity CPUs, all processes
   };
 
-  bool TakeSample(Sample* sample) const {
-    if (ticks_per_second_ <= 0) return false;
-    const std::vector<CpuTimes> times = core_budget_internal::ParseProcStat(ReadFile("/proc/stat"));
+  // /proc/stat into text_ with plain reads (no stream objects per sample: the sampler's
+  // time is taken from a core a step may be using).
+  bool ReadProcStat() {
+    const int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    size_t size = 0;
+    for (;;) {
+      if (text_.size() < size + 4096) text_.resize(size + 4096);
+      const ssize_t n = read(fd, &text_[size], text_.size() - size);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      size += static_cast<size_t>(n);
+    }
+    close(fd);
+    text_.resize(size);
+    return size > 0;
+  }
+
+  bool TakeSample(Sample* sample) {
+    if (ticks_per_second_ <= 0 || !ReadProcStat()) return false;
+    const std::vector<CpuTimes> times = core_budget_internal::ParseProcStat(text_);
     uint64_t busy = 0;
     bool any = false;
     for (const CpuTimes& cpu : times) {
@@ -234,39 +269,68 @@ class LoadSampler {
     sample->wall_s = SecondsOf(CLOCK_MONOTONIC);
     sample->own_cpu_s = SecondsOf(CLOCK_PROCESS_CPUTIME_ID);
     sample->busy_s = static_cast<double>(busy) / ticks_per_second_;
+    CoreBudget::Get().samples_taken_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
+  // Publishes the cores busy elsewhere between the window's first and last samples.
+  void Publish(const std::deque<Sample>& window, int* published) {
+    if (window.size() < 2) return;
+    const Sample& first = window.front();
+    const Sample& last = window.back();
+    const double wall = last.wall_s - first.wall_s;
+    const double elsewhere = (last.busy_s - first.busy_s) - (last.own_cpu_s - first.own_cpu_s);
+    if (wall <= 0) return;
+    *published =
+        core_budget_internal::BusyCoresWithHysteresis(std::max(0.0, elsewhere / wall), *published);
+    CoreBudget::Get().set_busy_elsewhere(*published);
+  }
+
   void Loop() {
+    CoreBudget& budget = CoreBudget::Get();
     std::deque<Sample> window;
     int published = 0;
-    std::unique_lock<std::mutex> lock(mu_);
+    int periods_without_demand = 0;
+    std::unique_lock<std::mutex> lock(budget.sampler_mu_);
     while (!stop_) {
       Sample sample;
       if (TakeSample(&sample)) {
         window.push_back(sample);
         if (window.size() > CoreBudget::kWindowSamples + 1) window.pop_front();
-        if (window.size() >= 2) {
-          const Sample& first = window.front();
-          const double wall = sample.wall_s - first.wall_s;
-          const double elsewhere =
-              (sample.busy_s - first.busy_s) - (sample.own_cpu_s - first.own_cpu_s);
-          if (wall > 0) {
-            published = core_budget_internal::BusyCoresWithHysteresis(
-                std::max(0.0, elsewhere / wall), published);
-            CoreBudget::Get().set_busy_elsewhere(published);
-          }
-        }
+        Publish(window, &published);
       }
-      wake_.wait_for(lock, CoreBudget::kSamplePeriod, [this] { return stop_; });
+      periods_without_demand = budget.demanded_.exchange(false) ? 0 : periods_without_demand + 1;
+      if (periods_without_demand < CoreBudget::kDormantAfterSamples) {
+        budget.sampler_wake_.wait_for(lock, CoreBudget::kSamplePeriod, [this] { return stop_; });
+        continue;
+      }
+      // Nobody has asked for a while: sleep until someone does (NoteDemand).
+      budget.sampler_dormant_.store(true);
+      if (!budget.demanded_.load()) {
+        budget.sampler_wake_.wait(
+            lock, [this, &budget] { return stop_ || !budget.sampler_dormant_.load(); });
+      }
+      budget.sampler_dormant_.store(false);
+      periods_without_demand = 0;
+      if (stop_) break;
+      // At once, the average over the time asleep (better than the count from before it),
+      // then a fresh window from now on.
+      if (TakeSample(&sample)) {
+        if (!window.empty()) {
+          const Sample before = window.back();
+          window.assign({before, sample});
+          Publish(window, &published);
+        }
+        window.assign({sample});
+      }
+      budget.sampler_wake_.wait_for(lock, CoreBudget::kSamplePeriod, [this] { return stop_; });
     }
   }
 
   const std::vector<int> cpus_;  // sorted
   const long ticks_per_second_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;
+  std::string text_;   // the last /proc/stat read
+  bool stop_ = false;  // guarded by CoreBudget's sampler_mu_
   std::thread thread_;
 };
 

@@ -160,5 +160,56 @@ TEST(LoadSamplerTest, StartsAndStopsWithItsHolders) {
   EXPECT_NE(c, nullptr);
 }
 
+// Polls until samples_taken() has not moved for `quiet` or `deadline` passed; returns
+// whether it went quiet.
+bool WaitUntilSamplingStops(std::chrono::milliseconds quiet, std::chrono::milliseconds deadline) {
+  const auto end = std::chrono::steady_clock::now() + deadline;
+  uint64_t seen = CoreBudget::Get().samples_taken();
+  auto unchanged_since = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(CoreBudget::kSamplePeriod / 4);
+    const uint64_t now_seen = CoreBudget::Get().samples_taken();
+    if (now_seen != seen) {
+      seen = now_seen;
+      unchanged_since = std::chrono::steady_clock::now();
+    } else if (std::chrono::steady_clock::now() - unchanged_since >= quiet) {
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(LoadSamplerTest, SamplesOnlyWhileAsked) {
+  CoreBudget& budget = CoreBudget::Get();
+  std::shared_ptr<LoadSampler> sampler = AcquireLoadSampler();
+  // Asked steadily (as kernels that size teams ask) for longer than the dormancy delay,
+  // it keeps sampling.
+  const uint64_t before = budget.samples_taken();
+  const auto asked_for = 4 * CoreBudget::kDormantAfterSamples * CoreBudget::kSamplePeriod;
+  for (auto end = std::chrono::steady_clock::now() + asked_for;
+       std::chrono::steady_clock::now() < end;) {
+    EXPECT_GE(budget.free_cores(), 1);
+    std::this_thread::sleep_for(CoreBudget::kSamplePeriod / 2);
+  }
+  EXPECT_GE(budget.samples_taken() - before,
+            static_cast<uint64_t>(2 * CoreBudget::kDormantAfterSamples));
+
+  // Nobody asks: it stops (ten periods without a sample).
+  ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
+
+  // One question wakes it, and it samples again at once.
+  const uint64_t asleep = budget.samples_taken();
+  EXPECT_GE(budget.free_cores(), 1);
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (budget.samples_taken() == asleep && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_GT(budget.samples_taken(), asleep);
+
+  // A sampler stopped while asleep joins (the test would hang otherwise).
+  ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
+  sampler.reset();
+}
+
 }  // namespace
 }  // namespace sluice
