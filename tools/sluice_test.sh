@@ -624,6 +624,20 @@ expect "$tmp/bench_bad_threads.err" "--inter-op-threads must be between 0 and 40
 run bench_both 2 benchmark "$data/add.pbtxt" --runs 3 --seconds 1
 expect "$tmp/bench_both.err" "give --runs or --seconds, not both"
 run bench_zero 2 benchmark "$data/add.pbtxt" --runs 0
+# --min-seconds: at least --runs steps and at least that long (a step of add takes
+# microseconds, so far more than 3 steps, over at least 200 ms).
+run bench_min_seconds 0 benchmark "$data/add.pbtxt" --runs 3 --min-seconds 0.2 --warmup 0 \
+  --shape x=2,3
+awk '/^Steps: / { if ($2 > 3 && $4 >= 0.2) ok = 1 } END { exit !ok }' \
+  "$tmp/bench_min_seconds.out" || fail "bench_min_seconds: $(grep Steps "$tmp/bench_min_seconds.out")"
+# A big --runs still runs every step (the time is a floor, not a cap).
+run bench_min_seconds_runs 0 benchmark "$data/add.pbtxt" --runs 2000 --min-seconds 0.001 \
+  --warmup 0 --shape x=2,3
+expect "$tmp/bench_min_seconds_runs.out" "Steps: 2000 in"
+run bench_min_and_seconds 2 benchmark "$data/add.pbtxt" --seconds 1 --min-seconds 1
+expect "$tmp/bench_min_and_seconds.err" "give --min-seconds or --seconds, not both"
+run bench_min_seconds_range 2 benchmark "$data/add.pbtxt" --min-seconds 0
+expect "$tmp/bench_min_seconds_range.err" "--min-seconds must be between 0.001 and 86400, got 0"
 # Step counts and --seconds: non-finite, negative (-1 is no longer taken for "not given") and
 # absurd values are usage errors naming the range; the limits are in --help.
 for args in "--seconds inf" "--seconds=-inf" "--seconds nan" "--seconds 1e309"; do

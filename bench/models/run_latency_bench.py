@@ -30,7 +30,8 @@ The checks the threading work is held to are printed under the table:
 
 Usage: python3 bench/models/run_latency_bench.py [--sluice bazel-bin/tools/sluice]
            [--noise-floor bazel-bin/bench/noise_floor] [--threads 1,2,default]
-           [--contend 0,1] [--scale 1.0] [--repeat 3] [--no-tf] [--raw FILE] [name ...]
+           [--contend 0,1] [--scale 1.0] [--min-seconds 1.5] [--repeat 3] [--no-tf]
+           [--raw FILE] [name ...]
 """
 import argparse
 import json
@@ -45,7 +46,11 @@ from gen_models import model_dir  # noqa: E402
 from run_model_bench import last_json_line  # noqa: E402
 
 # Timed steps per configuration: enough for a p99 from at least 2 samples above it, and
-# for p99.9 on the small models; --scale multiplies them.
+# for p99.9 on the small models; --scale multiplies them. Each process also times for at
+# least --min-seconds (default 1.5 s, also multiplied by --scale): the small models' steps
+# take microseconds, and a p99 over a few tens of milliseconds of them is set by whichever
+# of the machine's periodic interrupts (a timer tick every 4 ms here, costing a step 15-20
+# us) fall in that window, not by the configuration.
 RUNS = {
     "tiny_mlp": 5000,
     "transformer_small": 3000,
@@ -61,9 +66,9 @@ def thread_flags(setting):
   return [] if setting == "default" else [int(setting), int(setting)]
 
 
-def run_tf(model, setting, contend, runs):
+def run_tf(model, setting, contend, runs, min_seconds):
   cmd = [sys.executable, os.path.join(HERE, "tf_model_bench.py"), model, "--runs", str(runs),
-         "--warmup", "20", "--contend", str(contend)]
+         "--min-seconds", str(min_seconds), "--warmup", "20", "--contend", str(contend)]
   threads = thread_flags(setting)
   cmd += ["--threads", str(threads[0] if threads else 0),
           "--inter-op-threads", str(threads[1] if threads else 0)]
@@ -72,9 +77,9 @@ def run_tf(model, setting, contend, runs):
   return {"p50": result["p50_ms"], "p99": result["p99_ms"], "p999": result["p999_ms"]}
 
 
-def run_sluice(sluice, model, setting, contend, runs):
-  cmd = [sluice, "benchmark", model, "--runs", str(runs), "--warmup", "20", "--output",
-         "output", "--contend", str(contend), "--json"]
+def run_sluice(sluice, model, setting, contend, runs, min_seconds):
+  cmd = [sluice, "benchmark", model, "--runs", str(runs), "--min-seconds", str(min_seconds),
+         "--warmup", "20", "--output", "output", "--contend", str(contend), "--json"]
   threads = thread_flags(setting)
   if threads:
     cmd += ["--threads", str(threads[0]), "--inter-op-threads", str(threads[1])]
@@ -124,7 +129,10 @@ def main():
   parser.add_argument("--sluice", default="bazel-bin/tools/sluice")
   parser.add_argument("--threads", default="1,2,default")
   parser.add_argument("--contend", default="0,1")
-  parser.add_argument("--scale", type=float, default=1.0, help="multiplies the step counts")
+  parser.add_argument("--scale", type=float, default=1.0,
+                      help="multiplies the step counts and --min-seconds")
+  parser.add_argument("--min-seconds", type=float, default=1.5,
+                      help="each process times steps for at least this long")
   parser.add_argument("--slack", type=float, default=0.10)
   parser.add_argument("--no-tf", action="store_true", help="Sluice only")
   parser.add_argument("--repeat", type=int, default=3,
@@ -148,6 +156,7 @@ def main():
   for name in args.names or DEFAULT_MODELS:
     model = os.path.join(model_dir(), name + ".pb")
     runs = max(50, int(RUNS.get(name, 200) * args.scale))
+    min_seconds = max(0.001, args.min_seconds * args.scale)
     for contend in contends:
       # Round-robin over the settings, so that a slow minute of the machine (a neighbour on
       # the host) falls on every setting instead of on the one measured then.
@@ -155,11 +164,16 @@ def main():
       sl_runs = {setting: [] for setting in settings}
       for _ in range(args.repeat):
         for setting in settings:
-          tf_runs[setting].append(None if args.no_tf else run_tf(model, setting, contend, runs))
-          sl_runs[setting].append(run_sluice(args.sluice, model, setting, contend, runs))
+          tf_runs[setting].append(
+              None if args.no_tf else run_tf(model, setting, contend, runs, min_seconds))
+          sl_runs[setting].append(
+              run_sluice(args.sluice, model, setting, contend, runs, min_seconds))
       for setting in settings:
         tf_result, sl = median_of(tf_runs[setting]), median_of(sl_runs[setting])
-        floor = run_noise_floor(args.noise_floor, sl["p50"], runs) if contend == 0 else None
+        # As many floor steps as Sluice timed: at least `runs`, and min_seconds of them.
+        floor_runs = min(10**7, max(runs, int(min_seconds * 1e3 / sl["p50"])))
+        floor = (run_noise_floor(args.noise_floor, sl["p50"], floor_runs)
+                 if contend == 0 else None)
         results[(name, setting, contend)] = (tf_result, sl, floor)
         raw.append({"model": name, "threads": setting, "contend": contend,
                     "tf": tf_runs[setting], "sluice": sl_runs[setting]})

@@ -80,6 +80,8 @@ def main():
   parser.add_argument("--threads", type=int, default=1)
   parser.add_argument("--warmup", type=int, default=3)
   parser.add_argument("--runs", type=int, default=20)
+  parser.add_argument("--min-seconds", type=float, default=0,
+                      help="after --runs steps, go on timing until this many seconds passed")
   parser.add_argument("--inter-op-threads", type=int, default=1)
   parser.add_argument("--contend", type=int, default=0)
   args = parser.parse_args()
@@ -105,7 +107,8 @@ def main():
     for _ in range(args.warmup):
       run(x)
     times = []
-    for _ in range(args.runs):
+    first = time.perf_counter()
+    while len(times) < args.runs or time.perf_counter() - first < args.min_seconds:
       start = time.perf_counter()
       run(x)
       times.append((time.perf_counter() - start) * 1e3)
@@ -119,7 +122,7 @@ def main():
       "mean_ms": float(times.mean()),
       "throughput": float(args.batch * 1e3 / times.mean()),
       "peak_rss_mb": peak_rss_mb(),
-      "runs": args.runs,
+      "runs": len(times),
       "flops": contraction_flops(graph),
   }))
 

@@ -56,7 +56,8 @@ struct BenchmarkFlags {
   RunnerOptions runner;
   int64_t warmup = 5;
   int64_t runs = 50;
-  double seconds = 0;  // 0: time --runs steps instead
+  double seconds = 0;      // 0: time --runs steps instead
+  double min_seconds = 0;  // with --runs: keep timing until this much time has passed
   int64_t profile_runs = 20;
   int64_t contend = 0;
   bool profile = false;
@@ -243,21 +244,30 @@ absl::Status Benchmark(BenchmarkFlags flags) {
     if (i == 0) first_step_ms = MillisSince(step);
   }
 
-  // --seconds also stops at kMaxRuns steps, so the latencies stay a bounded size.
+  // --seconds and --min-seconds also stop at kMaxRuns steps, so the latencies stay a
+  // bounded size. --min-seconds: at least --runs steps and at least that long, so that a
+  // tail percentile of a short step covers more than a few of the machine's hiccups.
   const bool by_time = flags.seconds > 0;
   const int64_t runs = by_time ? kMaxRuns : flags.runs;
+  const auto more_steps = [&](int64_t done, Clock::time_point start) {
+    if (by_time) return done < kMaxRuns && MillisSince(start) < flags.seconds * 1e3;
+    if (done < runs) return true;
+    return done < kMaxRuns && MillisSince(start) < flags.min_seconds * 1e3;
+  };
   ProgressBar bar(isatty(STDERR_FILENO) == 1 && !flags.json);
   std::vector<double> latencies;
   std::vector<Clock::time_point> starts;
   const Clock::time_point start = Clock::now();
-  while (static_cast<int64_t>(latencies.size()) < runs &&
-         (!by_time || MillisSince(start) < flags.seconds * 1e3)) {
+  while (more_steps(static_cast<int64_t>(latencies.size()), start)) {
     const Clock::time_point step = Clock::now();
     RETURN_IF_ERROR(runner->Run(plain, &outputs, nullptr));
     latencies.push_back(MillisSince(step));
     if (!flags.steps_file.empty()) starts.push_back(step);
+    const double step_part = static_cast<double>(latencies.size()) / runs;
     bar.Update(by_time ? MillisSince(start) / (flags.seconds * 1e3)
-                       : static_cast<double>(latencies.size()) / runs,
+               : flags.min_seconds > 0
+                   ? std::min(step_part, MillisSince(start) / (flags.min_seconds * 1e3))
+                   : step_part,
                static_cast<int64_t>(latencies.size()));
   }
   const double total_ms = MillisSince(start);
@@ -293,7 +303,9 @@ absl::Status Benchmark(BenchmarkFlags flags) {
 int BenchmarkCommand(const Args& args) {
   BenchmarkFlags flags;
   ArgParser parser(
-      "benchmark MODEL [--warmup N] [--runs N | --seconds S] [--batch B] [--profile] [flags]",
+      "benchmark MODEL [--warmup N] [--runs N [--min-seconds S] | --seconds S] [--batch B] "
+      "[--profile] "
+      "[flags]",
       "Times steps of a frozen GraphDef: latency percentiles (p50/p90/p99/p99.9), throughput\n"
       "and peak memory, with a progress bar on a terminal. Inputs the outputs need are random\n"
       "unless given with --input (others are ignored); --profile adds time per op type and\n"
@@ -307,6 +319,10 @@ int BenchmarkCommand(const Args& args) {
                    "time steps for S seconds (0.001 to 86400; at most 10000000 steps) instead "
                    "of --runs",
                    &flags.seconds, kMinSeconds, kMaxSeconds);
+  parser.AddDouble("min-seconds", "S",
+                   "after --runs steps, go on timing until S seconds have passed (0.001 to "
+                   "86400; at most 10000000 steps)",
+                   &flags.min_seconds, kMinSeconds, kMaxSeconds);
   parser.AddInt("batch", "B", "size of unknown dim 0 of generated inputs (default 1)",
                 &flags.feeds.batch);
   parser.AddInt("threads", "N", "intra-op threads, at most 4096 (default 0: one per core)",
@@ -340,6 +356,9 @@ int BenchmarkCommand(const Args& args) {
   // Ranges were checked as the flags were parsed.
   if (parser.IsSet("runs") && parser.IsSet("seconds")) {
     return ReportUsageError("benchmark", parser, "give --runs or --seconds, not both");
+  }
+  if (parser.IsSet("min-seconds") && parser.IsSet("seconds")) {
+    return ReportUsageError("benchmark", parser, "give --min-seconds or --seconds, not both");
   }
   if (flags.feeds.batch < 1) return ReportUsageError("benchmark", parser, "--batch must be >= 1");
   absl::Status status = Benchmark(std::move(flags));
