@@ -10,12 +10,16 @@ Thread settings: "1" and "2" give intra-op and inter-op pools of that size on bo
 processes (one core each) beside the timed steps on both sides, from before the warm-up to
 the last timed step.
 
-Each configuration runs --repeat times (default 3), each time in fresh processes, and the
+Each configuration runs --repeat times (default 5), each time in fresh processes, and the
 table gives the median of each percentile over the repeats: on a virtual machine one process
 can run in a slow mode for its whole life (a placement of its memory or its vCPU), and a
 single process per configuration compares one mode with another. The repeats go round-robin over
 the thread settings (1, 2, default, 1, 2, default, ...), so a slow period of the machine
-lands on every setting.
+lands on every setting. Five, not three: a 22-us step's p99 sits where the machine's own
+interruptions (a 4 ms timer tick, other programs' 20 Hz timers) make up about 1% of the
+steps, and one process's p99 of the same binary and setting ranged 24-47 us; the median of
+three still flipped the verdict from one run of the table to the next. Stop other programs'
+timers (a Bazel server: `bazel shutdown`) before timing.
 
 Beside each idle configuration, bench/noise_floor (build it with
 `bazel build -c opt //bench:noise_floor`) times a pure computation of the length of Sluice's
@@ -30,7 +34,7 @@ The checks the threading work is held to are printed under the table:
 
 Usage: python3 bench/models/run_latency_bench.py [--sluice bazel-bin/tools/sluice]
            [--noise-floor bazel-bin/bench/noise_floor] [--threads 1,2,default]
-           [--contend 0,1] [--scale 1.0] [--min-seconds 1.5] [--repeat 3] [--no-tf]
+           [--contend 0,1] [--scale 1.0] [--min-seconds 1.5] [--repeat 5] [--no-tf]
            [--raw FILE] [name ...]
 """
 import argparse
@@ -135,7 +139,7 @@ def main():
                       help="each process times steps for at least this long")
   parser.add_argument("--slack", type=float, default=0.10)
   parser.add_argument("--no-tf", action="store_true", help="Sluice only")
-  parser.add_argument("--repeat", type=int, default=3,
+  parser.add_argument("--repeat", type=int, default=5,
                       help="processes per configuration; the table gives medians")
   parser.add_argument("--noise-floor", default="bazel-bin/bench/noise_floor")
   parser.add_argument("--raw", help="also write every process's figures to this JSON file")
