@@ -269,7 +269,6 @@ class LoadSampler {
     sample->wall_s = SecondsOf(CLOCK_MONOTONIC);
     sample->own_cpu_s = SecondsOf(CLOCK_PROCESS_CPUTIME_ID);
     sample->busy_s = static_cast<double>(busy) / ticks_per_second_;
-    CoreBudget::Get().samples_taken_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
@@ -298,6 +297,7 @@ class LoadSampler {
         window.push_back(sample);
         if (window.size() > CoreBudget::kWindowSamples + 1) window.pop_front();
         Publish(window, &published);
+        budget.samples_taken_.fetch_add(1, std::memory_order_release);
       }
       periods_without_demand = budget.demanded_.exchange(false) ? 0 : periods_without_demand + 1;
       if (periods_without_demand < CoreBudget::kDormantAfterSamples) {
@@ -322,6 +322,7 @@ class LoadSampler {
           Publish(window, &published);
         }
         window.assign({sample});
+        budget.samples_taken_.fetch_add(1, std::memory_order_release);
       }
       budget.sampler_wake_.wait_for(lock, CoreBudget::kSamplePeriod, [this] { return stop_; });
     }

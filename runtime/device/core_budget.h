@@ -126,8 +126,9 @@ class CoreBudget {
   void PinFreeCoresForTesting(int cores) {
     pinned_free_cores_.store(cores, std::memory_order_relaxed);
   }
-  // Samples the sampler has taken since the process started (for tests).
-  uint64_t samples_taken() const { return samples_taken_.load(std::memory_order_relaxed); }
+  // Samples the sampler has taken and published since the process started (for tests: a
+  // count read after it moved comes with the count of busy cores published with it).
+  uint64_t samples_taken() const { return samples_taken_.load(std::memory_order_acquire); }
 
  private:
   friend class LoadSampler;

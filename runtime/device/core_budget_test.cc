@@ -1,6 +1,9 @@
 #include "runtime/device/core_budget.h"
 
 #include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
@@ -209,6 +212,42 @@ TEST(LoadSamplerTest, SamplesOnlyWhileAsked) {
   // A sampler stopped while asleep joins (the test would hang otherwise).
   ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
   sampler.reset();
+}
+
+TEST(LoadSamplerTest, AWakeCountsWhatWasBusyWhileItSlept) {
+  CoreBudget& budget = CoreBudget::Get();
+  if (budget.usable_cores() < 2) GTEST_SKIP() << "needs two usable cores";
+  budget.set_busy_elsewhere(0);
+  std::shared_ptr<LoadSampler> sampler = AcquireLoadSampler();
+  ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
+  ASSERT_EQ(budget.free_cores(), budget.usable_cores());  // wakes the sampler...
+  ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
+  // ...and it went back to sleep. Another process keeps a core busy while it sleeps.
+  const pid_t neighbour = fork();
+  ASSERT_GE(neighbour, 0);
+  if (neighbour == 0) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < end) {
+    }
+    _exit(0);
+  }
+  // Busy for most of the sleep (it began up to 0.7 s before the neighbour), so that the
+  // average over the sleep passes the hysteresis.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  // The question that wakes it gets the count from before; the sample taken at the wake
+  // averages over the sleep, and is published before the next period's window could be.
+  const uint64_t asleep = budget.samples_taken();
+  budget.free_cores();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (budget.samples_taken() == asleep && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const int free_after_wake = budget.free_cores();
+  kill(neighbour, SIGKILL);
+  waitpid(neighbour, nullptr, 0);
+  EXPECT_LE(free_after_wake, budget.usable_cores() - 1);
+  sampler.reset();
+  budget.set_busy_elsewhere(0);
 }
 
 }  // namespace
