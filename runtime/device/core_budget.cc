@@ -85,6 +85,21 @@ std::optional<int> QuotaCoresFromCfs(const std::string& quota_text,
   return QuotaCores(quota, period);
 }
 
+namespace {
+std::mutex proc_stat_path_mu;
+std::string* proc_stat_path = new std::string("/proc/stat");
+}  // namespace
+
+void SetProcStatPathForTesting(const std::string& path) {
+  std::lock_guard<std::mutex> lock(proc_stat_path_mu);
+  *proc_stat_path = path.empty() ? "/proc/stat" : path;
+}
+
+std::string ProcStatPath() {
+  std::lock_guard<std::mutex> lock(proc_stat_path_mu);
+  return *proc_stat_path;
+}
+
 int BusyCoresWithHysteresis(double average_busy, int previous) {
   if (std::abs(average_busy - previous) < 0.6) return previous;
   return std::max(0, static_cast<int>(std::lround(average_busy)));
@@ -237,9 +252,9 @@ class LoadSampler {
   };
 
   // /proc/stat into text_ with plain reads (no stream objects per sample: the sampler's
-  // time is taken from a core a step may be using).
+  // time is taken from a core a step may be using; the path is copied once per sample).
   bool ReadProcStat() {
-    const int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    const int fd = open(core_budget_internal::ProcStatPath().c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
     size_t size = 0;
     for (;;) {

@@ -179,6 +179,10 @@ std::optional<int> QuotaCoresFromCfs(const std::string& quota, const std::string
 // rounded to the nearest count; never negative.
 int BusyCoresWithHysteresis(double average_busy, int previous);
 
+// The file the sampler reads instead of /proc/stat (tests write one to make a neighbour's
+// busy time whatever they need); an empty path restores /proc/stat.
+void SetProcStatPathForTesting(const std::string& path);
+
 }  // namespace core_budget_internal
 }  // namespace sluice
 

@@ -1,11 +1,12 @@
 #include "runtime/device/core_budget.h"
 
 #include <sched.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "gtest/gtest.h"
@@ -214,39 +215,58 @@ TEST(LoadSamplerTest, SamplesOnlyWhileAsked) {
   sampler.reset();
 }
 
+// A /proc/stat of the affinity CPUs whose busy time the test sets: `busy_ticks` of user
+// time on the first CPU, none elsewhere, all the rest idle.
+void WriteProcStat(const std::string& path, uint64_t busy_ticks) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  std::ofstream out(path, std::ios::trunc);
+  bool first = true;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &set)) continue;
+    out << "cpu" << cpu << " " << (first ? busy_ticks : 0) << " 0 0 1000000 0 0 0 0 0 0\n";
+    first = false;
+  }
+  ASSERT_TRUE(out.good());
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 TEST(LoadSamplerTest, AWakeCountsWhatWasBusyWhileItSlept) {
   CoreBudget& budget = CoreBudget::Get();
   if (budget.usable_cores() < 2) GTEST_SKIP() << "needs two usable cores";
+  // A fake /proc/stat, so that the machine's real load (a test suite's other tests) does not
+  // count: nothing busy elsewhere to begin with.
+  const std::string path = std::string(getenv("TEST_TMPDIR")) + "/proc_stat";
+  WriteProcStat(path, 0);
+  core_budget_internal::SetProcStatPathForTesting(path);
   budget.set_busy_elsewhere(0);
   std::shared_ptr<LoadSampler> sampler = AcquireLoadSampler();
   ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
-  ASSERT_EQ(budget.free_cores(), budget.usable_cores());  // wakes the sampler...
+  // A question wakes it; its last sample before sleeping again comes after this moment.
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(budget.free_cores(), budget.usable_cores());
   ASSERT_TRUE(WaitUntilSamplingStops(10 * CoreBudget::kSamplePeriod, std::chrono::seconds(10)));
-  // ...and it went back to sleep. Another process keeps a core busy while it sleeps.
-  const pid_t neighbour = fork();
-  ASSERT_GE(neighbour, 0);
-  if (neighbour == 0) {
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < end) {
-    }
-    _exit(0);
-  }
-  // Busy for most of the sleep (it began up to 0.7 s before the neighbour), so that the
-  // average over the sleep passes the hysteresis.
-  std::this_thread::sleep_for(std::chrono::seconds(3));
+  // While it sleeps, another process keeps one core busy from then on.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  WriteProcStat(path, static_cast<uint64_t>(SecondsSince(asked) * sysconf(_SC_CLK_TCK)));
+
   // The question that wakes it gets the count from before; the sample taken at the wake
-  // averages over the sleep, and is published before the next period's window could be.
+  // averages over the sleep and is published before the next period's window (in which
+  // nothing more is busy) could be.
   const uint64_t asleep = budget.samples_taken();
-  budget.free_cores();
+  EXPECT_EQ(budget.free_cores(), budget.usable_cores());
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (budget.samples_taken() == asleep && std::chrono::steady_clock::now() < end) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  const int free_after_wake = budget.free_cores();
-  kill(neighbour, SIGKILL);
-  waitpid(neighbour, nullptr, 0);
-  EXPECT_LE(free_after_wake, budget.usable_cores() - 1);
+  EXPECT_EQ(budget.free_cores(), budget.usable_cores() - 1);
+
   sampler.reset();
+  core_budget_internal::SetProcStatPathForTesting("");
   budget.set_busy_elsewhere(0);
 }
 
