@@ -9,6 +9,10 @@
 #   tools/gpu_check.sh run       # there (repository root, .gpu_check.tar.xz carried): unpack,
 #                                # run the tests and the benchmark, print a summary ending in
 #                                # "N passed, N failed"
+#   tools/gpu_check.sh deps [bazel flags]
+#                                # here or in CI: fail if gpu_check, configured as `prepare`
+#                                # builds it, reaches LLVM or MLIR (which would take the pack
+#                                # past its limit, unnoticed until a GPU machine is lent)
 #
 # On the device tool: run(command="tools/gpu_check.sh run", carry=[".gpu_check.tar.xz"]).
 # On a machine without a GPU, `run` works too: every test reports itself skipped, and the
@@ -77,11 +81,27 @@ run() {
   return $((failed > 0 ? 1 : 0))
 }
 
+deps() {
+  local path
+  path=$(bazel cquery -c opt --dynamic_mode=off --define=sluice_mlir=off "$@" \
+    'somepath(//tests/gpu:gpu_check, @local_mlir//:mlir)')
+  if [[ -n "$path" ]]; then
+    echo "error: gpu_check reaches LLVM/MLIR, whose libraries would not fit the pack:" >&2
+    echo "$path" >&2
+    exit 1
+  fi
+  echo "gpu_check leaves LLVM and MLIR out"
+}
+
 case "${1:-}" in
   prepare) prepare ;;
   run) run ;;
+  deps)
+    shift
+    deps "$@"
+    ;;
   *)
-    echo "usage: $0 prepare|run" >&2
+    echo "usage: $0 prepare|run|deps [bazel flags]" >&2
     exit 2
     ;;
 esac
