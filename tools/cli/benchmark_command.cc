@@ -304,8 +304,7 @@ int BenchmarkCommand(const Args& args) {
   BenchmarkFlags flags;
   ArgParser parser(
       "benchmark MODEL [--warmup N] [--runs N [--min-seconds S] | --seconds S] [--batch B] "
-      "[--profile] "
-      "[flags]",
+      "[--profile] [flags]",
       "Times steps of a frozen GraphDef: latency percentiles (p50/p90/p99/p99.9), throughput\n"
       "and peak memory, with a progress bar on a terminal. Inputs the outputs need are random\n"
       "unless given with --input (others are ignored); --profile adds time per op type and\n"
