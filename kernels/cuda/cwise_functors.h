@@ -21,6 +21,11 @@
 //                 so max(+0, -0) is +0 and max(-0, +0) is -0, as the CPU kernel)
 //   SquaredDifference(a, b) = d * d, d = a - b rounded to S
 //   Pow(a, b)   = pow(a, b)
+//   LeakyRelu(x) = x > 0 ? x : alpha * x       (alpha rounded to S, as the attr cast to T)
+//   Softsign(x) = x / (|x| + 1)                (the sum rounded to S)
+//   Neg, Abs, Square (x * x), Floor, Ceil; Sqrt; Rsqrt = 1 / sqrt(x) (two correctly rounded
+//   steps, no hardware approximation); Reciprocal (and Inv) = 1 / x; Exp, Expm1, Log, Log1p,
+//   Erf, Erfc, Sin, Cos: the C library's (host) or CUDA's (device) float function
 // Transcendental functions are the C library's in host code and CUDA's (within 1-2 ulp in
 // float) in device code; the CPU kernels use Eigen's vectorised versions (Tanh and Sigmoid are
 // rational approximations there, and exp clamps its argument at about -88.4), so those
@@ -41,6 +46,16 @@ SLUICE_HOST_DEVICE inline float Exp(float x) { return expf(x); }
 SLUICE_HOST_DEVICE inline float Log(float x) { return logf(x); }
 SLUICE_HOST_DEVICE inline float Tanh(float x) { return tanhf(x); }
 SLUICE_HOST_DEVICE inline float Pow(float x, float y) { return powf(x, y); }
+SLUICE_HOST_DEVICE inline float Sqrt(float x) { return sqrtf(x); }
+SLUICE_HOST_DEVICE inline float Expm1(float x) { return expm1f(x); }
+SLUICE_HOST_DEVICE inline float Log1p(float x) { return log1pf(x); }
+SLUICE_HOST_DEVICE inline float Erf(float x) { return erff(x); }
+SLUICE_HOST_DEVICE inline float Erfc(float x) { return erfcf(x); }
+SLUICE_HOST_DEVICE inline float Sin(float x) { return sinf(x); }
+SLUICE_HOST_DEVICE inline float Cos(float x) { return cosf(x); }
+SLUICE_HOST_DEVICE inline float Floor(float x) { return floorf(x); }
+SLUICE_HOST_DEVICE inline float Ceil(float x) { return ceilf(x); }
+SLUICE_HOST_DEVICE inline float Abs(float x) { return fabsf(x); }
 
 template <typename T>
 SLUICE_HOST_DEVICE inline bool IsNan(T x) {
@@ -135,6 +150,115 @@ struct SoftplusFunctor {
     if (x < threshold) return e;  // 1 + e would round to 1
     return Log(RoundTo<S>(e + C(1)));
   }
+};
+
+template <typename S>
+struct LeakyReluFunctor {
+  using C = ComputeType<S>;
+  C alpha;  // the attr as S holds it: Constant<S>(alpha)
+  SLUICE_HOST_DEVICE C operator()(C x) const { return x > C(0) ? x : alpha * x; }
+};
+
+template <typename S>
+struct SoftsignFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return x / RoundTo<S>(Abs(x) + C(1)); }
+};
+
+template <typename S>
+struct NegFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return -x; }
+};
+
+template <typename S>
+struct AbsFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Abs(x); }
+};
+
+template <typename S>
+struct SquareFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return x * x; }
+};
+
+template <typename S>
+struct FloorFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Floor(x); }
+};
+
+template <typename S>
+struct CeilFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Ceil(x); }
+};
+
+template <typename S>
+struct SqrtFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Sqrt(x); }
+};
+
+template <typename S>
+struct RsqrtFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return C(1) / RoundTo<S>(Sqrt(x)); }
+};
+
+template <typename S>
+struct ReciprocalFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return C(1) / x; }
+};
+
+template <typename S>
+struct ExpFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Exp(x); }
+};
+
+template <typename S>
+struct Expm1Functor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Expm1(x); }
+};
+
+template <typename S>
+struct LogFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Log(x); }
+};
+
+template <typename S>
+struct Log1pFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Log1p(x); }
+};
+
+template <typename S>
+struct ErfFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Erf(x); }
+};
+
+template <typename S>
+struct ErfcFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Erfc(x); }
+};
+
+template <typename S>
+struct SinFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Sin(x); }
+};
+
+template <typename S>
+struct CosFunctor {
+  using C = ComputeType<S>;
+  SLUICE_HOST_DEVICE C operator()(C x) const { return Cos(x); }
 };
 
 // Binary functors: C operator()(C a, C b).

@@ -26,7 +26,32 @@ namespace cuda {
 // reductions take kFloat, kHalf and kBFloat16; Cast takes them all.
 enum class ElementType { kFloat, kHalf, kBFloat16, kDouble, kInt32, kInt64, kBool };
 
-enum class UnaryKind { kRelu, kRelu6, kElu, kSelu, kSigmoid, kTanh, kSoftplus };
+enum class UnaryKind {
+  kRelu,
+  kRelu6,
+  kElu,
+  kSelu,
+  kSigmoid,
+  kTanh,
+  kSoftplus,
+  kSoftsign,
+  kNeg,
+  kAbs,
+  kSquare,
+  kFloor,
+  kCeil,
+  kSqrt,
+  kRsqrt,
+  kReciprocal,
+  kExp,
+  kExpm1,
+  kLog,
+  kLog1p,
+  kErf,
+  kErfc,
+  kSin,
+  kCos,
+};
 
 enum class BinaryKind {
   kAdd,
@@ -42,6 +67,10 @@ enum class BinaryKind {
 // y[i] = op(x[i]) for i < n.
 bool LaunchUnary(UnaryKind op, ElementType type, const void* x, void* y, int64_t n,
                  CUstream_st* stream);
+
+// y[i] = x[i] > 0 ? x[i] : alpha * x[i] for i < n, alpha rounded to the element type.
+bool LaunchLeakyRelu(ElementType type, float alpha, const void* x, void* y, int64_t n,
+                     CUstream_st* stream);
 
 // Which operand of a flat binary op repeats its single element.
 enum class ScalarOperand { kNone, kX, kY };

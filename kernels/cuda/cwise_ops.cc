@@ -1,6 +1,8 @@
 // Elementwise kernels on GPUs for float, half and bfloat16: the activations Relu, Relu6, Elu,
-// Selu, Sigmoid, Tanh and Softplus; the binary ops AddV2 (and Add), Sub, Mul, RealDiv (and
-// Div), Maximum, Minimum, SquaredDifference and Pow with numpy broadcasting; and BiasAdd.
+// Selu, Sigmoid, Tanh, Softplus, Softsign and LeakyRelu; the math of one tensor Neg, Abs,
+// Square, Floor, Ceil, Sqrt, Rsqrt, Reciprocal, Exp, Expm1, Log, Log1p, Erf, Erfc, Sin, Cos; the
+// binary ops AddV2 (and Add), Sub, Mul, RealDiv (and Div), Maximum, Minimum, SquaredDifference and
+// Pow with numpy broadcasting; and BiasAdd.
 //
 // Validation and outputs are those of the CPU kernels (kernels/cpu/cwise/binary_op.h,
 // bias_add_op.cc), with their error messages; the math is cwise_functors.h's, launched on
@@ -49,6 +51,30 @@ class GpuUnaryOp : public OpKernel {
 
  private:
   ElementType type_ = ElementType::kFloat;
+};
+
+class GpuLeakyReluOp : public OpKernel {
+ public:
+  explicit GpuLeakyReluOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ToElementType(input_type(0), &type_));
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    Tensor* y = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
+    if (x.NumElements() == 0) return;
+    CUstream_st* stream = ComputeStream(ctx);
+    if (stream == nullptr) return;
+    const bool launched =
+        LaunchLeakyRelu(type_, alpha_, x.raw_data(), y->raw_data(), x.NumElements(), stream);
+    OP_REQUIRES_OK(ctx, LaunchStatus(launched, *this));
+  }
+
+ private:
+  ElementType type_ = ElementType::kFloat;
+  float alpha_ = 0.2f;
 };
 
 template <BinaryKind kOp>
@@ -172,6 +198,24 @@ REGISTER_GPU("Selu", GpuUnaryOp<UnaryKind::kSelu>)
 REGISTER_GPU("Sigmoid", GpuUnaryOp<UnaryKind::kSigmoid>)
 REGISTER_GPU("Tanh", GpuUnaryOp<UnaryKind::kTanh>)
 REGISTER_GPU("Softplus", GpuUnaryOp<UnaryKind::kSoftplus>)
+REGISTER_GPU("Softsign", GpuUnaryOp<UnaryKind::kSoftsign>)
+REGISTER_GPU("LeakyRelu", GpuLeakyReluOp)
+REGISTER_GPU("Neg", GpuUnaryOp<UnaryKind::kNeg>)
+REGISTER_GPU("Abs", GpuUnaryOp<UnaryKind::kAbs>)
+REGISTER_GPU("Square", GpuUnaryOp<UnaryKind::kSquare>)
+REGISTER_GPU("Floor", GpuUnaryOp<UnaryKind::kFloor>)
+REGISTER_GPU("Ceil", GpuUnaryOp<UnaryKind::kCeil>)
+REGISTER_GPU("Sqrt", GpuUnaryOp<UnaryKind::kSqrt>)
+REGISTER_GPU("Rsqrt", GpuUnaryOp<UnaryKind::kRsqrt>)
+REGISTER_GPU("Reciprocal", GpuUnaryOp<UnaryKind::kReciprocal>)
+REGISTER_GPU("Exp", GpuUnaryOp<UnaryKind::kExp>)
+REGISTER_GPU("Expm1", GpuUnaryOp<UnaryKind::kExpm1>)
+REGISTER_GPU("Log", GpuUnaryOp<UnaryKind::kLog>)
+REGISTER_GPU("Log1p", GpuUnaryOp<UnaryKind::kLog1p>)
+REGISTER_GPU("Erf", GpuUnaryOp<UnaryKind::kErf>)
+REGISTER_GPU("Erfc", GpuUnaryOp<UnaryKind::kErfc>)
+REGISTER_GPU("Sin", GpuUnaryOp<UnaryKind::kSin>)
+REGISTER_GPU("Cos", GpuUnaryOp<UnaryKind::kCos>)
 
 // Add and AddV2 differ only for strings; Div and RealDiv only for integers.
 REGISTER_GPU("Add", GpuBinaryOp<BinaryKind::kAdd>)

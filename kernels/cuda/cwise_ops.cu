@@ -1,5 +1,5 @@
-// The CUDA elementwise kernels: unary ops, binary ops with broadcasting, and BiasAdd, as
-// grid-stride loops over the functors of cwise_functors.h. See cwise_launch.h for the
+// The CUDA elementwise kernels: unary ops (activations and math), binary ops with broadcasting, and
+// BiasAdd, as grid-stride loops over the functors of cwise_functors.h. See cwise_launch.h for the
 // launchers' contract.
 //
 // One kernel template per shape of loop, instantiated per (element type, functor): the math
@@ -25,11 +25,12 @@ __global__ void UnaryKernel(const S* x, S* y, int64_t n, F f) {
 }
 
 template <typename S, template <typename> class F>
-void Unary(const void* x, void* y, int64_t n, CUstream_st* stream) {
+void Unary(const void* x, void* y, int64_t n, CUstream_st* stream, F<S> f = F<S>()) {
   UnaryKernel<S, F<S>><<<BlocksFor(n), kBlockThreads, 0, stream>>>(static_cast<const S*>(x),
-                                                                   static_cast<S*>(y), n, F<S>());
+                                                                   static_cast<S*>(y), n, f);
 }
 
+// Every unary op by kind; the switch has no default, so a new kind without a case warns.
 template <typename S>
 bool UnaryOf(UnaryKind op, const void* x, void* y, int64_t n, CUstream_st* stream) {
   switch (op) {
@@ -53,6 +54,57 @@ bool UnaryOf(UnaryKind op, const void* x, void* y, int64_t n, CUstream_st* strea
       return true;
     case UnaryKind::kSoftplus:
       Unary<S, SoftplusFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kSoftsign:
+      Unary<S, SoftsignFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kNeg:
+      Unary<S, NegFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kAbs:
+      Unary<S, AbsFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kSquare:
+      Unary<S, SquareFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kFloor:
+      Unary<S, FloorFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kCeil:
+      Unary<S, CeilFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kSqrt:
+      Unary<S, SqrtFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kRsqrt:
+      Unary<S, RsqrtFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kReciprocal:
+      Unary<S, ReciprocalFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kExp:
+      Unary<S, ExpFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kExpm1:
+      Unary<S, Expm1Functor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kLog:
+      Unary<S, LogFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kLog1p:
+      Unary<S, Log1pFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kErf:
+      Unary<S, ErfFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kErfc:
+      Unary<S, ErfcFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kSin:
+      Unary<S, SinFunctor>(x, y, n, stream);
+      return true;
+    case UnaryKind::kCos:
+      Unary<S, CosFunctor>(x, y, n, stream);
       return true;
   }
   return false;
@@ -178,6 +230,14 @@ bool LaunchUnary(UnaryKind op, ElementType type, const void* x, void* y, int64_t
   const bool known = VisitFloatType(
       type, [&](auto tag) { launched = UnaryOf<decltype(tag)>(op, x, y, n, stream); });
   return known && launched;
+}
+
+bool LaunchLeakyRelu(ElementType type, float alpha, const void* x, void* y, int64_t n,
+                     CUstream_st* stream) {
+  return VisitFloatType(type, [&](auto tag) {
+    using S = decltype(tag);
+    Unary<S, LeakyReluFunctor>(x, y, n, stream, LeakyReluFunctor<S>{Constant<S>(alpha)});
+  });
 }
 
 bool LaunchBinaryFlat(BinaryKind op, ElementType type, const void* x, const void* y, void* z,
