@@ -29,6 +29,7 @@
 #include "graph/shape_refiner.h"
 #include "graph/tensor_id.h"
 #include "passes/affine_folding.h"
+#include "passes/auto_mixed_precision.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/division_by_constant.h"
@@ -44,6 +45,16 @@ namespace sluice {
 namespace {
 
 constexpr int64_t kDefaultMaxFoldedConstantBytes = 10 << 20;
+
+// A RewriterConfig toggle: ON and AGGRESSIVE turn the rewrite on, OFF (and the experimental
+// MLIR values) off; DEFAULT leaves it to `env` (an environment variable's value, or null),
+// on when it is "1" or "true".
+bool MixedPrecisionToggleOn(RewriterConfig::Toggle toggle, const char* env) {
+  if (toggle == RewriterConfig::ON || toggle == RewriterConfig::AGGRESSIVE) return true;
+  if (toggle != RewriterConfig::DEFAULT || env == nullptr) return false;
+  const std::string value = env;
+  return value == "1" || value == "true" || value == "True" || value == "TRUE";
+}
 
 class PassRunner {
  public:
@@ -176,6 +187,10 @@ struct PassInputs {
   // The graph has calls or functional control flow to lower (so graphs without them list
   // the same passes as before).
   bool lower = false;
+  // Some mixed-precision target is on (kernel_exists set); whether the rewrite changed the
+  // graph, so that the Casts of constants it added are folded.
+  bool mixed_precision = false;
+  bool mixed_precision_changed = false;
 
   ConstantFoldingOptions folding;
   CseOptions cse;
@@ -186,6 +201,7 @@ struct PassInputs {
   RemapperOptions remapper;
   MlirClusteringOptions clustering;
   ElementwiseFusionOptions elementwise;
+  AutoMixedPrecisionOptions mixed_precision_options;
 
   // The importer's shapes, for the first constant folding only (it does not tell the refiner
   // of its own changes).
@@ -226,6 +242,20 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   clustering.kernel_exists = opts.kernel_exists;
   elementwise.protected_names = named;
   elementwise.kernel_exists = opts.kernel_exists;
+  const RewriterConfig& rewrite = opts.rewrite_options;
+  mixed_precision_options.float16_on_gpu = MixedPrecisionToggleOn(
+      rewrite.auto_mixed_precision(), std::getenv("TF_ENABLE_AUTO_MIXED_PRECISION"));
+  mixed_precision_options.bfloat16_on_cpu =
+      MixedPrecisionToggleOn(rewrite.auto_mixed_precision_onednn_bfloat16(), nullptr) ||
+      MixedPrecisionToggleOn(rewrite.auto_mixed_precision_mkl(), nullptr);
+  const auto getenv = [](const char* name) -> const char* { return std::getenv(name); };
+  ApplyListOverrides(getenv, &mixed_precision_options.float16_lists);
+  ApplyListOverrides(getenv, &mixed_precision_options.bfloat16_lists);
+  mixed_precision_options.protected_names = named;
+  mixed_precision_options.kernel_exists = opts.kernel_exists;
+  mixed_precision =
+      static_cast<bool>(opts.kernel_exists) &&
+      (mixed_precision_options.float16_on_gpu || mixed_precision_options.bfloat16_on_cpu);
 }
 
 // Constant folding's failures are logged and treated as "nothing folded", as TensorFlow's
@@ -262,6 +292,18 @@ bool Cse(const PassInputs& in) { return in.cse_enabled; }
 bool Fusing(const PassInputs& in) { return in.fuse; }
 bool Clustering(const PassInputs& in) { return in.cluster; }
 bool Lowering(const PassInputs& in) { return in.lower; }
+bool MixedPrecision(const PassInputs& in) { return in.mixed_precision; }
+// Folding again after the mixed-precision rewrite turns the Casts of constant weights it added
+// into low-precision constants (TensorFlow's grappler folds them in its next round).
+bool FoldingAfterMixedPrecision(const PassInputs& in) {
+  return in.fold && in.mixed_precision_changed;
+}
+
+absl::Status RunMixedPrecision(PassInputs& in, Graph* g, bool* changed) {
+  RETURN_IF_ERROR(AutoMixedPrecision(in.mixed_precision_options, g, changed));
+  in.mixed_precision_changed = *changed;
+  return absl::OkStatus();
+}
 
 absl::Status RunPrune(PassInputs& in, Graph* g, bool* changed) {
   return PruneGraph(in.pipeline.prune, g, changed);
@@ -292,11 +334,19 @@ constexpr PipelinePass kRoundPasses[] = {
      RunWith<DivisionByConstantOptions, ReduceDivisionByConstant, &PassInputs::division>},
 };
 
-// Run once, in order, after the rounds.
+// Run once, in order, after the rounds. The mixed-precision rewrite comes where grappler runs
+// it: after constant folding and before the remapper, so that fusions see the final dtypes
+// and fuse the low-precision nodes (the fused kernels are asked for with those dtypes); it
+// also runs after the folding of affine maps and pads into convolutions, which then fold
+// float32 constants (TensorFlow's arithmetic optimizer, which does that folding, runs after it
+// on low-precision ones). It runs once, as in grappler: painting is not idempotent with the
+// Casts it adds.
 constexpr PipelinePass kFusionPasses[] = {
     {"affine_folding", AtL1,
      RunWith<AffineFoldingOptions, FoldAffineIntoContractions, &PassInputs::affine>},
     {"pad_folding", AtL1, RunWith<PadFoldingOptions, FoldPadIntoConvolutions, &PassInputs::pad>},
+    {"auto_mixed_precision", MixedPrecision, RunMixedPrecision},
+    {"amp_constant_folding", FoldingAfterMixedPrecision, RunConstantFolding},
     {"remapper", Fusing, RunWith<RemapperOptions, FuseContractions, &PassInputs::remapper>},
     {"mlir_clustering", Clustering,
      RunWith<MlirClusteringOptions, FormMlirClusters, &PassInputs::clustering>},

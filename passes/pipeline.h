@@ -13,6 +13,13 @@
 //             until no pass of a round changes the graph, at most kMaxOptimizationRounds
 //   fuse      affine_folding      FoldAffineIntoContractions (L1) passes/affine_folding.h
 //             pad_folding         FoldPadIntoConvolutions (L1)    passes/pad_folding.h
+//             auto_mixed_precision  AutoMixedPrecision (rewrite_options.auto_mixed_precision
+//                                 ON, or DEFAULT with TF_ENABLE_AUTO_MIXED_PRECISION=1: float16
+//                                 on GPUs; auto_mixed_precision_onednn_bfloat16 or _mkl ON:
+//                                 bfloat16 on CPUs; kernel_exists set; at L0 too, as grappler)
+//                                                                 passes/auto_mixed_precision.h
+//             amp_constant_folding  ConstantFold again, when the rewrite changed the graph and
+//                                 folding is on (its Casts of constants become constants)
 //             remapper            FuseContractions (L1, kernel_exists set)  passes/remapper.h
 //             mlir_clustering     FormMlirClusters (L1, kernel_exists set, global_jit_level
 //                                 not OFF, SLUICE_MLIR_CLUSTERS not 0) passes/mlir_clustering.h
@@ -88,8 +95,12 @@ struct PipelineOptions {
   PlacerOptions placer;
   // Computes folded values on the host; not owned. Null: constant folding is skipped.
   ConstantSubgraphEvaluator* constant_evaluator = nullptr;
+  // TensorFlow's grappler options; Sluice acts on the automatic mixed precision toggles
+  // (see the order above and passes/auto_mixed_precision.h).
+  RewriterConfig rewrite_options;
   // Whether a kernel exists for a node on a device (by full name); the remapper only creates
-  // fused nodes that have one. Unset: no fusion.
+  // fused nodes that have one, and mixed precision only retypes nodes that keep one. Unset:
+  // no fusion and no mixed precision.
   std::function<bool(const NodeDef& node, const std::string& device)> kernel_exists;
   PartitionOptions partition;
   // Where to write the graph after each pass; empty: $SLUICE_DUMP_GRAPHS_DIR, if set.

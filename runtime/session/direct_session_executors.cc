@@ -32,6 +32,9 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   const ConfigProto& config = context.options->config;
   PipelineOptions opts;
   opts.optimizer_options = config.graph_options().optimizer_options();
+  // Automatic mixed precision (TensorFlow's RewriterConfig toggles; the pipeline also reads
+  // TF_ENABLE_AUTO_MIXED_PRECISION).
+  opts.rewrite_options = config.graph_options().rewrite_options();
   opts.prune.feeds = sig.feeds;
   opts.prune.fetches = sig.fetches;
   opts.prune.targets = sig.targets;
