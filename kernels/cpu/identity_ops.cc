@@ -61,6 +61,9 @@ REGISTER_GPU_IDENTITY(double)
 REGISTER_GPU_IDENTITY(int64_t)
 REGISTER_GPU_IDENTITY(bool)
 #undef REGISTER_GPU_IDENTITY
+// Every dtype, as TensorFlow registers it: the outputs are the inputs' buffers wherever they
+// live (Keras' custom-gradient wrappers put an IdentityN after GPU activations).
+REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_GPU), IdentityNOp);
 REGISTER_KERNEL_BUILDER(Name("Identity")
                             .Device(DEVICE_GPU)
                             .HostMemory("input")

@@ -12,6 +12,8 @@ class NoOp : public OpKernel {
 };
 
 REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_CPU), NoOp);
+// Nothing to run, so a control-only node can stay with the GPU nodes it orders.
+REGISTER_KERNEL_BUILDER(Name("NoOp").Device(DEVICE_GPU), NoOp);
 
 }  // namespace
 }  // namespace sluice

@@ -23,6 +23,14 @@ inline DataTypeVector ArrayTypes(std::initializer_list<DataType> extra = {}) {
   return types;
 }
 
+// The dtypes the array kernels register for GPUs, whose copies are by element size as well
+// (kernels/cuda/array_copies.cc). int32 is left to the CPU, as TensorFlow keeps int32 tensors
+// in host memory; strings cannot live in device memory.
+inline DataTypeVector GpuArrayTypes() {
+  return {DT_FLOAT, DT_DOUBLE, DT_HALF,      DT_BFLOAT16,   DT_INT8, DT_INT16,
+          DT_INT64, DT_UINT8,  DT_COMPLEX64, DT_COMPLEX128, DT_BOOL};
+}
+
 }  // namespace array_internal
 }  // namespace sluice
 

@@ -16,6 +16,7 @@
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
+#include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -23,13 +24,25 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
+using array_internal::GpuArrayTypes;
 
-// Copies `inputs`, input i viewed as [outer, cols[i]], side by side into `out`.
+// Copies `inputs`, input i viewed as [outer, cols[i]], side by side into `out`: on a GPU one
+// pitched copy per input (CopyRows), on the CPU row by row over the intra-op pool.
 void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
                 absl::Span<const int64_t> cols, int64_t outer, Tensor* out) {
   int64_t out_cols = 0;
   for (int64_t c : cols) out_cols += c;
   if (outer == 0 || out_cols == 0) return;
+  if (ctx->device()->gpu_device_context() != nullptr) {
+    const int64_t unit = DataTypeSize(out->dtype());
+    char* dst = static_cast<char*>(out->raw_data());
+    for (size_t i = 0; i < inputs.size() && ctx->status().ok(); ++i) {
+      CopyRows(ctx, inputs[i]->raw_data(), cols[i] * unit, dst, out_cols * unit, cols[i] * unit,
+               outer);
+      dst += cols[i] * unit;
+    }
+    return;
+  }
   VisitByElementSize(out->dtype(), [&](auto unit) {
     using U = typename decltype(unit)::type;
     absl::InlinedVector<const U*, 8> src;
@@ -184,6 +197,16 @@ REGISTER_KERNEL_BUILDER(Name("Pack")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT16,
                                                              DT_QUINT16, DT_QINT32, DT_RESOURCE})),
+                        PackOp);
+
+// On GPUs the same kernels copy with the GPU's row copy (strided_copy.h).
+REGISTER_KERNEL_BUILDER(
+    Name("ConcatV2").Device(DEVICE_GPU).HostMemory("axis").TypeConstraint("T", GpuArrayTypes()),
+    ConcatV2Op);
+REGISTER_KERNEL_BUILDER(
+    Name("Concat").Device(DEVICE_GPU).HostMemory("concat_dim").TypeConstraint("T", GpuArrayTypes()),
+    ConcatV1Op);
+REGISTER_KERNEL_BUILDER(Name("Pack").Device(DEVICE_GPU).TypeConstraint("T", GpuArrayTypes()),
                         PackOp);
 
 }  // namespace

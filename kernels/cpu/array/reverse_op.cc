@@ -16,6 +16,7 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
+using array_internal::GpuArrayTypes;
 
 class ReverseV2Op : public OpKernel {
  public:
@@ -65,6 +66,11 @@ class ReverseV2Op : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(
     Name("ReverseV2").Device(DEVICE_CPU).HostMemory("axis").TypeConstraint("T", ArrayTypes()),
+    ReverseV2Op);
+
+// On GPUs the same kernel copies with the GPU's strided copy (strided_copy.h).
+REGISTER_KERNEL_BUILDER(
+    Name("ReverseV2").Device(DEVICE_GPU).HostMemory("axis").TypeConstraint("T", GpuArrayTypes()),
     ReverseV2Op);
 
 }  // namespace

@@ -21,6 +21,7 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
+using array_internal::GpuArrayTypes;
 
 // Outputs the region of `input` starting at `begin` with `sizes` elements and `steps`
 // strides per input dim, shaped as `out_shape` (same element count).
@@ -159,6 +160,21 @@ REGISTER_KERNEL_BUILDER(Name("StridedSlice")
                             .HostMemory("strides")
                             .TypeConstraint("T", ArrayTypes({DT_QINT8, DT_QUINT8, DT_QINT32,
                                                              DT_RESOURCE})),
+                        StridedSliceOp);
+
+// On GPUs the same kernel copies with the GPU's strided copy (strided_copy.h).
+REGISTER_KERNEL_BUILDER(Name("Slice")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("begin")
+                            .HostMemory("size")
+                            .TypeConstraint("T", GpuArrayTypes()),
+                        SliceOp);
+REGISTER_KERNEL_BUILDER(Name("StridedSlice")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides")
+                            .TypeConstraint("T", GpuArrayTypes()),
                         StridedSliceOp);
 
 }  // namespace

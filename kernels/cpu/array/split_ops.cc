@@ -19,6 +19,7 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
+using array_internal::GpuArrayTypes;
 
 // Sets output `index` to input[..., start:start+size, ...] along `axis`, with the axis
 // removed when `drop_axis` (then size is 1). REQUIRES: 0 <= axis < rank and
@@ -204,6 +205,19 @@ REGISTER_KERNEL_BUILDER(Name("SplitV")
                         SplitVOp);
 REGISTER_KERNEL_BUILDER(
     Name("Unpack").Device(DEVICE_CPU).TypeConstraint("T", ArrayTypes({DT_RESOURCE})), UnpackOp);
+
+// On GPUs the same kernel copies with the GPU's strided copy (strided_copy.h).
+REGISTER_KERNEL_BUILDER(
+    Name("Split").Device(DEVICE_GPU).HostMemory("split_dim").TypeConstraint("T", GpuArrayTypes()),
+    SplitOp);
+REGISTER_KERNEL_BUILDER(Name("SplitV")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("size_splits")
+                            .HostMemory("split_dim")
+                            .TypeConstraint("T", GpuArrayTypes()),
+                        SplitVOp);
+REGISTER_KERNEL_BUILDER(Name("Unpack").Device(DEVICE_GPU).TypeConstraint("T", GpuArrayTypes()),
+                        UnpackOp);
 
 }  // namespace
 }  // namespace sluice

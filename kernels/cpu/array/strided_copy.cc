@@ -6,6 +6,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "graph/core/element_bytes.h"
+#include "graph/core/errors.h"
 #include "graph/core/tensor_types.h"
 #include "kernels/cpu/parallel_for.h"
 
@@ -52,7 +53,7 @@ int64_t RowOffset(const Plan& plan, int64_t row) {
 }
 
 template <typename U>
-void CopyRows(const Plan& plan, const U* src, U* dst, int64_t first, int64_t last) {
+void CopyPlanRows(const Plan& plan, const U* src, U* dst, int64_t first, int64_t last) {
   const int64_t inner = plan.dims.back();
   const int64_t stride = plan.strides.back();
   for (int64_t row = first; row < last; ++row) {
@@ -132,7 +133,7 @@ void Copy(OpKernelContext* ctx, const Plan& plan, const U* src, U* dst) {
   const int64_t rows = total / inner;
   const Eigen::TensorOpCost cost(bytes * inner / 2, bytes * inner / 2, 0);
   ParallelFor(ctx, rows, total, cost,
-              [&](int64_t first, int64_t last) { CopyRows<U>(plan, src, dst, first, last); });
+              [&](int64_t first, int64_t last) { CopyPlanRows<U>(plan, src, dst, first, last); });
 }
 
 }  // namespace
@@ -148,10 +149,59 @@ absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape) {
   return strides;
 }
 
+namespace {
+
+GpuArrayCopies& GpuCopies() {
+  static GpuArrayCopies copies;  // set at static initialisation, before any kernel runs
+  return copies;
+}
+
+bool OnGpu(OpKernelContext* ctx) { return ctx->device()->gpu_device_context() != nullptr; }
+
+absl::Status NoGpuCopies() {
+  return errors::Unimplemented("This build of Sluice has no GPU array copies");
+}
+
+}  // namespace
+
+bool SetGpuArrayCopies(const GpuArrayCopies& copies) {
+  GpuCopies() = copies;
+  return true;
+}
+
+void CopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
+              int64_t dst_pitch, int64_t row_bytes, int64_t rows) {
+  if (rows == 0 || row_bytes == 0) return;
+  if (OnGpu(ctx)) {
+    const auto copy = GpuCopies().copy_rows;
+    const absl::Status s = copy == nullptr
+                               ? NoGpuCopies()
+                               : copy(ctx, src, src_pitch, dst, dst_pitch, row_bytes, rows);
+    if (!s.ok()) ctx->SetStatus(s);
+    return;
+  }
+  const char* s = static_cast<const char*>(src);
+  char* d = static_cast<char*>(dst);
+  const double bytes = static_cast<double>(row_bytes);
+  ParallelFor(ctx, rows, rows * row_bytes, Eigen::TensorOpCost(bytes, bytes, 0),
+              [&](int64_t first, int64_t last) {
+                for (int64_t r = first; r < last; ++r) {
+                  std::memcpy(d + r * dst_pitch, s + r * src_pitch, row_bytes);
+                }
+              });
+}
+
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                  absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst) {
   if (dst->NumElements() == 0) return;
   const Plan plan = Simplify(dims, strides);
+  if (OnGpu(ctx)) {
+    const auto copy = GpuCopies().strided_copy;
+    const absl::Status s =
+        copy == nullptr ? NoGpuCopies() : copy(ctx, src, offset, plan.dims, plan.strides, dst);
+    if (!s.ok()) ctx->SetStatus(s);
+    return;
+  }
   VisitByElementSize(src.dtype(), [&](auto unit) {
     using U = typename decltype(unit)::type;
     Copy<U>(ctx, plan, static_cast<const U*>(src.raw_data()) + offset,

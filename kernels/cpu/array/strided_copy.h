@@ -15,12 +15,18 @@
 //
 // REQUIRES (the caller validates user data first): every addressed source element lies in
 // `src`; `dst` has `src`'s dtype and prod(dims) elements.
+//
+// On a GPU (the kernel's device has a gpu_device_context) the copy is the GPU's, set by its
+// kernel library with SetGpuArrayCopies, so that the array kernels built on StridedCopy and
+// CopyRows are registered for GPUs too with the CPU's validation and errors. The GPU copies
+// are enqueued on the device's compute stream; a failed launch is set on ctx.
 #ifndef SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_
 #define SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_
 
 #include <cstdint>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
@@ -30,6 +36,25 @@ namespace sluice {
 
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                  absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst);
+
+// rows rows of row_bytes bytes: dst + r * dst_pitch <- src + r * src_pitch (pitches in
+// bytes), on the kernel's device (host memory on the CPU, split over the intra-op pool).
+void CopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
+              int64_t dst_pitch, int64_t row_bytes, int64_t rows);
+
+// A GPU's versions of the copies above, with the same contracts; each returns the launch's
+// status. strided_copy gets the view merged as StridedCopy merges it (no dim of 1 unless the
+// view is one element; neighbouring dims contiguous in the source joined), dst non-empty. Set once,
+// by the GPU kernel library's static initializer (kernels/cuda).
+struct GpuArrayCopies {
+  absl::Status (*strided_copy)(OpKernelContext* ctx, const Tensor& src, int64_t offset,
+                               absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
+                               Tensor* dst) = nullptr;
+  absl::Status (*copy_rows)(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
+                            int64_t dst_pitch, int64_t row_bytes, int64_t rows) = nullptr;
+};
+// Returns true, so that a static initializer can call it.
+bool SetGpuArrayCopies(const GpuArrayCopies& copies);
 
 // The row-major element strides of `shape`.
 absl::InlinedVector<int64_t, 8> RowMajorStrides(const TensorShape& shape);

@@ -19,6 +19,7 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
+using array_internal::GpuArrayTypes;
 
 class TileOp : public OpKernel {
  public:
@@ -127,6 +128,14 @@ REGISTER_KERNEL_BUILDER(Name("BroadcastTo")
                             .HostMemory("shape")
                             .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
                         BroadcastToOp);
+
+// On GPUs the same kernel copies with the GPU's strided copy (strided_copy.h).
+REGISTER_KERNEL_BUILDER(
+    Name("Tile").Device(DEVICE_GPU).HostMemory("multiples").TypeConstraint("T", GpuArrayTypes()),
+    TileOp);
+REGISTER_KERNEL_BUILDER(
+    Name("BroadcastTo").Device(DEVICE_GPU).HostMemory("shape").TypeConstraint("T", GpuArrayTypes()),
+    BroadcastToOp);
 
 }  // namespace
 }  // namespace sluice

@@ -21,6 +21,7 @@ namespace sluice {
 namespace {
 
 using array_internal::ArrayTypes;
+using array_internal::GpuArrayTypes;
 
 class TransposeOp : public OpKernel {
  public:
@@ -85,6 +86,11 @@ REGISTER_KERNEL_BUILDER(Name("Transpose")
                             .HostMemory("perm")
                             .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
                         TransposeOp);
+
+// On GPUs the same kernel copies with the GPU's strided copy (strided_copy.h).
+REGISTER_KERNEL_BUILDER(
+    Name("Transpose").Device(DEVICE_GPU).HostMemory("perm").TypeConstraint("T", GpuArrayTypes()),
+    TransposeOp);
 
 }  // namespace
 }  // namespace sluice

@@ -1,0 +1,106 @@
+// The CUDA data-movement kernels: a strided gather (one thread per output element, its source
+// offset from the view's dims) and pitched row copies. See array_launch.h.
+//
+// Both copy by element size only, so one instantiation per size serves every dtype. The
+// gather reads scattered addresses when a transpose moves the innermost dim; a tiled
+// shared-memory transpose would make those reads coalesced too (not done yet).
+#include <cstdint>
+
+#include "kernels/cuda/array_launch.h"
+#include "kernels/cuda/launch_util.cu.h"
+#include "kernels/cuda/strided_view.h"
+
+namespace sluice {
+namespace cuda {
+namespace {
+
+struct alignas(16) Bytes16 {
+  uint64_t lo, hi;
+};
+
+template <typename U, typename I>
+__global__ void StridedGatherKernel(const U* src, U* dst, StridedView view) {
+  const I n = static_cast<I>(view.num_elements);
+  const I stride = static_cast<I>(GridStride());
+  for (I i = static_cast<I>(GridStart()); i < n; i += stride) dst[i] = src[view.Offset(i)];
+}
+
+template <typename U>
+void StridedGather(const void* src, void* dst, const StridedView& view, CUstream_st* stream) {
+  const unsigned blocks = BlocksFor(view.num_elements);
+  const U* s = static_cast<const U*>(src);
+  U* d = static_cast<U*>(dst);
+  if (view.fits_int32) {
+    StridedGatherKernel<U, int32_t><<<blocks, kBlockThreads, 0, stream>>>(s, d, view);
+  } else {
+    StridedGatherKernel<U, int64_t><<<blocks, kBlockThreads, 0, stream>>>(s, d, view);
+  }
+}
+
+// Units of U per row; every address and pitch is a multiple of sizeof(U).
+template <typename U>
+__global__ void CopyRowsKernel(const char* src, int64_t src_pitch, char* dst, int64_t dst_pitch,
+                               int64_t row_units, int64_t rows) {
+  const int64_t n = row_units * rows;
+  for (int64_t i = GridStart(); i < n; i += GridStride()) {
+    const int64_t r = i / row_units;
+    const int64_t u = i - r * row_units;
+    reinterpret_cast<U*>(dst + r * dst_pitch)[u] =
+        reinterpret_cast<const U*>(src + r * src_pitch)[u];
+  }
+}
+
+template <typename U>
+void CopyRowsIn(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch, int64_t row_bytes,
+                int64_t rows, CUstream_st* stream) {
+  const int64_t units = row_bytes / static_cast<int64_t>(sizeof(U));
+  CopyRowsKernel<U><<<BlocksFor(units * rows), kBlockThreads, 0, stream>>>(
+      static_cast<const char*>(src), src_pitch, static_cast<char*>(dst), dst_pitch, units, rows);
+}
+
+}  // namespace
+
+bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const StridedView& view,
+                         CUstream_st* stream) {
+  switch (element_bytes) {
+    case 1:
+      StridedGather<uint8_t>(src, dst, view, stream);
+      return true;
+    case 2:
+      StridedGather<uint16_t>(src, dst, view, stream);
+      return true;
+    case 4:
+      StridedGather<uint32_t>(src, dst, view, stream);
+      return true;
+    case 8:
+      StridedGather<uint64_t>(src, dst, view, stream);
+      return true;
+    case 16:
+      StridedGather<Bytes16>(src, dst, view, stream);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void LaunchCopyRows(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch,
+                    int64_t row_bytes, int64_t rows, CUstream_st* stream) {
+  // The widest unit that divides both addresses, both pitches and the row.
+  const uint64_t alignment = reinterpret_cast<uintptr_t>(src) | reinterpret_cast<uintptr_t>(dst) |
+                             static_cast<uint64_t>(src_pitch) | static_cast<uint64_t>(dst_pitch) |
+                             static_cast<uint64_t>(row_bytes);
+  if (alignment % 16 == 0) {
+    CopyRowsIn<Bytes16>(src, src_pitch, dst, dst_pitch, row_bytes, rows, stream);
+  } else if (alignment % 8 == 0) {
+    CopyRowsIn<uint64_t>(src, src_pitch, dst, dst_pitch, row_bytes, rows, stream);
+  } else if (alignment % 4 == 0) {
+    CopyRowsIn<uint32_t>(src, src_pitch, dst, dst_pitch, row_bytes, rows, stream);
+  } else if (alignment % 2 == 0) {
+    CopyRowsIn<uint16_t>(src, src_pitch, dst, dst_pitch, row_bytes, rows, stream);
+  } else {
+    CopyRowsIn<uint8_t>(src, src_pitch, dst, dst_pitch, row_bytes, rows, stream);
+  }
+}
+
+}  // namespace cuda
+}  // namespace sluice

@@ -1,0 +1,32 @@
+// Launch functions of the CUDA data-movement kernels (array_copies.cu): the copies behind the
+// array kernels (Transpose, Slice, StridedSlice, Tile, ReverseV2, Split, Unpack, Concat, Pack;
+// kernels/cpu/array) on a GPU. Contract as cwise_launch.h's: device buffers, enqueued on
+// `stream` without waiting, launch errors left for LastLaunchStatus, nothing launched for no
+// work.
+#ifndef SLUICE_KERNELS_CUDA_ARRAY_LAUNCH_H_
+#define SLUICE_KERNELS_CUDA_ARRAY_LAUNCH_H_
+
+#include <cstdint>
+
+#include "kernels/cuda/strided_view.h"
+
+struct CUstream_st;
+
+namespace sluice {
+namespace cuda {
+
+// dst[i] = src[view.Offset(i)] for i < view.num_elements, elements of element_bytes bytes
+// (1, 2, 4, 8 or 16; false, launching nothing, for any other size). src points at the
+// view's element 0; dst does not overlap the source.
+bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const StridedView& view,
+                         CUstream_st* stream);
+
+// For r < rows: row_bytes bytes from src + r * src_pitch to dst + r * dst_pitch (pitches in
+// bytes, rows not overlapping), in the widest units that the addresses and sizes allow.
+void LaunchCopyRows(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch,
+                    int64_t row_bytes, int64_t rows, CUstream_st* stream);
+
+}  // namespace cuda
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CUDA_ARRAY_LAUNCH_H_

@@ -1,0 +1,285 @@
+// The array kernels of kernels/cpu/array registered for GPUs (their copies are
+// kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
+// StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2 and Pack,
+// over dtypes of every element size, ranks up to 6, empty and one-element tensors, and the
+// errors of bad arguments (same code and message). Outputs must match byte for byte. Skipped,
+// with "no CUDA device", where the process has no GPU device.
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
+#include "gtest/gtest.h"
+#include "kernels/cuda/gpu_kernel_test_util.h"
+#include "kernels/kernel_test_util.h"
+#include "runtime/framework/op_kernel_test_util.h"
+
+namespace sluice {
+namespace {
+
+using test::DeviceKernelRunner;
+using test::MakeTensor;
+using test::NodeDefBuilder;
+using test::SharedDeviceKernelRunner;
+
+// The dtypes under test: one of each element size the GPU copies take (1, 2, 4, 8, 16 bytes).
+constexpr DataType kTypes[] = {DT_BOOL, DT_HALF, DT_FLOAT, DT_INT64, DT_COMPLEX128};
+
+// A tensor of `dtype` whose elements all differ (bool: alternating), so that a misplaced
+// element shows.
+Tensor Distinct(DataType dtype, const TensorShape& shape) {
+  Tensor t(dtype, shape);
+  const int64_t size = DataTypeSize(dtype);
+  unsigned char* bytes = static_cast<unsigned char*>(t.raw_data());
+  for (int64_t i = 0; i < shape.num_elements(); ++i) {
+    if (dtype == DT_BOOL) {
+      bytes[i] = static_cast<unsigned char>((i * 7 + i / 3) % 2);
+      continue;
+    }
+    // A byte pattern of the element's index, never a NaN for the float types (the pattern
+    // only moves, nothing reads it as a number).
+    for (int64_t b = 0; b < size; ++b) {
+      bytes[i * size + b] = static_cast<unsigned char>((i >> (8 * (b % 4))) + b) & 0x3f;
+    }
+  }
+  return t;
+}
+
+class ArrayOpsGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(runner().status().ok()) << runner().status();
+    if (runner().gpu() == nullptr) GTEST_SKIP() << "no CUDA device";
+  }
+
+  static DeviceKernelRunner& runner() { return SharedDeviceKernelRunner(); }
+
+  // Runs `node` on both devices: same status; same outputs, byte for byte.
+  void Compare(const NodeDef& node, const std::vector<Tensor>& inputs) {
+    std::string what = node.op();
+    for (const Tensor& t : inputs) {
+      absl::StrAppend(&what, " ", DataTypeString(t.dtype()), t.shape().DebugString());
+    }
+    std::vector<Tensor> gpu_out, cpu_out;
+    const absl::Status gpu = runner().Run(runner().gpu(), node, inputs, &gpu_out);
+    const absl::Status cpu = runner().Run(runner().cpu(), node, inputs, &cpu_out);
+    ASSERT_EQ(gpu.code(), cpu.code()) << what << ": GPU " << gpu << ", CPU " << cpu;
+    ASSERT_EQ(gpu.message(), cpu.message()) << what;
+    if (!cpu.ok()) return;
+    ASSERT_EQ(gpu_out.size(), cpu_out.size()) << what;
+    for (size_t k = 0; k < cpu_out.size(); ++k) {
+      ASSERT_EQ(gpu_out[k].dtype(), cpu_out[k].dtype()) << what;
+      ASSERT_EQ(gpu_out[k].shape(), cpu_out[k].shape()) << what << ", output " << k;
+      const size_t bytes = cpu_out[k].NumElements() * DataTypeSize(cpu_out[k].dtype());
+      EXPECT_EQ(std::memcmp(gpu_out[k].raw_data(), cpu_out[k].raw_data(), bytes), 0)
+          << what << ", output " << k;
+    }
+  }
+};
+
+Tensor Ints(std::vector<int32_t> values) {
+  const int64_t n = static_cast<int64_t>(values.size());
+  return MakeTensor<int32_t>(TensorShape({n}), values);
+}
+
+TEST_F(ArrayOpsGpuTest, Transpose) {
+  struct Case {
+    TensorShape shape;
+    std::vector<int32_t> perm;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({37, 53}), {1, 0}},
+      {TensorShape({2, 3, 4}), {0, 2, 1}},
+      {TensorShape({2, 3, 4}), {2, 0, 1}},
+      {TensorShape({1, 5, 1, 7}), {3, 1, 2, 0}},  // size-1 dims dropped
+      {TensorShape({2, 3, 4, 5, 6, 2}), {5, 3, 1, 4, 0, 2}},
+      {TensorShape({4, 5, 6}), {0, 1, 2}},  // no element moves: a view
+      {TensorShape({0, 3}), {1, 0}},        // empty
+      {TensorShape({}), {}},                // scalar
+      {TensorShape({2, 3}), {0, 0}},        // error: 1 is missing
+      {TensorShape({2, 3}), {0, 2}},        // error: out of range
+      {TensorShape({2, 3}), {1}},           // error: wrong size
+  };
+  for (DataType dtype : kTypes) {
+    const NodeDef node = NodeDefBuilder("t", "Transpose")
+                             .Input("x")
+                             .Input("perm")
+                             .Attr("T", dtype)
+                             .Attr("Tperm", DT_INT32)
+                             .Build();
+    for (const Case& c : cases) Compare(node, {Distinct(dtype, c.shape), Ints(c.perm)});
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, SliceAndStridedSlice) {
+  for (DataType dtype : kTypes) {
+    const NodeDef slice = NodeDefBuilder("s", "Slice")
+                              .Input("x")
+                              .Input("begin")
+                              .Input("size")
+                              .Attr("T", dtype)
+                              .Attr("Index", DT_INT32)
+                              .Build();
+    const Tensor x = Distinct(dtype, TensorShape({6, 7, 5}));
+    Compare(slice, {x, Ints({1, 2, 0}), Ints({3, -1, 5})});
+    Compare(slice, {x, Ints({2, 0, 0}), Ints({3, 7, 5})});  // a range of dim 0: a view
+    Compare(slice, {x, Ints({0, 0, 4}), Ints({6, 7, 1})});
+    Compare(slice, {x, Ints({0, 0, 0}), Ints({0, 7, 5})});  // empty
+    Compare(slice, {x, Ints({5, 0, 0}), Ints({3, 7, 5})});  // error: past the end
+
+    for (int shrink : {0, 2}) {
+      const NodeDef strided = NodeDefBuilder("ss", "StridedSlice")
+                                  .Input("x")
+                                  .Input("begin")
+                                  .Input("end")
+                                  .Input("strides")
+                                  .Attr("T", dtype)
+                                  .Attr("Index", DT_INT32)
+                                  .Attr("begin_mask", 0)
+                                  .Attr("end_mask", 1)
+                                  .Attr("ellipsis_mask", 0)
+                                  .Attr("new_axis_mask", 0)
+                                  .Attr("shrink_axis_mask", shrink)
+                                  .Build();
+      Compare(strided, {x, Ints({5, 1, 4}), Ints({0, 6, 0}), Ints({-2, 2, -1})});
+      Compare(strided, {x, Ints({0, 3, 1}), Ints({6, 4, 5}), Ints({1, 1, 2})});
+      Compare(strided, {x, Ints({0, 0, 0}), Ints({6, 7, 5}), Ints({1, 0, 1})});  // error
+    }
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, TileBroadcastToAndReverse) {
+  for (DataType dtype : kTypes) {
+    const NodeDef tile = NodeDefBuilder("t", "Tile")
+                             .Input("x")
+                             .Input("multiples")
+                             .Attr("T", dtype)
+                             .Attr("Tmultiples", DT_INT32)
+                             .Build();
+    Compare(tile, {Distinct(dtype, TensorShape({3, 4})), Ints({2, 3})});
+    Compare(tile, {Distinct(dtype, TensorShape({2, 1, 3})), Ints({1, 5, 1})});
+    Compare(tile, {Distinct(dtype, TensorShape({2, 3})), Ints({0, 2})});
+    Compare(tile, {Distinct(dtype, TensorShape({2, 3})), Ints({2})});  // error
+
+    const NodeDef broadcast = NodeDefBuilder("b", "BroadcastTo")
+                                  .Input("x")
+                                  .Input("shape")
+                                  .Attr("T", dtype)
+                                  .Attr("Tidx", DT_INT32)
+                                  .Build();
+    Compare(broadcast, {Distinct(dtype, TensorShape({1, 4})), Ints({3, 5, 4})});
+    Compare(broadcast, {Distinct(dtype, TensorShape({3, 1})), Ints({3, 6})});
+    Compare(broadcast, {Distinct(dtype, TensorShape({3, 2})), Ints({3, 6})});  // error
+
+    const NodeDef reverse = NodeDefBuilder("r", "ReverseV2")
+                                .Input("x")
+                                .Input("axis")
+                                .Attr("T", dtype)
+                                .Attr("Tidx", DT_INT32)
+                                .Build();
+    const Tensor x = Distinct(dtype, TensorShape({4, 5, 6}));
+    Compare(reverse, {x, Ints({0})});
+    Compare(reverse, {x, Ints({2})});
+    Compare(reverse, {x, Ints({-1, 0, 1})});
+    Compare(reverse, {x, Ints({3})});  // error
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, SplitSplitVAndUnpack) {
+  for (DataType dtype : kTypes) {
+    const Tensor x = Distinct(dtype, TensorShape({6, 4, 9}));
+    const Tensor even = Distinct(dtype, TensorShape({6, 4, 10}));
+    for (int axis : {0, 1, 2, -1}) {
+      const NodeDef split = NodeDefBuilder("s", "Split")
+                                .Input("axis")
+                                .Input("x")
+                                .Attr("T", dtype)
+                                .Attr("num_split", 2)
+                                .Build();
+      Compare(split, {MakeTensor<int32_t>(TensorShape({}), {axis}), even});
+    }
+    const NodeDef split3 = NodeDefBuilder("s", "Split")
+                               .Input("axis")
+                               .Input("x")
+                               .Attr("T", dtype)
+                               .Attr("num_split", 3)
+                               .Build();
+    Compare(split3, {MakeTensor<int32_t>(TensorShape({}), {1}), x});  // error: 4 % 3
+
+    const NodeDef splitv = NodeDefBuilder("v", "SplitV")
+                               .Input("x")
+                               .Input("sizes")
+                               .Input("axis")
+                               .Attr("T", dtype)
+                               .Attr("Tlen", DT_INT32)
+                               .Attr("num_split", 3)
+                               .Build();
+    Compare(splitv, {x, Ints({2, -1, 4}), MakeTensor<int32_t>(TensorShape({}), {2})});
+    Compare(splitv, {x, Ints({1, 0, 5}), MakeTensor<int32_t>(TensorShape({}), {0})});
+    Compare(splitv, {x, Ints({1, 1, 1}), MakeTensor<int32_t>(TensorShape({}), {0})});  // error
+
+    for (int axis : {0, 1, -1}) {
+      const int num = static_cast<int>(x.dim_size(axis < 0 ? 2 : axis));
+      const NodeDef unpack = NodeDefBuilder("u", "Unpack")
+                                 .Input("x")
+                                 .Attr("T", dtype)
+                                 .Attr("num", num)
+                                 .Attr("axis", axis)
+                                 .Build();
+      Compare(unpack, {x});
+    }
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, ConcatAndPack) {
+  for (DataType dtype : kTypes) {
+    const Tensor a = Distinct(dtype, TensorShape({3, 4, 5}));
+    const Tensor b = Distinct(dtype, TensorShape({3, 2, 5}));
+    const Tensor c = Distinct(dtype, TensorShape({3, 1, 5}));
+    const Tensor empty = Distinct(dtype, TensorShape({3, 0, 5}));
+    const NodeDef concat3 = NodeDefBuilder("c", "ConcatV2")
+                                .Input("a")
+                                .Input("b")
+                                .Input("c")
+                                .Input("axis")
+                                .Attr("T", dtype)
+                                .Attr("N", 3)
+                                .Attr("Tidx", DT_INT32)
+                                .Build();
+    const Tensor axis1 = MakeTensor<int32_t>(TensorShape({}), {1});
+    Compare(concat3, {a, b, c, axis1});
+    Compare(concat3, {a, empty, c, MakeTensor<int32_t>(TensorShape({}), {-2})});
+    Compare(concat3, {a, a, a, MakeTensor<int32_t>(TensorShape({}), {0})});
+    Compare(concat3, {a, a, a, MakeTensor<int32_t>(TensorShape({}), {2})});
+    Compare(concat3, {a, b, c, MakeTensor<int32_t>(TensorShape({}), {0})});  // error
+
+    const NodeDef concat_v1 = NodeDefBuilder("c1", "Concat")
+                                  .Input("axis")
+                                  .Input("a")
+                                  .Input("b")
+                                  .Attr("T", dtype)
+                                  .Attr("N", 2)
+                                  .Build();
+    Compare(concat_v1, {axis1, a, b});
+
+    for (int axis : {0, 1, 3, -1}) {
+      const NodeDef pack = NodeDefBuilder("p", "Pack")
+                               .Input("a")
+                               .Input("b")
+                               .Input("c")
+                               .Attr("T", dtype)
+                               .Attr("N", 3)
+                               .Attr("axis", axis)
+                               .Build();
+      Compare(pack, {a, a, a});
+      Compare(pack, {a, b, a});  // error: shapes differ
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sluice

@@ -1,0 +1,67 @@
+// StridedView: a strided view of a source buffer (StridedCopy's merged dims and strides,
+// kernels/cpu/array/strided_copy.h) as it travels to a GPU kernel by value, so that a thread
+// maps an output index to its source offset.
+//
+// Plain C++ with no dependencies: the host fills it (MakeStridedView), Offset runs in host or
+// device code. Strides are in elements and may be zero or negative.
+#ifndef SLUICE_KERNELS_CUDA_STRIDED_VIEW_H_
+#define SLUICE_KERNELS_CUDA_STRIDED_VIEW_H_
+
+#include <cstdint>
+
+#include "kernels/cuda/half_bits.h"  // SLUICE_HOST_DEVICE
+
+namespace sluice {
+namespace cuda {
+
+struct StridedView {
+  // Views with more merged dims are refused: a transpose that keeps 9 dims apart after merging
+  // is rare (TensorFlow's GPU kernels stop at 8 as well).
+  static constexpr int kMaxDims = 8;
+
+  int rank = 1;  // at least one dim
+  int64_t dims[kMaxDims] = {1};
+  int64_t strides[kMaxDims] = {1};
+  int64_t num_elements = 1;
+  // Whether every output index and every source offset fits int32, so that a kernel may use
+  // 32-bit division.
+  bool fits_int32 = true;
+
+  // The source offset of output element i (0 <= i < num_elements); I is int64_t, or int32_t
+  // when fits_int32.
+  template <typename I>
+  SLUICE_HOST_DEVICE I Offset(I i) const {
+    I offset = 0;
+    for (int d = rank - 1; d > 0; --d) {
+      const I size = static_cast<I>(dims[d]);
+      offset += (i % size) * static_cast<I>(strides[d]);
+      i /= size;
+    }
+    return offset + i * static_cast<I>(strides[0]);
+  }
+};
+
+// Fills *view from `rank` dims (each >= 1) and strides, outermost first. False, leaving *view
+// unspecified, when rank is 0 or above kMaxDims.
+inline bool MakeStridedView(const int64_t* dims, const int64_t* strides, int rank,
+                            StridedView* view) {
+  if (rank < 1 || rank > StridedView::kMaxDims) return false;
+  view->rank = rank;
+  view->num_elements = 1;
+  uint64_t reach = 0;  // the largest |offset| of any element
+  for (int d = 0; d < rank; ++d) {
+    view->dims[d] = dims[d];
+    view->strides[d] = strides[d];
+    view->num_elements *= dims[d];
+    const uint64_t magnitude =
+        strides[d] < 0 ? 0 - static_cast<uint64_t>(strides[d]) : static_cast<uint64_t>(strides[d]);
+    reach += static_cast<uint64_t>(dims[d] - 1) * magnitude;
+  }
+  view->fits_int32 = view->num_elements <= INT32_MAX && reach <= INT32_MAX;
+  return true;
+}
+
+}  // namespace cuda
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CUDA_STRIDED_VIEW_H_

@@ -1,0 +1,91 @@
+// StridedView's offsets against a plain walk over the view's coordinates, and when it keeps to
+// 32-bit arithmetic.
+#include "kernels/cuda/strided_view.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace cuda {
+namespace {
+
+// Every element's offset by an odometer over the coordinates, outermost first.
+std::vector<int64_t> WalkOffsets(const std::vector<int64_t>& dims,
+                                 const std::vector<int64_t>& strides) {
+  std::vector<int64_t> coord(dims.size(), 0);
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<int64_t> offsets;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (size_t d = 0; d < dims.size(); ++d) off += coord[d] * strides[d];
+    offsets.push_back(off);
+    for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
+      if (++coord[d] < dims[d]) break;
+      coord[d] = 0;
+    }
+  }
+  return offsets;
+}
+
+void ExpectOffsets(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+  StridedView view;
+  ASSERT_TRUE(MakeStridedView(dims.data(), strides.data(), static_cast<int>(dims.size()), &view));
+  const std::vector<int64_t> expected = WalkOffsets(dims, strides);
+  ASSERT_EQ(view.num_elements, static_cast<int64_t>(expected.size()));
+  for (int64_t i = 0; i < view.num_elements; ++i) {
+    ASSERT_EQ(view.Offset<int64_t>(i), expected[i]) << "element " << i;
+    if (view.fits_int32) {
+      ASSERT_EQ(view.Offset<int32_t>(static_cast<int32_t>(i)), expected[i]) << "element " << i;
+    }
+  }
+}
+
+TEST(StridedViewTest, TransposeTileReverseAndBroadcastOffsets) {
+  ExpectOffsets({3, 4}, {1, 3});              // transpose of a [4, 3] matrix
+  ExpectOffsets({2, 3, 5}, {15, 1, 3});       // [2, 5, 3] with its last two dims swapped
+  ExpectOffsets({2, 3, 2, 3}, {0, 3, 0, 1});  // Tile of [3, 3] by [2, 2], as [m, d] pairs
+  ExpectOffsets({4, 6}, {-6, -1});            // ReverseV2 of both dims (from the last element)
+  ExpectOffsets({5, 7}, {0, 1});              // BroadcastTo of a row
+  ExpectOffsets({7}, {3});                    // every third element
+  ExpectOffsets({2, 2, 2, 2, 2, 2, 2, 2}, {1, 2, 4, 8, 16, 32, 64, 128});  // 8 dims reversed
+}
+
+TEST(StridedViewTest, RefusesNoDimsAndMoreThanEight) {
+  StridedView view;
+  const int64_t dims[9] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
+  const int64_t strides[9] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+  EXPECT_FALSE(MakeStridedView(dims, strides, 0, &view));
+  EXPECT_FALSE(MakeStridedView(dims, strides, 9, &view));
+  EXPECT_TRUE(MakeStridedView(dims, strides, 8, &view));
+}
+
+TEST(StridedViewTest, Uses32BitsOnlyWhenIndicesAndOffsetsFit) {
+  StridedView view;
+  const int64_t small_dims[2] = {1000, 1000};
+  const int64_t small_strides[2] = {1, 1000};
+  ASSERT_TRUE(MakeStridedView(small_dims, small_strides, 2, &view));
+  EXPECT_TRUE(view.fits_int32);
+  // Few elements, but far apart: the offsets need 64 bits.
+  const int64_t far_dims[2] = {4, 4};
+  const int64_t far_strides[2] = {int64_t{1} << 30, 1};
+  ASSERT_TRUE(MakeStridedView(far_dims, far_strides, 2, &view));
+  EXPECT_FALSE(view.fits_int32);
+  EXPECT_EQ(view.Offset<int64_t>(15), 3 * (int64_t{1} << 30) + 3);
+  // Negative strides count by magnitude.
+  const int64_t reverse_strides[2] = {-(int64_t{1} << 29), -1};
+  ASSERT_TRUE(MakeStridedView(far_dims, reverse_strides, 2, &view));
+  EXPECT_TRUE(view.fits_int32);
+  EXPECT_EQ(view.Offset<int32_t>(15), -3 * (1 << 29) - 3);
+  // More than 2^31 elements.
+  const int64_t big_dims[2] = {int64_t{1} << 16, int64_t{1} << 16};
+  const int64_t big_strides[2] = {int64_t{1} << 16, 1};
+  ASSERT_TRUE(MakeStridedView(big_dims, big_strides, 2, &view));
+  EXPECT_FALSE(view.fits_int32);
+}
+
+}  // namespace
+}  // namespace cuda
+}  // namespace sluice
