@@ -26,8 +26,8 @@ constexpr int kWidth = 8;
 // The "phase" of the column loop that computes the column and batch-column values.
 constexpr int kBatchPhase = -1;
 
-constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Sqrt",    "Rsqrt", "Exp", "Log",
-                                                            "Sigmoid", "Tanh",  "Erf"};
+constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Rsqrt",   "Exp",  "Log",
+                                                            "Sigmoid", "Tanh", "Erf"};
 
 // Computed values of these kinds are computed once per batch element (kBatchPhase).
 bool IsHoisted(ValueKind kind) {
@@ -166,7 +166,7 @@ class Generator : public MlirTextBuilder {
 
   static bool IsKnownUnary(absl::string_view op) {
     return ClusterCallbackId(op) >= 0 || op == "Neg" || op == "Abs" || op == "Square" ||
-           op == "Reciprocal" || op == "Relu" || op == "Relu6" || op == "Erfc";
+           op == "Reciprocal" || op == "Sqrt" || op == "Relu" || op == "Relu6" || op == "Erfc";
   }
   static bool IsKnownBinary(absl::string_view op) {
     return op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" || op == "Div" ||
@@ -277,11 +277,12 @@ class Generator : public MlirTextBuilder {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,
                               column_i64, EmitAnyPositiveSubnormal(*this, x, width));
     }
-    if (options_.eigen_rationals && options_.avx_rsqrt && (op == "Sqrt" || op == "Rsqrt")) {
-      return UnlessScalarTail(
-          ClusterCallbackId(op),
-          op == "Sqrt" ? EmitEigenSqrt(*this, x, width) : EmitEigenRsqrt(*this, x, width), x, width,
-          kind, column_i64);
+    // The correctly rounded square root, as the kernel's (numerics/sqrt.h): LLVM lowers
+    // math.sqrt without fast-math flags to the sqrt instruction, on every CPU.
+    if (op == "Sqrt") return Assign(absl::StrCat("math.sqrt ", x, " : ", Type(width)));
+    if (options_.eigen_rationals && options_.avx_rsqrt && op == "Rsqrt") {
+      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenRsqrt(*this, x, width), x, width,
+                              kind, column_i64);
     }
     if (options_.eigen_rationals && op == "Sigmoid") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,

@@ -22,10 +22,10 @@
 // contraction into fused multiply-adds; Maximum, Minimum, Relu and Relu6 keep TensorFlow's NaN
 // and signed-zero rules. Erf and Tanh, whose kernels evaluate Eigen's rational approximations
 // in both their vector and scalar forms, are those approximations written out, operation for
-// operation (ClusterCodegenOptions::eigen_rationals). Other ops whose kernels use Eigen's
-// approximations (Exp, Sigmoid, Rsqrt, ...) call back into Sluice (ClusterCallbackOp) to
-// apply the kernel's own functor, told the value's flat index and size so that it takes the
-// kernel's vector or scalar path.
+// operation (ClusterCodegenOptions::eigen_rationals); Sqrt, correctly rounded in its kernel,
+// is MLIR's math.sqrt. Other ops whose kernels use Eigen's approximations (Exp, Sigmoid,
+// Rsqrt, ...) call back into Sluice (ClusterCallbackOp) to apply the kernel's own functor,
+// told the value's flat index and size so that it takes the kernel's vector or scalar path.
 //
 // The function, `cluster`, takes in order: one memref<?xf32> per input (its flat buffer), the
 // output, the scratch buffer (kClusterScratchSlot + scratch_rows * cols floats, one per
@@ -54,7 +54,7 @@ namespace sluice {
 int ClusterCallbackId(absl::string_view op);
 // The op of a callback id; REQUIRES: 0 <= id < kNumClusterCallbacks.
 const char* ClusterCallbackOp(int id);
-inline constexpr int kNumClusterCallbacks = 7;
+inline constexpr int kNumClusterCallbacks = 6;
 
 // Floats at the start of the scratch buffer used to pass values to the callback.
 inline constexpr int64_t kClusterScratchSlot = 16;
@@ -78,9 +78,9 @@ struct ClusterCodegenOptions {
   // per packet of the kernels' build: those go through the callback, as do groups holding a
   // positive subnormal for Log (its kernel takes std::log for them).
   int eigen_packet_floats = 4;
-  // With eigen_rationals, Sqrt and Rsqrt too, as Eigen's fast SSE forms, which start from the
-  // CPU's rsqrt approximation: the generated code uses AVX's vrsqrtps, so only where the CPU
-  // has AVX.
+  // With eigen_rationals, Rsqrt too, as Eigen's fast SSE form, which starts from the CPU's
+  // rsqrt approximation: the generated code uses AVX's vrsqrtps, so only where the CPU has AVX.
+  // (Sqrt is always inline: the correctly rounded square root, as its kernel computes it.)
   bool avx_rsqrt = false;
 };
 

@@ -239,22 +239,6 @@ std::string AvxRsqrt(MlirTextBuilder& mlir, const std::string& x, int width) {
 
 }  // namespace
 
-// Eigen 3.4's psqrt<Packet4f> with EIGEN_FAST_MATH: rsqrt, one Newton step, times x; zero for
-// zeros and positive subnormals.
-std::string EmitEigenSqrt(MlirTextBuilder& mlir, const std::string& a, int width) {
-  auto f = [&](float value) { return mlir.Float(value, width); };
-  const std::string minus_half_x = mlir.Binary("mulf", a, f(-0.5f), width);
-  // Eigen's pandnot(x < FLT_MIN, x < 0): "not below 0" is unordered-or-at-least 0.
-  const std::string flushed =
-      mlir.And(mlir.Compare("olt", a, f(std::numeric_limits<float>::min()), width),
-               mlir.Compare("uge", a, f(0.0f), width), width);
-  std::string y = AvxRsqrt(mlir, a, width);
-  y = mlir.Binary("mulf", y,
-                  MultiplyAdd(mlir, minus_half_x, mlir.Binary("mulf", y, y, width), f(1.5f), width),
-                  width);
-  return mlir.Select(flushed, f(0.0f), mlir.Binary("mulf", a, y, width), width);
-}
-
 // Eigen 3.4's prsqrt<Packet4f> with EIGEN_FAST_MATH: rsqrt and one Newton step for positive
 // normal finite x, the instruction's own result otherwise.
 std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& a, int width) {

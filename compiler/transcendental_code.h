@@ -5,11 +5,13 @@
 //   Erf, Tanh       Eigen 3.4's rational approximations (generic_fast_erf_float and
 //                   generic_fast_tanh_float), used by its vector and scalar forms alike;
 //   Exp, Sigmoid,   Eigen 3.4's packet forms (pexp_float, scalar_logistic_op<float>,
-//   Log, Sqrt,      plog_float, SSE's fast psqrt and prsqrt) for an SSE build without FMA —
-//   Rsqrt           the caller sends the elements Eigen computes with its scalar forms (a
-//                   tensor's last total % P; Log's positive subnormals) through the kernels'
-//                   own functors instead;
+//   Log, Rsqrt      plog_float, SSE's fast prsqrt) for an SSE build without FMA — the caller
+//                   sends the elements Eigen computes with its scalar forms (a tensor's last
+//                   total % P; Log's positive subnormals) through the kernels' own functors
+//                   instead;
 //   Erfc            numerics::ErfcFloat, Sluice's own, in f64.
+//
+// (Sqrt needs nothing here: its kernel is the correctly rounded square root, math.sqrt.)
 //
 // Each takes f32 lanes `x` (`width` wide) and returns the name of the result.
 #ifndef SLUICE_COMPILER_TRANSCENDENTAL_CODE_H_
@@ -27,9 +29,8 @@ std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& x, int width)
 std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);
-// Sqrt and Rsqrt as Eigen 3.4's SSE packet forms with EIGEN_FAST_MATH: from the CPU's rsqrt
+// Rsqrt as Eigen 3.4's SSE packet form with EIGEN_FAST_MATH: from the CPU's rsqrt
 // approximation (AVX's vrsqrtps, through MLIR's x86vector dialect) and one Newton step.
-std::string EmitEigenSqrt(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& x, int width);
 
 // An i1: whether any lane of `x` is a positive subnormal (Log's kernel takes std::log there).

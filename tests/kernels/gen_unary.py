@@ -187,6 +187,31 @@ for dtype, limit, n in [(np.float32, 10.5, 841), (np.float64, 27.0, 1081)]:
         [np.linspace(-limit, limit, n).astype(dtype)], rtol=rtol, atol=atol)
 w.add("sqrt_negative_f64", unary("Sqrt"), [np.array([-1.0, 0.0, 4.0, 1e-300], np.float64)],
       rtol=1e-12)
+# Sqrt is correctly rounded in TensorFlow (the sqrt instruction, through float for half and
+# bfloat16), so these compare exactly: IEEE's special cases, the largest and smallest normal
+# numbers, and roots next to a rounding boundary (which Eigen 3.4's fast float sqrt, an
+# rsqrt approximation and a Newton step, missed by 1 to 3 units in the last place), then
+# random values. 64 elements and more, so that both sides' vectorised loops see every value.
+# No subnormal inputs: TensorFlow flushes them to zero.
+exact_rng = np.random.default_rng(12)
+SQRT_POINTS = [np.inf, -np.inf, np.nan, -0.0, 0.0, -1.0, -3e38, 88.0, 6e-8, 13.942385,
+               65504.0, 3e38, 3.4028235e38, 1.17549435e-38, 2.0, 0.1]
+for dtype in FLOATS:
+  w.add("sqrt_exact_%s" % dname(dtype), unary("Sqrt"),
+        [np.resize(np.array(SQRT_POINTS, dtype), 64)])
+  bits = exact_rng.integers(0x00800000, 0x7f800000, 256).astype(np.uint32)
+  w.add("sqrt_exact_random_%s" % dname(dtype), unary("Sqrt"),
+        [bits.view(np.float32).astype(dtype)])
+# half and bfloat16 Rsqrt: TensorFlow's is 1 / sqrt(x) in float rounded once to the type, so
+# exact too (Eigen 3.4's rounds the root to the type first, and differed for one in eight).
+for dtype, tiny in [(np.float16, 6.104e-5), (BF16, 1.17549435e-38)]:
+  every = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(
+      np.float16 if dtype is np.float16 else np.uint16)
+  if dtype is BF16:
+    every = every.view(BF16)
+  normal = every[np.abs(every.astype(np.float32)) >= tiny]
+  x = np.concatenate([np.array(SQRT_POINTS, dtype), exact_rng.choice(normal, 496)])
+  w.add("rsqrt_exact_%s" % dname(dtype), unary("Rsqrt"), [x])
 
 # ---- Cast -------------------------------------------------------------------------------
 

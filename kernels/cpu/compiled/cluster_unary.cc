@@ -7,6 +7,7 @@
 
 #include "compiler/cluster_codegen.h"
 #include "numerics/erfc_float.h"
+#include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
 
@@ -76,6 +77,9 @@ void ApplyRelu6(float* x, int64_t n, int64_t, int64_t) {
 
 void ApplyErfc(float* x, int64_t n, int64_t, int64_t) { numerics::ErfcFloat(x, x, n); }
 
+// Sqrt's kernel is correctly rounded in every position (unary_functors.h, numerics/sqrt.h).
+void ApplySqrt(float* x, int64_t n, int64_t, int64_t) { numerics::SqrtFloat(x, x, n); }
+
 // By callback id (ClusterCallbackOp).
 ClusterUnaryFunction CallbackFunction(int64_t id) {
   static const ClusterUnaryFunction* const kTable = [] {
@@ -95,7 +99,7 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Abs") return ApplyEigen<ei::scalar_abs_op<float>>;
   if (op == "Square") return ApplyEigen<ei::scalar_square_op<float>>;
   if (op == "Reciprocal") return ApplyEigen<ei::scalar_inverse_op<float>>;
-  if (op == "Sqrt") return ApplyEigen<ei::scalar_sqrt_op<float>>;
+  if (op == "Sqrt") return ApplySqrt;
   if (op == "Rsqrt") return ApplyEigen<ei::scalar_rsqrt_op<float>>;
   if (op == "Exp") return ApplyEigen<ei::scalar_exp_op<float>>;
   if (op == "Log") return ApplyLog;

@@ -3,7 +3,10 @@
 //
 // Each is Eigen's scalar functor, the one TensorFlow uses, so results agree with
 // TensorFlow's to within the rounding of Eigen's vectorised approximations. half and
-// bfloat16 go through Eigen's functors for those types, which compute in float.
+// bfloat16 go through Eigen's functors for those types, which compute in float. The
+// exceptions are in unary_functors.h: float and double Sqrt are correctly rounded
+// (numerics/sqrt.h), half and bfloat16 Rsqrt are computed in float and rounded once, float
+// Erfc is Sluice's own, and Log recomputes subnormal inputs exactly.
 #include <cmath>
 #include <limits>
 #include <type_traits>

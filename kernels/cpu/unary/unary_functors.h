@@ -18,6 +18,7 @@
 
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/erfc_float.h"
+#include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
 
@@ -97,10 +98,49 @@ template <typename T>
 using RoundFunctor = IntOrEigen<T, Identity, ei::scalar_rint_op<T>>;
 
 // Transcendental functions.
+
+// Float and double Sqrt are correctly rounded (numerics/sqrt.h: the CPU's sqrt instruction),
+// as TensorFlow 2.21's are. Eigen 3.4's vectorised float sqrt is an rsqrt approximation and a
+// Newton step (1 to 3 units in the last place off, NaN for +inf). half and bfloat16 keep
+// Eigen's path, the float square root rounded to the type, which is TensorFlow's for every
+// half and every bfloat16 (the latter's subnormals aside, which TensorFlow flushes to zero).
 template <typename T>
-using SqrtFunctor = EigenUnaryFunctor<T, ei::scalar_sqrt_op<T>>;
+struct ExactSqrtFunctor {
+  using In = T;
+  using Out = T;
+  static constexpr int kCycles = ei::functor_traits<ei::scalar_sqrt_op<T>>::Cost;
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    if constexpr (std::is_same_v<T, float>) {
+      numerics::SqrtFloat(x.data(), y.data(), x.size());
+    } else {
+      numerics::SqrtDouble(x.data(), y.data(), x.size());
+    }
+  }
+};
 template <typename T>
-using RsqrtFunctor = EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>;
+using SqrtFunctor =
+    std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, double>, ExactSqrtFunctor<T>,
+                       EigenUnaryFunctor<T, ei::scalar_sqrt_op<T>>>;
+
+// half and bfloat16 Rsqrt: 1 / sqrt(x) in float, rounded once to the type, which is
+// TensorFlow's for every half and every bfloat16 (subnormals aside, as for Sqrt). Eigen 3.4's
+// functor divides in the type itself after rounding the root to it, two roundings that differ
+// from TensorFlow for about one value in eight. Float and double keep Eigen's functor (float:
+// the CPU's rsqrt approximation and one Newton step).
+template <typename T>
+struct RsqrtThroughFloat {
+  static T Apply(T x) { return static_cast<T>(1.0f / std::sqrt(static_cast<float>(x))); }
+};
+template <typename T>
+inline constexpr bool kIsHalfOrBfloat16 =
+    std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
+template <typename T>
+using RsqrtFunctor =
+    std::conditional_t<kIsHalfOrBfloat16<T>,
+                       ScalarUnaryFunctor<T, T, RsqrtThroughFloat<T>,
+                                          ei::functor_traits<ei::scalar_rsqrt_op<T>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>>;
 template <typename T>
 using ExpFunctor = EigenUnaryFunctor<T, ei::scalar_exp_op<T>>;
 template <typename T>

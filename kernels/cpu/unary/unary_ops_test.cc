@@ -1,10 +1,12 @@
 // What the conformance fixture (tests/kernels/fixtures/unary.pbtxt) cannot show about the
 // unary kernels: buffer forwarding, tensors large enough for the parallel path, and the
 // places where Sluice deliberately differs from TensorFlow 2.21 (Round of integers, double
-// erf of infinities, log of subnormals).
+// erf of infinities, log of subnormals), and exact results checked to the bit over many
+// inputs (Sqrt, half and bfloat16 Rsqrt).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -152,6 +154,180 @@ TEST_F(UnaryOpsTest, LogOfSubnormalsIsExact) {
   EXPECT_FLOAT_EQ(y[39], std::log(2.0f));
   const std::vector<double> yd = Run<double>("Log", {5e-324, 1.0});
   EXPECT_DOUBLE_EQ(yd[0], std::log(5e-324));
+}
+
+template <typename T>
+bool SameBits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Each value repeated to 64 elements, so that every one goes through a vectorised loop (Eigen
+// 3.4's fast float sqrt got +inf wrong there only), and to the end of the tensor.
+template <typename T>
+std::vector<T> Repeated(const std::vector<T>& x) {
+  std::vector<T> out;
+  while (out.size() < 64) out.insert(out.end(), x.begin(), x.end());
+  return out;
+}
+
+// TensorFlow 2.21's results (tf.sqrt, their bits): correctly rounded, IEEE's special cases.
+// Negative numbers give NaN; TensorFlow also gives -0 for negative subnormals, which its
+// threads flush to zero (Sluice gives NaN: it flushes nothing).
+TEST_F(UnaryOpsTest, FloatSqrtIsTensorFlows) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> x = {inf,    -inf,          -0.0f,           0.0f,       -1.0f,
+                                -3e38f, 88.0f,         6e-8f,           13.942385f, 65504.0f,
+                                3e38f,  3.4028235e38f, 1.17549435e-38f, 2.0f};
+  const std::vector<float> want = {inf,
+                                   NAN,
+                                   -0.0f,
+                                   0.0f,
+                                   NAN,
+                                   NAN,
+                                   0x1.2c2fc6p+3f,
+                                   0x1.00d8fep-12f,
+                                   0x1.ddf216p+1f,
+                                   0x1.ffdffep+7f,
+                                   0x1.e0bd9cp+63f,
+                                   0x1.fffffep+63f,
+                                   0x1p-63f,
+                                   0x1.6a09e6p+0f};
+  const std::vector<float> y = Run<float>("Sqrt", Repeated(x));
+  ASSERT_EQ(y.size(), Repeated(x).size());
+  for (size_t i = 0; i < y.size(); ++i) {
+    const float w = want[i % x.size()];
+    if (std::isnan(w)) {
+      EXPECT_TRUE(std::isnan(y[i])) << "sqrt(" << x[i % x.size()] << ") = " << y[i];
+    } else {
+      EXPECT_TRUE(SameBits(y[i], w)) << "sqrt(" << x[i % x.size()] << ") = " << y[i];
+    }
+  }
+  EXPECT_TRUE(std::isnan(Run<float>("Sqrt", {-1e-40f, 1.0f, 1.0f, 1.0f})[0]));
+}
+
+// Large enough for the parallel path; every result the correctly rounded root, which the
+// double root rounded to float is (53 >= 2 * 24 + 2 bits).
+TEST_F(UnaryOpsTest, LargeFloatSqrtIsCorrectlyRounded) {
+  std::vector<float> x(kLarge);
+  for (int64_t i = 0; i < kLarge; ++i) {
+    const uint32_t bits = 0x00800000u + static_cast<uint32_t>(i) * 20929u;
+    std::memcpy(&x[i], &bits, sizeof(float));
+  }
+  const std::vector<float> y = Run<float>("Sqrt", x);
+  ASSERT_EQ(y.size(), x.size());
+  for (int64_t i = 0; i < kLarge; ++i) {
+    ASSERT_EQ(y[i], static_cast<float>(std::sqrt(static_cast<double>(x[i])))) << x[i];
+  }
+}
+
+TEST_F(UnaryOpsTest, DoubleSqrtIsTensorFlows) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> x = {inf,
+                                 -inf,
+                                 -0.0,
+                                 0.0,
+                                 -1.0,
+                                 -1e308,
+                                 88.0,
+                                 6e-8,
+                                 65504.0,
+                                 3e38,
+                                 1.7976931348623157e308,
+                                 2.2250738585072014e-308,
+                                 2.0,
+                                 1e300};
+  const std::vector<double> want = {inf,
+                                    NAN,
+                                    -0.0,
+                                    0.0,
+                                    NAN,
+                                    NAN,
+                                    0x1.2c2fc595456a7p+3,
+                                    0x1.00d8fd56e49e0p-12,
+                                    0x1.ffdffeffeffecp+7,
+                                    0x1.e0bd9ca7596d9p+63,
+                                    0x1.fffffffffffffp+511,
+                                    0x1p-511,
+                                    0x1.6a09e667f3bcdp+0,
+                                    0x1.38d352e5096afp+498};
+  const std::vector<double> y = Run<double>("Sqrt", Repeated(x));
+  ASSERT_EQ(y.size(), Repeated(x).size());
+  for (size_t i = 0; i < y.size(); ++i) {
+    const double w = want[i % x.size()];
+    if (std::isnan(w)) {
+      EXPECT_TRUE(std::isnan(y[i])) << "sqrt(" << x[i % x.size()] << ") = " << y[i];
+    } else {
+      EXPECT_TRUE(SameBits(y[i], w)) << "sqrt(" << x[i % x.size()] << ") = " << y[i];
+    }
+  }
+}
+
+// Every half, and every bfloat16 but the subnormals (which TensorFlow flushes to zero):
+// TensorFlow 2.21's Sqrt is the float root rounded to the type, and its Rsqrt 1 / sqrt(x) in
+// float rounded to the type (compared with tf.sqrt and tf.math.rsqrt on all 65536 values).
+template <typename T>
+std::vector<T> EveryValue(bool keep_subnormals) {
+  std::vector<T> x;
+  for (uint32_t b = 0; b < 65536; ++b) {
+    const uint16_t bits = static_cast<uint16_t>(b);
+    T v;
+    std::memcpy(&v, &bits, sizeof(v));
+    const float f = static_cast<float>(v);
+    if (!keep_subnormals && f != 0.0f && std::fabs(f) < std::numeric_limits<float>::min()) {
+      continue;
+    }
+    x.push_back(v);
+  }
+  return x;
+}
+
+template <typename T>
+void ExpectSameOrBothNan(const std::vector<T>& x, const std::vector<T>& y, T (*want)(float),
+                         const char* what) {
+  ASSERT_EQ(y.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const T w = want(static_cast<float>(x[i]));
+    if (std::isnan(static_cast<float>(w))) {
+      ASSERT_TRUE(std::isnan(static_cast<float>(y[i]))) << what << "(" << x[i] << ")";
+    } else {
+      ASSERT_TRUE(SameBits(y[i], w)) << what << "(" << x[i] << ") = " << y[i] << ", want " << w;
+    }
+  }
+}
+
+TEST_F(UnaryOpsTest, HalfSqrtAndRsqrtAreTensorFlowsForEveryValue) {
+  const std::vector<half> x = EveryValue<half>(/*keep_subnormals=*/true);
+  ExpectSameOrBothNan<half>(
+      x, Run<half>("Sqrt", x), [](float v) { return half(std::sqrt(v)); }, "sqrt");
+  ExpectSameOrBothNan<half>(
+      x, Run<half>("Rsqrt", x), [](float v) { return half(1.0f / std::sqrt(v)); }, "rsqrt");
+  // A few of TensorFlow's own, to the bit: inf, -0, 65504, 88, 0.1.
+  const std::vector<half> y =
+      Run<half>("Sqrt", {half(INFINITY), half(-0.0f), half(65504.0f), half(88.0f), half(0.1f)});
+  const std::vector<uint16_t> want = {0x7c00, 0x8000, 0x5bff, 0x48b1, 0x350f};
+  for (size_t i = 0; i < want.size(); ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, &y[i], sizeof(bits));
+    EXPECT_EQ(bits, want[i]) << i;
+  }
+}
+
+TEST_F(UnaryOpsTest, Bfloat16SqrtAndRsqrtAreTensorFlowsForEveryValue) {
+  const std::vector<bfloat16> x = EveryValue<bfloat16>(/*keep_subnormals=*/false);
+  ExpectSameOrBothNan<bfloat16>(
+      x, Run<bfloat16>("Sqrt", x), [](float v) { return bfloat16(std::sqrt(v)); }, "sqrt");
+  ExpectSameOrBothNan<bfloat16>(
+      x, Run<bfloat16>("Rsqrt", x), [](float v) { return bfloat16(1.0f / std::sqrt(v)); }, "rsqrt");
+  // TensorFlow's own, to the bit: inf, -0, 3e38, 88, 0.1, 1e-30.
+  const std::vector<bfloat16> y =
+      Run<bfloat16>("Sqrt", {bfloat16(INFINITY), bfloat16(-0.0f), bfloat16(3e38f), bfloat16(88.0f),
+                             bfloat16(0.1f), bfloat16(1e-30f)});
+  const std::vector<uint16_t> want = {0x7f80, 0x8000, 0x5f71, 0x4116, 0x3ea2, 0x2690};
+  for (size_t i = 0; i < want.size(); ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, &y[i], sizeof(bits));
+    EXPECT_EQ(bits, want[i]) << i;
+  }
 }
 
 TEST_F(UnaryOpsTest, LeakyReluReadsAlpha) {
