@@ -1,7 +1,8 @@
 // The GPU's array copies (kernels/cpu/array/strided_copy.h's GpuArrayCopies), set at static
 // initialisation: with them, the array kernels registered for GPUs in kernels/cpu/array
 // (Transpose, Slice, StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack,
-// Concat, ConcatV2, Pack) validate as on the CPU and copy with array_copies.cu's kernels.
+// Concat, ConcatV2, Pack; Pad and PadV2 in kernels/cpu/indexing) validate as on the CPU and copy
+// with array_copies.cu's kernels.
 #include <cstdint>
 
 #include "absl/status/status.h"
@@ -47,10 +48,35 @@ absl::Status GpuCopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitc
   return LastLaunchStatus(ctx->op_kernel().type_string());
 }
 
+absl::Status GpuConstantPad(OpKernelContext* ctx, const Tensor& src,
+                            absl::Span<const int64_t> in_dims, absl::Span<const int64_t> out_dims,
+                            absl::Span<const int64_t> before, const void* pad_value, Tensor* dst) {
+  PaddedView view;
+  if (in_dims.size() > PaddedView::kMaxDims) {
+    return errors::Unimplemented("Pad on a GPU pads at most ", PaddedView::kMaxDims, " dims");
+  }
+  view.rank = static_cast<int>(in_dims.size());
+  for (int d = 0; d < view.rank; ++d) {
+    view.in_dims[d] = in_dims[d];
+    view.out_dims[d] = out_dims[d];
+    view.before[d] = before[d];
+  }
+  view.num_elements = dst->NumElements();
+  if (view.num_elements == 0) return absl::OkStatus();
+  CUstream_st* stream = ComputeStream(ctx);
+  if (stream == nullptr) return ctx->status();
+  if (!LaunchPad(DataTypeSize(src.dtype()), src.raw_data(), dst->raw_data(), view, pad_value,
+                 stream)) {
+    return errors::Internal("No GPU padding of ", DataTypeString(src.dtype()), " elements");
+  }
+  return LastLaunchStatus(ctx->op_kernel().type_string());
+}
+
 GpuArrayCopies MakeCopies() {
   GpuArrayCopies copies;
   copies.strided_copy = GpuStridedCopy;
   copies.copy_rows = GpuCopyRows;
+  copies.pad = GpuConstantPad;
   return copies;
 }
 

@@ -1,10 +1,11 @@
 // The CUDA data-movement kernels: a strided gather (one thread per output element, its source
-// offset from the view's dims) and pitched row copies. See array_launch.h.
+// offset from the view's dims), constant padding, and pitched row copies. See array_launch.h.
 //
 // Both copy by element size only, so one instantiation per size serves every dtype. The
 // gather reads scattered addresses when a transpose moves the innermost dim; a tiled
 // shared-memory transpose would make those reads coalesced too (not done yet).
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/cuda/array_launch.h"
 #include "kernels/cuda/launch_util.cu.h"
@@ -58,7 +59,47 @@ void CopyRowsIn(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch
       static_cast<const char*>(src), src_pitch, static_cast<char*>(dst), dst_pitch, units, rows);
 }
 
+template <typename U>
+__global__ void PadKernel(const U* src, U* dst, PaddedView view, U pad_value) {
+  for (int64_t i = GridStart(); i < view.num_elements; i += GridStride()) {
+    const int64_t source = view.Source(i);
+    dst[i] = source < 0 ? pad_value : src[source];
+  }
+}
+
+template <typename U>
+void Pad(const void* src, void* dst, const PaddedView& view, const void* pad_value,
+         CUstream_st* stream) {
+  U value;
+  memcpy(&value, pad_value, sizeof(U));
+  PadKernel<U><<<BlocksFor(view.num_elements), kBlockThreads, 0, stream>>>(
+      static_cast<const U*>(src), static_cast<U*>(dst), view, value);
+}
+
 }  // namespace
+
+bool LaunchPad(int element_bytes, const void* src, void* dst, const PaddedView& view,
+               const void* pad_value, CUstream_st* stream) {
+  switch (element_bytes) {
+    case 1:
+      Pad<uint8_t>(src, dst, view, pad_value, stream);
+      return true;
+    case 2:
+      Pad<uint16_t>(src, dst, view, pad_value, stream);
+      return true;
+    case 4:
+      Pad<uint32_t>(src, dst, view, pad_value, stream);
+      return true;
+    case 8:
+      Pad<uint64_t>(src, dst, view, pad_value, stream);
+      return true;
+    case 16:
+      Pad<Bytes16>(src, dst, view, pad_value, stream);
+      return true;
+    default:
+      return false;
+  }
+}
 
 bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const StridedView& view,
                          CUstream_st* stream) {

@@ -26,6 +26,12 @@ bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const St
 void LaunchCopyRows(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch,
                     int64_t row_bytes, int64_t rows, CUstream_st* stream);
 
+// dst[i] = view.Source(i) < 0 ? *pad_value : src[view.Source(i)] for i < view.num_elements,
+// elements of element_bytes bytes (1, 2, 4, 8 or 16; false otherwise); pad_value is one
+// element in host memory, passed by value.
+bool LaunchPad(int element_bytes, const void* src, void* dst, const PaddedView& view,
+               const void* pad_value, CUstream_st* stream);
+
 }  // namespace cuda
 }  // namespace sluice
 

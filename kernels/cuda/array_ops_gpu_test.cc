@@ -1,6 +1,7 @@
 // The array kernels of kernels/cpu/array registered for GPUs (their copies are
 // kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
-// StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2 and Pack,
+// StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2, Pack,
+// Pad and PadV2,
 // over dtypes of every element size, ranks up to 6, empty and one-element tensors, and the
 // errors of bad arguments (same code and message). Outputs must match byte for byte. Skipped,
 // with "no CUDA device", where the process has no GPU device.
@@ -277,6 +278,44 @@ TEST_F(ArrayOpsGpuTest, ConcatAndPack) {
                                .Build();
       Compare(pack, {a, a, a});
       Compare(pack, {a, b, a});  // error: shapes differ
+    }
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, PadAndPadV2) {
+  struct Case {
+    TensorShape shape;
+    std::vector<int32_t> paddings;  // [rank, 2], row-major
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({1, 5, 5, 3}), {0, 0, 1, 1, 2, 1, 0, 0}},  // NHWC image, H and W
+      {TensorShape({4, 6}), {2, 0, 0, 3}},
+      {TensorShape({3}), {4, 4}},
+      {TensorShape({2, 3, 4}), {0, 0, 0, 0, 0, 0}},  // nothing: forwarded
+      {TensorShape({0, 3}), {1, 1, 0, 0}},           // empty input, padded output
+      {TensorShape({2, 3}), {1, -1, 0, 0}},          // error: negative
+      {TensorShape({2, 3}), {1, 1}},                 // error: wrong rows
+  };
+  for (DataType dtype : kTypes) {
+    const NodeDef pad = NodeDefBuilder("p", "Pad")
+                            .Input("x")
+                            .Input("paddings")
+                            .Attr("T", dtype)
+                            .Attr("Tpaddings", DT_INT32)
+                            .Build();
+    const NodeDef pad_v2 = NodeDefBuilder("p2", "PadV2")
+                               .Input("x")
+                               .Input("paddings")
+                               .Input("value")
+                               .Attr("T", dtype)
+                               .Attr("Tpaddings", DT_INT32)
+                               .Build();
+    for (const Case& c : cases) {
+      const int64_t rows = static_cast<int64_t>(c.paddings.size()) / 2;
+      const Tensor paddings = MakeTensor<int32_t>(TensorShape({rows, 2}), c.paddings);
+      const Tensor x = Distinct(dtype, c.shape);
+      Compare(pad, {x, paddings});
+      Compare(pad_v2, {x, paddings, Distinct(dtype, TensorShape({}))});
     }
   }
 }

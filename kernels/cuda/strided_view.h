@@ -41,6 +41,32 @@ struct StridedView {
   }
 };
 
+// PaddedView: an output that surrounds an input with a constant (Pad, PadV2), as a GPU
+// thread sees it: output element i is input element Source(i), or the constant where Source
+// is -1. Dims are the kernel's merged ones (kernels/cpu/indexing/pad_op.cc), outermost first.
+struct PaddedView {
+  static constexpr int kMaxDims = 8;
+
+  int rank = 1;
+  int64_t in_dims[kMaxDims] = {1};
+  int64_t out_dims[kMaxDims] = {1};
+  int64_t before[kMaxDims] = {0};
+  int64_t num_elements = 1;  // of the output
+
+  SLUICE_HOST_DEVICE int64_t Source(int64_t i) const {
+    int64_t source = 0;
+    int64_t in_stride = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      const int64_t coord = i % out_dims[d] - before[d];
+      i /= out_dims[d];
+      if (coord < 0 || coord >= in_dims[d]) return -1;
+      source += coord * in_stride;
+      in_stride *= in_dims[d];
+    }
+    return source;
+  }
+};
+
 // Fills *view from `rank` dims (each >= 1) and strides, outermost first. False, leaving *view
 // unspecified, when rank is 0 or above kMaxDims.
 inline bool MakeStridedView(const int64_t* dims, const int64_t* strides, int rank,

@@ -86,6 +86,23 @@ TEST(StridedViewTest, Uses32BitsOnlyWhenIndicesAndOffsetsFit) {
   EXPECT_FALSE(view.fits_int32);
 }
 
+TEST(PaddedViewTest, SourcesOfAPaddedMatrix) {
+  // [2, 3] padded by (1, 0) rows and (2, 1) columns: [3, 6].
+  PaddedView view;
+  view.rank = 2;
+  view.in_dims[0] = 2;
+  view.in_dims[1] = 3;
+  view.out_dims[0] = 3;
+  view.out_dims[1] = 6;
+  view.before[0] = 1;
+  view.before[1] = 2;
+  view.num_elements = 18;
+  const int64_t expected[18] = {-1, -1, -1, -1, -1, -1,  //
+                                -1, -1, 0,  1,  2,  -1,  //
+                                -1, -1, 3,  4,  5,  -1};
+  for (int64_t i = 0; i < 18; ++i) EXPECT_EQ(view.Source(i), expected[i]) << "element " << i;
+}
+
 }  // namespace
 }  // namespace cuda
 }  // namespace sluice

@@ -169,6 +169,14 @@ bool SetGpuArrayCopies(const GpuArrayCopies& copies) {
   return true;
 }
 
+absl::Status GpuPad(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
+                    absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
+                    const void* pad_value, Tensor* dst) {
+  const auto pad = GpuCopies().pad;
+  if (pad == nullptr) return NoGpuCopies();
+  return pad(ctx, src, in_dims, out_dims, before, pad_value, dst);
+}
+
 void CopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
               int64_t dst_pitch, int64_t row_bytes, int64_t rows) {
   if (rows == 0 || row_bytes == 0) return;

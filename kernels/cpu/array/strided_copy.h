@@ -52,7 +52,19 @@ struct GpuArrayCopies {
                                Tensor* dst) = nullptr;
   absl::Status (*copy_rows)(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
                             int64_t dst_pitch, int64_t row_bytes, int64_t rows) = nullptr;
+  // Constant padding (Pad, PadV2): dst is src's dims[d] grown by before[d] and after[d] along
+  // each dim d (dims merged as pad_op.cc merges them), the new elements equal to *pad_value
+  // (one element in host memory).
+  absl::Status (*pad)(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
+                      absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
+                      const void* pad_value, Tensor* dst) = nullptr;
 };
+
+// GpuArrayCopies::pad on the kernel's GPU (UNIMPLEMENTED when this build has no GPU copies).
+// REQUIRES: the kernel runs on a GPU.
+absl::Status GpuPad(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
+                    absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
+                    const void* pad_value, Tensor* dst);
 // Returns true, so that a static initializer can call it.
 bool SetGpuArrayCopies(const GpuArrayCopies& copies);
 

@@ -5,7 +5,8 @@
 // beyond, as TensorFlow), paddings a [rank, 2] matrix, non-negative entries, a scalar
 // constant value, an output shape that fits. With no padding at all the input is forwarded
 // unchanged (sharing its buffer). The copy itself is PadRows (pad_rows.h), moving elements by
-// size so one instantiation serves every dtype of that size.
+// size so one instantiation serves every dtype of that size; on GPUs, the GPU's padding
+// (kernels/cuda/array_copies.cu) over the same merged dims.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -17,6 +18,8 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/array/array_types.h"
+#include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cpu/indexing/pad_rows.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -126,6 +129,13 @@ class PadOp : public OpKernel {
       }
     }
     plan.inner_begin = befores.back();
+    if (ctx->device()->gpu_device_context() != nullptr) {
+      // The pad value is in host memory (constant_values is a HostMemory argument on GPUs).
+      const void* pad_value = constant != nullptr ? constant->raw_data() : &kZeroBytes;
+      OP_REQUIRES_OK(ctx,
+                     GpuPad(ctx, input, plan.in_dims, plan.out_dims, befores, pad_value, output));
+      return;
+    }
     OP_REQUIRES_OK(ctx, AllocateSources(ctx, &plan));
     for (size_t d = 0; d < befores.size(); ++d) {
       int64_t* const source = plan.source[d];
@@ -144,6 +154,9 @@ class PadOp : public OpKernel {
 
  private:
   static constexpr int64_t kint64max = std::numeric_limits<int64_t>::max();
+  // Pad's value on GPUs, wide enough for any element (all zero bits is zero in every type a
+  // GPU holds).
+  static constexpr unsigned char kZeroBytes[16] = {};
 };
 
 // TensorFlow's CPU registrations: numbers, bool, string and qint8/quint8/qint32.
@@ -159,6 +172,18 @@ REGISTER_KERNEL_BUILDER(
     Name("Pad").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes).HostMemory("paddings"), PadOp);
 REGISTER_KERNEL_BUILDER(
     Name("PadV2").Device(DEVICE_CPU).TypeConstraint("T", kPadTypes).HostMemory("paddings"), PadOp);
+// On GPUs the same kernel pads with the GPU's copy (kernels/cpu/array/strided_copy.h).
+REGISTER_KERNEL_BUILDER(Name("Pad")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", array_internal::GpuArrayTypes())
+                            .HostMemory("paddings"),
+                        PadOp);
+REGISTER_KERNEL_BUILDER(Name("PadV2")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", array_internal::GpuArrayTypes())
+                            .HostMemory("paddings")
+                            .HostMemory("constant_values"),
+                        PadOp);
 
 }  // namespace
 }  // namespace sluice
