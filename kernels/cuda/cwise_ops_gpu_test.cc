@@ -1,8 +1,9 @@
 // The CUDA kernels of kernels/cuda against Sluice's CPU kernels: each node runs on the GPU
 // device and on the CPU device (DeviceKernelRunner), on the same random inputs with NaN,
 // +-Inf, +-0 and large values mixed in, over broadcast and edge shapes (scalars, size-1 dims,
-// rank 5, empty tensors); errors must match in code and message. Skipped, with "no CUDA
-// device", where the process has no GPU device.
+// rank 5, empty tensors); errors must match in code and message. Also FusedBatchNormV3
+// (inference bit for bit; training within 2 ulp: double sums in another order). Skipped, with "no
+// CUDA device", where the process has no GPU device.
 //
 // Tolerances (NaN must meet NaN; values compare as numbers, so +0 equals -0):
 //  - exact: Relu, Relu6, LeakyRelu, Softsign, Neg, Abs, Square, Floor, Ceil, Reciprocal,
@@ -586,6 +587,78 @@ TEST_F(CwiseOpsGpuTest, MaxAndMinPropagateNaN) {
       Compare(node, {xt, MakeTensor<int32_t>(TensorShape({}), {0})}, Fixed({}));
     }
   }
+}
+
+// ---- FusedBatchNorm -------------------------------------------------------------------------
+
+// Inference is one correctly rounded operation after another on both devices: bit for bit.
+// Training sums in double in another order, so the statistics may differ in the last bit of
+// float, and y through them.
+TEST_F(CwiseOpsGpuTest, FusedBatchNormTrainingAndInference) {
+  struct Case {
+    TensorShape x;
+    const char* format;
+  };
+  const Case cases[] = {
+      {TensorShape({2, 5, 7, 3}), "NHWC"}, {TensorShape({2, 3, 5, 7}), "NCHW"},
+      {TensorShape({1, 1, 1, 8}), "NHWC"}, {TensorShape({3, 2, 2, 4, 5}), "NHWC"},
+      {TensorShape({0, 4, 4, 3}), "NHWC"},  // empty: NaN statistics
+  };
+  for (DataType dtype : kFloatTypes) {
+    for (bool training : {false, true}) {
+      for (float factor : {1.0f, 0.25f}) {
+        for (const Case& c : cases) {
+          const bool nhwc = std::string(c.format) == "NHWC";
+          const NodeDef node = NodeDefBuilder("bn", "FusedBatchNormV3")
+                                   .Input("x")
+                                   .Input("scale")
+                                   .Input("offset")
+                                   .Input("mean")
+                                   .Input("variance")
+                                   .Attr("T", dtype)
+                                   .Attr("U", DT_FLOAT)
+                                   .Attr("epsilon", 0.001f)
+                                   .Attr("exponential_avg_factor", factor)
+                                   .Attr("data_format", std::string(c.format))
+                                   .Attr("is_training", training)
+                                   .Build();
+          const int64_t channels = c.x.dim_size(nhwc ? c.x.dims() - 1 : 1);
+          const TensorShape vec({channels});
+          const Tensor x = Make(dtype, c.x, Random(c.x.num_elements(), 11, -4, 4));
+          const Tensor scale = Make(DT_FLOAT, vec, Random(channels, 12, 0.5f, 2));
+          const Tensor offset = Make(DT_FLOAT, vec, Random(channels, 13, -1, 1));
+          const Tensor mean = Make(DT_FLOAT, vec, Random(channels, 14, -1, 1));
+          const Tensor variance = Make(DT_FLOAT, vec, Random(channels, 15, 0.1f, 3));
+          const Tolerance tolerance = training ? Tolerance{2, 0, 0} : Tolerance{};
+          Compare(node, {x, scale, offset, mean, variance}, [&](int64_t) { return tolerance; });
+        }
+      }
+    }
+  }
+}
+
+TEST_F(CwiseOpsGpuTest, FusedBatchNormRejectsWhatTheCpuRejects) {
+  const NodeDef node = NodeDefBuilder("bn", "FusedBatchNormV3")
+                           .Input("x")
+                           .Input("scale")
+                           .Input("offset")
+                           .Input("mean")
+                           .Input("variance")
+                           .Attr("T", DT_FLOAT)
+                           .Attr("U", DT_FLOAT)
+                           .Attr("is_training", false)
+                           .Build();
+  const Tensor x = Make(DT_FLOAT, TensorShape({1, 2, 2, 3}), Random(12, 1));
+  const Tensor three = Make(DT_FLOAT, TensorShape({3}), {1, 1, 1});
+  const Tensor two = Make(DT_FLOAT, TensorShape({2}), {1, 1});
+  const Tensor matrix = Make(DT_FLOAT, TensorShape({1, 3}), {1, 1, 1});
+  const auto exact = [](int64_t) { return Tolerance{}; };
+  Compare(node, {Make(DT_FLOAT, TensorShape({2, 3}), Random(6, 1)), three, three, three, three},
+          exact);
+  Compare(node, {x, two, three, three, three}, exact);
+  Compare(node, {x, three, matrix, three, three}, exact);
+  Compare(node, {x, three, three, two, three}, exact);
+  Compare(node, {x, three, three, three, two}, exact);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // The per-channel loops of FusedBatchNorm on the CPU: batch moments and normalization.
 //
-// Data is viewed as [outer, channels, inner]: channels last (NHWC, NDHWC) is
-// [rows, C, 1], channels first (NCHW, NCDHW) is [N, C, spatial]. Moments accumulate in
+// Data is viewed as a BatchNormLayout (batch_norm_args.h). Moments accumulate in
 // double over fixed blocks of `outer` that are combined in order, so the results are the
 // same whatever the number of threads. Both functions split over the intra-op pool.
 //
@@ -16,18 +15,13 @@
 #include "absl/status/status.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor_types.h"
+#include "kernels/cpu/nn/batch_norm_args.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/scratch.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 
 namespace sluice {
-
-struct BatchNormLayout {
-  int64_t outer = 0;
-  int64_t channels = 0;
-  int64_t inner = 0;
-};
 
 namespace batch_norm_internal {
 

@@ -31,6 +31,7 @@
 #include "graph/core/tensor_format.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/nn/batch_norm_args.h"
 #include "kernels/cpu/nn/batch_norm_stats.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
@@ -38,13 +39,6 @@
 
 namespace sluice {
 namespace {
-
-struct BatchNormAttrs {
-  float epsilon = 0;
-  float exponential_avg_factor = 1;
-  bool channels_last = true;
-  bool is_training = true;
-};
 
 // Fills output `index` (U = float) with `value`.
 absl::Status FillOutput(OpKernelContext* ctx, int index, const TensorShape& shape, float value) {
@@ -58,17 +52,7 @@ template <typename T, bool kV3>
 class FusedBatchNormOp : public OpKernel {
  public:
   explicit FusedBatchNormOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("epsilon", &attrs_.epsilon));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("exponential_avg_factor", &attrs_.exponential_avg_factor));
-    std::string format_name;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &format_name));
-    TensorFormat format;
-    OP_REQUIRES(
-        ctx,
-        FormatFromString(format_name, &format) && (format == FORMAT_NHWC || format == FORMAT_NCHW),
-        errors::InvalidArgument("Invalid data format"));
-    attrs_.channels_last = format == FORMAT_NHWC;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("is_training", &attrs_.is_training));
+    OP_REQUIRES_OK(ctx, ParseBatchNormAttrs(ctx, &attrs_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -77,56 +61,13 @@ class FusedBatchNormOp : public OpKernel {
     const Tensor& offset = ctx->input(2);
     const Tensor& mean = ctx->input(3);
     const Tensor& variance = ctx->input(4);
-    OP_REQUIRES(
-        ctx, x.dims() == 4 || x.dims() == 5,
-        errors::InvalidArgument("input must be 4 or 5-dimensional", x.shape().DebugString()));
-    OP_REQUIRES(
-        ctx, scale.dims() == 1,
-        errors::InvalidArgument("scale must be 1-dimensional", scale.shape().DebugString()));
-    OP_REQUIRES(
-        ctx, offset.dims() == 1,
-        errors::InvalidArgument("offset must be 1-dimensional", offset.shape().DebugString()));
-    OP_REQUIRES(ctx, mean.dims() == 1,
-                errors::InvalidArgument("estimated_mean must be 1-dimensional",
-                                        mean.shape().DebugString()));
-    OP_REQUIRES(ctx, variance.dims() == 1,
-                errors::InvalidArgument("estimated_variance must be 1-dimensional",
-                                        variance.shape().DebugString()));
     BatchNormLayout layout;
-    layout.channels = x.dim_size(attrs_.channels_last ? x.dims() - 1 : 1);
+    OP_REQUIRES_OK(ctx, CheckBatchNormArgs(attrs_, x, scale, offset, mean, variance, &layout));
     const int64_t channels = layout.channels;
-    OP_REQUIRES(ctx, scale.NumElements() == channels,
-                errors::InvalidArgument(
-                    "scale must have the same number of elements as the channels of x, got ",
-                    scale.NumElements(), " and ", channels));
-    OP_REQUIRES(ctx, offset.NumElements() == channels,
-                errors::InvalidArgument(
-                    "offset must have the same number of elements as the channels of x, got ",
-                    offset.NumElements(), " and ", channels));
-    const bool uses_inputs = !attrs_.is_training || attrs_.exponential_avg_factor != 1.0f;
-    if (uses_inputs) {
-      const char* prefix =
-          attrs_.is_training ? "When exponential_avg_factor != 1" : "When is_training=false";
-      OP_REQUIRES(ctx, mean.NumElements() == channels,
-                  errors::InvalidArgument(prefix,
-                                          ", mean must have the same number of elements as the "
-                                          "channels of x, got ",
-                                          mean.NumElements(), " and ", channels));
-      OP_REQUIRES(ctx, variance.NumElements() == channels,
-                  errors::InvalidArgument(prefix,
-                                          ", variance must have the same number of elements as "
-                                          "the channels of x, got ",
-                                          variance.NumElements(), " and ", channels));
-    }
 
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
-    if (kV3) {
-      const bool onednn_shape =
-          x.dims() == 4 && (std::is_same_v<T, float> || std::is_same_v<T, bfloat16>);
-      OP_REQUIRES_OK(ctx,
-                     FillOutput(ctx, 5, onednn_shape ? TensorShape({0}) : TensorShape({}), 0.0f));
-    }
+    if (kV3) OP_REQUIRES_OK(ctx, FillOutput(ctx, 5, ReserveSpace3Shape(x), 0.0f));
     if (x.NumElements() == 0) {
       const float nan = std::numeric_limits<float>::quiet_NaN();
       OP_REQUIRES_OK(ctx, FillOutput(ctx, 1, scale.shape(), nan));
