@@ -2,7 +2,8 @@
 // device and on the CPU device (DeviceKernelRunner), on the same random inputs with NaN,
 // +-Inf, +-0 and large values mixed in, over broadcast and edge shapes (scalars, size-1 dims,
 // rank 5, empty tensors); errors must match in code and message. Also FusedBatchNormV3
-// (inference bit for bit; training within 2 ulp: double sums in another order). Skipped, with "no
+// (inference bit for bit; training within 2 ulp: double sums in another order) and
+// ArgMax/ArgMin (exact). Skipped, with "no
 // CUDA device", where the process has no GPU device.
 //
 // Tolerances (NaN must meet NaN; values compare as numbers, so +0 equals -0):
@@ -659,6 +660,40 @@ TEST_F(CwiseOpsGpuTest, FusedBatchNormRejectsWhatTheCpuRejects) {
   Compare(node, {x, three, matrix, three, three}, exact);
   Compare(node, {x, three, three, two, three}, exact);
   Compare(node, {x, three, three, three, two}, exact);
+}
+
+// ---- ArgMax and ArgMin --------------------------------------------------------------------
+
+TEST_F(CwiseOpsGpuTest, ArgMaxAndArgMin) {
+  const auto exact = [](int64_t) { return Tolerance{}; };
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    for (DataType dtype : kFloatTypes) {
+      const NodeDef node = NodeDefBuilder("a", op)
+                               .Input("x")
+                               .Input("dimension")
+                               .Attr("T", dtype)
+                               .Attr("Tidx", DT_INT32)
+                               .Attr("output_type", DT_INT64)
+                               .Build();
+      // Specials (NaN, +-inf) and repeated values (ties keep the first index).
+      const TensorShape shape({4, 37, 5});
+      std::vector<float> values = Random(shape.num_elements(), 21, -3, 3, 5);
+      for (size_t i = 0; i < values.size(); i += 9) values[i] = 1.0f;
+      const Tensor x = Make(dtype, shape, values);
+      for (int32_t dim : {0, 1, 2, -1}) {
+        Compare(node, {x, MakeTensor<int32_t>(TensorShape({}), {dim})}, exact);
+      }
+      const Tensor nan_row =
+          Make(dtype, TensorShape({2, 3}), {NAN, NAN, NAN, -INFINITY, -INFINITY, -INFINITY});
+      Compare(node, {nan_row, MakeTensor<int32_t>(TensorShape({}), {1})}, exact);
+      // Empty output; errors: an empty reduced dim, a dim out of range, a non-scalar dim.
+      const Tensor empty = Make(dtype, TensorShape({0, 3}), {});
+      Compare(node, {empty, MakeTensor<int32_t>(TensorShape({}), {1})}, exact);
+      Compare(node, {empty, MakeTensor<int32_t>(TensorShape({}), {0})}, exact);
+      Compare(node, {x, MakeTensor<int32_t>(TensorShape({}), {3})}, exact);
+      Compare(node, {x, MakeTensor<int32_t>(TensorShape({1}), {0})}, exact);
+    }
+  }
 }
 
 }  // namespace

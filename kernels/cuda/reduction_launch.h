@@ -1,7 +1,7 @@
-// Launch functions of the CUDA reductions (reduction_ops.cu): Sum, Mean, Prod, Max and Min
-// over one [outer, reduced, inner] view of a tensor at a time. Plain C++, as cwise_launch.h, and
-// under the same contract (device buffers, enqueued on `stream` without waiting, false for a
-// type the launcher was not compiled for).
+// Launch functions of the CUDA reductions (reduction_ops.cu, argminmax_ops.cu): Sum, Mean,
+// Prod, Max and Min, and ArgMax/ArgMin, over one [outer, reduced, inner] view of a tensor at a
+// time. Plain C++, as cwise_launch.h, and under the same contract (device buffers, enqueued on
+// `stream` without waiting, false for a type the launcher was not compiled for).
 //
 // A reduction over any set of axes is planned on the host (kernels/cpu/reduction/
 // reduction_plan.h) as passes over such views, innermost reduced group first; each pass
@@ -36,6 +36,13 @@ int64_t ReduceScratchElements(int64_t outer, int64_t reduced, int64_t inner);
 bool LaunchReducePass(ReduceKind op, ElementType in_type, const void* in, ElementType out_type,
                       void* out, int64_t outer, int64_t reduced, int64_t inner, bool divide,
                       float divisor, float* scratch, CUstream_st* stream);
+
+// out[o * inner + i] = the index r < reduced of the largest (max) or smallest element
+// in[o, r, i], the first one on ties, never a NaN (0 when nothing compares better than the
+// type's lowest/highest value): ArgMax/ArgMin with an int64 output. REQUIRES: reduced >= 1,
+// outer * inner >= 1; in_type kFloat, kHalf or kBFloat16.
+bool LaunchArgReduce(bool max, ElementType type, const void* in, int64_t outer, int64_t reduced,
+                     int64_t inner, int64_t* out, CUstream_st* stream);
 
 }  // namespace cuda
 }  // namespace sluice

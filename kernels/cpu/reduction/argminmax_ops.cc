@@ -61,29 +61,15 @@ class ArgOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& dimension = ctx->input(1);
-    OP_REQUIRES(ctx, dimension.dims() == 0,
-                errors::InvalidArgument("dim must be a scalar, but received tensor of shape: ",
-                                        dimension.shape().DebugString()));
-    const int64_t dim = ScalarIndexValue(dimension);
-    const int rank = input.dims();
-    const int64_t axis = dim < 0 ? dim + rank : dim;
-    OP_REQUIRES(ctx, axis >= 0 && axis < rank,
-                errors::InvalidArgument("Expected dimension in the range [", -rank, ", ", rank,
-                                        "), but got ", dim));
-    const int64_t reduced = input.dim_size(static_cast<int>(axis));
-    OP_REQUIRES(ctx, reduced > 0,
-                errors::InvalidArgument("Reduction axis ", dim, " is empty in shape ",
-                                        input.shape().DebugString()));
-    TensorShape output_shape = input.shape();
-    output_shape.RemoveDim(static_cast<int>(axis));  // shape-safe: 0 <= axis < rank (checked)
+    ArgReduction arg;
+    OP_REQUIRES_OK(ctx, MakeArgReduction(input, ctx->input(1), &arg));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, arg.output_shape, &output));
     const int64_t n = output->NumElements();
     if (n == 0) return;
-    int64_t inner = 1;
-    for (int d = static_cast<int>(axis) + 1; d < rank; ++d) inner *= input.dim_size(d);
-    const int64_t outer = n / inner;
+    const int64_t reduced = arg.pass.reduced;
+    const int64_t inner = arg.pass.inner;
+    const int64_t outer = arg.pass.outer;
     const T* x = input.base<T>();
     Out* out = output->base<Out>();
     const int64_t blocks = (inner + kColumnBlock - 1) / kColumnBlock;

@@ -108,4 +108,31 @@ int64_t ScalarIndexValue(const Tensor& t) {
   }
 }
 
+absl::Status MakeArgReduction(const Tensor& input, const Tensor& dimension, ArgReduction* arg) {
+  if (dimension.dims() != 0) {
+    return errors::InvalidArgument("dim must be a scalar, but received tensor of shape: ",
+                                   dimension.shape().DebugString());
+  }
+  const int64_t dim = ScalarIndexValue(dimension);
+  const int rank = input.dims();
+  const int64_t axis = dim < 0 ? dim + rank : dim;
+  if (axis < 0 || axis >= rank) {
+    return errors::InvalidArgument("Expected dimension in the range [", -rank, ", ", rank,
+                                   "), but got ", dim);
+  }
+  const int64_t reduced = input.dim_size(static_cast<int>(axis));
+  if (reduced == 0) {
+    return errors::InvalidArgument("Reduction axis ", dim, " is empty in shape ",
+                                   input.shape().DebugString());
+  }
+  arg->output_shape = input.shape();
+  arg->output_shape.RemoveDim(static_cast<int>(axis));  // shape-safe: 0 <= axis < rank (checked)
+  int64_t inner = 1;
+  for (int d = static_cast<int>(axis) + 1; d < rank; ++d) inner *= input.dim_size(d);
+  arg->pass.reduced = reduced;
+  arg->pass.inner = inner;
+  arg->pass.outer = inner == 0 ? 0 : arg->output_shape.num_elements() / inner;
+  return absl::OkStatus();
+}
+
 }  // namespace sluice

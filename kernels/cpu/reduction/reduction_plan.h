@@ -55,6 +55,15 @@ absl::Status MakeReductionPlan(const TensorShape& input, const Tensor& axes, boo
 // REQUIRES: `t` has one element of one of those dtypes (callers check the shape first).
 int64_t ScalarIndexValue(const Tensor& t);
 
+// ArgMax/ArgMin's view of their input: the scalar `dimension` (in [-rank, rank), naming a
+// non-empty dim, TensorFlow's checks and messages) splits the input into [outer, reduced,
+// inner]; the output is the input's shape without that dim.
+struct ArgReduction {
+  TensorShape output_shape;
+  ReductionPass pass;
+};
+absl::Status MakeArgReduction(const Tensor& input, const Tensor& dimension, ArgReduction* arg);
+
 }  // namespace sluice
 
 #endif  // SLUICE_KERNELS_CPU_REDUCTION_REDUCTION_PLAN_H_
