@@ -21,9 +21,9 @@ namespace sluice {
 namespace cuda {
 namespace {
 
-absl::Status GpuStridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
-                            absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
-                            Tensor* dst) {
+absl::Status StridedCopyOnGpu(OpKernelContext* ctx, const Tensor& src, int64_t offset,
+                              absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
+                              Tensor* dst) {
   StridedView view;
   if (!MakeStridedView(dims.data(), strides.data(), static_cast<int>(dims.size()), &view)) {
     return errors::Unimplemented(ctx->op_kernel().type_string(), " on a GPU copies at most ",
@@ -40,17 +40,18 @@ absl::Status GpuStridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t off
   return LastLaunchStatus(ctx->op_kernel().type_string());
 }
 
-absl::Status GpuCopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
-                         int64_t dst_pitch, int64_t row_bytes, int64_t rows) {
+absl::Status CopyRowsOnGpu(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
+                           int64_t dst_pitch, int64_t row_bytes, int64_t rows) {
   CUstream_st* stream = ComputeStream(ctx);
   if (stream == nullptr) return ctx->status();
   LaunchCopyRows(src, src_pitch, dst, dst_pitch, row_bytes, rows, stream);
   return LastLaunchStatus(ctx->op_kernel().type_string());
 }
 
-absl::Status GpuConstantPad(OpKernelContext* ctx, const Tensor& src,
-                            absl::Span<const int64_t> in_dims, absl::Span<const int64_t> out_dims,
-                            absl::Span<const int64_t> before, const void* pad_value, Tensor* dst) {
+absl::Status ConstantPadOnGpu(OpKernelContext* ctx, const Tensor& src,
+                              absl::Span<const int64_t> in_dims, absl::Span<const int64_t> out_dims,
+                              absl::Span<const int64_t> before, const void* pad_value,
+                              Tensor* dst) {
   PaddedView view;
   if (in_dims.size() > PaddedView::kMaxDims) {
     return errors::Unimplemented("Pad on a GPU pads at most ", PaddedView::kMaxDims, " dims");
@@ -74,9 +75,9 @@ absl::Status GpuConstantPad(OpKernelContext* ctx, const Tensor& src,
 
 GpuArrayCopies MakeCopies() {
   GpuArrayCopies copies;
-  copies.strided_copy = GpuStridedCopy;
-  copies.copy_rows = GpuCopyRows;
-  copies.pad = GpuConstantPad;
+  copies.strided_copy = StridedCopyOnGpu;
+  copies.copy_rows = CopyRowsOnGpu;
+  copies.pad = ConstantPadOnGpu;
   return copies;
 }
 

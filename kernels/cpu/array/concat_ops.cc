@@ -27,7 +27,7 @@ using array_internal::ArrayTypes;
 using array_internal::GpuArrayTypes;
 
 // Copies `inputs`, input i viewed as [outer, cols[i]], side by side into `out`: on a GPU one
-// pitched copy per input (CopyRows), on the CPU row by row over the intra-op pool.
+// pitched copy per input (GpuCopyRows), on the CPU row by row over the intra-op pool.
 void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
                 absl::Span<const int64_t> cols, int64_t outer, Tensor* out) {
   int64_t out_cols = 0;
@@ -36,9 +36,9 @@ void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
   if (ctx->device()->gpu_device_context() != nullptr) {
     const int64_t unit = DataTypeSize(out->dtype());
     char* dst = static_cast<char*>(out->raw_data());
-    for (size_t i = 0; i < inputs.size() && ctx->status().ok(); ++i) {
-      CopyRows(ctx, inputs[i]->raw_data(), cols[i] * unit, dst, out_cols * unit, cols[i] * unit,
-               outer);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      OP_REQUIRES_OK(ctx, GpuCopyRows(ctx, inputs[i]->raw_data(), cols[i] * unit, dst,
+                                      out_cols * unit, cols[i] * unit, outer));
       dst += cols[i] * unit;
     }
     return;

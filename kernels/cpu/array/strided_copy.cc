@@ -177,26 +177,12 @@ absl::Status GpuPad(OpKernelContext* ctx, const Tensor& src, absl::Span<const in
   return pad(ctx, src, in_dims, out_dims, before, pad_value, dst);
 }
 
-void CopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
-              int64_t dst_pitch, int64_t row_bytes, int64_t rows) {
-  if (rows == 0 || row_bytes == 0) return;
-  if (OnGpu(ctx)) {
-    const auto copy = GpuCopies().copy_rows;
-    const absl::Status s = copy == nullptr
-                               ? NoGpuCopies()
-                               : copy(ctx, src, src_pitch, dst, dst_pitch, row_bytes, rows);
-    if (!s.ok()) ctx->SetStatus(s);
-    return;
-  }
-  const char* s = static_cast<const char*>(src);
-  char* d = static_cast<char*>(dst);
-  const double bytes = static_cast<double>(row_bytes);
-  ParallelFor(ctx, rows, rows * row_bytes, Eigen::TensorOpCost(bytes, bytes, 0),
-              [&](int64_t first, int64_t last) {
-                for (int64_t r = first; r < last; ++r) {
-                  std::memcpy(d + r * dst_pitch, s + r * src_pitch, row_bytes);
-                }
-              });
+absl::Status GpuCopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
+                         int64_t dst_pitch, int64_t row_bytes, int64_t rows) {
+  if (rows == 0 || row_bytes == 0) return absl::OkStatus();
+  const auto copy = GpuCopies().copy_rows;
+  if (copy == nullptr) return NoGpuCopies();
+  return copy(ctx, src, src_pitch, dst, dst_pitch, row_bytes, rows);
 }
 
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,

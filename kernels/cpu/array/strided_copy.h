@@ -17,9 +17,9 @@
 // `src`; `dst` has `src`'s dtype and prod(dims) elements.
 //
 // On a GPU (the kernel's device has a gpu_device_context) the copy is the GPU's, set by its
-// kernel library with SetGpuArrayCopies, so that the array kernels built on StridedCopy and
-// CopyRows are registered for GPUs too with the CPU's validation and errors. The GPU copies
-// are enqueued on the device's compute stream; a failed launch is set on ctx.
+// kernel library with SetGpuArrayCopies, so that the array kernels built on StridedCopy (and
+// GpuCopyRows, GpuPad) are registered for GPUs too with the CPU's validation and errors. The GPU
+// copies are enqueued on the device's compute stream; a failed launch is set on ctx.
 #ifndef SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_
 #define SLUICE_KERNELS_CPU_ARRAY_STRIDED_COPY_H_
 
@@ -37,15 +37,12 @@ namespace sluice {
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                  absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst);
 
-// rows rows of row_bytes bytes: dst + r * dst_pitch <- src + r * src_pitch (pitches in
-// bytes), on the kernel's device (host memory on the CPU, split over the intra-op pool).
-void CopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
-              int64_t dst_pitch, int64_t row_bytes, int64_t rows);
-
-// A GPU's versions of the copies above, with the same contracts; each returns the launch's
-// status. strided_copy gets the view merged as StridedCopy merges it (no dim of 1 unless the
-// view is one element; neighbouring dims contiguous in the source joined), dst non-empty. Set once,
-// by the GPU kernel library's static initializer (kernels/cuda).
+// A GPU's copies: strided_copy is StridedCopy's, with its contract; copy_rows copies `rows`
+// rows of row_bytes bytes, dst + r * dst_pitch <- src + r * src_pitch (pitches in bytes); pad
+// as its field says. Each returns the launch's status. strided_copy gets the view merged as
+// StridedCopy merges it (no dim of 1 unless the view is one element; neighbouring dims contiguous
+// in the source joined), dst non-empty. Set once, by the GPU kernel library's static initializer
+// (kernels/cuda).
 struct GpuArrayCopies {
   absl::Status (*strided_copy)(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                                absl::Span<const int64_t> dims, absl::Span<const int64_t> strides,
@@ -60,8 +57,11 @@ struct GpuArrayCopies {
                       const void* pad_value, Tensor* dst) = nullptr;
 };
 
-// GpuArrayCopies::pad on the kernel's GPU (UNIMPLEMENTED when this build has no GPU copies).
-// REQUIRES: the kernel runs on a GPU.
+// GpuArrayCopies::copy_rows and ::pad on the kernel's GPU (UNIMPLEMENTED when this build has
+// no GPU copies), for kernels whose CPU path is their own (Concat and Pack, Pad). REQUIRES:
+// the kernel runs on a GPU.
+absl::Status GpuCopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
+                         int64_t dst_pitch, int64_t row_bytes, int64_t rows);
 absl::Status GpuPad(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
                     absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
                     const void* pad_value, Tensor* dst);
