@@ -159,6 +159,20 @@ absl::StatusOr<Node*> AddRendezvousNode(Graph* g, const PruneOptions::ClientRend
   return node;
 }
 
+// The device of a call-frame node for `name` (see PruneOptions); empty for none.
+const std::string& CallFrameDevice(const PruneOptions& opts,
+                                   const absl::flat_hash_map<std::string, std::string>& devices,
+                                   const std::string& name) {
+  const auto it = devices.find(name);
+  return it != devices.end() ? it->second : opts.call_frame_device;
+}
+
+void AssignDevice(const std::string& device, Node* node) {
+  if (device.empty()) return;
+  node->set_requested_device(device);
+  node->set_assigned_device_name(device);
+}
+
 // Adds the node through which feed `index` arrives (an _Arg, or a _Recv with a client
 // rendezvous) and moves the fed tensor's consumers onto it.
 absl::Status RewriteFeed(const PruneOptions& opts, Graph* g, const Endpoint& feed, int index) {
@@ -171,6 +185,7 @@ absl::Status RewriteFeed(const PruneOptions& opts, Graph* g, const Endpoint& fee
     const bool has_shape = DeclaredPlaceholderShape(*feed.node, &declared);
     ASSIGN_OR_RETURN(
         arg, AddCallFrameNode(g, "_Arg", "_arg_", feed, index, has_shape ? &declared : nullptr));
+    AssignDevice(CallFrameDevice(opts, opts.feed_devices, opts.feeds[index]), arg);
   }
   // A Placeholder's control consumers wait for the value that now arrives through the new node.
   const bool move_control = feed.node->IsPlaceholder();
@@ -204,6 +219,7 @@ absl::StatusOr<Node*> RewriteFetch(const PruneOptions& opts, Graph* g, const End
                                                index, opts.fetches[index]));
   } else {
     ASSIGN_OR_RETURN(retval, AddCallFrameNode(g, "_Retval", "_retval_", fetch, index));
+    AssignDevice(CallFrameDevice(opts, opts.fetch_devices, opts.fetches[index]), retval);
   }
   g->AddEdge(fetch.node, fetch.index, retval, 0);
   return retval;

@@ -13,7 +13,10 @@
 //     T = the base dtype of y:k and index = i, whose input 0 is y:k.
 // The runtime binds feed value i to `_Arg` index i and reads fetch i from `_Retval` index i.
 // An _Arg that nothing needed is pruned like any other node, so some indices may be absent.
-// _Arg and _Retval nodes get no requested or assigned device; placement chooses one.
+// _Arg and _Retval nodes get the device `feed_devices`/`fetch_devices` name for them, else
+// `call_frame_device`, as their requested and assigned device (TensorFlow's session assigns
+// them so: a feed lives where the caller put it, on the host CPU unless the callable says
+// otherwise); with neither set, no device, and placement chooses one.
 // With `client_rendezvous` set as well, feeds and fetches go through the step's rendezvous
 // instead, as TensorFlow's RewriteGraphForExecution does for partial runs (where feeds arrive
 // one call at a time, after the step has started):
@@ -51,6 +54,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 
 namespace sluice {
@@ -76,6 +80,12 @@ struct PruneOptions {
   };
   // Set: with rewrite_feeds_and_fetches, _Recv/_Send nodes instead of _Arg/_Retval.
   std::optional<ClientRendezvous> client_rendezvous;
+
+  // Full device names of the _Arg and _Retval nodes (see above): by feed (fetch) name as
+  // spelled in `feeds` (`fetches`), else call_frame_device; empty: unassigned.
+  std::string call_frame_device;
+  absl::flat_hash_map<std::string, std::string> feed_devices;
+  absl::flat_hash_map<std::string, std::string> fetch_devices;
 };
 
 // A pass (passes/pass.h): *changed says whether a node was added (_Arg, _Retval, _Recv,

@@ -141,6 +141,39 @@ TEST_F(PruneTest, IndicesFollowFeedAndFetchPositions) {
   EXPECT_EQ(FrameAttrs("_retval_c_0_1"), "T=float index=1");
 }
 
+TEST_F(PruneTest, CallFrameNodesTakeTheirDevices) {
+  Load(BaseGraph());
+  PruneOptions opts;
+  opts.feeds = {"b", "a:0"};
+  opts.fetches = {"d", "c"};
+  const std::string host = "/job:localhost/replica:0/task:0/device:CPU:0";
+  const std::string gpu = "/job:localhost/replica:0/task:0/device:GPU:0";
+  opts.call_frame_device = host;
+  opts.feed_devices = {{"a:0", gpu}, {"a", "not this one: the feed is spelled a:0"}};
+  opts.fetch_devices = {{"c", gpu}};
+  ASSERT_TRUE(Run(opts).ok());
+  for (const auto& [node, device] :
+       std::vector<std::pair<std::string, std::string>>{{"_arg_b_0_0", host},
+                                                        {"_arg_a_0_1", gpu},
+                                                        {"_retval_d_0_0", host},
+                                                        {"_retval_c_0_1", gpu}}) {
+    const Node* n = g_.FindNodeByName(node);
+    ASSERT_NE(n, nullptr) << node;
+    EXPECT_EQ(n->assigned_device_name(), device) << node;
+    EXPECT_EQ(n->requested_device(), device) << node;
+  }
+}
+
+TEST_F(PruneTest, CallFrameNodesWithoutDevicesAreLeftToPlacement) {
+  Load(BaseGraph());
+  PruneOptions plain;
+  plain.feeds = {"b"};
+  plain.fetches = {"d"};
+  ASSERT_TRUE(Run(plain).ok());
+  EXPECT_EQ(g_.FindNodeByName("_arg_b_0_0")->assigned_device_name(), "");
+  EXPECT_EQ(g_.FindNodeByName("_retval_d_0_0")->requested_device(), "");
+}
+
 TEST_F(PruneTest, FedPlaceholderHandsItsControlConsumersToTheArg) {
   Load(absl::StrCat(PlaceholderNode("p"), ConstNode("k", "input: '^p'"),
                     OpNode("m", "Mul", {"p", "k"})));

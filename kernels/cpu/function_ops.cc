@@ -64,5 +64,20 @@ REGISTER_KERNEL_BUILDER(Name("_DeviceArg").Device(DEVICE_CPU), ArgOp);
 REGISTER_KERNEL_BUILDER(Name("_Retval").Device(DEVICE_CPU), RetvalOp);
 REGISTER_KERNEL_BUILDER(Name("_DeviceRetval").Device(DEVICE_CPU), RetvalOp);
 
+// On GPUs, the feeds and fetches a callable keeps in device memory (CallableOptions.feed_devices
+// and fetch_devices; the session assigns every other _Arg and _Retval to the host CPU): the
+// caller's tensor passes through as it is. int32 lives in host memory there, as TensorFlow keeps
+// it; strings and resources cannot be in device memory.
+constexpr DataType kGpuFrameTypes[] = {DT_FLOAT, DT_DOUBLE,    DT_HALF,      DT_BFLOAT16,
+                                       DT_INT8,  DT_INT16,     DT_INT64,     DT_UINT8,
+                                       DT_BOOL,  DT_COMPLEX64, DT_COMPLEX128};
+REGISTER_KERNEL_BUILDER(Name("_Arg").Device(DEVICE_GPU).TypeConstraint("T", kGpuFrameTypes), ArgOp);
+REGISTER_KERNEL_BUILDER(
+    Name("_Arg").Device(DEVICE_GPU).HostMemory("output").TypeConstraint<int32_t>("T"), ArgOp);
+REGISTER_KERNEL_BUILDER(Name("_Retval").Device(DEVICE_GPU).TypeConstraint("T", kGpuFrameTypes),
+                        RetvalOp);
+REGISTER_KERNEL_BUILDER(
+    Name("_Retval").Device(DEVICE_GPU).HostMemory("input").TypeConstraint<int32_t>("T"), RetvalOp);
+
 }  // namespace
 }  // namespace sluice

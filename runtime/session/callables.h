@@ -1,11 +1,11 @@
 // CallableRegistry: a session's callables (Session::MakeCallable), by handle.
 //
 // A callable is a step signature made once and run many times by handle: its feeds, fetches
-// and targets and the RunOptions each run uses. Handles count up from 0 and are never reused;
-// the errors are TensorFlow's DirectSession's (INVALID_ARGUMENT "No such callable handle: N"
-// for a handle never made, "Attempted to run callable after handle was released: N" for one
-// released).
-// Thread safety: every method may be called from any thread.
+// and targets, the devices its feeds and fetches live on, and the RunOptions each run uses. Handles
+// count up from 0 and are never reused; the errors are TensorFlow's DirectSession's
+// (INVALID_ARGUMENT "No such callable handle: N" for a handle never made, "Attempted to run
+// callable after handle was released: N" for one released). Thread safety: every method may be
+// called from any thread.
 #ifndef SLUICE_RUNTIME_SESSION_CALLABLES_H_
 #define SLUICE_RUNTIME_SESSION_CALLABLES_H_
 
@@ -19,14 +19,22 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "proto/config.pb.h"
+#include "runtime/session/direct_session_executors.h"
 
 namespace sluice {
+
+class Device;
 
 struct CallableSpec {
   std::vector<std::string> feeds;
   std::vector<std::string> fetches;
   std::vector<std::string> targets;
   RunOptions run_options;
+  // Feeds and fetches off the host CPU.
+  CallFrameDevices devices;
+  // The devices a run synchronises before returning (fetch_skip_sync false): those holding
+  // fetches, not owned.
+  std::vector<Device*> sync_after_run;
 };
 
 class CallableRegistry {

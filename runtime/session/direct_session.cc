@@ -468,6 +468,7 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
                                            std::vector<std::string> fetches,
                                            std::vector<std::string> targets,
                                            std::vector<std::string> watched,
+                                           CallFrameDevices devices,
                                            std::unique_ptr<SessionExecutors>* built) {
   std::shared_ptr<const StoredGraphDef> graph;
   std::unique_ptr<Graph> converted;
@@ -495,6 +496,7 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
   context.constant_evaluator = constant_evaluator_.get();
   context.partial_run = partial_run;
   context.watched_nodes = std::move(watched);
+  context.call_frame_devices = std::move(devices);
   return BuildSessionExecutors(context, std::move(converted), std::move(feeds), std::move(fetches),
                                std::move(targets), built);
 }
@@ -502,9 +504,11 @@ absl::Status DirectSession::BuildExecutors(bool partial_run, std::vector<std::st
 absl::Status DirectSession::GetOrCreateExecutors(
     const std::vector<std::pair<std::string, Tensor>>& inputs,
     const std::vector<std::string>& outputs, const std::vector<std::string>& targets,
-    const std::vector<std::string>& watched, std::shared_ptr<const SessionExecutors>* executors) {
+    const std::vector<std::string>& watched, const CallFrameDevices& devices,
+    std::shared_ptr<const SessionExecutors>* executors) {
   // Most callers repeat their exact lists, so those are looked up before any sorting.
-  const std::string exact_key = ExactSignatureKey(inputs, outputs, targets, watched);
+  const std::string devices_key = devices.Key();
+  const std::string exact_key = ExactSignatureKey(inputs, outputs, targets, watched) + devices_key;
   {
     absl::ReaderMutexLock lock(&executors_mu_);
     auto it = executors_by_exact_key_.find(exact_key);
@@ -520,7 +524,7 @@ absl::Status DirectSession::GetOrCreateExecutors(
   feeds = Canonical(std::move(feeds), /*unique=*/false);
   std::vector<std::string> fetches = Canonical(outputs, /*unique=*/true);
   std::vector<std::string> sorted_targets = Canonical(targets, /*unique=*/true);
-  const std::string key = SignatureKey(feeds, fetches, sorted_targets, watched);
+  const std::string key = SignatureKey(feeds, fetches, sorted_targets, watched) + devices_key;
   {
     absl::MutexLock lock(&executors_mu_);
     auto it = executors_.find(key);
@@ -535,7 +539,7 @@ absl::Status DirectSession::GetOrCreateExecutors(
   // threads build the same signature at once, the first to finish wins.
   std::unique_ptr<SessionExecutors> built;
   RETURN_IF_ERROR(BuildExecutors(/*partial_run=*/false, std::move(feeds), std::move(fetches),
-                                 std::move(sorted_targets), watched, &built));
+                                 std::move(sorted_targets), watched, devices, &built));
   absl::MutexLock lock(&executors_mu_);
   auto inserted = executors_.emplace(key, std::move(built));
   executors_by_exact_key_.emplace(exact_key, inserted.first->second);
@@ -616,6 +620,17 @@ absl::Status DirectSession::RunWithObserver(
     const std::vector<std::string>& output_tensor_names,
     const std::vector<std::string>& target_node_names, std::vector<Tensor>* outputs,
     RunMetadata* run_metadata, NodeOutputObserver* observer) {
+  return RunOnDevices(run_options, inputs, output_tensor_names, target_node_names,
+                      CallFrameDevices(), outputs, run_metadata, observer);
+}
+
+absl::Status DirectSession::RunOnDevices(const RunOptions& run_options,
+                                         const std::vector<std::pair<std::string, Tensor>>& inputs,
+                                         const std::vector<std::string>& output_tensor_names,
+                                         const std::vector<std::string>& target_node_names,
+                                         const CallFrameDevices& devices,
+                                         std::vector<Tensor>* outputs, RunMetadata* run_metadata,
+                                         NodeOutputObserver* observer) {
   std::vector<Tensor> discarded;
   if (outputs == nullptr) {
     if (!output_tensor_names.empty()) {
@@ -628,8 +643,8 @@ absl::Status DirectSession::RunWithObserver(
   SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed), resource_mgr_.get());
   step.observer = observer;
   RETURN_IF_ERROR(BeginStep(&step));
-  absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names, &step,
-                           outputs, run_metadata);
+  absl::Status s = RunStep(run_options, inputs, output_tensor_names, target_node_names, devices,
+                           &step, outputs, run_metadata);
   EndStep(&step);
   if (!s.ok()) outputs->clear();
   return s;
@@ -639,8 +654,8 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
                                     const std::vector<std::pair<std::string, Tensor>>& inputs,
                                     const std::vector<std::string>& output_tensor_names,
                                     const std::vector<std::string>& target_node_names,
-                                    SessionStep* step, std::vector<Tensor>* outputs,
-                                    RunMetadata* run_metadata) {
+                                    const CallFrameDevices& devices, SessionStep* step,
+                                    std::vector<Tensor>* outputs, RunMetadata* run_metadata) {
   const int inter_op_pool = run_options.inter_op_thread_pool();
   if (inter_op_pool < -1 || inter_op_pool >= static_cast<int>(inter_op_pools_.size())) {
     return errors::InvalidArgument("Invalid inter_op_thread_pool: ", inter_op_pool);
@@ -653,8 +668,8 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
     watched = DebugWatchObserver::WatchedNodes(debug);
   }
   std::shared_ptr<const SessionExecutors> executors;
-  RETURN_IF_ERROR(
-      GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, watched, &executors));
+  RETURN_IF_ERROR(GetOrCreateExecutors(inputs, output_tensor_names, target_node_names, watched,
+                                       devices, &executors));
 
   std::vector<Tensor> args(executors->feeds.size());
   for (int i = 0; i < static_cast<int>(inputs.size()); ++i) {
@@ -707,19 +722,23 @@ absl::Status DirectSession::RunStep(const RunOptions& run_options,
 
 namespace {
 
-// UNIMPLEMENTED unless every tensor of `devices` lives on the host CPU `host`; INVALID_ARGUMENT
-// for a device the session does not have.
-absl::Status CheckOnHost(const google::protobuf::Map<std::string, std::string>& devices,
-                         const char* what, const DeviceMgr& device_mgr, const Device& host) {
+// The full names of the devices `devices` names, by tensor; INVALID_ARGUMENT for a device the
+// session does not have. Tensors on the host CPU are left out (they need nothing).
+absl::Status ResolveCallFrameDevices(const google::protobuf::Map<std::string, std::string>& devices,
+                                     const char* what, const DeviceMgr& device_mgr,
+                                     const Device& host,
+                                     absl::flat_hash_map<std::string, std::string>* resolved,
+                                     std::vector<Device*>* used) {
   for (const auto& [tensor, name] : devices) {
     Device* device = nullptr;
     if (!device_mgr.LookupDevice(name, &device).ok()) {
       return errors::InvalidArgument("The ", what, " device '", name, "' of ", tensor,
                                      " is not one of the session's devices");
     }
-    if (device != &host) {
-      return errors::Unimplemented(what, " tensors in the memory of ", device->name(), " (", tensor,
-                                   ") are not supported yet: only ", host.name());
+    if (device == &host) continue;
+    (*resolved)[tensor] = device->name();
+    if (used != nullptr && std::find(used->begin(), used->end(), device) == used->end()) {
+      used->push_back(device);
     }
   }
   return absl::OkStatus();
@@ -748,9 +767,15 @@ absl::Status DirectSession::MakeCallable(const CallableOptions& callable_options
     return errors::Unimplemented("CallableOptions.tensor_connection is not supported yet.");
   }
   const Device* host = device_mgr_->HostCPU();
-  RETURN_IF_ERROR(CheckOnHost(callable_options.feed_devices(), "Feed", *device_mgr_, *host));
-  RETURN_IF_ERROR(CheckOnHost(callable_options.fetch_devices(), "Fetch", *device_mgr_, *host));
   CallableSpec spec;
+  RETURN_IF_ERROR(ResolveCallFrameDevices(callable_options.feed_devices(), "Feed", *device_mgr_,
+                                          *host, &spec.devices.feeds, nullptr));
+  std::vector<Device*> fetch_devices;
+  RETURN_IF_ERROR(ResolveCallFrameDevices(callable_options.fetch_devices(), "Fetch", *device_mgr_,
+                                          *host, &spec.devices.fetches, &fetch_devices));
+  // TensorFlow refuses fetch_skip_sync = false with fetch devices (UNIMPLEMENTED); Sluice
+  // synchronises the fetches' devices after each run instead, so either setting works.
+  if (!callable_options.fetch_skip_sync()) spec.sync_after_run = std::move(fetch_devices);
   spec.feeds.assign(callable_options.feed().begin(), callable_options.feed().end());
   spec.fetches.assign(callable_options.fetch().begin(), callable_options.fetch().end());
   spec.targets.assign(callable_options.target().begin(), callable_options.target().end());
@@ -761,7 +786,8 @@ absl::Status DirectSession::MakeCallable(const CallableOptions& callable_options
   inputs.reserve(spec.feeds.size());
   for (const std::string& feed : spec.feeds) inputs.emplace_back(feed, Tensor());
   std::shared_ptr<const SessionExecutors> executors;
-  RETURN_IF_ERROR(GetOrCreateExecutors(inputs, spec.fetches, spec.targets, {}, &executors));
+  RETURN_IF_ERROR(
+      GetOrCreateExecutors(inputs, spec.fetches, spec.targets, {}, spec.devices, &executors));
   *out_handle = callables_.Add(std::move(spec));
   return absl::OkStatus();
 }
@@ -785,8 +811,10 @@ absl::Status DirectSession::RunCallable(CallableHandle handle,
   for (size_t i = 0; i < feed_tensors.size(); ++i) {
     inputs.emplace_back(spec->feeds[i], feed_tensors[i]);
   }
-  return RunWithObserver(spec->run_options, inputs, spec->fetches, spec->targets, fetch_tensors,
-                         run_metadata, nullptr);
+  RETURN_IF_ERROR(RunOnDevices(spec->run_options, inputs, spec->fetches, spec->targets,
+                               spec->devices, fetch_tensors, run_metadata, nullptr));
+  for (Device* device : spec->sync_after_run) RETURN_IF_ERROR(device->Sync());
+  return absl::OkStatus();
 }
 
 absl::Status DirectSession::ReleaseCallable(CallableHandle handle) {
@@ -825,7 +853,8 @@ absl::Status DirectSession::GetOrCreatePartialRunExecutors(
   }
   std::unique_ptr<SessionExecutors> built;
   RETURN_IF_ERROR(BuildExecutors(/*partial_run=*/true, std::move(feeds), std::move(fetches),
-                                 std::move(sorted_targets), /*watched=*/{}, &built));
+                                 std::move(sorted_targets), /*watched=*/{}, CallFrameDevices(),
+                                 &built));
   absl::MutexLock lock(&executors_mu_);
   // When two threads build the same signature at once, the first to finish wins.
   *executors = prun_executors_.emplace(key, std::move(built)).first->second;

@@ -159,20 +159,30 @@ class DirectSession : public Session {
   // its executors (feeds and fetches through the rendezvous when `partial_run`).
   absl::Status BuildExecutors(bool partial_run, std::vector<std::string> feeds,
                               std::vector<std::string> fetches, std::vector<std::string> targets,
-                              std::vector<std::string> watched,
+                              std::vector<std::string> watched, CallFrameDevices devices,
                               std::unique_ptr<SessionExecutors>* built);
   // Executors of the step's signature, from the cache or built now; `watched` (sorted, unique:
-  // the nodes a debugged Run watches) are kept through optimisation and are part of the key.
+  // the nodes a debugged Run watches) are kept through optimisation and, with `devices` (where
+  // a callable's feeds and fetches live), are part of the key.
   absl::Status GetOrCreateExecutors(const std::vector<std::pair<std::string, Tensor>>& inputs,
                                     const std::vector<std::string>& outputs,
                                     const std::vector<std::string>& targets,
                                     const std::vector<std::string>& watched,
+                                    const CallFrameDevices& devices,
                                     std::shared_ptr<const SessionExecutors>* executors);
+  // RunWithObserver, for feeds and fetches on `devices` (RunCallable).
+  absl::Status RunOnDevices(const RunOptions& run_options,
+                            const std::vector<std::pair<std::string, Tensor>>& inputs,
+                            const std::vector<std::string>& output_tensor_names,
+                            const std::vector<std::string>& target_node_names,
+                            const CallFrameDevices& devices, std::vector<Tensor>* outputs,
+                            RunMetadata* run_metadata, NodeOutputObserver* observer);
   // Run, once the step is registered.
   absl::Status RunStep(const RunOptions& run_options,
                        const std::vector<std::pair<std::string, Tensor>>& inputs,
                        const std::vector<std::string>& output_tensor_names,
-                       const std::vector<std::string>& target_node_names, SessionStep* step,
+                       const std::vector<std::string>& target_node_names,
+                       const CallFrameDevices& devices, SessionStep* step,
                        std::vector<Tensor>* outputs, RunMetadata* run_metadata);
   // Runs every partition of one step on inter_op_pools_[inter_op_pool] (-1: nodes on the
   // calling thread; the index is valid) and waits for the last one; at the deadline

@@ -38,6 +38,13 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   opts.prune.feeds = sig.feeds;
   opts.prune.fetches = sig.fetches;
   opts.prune.targets = sig.targets;
+  // The caller's tensors are where it keeps them: on the host CPU unless the callable named
+  // another device (TensorFlow's session assigns its _Arg and _Retval nodes the same way).
+  if (const Device* host = context.device_mgr->HostCPU(); host != nullptr) {
+    opts.prune.call_frame_device = host->name();
+  }
+  opts.prune.feed_devices = context.call_frame_devices.feeds;
+  opts.prune.fetch_devices = context.call_frame_devices.fetches;
   opts.watched_nodes = context.watched_nodes;
   for (Device* device : context.device_mgr->ListDevices()) {
     opts.placer.devices.push_back({device->name(), device->device_type().type_string()});
@@ -187,6 +194,18 @@ bool PartitionsMaySendDead(const GraphPartitions& partitions) {
 }
 
 }  // namespace
+
+std::string CallFrameDevices::Key() const {
+  if (empty()) return "";
+  std::vector<std::string> entries;
+  for (const auto& [tensor, device] : feeds)
+    entries.push_back(absl::StrCat("<", tensor, "@", device));
+  for (const auto& [tensor, device] : fetches) {
+    entries.push_back(absl::StrCat(">", tensor, "@", device));
+  }
+  std::sort(entries.begin(), entries.end());
+  return absl::StrCat("|devices:", absl::StrJoin(entries, ","));
+}
 
 GraphConstructorOptions SessionGraphOptions() {
   GraphConstructorOptions opts;

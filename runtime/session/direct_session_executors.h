@@ -85,6 +85,18 @@ struct SessionExecutors {
   std::vector<std::vector<int>> fetch_needs;
 };
 
+// Where a callable's feeds and fetches live (CallableOptions.feed_devices/fetch_devices): full
+// device names by tensor name as the caller spells it. A tensor not named lives on the host
+// CPU, as every feed and fetch of Run does.
+struct CallFrameDevices {
+  absl::flat_hash_map<std::string, std::string> feeds;
+  absl::flat_hash_map<std::string, std::string> fetches;
+
+  bool empty() const { return feeds.empty() && fetches.empty(); }
+  // What signature keys append for these devices: "" when empty, else the sorted entries.
+  std::string Key() const;
+};
+
 // What a build reads from the session; nothing is owned.
 struct ExecutorBuildContext {
   const SessionOptions* options = nullptr;
@@ -95,6 +107,8 @@ struct ExecutorBuildContext {
   bool partial_run = false;
   // The nodes a debugged Run watches (sorted, unique), kept through optimisation.
   std::vector<std::string> watched_nodes;
+  // Feeds and fetches that live off the host CPU (not with partial_run).
+  CallFrameDevices call_frame_devices;
 };
 
 // How the session converts its GraphDef, at Create/Extend and at each build.

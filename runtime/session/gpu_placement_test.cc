@@ -326,6 +326,88 @@ TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
   EXPECT_EQ(device_to_host_copies - d2h_before, 1);
 }
 
+// Callables whose feeds and fetches stay in device memory (CallableOptions.feed_devices and
+// fetch_devices): one session's GPU output is the next session's GPU input, with no host copy
+// between the two runs.
+TEST(GpuPlacementTest, CallableFeedsAndFetchesStayOnTheGpu) {
+  auto producer = MakeSession();
+  ASSERT_TRUE(producer->Create(ParseGraph(kFedIdentityGraph)).ok());
+  CallableOptions produce;
+  produce.add_feed("x");
+  produce.add_fetch("y");
+  (*produce.mutable_fetch_devices())["y"] = "/device:GPU:0";
+  produce.set_fetch_skip_sync(true);
+  produce.mutable_run_options()->set_output_partition_graphs(true);
+  Session::CallableHandle produce_handle = -1;
+  absl::Status s = producer->MakeCallable(produce, &produce_handle);
+  ASSERT_TRUE(s.ok()) << s;
+
+  // z is fed in device memory; w = Identity(z) on the GPU is fetched to the host.
+  auto consumer = MakeSession();
+  ASSERT_TRUE(consumer
+                  ->Create(ParseGraph(R"pb(
+                    node {
+                      name: "z"
+                      op: "Placeholder"
+                      attr {
+                        key: "dtype"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                    node {
+                      name: "w"
+                      op: "Identity"
+                      input: "z"
+                      device: "/device:GPU:0"
+                      attr {
+                        key: "T"
+                        value { type: DT_FLOAT }
+                      }
+                    }
+                  )pb"))
+                  .ok());
+  CallableOptions consume;
+  consume.add_feed("z");
+  consume.add_fetch("w");
+  (*consume.mutable_feed_devices())["z"] = kGpu;
+  consume.mutable_run_options()->set_output_partition_graphs(true);
+  Session::CallableHandle consume_handle = -1;
+  s = consumer->MakeCallable(consume, &consume_handle);
+  ASSERT_TRUE(s.ok()) << s;
+
+  Tensor x(DT_FLOAT, TensorShape({3}));
+  for (int i = 0; i < 3; ++i) x.flat<float>()(i) = 1.5f + i;
+  const int h2d_before = host_to_device_copies;
+  const int d2h_before = device_to_host_copies;
+  std::vector<Tensor> on_gpu;
+  RunMetadata produce_metadata;
+  s = producer->RunCallable(produce_handle, {x}, &on_gpu, &produce_metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);  // x onto the GPU
+  EXPECT_EQ(device_to_host_copies - d2h_before, 0);  // y stays there
+  EXPECT_EQ(Placement(produce_metadata).at("_retval_y_0_0"), kGpu);
+  EXPECT_EQ(Placement(produce_metadata).at("_arg_x_0_0"), kCpu);
+
+  std::vector<Tensor> on_host;
+  RunMetadata consume_metadata;
+  s = consumer->RunCallable(consume_handle, {on_gpu[0]}, &on_host, &consume_metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);  // nothing more onto the GPU
+  EXPECT_EQ(device_to_host_copies - d2h_before, 1);  // w back to the host
+  EXPECT_EQ(Placement(consume_metadata).at("_arg_z_0_0"), kGpu);
+  EXPECT_EQ(Placement(consume_metadata).at("_retval_w_0_0"), kCpu);
+  ASSERT_EQ(on_host.size(), 1u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(on_host[0].flat<float>()(i), 1.5f + i);
+
+  // Synchronising fetches (fetch_skip_sync false, which TensorFlow refuses) works as well.
+  produce.set_fetch_skip_sync(false);
+  s = producer->MakeCallable(produce, &produce_handle);
+  ASSERT_TRUE(s.ok()) << s;
+  s = producer->RunCallable(produce_handle, {x}, &on_gpu, nullptr);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+}
+
 TEST(GpuPlacementTest, RunningOutOfDeviceMemoryFailsTheStepOnly) {
   auto session = MakeSession();
   ASSERT_TRUE(session->Create(ParseGraph(kFedIdentityGraph)).ok());

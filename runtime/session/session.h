@@ -112,9 +112,16 @@ class Session {
   // in the order of callable_options.feed. MakeCallable builds the step's executors, so errors
   // of names and placement come from it; RunCallable's feed_tensors must number the feeds
   // ("Expected N feed tensors, but got M") and fetch_tensors may be null only without fetches.
-  // Unknown handles and released ones are INVALID_ARGUMENT (callables.h). Sluice does not take
-  // tensor_connection, debug watches, or feed and fetch devices other than the host CPU
-  // (UNIMPLEMENTED). The defaults: UNIMPLEMENTED.
+  // Unknown handles and released ones are INVALID_ARGUMENT (callables.h).
+  // feed_devices/fetch_devices name, by tensor, the device whose memory a feed arrives in or a
+  // fetch stays in (default: the host CPU; a device the session lacks is INVALID_ARGUMENT):
+  // such a feed must already be in that device's memory (nothing checks; int32 always lives on
+  // the host), and such a fetch comes back in it, so that steps chain on a GPU without host
+  // copies. With fetch_skip_sync the run returns while the device may still be computing the
+  // fetch (work on the same GPU is ordered after it; anything else must Sync the device first);
+  // without it, the run synchronises the fetches' devices (TensorFlow refuses that setting with
+  // fetch devices). Sluice does not take tensor_connection or debug watches (UNIMPLEMENTED).
+  // The defaults: UNIMPLEMENTED.
   using CallableHandle = int64_t;
   virtual absl::Status MakeCallable(const CallableOptions& callable_options,
                                     CallableHandle* out_handle);
