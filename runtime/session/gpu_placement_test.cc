@@ -59,6 +59,12 @@ class HostEmulatedGpuContext : public GpuDeviceContext {
   absl::Status CopyDeviceToDevice(const Tensor& from, Tensor* to) override {
     return Copy(from, to);
   }
+  CopyCounts copy_counts() const override {
+    CopyCounts counts;
+    counts.host_to_device = host_to_device_copies;
+    counts.device_to_host = device_to_host_copies;
+    return counts;
+  }
   absl::Status SynchronizeCompute() override { return absl::OkStatus(); }
 
  private:

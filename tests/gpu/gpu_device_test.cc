@@ -1,6 +1,9 @@
 // The GPU device on a real GPU: what the session lists, cuBLAS products against the CPU's,
-// running out of device memory, large copies, and sessions sharing the GPU from many threads.
+// running out of device memory, large copies, callables chaining sessions on the GPU, and
+// sessions sharing the GPU from many threads.
 // Skipped without a GPU.
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -10,6 +13,9 @@
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "gtest/gtest.h"
+#include "runtime/device/gpu/gpu_physical_device.h"
+#include "runtime/framework/gpu/gpu_device_context.h"
+#include "runtime/session/session.h"
 #include "tests/gpu/gpu_test_util.h"
 
 namespace sluice {
@@ -207,6 +213,63 @@ TEST(GpuDeviceTest, LargeValuesCrossToTheGpuAndBackIntact) {
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_FALSE(outputs[0].SharesBufferWith(x));
   EXPECT_EQ(outputs[0].tensor_data(), x.tensor_data());
+}
+
+// Device-resident data (CallableOptions.feed_devices/fetch_devices): one session's output on
+// the GPU is the next session's input there; the device's copy statistics count one copy in
+// (the first feed) and one out (the last fetch).
+TEST(GpuDeviceTest, CallablesChainSessionsOnTheGpuWithoutHostCopies) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  auto producer = NewSessionOrDie();
+  ASSERT_TRUE(producer
+                  ->Create(ParseGraphOrDie(
+                      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: "
+                      "DT_FLOAT } } }\n"
+                      "node { name: 'y' op: 'Relu' input: 'x' device: '/device:GPU:0' "
+                      "attr { key: 'T' value { type: DT_FLOAT } } }\n"))
+                  .ok());
+  auto consumer = NewSessionOrDie();
+  ASSERT_TRUE(consumer
+                  ->Create(ParseGraphOrDie(
+                      "node { name: 'z' op: 'Placeholder' attr { key: 'dtype' value { type: "
+                      "DT_FLOAT } } }\n"
+                      "node { name: 'w' op: 'Tanh' input: 'z' device: '/device:GPU:0' "
+                      "attr { key: 'T' value { type: DT_FLOAT } } }\n"))
+                  .ok());
+  CallableOptions produce;
+  produce.add_feed("x");
+  produce.add_fetch("y");
+  (*produce.mutable_fetch_devices())["y"] = kGpu;
+  produce.set_fetch_skip_sync(true);
+  CallableOptions consume;
+  consume.add_feed("z");
+  consume.add_fetch("w");
+  (*consume.mutable_feed_devices())["z"] = kGpu;
+  Session::CallableHandle produce_handle = -1;
+  Session::CallableHandle consume_handle = -1;
+  ASSERT_TRUE(producer->MakeCallable(produce, &produce_handle).ok());
+  ASSERT_TRUE(consumer->MakeCallable(consume, &consume_handle).ok());
+
+  auto gpu = GpuPhysicalDevice::GetOrCreate(0, GpuPhysicalDevice::Options());
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  const GpuDeviceContext::CopyCounts before = (*gpu)->copy_counts();
+  const Tensor x = RandomTensor(DT_FLOAT, TensorShape({1000}), 9);
+  for (int step = 0; step < 3; ++step) {
+    std::vector<Tensor> on_gpu, on_host;
+    absl::Status s = producer->RunCallable(produce_handle, {x}, &on_gpu, nullptr);
+    ASSERT_TRUE(s.ok()) << s;
+    s = consumer->RunCallable(consume_handle, on_gpu, &on_host, nullptr);
+    ASSERT_TRUE(s.ok()) << s;
+    const auto xs = x.flat<float>();
+    const auto ws = on_host[0].flat<float>();
+    for (int i = 0; i < 1000; ++i) {
+      ASSERT_NEAR(ws(i), std::tanh(std::max(xs(i), 0.0f)), 2e-7) << "element " << i;
+    }
+  }
+  const GpuDeviceContext::CopyCounts after = (*gpu)->copy_counts();
+  EXPECT_EQ(after.host_to_device - before.host_to_device, 3);
+  EXPECT_EQ(after.device_to_host - before.device_to_host, 3);
+  EXPECT_EQ(after.device_to_device - before.device_to_device, 0);
 }
 
 TEST(GpuDeviceTest, SessionsShareTheGpuFromManyThreads) {

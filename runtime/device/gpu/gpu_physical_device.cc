@@ -176,6 +176,7 @@ void* GpuPhysicalDevice::Workspace(int64_t bytes) {
 
 absl::Status GpuPhysicalDevice::CopyHostToDevice(const Tensor& host, Tensor* device) {
   RETURN_IF_ERROR(CheckSameBytes(host, *device, "CopyHostToDevice"));
+  host_to_device_copies_.fetch_add(1, std::memory_order_relaxed);
   const size_t bytes = ByteSize(host);
   if (bytes == 0) return absl::OkStatus();
   RETURN_IF_ERROR(MakeCurrent());
@@ -208,6 +209,7 @@ absl::Status GpuPhysicalDevice::CopyHostToDevice(const Tensor& host, Tensor* dev
 
 absl::Status GpuPhysicalDevice::CopyDeviceToHost(const Tensor& device, Tensor* host) {
   RETURN_IF_ERROR(CheckSameBytes(device, *host, "CopyDeviceToHost"));
+  device_to_host_copies_.fetch_add(1, std::memory_order_relaxed);
   const size_t bytes = ByteSize(device);
   if (bytes == 0) return absl::OkStatus();
   RETURN_IF_ERROR(MakeCurrent());
@@ -226,12 +228,21 @@ absl::Status GpuPhysicalDevice::CopyDeviceToHost(const Tensor& device, Tensor* h
 
 absl::Status GpuPhysicalDevice::CopyDeviceToDevice(const Tensor& from, Tensor* to) {
   RETURN_IF_ERROR(CheckSameBytes(from, *to, "CopyDeviceToDevice"));
+  device_to_device_copies_.fetch_add(1, std::memory_order_relaxed);
   const size_t bytes = ByteSize(from);
   if (bytes == 0) return absl::OkStatus();
   RETURN_IF_ERROR(MakeCurrent());
   return CudaStatus(cudaMemcpyAsync(to->raw_data(), from.raw_data(), bytes,
                                     cudaMemcpyDeviceToDevice, compute_stream_),
                     "cudaMemcpyAsync within the GPU");
+}
+
+GpuDeviceContext::CopyCounts GpuPhysicalDevice::copy_counts() const {
+  CopyCounts counts;
+  counts.host_to_device = host_to_device_copies_.load(std::memory_order_relaxed);
+  counts.device_to_host = device_to_host_copies_.load(std::memory_order_relaxed);
+  counts.device_to_device = device_to_device_copies_.load(std::memory_order_relaxed);
+  return counts;
 }
 
 absl::Status GpuPhysicalDevice::SynchronizeCompute() {

@@ -25,6 +25,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +79,7 @@ class GpuPhysicalDevice : public GpuDeviceContext {
   absl::Status CopyHostToDevice(const Tensor& host, Tensor* device) override;
   absl::Status CopyDeviceToHost(const Tensor& device, Tensor* host) override;
   absl::Status CopyDeviceToDevice(const Tensor& from, Tensor* to) override;
+  CopyCounts copy_counts() const override;
   absl::Status SynchronizeCompute() override;
 
   // Runs `kernel` (which enqueues work) with this device current on the calling thread, one
@@ -117,6 +119,10 @@ class GpuPhysicalDevice : public GpuDeviceContext {
   cudaEvent_t h2d_done_ = nullptr;
   absl::Mutex device_to_host_mu_;
   cudaEvent_t compute_done_for_d2h_ = nullptr;
+
+  std::atomic<int64_t> host_to_device_copies_{0};
+  std::atomic<int64_t> device_to_host_copies_{0};
+  std::atomic<int64_t> device_to_device_copies_{0};
 };
 
 }  // namespace sluice

@@ -66,6 +66,15 @@ class GpuDeviceContext {
   virtual absl::Status CopyDeviceToHost(const Tensor& device, Tensor* host) = 0;
   // A copy within this device's memory, enqueued on the compute stream.
   virtual absl::Status CopyDeviceToDevice(const Tensor& from, Tensor* to) = 0;
+
+  // How many copies of each kind this device has made (begun) since the process started: the
+  // device's copy statistics, which tests read to see that data stayed on the device.
+  struct CopyCounts {
+    int64_t host_to_device = 0;
+    int64_t device_to_host = 0;
+    int64_t device_to_device = 0;
+  };
+  virtual CopyCounts copy_counts() const = 0;
   // Blocks until the compute stream is idle; returns the first asynchronous error.
   virtual absl::Status SynchronizeCompute() = 0;
 };
