@@ -35,6 +35,7 @@ enum class UnaryKind {
   kTanh,
   kSoftplus,
   kSoftsign,
+  kLeakyRelu,  // x > 0 ? x : alpha * x, alpha rounded to the element type
   kNeg,
   kAbs,
   kSquare,
@@ -64,13 +65,9 @@ enum class BinaryKind {
   kPow,
 };
 
-// y[i] = op(x[i]) for i < n.
-bool LaunchUnary(UnaryKind op, ElementType type, const void* x, void* y, int64_t n,
+// y[i] = op(x[i]) for i < n; `alpha` is LeakyRelu's (ignored by the other ops).
+bool LaunchUnary(UnaryKind op, ElementType type, const void* x, void* y, int64_t n, float alpha,
                  CUstream_st* stream);
-
-// y[i] = x[i] > 0 ? x[i] : alpha * x[i] for i < n, alpha rounded to the element type.
-bool LaunchLeakyRelu(ElementType type, float alpha, const void* x, void* y, int64_t n,
-                     CUstream_st* stream);
 
 // Which operand of a flat binary op repeats its single element.
 enum class ScalarOperand { kNone, kX, kY };

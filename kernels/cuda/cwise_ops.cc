@@ -35,6 +35,7 @@ class GpuUnaryOp : public OpKernel {
  public:
   explicit GpuUnaryOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ToElementType(input_type(0), &type_));
+    if (kOp == UnaryKind::kLeakyRelu) OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -45,36 +46,13 @@ class GpuUnaryOp : public OpKernel {
     CUstream_st* stream = ComputeStream(ctx);
     if (stream == nullptr) return;
     const bool launched =
-        LaunchUnary(kOp, type_, x.raw_data(), y->raw_data(), x.NumElements(), stream);
+        LaunchUnary(kOp, type_, x.raw_data(), y->raw_data(), x.NumElements(), alpha_, stream);
     OP_REQUIRES_OK(ctx, LaunchStatus(launched, *this));
   }
 
  private:
   ElementType type_ = ElementType::kFloat;
-};
-
-class GpuLeakyReluOp : public OpKernel {
- public:
-  explicit GpuLeakyReluOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ToElementType(input_type(0), &type_));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("alpha", &alpha_));
-  }
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    Tensor* y = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, x.shape(), &y));
-    if (x.NumElements() == 0) return;
-    CUstream_st* stream = ComputeStream(ctx);
-    if (stream == nullptr) return;
-    const bool launched =
-        LaunchLeakyRelu(type_, alpha_, x.raw_data(), y->raw_data(), x.NumElements(), stream);
-    OP_REQUIRES_OK(ctx, LaunchStatus(launched, *this));
-  }
-
- private:
-  ElementType type_ = ElementType::kFloat;
-  float alpha_ = 0.2f;
+  float alpha_ = 0.2f;  // LeakyRelu's
 };
 
 template <BinaryKind kOp>
@@ -199,7 +177,7 @@ REGISTER_GPU("Sigmoid", GpuUnaryOp<UnaryKind::kSigmoid>)
 REGISTER_GPU("Tanh", GpuUnaryOp<UnaryKind::kTanh>)
 REGISTER_GPU("Softplus", GpuUnaryOp<UnaryKind::kSoftplus>)
 REGISTER_GPU("Softsign", GpuUnaryOp<UnaryKind::kSoftsign>)
-REGISTER_GPU("LeakyRelu", GpuLeakyReluOp)
+REGISTER_GPU("LeakyRelu", GpuUnaryOp<UnaryKind::kLeakyRelu>)
 REGISTER_GPU("Neg", GpuUnaryOp<UnaryKind::kNeg>)
 REGISTER_GPU("Abs", GpuUnaryOp<UnaryKind::kAbs>)
 REGISTER_GPU("Square", GpuUnaryOp<UnaryKind::kSquare>)

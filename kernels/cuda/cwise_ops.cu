@@ -32,8 +32,11 @@ void Unary(const void* x, void* y, int64_t n, CUstream_st* stream, F<S> f = F<S>
 
 // Every unary op by kind; the switch has no default, so a new kind without a case warns.
 template <typename S>
-bool UnaryOf(UnaryKind op, const void* x, void* y, int64_t n, CUstream_st* stream) {
+bool UnaryOf(UnaryKind op, const void* x, void* y, int64_t n, float alpha, CUstream_st* stream) {
   switch (op) {
+    case UnaryKind::kLeakyRelu:
+      Unary<S, LeakyReluFunctor>(x, y, n, stream, LeakyReluFunctor<S>{Constant<S>(alpha)});
+      return true;
     case UnaryKind::kRelu:
       Unary<S, ReluFunctor>(x, y, n, stream);
       return true;
@@ -224,20 +227,12 @@ __global__ void BiasAddKernel(const S* value, const S* bias, S* out, int64_t n, 
 
 }  // namespace
 
-bool LaunchUnary(UnaryKind op, ElementType type, const void* x, void* y, int64_t n,
+bool LaunchUnary(UnaryKind op, ElementType type, const void* x, void* y, int64_t n, float alpha,
                  CUstream_st* stream) {
   bool launched = false;
   const bool known = VisitFloatType(
-      type, [&](auto tag) { launched = UnaryOf<decltype(tag)>(op, x, y, n, stream); });
+      type, [&](auto tag) { launched = UnaryOf<decltype(tag)>(op, x, y, n, alpha, stream); });
   return known && launched;
-}
-
-bool LaunchLeakyRelu(ElementType type, float alpha, const void* x, void* y, int64_t n,
-                     CUstream_st* stream) {
-  return VisitFloatType(type, [&](auto tag) {
-    using S = decltype(tag);
-    Unary<S, LeakyReluFunctor>(x, y, n, stream, LeakyReluFunctor<S>{Constant<S>(alpha)});
-  });
 }
 
 bool LaunchBinaryFlat(BinaryKind op, ElementType type, const void* x, const void* y, void* z,
