@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -201,7 +202,9 @@ struct PassInputs {
   RemapperOptions remapper;
   MlirClusteringOptions clustering;
   ElementwiseFusionOptions elementwise;
-  AutoMixedPrecisionOptions mixed_precision_options;
+  // Set only when some target is on: the op lists are hundreds of strings, not worth
+  // building for the signatures (nearly all) that run without the rewrite.
+  std::optional<AutoMixedPrecisionOptions> mixed_precision_options;
 
   // The importer's shapes, for the first constant folding only (it does not tell the refiner
   // of its own changes).
@@ -243,19 +246,22 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   elementwise.protected_names = named;
   elementwise.kernel_exists = opts.kernel_exists;
   const RewriterConfig& rewrite = opts.rewrite_options;
-  mixed_precision_options.float16_on_gpu = MixedPrecisionToggleOn(
-      rewrite.auto_mixed_precision(), std::getenv("TF_ENABLE_AUTO_MIXED_PRECISION"));
-  mixed_precision_options.bfloat16_on_cpu =
+  const bool float16_on_gpu = MixedPrecisionToggleOn(rewrite.auto_mixed_precision(),
+                                                     std::getenv("TF_ENABLE_AUTO_MIXED_PRECISION"));
+  const bool bfloat16_on_cpu =
       MixedPrecisionToggleOn(rewrite.auto_mixed_precision_onednn_bfloat16(), nullptr) ||
       MixedPrecisionToggleOn(rewrite.auto_mixed_precision_mkl(), nullptr);
-  const auto getenv = [](const char* name) -> const char* { return std::getenv(name); };
-  ApplyListOverrides(getenv, &mixed_precision_options.float16_lists);
-  ApplyListOverrides(getenv, &mixed_precision_options.bfloat16_lists);
-  mixed_precision_options.protected_names = named;
-  mixed_precision_options.kernel_exists = opts.kernel_exists;
-  mixed_precision =
-      static_cast<bool>(opts.kernel_exists) &&
-      (mixed_precision_options.float16_on_gpu || mixed_precision_options.bfloat16_on_cpu);
+  mixed_precision = static_cast<bool>(opts.kernel_exists) && (float16_on_gpu || bfloat16_on_cpu);
+  if (mixed_precision) {
+    AutoMixedPrecisionOptions& amp = mixed_precision_options.emplace();
+    amp.float16_on_gpu = float16_on_gpu;
+    amp.bfloat16_on_cpu = bfloat16_on_cpu;
+    const auto getenv = [](const char* name) -> const char* { return std::getenv(name); };
+    ApplyListOverrides(getenv, &amp.float16_lists);
+    ApplyListOverrides(getenv, &amp.bfloat16_lists);
+    amp.protected_names = named;
+    amp.kernel_exists = opts.kernel_exists;
+  }
 }
 
 // Constant folding's failures are logged and treated as "nothing folded", as TensorFlow's
@@ -300,7 +306,7 @@ bool FoldingAfterMixedPrecision(const PassInputs& in) {
 }
 
 absl::Status RunMixedPrecision(PassInputs& in, Graph* g, bool* changed) {
-  RETURN_IF_ERROR(AutoMixedPrecision(in.mixed_precision_options, g, changed));
+  RETURN_IF_ERROR(AutoMixedPrecision(*in.mixed_precision_options, g, changed));
   in.mixed_precision_changed = *changed;
   return absl::OkStatus();
 }
