@@ -39,7 +39,7 @@ LAYERS = {
     "runtime/framework/gpu": ["graph/core"],
     # What kernels are written against: OpKernel, contexts, kernel registry, rendezvous,
     # cancellation, resources, call frames, custom-op loading.
-    "runtime/framework": ["graph/import", "graph/ops", "runtime/framework/gpu"],
+    "runtime/framework": ["graph/import", "graph/ops", "runtime/framework/gpu", "numerics"],
     # Kernel implementations: the kernel-facing framework and graph/ only.
     "kernels": ["runtime/framework", "compiler"],
     # Devices, their factories and allocators, the options they are made from.

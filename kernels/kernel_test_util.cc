@@ -1,12 +1,14 @@
 // KernelTest: builds one kernel on a CPU test device and runs it the way the executor does.
 #include "kernels/kernel_test_util.h"
 
+#include <functional>
 #include <utility>
 
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/tensor_types.h"
+#include "numerics/float_environment.h"
 #include "runtime/framework/create_op_kernel.h"
 #include "runtime/framework/resource_var.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -41,8 +43,23 @@ void NodeDefBuilder::TensorAttr(const std::string& name, const Tensor& value) {
   AddNodeAttr(name, proto, &node_);
 }
 
+namespace {
+
+// Eigen's standard threads, each in the kernels' floating-point mode for its whole life, as a
+// session's pool threads are (numerics/float_environment.h).
+struct FlushingThreadEnvironment : Eigen::StlThreadEnvironment {
+  EnvThread* CreateThread(std::function<void()> f) {
+    return new EnvThread([f = std::move(f)] {
+      const numerics::ScopedFlushDenormals flush;
+      f();
+    });
+  }
+};
+
+}  // namespace
+
 KernelTest::KernelTest()
-    : thread_pool_(std::make_unique<Eigen::ThreadPool>(2)),
+    : thread_pool_(std::make_unique<Eigen::ThreadPoolTempl<FlushingThreadEnvironment>>(2)),
       eigen_device_(std::make_unique<Eigen::ThreadPoolDevice>(thread_pool_.get(), 2)),
       device_(std::make_unique<CpuTestDevice>()) {
   device_->set_eigen_cpu_device(eigen_device_.get());
@@ -129,7 +146,11 @@ absl::Status KernelTest::RunOpKernel() {
   params_->step_container = &step_container_;
   params_->call_frame = call_frame_;
   context_ = std::make_unique<OpKernelContext>(params_.get());
-  kernel_->Compute(context_.get());
+  {
+    // The mode a session's kernels run in (TensorFlow's: subnormals flushed).
+    const numerics::ScopedFlushDenormals flush;
+    kernel_->Compute(context_.get());
+  }
   for (int i = 0; i < context_->num_outputs(); ++i) {
     outputs_.push_back(context_->release_output(i));
   }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "graph/core/errors.h"
+#include "numerics/float_environment.h"
 #include "runtime/device/device_factory.h"
 #include "runtime/device/session_options.h"
 #include "runtime/framework/create_op_kernel.h"
@@ -64,7 +65,12 @@ absl::Status DeviceKernelRunner::Run(Device* device, const NodeDef& node_def,
   params.device = device;
   params.inputs = values;
   OpKernelContext context(&params);
-  device->Compute(kernel.get(), &context);
+  {
+    // A session's mode on the CPU (TensorFlow's: subnormals flushed; its GPU kernels flush
+    // too, built with nvcc's -ftz=true).
+    const numerics::ScopedFlushDenormals flush;
+    device->Compute(kernel.get(), &context);
+  }
   RETURN_IF_ERROR(context.status());
 
   for (int i = 0; i < context.num_outputs(); ++i) {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
+#include "numerics/float_environment.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/device/team_placement.h"
 #include "runtime/device/thread_pool.h"
@@ -61,6 +62,39 @@ absl::StatusOr<std::shared_ptr<IntraOpThreadPool>> SharedPool(int num_threads,
 // The OpenMP thread count this thread was last given by a CpuDevice (0: never).
 thread_local int omp_threads_of_this_thread = 0;
 
+// How many of this thread's OpenMP workers (team members, this thread included) were given
+// which flush mode (numerics::DenormalMode) by GiveOmpWorkersThisThreadsMode.
+thread_local int omp_team_given_mode = 0;
+thread_local uint64_t omp_mode_given = 0;
+
+// Team bodies without shared data, so that no worker reads memory the master wrote (libgomp
+// hands work over through synchronisation ThreadSanitizer does not see).
+void FlushInThisTeam() {
+#pragma omp parallel
+  { numerics::SetDenormalMode(numerics::kFlushDenormalsMode); }
+}
+void KeepDenormalsInThisTeam() {
+#pragma omp parallel
+  { numerics::SetDenormalMode(0); }
+}
+
+// libgomp's workers are threads this thread started, each in the mode this thread had then,
+// and kept for its later teams. A worker started while this thread was in another mode (before
+// a step, by the caller's own OpenMP code) would compute a oneDNN primitive's share without
+// flushing; so whenever the team grows or this thread's mode changes, one empty team region
+// gives every worker this thread's mode.
+void GiveOmpWorkersThisThreadsMode(int team) {
+  const uint64_t mode = numerics::DenormalMode();
+  if (team <= omp_team_given_mode && mode == omp_mode_given) return;
+  if (mode != 0) {
+    FlushInThisTeam();
+  } else {
+    KeepDenormalsInThisTeam();
+  }
+  omp_team_given_mode = team;
+  omp_mode_given = mode;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CpuDevice>> CpuDevice::Create(const DeviceAttributes& attributes,
@@ -92,6 +126,7 @@ void CpuDevice::SetOmpThreadsForCurrentThread(int team) const {
     omp_set_num_threads(team);
     omp_threads_of_this_thread = team;
   }
+  if (team > 1) GiveOmpWorkersThisThreadsMode(team);
 }
 
 void CpuDevice::Compute(OpKernel* op_kernel, OpKernelContext* context) {

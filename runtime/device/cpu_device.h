@@ -30,6 +30,11 @@
 // CPU. Cheap kernels run with a team of one and claim nothing. A device with more than one
 // thread keeps the process's load sampler running (core_budget.h).
 //
+// Every kernel computes in TensorFlow's floating-point mode, subnormals flushed to zero
+// (numerics/float_environment.h): the pool threads are in it, the executor sets it on the thread
+// that runs a step, and a team's OpenMP workers are given their master's mode when the team grows
+// or that mode changes.
+//
 // Devices report TensorFlow's CPU memory_limit (256 MiB, informational only: allocation is
 // bounded by physical memory, see graph/core/allocator.h), unless the session sets
 // SessionOptions::memory_limit_bytes: then each device's allocator holds its tensors to that

@@ -10,6 +10,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
+#include "numerics/float_environment.h"
 #include "runtime/device/session_options.h"
 
 namespace sluice {
@@ -64,6 +65,8 @@ class ParkedThreads {
   };
 
   static void Run(Slot& slot) {
+    // Every pool thread computes in TensorFlow's mode for its whole life.
+    const numerics::ScopedFlushDenormals flush;
     std::function<void()> work;
     {
       absl::MutexLock lock(&slot.mu, absl::Condition(&slot.released));

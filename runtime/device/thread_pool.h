@@ -8,6 +8,9 @@
 // thread its worker loop. When the system refuses a thread (a thread limit, `ulimit -v`, memory),
 // the threads already started are released and joined, and the caller gets RESOURCE_EXHAUSTED.
 //
+// Every thread of a pool flushes subnormal numbers to zero, as TensorFlow's pool threads do
+// (numerics/float_environment.h).
+//
 // Thread-safe as Eigen's pool is; the pool joins its threads when destroyed.
 #ifndef SLUICE_RUNTIME_DEVICE_THREAD_POOL_H_
 #define SLUICE_RUNTIME_DEVICE_THREAD_POOL_H_

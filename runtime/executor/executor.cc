@@ -31,6 +31,13 @@
 // lock is taken per node: slots are written by the one producer of each slot before the
 // release-decrement that makes the consumer ready, and read after it.
 //
+// Kernels run in TensorFlow's floating-point mode, subnormal numbers flushed to zero
+// (numerics/float_environment.h): pool threads are always in it, and Process sets it on the
+// thread that calls it (a caller's, a device callback's) for as long as it runs. TensorFlow's
+// kernels run on its pools' threads, which are in that mode; only a step it runs in the caller's
+// thread (RunOptions.inter_op_thread_pool -1) computes in the caller's mode, and then only the
+// shares of kernels that Eigen does not hand to the intra-op pool. Sluice flushes there too.
+//
 // A Const (its kernel's const_tensor()) is not run: its value is copied to the readers'
 // slots, sharing the kernel's buffer, unless step stats are collected (they time every node).
 //
@@ -67,6 +74,7 @@
 #include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "graph/op/node_def_util.h"
+#include "numerics/float_environment.h"
 #include "proto/step_stats.pb.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/device/device.h"
@@ -317,6 +325,7 @@ void ExecutorState::HoldWhileDispatching(Fn dispatch) {
 }
 
 void ExecutorState::Process(absl::Span<const int32_t> initial, int32_t deferred) {
+  const numerics::ScopedFlushDenormals flush;
   // Popped from the back: reversed so that `initial` runs in order.
   ReadyList inline_ready(initial.rbegin(), initial.rend());
   int cheap_since_deferred = 0;

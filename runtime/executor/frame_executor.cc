@@ -18,6 +18,7 @@
 #include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor_types.h"
+#include "numerics/float_environment.h"
 #include "proto/step_stats.pb.h"
 #include "runtime/device/core_budget.h"
 #include "runtime/executor/control_flow_info.h"
@@ -339,6 +340,8 @@ struct FrameStepState::AsyncState {
 };
 
 void FrameStepState::Process(TaggedReadyList ready) {
+  // TensorFlow's floating-point mode, as the local executor's Process sets it (executor.cc).
+  const numerics::ScopedFlushDenormals flush;
   TaggedReadyList local;
   Schedule(&ready, &local);
   while (!local.empty()) {

@@ -13,6 +13,7 @@
 #include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
+#include "numerics/float_environment.h"
 #include "proto/node_def.pb.h"
 #include "runtime/device/thread_pool.h"
 #include "runtime/framework/create_op_kernel.h"
@@ -147,7 +148,11 @@ absl::Status HostConstantEvaluator::RunKernel(const Node& node, std::vector<Tens
   params.device = device;
   params.inputs = slots;
   OpKernelContext context(&params);
-  kernel->Compute(&context);  // Blocks until done for asynchronous kernels too.
+  {
+    // TensorFlow folds constants in its kernels' mode: subnormals flushed to zero.
+    const numerics::ScopedFlushDenormals flush;
+    kernel->Compute(&context);  // Blocks until done for asynchronous kernels too.
+  }
   if (!context.status().ok()) return AttachDef(context.status(), node.def());
 
   outputs->clear();

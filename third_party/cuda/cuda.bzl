@@ -17,6 +17,9 @@ NVCC_FLAGS = [
     "-ccbin /usr/bin/g++",
     "-Xcompiler -fPIC",
     "--expt-relaxed-constexpr",
+    # Single-precision subnormals flushed to zero, as TensorFlow builds its GPU kernels
+    # (nvcc's ftz=true) and as Sluice's CPU threads run (numerics/float_environment.h).
+    "-ftz=true",
     "-gencode arch=compute_90,code=sm_90",
     "-gencode arch=compute_90,code=compute_90",
     "-I.",
