@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -238,6 +239,24 @@ class Generator : public MlirTextBuilder {
   // `computed` (the op's packet path written out), except where this group of elements
   // reaches the value's last size % P elements, which Eigen computes with its scalar form:
   // there, the kernel's own functor through the callback.
+  // `computed`, or the kernel's values (a callback) when the i1 `condition` holds.
+  std::string CallbackIf(const std::string& condition, int id, const std::string& computed,
+                         const std::string& x, int width, ValueKind kind,
+                         const std::string& column_i64) {
+    const std::string result = Fresh();
+    Line(absl::StrCat(result, " = scf.if ", condition, " -> (", Type(width), ") {"));
+    Indent(2);
+    const std::string called = Callback(id, x, width, kind, column_i64);
+    Line(absl::StrCat("scf.yield ", called, " : ", Type(width)));
+    Indent(-2);
+    Line("} else {");
+    Indent(2);
+    Line(absl::StrCat("scf.yield ", computed, " : ", Type(width)));
+    Indent(-2);
+    Line("}");
+    return result;
+  }
+
   std::string UnlessScalarTail(int id, const std::string& computed, const std::string& x, int width,
                                ValueKind kind, const std::string& column_i64,
                                const std::string& also = "") {
@@ -252,18 +271,7 @@ class Generator : public MlirTextBuilder {
     std::string in_tail =
         Assign(absl::StrCat("arith.cmpi sgt, ", group_end, ", ", vector_end, " : i64"));
     if (!also.empty()) in_tail = Assign(absl::StrCat("arith.ori ", in_tail, ", ", also, " : i1"));
-    const std::string result = Fresh();
-    Line(absl::StrCat(result, " = scf.if ", in_tail, " -> (", Type(width), ") {"));
-    Indent(2);
-    const std::string called = Callback(id, x, width, kind, column_i64);
-    Line(absl::StrCat("scf.yield ", called, " : ", Type(width)));
-    Indent(-2);
-    Line("} else {");
-    Indent(2);
-    Line(absl::StrCat("scf.yield ", computed, " : ", Type(width)));
-    Indent(-2);
-    Line("}");
-    return result;
+    return CallbackIf(in_tail, id, computed, x, width, kind, column_i64);
   }
 
   std::string Unary(absl::string_view op, const std::string& x, int width, ValueKind kind,
@@ -275,20 +283,27 @@ class Generator : public MlirTextBuilder {
     }
     if (options_.eigen_rationals && op == "Log") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,
-                              column_i64, EmitAnyPositiveSubnormal(*this, x, width));
+                              column_i64);
     }
     // The correctly rounded square root, as the kernel's (numerics/sqrt.h): LLVM lowers
     // math.sqrt without fast-math flags to the sqrt instruction, on every CPU.
     if (op == "Sqrt") return Assign(absl::StrCat("math.sqrt ", x, " : ", Type(width)));
     if (options_.eigen_rationals && options_.avx_rsqrt && op == "Rsqrt") {
-      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenRsqrt(*this, x, width), x, width,
-                              kind, column_i64);
+      // The kernel recomputes FLT_MIN <= x < 2^-124, where Eigen's Newton step underflows.
+      return UnlessScalarTail(
+          ClusterCallbackId(op), EmitEigenRsqrt(*this, x, width), x, width, kind, column_i64,
+          EmitAnyMagnitudeIn(*this, x, std::numeric_limits<float>::min(), 0x1p-124f, width));
     }
     if (options_.eigen_rationals && op == "Sigmoid") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,
                               kind, column_i64);
     }
-    if (options_.eigen_rationals && op == "Erf") return EmitEigenErf(*this, x, width);
+    if (options_.eigen_rationals && op == "Erf") {
+      // The kernel recomputes FLT_MIN <= |x| < 2^-119, where Eigen's first product underflows.
+      return CallbackIf(
+          EmitAnyMagnitudeIn(*this, x, std::numeric_limits<float>::min(), 0x1p-119f, width),
+          ClusterCallbackId(op), EmitEigenErf(*this, x, width), x, width, kind, column_i64);
+    }
     if (options_.eigen_rationals && op == "Tanh") return EmitEigenTanh(*this, x, width);
     const int id = ClusterCallbackId(op);
     if (id >= 0) return Callback(id, x, width, kind, column_i64);

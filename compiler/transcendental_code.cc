@@ -254,11 +254,13 @@ std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& a, int widt
   return mlir.Select(not_normal_finite, y, newton, width);
 }
 
-std::string EmitAnyPositiveSubnormal(MlirTextBuilder& mlir, const std::string& x, int width) {
-  const std::string positive = mlir.Compare("ogt", x, mlir.Float(0.0f, width), width);
-  const std::string small =
-      mlir.Compare("olt", x, mlir.Float(std::numeric_limits<float>::min(), width), width);
-  const std::string both = mlir.And(positive, small, width);
+std::string EmitAnyMagnitudeIn(MlirTextBuilder& mlir, const std::string& x, float lo, float hi,
+                               int width) {
+  const std::string magnitude =
+      mlir.Assign(absl::StrCat("math.abs ", x, " : ", MlirTextBuilder::Type(width)));
+  const std::string large_enough = mlir.Compare("oge", magnitude, mlir.Float(lo, width), width);
+  const std::string small = mlir.Compare("olt", magnitude, mlir.Float(hi, width), width);
+  const std::string both = mlir.And(large_enough, small, width);
   if (width == 1) return both;
   return mlir.Assign(absl::StrCat("vector.reduction <or>, ", both, " : ",
                                   MlirTextBuilder::BoolType(width), " into i1"));

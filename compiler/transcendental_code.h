@@ -33,8 +33,11 @@ std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);
 // approximation (AVX's vrsqrtps, through MLIR's x86vector dialect) and one Newton step.
 std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& x, int width);
 
-// An i1: whether any lane of `x` is a positive subnormal (Log's kernel takes std::log there).
-std::string EmitAnyPositiveSubnormal(MlirTextBuilder& mlir, const std::string& x, int width);
+// An i1: whether any lane of `x` has lo <= |x| < hi: the inputs whose results the kernel
+// recomputes after Eigen's pass (kernels/cpu/unary/unary_functors.h), for which the cluster
+// calls the kernel back.
+std::string EmitAnyMagnitudeIn(MlirTextBuilder& mlir, const std::string& x, float lo, float hi,
+                               int width);
 
 }  // namespace sluice
 

@@ -43,6 +43,13 @@ inline bool IsNan(T a) {  // real types only
   }
 }
 
+// A subnormal float or double as the signed zero that arithmetic reads it as in the kernels'
+// floating-point mode (numerics/float_environment.h), for functions that look at bits.
+template <typename T>
+inline T SubnormalAsZero(T x) {
+  return std::fabs(x) < std::numeric_limits<T>::min() ? std::copysign(T(0), x) : x;
+}
+
 // Integer division and remainder that never trap; b != 0 (checked by the kernel).
 template <typename T>
 inline T TruncDivInt(T a, T b) {
@@ -209,6 +216,12 @@ struct PowFunctor : CwiseFunctor<T> {
         base = WrappingMul(base, base);
       }
       return result;
+    } else if constexpr (std::is_floating_point_v<T>) {
+      // TensorFlow's pow returns x itself for y == 1 and otherwise reads a subnormal
+      // operand as the zero it is in its kernels' mode; the C library's pow looks at the
+      // operands' bits (pow(-1e-40, 0.5) would be NaN, not 0).
+      if (b == T(1)) return a;
+      return std::pow(SubnormalAsZero(a), SubnormalAsZero(b));
     } else {
       using M = MathType<T>;
       return static_cast<T>(std::pow(static_cast<M>(a), static_cast<M>(b)));

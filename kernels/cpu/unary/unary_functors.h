@@ -11,6 +11,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -66,8 +67,18 @@ template <typename T>
 using AbsFunctor = IntOrEigen<T, WrappingAbs, ei::scalar_abs_op<T>>;
 template <typename T>
 using SquareFunctor = IntOrEigen<T, WrappingSquare, ei::scalar_square_op<T>>;
+// Float and double Sign: 1 or -1, else the input's magnitude (+0 for either zero, NaN for NaN,
+// and a subnormal, neither above nor below zero as the processor compares it, as its
+// magnitude), which is TensorFlow 2.21's; Eigen 3.4's gives 0 for a subnormal.
 template <typename T>
-using SignFunctor = EigenUnaryFunctor<T, ei::scalar_sign_op<T>>;
+struct SignOrSelf {
+  static T Apply(T x) { return x > T(0) ? T(1) : (x < T(0) ? T(-1) : std::fabs(x)); }
+};
+template <typename T>
+using SignFunctor = std::conditional_t<
+    std::is_floating_point_v<T>,
+    ScalarUnaryFunctor<T, T, SignOrSelf<T>, ei::functor_traits<ei::scalar_sign_op<T>>::Cost>,
+    EigenUnaryFunctor<T, ei::scalar_sign_op<T>>>;
 // 1/z as conj(z) / |z|^2, as TensorFlow's vectorised complex division computes it (so
 // 1/0 is NaN + NaN i, where std::complex would give an infinity).
 template <typename T>
@@ -123,6 +134,25 @@ using SqrtFunctor =
     std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, double>, ExactSqrtFunctor<T>,
                        EigenUnaryFunctor<T, ei::scalar_sqrt_op<T>>>;
 
+// EigenWithFixups runs Eigen's functor over the tensor, then recomputes the elements for
+// which Fixup::Needs(x) holds with Fixup::Apply(x). Those elements are noted before y is
+// written, as y may be x's own buffer.
+template <typename T, typename EigenOp, typename Fixup>
+struct EigenWithFixups : EigenUnaryFunctor<T, EigenOp> {
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    const T* in = x.data();
+    const Eigen::Index n = x.size();
+    std::vector<std::pair<Eigen::Index, T>> fixups;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (Fixup::Needs(in[i])) fixups.emplace_back(i, in[i]);
+    }
+    y = x.unaryExpr(EigenOp());
+    T* out = y.data();
+    for (const auto& [i, v] : fixups) out[i] = Fixup::Apply(v);
+  }
+};
+
 // half and bfloat16 Rsqrt: 1 / sqrt(x) in float, rounded once to the type, which is
 // TensorFlow's for every half and every bfloat16 (subnormals aside, as for Sqrt). Eigen 3.4's
 // functor divides in the type itself after rounding the root to it, two roundings that differ
@@ -135,43 +165,66 @@ struct RsqrtThroughFloat {
 template <typename T>
 inline constexpr bool kIsHalfOrBfloat16 =
     std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
+//
+// Float Rsqrt of the smallest normal numbers: Eigen's Newton step multiplies x by -1/2, which
+// for x below 2^-125 is subnormal and flushed to zero in the kernels' mode
+// (numerics/float_environment.h), leaving the approximation times 3/2 (rsqrt(FLT_MIN) would
+// be 1.38e19, not 2^63). Those inputs are recomputed as 1 / sqrt(x), correctly rounded twice,
+// which is TensorFlow's value for them. Compiled clusters call back for a group holding one.
+constexpr float kSmallestFloatForEigenRsqrt = 0x1p-124f;
+struct TinyFloatRsqrtFixup {
+  static bool Needs(float x) {
+    return x >= std::numeric_limits<float>::min() && x < kSmallestFloatForEigenRsqrt;
+  }
+  static float Apply(float x) { return 1.0f / std::sqrt(x); }
+};
 template <typename T>
-using RsqrtFunctor =
-    std::conditional_t<kIsHalfOrBfloat16<T>,
-                       ScalarUnaryFunctor<T, T, RsqrtThroughFloat<T>,
-                                          ei::functor_traits<ei::scalar_rsqrt_op<T>>::Cost>,
-                       EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>>;
+using RsqrtFunctor = std::conditional_t<
+    kIsHalfOrBfloat16<T>,
+    ScalarUnaryFunctor<T, T, RsqrtThroughFloat<T>,
+                       ei::functor_traits<ei::scalar_rsqrt_op<T>>::Cost>,
+    std::conditional_t<std::is_same_v<T, float>,
+                       EigenWithFixups<float, ei::scalar_rsqrt_op<float>, TinyFloatRsqrtFixup>,
+                       EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>>>;
 template <typename T>
 using ExpFunctor = EigenUnaryFunctor<T, ei::scalar_exp_op<T>>;
 template <typename T>
 using Expm1Functor = EigenUnaryFunctor<T, ei::scalar_expm1_op<T>>;
-// Eigen 3.4's vectorised float and double log treats subnormal inputs as the smallest
-// normal number (log(1e-45f) comes out -87.3, not -103.3). Subnormal elements are therefore
-// recomputed with std::log after Eigen's pass; every other element gets Eigen's value
-// whatever else its range holds, so a result does not depend on how a tensor was split.
-// The subnormals are noted before y is written, as y may be x's own buffer.
+// Kernels read a subnormal input as the signed zero TensorFlow's kernels read it as (the
+// processor's denormals-are-zero mode, numerics/float_environment.h), but some of Eigen 3.4's
+// functions look at an input's bits rather than its value: its scalar float log (the C
+// library's, used for the elements a vectorised loop leaves over) gives -103.97 for 2e-44,
+// and its log1p returns a tiny input itself, bits and all. Subnormal elements are therefore
+// recomputed from their zero after Eigen's pass, which is what TensorFlow's vectorised loops
+// give (log -inf, log1p a zero), wherever the element falls in a tensor's split. The
+// subnormals are noted before y is written, as y may be x's own buffer.
+// From the bits: in the kernels' mode a subnormal compares equal to zero, and GCC's
+// std::fpclassify compares.
 template <typename T>
-struct SubnormalExactLog : EigenUnaryFunctor<T, ei::scalar_log_op<T>> {
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    const T* in = x.data();
-    const Eigen::Index n = x.size();
-    std::vector<std::pair<Eigen::Index, T>> subnormals;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (IsSubnormal(in[i])) subnormals.emplace_back(i, in[i]);
-    }
-    y = x.unaryExpr(ei::scalar_log_op<T>());
-    T* out = y.data();
-    for (const auto& [i, v] : subnormals) out[i] = std::log(v);
-  }
-  static bool IsSubnormal(T v) { return v > T(0) && v < std::numeric_limits<T>::min(); }
+inline bool IsSubnormalBits(T x) {
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr int kMantissaBits = std::numeric_limits<T>::digits - 1;
+  Bits bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  const Bits magnitude = bits & ~(Bits{1} << (sizeof(T) * 8 - 1));
+  return magnitude != 0 && (magnitude >> kMantissaBits) == 0;
+}
+
+template <typename T, typename EigenOp>
+struct SubnormalAsZeroFixup {
+  static bool Needs(T x) { return IsSubnormalBits(x); }
+  static T Apply(T x) { return EigenOp()(std::copysign(T(0), x)); }
 };
 
+template <typename T, typename EigenOp>
+using FloatSubnormalsReadAsZero =
+    std::conditional_t<std::is_floating_point_v<T>,
+                       EigenWithFixups<T, EigenOp, SubnormalAsZeroFixup<T, EigenOp>>,
+                       EigenUnaryFunctor<T, EigenOp>>;
 template <typename T>
-using LogFunctor = std::conditional_t<std::is_floating_point_v<T>, SubnormalExactLog<T>,
-                                      EigenUnaryFunctor<T, ei::scalar_log_op<T>>>;
+using LogFunctor = FloatSubnormalsReadAsZero<T, ei::scalar_log_op<T>>;
 template <typename T>
-using Log1pFunctor = EigenUnaryFunctor<T, ei::scalar_log1p_op<T>>;
+using Log1pFunctor = FloatSubnormalsReadAsZero<T, ei::scalar_log1p_op<T>>;
 template <typename T>
 using SinFunctor = EigenUnaryFunctor<T, ei::scalar_sin_op<T>>;
 template <typename T>
@@ -180,8 +233,23 @@ template <typename T>
 using TanhFunctor = EigenUnaryFunctor<T, ei::scalar_tanh_op<T>>;
 template <typename T>
 using SigmoidFunctor = EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>;
+// Float Erf of tiny normal numbers: Eigen's rational function starts with x times a constant
+// of about -0.016, subnormal for |x| below about 7e-37 and flushed to zero in the kernels'
+// mode, so Eigen returns 0 there. erf(x) is x * 2/sqrt(pi) to float precision that close to
+// 0 (TensorFlow's value within an ulp). Compiled clusters call back for a group holding one.
+constexpr float kSmallestFloatForEigenErf = 0x1p-119f;
+struct TinyFloatErfFixup {
+  static bool Needs(float x) {
+    const float a = std::fabs(x);
+    return a >= std::numeric_limits<float>::min() && a < kSmallestFloatForEigenErf;
+  }
+  static float Apply(float x) { return x * 1.12837916709551257f; }
+};
 template <typename T>
-using ErfFunctor = EigenUnaryFunctor<T, ei::scalar_erf_op<T>>;
+using ErfFunctor =
+    std::conditional_t<std::is_same_v<T, float>,
+                       EigenWithFixups<float, ei::scalar_erf_op<float>, TinyFloatErfFixup>,
+                       EigenUnaryFunctor<T, ei::scalar_erf_op<T>>>;
 // Float erfc is Sluice's own (numerics/erfc_float.h): within one unit in the last place of
 // the true value (the C library's erfcf, which Eigen 3.4 calls one element at a time, is
 // within three), about six times faster, and what compiled clusters compute inline. double,
