@@ -8,8 +8,9 @@
 // approximation and one Newton step instead: 1 to 3 units in the last place off for about one
 // positive float in five, NaN for +inf, +inf for negative subnormals.
 //
-// Subnormal inputs are not flushed to zero (sqrt(1e-40f) is 1e-20f), as nowhere in Sluice;
-// TensorFlow's CPU threads flush them (FTZ/DAZ), a known difference of every op.
+// In the kernels' floating-point mode (numerics/float_environment.h) a subnormal input reads
+// as zero (sqrt(1e-40f) is 0, sqrt(-1e-40f) is -0), as in TensorFlow's; these functions do
+// whatever the calling thread's mode says.
 //
 // Compiled code gets the same bits from the same instruction (MLIR's math.sqrt, which LLVM
 // lowers to it without fast-math flags).

@@ -3,9 +3,9 @@
 // infinity fails the step with INVALID_ARGUMENT naming the node, in TensorFlow's words ("Nan in
 // summary histogram for: <node>", "Infinity in Histogram for: <node>").
 //
-// Subnormal values are counted as they are. TensorFlow's CPU threads run with subnormals
-// flushed to zero, so its min, sum and sum_squares differ where a value (in its own type) or a
-// square is subnormal; as elsewhere in Sluice, that mode is not imitated.
+// Like every kernel it runs with subnormals flushed to zero (numerics/float_environment.h), as
+// TensorFlow's CPU threads do, so a subnormal value or square enters min, sum and sum_squares
+// as the zero TensorFlow's sees.
 #include <cmath>
 #include <cstdint>
 #include <string>
