@@ -237,18 +237,20 @@ using SigmoidFunctor = EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>;
 // of about -0.016, subnormal for |x| below about 7e-37 and flushed to zero in the kernels'
 // mode, so Eigen returns 0 there. erf(x) is x * 2/sqrt(pi) to float precision that close to
 // 0 (TensorFlow's value within an ulp). Compiled clusters call back for a group holding one.
+// bfloat16, whose range is float's, computes in float and rounds: the same fixup.
 constexpr float kSmallestFloatForEigenErf = 0x1p-119f;
+template <typename T>
 struct TinyFloatErfFixup {
-  static bool Needs(float x) {
-    const float a = std::fabs(x);
+  static bool Needs(T x) {
+    const float a = std::fabs(static_cast<float>(x));
     return a >= std::numeric_limits<float>::min() && a < kSmallestFloatForEigenErf;
   }
-  static float Apply(float x) { return x * 1.12837916709551257f; }
+  static T Apply(T x) { return static_cast<T>(static_cast<float>(x) * 1.12837916709551257f); }
 };
 template <typename T>
 using ErfFunctor =
-    std::conditional_t<std::is_same_v<T, float>,
-                       EigenWithFixups<float, ei::scalar_erf_op<float>, TinyFloatErfFixup>,
+    std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, Eigen::bfloat16>,
+                       EigenWithFixups<T, ei::scalar_erf_op<T>, TinyFloatErfFixup<T>>,
                        EigenUnaryFunctor<T, ei::scalar_erf_op<T>>>;
 // Float erfc is Sluice's own (numerics/erfc_float.h): within one unit in the last place of
 // the true value (the C library's erfcf, which Eigen 3.4 calls one element at a time, is
