@@ -3,12 +3,18 @@
 // Frames, iterations and deadness are the frame executor's (runtime/executor/frame_executor.h):
 // an output a kernel leaves unset is dead, and a Merge sees its dead inputs as absent
 // (OpKernelContext::has_input). Ref inputs (the Ref* variants, ref graphs) are forwarded as
-// refs. All of them are cheap and registered for every type.
+// refs. All of them are cheap and registered for every type on the CPU.
+//
+// They never read elements, so the same classes serve GPUs (TensorFlow's GPU registrations):
+// a loop whose body runs on a GPU keeps its tensors there from iteration to iteration. What
+// steers them is in host memory (Switch's pred, LoopCond, Merge's value_index, _SwitchN's
+// index), as are int32 values, which GPUs keep on the host.
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
+#include "kernels/cpu/array/array_types.h"
 #include "runtime/framework/cancellation.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -142,6 +148,63 @@ REGISTER_KERNEL_BUILDER(Name("RefNextIteration").Device(DEVICE_CPU), ForwardOp);
 REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), LoopCondOp);
 REGISTER_KERNEL_BUILDER(Name("ControlTrigger").Device(DEVICE_CPU), ControlTriggerOp);
 REGISTER_KERNEL_BUILDER(Name("Abort").Device(DEVICE_CPU), AbortOp);
+
+// GPUs: values in device memory, except int32, whose every input and output stays in host
+// memory. Ref variants stay on the CPU (Sluice keeps ref variables there).
+REGISTER_KERNEL_BUILDER(Name("Switch")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("pred")
+                            .TypeConstraint("T", array_internal::GpuArrayTypes()),
+                        SwitchOp);
+REGISTER_KERNEL_BUILDER(Name("Switch")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("data")
+                            .HostMemory("pred")
+                            .HostMemory("output_false")
+                            .HostMemory("output_true")
+                            .TypeConstraint<int32_t>("T"),
+                        SwitchOp);
+REGISTER_KERNEL_BUILDER(Name("_SwitchN")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("output_index")
+                            .TypeConstraint("T", array_internal::GpuArrayTypes()),
+                        SwitchNOp);
+REGISTER_KERNEL_BUILDER(Name("_SwitchN")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("data")
+                            .HostMemory("output_index")
+                            .HostMemory("outputs")
+                            .TypeConstraint<int32_t>("T"),
+                        SwitchNOp);
+REGISTER_KERNEL_BUILDER(Name("Merge")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("value_index")
+                            .TypeConstraint("T", array_internal::GpuArrayTypes()),
+                        MergeOp);
+REGISTER_KERNEL_BUILDER(Name("Merge")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("inputs")
+                            .HostMemory("output")
+                            .HostMemory("value_index")
+                            .TypeConstraint<int32_t>("T"),
+                        MergeOp);
+#define SLUICE_REGISTER_GPU_FORWARD(op)                                                 \
+  REGISTER_KERNEL_BUILDER(                                                              \
+      Name(op).Device(DEVICE_GPU).TypeConstraint("T", array_internal::GpuArrayTypes()), \
+      ForwardOp);                                                                       \
+  REGISTER_KERNEL_BUILDER(Name(op)                                                      \
+                              .Device(DEVICE_GPU)                                       \
+                              .HostMemory("data")                                       \
+                              .HostMemory("output")                                     \
+                              .TypeConstraint<int32_t>("T"),                            \
+                          ForwardOp)
+SLUICE_REGISTER_GPU_FORWARD("Enter");
+SLUICE_REGISTER_GPU_FORWARD("Exit");
+SLUICE_REGISTER_GPU_FORWARD("NextIteration");
+#undef SLUICE_REGISTER_GPU_FORWARD
+REGISTER_KERNEL_BUILDER(
+    Name("LoopCond").Device(DEVICE_GPU).HostMemory("input").HostMemory("output"), LoopCondOp);
+REGISTER_KERNEL_BUILDER(Name("ControlTrigger").Device(DEVICE_GPU), ControlTriggerOp);
 
 }  // namespace
 }  // namespace sluice

@@ -519,6 +519,87 @@ TEST(GpuPlacementTest, Int32StaysInHostMemoryOnTheGpu) {
   EXPECT_TRUE(host_send);
 }
 
+// One node of a text GraphDef: `name` = `op`(inputs), T = `type`, plus `more_attrs` (text).
+std::string LoopNode(const std::string& name, const std::string& op,
+                     const std::vector<std::string>& inputs, const std::string& type,
+                     const std::string& more_attrs = "") {
+  std::string text = absl::StrCat("node { name: '", name, "' op: '", op, "'");
+  for (const std::string& input : inputs) absl::StrAppend(&text, " input: '", input, "'");
+  if (!type.empty()) absl::StrAppend(&text, " attr { key: 'T' value { type: ", type, " } }");
+  return absl::StrCat(text, " ", more_attrs, " }\n");
+}
+
+std::string IntConst(const std::string& name, int value) {
+  return absl::StrCat("node { name: '", name,
+                      "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+                      "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape {} "
+                      "int_val: ",
+                      value, " } } } }\n");
+}
+
+// A v1 while loop, as tf.while_loop builds it: i counts from 0 to 3 (int32, on the host) while
+// the float x goes round the loop through an Identity each iteration.
+std::string WhileLoopGraph() {
+  const std::string frame = "attr { key: 'frame_name' value { s: 'loop' } }";
+  const std::string constant = frame + " attr { key: 'is_constant' value { b: true } }";
+  const std::string two = "attr { key: 'N' value { i: 2 } }";
+  return absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
+      IntConst("zero", 0), IntConst("limit", 3), IntConst("one", 1),
+      LoopNode("enter_x", "Enter", {"x"}, "DT_FLOAT", frame),
+      LoopNode("enter_i", "Enter", {"zero"}, "DT_INT32", frame),
+      LoopNode("enter_limit", "Enter", {"limit"}, "DT_INT32", constant),
+      LoopNode("enter_one", "Enter", {"one"}, "DT_INT32", constant),
+      LoopNode("merge_x", "Merge", {"enter_x", "next_x"}, "DT_FLOAT", two),
+      LoopNode("merge_i", "Merge", {"enter_i", "next_i"}, "DT_INT32", two),
+      LoopNode("less", "Less", {"merge_i", "enter_limit"}, "DT_INT32"),
+      LoopNode("cond", "LoopCond", {"less"}, ""),
+      LoopNode("switch_x", "Switch", {"merge_x", "cond"}, "DT_FLOAT"),
+      LoopNode("switch_i", "Switch", {"merge_i", "cond"}, "DT_INT32"),
+      LoopNode("body_x", "Identity", {"switch_x:1"}, "DT_FLOAT"),
+      LoopNode("body_i", "AddV2", {"switch_i:1", "enter_one"}, "DT_INT32"),
+      LoopNode("next_x", "NextIteration", {"body_x"}, "DT_FLOAT"),
+      LoopNode("next_i", "NextIteration", {"body_i"}, "DT_INT32"),
+      LoopNode("exit_x", "Exit", {"switch_x"}, "DT_FLOAT"),
+      LoopNode("exit_i", "Exit", {"switch_i"}, "DT_INT32"));
+}
+
+// The control-flow kernels run on GPUs (TensorFlow's registrations), so a loop whose body is
+// on the GPU keeps its float value there: it crosses the bus once in and once out, however
+// many iterations run, while the int32 counter and the predicate stay in host memory.
+TEST(GpuPlacementTest, AWhileLoopKeepsItsValuesOnTheGpu) {
+  auto session = MakeSession();
+  absl::Status s = session->Create(ParseGraph(WhileLoopGraph()));
+  ASSERT_TRUE(s.ok()) << s;
+  Tensor x(DT_FLOAT, TensorShape({3}));
+  for (int i = 0; i < 3; ++i) x.flat<float>()(i) = 1.5f + i;
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  // The first step also creates the kernels, and a GPU Const uploads its value then (the
+  // per-device control loop's trigger); count a later step's copies.
+  s = session->Run(options, {{"x", x}}, {"exit_x", "exit_i"}, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  const int h2d_before = host_to_device_copies;
+  const int d2h_before = device_to_host_copies;
+  s = session->Run({{"x", x}}, {"exit_x", "exit_i"}, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(outputs.size(), 2u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(outputs[0].flat<float>()(i), 1.5f + i);
+  EXPECT_EQ(outputs[1].flat<int32_t>()(0), 3);
+
+  const std::map<std::string, std::string> placed = Placement(metadata);
+  for (const char* node : {"enter_x", "merge_x", "switch_x", "body_x", "next_x", "exit_x", "cond",
+                           "enter_i", "merge_i", "switch_i", "next_i", "exit_i"}) {
+    EXPECT_EQ(placed.at(node), kGpu) << node;
+  }
+  EXPECT_EQ(placed.at("less"), kCpu);  // int32 math has no GPU kernel
+  EXPECT_EQ(placed.at("body_i"), kCpu);
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+}
+
 // An op with no GPU kernel: AsString.
 const char kStringGraph[] = R"pb(
   node {
