@@ -1,7 +1,8 @@
 // The CUDA data-movement kernels: a strided gather (one thread per output element, its source
-// offset from the view's dims), constant padding, and pitched row copies. See array_launch.h.
+// offset from the view's dims), constant padding, pitched row copies, Gather's indexed slices
+// and Select's choice between two operands. See array_launch.h.
 //
-// Both copy by element size only, so one instantiation per size serves every dtype. The
+// They copy by element size only, so one instantiation per size serves every dtype. The
 // gather reads scattered addresses when a transpose moves the innermost dim; a tiled
 // shared-memory transpose would make those reads coalesced too (not done yet).
 #include <cstdint>
@@ -76,7 +77,114 @@ void Pad(const void* src, void* dst, const PaddedView& view, const void* pad_val
       static_cast<const U*>(src), static_cast<U*>(dst), view, value);
 }
 
+// Index is the indices' type; I the arithmetic's (int32_t when view.fits_int32).
+template <typename U, typename Index, typename I>
+__global__ void GatherKernel(const U* params, const Index* indices, U* out, GatherView view) {
+  const I n = static_cast<I>(view.num_elements);
+  const I stride = static_cast<I>(GridStride());
+  for (I i = static_cast<I>(GridStart()); i < n; i += stride) {
+    const int64_t index = static_cast<int64_t>(indices[view.IndexPosition(i)]);
+    // A bad index reads nothing and writes zeros, as TensorFlow's GPU kernel does (its index
+    // is in device memory, where the host cannot check it before the launch).
+    out[i] = index >= 0 && index < view.gather_dim ? params[view.Source(i, static_cast<I>(index))]
+                                                   : U{};
+  }
+}
+
+template <typename U, typename Index>
+void Gather(const void* params, const void* indices, void* out, const GatherView& view,
+            CUstream_st* stream) {
+  const unsigned blocks = BlocksFor(view.num_elements);
+  const U* p = static_cast<const U*>(params);
+  const Index* x = static_cast<const Index*>(indices);
+  U* o = static_cast<U*>(out);
+  if (view.fits_int32) {
+    GatherKernel<U, Index, int32_t><<<blocks, kBlockThreads, 0, stream>>>(p, x, o, view);
+  } else {
+    GatherKernel<U, Index, int64_t><<<blocks, kBlockThreads, 0, stream>>>(p, x, o, view);
+  }
+}
+
+template <typename U>
+bool GatherWithIndex(int index_bytes, const void* params, const void* indices, void* out,
+                     const GatherView& view, CUstream_st* stream) {
+  if (index_bytes == 4) {
+    Gather<U, int32_t>(params, indices, out, view, stream);
+  } else if (index_bytes == 8) {
+    Gather<U, int64_t>(params, indices, out, view, stream);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+template <typename U, typename I>
+__global__ void SelectKernel(const bool* cond, const U* t, const U* e, U* out, SelectView view) {
+  const I n = static_cast<I>(view.num_elements);
+  const I stride = static_cast<I>(GridStride());
+  for (I i = static_cast<I>(GridStart()); i < n; i += stride) {
+    I c, to, eo;
+    view.Offsets(i, &c, &to, &eo);
+    out[i] = cond[c] ? t[to] : e[eo];
+  }
+}
+
+template <typename U>
+void Select(const bool* cond, const void* t, const void* e, void* out, const SelectView& view,
+            CUstream_st* stream) {
+  const unsigned blocks = BlocksFor(view.num_elements);
+  const U* tp = static_cast<const U*>(t);
+  const U* ep = static_cast<const U*>(e);
+  U* o = static_cast<U*>(out);
+  if (view.fits_int32) {
+    SelectKernel<U, int32_t><<<blocks, kBlockThreads, 0, stream>>>(cond, tp, ep, o, view);
+  } else {
+    SelectKernel<U, int64_t><<<blocks, kBlockThreads, 0, stream>>>(cond, tp, ep, o, view);
+  }
+}
+
 }  // namespace
+
+bool LaunchGather(int element_bytes, int index_bytes, const void* params, const void* indices,
+                  void* out, const GatherView& view, CUstream_st* stream) {
+  switch (element_bytes) {
+    case 1:
+      return GatherWithIndex<uint8_t>(index_bytes, params, indices, out, view, stream);
+    case 2:
+      return GatherWithIndex<uint16_t>(index_bytes, params, indices, out, view, stream);
+    case 4:
+      return GatherWithIndex<uint32_t>(index_bytes, params, indices, out, view, stream);
+    case 8:
+      return GatherWithIndex<uint64_t>(index_bytes, params, indices, out, view, stream);
+    case 16:
+      return GatherWithIndex<Bytes16>(index_bytes, params, indices, out, view, stream);
+    default:
+      return false;
+  }
+}
+
+bool LaunchSelect(int element_bytes, const bool* cond, const void* t, const void* e, void* out,
+                  const SelectView& view, CUstream_st* stream) {
+  switch (element_bytes) {
+    case 1:
+      Select<uint8_t>(cond, t, e, out, view, stream);
+      return true;
+    case 2:
+      Select<uint16_t>(cond, t, e, out, view, stream);
+      return true;
+    case 4:
+      Select<uint32_t>(cond, t, e, out, view, stream);
+      return true;
+    case 8:
+      Select<uint64_t>(cond, t, e, out, view, stream);
+      return true;
+    case 16:
+      Select<Bytes16>(cond, t, e, out, view, stream);
+      return true;
+    default:
+      return false;
+  }
+}
 
 bool LaunchPad(int element_bytes, const void* src, void* dst, const PaddedView& view,
                const void* pad_value, CUstream_st* stream) {

@@ -1,8 +1,8 @@
 // Launch functions of the CUDA data-movement kernels (array_copies.cu): the copies behind the
 // array kernels (Transpose, Slice, StridedSlice, Tile, ReverseV2, Split, Unpack, Concat, Pack;
-// kernels/cpu/array) on a GPU. Contract as cwise_launch.h's: device buffers, enqueued on
-// `stream` without waiting, launch errors left for LastLaunchStatus, nothing launched for no
-// work.
+// kernels/cpu/array) on a GPU, and Gather's and Select's element moves (indexing_ops.cc). Contract
+// as cwise_launch.h's: device buffers, enqueued on `stream` without waiting, launch errors left for
+// LastLaunchStatus, nothing launched for no work.
 #ifndef SLUICE_KERNELS_CUDA_ARRAY_LAUNCH_H_
 #define SLUICE_KERNELS_CUDA_ARRAY_LAUNCH_H_
 
@@ -31,6 +31,19 @@ void LaunchCopyRows(const void* src, int64_t src_pitch, void* dst, int64_t dst_p
 // element in host memory, passed by value.
 bool LaunchPad(int element_bytes, const void* src, void* dst, const PaddedView& view,
                const void* pad_value, CUstream_st* stream);
+
+// out[i] = index in [0, view.gather_dim) ? params[view.Source(i, index)] : zero bytes, with
+// index = indices[view.IndexPosition(i)], for i < view.num_elements (> 0). Indices are
+// index_bytes wide (4: int32, 8: int64). False, launching nothing, for another element or
+// index size.
+bool LaunchGather(int element_bytes, int index_bytes, const void* params, const void* indices,
+                  void* out, const GatherView& view, CUstream_st* stream);
+
+// out[i] = cond[c] ? t[te] : e[ee] with view.Offsets(i, &c, &te, &ee), for i <
+// view.num_elements (> 0), elements of element_bytes bytes (false for another size); out may
+// be t or e when that operand has the output's shape.
+bool LaunchSelect(int element_bytes, const bool* cond, const void* t, const void* e, void* out,
+                  const SelectView& view, CUstream_st* stream);
 
 }  // namespace cuda
 }  // namespace sluice

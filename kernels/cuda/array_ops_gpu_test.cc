@@ -1,7 +1,7 @@
 // The array kernels of kernels/cpu/array registered for GPUs (their copies are
 // kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
 // StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2, Pack,
-// Pad and PadV2,
+// Pad and PadV2, and the GPU's Gather, GatherV2, Select and SelectV2 (indexing_ops.cc),
 // over dtypes of every element size, ranks up to 6, empty and one-element tensors, and the
 // errors of bad arguments (same code and message). Outputs must match byte for byte. Skipped,
 // with "no CUDA device", where the process has no GPU device.
@@ -316,6 +316,127 @@ TEST_F(ArrayOpsGpuTest, PadAndPadV2) {
       const Tensor x = Distinct(dtype, c.shape);
       Compare(pad, {x, paddings});
       Compare(pad_v2, {x, paddings, Distinct(dtype, TensorShape({}))});
+    }
+  }
+}
+
+Tensor Int64s(std::vector<int64_t> values) {
+  const int64_t n = static_cast<int64_t>(values.size());
+  return MakeTensor<int64_t>(TensorShape({n}), values);
+}
+
+TEST_F(ArrayOpsGpuTest, GatherAndGatherV2) {
+  struct Case {
+    TensorShape params;
+    std::vector<int64_t> indices;
+    TensorShape indices_shape;
+    int axis;
+    int batch_dims;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({7, 5}), {3, 0, 6, 6, 1}, TensorShape({5}), 0, 0},  // embedding rows
+      {TensorShape({4, 6, 3}), {5, 0, 2, 2}, TensorShape({2, 2}), 1, 0},
+      {TensorShape({4, 6, 3}), {2, 1}, TensorShape({2}), -1, 0},  // innermost dim
+      {TensorShape({2, 5, 3}), {4, 0, 1, 3, 3, 2}, TensorShape({2, 3}), 1, 1},
+      {TensorShape({3, 4}), {}, TensorShape({0}), 0, 0},            // no index
+      {TensorShape({0, 4}), {}, TensorShape({0}), 1, 0},            // empty params
+      {TensorShape({5}), {1}, TensorShape({}), 0, 0},               // scalar index: a scalar
+      {TensorShape({3, 4}), {0}, TensorShape({1}), 2, 0},           // error: axis out of range
+      {TensorShape({2, 5, 3}), {0, 1, 2}, TensorShape({3}), 1, 1},  // error: batch mismatch
+  };
+  for (DataType dtype : kTypes) {
+    for (DataType index_type : {DT_INT32, DT_INT64}) {
+      const NodeDef gather = NodeDefBuilder("g", "GatherV2")
+                                 .Input("params")
+                                 .Input("indices")
+                                 .Input("axis")
+                                 .Attr("Tparams", dtype)
+                                 .Attr("Tindices", index_type)
+                                 .Attr("Taxis", DT_INT32)
+                                 .Attr("batch_dims", 0)
+                                 .Build();
+      for (const Case& c : cases) {
+        NodeDef node = gather;
+        (*node.mutable_attr())["batch_dims"].set_i(c.batch_dims);
+        Tensor indices(index_type, c.indices_shape);
+        for (size_t i = 0; i < c.indices.size(); ++i) {
+          if (index_type == DT_INT32) {
+            indices.flat<int32_t>()(i) = static_cast<int32_t>(c.indices[i]);
+          } else {
+            indices.flat<int64_t>()(i) = c.indices[i];
+          }
+        }
+        Compare(node, {Distinct(dtype, c.params), indices, Ints({c.axis})});
+      }
+    }
+    const NodeDef gather_v1 = NodeDefBuilder("g1", "Gather")
+                                  .Input("params")
+                                  .Input("indices")
+                                  .Attr("Tparams", dtype)
+                                  .Attr("Tindices", DT_INT64)
+                                  .Attr("validate_indices", true)
+                                  .Build();
+    Compare(gather_v1, {Distinct(dtype, TensorShape({6, 2})), Int64s({5, 5, 0, 2})});
+  }
+}
+
+// The CPU fails on an index out of range; the GPU cannot check indices in device memory and,
+// as TensorFlow's GPU kernel, writes zeros for that slice and gathers the others.
+TEST_F(ArrayOpsGpuTest, GatherGivesZerosForABadIndexOnTheGpu) {
+  const NodeDef gather = NodeDefBuilder("g", "GatherV2")
+                             .Input("params")
+                             .Input("indices")
+                             .Input("axis")
+                             .Attr("Tparams", DT_FLOAT)
+                             .Attr("Tindices", DT_INT64)
+                             .Attr("Taxis", DT_INT32)
+                             .Attr("batch_dims", 0)
+                             .Build();
+  const Tensor params = MakeTensor<float>(TensorShape({3, 2}), {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  std::vector<Tensor> out;
+  const absl::Status cpu =
+      runner().Run(runner().cpu(), gather, {params, Int64s({2, 3, -1, 0}), Ints({0})}, &out);
+  EXPECT_EQ(cpu.code(), absl::StatusCode::kInvalidArgument) << cpu;
+  const absl::Status gpu =
+      runner().Run(runner().gpu(), gather, {params, Int64s({2, 3, -1, 0}), Ints({0})}, &out);
+  ASSERT_TRUE(gpu.ok()) << gpu;
+  ASSERT_EQ(out[0].shape(), TensorShape({4, 2}));
+  const std::vector<float> expected = {5.f, 6.f, 0.f, 0.f, 0.f, 0.f, 1.f, 2.f};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(out[0].flat<float>()(i), expected[i]) << i;
+}
+
+// A condition of alternating bools in `shape`.
+Tensor Condition(const TensorShape& shape) { return Distinct(DT_BOOL, shape); }
+
+TEST_F(ArrayOpsGpuTest, SelectAndSelectV2) {
+  struct Case {
+    TensorShape cond, t, e;
+  };
+  // Select's forms: one shape, rows by a vector, a scalar condition; then its errors.
+  const std::vector<Case> select_cases = {
+      {TensorShape({4, 5}), TensorShape({4, 5}), TensorShape({4, 5})},
+      {TensorShape({4}), TensorShape({4, 3, 2}), TensorShape({4, 3, 2})},
+      {TensorShape({}), TensorShape({3, 2}), TensorShape({3, 2})},
+      {TensorShape({6}), TensorShape({6}), TensorShape({6})},
+      {TensorShape({0, 2}), TensorShape({0, 2}), TensorShape({0, 2})},
+      {TensorShape({4, 5}), TensorShape({4, 5}), TensorShape({5})},  // error
+      {TensorShape({3}), TensorShape({4, 2}), TensorShape({4, 2})},  // error: batches
+      {TensorShape({}), TensorShape({3, 2}), TensorShape({2, 3})},   // error
+  };
+  // SelectV2 broadcasts all three.
+  const std::vector<Case> select_v2_cases = {
+      {TensorShape({4, 1}), TensorShape({1, 5}), TensorShape({4, 5})},
+      {TensorShape({}), TensorShape({3, 2}), TensorShape({2})},
+      {TensorShape({2, 1, 3}), TensorShape({4, 1}), TensorShape({})},
+      {TensorShape({2, 3}), TensorShape({3, 3}), TensorShape({3})},  // error
+  };
+  for (DataType dtype : kTypes) {
+    for (const char* op : {"Select", "SelectV2"}) {
+      const NodeDef node =
+          NodeDefBuilder("s", op).Input("c").Input("t").Input("e").Attr("T", dtype).Build();
+      for (const Case& c : std::string(op) == "Select" ? select_cases : select_v2_cases) {
+        Compare(node, {Condition(c.cond), Distinct(dtype, c.t), Distinct(dtype, c.e)});
+      }
     }
   }
 }

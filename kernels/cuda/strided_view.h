@@ -67,6 +67,69 @@ struct PaddedView {
   }
 };
 
+// SelectView: Select's three operands (condition, then, else) broadcast against the output
+// (kernels/cpu/cwise/select_plan.h's merged dims), as a GPU thread sees them: output element i
+// reads each operand at Offsets(i).
+struct SelectView {
+  static constexpr int kMaxDims = 8;
+
+  int rank = 1;
+  int64_t dims[kMaxDims] = {1};
+  // strides[k][d]: operand k's (0 condition, 1 then, 2 else) element stride along dim d; 0
+  // where it is broadcast.
+  int64_t strides[3][kMaxDims] = {};
+  int64_t num_elements = 1;
+  // Whether every output index (hence every operand offset, as no operand is larger than the
+  // output) fits int32.
+  bool fits_int32 = true;
+
+  template <typename I>
+  SLUICE_HOST_DEVICE void Offsets(I i, I* c, I* t, I* e) const {
+    I co = 0;
+    I to = 0;
+    I eo = 0;
+    for (int d = rank - 1; d > 0; --d) {
+      const I size = static_cast<I>(dims[d]);
+      const I coord = i % size;
+      i /= size;
+      co += coord * static_cast<I>(strides[0][d]);
+      to += coord * static_cast<I>(strides[1][d]);
+      eo += coord * static_cast<I>(strides[2][d]);
+    }
+    *c = co + i * static_cast<I>(strides[0][0]);
+    *t = to + i * static_cast<I>(strides[1][0]);
+    *e = eo + i * static_cast<I>(strides[2][0]);
+  }
+};
+
+// GatherView: Gather's output [outer, n, inner] read from params [outer, gather_dim, inner]
+// (kernels/cpu/indexing/gather_plan.h; outer here is the plan's batch * outer), as a GPU
+// thread sees it: output element i takes index indices[IndexPosition(i)] and, when that index
+// is in [0, gather_dim), params element Source(i, index).
+struct GatherView {
+  int64_t outer = 1;            // batch * outer
+  int64_t outer_per_batch = 1;  // the plan's outer: the slices that share one batch's indices
+  int64_t gather_dim = 0;
+  int64_t n = 0;  // indices per batch
+  int64_t inner = 1;
+  int64_t num_elements = 0;  // outer * n * inner
+  // Whether every output index and params offset fits int32.
+  bool fits_int32 = true;
+
+  template <typename I>
+  SLUICE_HOST_DEVICE I IndexPosition(I i) const {
+    const I slice = i / static_cast<I>(inner);
+    const I in = static_cast<I>(n);
+    return slice / in / static_cast<I>(outer_per_batch) * in + slice % in;
+  }
+  template <typename I>
+  SLUICE_HOST_DEVICE I Source(I i, I index) const {
+    const I in = static_cast<I>(inner);
+    const I outer_index = i / in / static_cast<I>(n);
+    return (outer_index * static_cast<I>(gather_dim) + index) * in + i % in;
+  }
+};
+
 // Fills *view from `rank` dims (each >= 1) and strides, outermost first. False, leaving *view
 // unspecified, when rank is 0 or above kMaxDims.
 inline bool MakeStridedView(const int64_t* dims, const int64_t* strides, int rank,
@@ -85,6 +148,36 @@ inline bool MakeStridedView(const int64_t* dims, const int64_t* strides, int ran
   }
   view->fits_int32 = view->num_elements <= INT32_MAX && reach <= INT32_MAX;
   return true;
+}
+
+// Fills *view from `rank` output dims (each >= 1) and each operand's strides (strides[k],
+// `rank` entries, each >= 0). False when rank is 0 or above kMaxDims.
+inline bool MakeSelectView(const int64_t* dims, const int64_t* const strides[3], int rank,
+                           SelectView* view) {
+  if (rank < 1 || rank > SelectView::kMaxDims) return false;
+  view->rank = rank;
+  view->num_elements = 1;
+  for (int d = 0; d < rank; ++d) {
+    view->dims[d] = dims[d];
+    for (int k = 0; k < 3; ++k) view->strides[k][d] = strides[k][d];
+    view->num_elements *= dims[d];
+  }
+  view->fits_int32 = view->num_elements <= INT32_MAX;
+  return true;
+}
+
+// The view of a gather of `n` indices per batch over params [batch * outer, gather_dim, inner].
+inline GatherView MakeGatherView(int64_t batch, int64_t outer, int64_t gather_dim, int64_t n,
+                                 int64_t inner) {
+  GatherView view;
+  view.outer = batch * outer;
+  view.outer_per_batch = outer;
+  view.gather_dim = gather_dim;
+  view.n = n;
+  view.inner = inner;
+  view.num_elements = view.outer * n * inner;
+  view.fits_int32 = view.num_elements <= INT32_MAX && view.outer * gather_dim * inner <= INT32_MAX;
+  return view;
 }
 
 }  // namespace cuda

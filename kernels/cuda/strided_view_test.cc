@@ -103,6 +103,76 @@ TEST(PaddedViewTest, SourcesOfAPaddedMatrix) {
   for (int64_t i = 0; i < 18; ++i) EXPECT_EQ(view.Source(i), expected[i]) << "element " << i;
 }
 
+// SelectView's three offsets against the same walk per operand, over Select's shapes as the
+// CPU's BroadcastPlan merges them: a row-wise condition, a scalar one, and SelectV2 broadcasting
+// all three operands.
+void ExpectSelectOffsets(const std::vector<int64_t>& dims,
+                         const std::vector<std::vector<int64_t>>& strides) {
+  SelectView view;
+  const int64_t* s[3] = {strides[0].data(), strides[1].data(), strides[2].data()};
+  ASSERT_TRUE(MakeSelectView(dims.data(), s, static_cast<int>(dims.size()), &view));
+  std::vector<int64_t> expected[3];
+  for (int k = 0; k < 3; ++k) expected[k] = WalkOffsets(dims, strides[k]);
+  ASSERT_EQ(view.num_elements, static_cast<int64_t>(expected[0].size()));
+  ASSERT_TRUE(view.fits_int32);
+  for (int64_t i = 0; i < view.num_elements; ++i) {
+    int64_t c, t, e;
+    view.Offsets<int64_t>(i, &c, &t, &e);
+    ASSERT_EQ(c, expected[0][i]) << "element " << i;
+    ASSERT_EQ(t, expected[1][i]) << "element " << i;
+    ASSERT_EQ(e, expected[2][i]) << "element " << i;
+    int32_t c32, t32, e32;
+    view.Offsets<int32_t>(static_cast<int32_t>(i), &c32, &t32, &e32);
+    ASSERT_EQ(c32, c);
+    ASSERT_EQ(t32, t);
+    ASSERT_EQ(e32, e);
+  }
+}
+
+TEST(SelectViewTest, OffsetsOfEachOperand) {
+  ExpectSelectOffsets({4, 6}, {{1, 0}, {6, 1}, {6, 1}});               // rows picked by a vector
+  ExpectSelectOffsets({12}, {{0}, {1}, {1}});                          // a scalar condition
+  ExpectSelectOffsets({2, 3, 4}, {{0, 4, 1}, {12, 0, 1}, {0, 0, 0}});  // SelectV2 broadcast
+  SelectView view;
+  const int64_t big[] = {int64_t{1} << 31};
+  const int64_t zero[] = {0};
+  const int64_t* s[3] = {zero, big, zero};
+  const int64_t one_stride[] = {1};
+  s[1] = one_stride;
+  ASSERT_TRUE(MakeSelectView(big, s, 1, &view));
+  EXPECT_FALSE(view.fits_int32);
+  EXPECT_FALSE(MakeSelectView(big, s, 0, &view));
+  EXPECT_FALSE(MakeSelectView(big, s, SelectView::kMaxDims + 1, &view));
+}
+
+// GatherView against a direct reading of Gather's definition: output [outer, n, inner], with
+// batch_dims splitting outer into batches that each have their own n indices.
+TEST(GatherViewTest, IndexPositionsAndSources) {
+  const int64_t batch = 2, outer = 3, gather_dim = 5, n = 4, inner = 2;
+  const GatherView view = MakeGatherView(batch, outer, gather_dim, n, inner);
+  ASSERT_EQ(view.num_elements, batch * outer * n * inner);
+  ASSERT_TRUE(view.fits_int32);
+  int64_t i = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t k = 0; k < n; ++k) {
+        for (int64_t j = 0; j < inner; ++j, ++i) {
+          EXPECT_EQ(view.IndexPosition<int64_t>(i), b * n + k) << "element " << i;
+          EXPECT_EQ(view.IndexPosition<int32_t>(static_cast<int32_t>(i)), b * n + k);
+          const int64_t index = (k * 3 + 1) % gather_dim;
+          const int64_t source = (((b * outer + o) * gather_dim) + index) * inner + j;
+          EXPECT_EQ(view.Source<int64_t>(i, index), source) << "element " << i;
+          EXPECT_EQ(view.Source<int32_t>(static_cast<int32_t>(i), static_cast<int32_t>(index)),
+                    source);
+        }
+      }
+    }
+  }
+  // Past 2^31 elements of params (or of the output) the arithmetic is 64-bit.
+  EXPECT_FALSE(MakeGatherView(1, 1, int64_t{1} << 31, 1, 1).fits_int32);
+  EXPECT_FALSE(MakeGatherView(1, 1, 2, int64_t{1} << 31, 1).fits_int32);
+}
+
 }  // namespace
 }  // namespace cuda
 }  // namespace sluice

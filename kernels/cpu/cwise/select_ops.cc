@@ -5,9 +5,10 @@
 // their first dim; otherwise condition, t and e must have one shape. SelectV2 broadcasts
 // all three operands against each other (numpy rules).
 //
-// Every form runs as a three-operand BroadcastPlan (broadcast.h): Select's row-wise form is
-// the condition reshaped to [n, 1, ..., 1]. The output takes the buffer of an unshared t or
-// e of the output's shape. Dtypes: TensorFlow's CPU registrations less resource and variant.
+// Every form runs as a three-operand BroadcastPlan (broadcast.h), planned by select_plan.h
+// (shared with the GPU kernels); a scalar Select condition forwards t or e. The output takes the
+// buffer of an unshared t or e of the output's shape. Dtypes: TensorFlow's CPU registrations less
+// resource and variant.
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/cwise/broadcast.h"
+#include "kernels/cpu/cwise/select_plan.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -42,17 +44,10 @@ void SelectRows(const BroadcastPlan& plan, const bool* c, const T* t, const T* e
   }
 }
 
-// Computes output 0 of ctx as a select of cond (viewed with shape cond_shape), t and e.
-// Sets INVALID_ARGUMENT `incompatible` when the shapes do not broadcast.
+// Computes output 0 of ctx as a select of cond, t and e under `plan`.
 template <typename T>
-void RunSelect(OpKernelContext* ctx, const Tensor& cond, const TensorShape& cond_shape,
-               const Tensor& t, const Tensor& e, const absl::Status& incompatible) {
-  BroadcastPlan plan;
-  const TensorShape* shapes[] = {&cond_shape, &t.shape(), &e.shape()};
-  if (!MakeBroadcastPlan(shapes, &plan)) {
-    ctx->SetStatus(incompatible);
-    return;
-  }
+void RunSelect(OpKernelContext* ctx, const BroadcastPlan& plan, const Tensor& cond, const Tensor& t,
+               const Tensor& e) {
   absl::InlinedVector<int, 2> candidates;
   if (t.shape() == plan.output_shape) candidates.push_back(1);
   if (e.shape() == plan.output_shape) candidates.push_back(2);
@@ -72,6 +67,7 @@ void RunSelect(OpKernelContext* ctx, const Tensor& cond, const TensorShape& cond
   });
 }
 
+// Select and SelectV2 (the op's name tells them apart: PlanSelect).
 template <typename T>
 class SelectOp : public OpKernel {
  public:
@@ -81,67 +77,20 @@ class SelectOp : public OpKernel {
     const Tensor& cond = ctx->input(0);
     const Tensor& t = ctx->input(1);
     const Tensor& e = ctx->input(2);
-    if (cond.dims() == 0) {
-      OP_REQUIRES(
-          ctx, t.shape() == e.shape(),
-          errors::InvalidArgument("'then' and 'else' must have the same size.  but received: ",
-                                  t.shape().DebugString(), " vs. ", e.shape().DebugString()));
+    BroadcastPlan plan;
+    OP_REQUIRES_OK(ctx,
+                   PlanSelect(type_string(), name(), cond.shape(), t.shape(), e.shape(), &plan));
+    if (cond.dims() == 0 && type_string() == "Select") {
       ctx->set_output(0, cond.flat<bool>().data()[0] ? t : e);
       return;
     }
-    if (cond.dims() == 1 && t.dims() != 1) {
-      OP_REQUIRES(ctx, t.dims() >= 1,
-                  errors::InvalidArgument("'then' must be at least a vector, but saw shape: ",
-                                          t.shape().DebugString()));
-      OP_REQUIRES(ctx, t.dim_size(0) == cond.NumElements(),
-                  errors::InvalidArgument(
-                      "Number of batches of 'then' must match size of 'cond', but saw: ",
-                      t.dim_size(0), " vs. ", cond.NumElements()));
-      OP_REQUIRES(
-          ctx, t.shape() == e.shape(),
-          errors::InvalidArgument("'then' and 'else' must have the same size.  but received: ",
-                                  t.shape().DebugString(), " vs. ", e.shape().DebugString()));
-      // Rows of t and e by their first dim: the condition as [n, 1, ..., 1].
-      // heap-ok: one per dim of the input (rank <= 254)
-      absl::InlinedVector<int64_t, 6> dims(t.dims(), 1);
-      dims[0] = cond.NumElements();
-      TensorShape cond_shape;
-      OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(dims, &cond_shape));
-      RunSelect<T>(ctx, cond, cond_shape, t, e, absl::OkStatus());
-      return;
-    }
-    for (int i = 1; i < 3; ++i) {
-      const Tensor& in = ctx->input(i);
-      OP_REQUIRES(ctx, cond.shape() == in.shape(),
-                  errors::InvalidArgument(
-                      "Inputs to operation ", name(), " of type ", type_string(),
-                      " must have the same size and shape.  Input 0: ", cond.shape().DebugString(),
-                      " != input ", i, ": ", in.shape().DebugString()));
-    }
-    RunSelect<T>(ctx, cond, cond.shape(), t, e, absl::OkStatus());
-  }
-};
-
-template <typename T>
-class SelectV2Op : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& cond = ctx->input(0);
-    const Tensor& t = ctx->input(1);
-    const Tensor& e = ctx->input(2);
-    RunSelect<T>(ctx, cond, cond.shape(), t, e,
-                 errors::InvalidArgument("condition ", cond.shape().DebugString(), ", then ",
-                                         t.shape().DebugString(), ", and else ",
-                                         e.shape().DebugString(), " must be broadcastable"));
+    RunSelect<T>(ctx, plan, cond, t, e);
   }
 };
 
 #define REGISTER_SELECT(T)                                                                        \
   REGISTER_KERNEL_BUILDER(Name("Select").Device(DEVICE_CPU).TypeConstraint<T>("T"), SelectOp<T>); \
-  REGISTER_KERNEL_BUILDER(Name("SelectV2").Device(DEVICE_CPU).TypeConstraint<T>("T"),             \
-                          SelectV2Op<T>);
+  REGISTER_KERNEL_BUILDER(Name("SelectV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), SelectOp<T>);
 SLUICE_CALL_NUMBER_TYPES(REGISTER_SELECT)
 SLUICE_CALL_bool(REGISTER_SELECT) SLUICE_CALL_string(REGISTER_SELECT)
 #undef REGISTER_SELECT

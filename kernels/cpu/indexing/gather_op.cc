@@ -1,7 +1,8 @@
 // Gather and GatherV2 on the CPU: output = params.shape[:axis] + indices.shape[batch_dims:]
 // + params.shape[axis+1:], where each index selects a slice of params along `axis`.
 //
-// Algorithm: params is viewed as [batch, outer, gather_dim, inner] and the output as
+// Algorithm: the shapes are checked and planned by gather_plan.h (shared with the GPU kernel):
+// params is viewed as [batch, outer, gather_dim, inner] and the output as
 // [batch, outer, N, inner] (N = indices per batch). Every index is range-checked before any
 // element moves (INVALID_ARGUMENT "indices[0,1] = 7 is not in [0, 3)", TensorFlow's text,
 // naming the first bad index); then each (batch, outer, n) slice of `inner` elements is
@@ -10,7 +11,6 @@
 // validate_indices attr is ignored as in TensorFlow (CPU indices are always checked).
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 
 #include "absl/status/status.h"
 #include "graph/core/element_bytes.h"
@@ -20,29 +20,13 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/indexing/gather_plan.h"
 #include "kernels/cpu/indexing/index_coordinates.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {
-
-// The rank params needs for `axis`: axis + 1, or -axis for a negative axis. Saturates at
-// INT64_MAX (which no rank reaches) for the int64 extremes a fed axis may hold, where the
-// plain expressions overflow.
-int64_t MinRankForAxis(int64_t axis) {
-  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
-  if (axis < 0) return axis == std::numeric_limits<int64_t>::min() ? kMax : -axis;
-  return axis == kMax ? kMax : axis + 1;
-}
-
-struct GatherDims {
-  int64_t batch = 1;
-  int64_t outer = 1;
-  int64_t gather_dim = 0;
-  int64_t inner = 1;
-  int64_t n = 0;  // indices per batch
-};
 
 // Index of the first entry of `indices` outside [0, limit), or -1.
 template <typename Index>
@@ -55,7 +39,7 @@ int64_t FindBadIndex(const Index* indices, int64_t count, int64_t limit) {
 }
 
 template <typename U, typename Index>
-void CopySlices(OpKernelContext* ctx, const GatherDims& d, const U* params, const Index* indices,
+void CopySlices(OpKernelContext* ctx, const GatherPlan& d, const U* params, const Index* indices,
                 U* out) {
   const int64_t slices = d.batch * d.outer * d.n;
   const Eigen::TensorOpCost cost(d.inner * sizeof(U), d.inner * sizeof(U), 1);
@@ -83,74 +67,14 @@ class GatherOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& params = ctx->input(0);
     const Tensor& indices = ctx->input(1);
-    OP_REQUIRES(ctx, params.dims() >= 1,
-                errors::InvalidArgument("params must be at least 1 dimensional"));
-    int64_t axis = 0;
-    bool axis_is_set = false;
-    if (ctx->num_inputs() == 3) {
-      const Tensor& axis_tensor = ctx->input(2);
-      OP_REQUIRES(ctx, axis_tensor.dims() == 0, errors::InvalidArgument("axis must be scalar"));
-      axis = IndexElement(axis_tensor, 0);
-      axis_is_set = true;
-    }
-    const int64_t min_params_dim = MinRankForAxis(axis);
-    OP_REQUIRES(ctx, params.dims() >= min_params_dim,
-                errors::InvalidArgument("Shape must be at least rank ", min_params_dim,
-                                        " but is rank ", params.dims()));
-    if (axis < 0) axis += params.dims();
-
-    int64_t batch_dims = batch_dims_;
-    if (batch_dims != 0) {
-      OP_REQUIRES(ctx, batch_dims >= -indices.dims() && batch_dims <= indices.dims(),
-                  errors::InvalidArgument("Expected batch_dims in the range [", -indices.dims(),
-                                          ", ", indices.dims(), "], but got ", batch_dims));
-      if (batch_dims < 0) batch_dims += indices.dims();
-      if (!axis_is_set) axis = batch_dims;
-      OP_REQUIRES(
-          ctx, batch_dims < params.dims(),
-          errors::InvalidArgument("batch_dims (", batch_dims, ") must be less than rank(params) (",
-                                  params.dims(), ")."));
-      OP_REQUIRES(ctx, axis >= batch_dims,
-                  errors::InvalidArgument("batch_dims (", batch_dims,
-                                          ") must be less than or equal to axis (", axis, ")."));
-      for (int i = 0; i < batch_dims; ++i) {
-        OP_REQUIRES(ctx, params.dim_size(i) == indices.dim_size(i),
-                    errors::InvalidArgument("params.shape[", i, "]: ", params.dim_size(i),
-                                            " should be equal to indices.shape[", i,
-                                            "]: ", indices.dim_size(i)));
-      }
-    }
-
-    GatherDims d;
-    d.gather_dim = params.dim_size(axis);
-    const int64_t index_max = MaxIndexValue(indices.dtype());
-    OP_REQUIRES(ctx, d.gather_dim <= index_max,
-                errors::InvalidArgument("params.shape[", axis, "] too large for ",
-                                        DataTypeString(indices.dtype()),
-                                        " indexing: ", d.gather_dim, " > ", index_max));
-    // The first two loops add params' dims [0, axis), a prefix of a valid shape (batch_dims <=
-    // axis < params.dims(), checked above); the dims after them can overflow and are checked.
-    TensorShape result_shape;
-    for (int i = 0; i < batch_dims; ++i) {
-      result_shape.AddDim(params.dim_size(i));  // shape-safe: a prefix of params' dims
-      d.batch *= params.dim_size(i);
-    }
-    for (int i = batch_dims; i < axis; ++i) {
-      result_shape.AddDim(params.dim_size(i));  // shape-safe: a prefix of params' dims
-      d.outer *= params.dim_size(i);
-    }
-    for (int i = batch_dims; i < indices.dims(); ++i) {
-      OP_REQUIRES_OK(ctx, result_shape.AddDimWithStatus(indices.dim_size(i)));
-    }
-    for (int i = axis + 1; i < params.dims(); ++i) {
-      OP_REQUIRES_OK(ctx, result_shape.AddDimWithStatus(params.dim_size(i)));
-      d.inner *= params.dim_size(i);
-    }
+    GatherPlan d;
+    OP_REQUIRES_OK(ctx,
+                   PlanGather(params, indices, ctx->num_inputs() == 3 ? &ctx->input(2) : nullptr,
+                              batch_dims_, &d));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, result_shape, &out));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, d.output_shape, &out));
+    if (d.empty()) return;
     const int64_t num_indices = indices.NumElements();
-    if (num_indices == 0 || d.inner == 0 || d.outer == 0) return;
-    d.n = num_indices / d.batch;
 
     VisitIndexType(indices.dtype(), [&](auto index_tag) {
       using Index = typename decltype(index_tag)::type;
