@@ -1,6 +1,6 @@
 // The CUDA data-movement kernels: a strided gather (one thread per output element, its source
-// offset from the view's dims), constant padding, pitched row copies, Gather's indexed slices
-// and Select's choice between two operands. See array_launch.h.
+// offset from the view's dims), constant padding, pitched row copies, Gather's indexed slices,
+// Select's choice between two operands and OneHot's rows. See array_launch.h.
 //
 // They copy by element size only, so one instantiation per size serves every dtype. The
 // gather reads scattered addresses when a transpose moves the innermost dim; a tiled
@@ -143,7 +143,59 @@ void Select(const bool* cond, const void* t, const void* e, void* out, const Sel
   }
 }
 
+template <typename U, typename Index>
+__global__ void OneHotKernel(const Index* indices, const U* on, const U* off, U* out,
+                             int64_t depth, int64_t suffix, int64_t n) {
+  const U on_value = *on;
+  const U off_value = *off;
+  for (int64_t i = GridStart(); i < n; i += GridStride()) {
+    const int64_t s = i % suffix;
+    const int64_t row = i / suffix;  // p * depth + d
+    const int64_t d = row % depth;
+    const int64_t p = row / depth;
+    out[i] = static_cast<int64_t>(indices[p * suffix + s]) == d ? on_value : off_value;
+  }
+}
+
+template <typename U>
+bool OneHot(int index_bytes, const void* indices, const void* on, const void* off, void* out,
+            int64_t prefix, int64_t depth, int64_t suffix, CUstream_st* stream) {
+  const int64_t n = prefix * depth * suffix;
+  const U* on_value = static_cast<const U*>(on);
+  const U* off_value = static_cast<const U*>(off);
+  U* o = static_cast<U*>(out);
+  if (index_bytes == 4) {
+    OneHotKernel<U, int32_t><<<BlocksFor(n), kBlockThreads, 0, stream>>>(
+        static_cast<const int32_t*>(indices), on_value, off_value, o, depth, suffix, n);
+  } else if (index_bytes == 8) {
+    OneHotKernel<U, int64_t><<<BlocksFor(n), kBlockThreads, 0, stream>>>(
+        static_cast<const int64_t*>(indices), on_value, off_value, o, depth, suffix, n);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool LaunchOneHot(int element_bytes, int index_bytes, const void* indices, const void* on,
+                  const void* off, void* out, int64_t prefix, int64_t depth, int64_t suffix,
+                  CUstream_st* stream) {
+  switch (element_bytes) {
+    case 1:
+      return OneHot<uint8_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
+    case 2:
+      return OneHot<uint16_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
+    case 4:
+      return OneHot<uint32_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
+    case 8:
+      return OneHot<uint64_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
+    case 16:
+      return OneHot<Bytes16>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
+    default:
+      return false;
+  }
+}
 
 bool LaunchGather(int element_bytes, int index_bytes, const void* params, const void* indices,
                   void* out, const GatherView& view, CUstream_st* stream) {

@@ -45,6 +45,14 @@ bool LaunchGather(int element_bytes, int index_bytes, const void* params, const 
 bool LaunchSelect(int element_bytes, const bool* cond, const void* t, const void* e, void* out,
                   const SelectView& view, CUstream_st* stream);
 
+// OneHot: out[(p * depth + d) * suffix + s] = indices[p * suffix + s] == d ? *on : *off for
+// every p < prefix, d < depth, s < suffix (a non-empty output), elements of element_bytes bytes
+// and indices of index_bytes (4 or 8); on and off are one element each in device memory. False
+// for another size.
+bool LaunchOneHot(int element_bytes, int index_bytes, const void* indices, const void* on,
+                  const void* off, void* out, int64_t prefix, int64_t depth, int64_t suffix,
+                  CUstream_st* stream);
+
 }  // namespace cuda
 }  // namespace sluice
 

@@ -1,7 +1,7 @@
 // The array kernels of kernels/cpu/array registered for GPUs (their copies are
 // kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
 // StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2, Pack,
-// Pad and PadV2, and the GPU's Gather, GatherV2, Select and SelectV2 (indexing_ops.cc),
+// Pad and PadV2, and the GPU's Gather, GatherV2, Select, SelectV2 and OneHot (indexing_ops.cc),
 // over dtypes of every element size, ranks up to 6, empty and one-element tensors, and the
 // errors of bad arguments (same code and message). Outputs must match byte for byte. Skipped,
 // with "no CUDA device", where the process has no GPU device.
@@ -436,6 +436,60 @@ TEST_F(ArrayOpsGpuTest, SelectAndSelectV2) {
           NodeDefBuilder("s", op).Input("c").Input("t").Input("e").Attr("T", dtype).Build();
       for (const Case& c : std::string(op) == "Select" ? select_cases : select_v2_cases) {
         Compare(node, {Condition(c.cond), Distinct(dtype, c.t), Distinct(dtype, c.e)});
+      }
+    }
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, OneHot) {
+  struct Case {
+    std::vector<int64_t> indices;
+    TensorShape shape;
+    int32_t depth;
+    int axis;
+  };
+  const std::vector<Case> cases = {
+      {{0, 3, 1, 5, -1, 2}, TensorShape({6}), 4, -1},  // 5 and -1: rows of off_value
+      {{0, 3, 1, 2, 2, 0}, TensorShape({2, 3}), 4, 0},
+      {{0, 3, 1, 2, 2, 0}, TensorShape({2, 3}), 5, 1},
+      {{1}, TensorShape({}), 3, -1},       // a scalar index: a vector
+      {{}, TensorShape({0, 2}), 3, -1},    // empty
+      {{1, 2}, TensorShape({2}), 0, -1},   // depth 0: empty
+      {{1, 2}, TensorShape({2}), -1, -1},  // error: negative depth
+      {{1, 2}, TensorShape({2}), 3, 2},    // error: axis
+  };
+  for (DataType dtype : kTypes) {
+    for (DataType index_type : {DT_INT32, DT_INT64}) {
+      NodeDef node = NodeDefBuilder("h", "OneHot")
+                         .Input("indices")
+                         .Input("depth")
+                         .Input("on")
+                         .Input("off")
+                         .Attr("T", dtype)
+                         .Attr("TI", index_type)
+                         .Attr("axis", -1)
+                         .Build();
+      // Two distinct values: on, then off.
+      const Tensor on_off = Distinct(dtype, TensorShape({2}));
+      for (const Case& c : cases) {
+        (*node.mutable_attr())["axis"].set_i(c.axis);
+        Tensor indices(index_type, c.shape);
+        for (size_t i = 0; i < c.indices.size(); ++i) {
+          if (index_type == DT_INT32) {
+            indices.flat<int32_t>()(i) = static_cast<int32_t>(c.indices[i]);
+          } else {
+            indices.flat<int64_t>()(i) = c.indices[i];
+          }
+        }
+        Tensor depth(DT_INT32, TensorShape({}));
+        depth.flat<int32_t>()(0) = c.depth;
+        Tensor on_scalar(dtype, TensorShape({}));
+        Tensor off_scalar(dtype, TensorShape({}));
+        const int64_t bytes = DataTypeSize(dtype);
+        std::memcpy(on_scalar.raw_data(), on_off.raw_data(), bytes);
+        std::memcpy(off_scalar.raw_data(), static_cast<const char*>(on_off.raw_data()) + bytes,
+                    bytes);
+        Compare(node, {indices, depth, on_scalar, off_scalar});
       }
     }
   }

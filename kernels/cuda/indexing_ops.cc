@@ -1,11 +1,13 @@
-// Gather, GatherV2, Select and SelectV2 on GPUs: the CPU kernels' shape checks and plans
-// (kernels/cpu/indexing/gather_plan.h, kernels/cpu/cwise/select_plan.h), then one launch that
-// moves elements by size (array_copies.cu), so every dtype a GPU holds is served.
+// Gather, GatherV2, Select, SelectV2 and OneHot on GPUs: the CPU kernels' shape checks and
+// plans (kernels/cpu/indexing/gather_plan.h and one_hot_plan.h, kernels/cpu/cwise/select_plan.h),
+// then one launch that moves elements by size (array_copies.cu), so every dtype a GPU holds is
+// served.
 //
 // Gather's indices are in device memory (TensorFlow's registration), where the host cannot
 // range-check them: a bad index gives zeros in its output slice, as TensorFlow's GPU kernel
-// does, where the CPU kernel fails with INVALID_ARGUMENT. Select's condition is in device memory
-// too, so a scalar condition is a broadcast rather than a host-side choice of t or e.
+// does, where the CPU kernel fails with INVALID_ARGUMENT. Select's condition is in device
+// memory too, so a scalar condition is a broadcast rather than a host-side choice of t or e;
+// OneHot reads its on and off values on the device.
 #include <cstdint>
 
 #include "absl/container/inlined_vector.h"
@@ -15,6 +17,7 @@
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/cwise/select_plan.h"
 #include "kernels/cpu/indexing/gather_plan.h"
+#include "kernels/cpu/indexing/one_hot_plan.h"
 #include "kernels/cuda/array_launch.h"
 #include "kernels/cuda/gpu_kernel_util.h"
 #include "kernels/cuda/strided_view.h"
@@ -111,6 +114,42 @@ REGISTER_KERNEL_BUILDER(
 REGISTER_KERNEL_BUILDER(
     Name("SelectV2").Device(DEVICE_GPU).TypeConstraint("T", array_internal::GpuArrayTypes()),
     GpuSelectOp);
+
+class GpuOneHotOp : public OpKernel {
+ public:
+  explicit GpuOneHotOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("axis", &axis_));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& indices = ctx->input(0);
+    const Tensor& on_value = ctx->input(2);
+    const Tensor& off_value = ctx->input(3);
+    OneHotPlan plan;
+    OP_REQUIRES_OK(ctx, PlanOneHot(indices, ctx->input(1), on_value, off_value, axis_, &plan));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.output_shape, &out));
+    if (plan.output_shape.num_elements() == 0) return;
+    CUstream_st* stream = ComputeStream(ctx);
+    if (stream == nullptr) return;
+    const bool launched =
+        LaunchOneHot(DataTypeSize(out->dtype()), DataTypeSize(indices.dtype()), indices.raw_data(),
+                     on_value.raw_data(), off_value.raw_data(), out->raw_data(), plan.prefix,
+                     plan.depth, plan.suffix, stream);
+    OP_REQUIRES_OK(ctx, LaunchStatus(launched, *this));
+  }
+
+ private:
+  int64_t axis_ = -1;
+};
+
+// Indices int32 and int64 in device memory; depth in host memory (TensorFlow's registration).
+REGISTER_KERNEL_BUILDER(Name("OneHot")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("depth")
+                            .TypeConstraint("T", array_internal::GpuArrayTypes())
+                            .TypeConstraint("TI", kGatherIndexTypes),
+                        GpuOneHotOp);
 
 }  // namespace
 }  // namespace cuda

@@ -3,8 +3,9 @@
 // ones included, give a row of off_value, as in TensorFlow.
 //
 // The output is viewed as [prefix, depth, suffix] (prefix = indices dims before axis) and
-// indices as [prefix, suffix]. Values are written by element size (element_bytes.h), so one
-// instantiation per (size, index dtype) serves every value dtype.
+// indices as [prefix, suffix] (one_hot_plan.h, shared with the GPU kernel). Values are written by
+// element size (element_bytes.h), so one instantiation per (size, index dtype) serves every value
+// dtype.
 #include <algorithm>
 #include <cstdint>
 
@@ -15,6 +16,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/indexing/one_hot_plan.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -47,39 +49,16 @@ class OneHotOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& indices = ctx->input(0);
-    const Tensor& depth = ctx->input(1);
     const Tensor& on_value = ctx->input(2);
     const Tensor& off_value = ctx->input(3);
-    const int indices_dims = indices.dims();
-    const int output_dims = indices_dims + 1;
-    OP_REQUIRES(
-        ctx, depth.dims() == 0,
-        errors::InvalidArgument("depth must be a scalar, but got: ", depth.shape().DebugString()));
-    OP_REQUIRES(ctx, on_value.dims() == 0,
-                errors::InvalidArgument("on_value must be a scalar, but got: ",
-                                        on_value.shape().DebugString()));
-    OP_REQUIRES(ctx, off_value.dims() == 0,
-                errors::InvalidArgument("off_value must be a scalar, but got: ",
-                                        off_value.shape().DebugString()));
-    OP_REQUIRES(ctx, axis_ == -1 || (axis_ >= 0 && axis_ < output_dims),
-                errors::InvalidArgument("Expected axis to be -1 or between [0, ", output_dims,
-                                        ").  But received: ", axis_));
-    const int64_t depth_v = depth.base<int32_t>()[0];
-    OP_REQUIRES(ctx, depth_v >= 0,
-                errors::InvalidArgument("depth must be non-negative, got: ", depth_v));
-    OP_REQUIRES(
-        ctx, MultiplyWithoutOverflow(indices.NumElements(), depth_v) >= 0,
-        errors::InvalidArgument("OneHot result would have shape ", indices.shape().DebugString(),
-                                " + [", depth_v, "], which exceeds 2**63 - 1 elements"));
-    const int axis = axis_ == -1 ? indices_dims : static_cast<int>(axis_);
-    TensorShape output_shape = indices.shape();
-    OP_REQUIRES_OK(ctx, output_shape.InsertDimWithStatus(axis, depth_v));
+    OneHotPlan plan;
+    OP_REQUIRES_OK(ctx, PlanOneHot(indices, ctx->input(1), on_value, off_value, axis_, &plan));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
-    if (output_shape.num_elements() == 0) return;
-    int64_t prefix = 1;
-    for (int i = 0; i < axis; ++i) prefix *= indices.dim_size(i);
-    const int64_t suffix = indices.NumElements() / prefix;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.output_shape, &output));
+    if (plan.output_shape.num_elements() == 0) return;
+    const int64_t prefix = plan.prefix;
+    const int64_t depth_v = plan.depth;
+    const int64_t suffix = plan.suffix;
 
     VisitIndexType(indices.dtype(), [&](auto index_tag) {
       using Index = typename decltype(index_tag)::type;
