@@ -1,8 +1,8 @@
 // The GPU's array copies (kernels/cpu/array/strided_copy.h's GpuArrayCopies), set at static
 // initialisation: with them, the array kernels registered for GPUs in kernels/cpu/array
 // (Transpose, Slice, StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack,
-// Concat, ConcatV2, Pack; Pad and PadV2 in kernels/cpu/indexing) validate as on the CPU and copy
-// with array_copies.cu's kernels.
+// Concat, ConcatV2, Pack; Pad, PadV2 and MirrorPad in kernels/cpu/indexing) validate as on the
+// CPU and copy with array_copies.cu's kernels.
 #include <cstdint>
 
 #include "absl/status/status.h"
@@ -48,14 +48,18 @@ absl::Status CopyRowsOnGpu(OpKernelContext* ctx, const void* src, int64_t src_pi
   return LastLaunchStatus(ctx->op_kernel().type_string());
 }
 
-absl::Status ConstantPadOnGpu(OpKernelContext* ctx, const Tensor& src,
-                              absl::Span<const int64_t> in_dims, absl::Span<const int64_t> out_dims,
-                              absl::Span<const int64_t> before, const void* pad_value,
-                              Tensor* dst) {
+absl::Status PadOnGpu(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
+                      absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
+                      int mirror, const void* pad_value, Tensor* dst) {
   PaddedView view;
   if (in_dims.size() > PaddedView::kMaxDims) {
-    return errors::Unimplemented("Pad on a GPU pads at most ", PaddedView::kMaxDims, " dims");
+    return errors::Unimplemented(ctx->op_kernel().type_string(), " on a GPU pads at most ",
+                                 PaddedView::kMaxDims, " dims");
   }
+  // A mirror never reads the pad value; the kernel still takes one element by value.
+  static constexpr char kZeros[16] = {};
+  if (mirror >= 0) pad_value = kZeros;
+  view.mirror = mirror;
   view.rank = static_cast<int>(in_dims.size());
   for (int d = 0; d < view.rank; ++d) {
     view.in_dims[d] = in_dims[d];
@@ -77,7 +81,7 @@ GpuArrayCopies MakeCopies() {
   GpuArrayCopies copies;
   copies.strided_copy = StridedCopyOnGpu;
   copies.copy_rows = CopyRowsOnGpu;
-  copies.pad = ConstantPadOnGpu;
+  copies.pad = PadOnGpu;
   return copies;
 }
 

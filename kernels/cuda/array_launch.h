@@ -26,7 +26,8 @@ bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const St
 void LaunchCopyRows(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch,
                     int64_t row_bytes, int64_t rows, CUstream_st* stream);
 
-// dst[i] = view.Source(i) < 0 ? *pad_value : src[view.Source(i)] for i < view.num_elements,
+// dst[i] = view.Source(i) < 0 ? *pad_value : src[view.Source(i)] for i < view.num_elements
+// (a mirror's view has no -1 source),
 // elements of element_bytes bytes (1, 2, 4, 8 or 16; false otherwise); pad_value is one
 // element in host memory, passed by value.
 bool LaunchPad(int element_bytes, const void* src, void* dst, const PaddedView& view,

@@ -1,10 +1,10 @@
 // The array kernels of kernels/cpu/array registered for GPUs (their copies are
 // kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
 // StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2, Pack,
-// Pad and PadV2, and the GPU's Gather, GatherV2, Select, SelectV2 and OneHot (indexing_ops.cc),
-// over dtypes of every element size, ranks up to 6, empty and one-element tensors, and the
-// errors of bad arguments (same code and message). Outputs must match byte for byte. Skipped,
-// with "no CUDA device", where the process has no GPU device.
+// Pad, PadV2 and MirrorPad, and the GPU's Gather, GatherV2, Select, SelectV2 and OneHot
+// (indexing_ops.cc), over dtypes of every element size, ranks up to 6, empty and one-element
+// tensors, and the errors of bad arguments (same code and message). Outputs must match byte for
+// byte. Skipped, with "no CUDA device", where the process has no GPU device.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -490,6 +490,39 @@ TEST_F(ArrayOpsGpuTest, OneHot) {
         std::memcpy(off_scalar.raw_data(), static_cast<const char*>(on_off.raw_data()) + bytes,
                     bytes);
         Compare(node, {indices, depth, on_scalar, off_scalar});
+      }
+    }
+  }
+}
+
+TEST_F(ArrayOpsGpuTest, MirrorPad) {
+  struct Case {
+    TensorShape shape;
+    std::vector<int32_t> paddings;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({3}), {2, 2}},
+      {TensorShape({1, 5, 5, 3}), {0, 0, 2, 1, 1, 2, 0, 0}},  // NHWC image, H and W
+      {TensorShape({2, 3, 4}), {1, 1, 2, 0, 0, 3}},
+      {TensorShape({4, 6}), {0, 0, 0, 0}},   // nothing: forwarded
+      {TensorShape({2, 3}), {3, 0, 0, 0}},   // error for REFLECT (>= size), fine for SYMMETRIC
+      {TensorShape({2, 3}), {0, 4, 0, 0}},   // error for both
+      {TensorShape({2, 3}), {1, -1, 0, 0}},  // error: negative
+      {TensorShape({2, 3}), {1, 1}},         // error: wrong rows
+  };
+  for (DataType dtype : kTypes) {
+    for (const char* mode : {"REFLECT", "SYMMETRIC"}) {
+      const NodeDef node = NodeDefBuilder("m", "MirrorPad")
+                               .Input("x")
+                               .Input("paddings")
+                               .Attr("T", dtype)
+                               .Attr("Tpaddings", DT_INT32)
+                               .Attr("mode", mode)
+                               .Build();
+      for (const Case& c : cases) {
+        const int64_t rows = static_cast<int64_t>(c.paddings.size()) / 2;
+        Compare(node, {Distinct(dtype, c.shape),
+                       MakeTensor<int32_t>(TensorShape({rows, 2}), c.paddings)});
       }
     }
   }

@@ -41,9 +41,10 @@ struct StridedView {
   }
 };
 
-// PaddedView: an output that surrounds an input with a constant (Pad, PadV2), as a GPU
-// thread sees it: output element i is input element Source(i), or the constant where Source
-// is -1. Dims are the kernel's merged ones (kernels/cpu/indexing/pad_op.cc), outermost first.
+// PaddedView: an output that surrounds an input with a constant (Pad, PadV2) or with the
+// input's mirror image (MirrorPad), as a GPU thread sees it: output element i is input element
+// Source(i), or the constant where Source is -1. Dims are the kernel's merged ones
+// (kernels/cpu/indexing/pad_op.cc) or, for a mirror, the input's own, outermost first.
 struct PaddedView {
   static constexpr int kMaxDims = 8;
 
@@ -52,14 +53,22 @@ struct PaddedView {
   int64_t out_dims[kMaxDims] = {1};
   int64_t before[kMaxDims] = {0};
   int64_t num_elements = 1;  // of the output
+  // -1: constant padding. 0: a mirror past the edge (SYMMETRIC: [1,2,3] padded by 2 before is
+  // [2,1,1,2,3]); 1: a mirror on the edge element (REFLECT: [3,2,1,2,3]). A mirror's padding
+  // is at most the dim (SYMMETRIC) or below it (REFLECT), so one reflection reaches the input.
+  int mirror = -1;
 
   SLUICE_HOST_DEVICE int64_t Source(int64_t i) const {
     int64_t source = 0;
     int64_t in_stride = 1;
     for (int d = rank - 1; d >= 0; --d) {
-      const int64_t coord = i % out_dims[d] - before[d];
+      int64_t coord = i % out_dims[d] - before[d];
       i /= out_dims[d];
-      if (coord < 0 || coord >= in_dims[d]) return -1;
+      if (coord < 0 || coord >= in_dims[d]) {
+        if (mirror < 0) return -1;
+        if (coord < 0) coord = -coord - 1 + mirror;
+        if (coord >= in_dims[d]) coord = 2 * in_dims[d] - 1 - mirror - coord;
+      }
       source += coord * in_stride;
       in_stride *= in_dims[d];
     }

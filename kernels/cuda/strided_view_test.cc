@@ -103,6 +103,39 @@ TEST(PaddedViewTest, SourcesOfAPaddedMatrix) {
   for (int64_t i = 0; i < 18; ++i) EXPECT_EQ(view.Source(i), expected[i]) << "element " << i;
 }
 
+// MirrorPad's two mirrors, on TensorFlow's documented example: [1,2,3] padded by 2 before and
+// 2 after is [3,2,1,2,3,2,1] (REFLECT) and [2,1,1,2,3,3,2] (SYMMETRIC); then a matrix.
+TEST(PaddedViewTest, SourcesOfMirrors) {
+  PaddedView view;
+  view.rank = 1;
+  view.in_dims[0] = 3;
+  view.out_dims[0] = 7;
+  view.before[0] = 2;
+  view.num_elements = 7;
+  view.mirror = 1;
+  const int64_t reflect[7] = {2, 1, 0, 1, 2, 1, 0};
+  for (int64_t i = 0; i < 7; ++i) EXPECT_EQ(view.Source(i), reflect[i]) << "element " << i;
+  view.mirror = 0;
+  const int64_t symmetric[7] = {1, 0, 0, 1, 2, 2, 1};
+  for (int64_t i = 0; i < 7; ++i) EXPECT_EQ(view.Source(i), symmetric[i]) << "element " << i;
+
+  // [2, 3] padded by (1, 1) rows and (0, 2) columns, REFLECT: [4, 5].
+  view.rank = 2;
+  view.in_dims[0] = 2;
+  view.in_dims[1] = 3;
+  view.out_dims[0] = 4;
+  view.out_dims[1] = 5;
+  view.before[0] = 1;
+  view.before[1] = 0;
+  view.num_elements = 20;
+  view.mirror = 1;
+  const int64_t matrix[20] = {3, 4, 5, 4, 3,  //
+                              0, 1, 2, 1, 0,  //
+                              3, 4, 5, 4, 3,  //
+                              0, 1, 2, 1, 0};
+  for (int64_t i = 0; i < 20; ++i) EXPECT_EQ(view.Source(i), matrix[i]) << "element " << i;
+}
+
 // SelectView's three offsets against the same walk per operand, over Select's shapes as the
 // CPU's BroadcastPlan merges them: a row-wise condition, a scalar one, and SelectV2 broadcasting
 // all three operands.

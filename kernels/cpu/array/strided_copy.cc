@@ -174,7 +174,15 @@ absl::Status GpuPad(OpKernelContext* ctx, const Tensor& src, absl::Span<const in
                     const void* pad_value, Tensor* dst) {
   const auto pad = GpuCopies().pad;
   if (pad == nullptr) return NoGpuCopies();
-  return pad(ctx, src, in_dims, out_dims, before, pad_value, dst);
+  return pad(ctx, src, in_dims, out_dims, before, /*mirror=*/-1, pad_value, dst);
+}
+
+absl::Status GpuMirrorPad(OpKernelContext* ctx, const Tensor& src,
+                          absl::Span<const int64_t> in_dims, absl::Span<const int64_t> out_dims,
+                          absl::Span<const int64_t> before, int mirror, Tensor* dst) {
+  const auto pad = GpuCopies().pad;
+  if (pad == nullptr) return NoGpuCopies();
+  return pad(ctx, src, in_dims, out_dims, before, mirror, /*pad_value=*/nullptr, dst);
 }
 
 absl::Status GpuCopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,

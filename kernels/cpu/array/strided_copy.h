@@ -49,22 +49,28 @@ struct GpuArrayCopies {
                                Tensor* dst) = nullptr;
   absl::Status (*copy_rows)(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
                             int64_t dst_pitch, int64_t row_bytes, int64_t rows) = nullptr;
-  // Constant padding (Pad, PadV2): dst is src's dims[d] grown by before[d] and after[d] along
-  // each dim d (dims merged as pad_op.cc merges them), the new elements equal to *pad_value
-  // (one element in host memory).
+  // Padding: dst is src's in_dims[d] grown to out_dims[d], before[d] of them before, along each
+  // dim d. mirror < 0: constant padding (Pad, PadV2; dims merged as pad_op.cc merges them), the
+  // new elements equal to *pad_value (one element in host memory). Otherwise MirrorPad's
+  // (pad_value unused): 0 SYMMETRIC, 1 REFLECT, with TensorFlow's limits on the padding checked.
   absl::Status (*pad)(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
                       absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
-                      const void* pad_value, Tensor* dst) = nullptr;
+                      int mirror, const void* pad_value, Tensor* dst) = nullptr;
 };
 
 // GpuArrayCopies::copy_rows and ::pad on the kernel's GPU (UNIMPLEMENTED when this build has
-// no GPU copies), for kernels whose CPU path is their own (Concat and Pack, Pad). REQUIRES:
+// no GPU copies), for kernels whose CPU path is their own (Concat and Pack, Pad, MirrorPad).
+// REQUIRES:
 // the kernel runs on a GPU.
 absl::Status GpuCopyRows(OpKernelContext* ctx, const void* src, int64_t src_pitch, void* dst,
                          int64_t dst_pitch, int64_t row_bytes, int64_t rows);
 absl::Status GpuPad(OpKernelContext* ctx, const Tensor& src, absl::Span<const int64_t> in_dims,
                     absl::Span<const int64_t> out_dims, absl::Span<const int64_t> before,
                     const void* pad_value, Tensor* dst);
+// MirrorPad's padding on the kernel's GPU (GpuArrayCopies::pad with `mirror` 0 or 1).
+absl::Status GpuMirrorPad(OpKernelContext* ctx, const Tensor& src,
+                          absl::Span<const int64_t> in_dims, absl::Span<const int64_t> out_dims,
+                          absl::Span<const int64_t> before, int mirror, Tensor* dst);
 // Returns true, so that a static initializer can call it.
 bool SetGpuArrayCopies(const GpuArrayCopies& copies);
 

@@ -6,16 +6,20 @@
 // beyond), paddings a [rank, 2] matrix of non-negative entries, each below the dim size
 // (REFLECT) or at most the dim size (SYMMETRIC). With no padding the input is forwarded
 // unchanged. Output coordinate o of a dim maps to input coordinate i = o - before, reflected
-// about the edges; the copy is PadRows (pad_rows.h), moving elements by size.
+// about the edges; the copy is PadRows (pad_rows.h), moving elements by size. On GPUs the same
+// kernel (registered for them too) pads with the GPU's copy (GpuMirrorPad, strided_copy.h).
 #include <cstdint>
 #include <string>
 
+#include "absl/container/inlined_vector.h"
 #include "graph/core/element_bytes.h"
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/array/array_types.h"
+#include "kernels/cpu/array/strided_copy.h"
 #include "kernels/cpu/indexing/pad_rows.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -86,6 +90,14 @@ class MirrorPadOp : public OpKernel {
     }
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
+    if (ctx->device()->gpu_device_context() != nullptr) {
+      // heap-ok: one entry per dim, rank <= kMaxMirrorPadDims (checked above)
+      absl::InlinedVector<int64_t, kMaxMirrorPadDims> befores;
+      for (int d = 0; d < dims; ++d) befores.push_back(IndexElement(paddings, 2 * d));
+      OP_REQUIRES_OK(ctx, GpuMirrorPad(ctx, input, plan.in_dims, plan.out_dims, befores,
+                                       static_cast<int>(offset_), output));
+      return;
+    }
     OP_REQUIRES_OK(ctx, AllocateSources(ctx, &plan));
     for (int d = 0; d < dims; ++d) {
       const int64_t before = IndexElement(paddings, 2 * d);
@@ -121,6 +133,12 @@ constexpr DataType kMirrorPadTypes[] = {
 REGISTER_KERNEL_BUILDER(Name("MirrorPad")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", kMirrorPadTypes)
+                            .HostMemory("paddings"),
+                        MirrorPadOp);
+// On GPUs the same kernel pads with the GPU's copy (kernels/cpu/array/strided_copy.h).
+REGISTER_KERNEL_BUILDER(Name("MirrorPad")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("T", array_internal::GpuArrayTypes())
                             .HostMemory("paddings"),
                         MirrorPadOp);
 
