@@ -86,8 +86,8 @@ __global__ void GatherKernel(const U* params, const Index* indices, U* out, Gath
     const int64_t index = static_cast<int64_t>(indices[view.IndexPosition(i)]);
     // A bad index reads nothing and writes zeros, as TensorFlow's GPU kernel does (its index
     // is in device memory, where the host cannot check it before the launch).
-    out[i] = index >= 0 && index < view.gather_dim ? params[view.Source(i, static_cast<I>(index))]
-                                                   : U{};
+    out[i] =
+        index >= 0 && index < view.gather_dim ? params[view.Source(i, static_cast<I>(index))] : U{};
   }
 }
 
@@ -144,8 +144,8 @@ void Select(const bool* cond, const void* t, const void* e, void* out, const Sel
 }
 
 template <typename U, typename Index>
-__global__ void OneHotKernel(const Index* indices, const U* on, const U* off, U* out,
-                             int64_t depth, int64_t suffix, int64_t n) {
+__global__ void OneHotKernel(const Index* indices, const U* on, const U* off, U* out, int64_t depth,
+                             int64_t suffix, int64_t n) {
   const U on_value = *on;
   const U off_value = *off;
   for (int64_t i = GridStart(); i < n; i += GridStride()) {

@@ -10,7 +10,6 @@
 // OneHot reads its on and off values on the device.
 #include <cstdint>
 
-#include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
@@ -85,12 +84,8 @@ class GpuSelectOp : public OpKernel {
     BroadcastPlan plan;
     OP_REQUIRES_OK(ctx,
                    PlanSelect(type_string(), name(), cond.shape(), t.shape(), e.shape(), &plan));
-    absl::InlinedVector<int, 2> candidates;
-    if (t.shape() == plan.output_shape) candidates.push_back(1);
-    if (e.shape() == plan.output_shape) candidates.push_back(2);
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx,
-                   ctx->forward_input_or_allocate_output(candidates, 0, plan.output_shape, &out));
+    OP_REQUIRES_OK(ctx, ForwardOrAllocateSelectOutput(ctx, plan, &out));
     if (plan.output_shape.num_elements() == 0) return;
     const int rank = static_cast<int>(plan.dims.size());
     const int64_t* strides[3] = {plan.strides[0].data(), plan.strides[1].data(),

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <string>
 
-#include "absl/container/inlined_vector.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
@@ -48,11 +47,8 @@ void SelectRows(const BroadcastPlan& plan, const bool* c, const T* t, const T* e
 template <typename T>
 void RunSelect(OpKernelContext* ctx, const BroadcastPlan& plan, const Tensor& cond, const Tensor& t,
                const Tensor& e) {
-  absl::InlinedVector<int, 2> candidates;
-  if (t.shape() == plan.output_shape) candidates.push_back(1);
-  if (e.shape() == plan.output_shape) candidates.push_back(2);
   Tensor* z = nullptr;
-  OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(candidates, 0, plan.output_shape, &z));
+  OP_REQUIRES_OK(ctx, ForwardOrAllocateSelectOutput(ctx, plan, &z));
   const int64_t n = plan.output_shape.num_elements();
   if (n == 0) return;
   const bool* cp = cond.flat<bool>().data();

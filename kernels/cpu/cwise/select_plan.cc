@@ -70,4 +70,12 @@ absl::Status PlanSelect(absl::string_view op, absl::string_view node, const Tens
   return Broadcast(cond, t, e, plan);
 }
 
+absl::Status ForwardOrAllocateSelectOutput(OpKernelContext* ctx, const BroadcastPlan& plan,
+                                           Tensor** out) {
+  absl::InlinedVector<int, 2> candidates;
+  if (ctx->input(1).shape() == plan.output_shape) candidates.push_back(1);
+  if (ctx->input(2).shape() == plan.output_shape) candidates.push_back(2);
+  return ctx->forward_input_or_allocate_output(candidates, 0, plan.output_shape, out);
+}
+
 }  // namespace sluice

@@ -11,8 +11,10 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "kernels/cpu/cwise/broadcast.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 
@@ -22,6 +24,12 @@ namespace sluice {
 // element (a kernel that can read the condition on the host forwards t or e instead).
 absl::Status PlanSelect(absl::string_view op, absl::string_view node, const TensorShape& cond,
                         const TensorShape& t, const TensorShape& e, BroadcastPlan* plan);
+
+// Output 0 of a Select kernel under `plan`: the buffer of t (input 1) or e (input 2) when one
+// has the output's shape and nothing else holds it (each element is read before it is
+// written), else a new tensor.
+absl::Status ForwardOrAllocateSelectOutput(OpKernelContext* ctx, const BroadcastPlan& plan,
+                                           Tensor** out);
 
 }  // namespace sluice
 
