@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/large_block_cache.h"
+#include "graph/core/sanitizers.h"
 #include "graph/core/small_block_cache.h"
 
 namespace sluice {
@@ -55,7 +56,7 @@ void UpdateMax(std::atomic<int64_t>* target, int64_t value) {
 }
 
 size_t DefaultCacheBytes() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SLUICE_ADDRESS_SANITIZER)
   return 0;
 #else
   if (const char* mb = std::getenv("SLUICE_CPU_CACHE_MB"); mb != nullptr && *mb != '\0') {

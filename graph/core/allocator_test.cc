@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "graph/core/sanitizers.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -63,7 +64,7 @@ TEST(CpuAllocatorTest, SmallBlocksAreReusedOnTheSameThread) {
   void* first = allocator.AllocateRaw(kAllocatorAlignment, sizeof(float));
   allocator.DeallocateRaw(first);
   void* second = allocator.AllocateRaw(kAllocatorAlignment, sizeof(float));
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(SLUICE_ADDRESS_SANITIZER)
   EXPECT_EQ(second, first);  // the per-thread cache hands back the block just freed
 #endif
   allocator.DeallocateRaw(second);

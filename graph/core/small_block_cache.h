@@ -23,6 +23,8 @@
 
 #include <cstddef>
 
+#include "graph/core/sanitizers.h"
+
 namespace sluice {
 namespace small_block_cache {
 
@@ -33,7 +35,7 @@ inline constexpr size_t kMaxThreadBytes = size_t{1} << 20;
 // The class size serving a block of `bytes`: a multiple of kClassStepBytes, or 0 when
 // `bytes` exceeds kMaxBlockBytes (or the cache is disabled).
 constexpr size_t ClassBytes(size_t bytes) {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SLUICE_ADDRESS_SANITIZER)
   static_cast<void>(bytes);
   return 0;
 #else

@@ -18,7 +18,10 @@
 namespace sluice {
 
 // Numbered as in TensorFlow.
-enum TensorFormat {
+// Both enums have int underneath (TensorFlow's leave it implied), so that any int value
+// converts to them with defined behaviour: a value a caller casts from the wire names no
+// format, and the helpers answer -1 or "INVALID_FORMAT" for it.
+enum TensorFormat : int {
   FORMAT_NHWC = 0,
   FORMAT_NCHW = 1,
   FORMAT_NCHW_VECT_C = 2,
@@ -27,7 +30,7 @@ enum TensorFormat {
   FORMAT_HWCN = 5,
 };
 
-enum FilterTensorFormat {
+enum FilterTensorFormat : int {
   FORMAT_HWIO = 0,
   FORMAT_OIHW = 1,
   FORMAT_OHWI = 2,

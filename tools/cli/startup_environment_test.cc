@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "graph/core/sanitizers.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -90,7 +91,7 @@ TEST(StartupEnvironmentTest, ImageStartsWithHugePagesForMallocUnlessTheUserChose
 // What the tunable is for, seen in the image that the exec started: malloc advises huge pages
 // ("hg" in the mapping's flags) on a block it maps for itself.
 TEST(StartupEnvironmentTest, MallocAdvisesHugePagesOnLargeBlocksUnlessTheUserSaidNo) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(SLUICE_ADDRESS_SANITIZER) || defined(SLUICE_THREAD_SANITIZER)
   GTEST_SKIP() << "the sanitizer's allocator replaces glibc's malloc";
 #endif
   if (!HugePagesOnlyWhereAsked()) GTEST_SKIP() << "the kernel's THP mode is not madvise";
