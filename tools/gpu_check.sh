@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# GPU check: every GPU test and the step-overhead benchmark, prepared here and run on a lent
-# GPU machine (which has the NVIDIA driver, CUDA, cuBLAS and cuDNN, but no Bazel and none of
-# Debian's libraries; see ../shared/docs/build.md, "Running on the GPU machine").
+# GPU check: every GPU test, the step-overhead benchmark and the model benchmark, prepared
+# here and run on a lent GPU machine (which has the NVIDIA driver, CUDA, cuBLAS and cuDNN, but
+# no Bazel and none of Debian's libraries; see ../shared/docs/build.md, "Running on the GPU
+# machine").
 #
 #   tools/gpu_check.sh prepare   # here: build //tests/gpu:gpu_check (optimised, static), copy
 #                                # it with the shared libraries it needs that a bare Ubuntu
-#                                # lacks into .gpu_check/, packed as .gpu_check.tar.xz
+#                                # lacks into .gpu_check/, with the model benchmark's graphs
+#                                # (tools/gpu_bench/make_bench_models.py: needs TensorFlow and
+#                                # the models of tests/models/gen_models.py; left out, saying
+#                                # so, without them), packed as .gpu_check.tar.xz
 #   tools/gpu_check.sh run       # there (repository root, .gpu_check.tar.xz carried): unpack,
-#                                # run the tests and the benchmark, print a summary ending in
+#                                # run the tests and the benchmarks, print a summary ending in
 #                                # "N passed, N failed"
 #   tools/gpu_check.sh deps [bazel flags]
 #                                # here or in CI: fail if gpu_check, configured as `prepare`
@@ -41,6 +45,15 @@ prepare() {
   ldd "$DIR/gpu_check" | awk '/=> \//{print $3}' |
     grep -vE '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
     while read -r lib; do cp -L "$lib" "$DIR/lib/"; done
+  # The model benchmark's graphs: weights left out (a few hundred KB for all four models).
+  if python3 tools/gpu_bench/make_bench_models.py "$DIR/models" 2>&1 |
+    grep -vE '^(WARNING|I0000|W0000|E0000)|oneDNN|cpu_feature_guard|rebuild TensorFlow'; then
+    :
+  fi
+  if [[ ! -s "$DIR/models/manifest.txt" ]]; then
+    echo "no model benchmark graphs (TensorFlow or the models missing): the benchmark will skip"
+    rm -rf "$DIR/models"
+  fi
   tar -cJf "$PACK" "$DIR"
   local bytes
   bytes=$(stat -c %s "$PACK")
@@ -64,7 +77,9 @@ run() {
   log=$(mktemp)
   echo "== tests"
   set +e
-  "$DIR/gpu_check" --step_overhead 2>&1 | tee "$log"
+  local bench=()
+  if [[ -s "$DIR/models/manifest.txt" ]]; then bench=(--model_bench="$DIR/models"); fi
+  "$DIR/gpu_check" --step_overhead "${bench[@]}" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
   set -e
   local passed failed skipped

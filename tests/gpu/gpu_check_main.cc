@@ -1,5 +1,6 @@
 // gpu_check: every GPU test linked into one binary (what tools/gpu_check.sh carries to a GPU
-// machine), then, with --step_overhead, a micro-benchmark of a step's fixed cost on the GPU.
+// machine), then, with --step_overhead, a micro-benchmark of a step's fixed cost on the GPU,
+// and with --model_bench=DIR the whole-model benchmark (model_bench.h) over DIR's graphs.
 //
 // The benchmark runs a graph with one small GPU op (AddV2 of a fed [4] tensor and a [4] Const,
 // on GPU:0) and fetches its result: each Run copies the feed in, launches one kernel and
@@ -14,6 +15,7 @@
 
 #include "gtest/gtest.h"
 #include "tests/gpu/gpu_test_util.h"
+#include "tests/gpu/model_bench.h"
 
 namespace sluice {
 namespace {
@@ -73,8 +75,26 @@ void ReportStepOverhead() {
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   bool step_overhead = false;
-  for (int i = 1; i < argc; ++i) step_overhead |= std::strcmp(argv[i], "--step_overhead") == 0;
+  std::string model_bench_dir;
+  std::string model_bench_device = "GPU";
+  constexpr char kModelBench[] = "--model_bench=";
+  for (int i = 1; i < argc; ++i) {
+    step_overhead |= std::strcmp(argv[i], "--step_overhead") == 0;
+    if (std::strncmp(argv[i], kModelBench, sizeof(kModelBench) - 1) == 0) {
+      model_bench_dir = argv[i] + sizeof(kModelBench) - 1;
+    }
+    // Tries the benchmark's graphs where there is no GPU.
+    if (std::strcmp(argv[i], "--model_bench_on_cpu") == 0) model_bench_device = "CPU";
+  }
   const int failed = RUN_ALL_TESTS();
   if (step_overhead) sluice::ReportStepOverhead();
+  if (!model_bench_dir.empty()) {
+    const absl::Status s =
+        sluice::gpu_bench::RunModelBenchmark(model_bench_dir, model_bench_device);
+    if (!s.ok()) {
+      std::printf("model benchmark: %s\n", std::string(s.message()).c_str());
+      return 1;
+    }
+  }
   return failed;
 }
