@@ -14,10 +14,12 @@ lib="$root/c_api/libtensorflow.so.2"
 # ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep exits
 # before ldd has written everything (SIGPIPE), which skipped the preload at random.
 linked=$(ldd "$lib")
-if grep -q libasan <<<"$linked"; then
-  preload="$(gcc -print-file-name=libasan.so)"
-  if grep -q libubsan <<<"$linked"; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
-  export LD_PRELOAD="$preload"
+# The sanitizer runtimes the library links (GCC's libasan and libubsan, or clang's shared
+# libclang_rt.asan), by the paths ldd resolves.
+sanitizers=$(awk '$1 ~ /^(libasan|libubsan|libclang_rt\.asan)/ && $3 ~ /^\// {print $3}' <<<"$linked" |
+  tr '\n' ' ')
+if [[ -n "$sanitizers" ]]; then
+  export LD_PRELOAD="$sanitizers"
   export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
 fi
 exec "$python" "$root/c_api/python/sluice_tf_test.py" "$lib" \

@@ -32,10 +32,11 @@ preload=""
 # ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep exits
 # before ldd has written everything (SIGPIPE), which skipped the preload at random.
 linked=$(ldd "$lib")
-if grep -q libasan <<<"$linked"; then
-  preload="$(gcc -print-file-name=libasan.so)"
-  if grep -q libubsan <<<"$linked"; then preload="$preload $(gcc -print-file-name=libubsan.so)"; fi
-fi
+# The sanitizer runtimes the library links (GCC's libasan and libubsan, or clang's shared
+# libclang_rt.asan), by the paths ldd resolves.
+sanitizers=$(awk '$1 ~ /^(libasan|libubsan|libclang_rt\.asan)/ && $3 ~ /^\// {print $3}' <<<"$linked" |
+  tr '\n' ' ')
+preload="$sanitizers"
 
 # The programs read graph.pb from the working directory.
 cp "$example/graph.pb" "$build/graph.pb"

@@ -31,12 +31,12 @@ done
 # ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep exits
 # before ldd has written everything (SIGPIPE), which skipped the preload at random.
 linked=$(ldd "$prefix/lib/libtensorflow_framework.so.2")
-if grep -q libasan <<<"$linked"; then
-  preload="$(gcc -print-file-name=libasan.so)"
-  if grep -q libubsan <<<"$linked"; then
-    preload="$preload $(gcc -print-file-name=libubsan.so)"
-  fi
-  export LD_PRELOAD="$preload"
+# The sanitizer runtimes the library links (GCC's libasan and libubsan, or clang's shared
+# libclang_rt.asan), by the paths ldd resolves.
+sanitizers=$(awk '$1 ~ /^(libasan|libubsan|libclang_rt\.asan)/ && $3 ~ /^\// {print $3}' <<<"$linked" |
+  tr '\n' ' ')
+if [[ -n "$sanitizers" ]]; then
+  export LD_PRELOAD="$sanitizers"
   # The plain-compiled clients' own allocations are not ours to leak-check.
   export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1"
 fi
