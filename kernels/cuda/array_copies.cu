@@ -1,5 +1,6 @@
 // The CUDA data-movement kernels: a strided gather (one thread per output element, its source
-// offset from the view's dims), constant padding, pitched row copies, Gather's indexed slices,
+// offset from the view's dims), constant padding, pitched row copies, Gather's and GatherNd's
+// indexed slices,
 // Select's choice between two operands and OneHot's rows. See array_launch.h.
 //
 // They copy by element size only, so one instantiation per size serves every dtype. The
@@ -144,6 +145,34 @@ void Select(const bool* cond, const void* t, const void* e, void* out, const Sel
 }
 
 template <typename U, typename Index>
+__global__ void GatherNdKernel(const U* params, const Index* indices, U* out, GatherNdView view) {
+  for (int64_t i = GridStart(); i < view.num_elements; i += GridStride()) {
+    const int64_t row = i / view.slice;
+    const int64_t offset = view.RowOffset(indices, row);
+    // A bad index row gives zeros, as TensorFlow's GPU kernel (see GatherKernel).
+    out[i] = offset < 0 ? U{} : params[offset + (i - row * view.slice)];
+  }
+}
+
+template <typename U>
+bool GatherNd(int index_bytes, const void* params, const void* indices, void* out,
+              const GatherNdView& view, CUstream_st* stream) {
+  const unsigned blocks = BlocksFor(view.num_elements);
+  const U* p = static_cast<const U*>(params);
+  U* o = static_cast<U*>(out);
+  if (index_bytes == 4) {
+    GatherNdKernel<U, int32_t>
+        <<<blocks, kBlockThreads, 0, stream>>>(p, static_cast<const int32_t*>(indices), o, view);
+  } else if (index_bytes == 8) {
+    GatherNdKernel<U, int64_t>
+        <<<blocks, kBlockThreads, 0, stream>>>(p, static_cast<const int64_t*>(indices), o, view);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+template <typename U, typename Index>
 __global__ void OneHotKernel(const Index* indices, const U* on, const U* off, U* out, int64_t depth,
                              int64_t suffix, int64_t n) {
   const U on_value = *on;
@@ -177,6 +206,24 @@ bool OneHot(int index_bytes, const void* indices, const void* on, const void* of
 }
 
 }  // namespace
+
+bool LaunchGatherNd(int element_bytes, int index_bytes, const void* params, const void* indices,
+                    void* out, const GatherNdView& view, CUstream_st* stream) {
+  switch (element_bytes) {
+    case 1:
+      return GatherNd<uint8_t>(index_bytes, params, indices, out, view, stream);
+    case 2:
+      return GatherNd<uint16_t>(index_bytes, params, indices, out, view, stream);
+    case 4:
+      return GatherNd<uint32_t>(index_bytes, params, indices, out, view, stream);
+    case 8:
+      return GatherNd<uint64_t>(index_bytes, params, indices, out, view, stream);
+    case 16:
+      return GatherNd<Bytes16>(index_bytes, params, indices, out, view, stream);
+    default:
+      return false;
+  }
+}
 
 bool LaunchOneHot(int element_bytes, int index_bytes, const void* indices, const void* on,
                   const void* off, void* out, int64_t prefix, int64_t depth, int64_t suffix,

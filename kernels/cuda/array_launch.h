@@ -46,6 +46,12 @@ bool LaunchGather(int element_bytes, int index_bytes, const void* params, const 
 bool LaunchSelect(int element_bytes, const bool* cond, const void* t, const void* e, void* out,
                   const SelectView& view, CUstream_st* stream);
 
+// GatherNd: out[i] = params[view.RowOffset(indices, i / slice) + i % slice], or zero bytes where
+// the row's offset is -1, for i < view.num_elements (> 0); indices of index_bytes (4 or 8).
+// False for another element or index size.
+bool LaunchGatherNd(int element_bytes, int index_bytes, const void* params, const void* indices,
+                    void* out, const GatherNdView& view, CUstream_st* stream);
+
 // OneHot: out[(p * depth + d) * suffix + s] = indices[p * suffix + s] == d ? *on : *off for
 // every p < prefix, d < depth, s < suffix (a non-empty output), elements of element_bytes bytes
 // and indices of index_bytes (4 or 8); on and off are one element each in device memory. False

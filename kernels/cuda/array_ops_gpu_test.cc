@@ -1,7 +1,7 @@
 // The array kernels of kernels/cpu/array registered for GPUs (their copies are
 // kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
 // StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2, Pack,
-// Pad, PadV2 and MirrorPad, and the GPU's Gather, GatherV2, Select, SelectV2 and OneHot
+// Pad, PadV2 and MirrorPad, and the GPU's Gather, GatherV2, GatherNd, Select, SelectV2 and OneHot
 // (indexing_ops.cc), over dtypes of every element size, ranks up to 6, empty and one-element
 // tensors, and the errors of bad arguments (same code and message). Outputs must match byte for
 // byte. Skipped, with "no CUDA device", where the process has no GPU device.
@@ -403,6 +403,59 @@ TEST_F(ArrayOpsGpuTest, GatherGivesZerosForABadIndexOnTheGpu) {
   ASSERT_EQ(out[0].shape(), TensorShape({4, 2}));
   const std::vector<float> expected = {5.f, 6.f, 0.f, 0.f, 0.f, 0.f, 1.f, 2.f};
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out[0].flat<float>()(i), expected[i]) << i;
+}
+
+TEST_F(ArrayOpsGpuTest, GatherNd) {
+  struct Case {
+    TensorShape params;
+    std::vector<int64_t> indices;
+    TensorShape indices_shape;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({4, 5, 3}), {3, 1, 0, 4, 2, 2}, TensorShape({3, 2})},  // rows of 3
+      {TensorShape({4, 5}), {1, 3, 0}, TensorShape({3, 1})},              // whole rows
+      {TensorShape({2, 3, 4}), {1, 2, 3, 0, 0, 0}, TensorShape({2, 3})},  // single elements
+      {TensorShape({3, 2}), {}, TensorShape({2, 0})},                     // depth 0: params per row
+      {TensorShape({3, 2}), {}, TensorShape({0, 1})},                     // no row
+      {TensorShape({0, 2}), {0}, TensorShape({1, 1})},                    // error: params empty
+      {TensorShape({3}), {0, 0}, TensorShape({1, 2})},  // error: depth past the rank
+  };
+  for (DataType dtype : kTypes) {
+    for (DataType index_type : {DT_INT32, DT_INT64}) {
+      const NodeDef node = NodeDefBuilder("g", "GatherNd")
+                               .Input("params")
+                               .Input("indices")
+                               .Attr("Tparams", dtype)
+                               .Attr("Tindices", index_type)
+                               .Build();
+      for (const Case& c : cases) {
+        Tensor indices(index_type, c.indices_shape);
+        for (size_t i = 0; i < c.indices.size(); ++i) {
+          if (index_type == DT_INT32) {
+            indices.flat<int32_t>()(i) = static_cast<int32_t>(c.indices[i]);
+          } else {
+            indices.flat<int64_t>()(i) = c.indices[i];
+          }
+        }
+        Compare(node, {Distinct(dtype, c.params), indices});
+      }
+    }
+  }
+  // A bad index row: the CPU fails; the GPU gives zeros, as TensorFlow's GPU kernel.
+  const NodeDef node = NodeDefBuilder("g", "GatherNd")
+                           .Input("params")
+                           .Input("indices")
+                           .Attr("Tparams", DT_FLOAT)
+                           .Attr("Tindices", DT_INT64)
+                           .Build();
+  const Tensor params = MakeTensor<float>(TensorShape({2, 2}), {1.f, 2.f, 3.f, 4.f});
+  const Tensor indices = MakeTensor<int64_t>(TensorShape({3, 1}), {1, 2, 0});
+  std::vector<Tensor> out;
+  EXPECT_EQ(runner().Run(runner().cpu(), node, {params, indices}, &out).code(),
+            absl::StatusCode::kInvalidArgument);
+  ASSERT_TRUE(runner().Run(runner().gpu(), node, {params, indices}, &out).ok());
+  const std::vector<float> expected = {3.f, 4.f, 0.f, 0.f, 1.f, 2.f};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out[0].flat<float>()(i), expected[i]) << i;
 }
 
 // A condition of alternating bools in `shape`.

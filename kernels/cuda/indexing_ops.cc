@@ -1,20 +1,22 @@
-// Gather, GatherV2, Select, SelectV2 and OneHot on GPUs: the CPU kernels' shape checks and
-// plans (kernels/cpu/indexing/gather_plan.h and one_hot_plan.h, kernels/cpu/cwise/select_plan.h),
-// then one launch that moves elements by size (array_copies.cu), so every dtype a GPU holds is
-// served.
+// Gather, GatherV2, GatherNd, Select, SelectV2 and OneHot on GPUs: the CPU kernels' shape
+// checks and plans (kernels/cpu/indexing/gather_plan.h, gather_nd_plan.h and one_hot_plan.h,
+// kernels/cpu/cwise/select_plan.h), then one launch that moves elements by size
+// (array_copies.cu), so every dtype a GPU holds is served.
 //
-// Gather's indices are in device memory (TensorFlow's registration), where the host cannot
-// range-check them: a bad index gives zeros in its output slice, as TensorFlow's GPU kernel
-// does, where the CPU kernel fails with INVALID_ARGUMENT. Select's condition is in device
-// memory too, so a scalar condition is a broadcast rather than a host-side choice of t or e;
-// OneHot reads its on and off values on the device.
+// Gather's and GatherNd's indices are in device memory (TensorFlow's registration), where the
+// host cannot range-check them: a bad index gives zeros in its output slice, as TensorFlow's
+// GPU kernels do, where the CPU kernels fail with INVALID_ARGUMENT. Select's condition is in
+// device memory too, so a scalar condition is a broadcast rather than a host-side choice of t
+// or e; OneHot reads its on and off values on the device.
 #include <cstdint>
+#include <string>
 
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/cwise/select_plan.h"
+#include "kernels/cpu/indexing/gather_nd_plan.h"
 #include "kernels/cpu/indexing/gather_plan.h"
 #include "kernels/cpu/indexing/one_hot_plan.h"
 #include "kernels/cuda/array_launch.h"
@@ -71,6 +73,50 @@ REGISTER_KERNEL_BUILDER(Name("GatherV2")
                             .TypeConstraint("Tparams", array_internal::GpuArrayTypes())
                             .TypeConstraint("Tindices", kGatherIndexTypes),
                         GpuGatherOp);
+
+class GpuGatherNdOp : public OpKernel {
+ public:
+  explicit GpuGatherNdOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    std::string policy;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("bad_indices_policy", &policy));
+    // A GPU cannot fail on a bad index it does not see; it gives zeros (IGNORE) by default.
+    OP_REQUIRES(ctx, policy.empty() || policy == "DEFAULT" || policy == "IGNORE",
+                errors::InvalidArgument(policy == "ERROR"
+                                            ? "ERROR bad_indices_policy is not supported on GPU"
+                                            : "Unknown bad indices handling attribute: ",
+                                        policy == "ERROR" ? "" : policy));
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& params = ctx->input(0);
+    const Tensor& indices = ctx->input(1);
+    GatherNdPlan plan;
+    OP_REQUIRES_OK(ctx, PlanGatherNd(params, indices, &plan));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.output_shape, &out));
+    if (plan.rows == 0 || plan.slice == 0) return;
+    GatherNdView view;
+    view.depth = plan.depth;
+    for (int k = 0; k < plan.depth; ++k) {
+      view.dims[k] = plan.dims[k];
+      view.strides[k] = plan.strides[k];
+    }
+    view.slice = plan.slice;
+    view.num_elements = plan.rows * plan.slice;
+    CUstream_st* stream = ComputeStream(ctx);
+    if (stream == nullptr) return;
+    const bool launched =
+        LaunchGatherNd(DataTypeSize(params.dtype()), DataTypeSize(indices.dtype()),
+                       params.raw_data(), indices.raw_data(), out->raw_data(), view, stream);
+    OP_REQUIRES_OK(ctx, LaunchStatus(launched, *this));
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("GatherNd")
+                            .Device(DEVICE_GPU)
+                            .TypeConstraint("Tparams", array_internal::GpuArrayTypes())
+                            .TypeConstraint("Tindices", kGatherIndexTypes),
+                        GpuGatherNdOp);
 
 // Select and SelectV2 (PlanSelect tells them apart by the op's name).
 class GpuSelectOp : public OpKernel {

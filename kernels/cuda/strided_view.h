@@ -139,6 +139,31 @@ struct GatherView {
   }
 };
 
+// GatherNdView: GatherNd's output [rows, slice] read from params, as a GPU thread sees it:
+// output element i belongs to row i / slice, whose index row (`depth` indices) gives the
+// params offset of the slice's start, or none when an index is out of its dim.
+struct GatherNdView {
+  static constexpr int kMaxDepth = 7;  // TensorFlow's limit (GatherNdPlan::kMaxDepth)
+
+  int depth = 0;
+  int64_t dims[kMaxDepth] = {};
+  int64_t strides[kMaxDepth] = {};
+  int64_t slice = 1;
+  int64_t num_elements = 0;  // rows * slice
+
+  // The params offset of row `row`'s slice, or -1. Index is the indices' element type.
+  template <typename Index>
+  SLUICE_HOST_DEVICE int64_t RowOffset(const Index* indices, int64_t row) const {
+    int64_t offset = 0;
+    for (int k = 0; k < depth; ++k) {
+      const int64_t v = static_cast<int64_t>(indices[row * depth + k]);
+      if (v < 0 || v >= dims[k]) return -1;
+      offset += v * strides[k];
+    }
+    return offset;
+  }
+};
+
 // Fills *view from `rank` dims (each >= 1) and strides, outermost first. False, leaving *view
 // unspecified, when rank is 0 or above kMaxDims.
 inline bool MakeStridedView(const int64_t* dims, const int64_t* strides, int rank,

@@ -206,6 +206,26 @@ TEST(GatherViewTest, IndexPositionsAndSources) {
   EXPECT_FALSE(MakeGatherView(1, 1, 2, int64_t{1} << 31, 1).fits_int32);
 }
 
+// GatherNdView's row offsets: params [4, 5, 3] indexed by pairs, slices of 3.
+TEST(GatherNdViewTest, RowOffsetsAndBadRows) {
+  GatherNdView view;
+  view.depth = 2;
+  view.dims[0] = 4;
+  view.dims[1] = 5;
+  view.strides[0] = 15;
+  view.strides[1] = 3;
+  view.slice = 3;
+  const int64_t indices[] = {3, 1, 0, 4, 2, 5, -1, 0};
+  EXPECT_EQ(view.RowOffset(indices, 0), 3 * 15 + 1 * 3);
+  EXPECT_EQ(view.RowOffset(indices, 1), 4 * 3);
+  EXPECT_EQ(view.RowOffset(indices, 2), -1);  // 5 is past the second dim
+  EXPECT_EQ(view.RowOffset(indices, 3), -1);  // negative
+  const int32_t narrow[] = {2, 2};
+  EXPECT_EQ(view.RowOffset(narrow, 0), 2 * 15 + 2 * 3);
+  view.depth = 0;  // no index columns: every row is all of params
+  EXPECT_EQ(view.RowOffset(indices, 3), 0);
+}
+
 }  // namespace
 }  // namespace cuda
 }  // namespace sluice

@@ -2,7 +2,8 @@
 // indices.shape[:-1] + params.shape[K:], row r being params[indices[r, 0], ..., indices[r,
 // K-1]] (K = 0 repeats all of params per row).
 //
-// Validation follows TensorFlow's kernel and texts: both inputs at least vectors, K <= rank
+// Validation (gather_nd_plan.h, shared with the GPU kernel) follows TensorFlow's kernel and
+// texts: both inputs at least vectors, K <= rank
 // of params (and K <= 7, TensorFlow's limit), no more params elements than the index dtype
 // can count, a non-empty params whenever a row is asked
 // for, and every index row in range ("indices[1] = [3, 0] does not index into param shape
@@ -11,7 +12,6 @@
 // intra-op pool when the output is large.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "absl/container/inlined_vector.h"
@@ -23,6 +23,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/indexing/gather_nd_plan.h"
 #include "kernels/cpu/indexing/index_coordinates.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
@@ -30,19 +31,15 @@
 namespace sluice {
 namespace {
 
-// TensorFlow's kernel handles index depths up to this.
-constexpr int64_t kMaxIndexDepth = 7;
-
 // Where row r of the output reads from: the element offset of its slice in params, or -1
 // when the index row is out of range.
 template <typename Index>
-int64_t SliceOffset(const Index* row, int64_t depth, const TensorShape& params_shape,
-                    absl::Span<const int64_t> strides) {
+int64_t SliceOffset(const Index* row, const GatherNdPlan& plan) {
   int64_t offset = 0;
-  for (int64_t k = 0; k < depth; ++k) {
+  for (int k = 0; k < plan.depth; ++k) {
     const int64_t v = static_cast<int64_t>(row[k]);
-    if (v < 0 || v >= params_shape.dim_size(k)) return -1;
-    offset += v * strides[k];
+    if (v < 0 || v >= plan.dims[k]) return -1;
+    offset += v * plan.strides[k];
   }
   return offset;
 }
@@ -63,56 +60,24 @@ class GatherNdOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     const Tensor& params = ctx->input(0);
     const Tensor& indices = ctx->input(1);
-    OP_REQUIRES(ctx, params.dims() >= 1,
-                errors::InvalidArgument("params must be at least a vector"));
-    OP_REQUIRES(ctx, indices.dims() >= 1,
-                errors::InvalidArgument("indices must be at least a vector"));
-    const int64_t depth = indices.dim_size(indices.dims() - 1);
-    OP_REQUIRES(ctx, depth <= params.dims(),
-                errors::InvalidArgument(
-                    "index innermost dimension length must be <= params rank; saw: ", depth,
-                    " vs. ", params.dims()));
-    // TensorFlow addresses params with the index dtype, so narrow indices limit its size.
-    const int64_t index_max = MaxIndexValue(indices.dtype());
-    OP_REQUIRES(ctx, params.NumElements() <= index_max,
-                errors::InvalidArgument("params.NumElements() too large for ",
-                                        DataTypeString(indices.dtype()),
-                                        " indexing: ", params.NumElements(), " > ", index_max));
-    TensorShape result_shape = indices.shape();
-    result_shape.RemoveLastDims(1);  // shape-safe: indices has rank >= 1 (checked above)
-    const int64_t rows = result_shape.num_elements();
-    int64_t slice = 1;
-    for (int d = depth; d < params.dims(); ++d) {
-      OP_REQUIRES_OK(ctx, result_shape.AddDimWithStatus(params.dim_size(d)));
-      slice *= params.dim_size(d);
-    }
+    GatherNdPlan plan;
+    OP_REQUIRES_OK(ctx, PlanGatherNd(params, indices, &plan));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, result_shape, &out));
-    if (rows == 0) return;
-    OP_REQUIRES(ctx, params.NumElements() > 0,
-                errors::InvalidArgument(
-                    "Requested more than 0 entries, but params is empty.  Params shape: ",
-                    params.shape().DebugString()));
-    OP_REQUIRES(
-        ctx, depth <= kMaxIndexDepth,
-        errors::InvalidArgument("Only indices.shape[-1] values between 1 and ", kMaxIndexDepth,
-                                " are currently supported.  Requested rank: ", depth));
-    // heap-ok: indices.shape[-1] entries, at most kMaxIndexDepth (checked above)
-    absl::InlinedVector<int64_t, 8> strides(depth, 0);
-    for (int64_t k = depth - 1, stride = slice; k >= 0; --k) {
-      strides[k] = stride;
-      stride *= params.dim_size(k);
-    }
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, plan.output_shape, &out));
+    if (plan.rows == 0) return;
+    const int64_t rows = plan.rows;
+    const int64_t depth = plan.depth;
+    const int64_t slice = plan.slice;
 
     VisitIndexType(indices.dtype(), [&](auto index_tag) {
       using Index = typename decltype(index_tag)::type;
       const Index* idx = indices.base<Index>();
       if (!ignore_bad_indices_) {
         for (int64_t r = 0; r < rows; ++r) {
-          if (SliceOffset(idx + r * depth, depth, params.shape(), strides) >= 0) continue;
+          if (SliceOffset(idx + r * depth, plan) >= 0) continue;
           TensorShape rows_shape = indices.shape();
           rows_shape.RemoveLastDims(1);  // shape-safe: indices has rank >= 1 (checked above)
-          // heap-ok: indices.shape[-1] entries, at most kMaxIndexDepth (checked above)
+          // heap-ok: indices.shape[-1] entries, at most GatherNdPlan::kMaxDepth (checked)
           absl::InlinedVector<int64_t, 8> bad(idx + r * depth, idx + (r + 1) * depth);
           OP_REQUIRES(ctx, false,
                       errors::InvalidArgument(
@@ -129,7 +94,7 @@ class GatherNdOp : public OpKernel {
         const Eigen::TensorOpCost cost(slice * sizeof(U), slice * sizeof(U), depth);
         ParallelFor(ctx, rows, rows * slice, cost, [&](int64_t first, int64_t last) {
           for (int64_t r = first; r < last; ++r) {
-            const int64_t offset = SliceOffset(idx + r * depth, depth, params.shape(), strides);
+            const int64_t offset = SliceOffset(idx + r * depth, plan);
             if (offset < 0) {
               std::fill_n(dst + r * slice, slice, U{});
             } else {
