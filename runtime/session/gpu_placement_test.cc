@@ -566,9 +566,10 @@ std::string WhileLoopGraph() {
       LoopNode("exit_i", "Exit", {"switch_i"}, "DT_INT32"));
 }
 
-// The control-flow kernels run on GPUs (TensorFlow's registrations), so a loop whose body is
-// on the GPU keeps its float value there: it crosses the bus once in and once out, however
-// many iterations run, while the int32 counter and the predicate stay in host memory.
+// The control-flow kernels and int32 arithmetic run on GPUs (TensorFlow's registrations), so
+// the whole loop is one GPU partition: the float value crosses the bus once in and once out,
+// however many iterations run, while the int32 counter and the predicate stay in host memory,
+// and no per-device control loop or per-iteration Send/Recv is needed.
 TEST(GpuPlacementTest, AWhileLoopKeepsItsValuesOnTheGpu) {
   auto session = MakeSession();
   absl::Status s = session->Create(ParseGraph(WhileLoopGraph()));
@@ -592,12 +593,14 @@ TEST(GpuPlacementTest, AWhileLoopKeepsItsValuesOnTheGpu) {
   EXPECT_EQ(outputs[1].flat<int32_t>()(0), 3);
 
   const std::map<std::string, std::string> placed = Placement(metadata);
-  for (const char* node : {"enter_x", "merge_x", "switch_x", "body_x", "next_x", "exit_x", "cond",
-                           "enter_i", "merge_i", "switch_i", "next_i", "exit_i"}) {
+  for (const char* node :
+       {"enter_x", "merge_x", "switch_x", "body_x", "next_x", "exit_x", "cond", "enter_i",
+        "merge_i", "switch_i", "next_i", "exit_i", "less", "body_i"}) {
     EXPECT_EQ(placed.at(node), kGpu) << node;
   }
-  EXPECT_EQ(placed.at("less"), kCpu);  // int32 math has no GPU kernel
-  EXPECT_EQ(placed.at("body_i"), kCpu);
+  for (const auto& [node, device] : placed) {
+    EXPECT_FALSE(absl::StartsWith(node, "_cloop")) << node << " on " << device;
+  }
   EXPECT_EQ(host_to_device_copies - h2d_before, 1);
   EXPECT_EQ(device_to_host_copies - d2h_before, 1);
 }

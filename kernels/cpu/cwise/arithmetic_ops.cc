@@ -1,10 +1,17 @@
 // Add, AddV2, Sub, Mul and SquaredDifference on the CPU, over BinaryOp (binary_op.h).
-// Dtypes are TensorFlow's CPU registrations (Add of strings concatenates).
+// Dtypes are TensorFlow's CPU registrations (Add of strings concatenates); int32 also on GPUs,
+// in host memory.
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
 
 namespace sluice {
 namespace {
+
+// int32 also on GPUs, in host memory (binary_op.h).
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("Add", AddFunctor);
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("AddV2", AddFunctor);
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("Sub", SubFunctor);
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("Mul", MulFunctor);
 
 #define REGISTER_ADD(T) SLUICE_REGISTER_BINARY("Add", AddFunctor, T)
 SLUICE_CALL_FLOAT_TYPES(REGISTER_ADD)

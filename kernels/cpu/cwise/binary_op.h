@@ -291,4 +291,17 @@ class BinaryOp : public OpKernel {
   REGISTER_KERNEL_BUILDER(Name(op).Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ::sluice::BinaryOp<::sluice::cwise::Functor<T>>);
 
+// The int32 kernel of `op` on GPUs, computing on the host from host memory (TensorFlow's
+// registrations: GPUs keep int32 in host memory). Shape and loop-counter arithmetic then stays
+// on the GPU device with no copy, and a while loop's counter, its predicate and its body run in
+// one partition. With no intra-op pool on a GPU device, ParallelFor runs inline.
+#define SLUICE_REGISTER_BINARY_INT32_ON_GPU(op, Functor)     \
+  REGISTER_KERNEL_BUILDER(Name(op)                           \
+                              .Device(DEVICE_GPU)            \
+                              .HostMemory("x")               \
+                              .HostMemory("y")               \
+                              .HostMemory("z")               \
+                              .TypeConstraint<int32_t>("T"), \
+                          ::sluice::BinaryOp<::sluice::cwise::Functor<int32_t>>)
+
 #endif  // SLUICE_KERNELS_CPU_CWISE_BINARY_OP_H_

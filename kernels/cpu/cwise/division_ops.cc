@@ -8,6 +8,10 @@
 namespace sluice {
 namespace {
 
+// int32 also on GPUs, in host memory (binary_op.h).
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("FloorDiv", FloorDivFunctor);
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("FloorMod", FloorModFunctor);
+
 #define REGISTER_DIVISION(T)                             \
   SLUICE_REGISTER_BINARY("Div", DivFunctor, T)           \
   SLUICE_REGISTER_BINARY("FloorDiv", FloorDivFunctor, T) \
@@ -37,6 +41,5 @@ SLUICE_CALL_INTEGRAL_TYPES(REGISTER_TRUNCATE_DIV)
 SLUICE_CALL_float(REGISTER_TRUNCATE_MOD) SLUICE_CALL_double(REGISTER_TRUNCATE_MOD)
     SLUICE_CALL_int32(REGISTER_TRUNCATE_MOD) SLUICE_CALL_int64(REGISTER_TRUNCATE_MOD)
 #undef REGISTER_TRUNCATE_MOD
-
 }  // namespace
 }  // namespace sluice

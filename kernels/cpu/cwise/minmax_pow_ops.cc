@@ -7,6 +7,10 @@
 namespace sluice {
 namespace {
 
+// int32 also on GPUs, in host memory (binary_op.h).
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("Maximum", MaximumFunctor);
+SLUICE_REGISTER_BINARY_INT32_ON_GPU("Minimum", MinimumFunctor);
+
 #define REGISTER_MINMAX(T)                             \
   SLUICE_REGISTER_BINARY("Maximum", MaximumFunctor, T) \
   SLUICE_REGISTER_BINARY("Minimum", MinimumFunctor, T)
@@ -18,6 +22,5 @@ SLUICE_CALL_FLOAT_TYPES(REGISTER_POW)
 SLUICE_CALL_int8(REGISTER_POW) SLUICE_CALL_int16(REGISTER_POW) SLUICE_CALL_int32(REGISTER_POW)
     SLUICE_CALL_int64(REGISTER_POW) SLUICE_CALL_COMPLEX_TYPES(REGISTER_POW)
 #undef REGISTER_POW
-
 }  // namespace
 }  // namespace sluice
