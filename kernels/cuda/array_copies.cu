@@ -21,6 +21,26 @@ struct alignas(16) Bytes16 {
   uint64_t lo, hi;
 };
 
+// Returns fn(U{}) with U the plain type of `bytes` bytes (1, 2, 4, 8 or 16), which every copy
+// below moves elements as; false, calling nothing, for any other size. fn returns bool.
+template <typename Fn>
+bool VisitElementSize(int bytes, Fn&& fn) {
+  switch (bytes) {
+    case 1:
+      return fn(uint8_t{});
+    case 2:
+      return fn(uint16_t{});
+    case 4:
+      return fn(uint32_t{});
+    case 8:
+      return fn(uint64_t{});
+    case 16:
+      return fn(Bytes16{});
+    default:
+      return false;
+  }
+}
+
 template <typename U, typename I>
 __global__ void StridedGatherKernel(const U* src, U* dst, StridedView view) {
   const I n = static_cast<I>(view.num_elements);
@@ -209,126 +229,49 @@ bool OneHot(int index_bytes, const void* indices, const void* on, const void* of
 
 bool LaunchGatherNd(int element_bytes, int index_bytes, const void* params, const void* indices,
                     void* out, const GatherNdView& view, CUstream_st* stream) {
-  switch (element_bytes) {
-    case 1:
-      return GatherNd<uint8_t>(index_bytes, params, indices, out, view, stream);
-    case 2:
-      return GatherNd<uint16_t>(index_bytes, params, indices, out, view, stream);
-    case 4:
-      return GatherNd<uint32_t>(index_bytes, params, indices, out, view, stream);
-    case 8:
-      return GatherNd<uint64_t>(index_bytes, params, indices, out, view, stream);
-    case 16:
-      return GatherNd<Bytes16>(index_bytes, params, indices, out, view, stream);
-    default:
-      return false;
-  }
+  return VisitElementSize(element_bytes, [&](auto unit) {
+    return GatherNd<decltype(unit)>(index_bytes, params, indices, out, view, stream);
+  });
 }
 
 bool LaunchOneHot(int element_bytes, int index_bytes, const void* indices, const void* on,
                   const void* off, void* out, int64_t prefix, int64_t depth, int64_t suffix,
                   CUstream_st* stream) {
-  switch (element_bytes) {
-    case 1:
-      return OneHot<uint8_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
-    case 2:
-      return OneHot<uint16_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
-    case 4:
-      return OneHot<uint32_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
-    case 8:
-      return OneHot<uint64_t>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
-    case 16:
-      return OneHot<Bytes16>(index_bytes, indices, on, off, out, prefix, depth, suffix, stream);
-    default:
-      return false;
-  }
+  return VisitElementSize(element_bytes, [&](auto unit) {
+    return OneHot<decltype(unit)>(index_bytes, indices, on, off, out, prefix, depth, suffix,
+                                  stream);
+  });
 }
 
 bool LaunchGather(int element_bytes, int index_bytes, const void* params, const void* indices,
                   void* out, const GatherView& view, CUstream_st* stream) {
-  switch (element_bytes) {
-    case 1:
-      return GatherWithIndex<uint8_t>(index_bytes, params, indices, out, view, stream);
-    case 2:
-      return GatherWithIndex<uint16_t>(index_bytes, params, indices, out, view, stream);
-    case 4:
-      return GatherWithIndex<uint32_t>(index_bytes, params, indices, out, view, stream);
-    case 8:
-      return GatherWithIndex<uint64_t>(index_bytes, params, indices, out, view, stream);
-    case 16:
-      return GatherWithIndex<Bytes16>(index_bytes, params, indices, out, view, stream);
-    default:
-      return false;
-  }
+  return VisitElementSize(element_bytes, [&](auto unit) {
+    return GatherWithIndex<decltype(unit)>(index_bytes, params, indices, out, view, stream);
+  });
 }
 
 bool LaunchSelect(int element_bytes, const bool* cond, const void* t, const void* e, void* out,
                   const SelectView& view, CUstream_st* stream) {
-  switch (element_bytes) {
-    case 1:
-      Select<uint8_t>(cond, t, e, out, view, stream);
-      return true;
-    case 2:
-      Select<uint16_t>(cond, t, e, out, view, stream);
-      return true;
-    case 4:
-      Select<uint32_t>(cond, t, e, out, view, stream);
-      return true;
-    case 8:
-      Select<uint64_t>(cond, t, e, out, view, stream);
-      return true;
-    case 16:
-      Select<Bytes16>(cond, t, e, out, view, stream);
-      return true;
-    default:
-      return false;
-  }
+  return VisitElementSize(element_bytes, [&](auto unit) {
+    Select<decltype(unit)>(cond, t, e, out, view, stream);
+    return true;
+  });
 }
 
 bool LaunchPad(int element_bytes, const void* src, void* dst, const PaddedView& view,
                const void* pad_value, CUstream_st* stream) {
-  switch (element_bytes) {
-    case 1:
-      Pad<uint8_t>(src, dst, view, pad_value, stream);
-      return true;
-    case 2:
-      Pad<uint16_t>(src, dst, view, pad_value, stream);
-      return true;
-    case 4:
-      Pad<uint32_t>(src, dst, view, pad_value, stream);
-      return true;
-    case 8:
-      Pad<uint64_t>(src, dst, view, pad_value, stream);
-      return true;
-    case 16:
-      Pad<Bytes16>(src, dst, view, pad_value, stream);
-      return true;
-    default:
-      return false;
-  }
+  return VisitElementSize(element_bytes, [&](auto unit) {
+    Pad<decltype(unit)>(src, dst, view, pad_value, stream);
+    return true;
+  });
 }
 
 bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const StridedView& view,
                          CUstream_st* stream) {
-  switch (element_bytes) {
-    case 1:
-      StridedGather<uint8_t>(src, dst, view, stream);
-      return true;
-    case 2:
-      StridedGather<uint16_t>(src, dst, view, stream);
-      return true;
-    case 4:
-      StridedGather<uint32_t>(src, dst, view, stream);
-      return true;
-    case 8:
-      StridedGather<uint64_t>(src, dst, view, stream);
-      return true;
-    case 16:
-      StridedGather<Bytes16>(src, dst, view, stream);
-      return true;
-    default:
-      return false;
-  }
+  return VisitElementSize(element_bytes, [&](auto unit) {
+    StridedGather<decltype(unit)>(src, dst, view, stream);
+    return true;
+  });
 }
 
 void LaunchCopyRows(const void* src, int64_t src_pitch, void* dst, int64_t dst_pitch,
