@@ -2,11 +2,13 @@
 // kernels/cuda/array_copies.cu's) against the same kernels on the CPU: Transpose, Slice,
 // StridedSlice, Tile, BroadcastTo, ReverseV2, Split, SplitV, Unpack, Concat, ConcatV2, Pack,
 // Pad, PadV2 and MirrorPad, and the GPU's Gather, GatherV2, GatherNd, Select, SelectV2 and OneHot
-// (indexing_ops.cc), over dtypes of every element size, ranks up to 6, empty and one-element
-// tensors, and the errors of bad arguments (same code and message). Outputs must match byte for
-// byte. Skipped, with "no CUDA device", where the process has no GPU device.
+// (indexing_ops.cc) and ResizeNearestNeighbor and ResizeBilinear (resize_ops.cc), over dtypes of
+// every element size, ranks up to 6, empty and one-element tensors, and the errors of bad arguments
+// (same code and message). Outputs must match byte for byte. Skipped, with "no CUDA device", where
+// the process has no GPU device.
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -576,6 +578,76 @@ TEST_F(ArrayOpsGpuTest, MirrorPad) {
         const int64_t rows = static_cast<int64_t>(c.paddings.size()) / 2;
         Compare(node, {Distinct(dtype, c.shape),
                        MakeTensor<int32_t>(TensorShape({rows, 2}), c.paddings)});
+      }
+    }
+  }
+}
+
+// Float images with values in [0, 1), and with_infinity one infinity (for same-size resizes,
+// which keep it; an interpolation through it gives a NaN, whose bits differ between devices).
+Tensor Image(DataType dtype, const TensorShape& shape, bool with_infinity) {
+  Tensor f(DT_FLOAT, shape);
+  for (int64_t i = 0; i < shape.num_elements(); ++i) {
+    f.flat<float>()(i) = static_cast<float>((i * 37) % 101) / 101.0f;
+  }
+  if (with_infinity && shape.num_elements() > 7) {
+    f.flat<float>()(7) = std::numeric_limits<float>::infinity();
+  }
+  if (dtype == DT_FLOAT) return f;
+  Tensor t(dtype, shape);
+  for (int64_t i = 0; i < shape.num_elements(); ++i) {
+    if (dtype == DT_HALF) t.flat<half>()(i) = static_cast<half>(f.flat<float>()(i));
+    if (dtype == DT_BFLOAT16) t.flat<bfloat16>()(i) = static_cast<bfloat16>(f.flat<float>()(i));
+  }
+  return t;
+}
+
+// ResizeNearestNeighbor (every element size) and ResizeBilinear (float, half, bfloat16) in
+// every coordinate mode: the same source pixels and, for bilinear, the same float rounding as
+// the CPU, byte for byte.
+TEST_F(ArrayOpsGpuTest, ResizeNearestNeighborAndBilinear) {
+  struct Mode {
+    bool align_corners, half_pixel_centers;
+  };
+  const Mode modes[] = {{false, false}, {true, false}, {false, true}, {true, true}};
+  struct Case {
+    TensorShape images;
+    std::vector<int32_t> size;
+  };
+  const std::vector<Case> cases = {
+      {TensorShape({2, 5, 7, 3}), {9, 4}},  // up in height, down in width
+      {TensorShape({1, 8, 8, 1}), {3, 3}},  // down
+      {TensorShape({1, 4, 6, 2}), {4, 6}},  // the same size
+      {TensorShape({1, 1, 1, 4}), {5, 2}},  // from a single pixel
+      {TensorShape({0, 4, 4, 1}), {2, 2}},  // no image
+      {TensorShape({1, 4, 4, 1}), {0, 2}},  // error: size not positive
+      {TensorShape({4, 4, 1}), {2, 2}},     // error: not 4-D
+  };
+  for (const Mode& mode : modes) {
+    for (const Case& c : cases) {
+      for (DataType dtype : kTypes) {
+        const NodeDef nearest = NodeDefBuilder("n", "ResizeNearestNeighbor")
+                                    .Input("images")
+                                    .Input("size")
+                                    .Attr("T", dtype)
+                                    .Attr("align_corners", mode.align_corners)
+                                    .Attr("half_pixel_centers", mode.half_pixel_centers)
+                                    .Build();
+        if (dtype == DT_BOOL || dtype == DT_COMPLEX128) continue;  // not the op's dtypes
+        Compare(nearest, {Distinct(dtype, c.images), Ints(c.size)});
+      }
+      for (DataType dtype : {DT_FLOAT, DT_HALF, DT_BFLOAT16}) {
+        const NodeDef bilinear = NodeDefBuilder("b", "ResizeBilinear")
+                                     .Input("images")
+                                     .Input("size")
+                                     .Attr("T", dtype)
+                                     .Attr("align_corners", mode.align_corners)
+                                     .Attr("half_pixel_centers", mode.half_pixel_centers)
+                                     .Build();
+        const bool same_size = c.images.dims() == 4 && c.size.size() == 2 &&
+                               c.images.dim_size(1) == c.size[0] &&
+                               c.images.dim_size(2) == c.size[1];
+        Compare(bilinear, {Image(dtype, c.images, same_size), Ints(c.size)});
       }
     }
   }

@@ -1,5 +1,6 @@
 // ImageResizerState: the validation and size arithmetic shared by the resize kernels
-// (ResizeBilinear, ResizeNearestNeighbor), with TensorFlow's checks and texts.
+// (ResizeBilinear, ResizeNearestNeighbor, on the CPU and on GPUs), with TensorFlow's checks and
+// texts, and their per-coordinate transforms.
 //
 // Validate(ctx) checks the attrs' combination (half_pixel_centers excludes align_corners),
 // the images ([batch, height, width, channels], non-empty image, a channel) and the size
@@ -13,6 +14,8 @@
 #ifndef SLUICE_KERNELS_CPU_IMAGE_IMAGE_RESIZER_STATE_H_
 #define SLUICE_KERNELS_CPU_IMAGE_IMAGE_RESIZER_STATE_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "graph/core/tensor.h"
@@ -51,6 +54,37 @@ inline float HalfPixelScale(int64_t x, float scale) {
 // For nearest neighbour TensorFlow omits the - 0.5 (and floors the result).
 inline float HalfPixelScaleForNearest(int64_t x, float scale) {
   return (static_cast<float>(x) + 0.5f) * scale;
+}
+
+// The input coordinate ResizeNearestNeighbor reads for output coordinate x of a dim of
+// in_size (TensorFlow's transform; see resize_nearest_neighbor_op.cc).
+inline int64_t NearestSource(const ImageResizerState& st, int64_t x, int64_t in_size, float scale) {
+  int64_t in;
+  if (st.align_corners) {
+    in = static_cast<int64_t>(std::round(LegacyScale(x, scale)));
+  } else if (st.half_pixel_centers) {
+    in = static_cast<int64_t>(std::floor(HalfPixelScaleForNearest(x, scale)));
+  } else {
+    in = static_cast<int64_t>(std::floor(LegacyScale(x, scale)));
+  }
+  in = std::min(in, in_size - 1);
+  if (st.half_pixel_centers) in = std::max(in, int64_t{0});
+  return in;
+}
+
+// ResizeBilinear's weights for one output coordinate of a dim: the two input coordinates it
+// reads and the fraction of the way from the lower to the upper one (float, as TensorFlow).
+struct BilinearWeight {
+  int64_t lower;
+  int64_t upper;
+  float lerp;
+};
+inline BilinearWeight BilinearWeightOf(const ImageResizerState& st, int64_t x, int64_t in_size,
+                                       float scale) {
+  const float in = st.half_pixel_centers ? HalfPixelScale(x, scale) : LegacyScale(x, scale);
+  const float in_f = std::floor(in);
+  return {std::max(static_cast<int64_t>(in_f), int64_t{0}),
+          std::min(static_cast<int64_t>(std::ceil(in)), in_size - 1), in - in_f};
 }
 
 }  // namespace sluice

@@ -27,23 +27,17 @@
 namespace sluice {
 namespace {
 
-struct Interpolation {
-  int64_t lower;  // element offsets (already multiplied by the dim's stride)
-  int64_t upper;
-  float lerp;
-};
-
-// The weights of each of out_size output coordinates, in `weights` from ctx's allocator.
-absl::Status ComputeWeights(OpKernelContext* ctx, int64_t out_size, int64_t in_size, float scale,
-                            bool half_pixel_centers, int64_t stride,
-                            ScratchArray<Interpolation>* weights) {
+// The weights of each of out_size output coordinates (offsets already multiplied by the dim's
+// stride), in `weights` from ctx's allocator.
+absl::Status ComputeWeights(OpKernelContext* ctx, const ImageResizerState& st, int64_t out_size,
+                            int64_t in_size, float scale, int64_t stride,
+                            ScratchArray<BilinearWeight>* weights) {
   RETURN_IF_ERROR(weights->Allocate(ctx, out_size));
   for (int64_t i = 0; i < out_size; ++i) {
-    const float in = half_pixel_centers ? HalfPixelScale(i, scale) : LegacyScale(i, scale);
-    const float in_f = std::floor(in);
-    const int64_t lower = std::max(static_cast<int64_t>(in_f), int64_t{0});
-    const int64_t upper = std::min(static_cast<int64_t>(std::ceil(in)), in_size - 1);
-    (*weights)[i] = {lower * stride, upper * stride, in - in_f};
+    BilinearWeight w = BilinearWeightOf(st, i, in_size, scale);
+    w.lower *= stride;
+    w.upper *= stride;
+    (*weights)[i] = w;
   }
   return absl::OkStatus();
 }
@@ -66,23 +60,23 @@ absl::Status ResizeBilinear(OpKernelContext* ctx, const ImageResizerState& st, c
                 });
     return absl::OkStatus();
   }
-  ScratchArray<Interpolation> ys, xs;
-  RETURN_IF_ERROR(ComputeWeights(ctx, st.out_height, st.in_height, st.height_scale,
-                                 st.half_pixel_centers, in_row, &ys));
-  RETURN_IF_ERROR(ComputeWeights(ctx, st.out_width, st.in_width, st.width_scale,
-                                 st.half_pixel_centers, channels, &xs));
+  ScratchArray<BilinearWeight> ys, xs;
+  RETURN_IF_ERROR(
+      ComputeWeights(ctx, st, st.out_height, st.in_height, st.height_scale, in_row, &ys));
+  RETURN_IF_ERROR(
+      ComputeWeights(ctx, st, st.out_width, st.in_width, st.width_scale, channels, &xs));
   const int64_t rows = st.batch_size * st.out_height;
   const int64_t row_size = out_width * channels;
   const Eigen::TensorOpCost cost(4 * row_size * sizeof(T), row_size * sizeof(float), 6 * row_size);
   ParallelFor(ctx, rows, rows * row_size, cost, [&](int64_t first, int64_t last) {
     for (int64_t row = first; row < last; ++row) {
-      const Interpolation& y = ys[row % st.out_height];
+      const BilinearWeight& y = ys[row % st.out_height];
       const T* image = in + (row / st.out_height) * in_image;
       const T* top = image + y.lower;
       const T* bottom = image + y.upper;
       float* dst = out + row * row_size;
       for (int64_t x = 0; x < out_width; ++x) {
-        const Interpolation& xw = xs[x];
+        const BilinearWeight& xw = xs[x];
         for (int64_t c = 0; c < channels; ++c) {
           const float top_value = Lerp(static_cast<float>(top[xw.lower + c]),
                                        static_cast<float>(top[xw.upper + c]), xw.lerp);

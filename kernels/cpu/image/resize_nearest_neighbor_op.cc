@@ -31,19 +31,8 @@ absl::Status SourceOffsets(OpKernelContext* ctx, const ImageResizerState& st, in
                            int64_t in_size, float scale, int64_t stride,
                            ScratchArray<int64_t>* offsets) {
   RETURN_IF_ERROR(offsets->Allocate(ctx, out_size));
-  for (int64_t x = 0; x < out_size; ++x) {
-    int64_t in;
-    if (st.align_corners) {
-      in = static_cast<int64_t>(std::round(LegacyScale(x, scale)));
-    } else if (st.half_pixel_centers) {
-      in = static_cast<int64_t>(std::floor(HalfPixelScaleForNearest(x, scale)));
-    } else {
-      in = static_cast<int64_t>(std::floor(LegacyScale(x, scale)));
-    }
-    in = std::min(in, in_size - 1);
-    if (st.half_pixel_centers) in = std::max(in, int64_t{0});
-    (*offsets)[x] = in * stride;
-  }
+  for (int64_t x = 0; x < out_size; ++x)
+    (*offsets)[x] = NearestSource(st, x, in_size, scale) * stride;
   return absl::OkStatus();
 }
 
