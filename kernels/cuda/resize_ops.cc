@@ -4,7 +4,9 @@
 // column, so they are worked out where the CPU kernels work them out, and both devices read the
 // same pixels with the same weights; the interpolation rounds as the CPU does.
 #include <cstdint>
+#include <utility>
 
+#include "absl/status/statusor.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
@@ -19,6 +21,17 @@
 namespace sluice {
 namespace cuda {
 namespace {
+
+// A host tensor of `n` elements from the device's host allocator (page-locked on a GPU, which
+// copies from it at the bus's speed). RESOURCE_EXHAUSTED when it cannot be had.
+absl::Status HostTemp(OpKernelContext* ctx, DataType dtype, int64_t n, Tensor* out) {
+  TensorShape shape;
+  RETURN_IF_ERROR(TensorShape::BuildTensorShape({n}, &shape));
+  absl::StatusOr<Tensor> t = Tensor::Allocate(ctx->device()->GetHostAllocator(), dtype, shape);
+  RETURN_IF_ERROR(t.status());
+  *out = *std::move(t);
+  return absl::OkStatus();
+}
 
 // A device copy of `host` (a temp of ctx's device), enqueued before the kernel that reads it.
 absl::Status Upload(OpKernelContext* ctx, const Tensor& host, Tensor* device) {
@@ -48,7 +61,8 @@ class GpuResizeNearestOp : public OpKernel {
     if (!st.Validate(ctx)) return;
     if (st.output->NumElements() == 0) return;
     // Each output row's and column's source element offset, rows first.
-    Tensor offsets(DT_INT64, TensorShape({st.out_height + st.out_width}));
+    Tensor offsets;
+    OP_REQUIRES_OK(ctx, HostTemp(ctx, DT_INT64, st.out_height + st.out_width, &offsets));
     int64_t* o = offsets.flat<int64_t>().data();
     const int64_t in_row = st.in_width * st.channels;
     for (int64_t y = 0; y < st.out_height; ++y) {
@@ -85,8 +99,9 @@ class GpuResizeBilinearOp : public OpKernel {
     if (st.output->NumElements() == 0) return;
     // Lower and upper source offsets per output row, then per column; their weights alike.
     const int64_t n = st.out_height + st.out_width;
-    Tensor offsets(DT_INT64, TensorShape({2 * n}));
-    Tensor lerps(DT_FLOAT, TensorShape({n}));
+    Tensor offsets, lerps;
+    OP_REQUIRES_OK(ctx, HostTemp(ctx, DT_INT64, 2 * n, &offsets));
+    OP_REQUIRES_OK(ctx, HostTemp(ctx, DT_FLOAT, n, &lerps));
     int64_t* o = offsets.flat<int64_t>().data();
     float* l = lerps.flat<float>().data();
     const int64_t in_row = st.in_width * st.channels;
