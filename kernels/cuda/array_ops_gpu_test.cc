@@ -89,6 +89,19 @@ Tensor Ints(std::vector<int32_t> values) {
   return MakeTensor<int32_t>(TensorShape({n}), values);
 }
 
+// Index values of `index_type` (int32 or int64) in `shape`.
+Tensor Indices(DataType index_type, const TensorShape& shape, const std::vector<int64_t>& values) {
+  Tensor t(index_type, shape);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (index_type == DT_INT32) {
+      t.flat<int32_t>()(i) = static_cast<int32_t>(values[i]);
+    } else {
+      t.flat<int64_t>()(i) = values[i];
+    }
+  }
+  return t;
+}
+
 TEST_F(ArrayOpsGpuTest, Transpose) {
   struct Case {
     TensorShape shape;
@@ -360,14 +373,7 @@ TEST_F(ArrayOpsGpuTest, GatherAndGatherV2) {
       for (const Case& c : cases) {
         NodeDef node = gather;
         (*node.mutable_attr())["batch_dims"].set_i(c.batch_dims);
-        Tensor indices(index_type, c.indices_shape);
-        for (size_t i = 0; i < c.indices.size(); ++i) {
-          if (index_type == DT_INT32) {
-            indices.flat<int32_t>()(i) = static_cast<int32_t>(c.indices[i]);
-          } else {
-            indices.flat<int64_t>()(i) = c.indices[i];
-          }
-        }
+        const Tensor indices = Indices(index_type, c.indices_shape, c.indices);
         Compare(node, {Distinct(dtype, c.params), indices, Ints({c.axis})});
       }
     }
@@ -431,14 +437,7 @@ TEST_F(ArrayOpsGpuTest, GatherNd) {
                                .Attr("Tindices", index_type)
                                .Build();
       for (const Case& c : cases) {
-        Tensor indices(index_type, c.indices_shape);
-        for (size_t i = 0; i < c.indices.size(); ++i) {
-          if (index_type == DT_INT32) {
-            indices.flat<int32_t>()(i) = static_cast<int32_t>(c.indices[i]);
-          } else {
-            indices.flat<int64_t>()(i) = c.indices[i];
-          }
-        }
+        const Tensor indices = Indices(index_type, c.indices_shape, c.indices);
         Compare(node, {Distinct(dtype, c.params), indices});
       }
     }
@@ -528,14 +527,7 @@ TEST_F(ArrayOpsGpuTest, OneHot) {
       const Tensor on_off = Distinct(dtype, TensorShape({2}));
       for (const Case& c : cases) {
         (*node.mutable_attr())["axis"].set_i(c.axis);
-        Tensor indices(index_type, c.shape);
-        for (size_t i = 0; i < c.indices.size(); ++i) {
-          if (index_type == DT_INT32) {
-            indices.flat<int32_t>()(i) = static_cast<int32_t>(c.indices[i]);
-          } else {
-            indices.flat<int64_t>()(i) = c.indices[i];
-          }
-        }
+        const Tensor indices = Indices(index_type, c.shape, c.indices);
         Tensor depth(DT_INT32, TensorShape({}));
         depth.flat<int32_t>()(0) = c.depth;
         Tensor on_scalar(dtype, TensorShape({}));
