@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Sluice's build needs, only those that are missing.
 # Called by scripts/demo.sh, scripts/test.sh and .ci/run; safe to run repeatedly.
-# `--fuzz` also installs what --config=fuzz needs (scripts/fuzz.sh calls it so).
+# `--clang` (or `--fuzz`) also installs what the clang configurations need, --config=asan and
+# --config=fuzz (scripts/test.sh and scripts/fuzz.sh call it so for them).
 set -euo pipefail
 
 PACKAGES=(
@@ -25,11 +26,12 @@ PACKAGES=(
   llvm-15-dev          # LLVM and MLIR 15: the compiled clusters' code generator (compiler/)
   libmlir-15-dev
 )
-if [ "${1:-}" = "--fuzz" ]; then
+if [ "${1:-}" = "--clang" ] || [ "${1:-}" = "--fuzz" ]; then
   PACKAGES+=(
-    clang-14             # --config=fuzz compiles with Debian's clang
-    libclang-rt-14-dev   # libFuzzer and the ASan/UBSan runtimes
-    lld-14               # the fuzz config links with lld
+    clang-14             # --config=asan and --config=fuzz compile with Debian's clang
+    libclang-rt-14-dev   # libFuzzer and the ASan/UBSan runtimes (static and shared)
+    libomp-14-dev        # clang's OpenMP runtime (-fopenmp links libomp)
+    lld-14               # the asan and fuzz configs link with lld
     lld                  # /usr/bin/ld.lld, which -fuse-ld=lld may look for
     llvm-14              # llvm-symbolizer, for readable crash stacks
   )

@@ -3,7 +3,14 @@
 # Extra arguments go to `bazel test`, e.g. `scripts/test.sh --config=asan`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh || exit 1
+# The asan and fuzz configurations compile with clang: their packages too.
+setup_args=()
+for arg in "$@"; do
+  case "$arg" in
+    --config=asan | --config=fuzz) setup_args=(--clang) ;;
+  esac
+done
+scripts/setup.sh "${setup_args[@]}" || exit 1
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
