@@ -55,8 +55,14 @@ const char* Label(FusedContraction kind) {
   return "";
 }
 
-// `what` names the argument, `values` its elements in the count message.
-absl::Status CheckVector(const Tensor& t, const char* what, const char* values, int64_t channels) {
+// `what` names the argument, `values` its elements in the count message. Kernels read the
+// argument as elements of the output's type, `dtype`.
+absl::Status CheckVector(const Tensor& t, const char* what, const char* values, int64_t channels,
+                         DataType dtype) {
+  if (t.dtype() != dtype) {
+    return errors::InvalidArgument(what, " must be ", DataTypeString(dtype), ", got ",
+                                   DataTypeString(t.dtype()));
+  }
   if (t.dims() != 1) {
     return errors::InvalidArgument(what, " must be 1-dimensional", t.shape().DebugString());
   }
@@ -133,11 +139,12 @@ absl::Status CheckFusionAddend(OpKernelContext* ctx, const TensorShape& shape) {
 }
 
 absl::Status CheckFusionArgs(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels) {
-  if (!spec.batch_norm) return CheckVector(ctx->input(2), "bias", "biases", channels);
-  RETURN_IF_ERROR(CheckVector(ctx->input(2), "scale", "scales", channels));
-  RETURN_IF_ERROR(CheckVector(ctx->input(3), "offset", "offsets", channels));
-  RETURN_IF_ERROR(CheckVector(ctx->input(4), "estimated_mean", "means", channels));
-  return CheckVector(ctx->input(5), "estimated_variance", "variances", channels);
+  const DataType dtype = ctx->expected_output_dtype(0);
+  if (!spec.batch_norm) return CheckVector(ctx->input(2), "bias", "biases", channels, dtype);
+  RETURN_IF_ERROR(CheckVector(ctx->input(2), "scale", "scales", channels, dtype));
+  RETURN_IF_ERROR(CheckVector(ctx->input(3), "offset", "offsets", channels, dtype));
+  RETURN_IF_ERROR(CheckVector(ctx->input(4), "estimated_mean", "means", channels, dtype));
+  return CheckVector(ctx->input(5), "estimated_variance", "variances", channels, dtype);
 }
 
 Eltwise ActivationEltwise(const FusionSpec& spec) {

@@ -58,7 +58,8 @@ absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool 
                          FusionSpec* spec);
 
 // INVALID_ARGUMENT unless the extra arguments (inputs 2.. of ctx) fit `spec` for an output of
-// `channels` channels: a bias vector of that length, or four such batch-norm vectors.
+// `channels` channels: a bias vector of that length, or four such batch-norm vectors, of the
+// output's dtype (TArgs may say otherwise; the kernels read them as the output's type).
 absl::Status CheckFusionArgs(OpKernelContext* ctx, const FusionSpec& spec, int64_t channels);
 
 // The input index of the "Add" fusion's addend (after the product's two and the bias).

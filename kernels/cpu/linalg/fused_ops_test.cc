@@ -303,6 +303,26 @@ TEST_F(FusedOpsTest, BadInputsAreInvalidArgument) {
     const absl::Status s = RunOpKernel();
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   }
+  // TArgs may name another type than T; the kernels would read its bytes as T.
+  ASSERT_TRUE(InitOp(NodeDefBuilder("fused", "_FusedConv2D")
+                         .Input("input")
+                         .Input("filter")
+                         .Input("bias")
+                         .Attr("T", DT_FLOAT)
+                         .Attr("TArgs", std::vector<DataType>{DT_DOUBLE})
+                         .Attr("num_args", 1)
+                         .Attr("strides", std::vector<int32_t>{1, 1, 1, 1})
+                         .Attr("padding", "SAME")
+                         .Attr("fused_ops", std::vector<std::string>{"BiasAdd"})
+                         .Build())
+                  .ok());
+  AddInput(input);
+  AddInput(filter);
+  AddInput(MakeTensor<double>(TensorShape({2}), {1, 1}));
+  const absl::Status wrong_type = RunOpKernel();
+  EXPECT_EQ(wrong_type.code(), absl::StatusCode::kInvalidArgument) << wrong_type;
+  EXPECT_NE(wrong_type.message().find("bias must be float, got double"), std::string::npos)
+      << wrong_type;
   for (int bad = 0; bad < 4; ++bad) {
     ASSERT_TRUE(InitConv(DT_FLOAT, {"FusedBatchNorm"}, 4).ok());
     AddInput(input);

@@ -1,4 +1,5 @@
-// Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool on a real GPU against the CPU kernels.
+// Conv2D, DepthwiseConv2dNative, their fused forms (_FusedConv2D, _FusedDepthwiseConv2dNative),
+// MaxPool and AvgPool on a real GPU against the CPU kernels.
 //
 // Each case runs the node on the GPU device and on the CPU device that a session would create
 // (DeviceKernelRunner, kernels/cuda/gpu_kernel_test_util.h: inputs copied to the GPU, outputs
@@ -7,7 +8,9 @@
 // 16-bit cases give the CPU the float values of their rounded inputs. Tolerances,
 // |gpu - cpu| <= atol + rtol * |cpu|: float32 (TF32 off, the session default) 1e-4 + 1e-4;
 // float16 1e-2 + 1e-2; bfloat16 2e-2 + 2e-2 (outputs round to 11 and 8 significant bits).
-// Max pooling must match exactly.
+// Max pooling must match exactly. A fused convolution is checked against the CPU's float
+// fused kernel (the epilogue's own arithmetic is checked bit for bit on the host,
+// conv_epilogue_test.cc).
 //
 // Skipped, with "no CUDA device", where the process has no GPU device.
 #include <cmath>
@@ -20,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
@@ -145,6 +149,26 @@ NodeDef ConvNode(const std::string& op, const ConvCase& c, DataType dtype, bool 
       .Attr("padding", c.padding)
       .Attr("explicit_paddings", ExplicitPads(c.pads, nchw))
       .Attr("data_format", nchw ? "NCHW" : "NHWC")
+      .Build();
+}
+
+// A fused convolution of `c` with `fused_ops` and `num_args` extra arguments of `dtype`.
+NodeDef FusedConvNode(const std::string& op, const ConvCase& c, DataType dtype, bool nchw,
+                      const std::vector<std::string>& fused_ops, int num_args) {
+  NodeDefBuilder b("fused", op);
+  b.Input("input").Input("filter");
+  for (int i = 0; i < num_args; ++i) b.Input(absl::StrCat("arg", i));
+  return b.Attr("T", dtype)
+      .Attr("TArgs", std::vector<DataType>(num_args, dtype))
+      .Attr("num_args", num_args)
+      .Attr("strides", Spatial(c.stride, c.stride, nchw))
+      .Attr("dilations", Spatial(c.dilation, c.dilation, nchw))
+      .Attr("padding", c.padding)
+      .Attr("explicit_paddings", ExplicitPads(c.pads, nchw))
+      .Attr("data_format", nchw ? "NCHW" : "NHWC")
+      .Attr("fused_ops", fused_ops)
+      .Attr("epsilon", 0.001f)
+      .Attr("leakyrelu_alpha", 0.3f)
       .Build();
 }
 
@@ -284,6 +308,97 @@ TEST_F(ConvOpsGpuTest, DepthwiseConv2dNativeMatchesCpu) {
           {"1x1 VALID", {1, 4, 4, 5}, {1, 1, 5, 3}, 1, 1, "VALID", {}},
           {"explicit", {1, 5, 6, 2}, {2, 2, 2, 1}, 1, 1, "EXPLICIT", {0, 1, 1, 0}},
       });
+}
+
+// Every fusion the remapper writes, on the GPU in both formats and three dtypes, against the
+// CPU's float _FusedConv2D (NHWC) on the same values. The residual addend and the data are
+// transposed for NCHW; per-channel arguments are not.
+TEST_F(ConvOpsGpuTest, FusedConvolutionsMatchCpu) {
+  const ConvCase conv = {"3x3 stride 2 SAME", {2, 9, 9, 4}, {3, 3, 4, 6}, 2, 1, "SAME", {}};
+  const ConvCase depthwise = {"depthwise", {2, 8, 8, 3}, {3, 3, 3, 2}, 1, 1, "SAME", {}};
+  const TensorShape conv_out({2, 5, 5, 6}), depthwise_out({2, 8, 8, 6});
+  struct Fusion {
+    std::vector<std::string> ops;
+    int num_args;
+    bool depthwise;
+  };
+  const std::vector<Fusion> fusions = {
+      {{"BiasAdd"}, 1, false},
+      {{"BiasAdd", "Relu"}, 1, false},
+      {{"BiasAdd", "Relu6"}, 1, false},
+      {{"BiasAdd", "Elu"}, 1, false},
+      {{"BiasAdd", "LeakyRelu"}, 1, false},
+      {{"BiasAdd", "_FusedSwish"}, 1, false},
+      {{"FusedBatchNorm"}, 4, false},
+      {{"FusedBatchNorm", "Relu6"}, 4, false},
+      {{"BiasAdd", "Add"}, 2, false},
+      {{"BiasAdd", "Add", "Relu"}, 2, false},
+      {{"BiasAdd", "Relu6"}, 1, true},
+      {{"BiasAdd", "_FusedSwish"}, 1, true},
+  };
+  uint32_t seed = 300;
+  for (const Fusion& f : fusions) {
+    const ConvCase& c = f.depthwise ? depthwise : conv;
+    const std::string op = f.depthwise ? "_FusedDepthwiseConv2dNative" : "_FusedConv2D";
+    TensorShape input_shape, filter_shape;
+    ASSERT_TRUE(TensorShape::BuildTensorShape(c.input, &input_shape).ok());
+    ASSERT_TRUE(TensorShape::BuildTensorShape(c.filter, &filter_shape).ok());
+    const TensorShape& out_shape = f.depthwise ? depthwise_out : conv_out;
+    const int64_t channels = out_shape.dim_size(3);
+    std::vector<Tensor> inputs = {RandomFloats(input_shape, seed++),
+                                  RandomFloats(filter_shape, seed++)};
+    for (int i = 0; i < f.num_args; ++i) {
+      const bool addend = f.ops.size() > 1 && f.ops[1] == "Add" && i == 1;
+      Tensor t = RandomFloats(addend ? out_shape : TensorShape({channels}), seed++);
+      // A positive variance.
+      if (f.ops[0] == "FusedBatchNorm" && i == 3) {
+        for (int64_t k = 0; k < channels; ++k) t.flat<float>()(k) = 0.5f + t.flat<float>()(k) / 4;
+      }
+      inputs.push_back(t);
+    }
+    const std::string name = absl::StrCat(op, " [", absl::StrJoin(f.ops, ","), "]");
+    for (const DataType dtype : {DT_FLOAT, DT_HALF, DT_BFLOAT16}) {
+      std::vector<Tensor> rounded;
+      for (const Tensor& t : inputs) rounded.push_back(Convert(Convert(t, dtype), DT_FLOAT));
+      Tensor expected;
+      // The CPU registers _FusedDepthwiseConv2dNative for float, and _FusedConv2D too.
+      const absl::Status s =
+          RunOnCpu(FusedConvNode(op, c, DT_FLOAT, false, f.ops, f.num_args), rounded, &expected);
+      ASSERT_TRUE(s.ok()) << name << ": " << s;
+      for (const bool nchw : {false, true}) {
+        std::vector<Tensor> gpu_inputs = rounded;
+        const bool has_addend = f.ops.size() > 1 && f.ops[1] == "Add";
+        if (nchw && has_addend) gpu_inputs[3] = Transpose(gpu_inputs[3], true);
+        ExpectGpuMatches(FusedConvNode(op, c, dtype, nchw, f.ops, f.num_args), gpu_inputs, dtype,
+                         nchw, expected, ToleranceOf(dtype),
+                         absl::StrCat(name, " ", DataTypeString(dtype), nchw ? " NCHW" : " NHWC"));
+      }
+    }
+  }
+}
+
+// The CPU kernel's errors: a bias of the wrong length, an addend of the wrong shape.
+TEST_F(ConvOpsGpuTest, FusedConvolutionArgumentsAreChecked) {
+  const ConvCase c = {"1x1", {1, 4, 4, 3}, {1, 1, 3, 2}, 1, 1, "VALID", {}};
+  const Tensor input = RandomFloats(TensorShape({1, 4, 4, 3}), 1);
+  const Tensor filter = RandomFloats(TensorShape({1, 1, 3, 2}), 2);
+  const std::vector<std::vector<Tensor>> cases = {
+      {input, filter, RandomFloats(TensorShape({3}), 3)},
+      {input, filter, RandomFloats(TensorShape({2}), 3),
+       RandomFloats(TensorShape({1, 4, 4, 3}), 4)},
+  };
+  for (const std::vector<Tensor>& inputs : cases) {
+    const int num_args = static_cast<int>(inputs.size()) - 2;
+    const std::vector<std::string> ops = num_args == 1 ? std::vector<std::string>{"BiasAdd"}
+                                                       : std::vector<std::string>{"BiasAdd", "Add"};
+    const NodeDef node = FusedConvNode("_FusedConv2D", c, DT_FLOAT, false, ops, num_args);
+    Tensor cpu_out, gpu_out;
+    const absl::Status cpu = RunOnCpu(node, inputs, &cpu_out);
+    const absl::Status gpu = RunOnGpu(node, inputs, &gpu_out);
+    ASSERT_FALSE(cpu.ok());
+    EXPECT_EQ(gpu.code(), cpu.code()) << gpu;
+    EXPECT_EQ(gpu.message(), cpu.message());
+  }
 }
 
 const std::vector<PoolCase>& PoolCases() {
