@@ -151,7 +151,7 @@ class ElementwiseFuser {
         for (const Edge* e : group[m]->in_edges()) {
           Node* p = e->src();
           if (e->IsControlEdge() || in_group.contains(p) || !CanJoin(p, root, in_group) ||
-              !unary_input_ok(p)) {
+              !unary_input_ok(p) || group.size() >= kMaxFusedElementwiseOps) {
             continue;
           }
           group.push_back(p);

@@ -18,7 +18,8 @@
 //     trailing dims (after ones), or S's leading dims followed by ones;
 //   - the input of every unary op in the group has shape S (a unary op on a smaller value,
 //     broadcast later, would round its last elements differently from its own kernel);
-//   - it has at least two ops, and `kernel_exists` says the fused node has a kernel there.
+//   - it has at least two ops (and at most kMaxFusedElementwiseOps: a group stops growing
+//     there), and `kernel_exists` says the fused node has a kernel there.
 // The fused node takes the root's name, requested and assigned device, consumers and (as
 // control inputs) the group's control inputs. Values do not change: the kernel applies each
 // op's own functor. Shapes are inferred once, and only when some candidate feeds another.

@@ -9,6 +9,7 @@
 #include "graph/graph.h"
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
+#include "graph/ops/fused_elementwise_spec.h"
 #include "gtest/gtest.h"
 #include "proto/graph.pb.h"
 
@@ -115,6 +116,30 @@ TEST_F(ElementwiseFusionTest, GeluAfterABiasBecomesOneNode) {
   EXPECT_EQ(asked_,
             (std::vector<std::string>{"_FusedElementwise[Neg]@",
                                       "_FusedElementwise[AddV2,RealDiv,Erf,AddV2,Mul,Mul,Neg]@"}));
+}
+
+// A group stops growing at kMaxFusedElementwiseOps ops: a chain of 40 becomes two nodes.
+TEST_F(ElementwiseFusionTest, LongChainsAreSplitAtTheProgramLimit) {
+  std::string graph = Input("x", {4, 16});
+  std::string previous = "x";
+  for (int i = 0; i < 40; ++i) {
+    const std::string name = absl::StrCat("n", i);
+    graph += Node(name, i % 2 == 0 ? "Neg" : "Relu", {previous});
+    previous = name;
+  }
+  Load(graph);
+  ASSERT_TRUE(Fuse());
+  const NodeDef* last = Find("n39");
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->op(), "_FusedElementwise");
+  EXPECT_EQ(last->attr().at("ops").list().s_size(), kMaxFusedElementwiseOps);
+  // The first 8 ops form the other node, which the last one reads.
+  const NodeDef* first = Find("n7");
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->op(), "_FusedElementwise");
+  EXPECT_EQ(first->attr().at("ops").list().s_size(), 8);
+  EXPECT_EQ(Inputs(*first), "x");
+  EXPECT_EQ(Inputs(*last), "n7");
 }
 
 TEST_F(ElementwiseFusionTest, AValueReadOutsideTheChainStaysOutside) {

@@ -39,6 +39,11 @@ inline constexpr char kFusedElementwiseOp[] = "_FusedElementwise";
 // Minimum, SquaredDifference.
 int FusedElementwiseArity(absl::string_view op);
 
+// The most ops the elementwise-fusion pass puts into one node (so at most one more input):
+// the GPU kernel passes the whole program as a launch argument of this size. Longer chains
+// become several nodes. Programs written by hand may be longer; the CPU kernel takes them.
+inline constexpr size_t kMaxFusedElementwiseOps = 32;
+
 struct FusedElementwiseStep {
   std::string op;
   int arity = 0;

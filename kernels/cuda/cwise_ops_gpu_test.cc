@@ -35,6 +35,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "graph/ops/fused_elementwise_spec.h"
 #include "gtest/gtest.h"
 #include "kernels/cuda/gpu_kernel_test_util.h"
 #include "kernels/kernel_test_util.h"
@@ -694,6 +695,100 @@ TEST_F(CwiseOpsGpuTest, ArgMaxAndArgMin) {
       Compare(node, {x, MakeTensor<int32_t>(TensorShape({1}), {0})}, exact);
     }
   }
+}
+
+// ---- _FusedElementwise ---------------------------------------------------------------------
+
+NodeDef FusedElementwiseNode(DataType dtype, int num_inputs, const std::vector<std::string>& ops,
+                             const std::vector<int64_t>& operands) {
+  NodeDefBuilder b("fused", "_FusedElementwise");
+  for (int i = 0; i < num_inputs; ++i) b.Input(absl::StrCat("x", i));
+  return b.Attr("T", dtype)
+      .Attr("N", static_cast<int64_t>(num_inputs))
+      .Attr("ops", ops)
+      .Attr("operands", operands)
+      .Build();
+}
+
+// The fused kernel applies each op's own GPU functor: bit for bit the unfused ops run one
+// GPU kernel at a time. Also float against the CPU's fused kernel: 8 ulp, or 1e-6 absolute
+// or 1e-5 relative (chains of CUDA's and Eigen's transcendental functions).
+TEST_F(CwiseOpsGpuTest, FusedElementwiseIsTheUnfusedGpuOps) {
+  struct Program {
+    std::vector<std::string> ops;
+    std::vector<int64_t> operands;
+    std::vector<TensorShape> inputs;
+  };
+  const std::vector<Program> programs = {
+      // Gelu after a bias, then Neg: a row and three scalars.
+      {{"AddV2", "RealDiv", "Erf", "AddV2", "Mul", "Mul", "Neg"},
+       {0, 1, 5, 2, 6, 3, 7, 4, 5, 9, 8, 10},
+       {TensorShape({3, 517}), TensorShape({517}), TensorShape({}), TensorShape({}),
+        TensorShape({1})}},
+      // Layer normalisation's tail: runs ([8, 1]) and rows ([64]).
+      {{"Sub", "Mul", "Mul", "AddV2"},
+       {0, 1, 5, 2, 6, 3, 7, 4},
+       {TensorShape({8, 64}), TensorShape({8, 1}), TensorShape({8, 1}), TensorShape({64}),
+        TensorShape({64})}},
+      // Every unary and binary op the program takes, on one value; results live across steps.
+      {{"Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Log", "Tanh", "Sigmoid", "Erfc", "Relu",
+        "Relu6", "Abs", "Neg", "Maximum", "Minimum", "SquaredDifference", "Sub", "Div"},
+       {0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 1, 15, 0, 16, 2, 17, 1, 18, 0},
+       {TensorShape({2, 3, 100}), TensorShape({2, 3, 100})}},
+  };
+  uint32_t seed = 900;
+  for (const Program& p : programs) {
+    const int n = static_cast<int>(p.inputs.size());
+    for (const DataType dtype : kFloatTypes) {
+      std::vector<Tensor> inputs;
+      for (const TensorShape& shape : p.inputs) {
+        inputs.push_back(
+            Make(dtype, shape,
+                 Random(shape.num_elements(), seed++, 0.1f, 3.0f, inputs.empty() ? 37 : 0)));
+      }
+      const NodeDef fused = FusedElementwiseNode(dtype, n, p.ops, p.operands);
+      std::vector<Tensor> fused_out;
+      const absl::Status s = runner().Run(runner().gpu(), fused, inputs, &fused_out);
+      ASSERT_TRUE(s.ok()) << Describe(fused, inputs) << ": " << s;
+      // The ops one at a time on the GPU.
+      std::vector<Tensor> values = inputs;
+      size_t next = 0;
+      for (const std::string& op : p.ops) {
+        NodeDefBuilder b("op", op);
+        std::vector<Tensor> args;
+        for (int j = 0; j < FusedElementwiseArity(op); ++j) {
+          b.Input(absl::StrCat("x", j));
+          args.push_back(values[p.operands[next++]]);
+        }
+        std::vector<Tensor> out;
+        const absl::Status step =
+            runner().Run(runner().gpu(), b.Attr("T", dtype).Build(), args, &out);
+        ASSERT_TRUE(step.ok()) << op << ": " << step;
+        values.push_back(out[0]);
+      }
+      const Tensor& want = values.back();
+      ASSERT_EQ(fused_out[0].shape(), want.shape());
+      int failures = 0;
+      for (int64_t i = 0; i < want.NumElements() && failures < 5; ++i) {
+        if (!Close(fused_out[0], want, i, Tolerance{0, 0, 0, /*bitwise=*/true})) {
+          ++failures;
+          ADD_FAILURE() << Describe(fused, inputs) << " element " << i << ": fused "
+                        << ValueAt(fused_out[0], i) << ", unfused " << ValueAt(want, i);
+        }
+      }
+      if (dtype == DT_FLOAT) Compare(fused, inputs, Fixed({8, 1e-6, 1e-5}));
+    }
+  }
+}
+
+// The CPU kernel's checks, with its messages: an input that does not broadcast, a unary op
+// on a value broadcast afterwards.
+TEST_F(CwiseOpsGpuTest, FusedElementwiseRejectsWhatTheCpuRejects) {
+  const Tensor x = Make(DT_FLOAT, TensorShape({4, 6}), Random(24, 1));
+  const Tensor column = Make(DT_FLOAT, TensorShape({6, 1}), Random(6, 2));
+  Compare(FusedElementwiseNode(DT_FLOAT, 2, {"AddV2"}, {0, 1}), {x, column}, Fixed({}));
+  const Tensor row = Make(DT_FLOAT, TensorShape({6}), Random(6, 3));
+  Compare(FusedElementwiseNode(DT_FLOAT, 2, {"Exp", "AddV2"}, {1, 0, 2}), {x, row}, Fixed({}));
 }
 
 }  // namespace

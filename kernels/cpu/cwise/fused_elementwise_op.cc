@@ -30,6 +30,7 @@
 #include "graph/ops/fused_elementwise_spec.h"
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
+#include "kernels/cpu/cwise/fused_elementwise_plan.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
@@ -122,55 +123,7 @@ OpTable<T> LookUpOp(const std::string& op) {
   return OpTable<T>{};
 }
 
-// How input i maps output element e to one of its own elements.
-struct InputLayout {
-  enum Kind { kFull, kScalar, kRow, kRun } kind = kFull;
-  // kRow: element e % period. kRun: element e / period.
-  int64_t period = 1;
-};
-
-// Classifies `in` against the output `out`, or fails when it does not broadcast in a form
-// the kernel supports.
-absl::Status LayoutOf(const TensorShape& in, const TensorShape& out, InputLayout* layout) {
-  if (in == out) {
-    layout->kind = InputLayout::kFull;
-    return absl::OkStatus();
-  }
-  const int rank = out.dims();
-  if (in.dims() <= rank && in.num_elements() == 1) {
-    layout->kind = InputLayout::kScalar;
-    return absl::OkStatus();
-  }
-  if (in.dims() <= rank) {
-    // Dims aligned to the right, missing leading ones counting as 1.
-    // heap-ok: one per dim of the input (rank <= 254)
-    std::vector<int64_t> dims(rank, 1);
-    for (int i = 0; i < in.dims(); ++i) dims[rank - in.dims() + i] = in.dim_size(i);
-    // Row: ones, then the output's trailing dims.
-    int first_equal = rank;
-    while (first_equal > 0 && dims[first_equal - 1] == out.dim_size(first_equal - 1)) {
-      --first_equal;
-    }
-    if (std::all_of(dims.begin(), dims.begin() + first_equal, [](int64_t d) { return d == 1; })) {
-      layout->kind = InputLayout::kRow;
-      layout->period = 1;
-      for (int i = first_equal; i < rank; ++i) layout->period *= out.dim_size(i);
-      return absl::OkStatus();
-    }
-    // Run: the output's leading dims, then ones.
-    int end_equal = 0;
-    while (end_equal < rank && dims[end_equal] == out.dim_size(end_equal)) ++end_equal;
-    if (std::all_of(dims.begin() + end_equal, dims.end(), [](int64_t d) { return d == 1; })) {
-      layout->kind = InputLayout::kRun;
-      layout->period = 1;
-      for (int i = end_equal; i < rank; ++i) layout->period *= out.dim_size(i);
-      return absl::OkStatus();
-    }
-  }
-  return errors::InvalidArgument("shape ", in.DebugString(),
-                                 " does not broadcast to the output shape ", out.DebugString(),
-                                 " as a scalar, trailing dims or leading dims");
-}
+using InputLayout = ElementwiseInputLayout;
 
 // Copies elements [first, first + n) of the broadcast of `src` into dst.
 template <typename T>
@@ -206,52 +159,25 @@ class FusedElementwiseOp : public OpKernel {
     auto steps = ParseFusedElementwiseProgram(num_inputs_, ops, operands);
     OP_REQUIRES_OK(ctx, steps.status());
     steps_ = *std::move(steps);
-    // Buffers: each step's result gets a slot that is free again after its last reader, so
-    // a chain needs a few tile buffers, not one per step.
-    const int num_steps = static_cast<int>(steps_.size());
-    // heap-ok: one per step of the fused chain (the node's attrs)
-    std::vector<int> last_read(num_steps, -1);
-    for (int k = 0; k < num_steps; ++k) {
-      for (int j = 0; j < steps_[k].arity; ++j) {
-        const int ref = steps_[k].operands[j];
-        if (ref >= num_inputs_) last_read[ref - num_inputs_] = k;
-      }
-    }
-    // heap-ok: one per step of the fused chain (the node's attrs)
-    slot_.assign(num_steps, -1);
-    std::vector<int> free_slots;
-    for (int k = 0; k < num_steps; ++k) {
-      const OpTable<T> table = LookUpOp<T>(steps_[k].op);
+    for (const FusedElementwiseStep& step : steps_) {
+      const OpTable<T> table = LookUpOp<T>(step.op);
       OP_REQUIRES(ctx, table.unary != nullptr || table.binary != nullptr,
                   errors::Unimplemented("_FusedElementwise has no ",
                                         DataTypeString(DataTypeToEnum<T>::value),
-                                        " kernel for op '", steps_[k].op, "'"));
+                                        " kernel for op '", step.op, "'"));
       tables_.push_back(table);
       cycles_ += table.cycles;
-      // Operands whose last reader is step k free their slots after it runs; the result may
-      // reuse one of them (each op reads element i before writing element i).
-      for (int j = 0; j < steps_[k].arity; ++j) {
-        const int ref = steps_[k].operands[j] - num_inputs_;
-        if (ref >= 0 && last_read[ref] == k && slot_[ref] >= 0 &&
-            std::find(free_slots.begin(), free_slots.end(), slot_[ref]) == free_slots.end()) {
-          free_slots.push_back(slot_[ref]);
-        }
-      }
-      if (k == num_steps - 1) break;  // the last step writes the output
-      if (free_slots.empty()) {
-        slot_[k] = num_slots_++;
-      } else {
-        slot_[k] = free_slots.back();
-        free_slots.pop_back();
-      }
     }
+    // Each step's result gets a tile buffer that is free again after its last reader.
+    ResultSlots slots = AssignResultSlots(steps_, num_inputs_);
+    slot_ = std::move(slots.slot);
+    num_slots_ = slots.count;
   }
 
   void Compute(OpKernelContext* ctx) override {
     const int n_in = num_inputs_;
     const TensorShape out_shape = ctx->input(0).shape();
-    // heap-ok: one per input of the node
-    std::vector<InputLayout> layouts(n_in);
+    std::vector<InputLayout> layouts;
     // heap-ok: one per input of the node
     std::vector<const T*> data(n_in);
     std::vector<int> forwardable;
@@ -263,12 +189,12 @@ class FusedElementwiseOp : public OpKernel {
     // instead of copying it period by period.
     // heap-ok: one per input of the node
     std::vector<std::vector<T>> patterns(n_in);
+    // heap-ok: one per input of the node
+    std::vector<const TensorShape*> shapes(n_in);
+    for (int i = 0; i < n_in; ++i) shapes[i] = &ctx->input(i).shape();
+    OP_REQUIRES_OK(ctx, ElementwiseLayouts(name(), shapes, &layouts));
     for (int i = 0; i < n_in; ++i) {
       const Tensor& in = ctx->input(i);
-      const absl::Status s = LayoutOf(in.shape(), out_shape, &layouts[i]);
-      OP_REQUIRES(ctx, s.ok(),
-                  errors::InvalidArgument("Node '", name(), "' (_FusedElementwise): input ", i,
-                                          " of ", s.message()));
       data[i] = in.flat<T>().data();
       if (layouts[i].kind == InputLayout::kFull) forwardable.push_back(i);
       if (layouts[i].kind == InputLayout::kRow && layouts[i].period < kTile) {
@@ -280,7 +206,7 @@ class FusedElementwiseOp : public OpKernel {
         expand_slot[i] = num_slots_ + expanded++;
       }
     }
-    OP_REQUIRES_OK(ctx, CheckUnaryOperands(ctx, out_shape));
+    OP_REQUIRES_OK(ctx, CheckUnaryOperands(name(), steps_, shapes, out_shape));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output(forwardable, 0, out_shape, &out));
     const int64_t n = out_shape.num_elements();
@@ -339,40 +265,6 @@ class FusedElementwiseOp : public OpKernel {
   }
 
  private:
-  // Unary ops are applied tile by tile, which is their own kernel's computation only on a
-  // value of the output's shape: on a smaller value their kernel would meet that value's
-  // own last elements (Eigen's scalar path) elsewhere. Such a program is refused. The shape
-  // of each value in the unfused graph is tracked as its dims aligned to the output's rank.
-  absl::Status CheckUnaryOperands(OpKernelContext* ctx, const TensorShape& out) const {
-    const int rank = out.dims();
-    std::vector<std::vector<int64_t>> dims;
-    for (int i = 0; i < num_inputs_; ++i) {
-      const TensorShape& in = ctx->input(i).shape();
-      // heap-ok: one per dim of the input (rank <= 254)
-      std::vector<int64_t> d(rank, 1);
-      for (int j = 0; j < in.dims() && j < rank; ++j) d[rank - in.dims() + j] = in.dim_size(j);
-      dims.push_back(std::move(d));
-    }
-    // heap-ok: one per dim of the output (rank <= 254)
-    const std::vector<int64_t> out_dims(out.dim_sizes().begin(), out.dim_sizes().end());
-    for (size_t k = 0; k < steps_.size(); ++k) {
-      const FusedElementwiseStep& step = steps_[k];
-      std::vector<int64_t> d = dims[step.operands[0]];
-      if (step.arity == 1) {
-        if (d != out_dims) {
-          return errors::InvalidArgument(
-              "Node '", name(), "' (_FusedElementwise): op ", k, " (", step.op,
-              ") is unary and reads a value that is broadcast to the output afterwards");
-        }
-      } else {
-        const std::vector<int64_t>& e = dims[step.operands[1]];
-        for (int j = 0; j < rank; ++j) d[j] = std::max(d[j], e[j]);
-      }
-      dims.push_back(std::move(d));
-    }
-    return absl::OkStatus();
-  }
-
   int num_inputs_ = 0;
   std::vector<FusedElementwiseStep> steps_;
   std::vector<OpTable<T>> tables_;
