@@ -517,6 +517,50 @@ TEST_F(ConvOpsGpuTest, SecondCallReusesTheAlgorithm) {
   }
 }
 
+// A read-only filter (a Const's) is rewritten into cuDNN's layout once and reused; another
+// read-only filter replaces the cached copy. Outputs equal a fresh kernel's each time.
+TEST_F(ConvOpsGpuTest, ReadOnlyFiltersAreRewrittenOnce) {
+  const ConvCase c = {"cached", {1, 6, 6, 4}, {3, 3, 4, 5}, 1, 1, "SAME", {}};
+  Device* gpu = runner().gpu();
+  GpuDeviceContext* context = gpu->gpu_device_context();
+  const auto upload = [&](const Tensor& host) {
+    Tensor device(gpu->GetAllocator(), host.dtype(), host.shape());
+    EXPECT_TRUE(context->CopyHostToDevice(host, &device).ok());
+    return device;
+  };
+  const Tensor input = upload(RandomFloats(TensorShape({1, 6, 6, 4}), 5));
+  Tensor first_filter = upload(RandomFloats(TensorShape({3, 3, 4, 5}), 6));
+  Tensor second_filter = upload(RandomFloats(TensorShape({3, 3, 4, 5}), 7));
+  first_filter.MarkReadOnly();
+  second_filter.MarkReadOnly();
+  // Output 0 of `kernel` on device tensors, as a host copy.
+  const auto run = [&](OpKernel* kernel, const Tensor& filter, Tensor* output) {
+    TestInvocation call(kernel, gpu, {input, filter});
+    gpu->Compute(kernel, call.context());
+    ASSERT_TRUE(call.context()->status().ok()) << call.context()->status();
+    const Tensor& out = *call.context()->mutable_output(0);
+    *output = Tensor(out.dtype(), out.shape());
+    ASSERT_TRUE(context->CopyDeviceToHost(out, output).ok());
+  };
+  const auto make = [&](std::unique_ptr<OpKernel>* kernel) {
+    ASSERT_TRUE(CreateOpKernel(DEVICE_GPU, gpu, gpu->GetAllocator(),
+                               ConvNode("Conv2D", c, DT_FLOAT, false), kernel)
+                    .ok());
+  };
+  std::unique_ptr<OpKernel> cached, fresh;
+  make(&cached);
+  for (const Tensor* filter : {&first_filter, &first_filter, &second_filter, &first_filter}) {
+    Tensor got, want;
+    run(cached.get(), *filter, &got);
+    make(&fresh);
+    run(fresh.get(), *filter, &want);
+    ASSERT_EQ(got.shape(), want.shape());
+    for (int64_t i = 0; i < got.NumElements(); ++i) {
+      ASSERT_NEAR(got.flat<float>()(i), want.flat<float>()(i), 1e-4) << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace sluice
