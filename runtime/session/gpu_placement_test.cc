@@ -605,6 +605,84 @@ TEST(GpuPlacementTest, AWhileLoopKeepsItsValuesOnTheGpu) {
   EXPECT_EQ(device_to_host_copies - d2h_before, 1);
 }
 
+// An int32 vector Const.
+std::string IntVector(const std::string& name, const std::vector<int>& values) {
+  std::string text = absl::StrCat(
+      "node { name: '", name,
+      "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: 'value' value { "
+      "tensor { dtype: DT_INT32 tensor_shape { dim { size: ",
+      values.size(), " } }");
+  for (int v : values) absl::StrAppend(&text, " int_val: ", v);
+  return absl::StrCat(text, " } } } }\n");
+}
+
+// The shape arithmetic of a model with a dynamic batch (Keras' Reshape: tf.shape(x)[0] packed
+// with the other dims) and more int32 ops on shapes: all of it runs in the GPU's partition,
+// in host memory, as TensorFlow registers it, so the float values cross the bus once each
+// way and no value goes to the CPU's partition and back. (Shape reads a GPU value: the placer
+// puts a metadata op beside its input, as TensorFlow's, and the feed is on the CPU.)
+TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
+  const std::string graph = absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
+      LoopNode("xi", "Identity", {"x"}, "DT_FLOAT"),
+      LoopNode("shape", "Shape", {"xi"}, "DT_FLOAT",
+               "attr { key: 'out_type' value { type: DT_INT32 } }"),
+      IntVector("begin", {0}), IntVector("end", {1}), IntVector("stride", {1}),
+      LoopNode("n", "StridedSlice", {"shape", "begin", "end", "stride"}, "DT_INT32",
+               "attr { key: 'Index' value { type: DT_INT32 } } "
+               "attr { key: 'shrink_axis_mask' value { i: 1 } }"),
+      IntConst("two", 2),
+      LoopNode("dims", "Pack", {"n", "two", "two"}, "DT_INT32", "attr { key: 'N' value { i: 3 } }"),
+      LoopNode("r", "Reshape", {"xi", "dims"}, "DT_FLOAT",
+               "attr { key: 'Tshape' value { type: DT_INT32 } }"),
+      IntConst("zero", 0), IntConst("one", 1),
+      LoopNode("size", "Prod", {"shape", "zero"}, "DT_INT32",
+               "attr { key: 'Tidx' value { type: DT_INT32 } }"),
+      LoopNode("iota", "Range", {"zero", "size", "one"}, "",
+               "attr { key: 'Tidx' value { type: DT_INT32 } }"),
+      LoopNode("total", "Sum", {"iota", "zero"}, "DT_INT32",
+               "attr { key: 'Tidx' value { type: DT_INT32 } }"),
+      IntVector("seven", {7}),
+      LoopNode("longer", "ConcatV2", {"shape", "seven", "zero"}, "DT_INT32",
+               "attr { key: 'N' value { i: 2 } } attr { key: 'Tidx' value { type: DT_INT32 } }"),
+      LoopNode("filled", "Fill", {"shape", "n"}, "DT_INT32",
+               "attr { key: 'index_type' value { type: DT_INT32 } }"));
+  auto session = MakeSession();
+  absl::Status s = session->Create(ParseGraph(graph));
+  ASSERT_TRUE(s.ok()) << s;
+  Tensor x(DT_FLOAT, TensorShape({3, 4}));
+  for (int i = 0; i < 12; ++i) x.flat<float>()(i) = static_cast<float>(i);
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  const std::vector<std::string> fetches = {"r", "total", "longer", "filled"};
+  s = session->Run(options, {{"x", x}}, fetches, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  const int h2d_before = host_to_device_copies;
+  const int d2h_before = device_to_host_copies;
+  s = session->Run({{"x", x}}, fetches, {}, &outputs);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(outputs.size(), 4u);
+  EXPECT_EQ(outputs[0].shape(), TensorShape({3, 2, 2}));
+  EXPECT_EQ(outputs[0].flat<float>()(11), 11.0f);
+  EXPECT_EQ(outputs[1].flat<int32_t>()(0), 66);  // 0 + 1 + ... + 11
+  EXPECT_EQ(outputs[2].NumElements(), 3);
+  EXPECT_EQ(outputs[2].flat<int32_t>()(0), 3);
+  EXPECT_EQ(outputs[2].flat<int32_t>()(2), 7);
+  EXPECT_EQ(outputs[3].shape(), TensorShape({3, 4}));
+  EXPECT_EQ(outputs[3].flat<int32_t>()(5), 3);
+
+  const std::map<std::string, std::string> placed = Placement(metadata);
+  for (const char* node :
+       {"shape", "n", "dims", "r", "size", "iota", "total", "longer", "filled"}) {
+    EXPECT_EQ(placed.at(node), kGpu) << node;
+  }
+  // The feed in, the float fetch out; the int32 values are already in host memory.
+  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
+  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+}
+
 // An op with no GPU kernel: AsString.
 const char kStringGraph[] = R"pb(
   node {

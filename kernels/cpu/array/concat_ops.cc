@@ -33,7 +33,7 @@ void ConcatRows(OpKernelContext* ctx, absl::Span<const Tensor* const> inputs,
   int64_t out_cols = 0;
   for (int64_t c : cols) out_cols += c;
   if (outer == 0 || out_cols == 0) return;
-  if (ctx->device()->gpu_device_context() != nullptr) {
+  if (DataOnGpu(ctx)) {
     const int64_t unit = DataTypeSize(out->dtype());
     char* dst = static_cast<char*>(out->raw_data());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -207,6 +207,27 @@ REGISTER_KERNEL_BUILDER(
     Name("Concat").Device(DEVICE_GPU).HostMemory("concat_dim").TypeConstraint("T", GpuArrayTypes()),
     ConcatV1Op);
 REGISTER_KERNEL_BUILDER(Name("Pack").Device(DEVICE_GPU).TypeConstraint("T", GpuArrayTypes()),
+                        PackOp);
+// int32 stays in host memory on GPUs (TensorFlow's registrations).
+REGISTER_KERNEL_BUILDER(Name("ConcatV2")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("values")
+                            .HostMemory("axis")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ConcatV2Op);
+REGISTER_KERNEL_BUILDER(Name("Concat")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("concat_dim")
+                            .HostMemory("values")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ConcatV1Op);
+REGISTER_KERNEL_BUILDER(Name("Pack")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("values")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
                         PackOp);
 
 }  // namespace

@@ -128,6 +128,15 @@ REGISTER_KERNEL_BUILDER(Name("Fill")
                                                              DT_QUINT16, DT_QINT32, DT_RESOURCE}))
                             .TypeConstraint<int64_t>("index_type"),
                         FillOp);
+// On GPUs, int32 in host memory (TensorFlow's registration).
+REGISTER_KERNEL_BUILDER(Name("Fill")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("dims")
+                            .HostMemory("value")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T")
+                            .TypeConstraint<int32_t>("index_type"),
+                        FillOp);
 REGISTER_KERNEL_BUILDER(Name("ZerosLike").Device(DEVICE_CPU).TypeConstraint("T", ArrayTypes()),
                         ZerosLikeOp);
 REGISTER_KERNEL_BUILDER(Name("OnesLike")

@@ -87,5 +87,15 @@ SLUICE_CALL_int32(REGISTER_RANGE) SLUICE_CALL_int64(REGISTER_RANGE)
         SLUICE_CALL_half(REGISTER_RANGE) SLUICE_CALL_bfloat16(REGISTER_RANGE)
 #undef REGISTER_RANGE
 
+    // On GPUs, int32 in host memory (TensorFlow's registration).
+    REGISTER_KERNEL_BUILDER(Name("Range")
+                                .Device(DEVICE_GPU)
+                                .HostMemory("start")
+                                .HostMemory("limit")
+                                .HostMemory("delta")
+                                .HostMemory("output")
+                                .TypeConstraint<int32_t>("Tidx"),
+                            RangeOp<int32_t>);
+
 }  // namespace
 }  // namespace sluice

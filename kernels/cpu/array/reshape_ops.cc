@@ -201,6 +201,12 @@ REGISTER_GPU_RESHAPES(double)
 REGISTER_GPU_RESHAPES(int64_t)
 REGISTER_GPU_RESHAPES(bool)
 #undef REGISTER_GPU_RESHAPES
+REGISTER_KERNEL_BUILDER(Name("Squeeze")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        SqueezeOp);
 REGISTER_KERNEL_BUILDER(Name("Reshape")
                             .Device(DEVICE_GPU)
                             .HostMemory("tensor")

@@ -176,6 +176,25 @@ REGISTER_KERNEL_BUILDER(Name("StridedSlice")
                             .HostMemory("strides")
                             .TypeConstraint("T", GpuArrayTypes()),
                         StridedSliceOp);
+// int32 stays in host memory on GPUs (TensorFlow's registrations): shape arithmetic such as
+// tf.shape(x)[0] then runs in the GPU's partition, on the host, without a copy.
+REGISTER_KERNEL_BUILDER(Name("Slice")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("begin")
+                            .HostMemory("size")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        SliceOp);
+REGISTER_KERNEL_BUILDER(Name("StridedSlice")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("begin")
+                            .HostMemory("end")
+                            .HostMemory("strides")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        StridedSliceOp);
 
 }  // namespace
 }  // namespace sluice

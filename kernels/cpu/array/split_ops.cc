@@ -218,6 +218,12 @@ REGISTER_KERNEL_BUILDER(Name("SplitV")
                         SplitVOp);
 REGISTER_KERNEL_BUILDER(Name("Unpack").Device(DEVICE_GPU).TypeConstraint("T", GpuArrayTypes()),
                         UnpackOp);
+REGISTER_KERNEL_BUILDER(Name("Unpack")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("value")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        UnpackOp);
 
 }  // namespace
 }  // namespace sluice

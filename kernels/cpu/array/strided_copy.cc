@@ -156,13 +156,16 @@ GpuArrayCopies& GpuCopies() {
   return copies;
 }
 
-bool OnGpu(OpKernelContext* ctx) { return ctx->device()->gpu_device_context() != nullptr; }
-
 absl::Status NoGpuCopies() {
   return errors::Unimplemented("This build of Sluice has no GPU array copies");
 }
 
 }  // namespace
+
+bool DataOnGpu(OpKernelContext* ctx) {
+  return ctx->device()->gpu_device_context() != nullptr && ctx->num_outputs() > 0 &&
+         ctx->output_memory_type(0) == DEVICE_MEMORY;
+}
 
 bool SetGpuArrayCopies(const GpuArrayCopies& copies) {
   GpuCopies() = copies;
@@ -197,7 +200,7 @@ void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                  absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst) {
   if (dst->NumElements() == 0) return;
   const Plan plan = Simplify(dims, strides);
-  if (OnGpu(ctx)) {
+  if (DataOnGpu(ctx)) {
     const auto copy = GpuCopies().strided_copy;
     const absl::Status s =
         copy == nullptr ? NoGpuCopies() : copy(ctx, src, offset, plan.dims, plan.strides, dst);

@@ -16,7 +16,7 @@
 // REQUIRES (the caller validates user data first): every addressed source element lies in
 // `src`; `dst` has `src`'s dtype and prod(dims) elements.
 //
-// On a GPU (the kernel's device has a gpu_device_context) the copy is the GPU's, set by its
+// On a GPU (DataOnGpu below) the copy is the GPU's, set by its
 // kernel library with SetGpuArrayCopies, so that the array kernels built on StridedCopy (and
 // GpuCopyRows, GpuPad) are registered for GPUs too with the CPU's validation and errors. The GPU
 // copies are enqueued on the device's compute stream; a failed launch is set on ctx.
@@ -33,6 +33,12 @@
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
+
+// Whether the kernel's data is in GPU memory, so that its copies are the GPU's: it runs on a
+// GPU (its device has a gpu_device_context) and its output 0 is in device memory. Kernels
+// registered for GPUs with their data in host memory (int32, as TensorFlow registers it)
+// copy on the host. A kernel's data outputs share one memory type in every registration.
+bool DataOnGpu(OpKernelContext* ctx);
 
 void StridedCopy(OpKernelContext* ctx, const Tensor& src, int64_t offset,
                  absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, Tensor* dst);

@@ -90,7 +90,7 @@ class MirrorPadOp : public OpKernel {
     }
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, output_shape, &output));
-    if (ctx->device()->gpu_device_context() != nullptr) {
+    if (DataOnGpu(ctx)) {
       absl::InlinedVector<int64_t, kMaxMirrorPadDims> befores;
       for (int d = 0; d < dims; ++d) befores.push_back(IndexElement(paddings, 2 * d));
       OP_REQUIRES_OK(ctx, GpuMirrorPad(ctx, input, plan.in_dims, plan.out_dims, befores,

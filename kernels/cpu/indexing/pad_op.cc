@@ -129,7 +129,7 @@ class PadOp : public OpKernel {
       }
     }
     plan.inner_begin = befores.back();
-    if (ctx->device()->gpu_device_context() != nullptr) {
+    if (DataOnGpu(ctx)) {
       // The pad value is in host memory (constant_values is a HostMemory argument on GPUs).
       const void* pad_value = constant != nullptr ? constant->raw_data() : &kZeroBytes;
       OP_REQUIRES_OK(ctx,

@@ -15,6 +15,22 @@ namespace {
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
 
+// On GPUs, int32 in host memory (TensorFlow's registrations).
+REGISTER_KERNEL_BUILDER(Name("Max")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("reduction_indices")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ReductionOp<int32_t, MaxReducer>);
+REGISTER_KERNEL_BUILDER(Name("Min")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("reduction_indices")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ReductionOp<int32_t, MinReducer>);
+
 }  // namespace
 }  // namespace reduction
 }  // namespace sluice

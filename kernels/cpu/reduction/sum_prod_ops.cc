@@ -14,6 +14,22 @@ namespace {
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
 
+// On GPUs, int32 in host memory (TensorFlow's registrations).
+REGISTER_KERNEL_BUILDER(Name("Sum")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("reduction_indices")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ReductionOp<int32_t, SumReducer>);
+REGISTER_KERNEL_BUILDER(Name("Prod")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("input")
+                            .HostMemory("reduction_indices")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("T"),
+                        ReductionOp<int32_t, ProdReducer>);
+
 }  // namespace
 }  // namespace reduction
 }  // namespace sluice
