@@ -175,6 +175,142 @@ TEST(GpuDeviceTest, FusedMatMulEpiloguesMatchTheCpu) {
   }
 }
 
+std::string EinsumGraph(const std::string& equation, int inputs, DataType dtype) {
+  const std::string t = DataType_Name(dtype);
+  std::string graph;
+  std::string node = absl::StrCat("node { name: 'e' op: 'Einsum' ");
+  for (int i = 0; i < inputs; ++i) {
+    absl::StrAppend(&graph, "node { name: 'x", i,
+                    "' op: 'Placeholder' attr { key: 'dtype' value { type: ", t, " } } }\n");
+    absl::StrAppend(&node, "input: 'x", i, "' ");
+  }
+  absl::StrAppend(&node, "attr { key: 'T' value { type: ", t,
+                  " } } attr { key: 'N' value { i: ", inputs,
+                  " } } attr { key: 'equation' value { s: '", equation, "' } } }\n");
+  return graph + node;
+}
+
+// Einsum on the GPU runs the CPU kernel's plan with cuBLAS and the pass kernel: attention's
+// equations, transposed and broadcast operands, sums over labels, diagonals, inflated
+// outputs, one input, an empty input.
+TEST(GpuDeviceTest, EinsumMatchesTheCpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  struct Case {
+    std::string equation;
+    std::vector<TensorShape> inputs;
+    int64_t k;
+  };
+  const std::vector<Case> cases = {
+      {"bhqd,bhkd->bhqk", {TensorShape({2, 4, 16, 8}), TensorShape({2, 4, 12, 8})}, 8},
+      {"bhqk,bhkd->bhqd", {TensorShape({2, 4, 16, 12}), TensorShape({2, 4, 12, 8})}, 12},
+      {"abc,cde->abde", {TensorShape({2, 16, 32}), TensorShape({32, 4, 8})}, 32},
+      {"abcd,cde->abe", {TensorShape({2, 16, 4, 8}), TensorShape({4, 8, 32})}, 32},
+      {"aecd,abcd->acbe", {TensorShape({2, 3, 4, 5}), TensorShape({2, 6, 4, 5})}, 5},
+      {"ji,jk->ik", {TensorShape({7, 3}), TensorShape({7, 5})}, 7},
+      {"...ij,...jk->...ik", {TensorShape({2, 1, 3, 4}), TensorShape({5, 4, 6})}, 4},
+      {"ijk,jl->il", {TensorShape({3, 4, 5}), TensorShape({4, 6})}, 20},
+      {"ii,ij->j", {TensorShape({4, 4}), TensorShape({4, 3})}, 4},
+      {"ij,jk->ikk", {TensorShape({2, 3}), TensorShape({3, 4})}, 3},
+      {"ij->ji", {TensorShape({5, 7})}, 1},
+      {"ijk->k", {TensorShape({3, 4, 5})}, 12},
+      {"i->ii", {TensorShape({4})}, 1},
+      {"ij,jk->ik", {TensorShape({3, 0}), TensorShape({0, 4})}, 0},
+  };
+  for (const DataType dtype : {DT_FLOAT, DT_HALF}) {
+    for (const Case& c : cases) {
+      const int n = static_cast<int>(c.inputs.size());
+      const GraphDef graph = ParseGraphOrDie(EinsumGraph(c.equation, n, dtype));
+      std::vector<std::pair<std::string, Tensor>> feeds;
+      for (int i = 0; i < n; ++i) {
+        feeds.emplace_back(absl::StrCat("x", i), RandomTensor(dtype, c.inputs[i], 10 + i));
+      }
+      const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"e"});
+      const std::vector<Tensor> gpu = RunOn(graph, kGpu, feeds, {"e"});
+      ASSERT_EQ(cpu.size(), 1u) << c.equation;
+      ASSERT_EQ(gpu.size(), 1u) << c.equation;
+      const Tolerance tol = TolFor(dtype, c.k);
+      ExpectClose(cpu[0], gpu[0], tol.abs, tol.rel,
+                  absl::StrCat("Einsum ", c.equation, " ", DataTypeString(dtype)));
+    }
+  }
+}
+
+// A convolution with its bias, batch norm, residual add and activation, and an elementwise
+// chain (Gelu), as the GPU runs them by default: the remapper's _FusedConv2D and the fusion
+// pass's _FusedElementwise, placed on the GPU, with the CPU's values.
+std::string ConvBlockGraph() {
+  const std::string attr_t = "attr { key: 'T' value { type: DT_FLOAT } } ";
+  const std::string conv_attrs =
+      "attr { key: 'strides' value { list { i: 1 i: 1 i: 1 i: 1 } } } "
+      "attr { key: 'padding' value { s: 'SAME' } } ";
+  std::string graph;
+  for (const char* feed : {"x", "w", "b", "w2", "scale", "offset", "mean", "variance"}) {
+    absl::StrAppend(&graph, "node { name: '", feed,
+                    "' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n");
+  }
+  absl::StrAppend(
+      &graph, "node { name: 'conv' op: 'Conv2D' input: 'x' input: 'w' ", attr_t, conv_attrs, "}\n",
+      "node { name: 'bias' op: 'BiasAdd' input: 'conv' input: 'b' ", attr_t, "}\n",
+      "node { name: 'relu' op: 'Relu' input: 'bias' ", attr_t, "}\n",
+      "node { name: 'conv2' op: 'Conv2D' input: 'relu' input: 'w2' ", attr_t, conv_attrs, "}\n",
+      "node { name: 'bn' op: 'FusedBatchNormV3' input: 'conv2' input: 'scale' input: 'offset' "
+      "input: 'mean' input: 'variance' ",
+      attr_t,
+      "attr { key: 'U' value { type: DT_FLOAT } } attr { key: 'is_training' value { b: false } } "
+      "attr { key: 'epsilon' value { f: 0.001 } } }\n",
+      "node { name: 'residual' op: 'AddV2' input: 'bn' input: 'relu' ", attr_t, "}\n",
+      "node { name: 'half' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 0.5 } } } "
+      "}\n",
+      "node { name: 'root2' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1.4142135 "
+      "} } } }\n",
+      "node { name: 'one' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
+      "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape {} float_val: 1 } } } "
+      "}\n",
+      "node { name: 'scaled' op: 'Mul' input: 'half' input: 'residual' ", attr_t, "}\n",
+      "node { name: 'div' op: 'RealDiv' input: 'residual' input: 'root2' ", attr_t, "}\n",
+      "node { name: 'erf' op: 'Erf' input: 'div' ", attr_t, "}\n",
+      "node { name: 'erf1' op: 'AddV2' input: 'one' input: 'erf' ", attr_t, "}\n",
+      "node { name: 'gelu' op: 'Mul' input: 'scaled' input: 'erf1' ", attr_t, "}\n");
+  return graph;
+}
+
+TEST(GpuDeviceTest, FusedConvolutionsAndElementwiseChainsRunOnTheGpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  const GraphDef graph = ParseGraphOrDie(ConvBlockGraph());
+  const std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"x", RandomTensor(DT_FLOAT, TensorShape({2, 9, 9, 8}), 1)},
+      {"w", RandomTensor(DT_FLOAT, TensorShape({3, 3, 8, 16}), 2)},
+      {"b", RandomTensor(DT_FLOAT, TensorShape({16}), 3)},
+      {"w2", RandomTensor(DT_FLOAT, TensorShape({3, 3, 16, 16}), 4)},
+      {"scale", RandomTensor(DT_FLOAT, TensorShape({16}), 5, 0.5, 1.5)},
+      {"offset", RandomTensor(DT_FLOAT, TensorShape({16}), 6)},
+      {"mean", RandomTensor(DT_FLOAT, TensorShape({16}), 7)},
+      {"variance", RandomTensor(DT_FLOAT, TensorShape({16}), 8, 0.5, 1.5)}};
+  const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"gelu"});
+  auto session = NewSessionOrDie(SessionOptions());
+  ASSERT_TRUE(session->Create(gpu_test::PinnedTo(graph, kGpu)).ok());
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> gpu;
+  const absl::Status s = session->Run(options, feeds, {"gelu"}, {}, &gpu, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  int fused_convs = 0;
+  bool fused_chain = false;
+  for (const GraphDef& partition : metadata.partition_graphs()) {
+    for (const NodeDef& node : partition.node()) {
+      if (!absl::StrContains(node.device(), "GPU")) continue;
+      fused_convs += node.op() == "_FusedConv2D";
+      fused_chain |= node.op() == "_FusedElementwise";
+    }
+  }
+  EXPECT_EQ(fused_convs, 2);
+  EXPECT_TRUE(fused_chain);
+  ExpectClose(cpu[0], gpu[0], 1e-4, 1e-4, "convolution block");
+}
+
 TEST(GpuDeviceTest, RunningOutOfMemoryNamesTheNodeAndTheSessionStaysUsable) {
   SLUICE_SKIP_WITHOUT_GPU();
   auto session = NewSessionOrDie();
