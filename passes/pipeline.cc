@@ -33,6 +33,7 @@
 #include "passes/auto_mixed_precision.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
+#include "passes/cuda_graph_clustering.h"
 #include "passes/division_by_constant.h"
 #include "passes/elementwise_fusion.h"
 #include "passes/lower_functional_ops.h"
@@ -202,6 +203,7 @@ struct PassInputs {
   RemapperOptions remapper;
   MlirClusteringOptions clustering;
   ElementwiseFusionOptions elementwise;
+  CudaGraphClusteringOptions cuda_graph;
   // Set only when some target is on: the op lists are hundreds of strings, not worth
   // building for the signatures (nearly all) that run without the rewrite.
   std::optional<AutoMixedPrecisionOptions> mixed_precision_options;
@@ -244,6 +246,7 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   clustering.protected_names = named;
   clustering.kernel_exists = opts.kernel_exists;
   elementwise.protected_names = named;
+  cuda_graph.protected_names = named;
   elementwise.kernel_exists = opts.kernel_exists;
   const RewriterConfig& rewrite = opts.rewrite_options;
   const bool float16_on_gpu = MixedPrecisionToggleOn(rewrite.auto_mixed_precision(),
@@ -296,6 +299,7 @@ bool AtL1(const PassInputs& in) { return in.l1; }
 bool Folding(const PassInputs& in) { return in.fold; }
 bool Cse(const PassInputs& in) { return in.cse_enabled; }
 bool Fusing(const PassInputs& in) { return in.fuse; }
+bool CudaGraphs(const PassInputs& in) { return in.pipeline.cuda_graphs; }
 bool Clustering(const PassInputs& in) { return in.cluster; }
 bool Lowering(const PassInputs& in) { return in.lower; }
 bool MixedPrecision(const PassInputs& in) { return in.mixed_precision; }
@@ -358,6 +362,9 @@ constexpr PipelinePass kFusionPasses[] = {
      RunWith<MlirClusteringOptions, FormMlirClusters, &PassInputs::clustering>},
     {"elementwise_fusion", Fusing,
      RunWith<ElementwiseFusionOptions, FuseElementwise, &PassInputs::elementwise>},
+    // Last: it takes the fused nodes as they are.
+    {"cuda_graph_clustering", CudaGraphs,
+     RunWith<CudaGraphClusteringOptions, FormCudaGraphClusters, &PassInputs::cuda_graph>},
 };
 
 // Runs each enabled pass of `passes` once; *changed: whether any changed the graph.

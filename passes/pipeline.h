@@ -103,6 +103,10 @@ struct PipelineOptions {
   // no fusion and no mixed precision.
   std::function<bool(const NodeDef& node, const std::string& device)> kernel_exists;
   PartitionOptions partition;
+  // Whether regions of a GPU's graph become `_CudaGraph` nodes, captured into CUDA graphs
+  // and replayed (passes/cuda_graph_clustering.h; SessionOptions::cuda_graphs), at any
+  // opt level (it is asked for by name).
+  bool cuda_graphs = false;
   // Where to write the graph after each pass; empty: $SLUICE_DUMP_GRAPHS_DIR, if set.
   std::string dump_dir;
 };

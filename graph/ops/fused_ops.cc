@@ -138,4 +138,18 @@ REGISTER_OP("_MlirCluster")
       return absl::OkStatus();
     });
 
+// Sluice's own: a region of a GPU's graph run as one CUDA graph (passes/cuda_graph_clustering.h,
+// kernels/cuda/graph/cuda_graph_op.cc). `body` is a serialized GraphDef of the region's nodes in
+// an order that runs them (producers first); an input named "_cuda_graph_input:<i>" is this
+// node's input i. Output i is the body's tensor `output_names[i]` ("node:port").
+REGISTER_OP("_CudaGraph")
+    .Input("inputs: Tin")
+    .Output("outputs: Tout")
+    .Attr("Tin: list(type) >= 0")
+    .Attr("Tout: list(type) >= 1")
+    .Attr("body: string")
+    .Attr("output_names: list(string)")
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnknownShape);
+
 }  // namespace sluice

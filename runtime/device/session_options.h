@@ -32,6 +32,11 @@ struct SessionOptions {
   // switch there). Off by default: results then match the CPU's float32 within rounding.
   // The first session to use a GPU decides it for that GPU (gpu/gpu_physical_device.h).
   bool allow_tf32 = false;
+  // Sluice's own: run regions of each GPU's graph as CUDA graphs, captured on the second step
+  // with the same input shapes and replayed after (one launch where there were one per
+  // kernel; passes/cuda_graph_clustering.h). Also on with SLUICE_CUDA_GRAPHS=1. Off by
+  // default: a region's memory is held for as long as its graph is kept.
+  bool cuda_graphs = false;
 };
 
 }  // namespace sluice

@@ -3,7 +3,9 @@
 #include "runtime/session/direct_session_executors.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -35,6 +37,9 @@ PipelineOptions MakePipelineOptions(const ExecutorBuildContext& context,
   // Automatic mixed precision (TensorFlow's RewriterConfig toggles; the pipeline also reads
   // TF_ENABLE_AUTO_MIXED_PRECISION).
   opts.rewrite_options = config.graph_options().rewrite_options();
+  const char* cuda_graphs = std::getenv("SLUICE_CUDA_GRAPHS");
+  opts.cuda_graphs =
+      context.options->cuda_graphs || (cuda_graphs != nullptr && std::string(cuda_graphs) == "1");
   opts.prune.feeds = sig.feeds;
   opts.prune.fetches = sig.fetches;
   opts.prune.targets = sig.targets;

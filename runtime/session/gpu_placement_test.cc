@@ -131,8 +131,10 @@ GraphDef ParseGraph(const std::string& text) {
   return graph;
 }
 
-std::unique_ptr<Session> MakeSession(int num_gpus = 1, bool soft_placement = false) {
+std::unique_ptr<Session> MakeSession(int num_gpus = 1, bool soft_placement = false,
+                                     bool cuda_graphs = false) {
   SessionOptions options;
+  options.cuda_graphs = cuda_graphs;
   (*options.config.mutable_device_count())["GPU"] = num_gpus;
   options.config.set_allow_soft_placement(soft_placement);
   // No constant folding: the test graphs are chains of constants.
@@ -681,6 +683,48 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
   // The feed in, the float fetch out; the int32 values are already in host memory.
   EXPECT_EQ(host_to_device_copies - h2d_before, 1);
   EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+}
+
+// With cuda_graphs on, a region of GPU nodes becomes one _CudaGraph node. The fake GPU cannot
+// capture, so its kernel runs the region's kernels one by one on every step (the first step
+// as any kernel, the second trying to capture and falling back): values are the same on each
+// step and for a new shape.
+TEST(GpuPlacementTest, CudaGraphRegionsRunTheirKernels) {
+  const std::string graph = absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
+      LoopNode("a", "Identity", {"x"}, "DT_FLOAT"), IntVector("flat", {-1}),
+      LoopNode("b", "Reshape", {"a", "flat"}, "DT_FLOAT",
+               "attr { key: 'Tshape' value { type: DT_INT32 } }"),
+      IntConst("zero", 0),
+      LoopNode("c", "ExpandDims", {"b", "zero"}, "DT_FLOAT",
+               "attr { key: 'Tdim' value { type: DT_INT32 } }"),
+      LoopNode("d", "Squeeze", {"c"}, "DT_FLOAT"), LoopNode("e", "Identity", {"d"}, "DT_FLOAT"),
+      LoopNode("out", "Identity", {"e"}, "DT_FLOAT"));
+  auto session = MakeSession(1, false, /*cuda_graphs=*/true);
+  absl::Status s = session->Create(ParseGraph(graph));
+  ASSERT_TRUE(s.ok()) << s;
+  for (int step = 0; step < 4; ++step) {
+    const int64_t n = step < 3 ? 6 : 10;
+    Tensor x(DT_FLOAT, TensorShape({2, n / 2}));
+    for (int64_t i = 0; i < n; ++i) x.flat<float>()(i) = static_cast<float>(step * 100 + i);
+    RunOptions options;
+    options.set_output_partition_graphs(true);
+    RunMetadata metadata;
+    std::vector<Tensor> outputs;
+    s = session->Run(options, {{"x", x}}, {"out"}, {}, &outputs, &metadata);
+    ASSERT_TRUE(s.ok()) << "step " << step << ": " << s;
+    ASSERT_EQ(outputs[0].shape(), TensorShape({n})) << step;
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_EQ(outputs[0].flat<float>()(i), static_cast<float>(step * 100 + i)) << step;
+    }
+    bool region = false;
+    for (const GraphDef& partition : metadata.partition_graphs()) {
+      for (const NodeDef& node : partition.node()) {
+        region |= node.op() == "_CudaGraph" && node.device() == kGpu;
+      }
+    }
+    EXPECT_TRUE(region) << step;
+  }
 }
 
 // An op with no GPU kernel: AsString.

@@ -1,4 +1,5 @@
 // The GPU device on a real GPU: what the session lists, cuBLAS products against the CPU's,
+// Einsum, fused convolutions and elementwise chains, CUDA graphs,
 // running out of device memory, large copies, callables chaining sessions on the GPU, and
 // sessions sharing the GPU from many threads.
 // Skipped without a GPU.
@@ -309,6 +310,58 @@ TEST(GpuDeviceTest, FusedConvolutionsAndElementwiseChainsRunOnTheGpu) {
   EXPECT_EQ(fused_convs, 2);
   EXPECT_TRUE(fused_chain);
   ExpectClose(cpu[0], gpu[0], 1e-4, 1e-4, "convolution block");
+}
+
+// SessionOptions::cuda_graphs: the convolution block becomes a _CudaGraph region, run as its
+// kernels on the first step, captured on the second, replayed after (each replay copies the
+// inputs into the graph's memory and the outputs out of it: device-to-device copies, which the
+// kernels themselves do not make). Every step gives the values of a session without graphs on
+// the same inputs, and a new batch size is captured anew.
+TEST(GpuDeviceTest, CudaGraphsReplayWithTheValuesOfTheKernels) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  const GraphDef graph = gpu_test::PinnedTo(ParseGraphOrDie(ConvBlockGraph()), kGpu);
+  SessionOptions with_graphs;
+  with_graphs.cuda_graphs = true;
+  auto captured = NewSessionOrDie(with_graphs);
+  auto plain = NewSessionOrDie(SessionOptions());
+  ASSERT_TRUE(captured->Create(graph).ok());
+  ASSERT_TRUE(plain->Create(graph).ok());
+  auto gpu = GpuPhysicalDevice::GetOrCreate(0, GpuPhysicalDevice::Options());
+  ASSERT_TRUE(gpu.ok()) << gpu.status();
+  for (int step = 0; step < 6; ++step) {
+    const int64_t batch = step < 4 ? 2 : 3;
+    const std::vector<std::pair<std::string, Tensor>> feeds = {
+        {"x", RandomTensor(DT_FLOAT, TensorShape({batch, 9, 9, 8}), 100 + step)},
+        {"w", RandomTensor(DT_FLOAT, TensorShape({3, 3, 8, 16}), 2)},
+        {"b", RandomTensor(DT_FLOAT, TensorShape({16}), 3)},
+        {"w2", RandomTensor(DT_FLOAT, TensorShape({3, 3, 16, 16}), 4)},
+        {"scale", RandomTensor(DT_FLOAT, TensorShape({16}), 5, 0.5, 1.5)},
+        {"offset", RandomTensor(DT_FLOAT, TensorShape({16}), 6)},
+        {"mean", RandomTensor(DT_FLOAT, TensorShape({16}), 7)},
+        {"variance", RandomTensor(DT_FLOAT, TensorShape({16}), 8, 0.5, 1.5)}};
+    std::vector<Tensor> want, got;
+    ASSERT_TRUE(plain->Run(feeds, {"gelu"}, {}, &want).ok());
+    const int64_t d2d_before = (*gpu)->copy_counts().device_to_device;
+    RunOptions options;
+    options.set_output_partition_graphs(true);
+    RunMetadata metadata;
+    const absl::Status s = captured->Run(options, feeds, {"gelu"}, {}, &got, &metadata);
+    ASSERT_TRUE(s.ok()) << "step " << step << ": " << s;
+    const int64_t d2d = (*gpu)->copy_counts().device_to_device - d2d_before;
+    bool region = false;
+    for (const GraphDef& partition : metadata.partition_graphs()) {
+      for (const NodeDef& node : partition.node()) region |= node.op() == "_CudaGraph";
+    }
+    EXPECT_TRUE(region) << step;
+    // Steps 1-3 and 5 run the graph (captured on 1 and 5): inputs in, outputs out.
+    const bool replayed = step == 1 || step == 2 || step == 3 || step == 5;
+    if (replayed) {
+      EXPECT_GT(d2d, 0) << "step " << step << " did not run a CUDA graph";
+    } else {
+      EXPECT_EQ(d2d, 0) << step;
+    }
+    ExpectClose(want[0], got[0], 1e-5, 1e-5, absl::StrCat("CUDA graph step ", step));
+  }
 }
 
 TEST(GpuDeviceTest, RunningOutOfMemoryNamesTheNodeAndTheSessionStaysUsable) {

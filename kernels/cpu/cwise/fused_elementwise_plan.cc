@@ -51,6 +51,7 @@ absl::Status ElementwiseLayoutOf(const TensorShape& in, const TensorShape& out,
 absl::Status ElementwiseLayouts(const std::string& node_name,
                                 absl::Span<const TensorShape* const> inputs,
                                 std::vector<ElementwiseInputLayout>* layouts) {
+  // heap-ok: one per input of the node
   layouts->assign(inputs.size(), ElementwiseInputLayout());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const absl::Status s = ElementwiseLayoutOf(*inputs[i], *inputs[0], &(*layouts)[i]);

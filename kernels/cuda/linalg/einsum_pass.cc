@@ -33,8 +33,11 @@ MatMulPlan ProductOf(const einsum::Plan& plan) {
   product.m = plan.m;
   product.k = plan.k;
   product.n = plan.n;
+  // heap-ok: one per merged batch dim of the equation (rank <= 254)
   product.batch.assign(plan.batch.begin(), plan.batch.end());
+  // heap-ok: as batch
   product.x_batch.assign(plan.x_batch.begin(), plan.x_batch.end());
+  // heap-ok: as batch
   product.y_batch.assign(plan.y_batch.begin(), plan.y_batch.end());
   product.adj_x = plan.x.transposed;
   product.adj_y = plan.y.transposed;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -167,14 +168,28 @@ void GpuPhysicalDevice::RunKernel(const std::function<void()>& kernel) {
 
 void* GpuPhysicalDevice::Workspace(int64_t bytes) {
   if (bytes <= workspace_bytes_) return workspace_;
-  // The old buffer's queued users are ordered before any later user of its memory.
-  allocator_->DeallocateRaw(workspace_);
+  // The old buffer's queued users are ordered before any later user of its memory; a
+  // captured graph may replay its users at any time, though.
+  if (!keep_old_workspaces_) allocator_->DeallocateRaw(workspace_);
   workspace_ = allocator_->AllocateRaw(BfcAllocator::kMinAllocationBytes, bytes);
   workspace_bytes_ = workspace_ == nullptr ? 0 : bytes;
   return workspace_;
 }
 
+namespace {
+
+// The device whose compute stream the calling thread is capturing, if any.
+thread_local const GpuPhysicalDevice* capturing_device = nullptr;
+
+absl::Status RefuseWhileCapturing(const GpuPhysicalDevice* device, const char* what) {
+  if (capturing_device != device) return absl::OkStatus();
+  return errors::FailedPrecondition(what, " cannot be part of a CUDA graph");
+}
+
+}  // namespace
+
 absl::Status GpuPhysicalDevice::CopyHostToDevice(const Tensor& host, Tensor* device) {
+  RETURN_IF_ERROR(RefuseWhileCapturing(this, "A copy from host memory"));
   RETURN_IF_ERROR(CheckSameBytes(host, *device, "CopyHostToDevice"));
   host_to_device_copies_.fetch_add(1, std::memory_order_relaxed);
   const size_t bytes = ByteSize(host);
@@ -208,6 +223,7 @@ absl::Status GpuPhysicalDevice::CopyHostToDevice(const Tensor& host, Tensor* dev
 }
 
 absl::Status GpuPhysicalDevice::CopyDeviceToHost(const Tensor& device, Tensor* host) {
+  RETURN_IF_ERROR(RefuseWhileCapturing(this, "A copy to host memory"));
   RETURN_IF_ERROR(CheckSameBytes(device, *host, "CopyDeviceToHost"));
   device_to_host_copies_.fetch_add(1, std::memory_order_relaxed);
   const size_t bytes = ByteSize(device);
@@ -232,6 +248,10 @@ absl::Status GpuPhysicalDevice::CopyDeviceToDevice(const Tensor& from, Tensor* t
   const size_t bytes = ByteSize(from);
   if (bytes == 0) return absl::OkStatus();
   RETURN_IF_ERROR(MakeCurrent());
+  // On the capturing thread the copy is part of the graph; another thread's waits for the
+  // capture to end rather than joining it.
+  std::optional<absl::MutexLock> lock;
+  if (capturing_device != this) lock.emplace(&capture_mu_);
   return CudaStatus(cudaMemcpyAsync(to->raw_data(), from.raw_data(), bytes,
                                     cudaMemcpyDeviceToDevice, compute_stream_),
                     "cudaMemcpyAsync within the GPU");
@@ -246,8 +266,64 @@ GpuDeviceContext::CopyCounts GpuPhysicalDevice::copy_counts() const {
 }
 
 absl::Status GpuPhysicalDevice::SynchronizeCompute() {
+  RETURN_IF_ERROR(RefuseWhileCapturing(this, "Waiting for the GPU"));
   RETURN_IF_ERROR(MakeCurrent());
+  absl::MutexLock lock(&capture_mu_);
   return CudaStatus(cudaStreamSynchronize(compute_stream_), "Waiting for the GPU");
+}
+
+absl::StatusOr<CUgraphExec_st*> GpuPhysicalDevice::CaptureGraph(
+    const std::function<absl::Status()>& enqueue) {
+  if (capturing_device != nullptr) {
+    return errors::FailedPrecondition("A CUDA graph capture is already under way on this thread");
+  }
+  // The caller is a kernel, so RunKernel holds kernel_mu_: the workspace and handles are ours.
+  if (cublas_workspace_ == nullptr) {
+    // NVIDIA's recommended size for Hopper.
+    constexpr int64_t kCublasWorkspaceBytes = int64_t{32} << 20;
+    cublas_workspace_ =
+        allocator_->AllocateRaw(BfcAllocator::kMinAllocationBytes, kCublasWorkspaceBytes);
+    if (cublas_workspace_ == nullptr) {
+      return errors::ResourceExhausted("No memory for cuBLAS's workspace of a CUDA graph");
+    }
+    RETURN_IF_ERROR(CublasStatus(
+        *libs_, libs_->cublasSetWorkspace_v2(cublas_, cublas_workspace_, kCublasWorkspaceBytes),
+        "cublasSetWorkspace"));
+  }
+  keep_old_workspaces_ = true;
+  // Copies from other threads record events on and wait for the compute stream: they wait.
+  absl::MutexLock capture(&capture_mu_);
+  absl::MutexLock h2d(&host_to_device_mu_);
+  absl::MutexLock d2h(&device_to_host_mu_);
+  RETURN_IF_ERROR(
+      CudaStatus(cudaStreamBeginCapture(compute_stream_, cudaStreamCaptureModeThreadLocal),
+                 "cudaStreamBeginCapture"));
+  capturing_device = this;
+  const absl::Status enqueued = enqueue();
+  capturing_device = nullptr;
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(compute_stream_, &graph);
+  if (!enqueued.ok() || ended != cudaSuccess) {
+    if (graph != nullptr) cudaGraphDestroy(graph);
+    cudaGetLastError();  // a failed capture's error is not sticky: clear it
+    if (!enqueued.ok()) return enqueued;
+    return CudaStatus(ended, "cudaStreamEndCapture");
+  }
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  RETURN_IF_ERROR(CudaStatus(instantiated, "cudaGraphInstantiate"));
+  return exec;
+}
+
+absl::Status GpuPhysicalDevice::LaunchGraph(CUgraphExec_st* graph) {
+  RETURN_IF_ERROR(MakeCurrent());
+  return CudaStatus(cudaGraphLaunch(graph, compute_stream_), "cudaGraphLaunch");
+}
+
+void GpuPhysicalDevice::DestroyGraph(CUgraphExec_st* graph) {
+  if (graph == nullptr || !MakeCurrent().ok()) return;
+  cudaGraphExecDestroy(graph);
 }
 
 }  // namespace sluice

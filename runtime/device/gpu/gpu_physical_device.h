@@ -81,6 +81,10 @@ class GpuPhysicalDevice : public GpuDeviceContext {
   absl::Status CopyDeviceToDevice(const Tensor& from, Tensor* to) override;
   CopyCounts copy_counts() const override;
   absl::Status SynchronizeCompute() override;
+  absl::StatusOr<CUgraphExec_st*> CaptureGraph(
+      const std::function<absl::Status()>& enqueue) override;
+  absl::Status LaunchGraph(CUgraphExec_st* graph) override;
+  void DestroyGraph(CUgraphExec_st* graph) override;
 
   // Runs `kernel` (which enqueues work) with this device current on the calling thread, one
   // kernel at a time.
@@ -108,9 +112,18 @@ class GpuPhysicalDevice : public GpuDeviceContext {
 
   absl::Mutex kernel_mu_;
   // The cuBLAS/cuDNN scratch; grown, never shrunk. Guarded by kernel_mu_ (kernels call
-  // Workspace from RunKernel).
+  // Workspace from RunKernel). Once a graph has been captured, a grown-out-of buffer is kept
+  // (a graph may still use it) rather than freed.
   void* workspace_ = nullptr;
   int64_t workspace_bytes_ = 0;
+  bool keep_old_workspaces_ = false;
+  // cuBLAS's own workspace, set before the first capture (cuBLAS must not allocate while a
+  // stream is captured). Guarded by kernel_mu_.
+  void* cublas_workspace_ = nullptr;
+
+  // Held while a graph is captured, by the capture and by what would otherwise enqueue on or
+  // wait for the compute stream from another thread (device-to-device copies, waits).
+  absl::Mutex capture_mu_;
 
   // Each copy direction records its events and enqueues its copy under its own lock, so a
   // wait is never matched with another thread's record.

@@ -27,9 +27,12 @@
 #define SLUICE_RUNTIME_FRAMEWORK_GPU_GPU_DEVICE_CONTEXT_H_
 
 #include <cstdint>
+#include <functional>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
+struct CUgraphExec_st;
 struct CUstream_st;
 struct cublasContext;
 struct cublasLtContext;
@@ -77,6 +80,25 @@ class GpuDeviceContext {
   virtual CopyCounts copy_counts() const = 0;
   // Blocks until the compute stream is idle; returns the first asynchronous error.
   virtual absl::Status SynchronizeCompute() = 0;
+
+  // CUDA graphs (kernels/cuda/graph/cuda_graph_op.cc). CaptureGraph records what `enqueue`
+  // puts on the compute stream into an executable graph instead of running it (nothing runs
+  // until LaunchGraph). REQUIRES: called from a kernel of this device (kernels run one at a
+  // time, so nothing else enqueues kernels meanwhile). While it captures, other threads'
+  // copies and waits on the compute stream wait for it, and the capturing thread's copies
+  // between host and device memory and waits are refused (FAILED_PRECONDITION): a kernel that
+  // makes one fails the capture, it does not break it. Memory the captured work uses must stay
+  // allocated until DestroyGraph. Devices that cannot capture return UNIMPLEMENTED.
+  // cudaGraphExec_t is CUgraphExec_st*.
+  virtual absl::StatusOr<CUgraphExec_st*> CaptureGraph(
+      const std::function<absl::Status()>& enqueue) {
+    return absl::UnimplementedError("This device cannot capture CUDA graphs");
+  }
+  // Enqueues `graph` on the compute stream.
+  virtual absl::Status LaunchGraph(CUgraphExec_st* graph) {
+    return absl::UnimplementedError("This device cannot launch CUDA graphs");
+  }
+  virtual void DestroyGraph(CUgraphExec_st* graph) {}
 };
 
 }  // namespace sluice
