@@ -93,6 +93,8 @@ absl::Status LoadGraph(const std::string& path, const std::string& device, Graph
 
 struct Row {
   double model_ms = 0;
+  double graphs_ms = 0;  // with SessionOptions::cuda_graphs
+  absl::Status graphs_status;
   double floor_ms = 0;
   int64_t peak_bytes = 0;
 };
@@ -119,6 +121,22 @@ absl::Status BenchOne(const std::string& dir, const BenchModel& model, int batch
         },
         &row->model_ms));
     row->peak_bytes = memory->GetStats().peak_bytes_in_use;
+  }
+  if (device == "/device:GPU:0") {
+    // The same model with its regions captured into CUDA graphs (captured during warm-up).
+    SessionOptions options;
+    options.cuda_graphs = true;
+    std::unique_ptr<Session> session = gpu_test::NewSessionOrDie(options);
+    std::vector<Tensor> outputs;
+    row->graphs_status = session->Create(graph);
+    if (row->graphs_status.ok()) {
+      row->graphs_status = MedianMillis(
+          /*warmup=*/5, runs,
+          [&] {
+            return session->Run({{model.input, input}}, {model.output}, {}, &outputs);
+          },
+          &row->graphs_ms);
+    }
   }
   GraphDef floor;
   RETURN_IF_ERROR(
@@ -175,17 +193,20 @@ absl::Status RunModelBenchmark(const std::string& dir, const std::string& device
 
   std::printf(
       "model benchmark on %s (float32, TF32 off; median of 100 steps at batch 1, 20 at 64;\n"
-      "floor: the model's convolutions and matrix products alone, same run):\n\n",
+      "CUDA graphs: the same with SessionOptions::cuda_graphs; floor: the model's convolutions\n"
+      "and matrix products alone, same run):\n\n",
       device.c_str());
-  std::printf("| model | batch | Sluice ms | items/s | peak MiB | floor ms | Sluice / floor |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| model | batch | Sluice ms | items/s | peak MiB | CUDA graphs ms | floor ms | "
+      "Sluice / floor |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   absl::Status first_error;
   for (const BenchModel& model : models) {
     for (int batch : kBatches) {
       Row row;
       const absl::Status s = BenchOne(dir, model, batch, device, memory, &row);
       if (!s.ok()) {
-        std::printf("| %s | %d | failed: %s | | | | |\n", model.name.c_str(), batch,
+        std::printf("| %s | %d | failed: %s | | | | | |\n", model.name.c_str(), batch,
                     std::string(s.message()).c_str());
         if (first_error.ok()) first_error = s;
         continue;
@@ -195,9 +216,14 @@ absl::Status RunModelBenchmark(const std::string& dir, const std::string& device
       const std::string peak = device_type == DEVICE_GPU
                                    ? absl::StrFormat("%.0f", row.peak_bytes / (1024.0 * 1024.0))
                                    : "n/a";
-      std::printf("| %s | %d | %.2f | %.1f | %s | %.2f | %.2f |\n", model.name.c_str(), batch,
-                  row.model_ms, batch * 1000.0 / row.model_ms, peak.c_str(), row.floor_ms,
-                  row.model_ms / row.floor_ms);
+      std::string graphs = "n/a";
+      if (device_type == DEVICE_GPU) {
+        graphs = row.graphs_status.ok() ? absl::StrFormat("%.2f", row.graphs_ms)
+                                        : absl::StrCat("failed: ", row.graphs_status.message());
+      }
+      std::printf("| %s | %d | %.2f | %.1f | %s | %s | %.2f | %.2f |\n", model.name.c_str(), batch,
+                  row.model_ms, batch * 1000.0 / row.model_ms, peak.c_str(), graphs.c_str(),
+                  row.floor_ms, row.model_ms / row.floor_ms);
     }
   }
   return first_error;

@@ -1,5 +1,6 @@
-// The GPU model benchmark of issue 22: whole models at batch 1 and 64 on the first GPU, next
-// to the floor of the same run (the model's convolutions and matrix products alone), from the
+// The GPU model benchmark of issue 22: whole models at batch 1 and 64 on the first GPU, also
+// with their regions run as CUDA graphs (SessionOptions::cuda_graphs), next to the floor of
+// the same run (the model's convolutions and matrix products alone), from the
 // graphs tools/gpu_bench/make_bench_models.py writes (weights left out, filled here with
 // deterministic values: speed does not depend on them). gpu_check runs it with
 // --model_bench=DIR; it prints one table, in Markdown, for docs/benchmarks.md.
