@@ -214,14 +214,17 @@ class Clustering {
       }
     }
     for (const NodeSet& region : regions) {
-      RETURN_IF_ERROR(Splice(region));
-      *changed = true;
+      bool spliced = false;
+      RETURN_IF_ERROR(Splice(region, &spliced));
+      *changed |= spliced;
     }
     return absl::OkStatus();
   }
 
  private:
-  absl::Status Splice(const NodeSet& region) {
+  // Replaces `region` by one `_CudaGraph` node; *spliced: whether it did (a region whose
+  // values nothing outside reads is left alone).
+  absl::Status Splice(const NodeSet& region, bool* spliced) {
     std::vector<Node*> members;
     for (Node* n : order_) {
       if (region.contains(n)) members.push_back(n);
@@ -264,7 +267,10 @@ class Clustering {
       for (const Edge* e : n->out_edges()) {
         if (is_member(e->dst())) continue;
         if (e->IsControlEdge()) {
-          consumers.emplace_back(e->dst(), Graph::kControlSlot, -1);
+          const std::tuple<Node*, int, int> control(e->dst(), Graph::kControlSlot, -1);
+          if (std::find(consumers.begin(), consumers.end(), control) == consumers.end()) {
+            consumers.push_back(control);
+          }
           continue;
         }
         const std::pair<Node*, int> value(n, e->src_output());
@@ -309,6 +315,7 @@ class Clustering {
         g_->AddEdge(graph_node, output, dst, slot);
       }
     }
+    *spliced = true;
     return absl::OkStatus();
   }
 

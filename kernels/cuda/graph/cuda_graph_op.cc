@@ -266,14 +266,17 @@ class CudaGraphOp : public OpKernel {
                             absl::StrCat("In the CUDA graph region's node ", node.name, ": ",
                                          inner.status().message()));
       }
+      // An output nothing reads may be left unset, as outside a region; one that is read
+      // must be there.
       values[k].resize(node.kernel->num_outputs());
       for (int o = 0; o < node.kernel->num_outputs(); ++o) {
         TensorValue out = inner.release_output(o);
-        if (out.tensor == nullptr) {
+        if (out.tensor != nullptr) {
+          values[k][o] = std::move(*out.tensor);
+        } else if (reads_left.contains({k, o})) {
           return errors::Internal("The CUDA graph region's node ", node.name,
-                                  " did not set output ", o);
+                                  " did not set output ", o, ", which is read");
         }
-        values[k][o] = std::move(*out.tensor);
       }
     }
     outputs->clear();
