@@ -29,14 +29,8 @@ namespace {
 class GpuFusedElementwiseOp : public OpKernel {
  public:
   explicit GpuFusedElementwiseOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::vector<std::string> ops;
-    std::vector<int64_t> operands;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("ops", &ops));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("operands", &operands));
     num_inputs_ = ctx->num_inputs();
-    auto steps = ParseFusedElementwiseProgram(num_inputs_, ops, operands);
-    OP_REQUIRES_OK(ctx, steps.status());
-    steps_ = *std::move(steps);
+    OP_REQUIRES_OK(ctx, ReadFusedElementwiseProgram(ctx, &steps_));
     OP_REQUIRES_OK(ctx, ToElementType(ctx->output_type(0), &type_));
     OP_REQUIRES_OK(ctx, BuildElementwiseProgram(steps_, num_inputs_, &program_));
   }

@@ -151,14 +151,8 @@ template <typename T>
 class FusedElementwiseOp : public OpKernel {
  public:
   explicit FusedElementwiseOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    std::vector<std::string> ops;
-    std::vector<int64_t> operands;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("ops", &ops));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("operands", &operands));
     num_inputs_ = ctx->num_inputs();
-    auto steps = ParseFusedElementwiseProgram(num_inputs_, ops, operands);
-    OP_REQUIRES_OK(ctx, steps.status());
-    steps_ = *std::move(steps);
+    OP_REQUIRES_OK(ctx, ReadFusedElementwiseProgram(ctx, &steps_));
     for (const FusedElementwiseStep& step : steps_) {
       const OpTable<T> table = LookUpOp<T>(step.op);
       OP_REQUIRES(ctx, table.unary != nullptr || table.binary != nullptr,

@@ -6,6 +6,16 @@
 
 namespace sluice {
 
+absl::Status ReadFusedElementwiseProgram(OpKernelConstruction* ctx,
+                                         std::vector<FusedElementwiseStep>* steps) {
+  std::vector<std::string> ops;
+  std::vector<int64_t> operands;
+  RETURN_IF_ERROR(ctx->GetAttr("ops", &ops));
+  RETURN_IF_ERROR(ctx->GetAttr("operands", &operands));
+  ASSIGN_OR_RETURN(*steps, ParseFusedElementwiseProgram(ctx->num_inputs(), ops, operands));
+  return absl::OkStatus();
+}
+
 absl::Status ElementwiseLayoutOf(const TensorShape& in, const TensorShape& out,
                                  ElementwiseInputLayout* layout) {
   if (in == out) {

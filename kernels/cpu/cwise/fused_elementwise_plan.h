@@ -19,8 +19,13 @@
 #include "absl/types/span.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/ops/fused_elementwise_spec.h"
+#include "runtime/framework/op_kernel.h"
 
 namespace sluice {
+
+// The node's program, from its `ops` and `operands` attrs (ParseFusedElementwiseProgram).
+absl::Status ReadFusedElementwiseProgram(OpKernelConstruction* ctx,
+                                         std::vector<FusedElementwiseStep>* steps);
 
 struct ElementwiseInputLayout {
   enum Kind { kFull, kScalar, kRow, kRun } kind = kFull;

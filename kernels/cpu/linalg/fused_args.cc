@@ -124,6 +124,21 @@ absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool 
   return absl::OkStatus();
 }
 
+absl::Status ParseFusedConvolution(OpKernelConstruction* ctx, bool depthwise,
+                                   absl::string_view device, FusionSpec* spec) {
+  if (!depthwise) {
+    std::string filter_format;
+    RETURN_IF_ERROR(ctx->GetAttr("filter_format", &filter_format));
+    if (filter_format != "HWIO") {
+      return errors::Unimplemented("_FusedConv2D on ", device,
+                                   " supports only the HWIO filter format, got ", filter_format);
+    }
+  }
+  return ParseFusion(ctx,
+                     depthwise ? FusedContraction::kDepthwiseConv2D : FusedContraction::kConv2D,
+                     /*allow_gelu=*/false, spec);
+}
+
 absl::Status CheckFusionAddend(OpKernelContext* ctx, const TensorShape& shape) {
   const Tensor& addend = ctx->input(kAddendInput);
   if (addend.dtype() != ctx->expected_output_dtype(0)) {

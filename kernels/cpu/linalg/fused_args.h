@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "graph/core/tensor.h"
 #include "oneapi/dnnl/dnnl.hpp"
 #include "runtime/framework/op_kernel.h"
@@ -56,6 +57,12 @@ struct FusionSpec {
 
 absl::Status ParseFusion(OpKernelConstruction* ctx, FusedContraction kind, bool allow_gelu,
                          FusionSpec* spec);
+
+// A fused convolution's own attrs (_FusedConv2D's HWIO filter_format, TensorFlow's only one
+// on both devices; then ParseFusion): UNIMPLEMENTED for another filter format, naming
+// `device` ("the CPU", "GPUs").
+absl::Status ParseFusedConvolution(OpKernelConstruction* ctx, bool depthwise,
+                                   absl::string_view device, FusionSpec* spec);
 
 // INVALID_ARGUMENT unless the extra arguments (inputs 2.. of ctx) fit `spec` for an output of
 // `channels` channels: a bias vector of that length, or four such batch-norm vectors, of the

@@ -43,18 +43,7 @@ class FusedConvOp : public OpKernel {
   explicit FusedConvOp(OpKernelConstruction* ctx)
       : OpKernel(ctx), conv_(OneDnnConv::Direction::kForward) {
     OP_REQUIRES_OK(ctx, ParseConv2DAttrs(ctx, absl::StatusCode::kUnimplemented, &attrs_));
-    if (!kDepthwise) {
-      std::string filter_format;
-      OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));
-      OP_REQUIRES(ctx, filter_format == "HWIO",
-                  errors::Unimplemented("_FusedConv2D on the CPU supports only the HWIO "
-                                        "filter format, got ",
-                                        filter_format));
-    }
-    OP_REQUIRES_OK(
-        ctx, ParseFusion(
-                 ctx, kDepthwise ? FusedContraction::kDepthwiseConv2D : FusedContraction::kConv2D,
-                 /*allow_gelu=*/false, &spec_));
+    OP_REQUIRES_OK(ctx, ParseFusedConvolution(ctx, kDepthwise, "the CPU", &spec_));
   }
 
   void Compute(OpKernelContext* ctx) override {

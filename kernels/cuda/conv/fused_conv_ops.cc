@@ -43,18 +43,7 @@ class GpuFusedConvOp : public OpKernel {
  public:
   explicit GpuFusedConvOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
     OP_REQUIRES_OK(ctx, ParseConv2DAttrs(ctx, absl::StatusCode::kUnimplemented, &attrs_));
-    if (!kDepthwise) {
-      std::string filter_format;
-      OP_REQUIRES_OK(ctx, ctx->GetAttr("filter_format", &filter_format));
-      OP_REQUIRES(ctx, filter_format == "HWIO",
-                  errors::Unimplemented("_FusedConv2D on GPUs supports only the HWIO filter "
-                                        "format, got ",
-                                        filter_format));
-    }
-    OP_REQUIRES_OK(
-        ctx, ParseFusion(
-                 ctx, kDepthwise ? FusedContraction::kDepthwiseConv2D : FusedContraction::kConv2D,
-                 /*allow_gelu=*/false, &spec_));
+    OP_REQUIRES_OK(ctx, ParseFusedConvolution(ctx, kDepthwise, "GPUs", &spec_));
     OP_REQUIRES_OK(ctx, cuda::ToElementType(DataTypeToEnum<T>::value, &type_));
     epilogue_.batch_norm = spec_.batch_norm;
     epilogue_.add = spec_.add;
