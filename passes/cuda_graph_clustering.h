@@ -9,7 +9,8 @@
 //  - it is assigned to a GPU, is not in `protected_names` (feeds, fetches, watched nodes),
 //    and its op is one whose GPU kernel only validates and enqueues device work (the
 //    convolutions, products, pooling, inference batch norm, softmax, reductions, elementwise
-//    ops and their fused forms, and the layout ops: Reshape, Transpose, Concat, Pad, Slice...)
+//    ops and their fused forms, the layout ops: Reshape, Transpose, Concat, Pad, Slice..., and
+//    the bilinear and nearest-neighbour resizes)
 //    on float, half or bfloat16 values; or it is a Const (whose value never changes);
 //  - each of its inputs from outside the region is a float, half or bfloat16 value (so every
 //    host-memory argument — a shape, an axis — is a Const inside the region, and a replay

@@ -364,6 +364,35 @@ TEST(GpuDeviceTest, CudaGraphsReplayWithTheValuesOfTheKernels) {
   }
 }
 
+// A resize keeps the tables of each geometry it has seen: one session resizing to one size,
+// another and the first again gives the CPU's values each time.
+TEST(GpuDeviceTest, ResizesKeepEachGeometrysTables) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  const GraphDef graph = ParseGraphOrDie(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n"
+      "node { name: 'size' op: 'Placeholder' attr { key: 'dtype' value { type: DT_INT32 } } }\n"
+      "node { name: 'r' op: 'ResizeBilinear' input: 'x' input: 'size' "
+      "attr { key: 'T' value { type: DT_FLOAT } } "
+      "attr { key: 'half_pixel_centers' value { b: true } } }\n"
+      "node { name: 'n' op: 'ResizeNearestNeighbor' input: 'x' input: 'size' "
+      "attr { key: 'T' value { type: DT_FLOAT } } }\n");
+  auto gpu = NewSessionOrDie();
+  ASSERT_TRUE(gpu->Create(gpu_test::PinnedTo(graph, kGpu)).ok());
+  const Tensor x = RandomTensor(DT_FLOAT, TensorShape({2, 7, 9, 3}), 1);
+  for (const std::vector<int32_t>& size :
+       {std::vector<int32_t>{11, 5}, std::vector<int32_t>{3, 17}, std::vector<int32_t>{11, 5}}) {
+    Tensor size_tensor(DT_INT32, TensorShape({2}));
+    size_tensor.flat<int32_t>()(0) = size[0];
+    size_tensor.flat<int32_t>()(1) = size[1];
+    const std::vector<std::pair<std::string, Tensor>> feeds = {{"x", x}, {"size", size_tensor}};
+    const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"r", "n"});
+    std::vector<Tensor> got;
+    ASSERT_TRUE(gpu->Run(feeds, {"r", "n"}, {}, &got).ok());
+    ExpectClose(cpu[0], got[0], 1e-6, 1e-6, absl::StrCat("bilinear to ", size[0], "x", size[1]));
+    ExpectClose(cpu[1], got[1], 0, 0, absl::StrCat("nearest to ", size[0], "x", size[1]));
+  }
+}
+
 TEST(GpuDeviceTest, RunningOutOfMemoryNamesTheNodeAndTheSessionStaysUsable) {
   SLUICE_SKIP_WITHOUT_GPU();
   auto session = NewSessionOrDie();
