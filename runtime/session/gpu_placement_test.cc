@@ -648,7 +648,8 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
       LoopNode("longer", "ConcatV2", {"shape", "seven", "zero"}, "DT_INT32",
                "attr { key: 'N' value { i: 2 } } attr { key: 'Tidx' value { type: DT_INT32 } }"),
       LoopNode("filled", "Fill", {"shape", "n"}, "DT_INT32",
-               "attr { key: 'index_type' value { type: DT_INT32 } }"));
+               "attr { key: 'index_type' value { type: DT_INT32 } }"),
+      LoopNode("negated", "Neg", {"total"}, "DT_INT32"));
   auto session = MakeSession();
   absl::Status s = session->Create(ParseGraph(graph));
   ASSERT_TRUE(s.ok()) << s;
@@ -658,14 +659,14 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
   options.set_output_partition_graphs(true);
   RunMetadata metadata;
   std::vector<Tensor> outputs;
-  const std::vector<std::string> fetches = {"r", "total", "longer", "filled"};
+  const std::vector<std::string> fetches = {"r", "total", "longer", "filled", "negated"};
   s = session->Run(options, {{"x", x}}, fetches, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
   const int h2d_before = host_to_device_copies;
   const int d2h_before = device_to_host_copies;
   s = session->Run({{"x", x}}, fetches, {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
-  ASSERT_EQ(outputs.size(), 4u);
+  ASSERT_EQ(outputs.size(), 5u);
   EXPECT_EQ(outputs[0].shape(), TensorShape({3, 2, 2}));
   EXPECT_EQ(outputs[0].flat<float>()(11), 11.0f);
   EXPECT_EQ(outputs[1].flat<int32_t>()(0), 66);  // 0 + 1 + ... + 11
@@ -674,10 +675,11 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
   EXPECT_EQ(outputs[2].flat<int32_t>()(2), 7);
   EXPECT_EQ(outputs[3].shape(), TensorShape({3, 4}));
   EXPECT_EQ(outputs[3].flat<int32_t>()(5), 3);
+  EXPECT_EQ(outputs[4].flat<int32_t>()(0), -66);
 
   const std::map<std::string, std::string> placed = Placement(metadata);
   for (const char* node :
-       {"shape", "n", "dims", "r", "size", "iota", "total", "longer", "filled"}) {
+       {"shape", "n", "dims", "r", "size", "iota", "total", "longer", "filled", "negated"}) {
     EXPECT_EQ(placed.at(node), kGpu) << node;
   }
   // The feed in, the float fetch out; the int32 values are already in host memory.
