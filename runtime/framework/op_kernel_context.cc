@@ -260,9 +260,28 @@ absl::Status OpKernelContext::forward_input_or_allocate_output(
   return allocate_output(output_index, shape, output);
 }
 
+namespace {
+
+bool AllArgumentsInHostMemory(const OpKernel& kernel) {
+  for (MemoryType t : kernel.input_memory_types()) {
+    if (t != HOST_MEMORY) return false;
+  }
+  for (MemoryType t : kernel.output_memory_types()) {
+    if (t != HOST_MEMORY) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::Status OpKernelContext::allocate_temp(DataType dtype, const TensorShape& shape,
                                             Tensor* out_temp) {
-  absl::StatusOr<Tensor> allocated = AllocateTensor(dtype, shape, DEVICE_MEMORY);
+  // A kernel whose arguments are all in host memory is host code (the CPU's, registered for
+  // a GPU with HostMemory everywhere, as int32 shape arithmetic is): its scratch must be host
+  // memory too, which the host writes. A CPU device's two allocators are one.
+  const MemoryType memory_type =
+      AllArgumentsInHostMemory(op_kernel()) ? HOST_MEMORY : DEVICE_MEMORY;
+  absl::StatusOr<Tensor> allocated = AllocateTensor(dtype, shape, memory_type);
   if (!allocated.ok()) return allocated.status();
   *out_temp = *std::move(allocated);
   return absl::OkStatus();

@@ -48,6 +48,7 @@ REGISTER_OP("ContextTestHost")
     .Output("dims: int32")
     .Output("device_dims: int32");
 REGISTER_OP("ContextTestRef").Input("ref: Ref(float)").Output("out: Ref(float)");
+REGISTER_OP("ContextTestAllHost").Input("x: int32").Output("y: int32");
 
 REGISTER_KERNEL_BUILDER(Name("ContextTestUnary").Device(DEVICE_CPU), PassiveOp);
 REGISTER_KERNEL_BUILDER(Name("ContextTestTwo").Device(DEVICE_CPU), PassiveOp);
@@ -55,6 +56,8 @@ REGISTER_KERNEL_BUILDER(Name("ContextTestLists").Device(DEVICE_CPU), PassiveOp);
 REGISTER_KERNEL_BUILDER(
     Name("ContextTestHost").Device(DEVICE_CPU).HostMemory("shape").HostMemory("dims"), PassiveOp);
 REGISTER_KERNEL_BUILDER(Name("ContextTestRef").Device(DEVICE_CPU), PassiveOp);
+REGISTER_KERNEL_BUILDER(
+    Name("ContextTestAllHost").Device(DEVICE_CPU).HostMemory("x").HostMemory("y"), PassiveOp);
 
 class OpKernelContextTest : public ::testing::Test {
  protected:
@@ -324,6 +327,24 @@ TEST_F(OpKernelContextTest, AllocateTemp) {
   ASSERT_TRUE(ctx()->allocate_temp(DT_DOUBLE, TensorShape({3}), &temp).ok());
   EXPECT_EQ(temp.dtype(), DT_DOUBLE);
   EXPECT_EQ(temp.NumElements(), 3);
+}
+
+// A kernel with every argument in host memory is host code (CPU code registered for a GPU
+// with HostMemory everywhere): its temps come from the host allocator; any other kernel's
+// from the device's (op_kernel_context.cc, allocate_temp).
+TEST_F(OpKernelContextTest, TempsOfAllHostMemoryKernelsAreHostMemory) {
+  device_ = std::make_unique<test::CpuTestDevice>(&device_allocator_, &host_allocator_);
+  Create(MakeNodeDef("all_host", "ContextTestAllHost", {"x"}));
+  Start({MakeTensor<int32_t>({1}, {5})});
+  Tensor temp;
+  ASSERT_TRUE(ctx()->allocate_temp(DT_INT32, TensorShape({4}), &temp).ok());
+  EXPECT_EQ(host_allocator_.GetStats().num_allocs, 1);
+  EXPECT_EQ(device_allocator_.GetStats().num_allocs, 0);
+  call_.reset();
+  Create(MakeNodeDef("host", "ContextTestHost", {"shape", "x"}));
+  Start({MakeTensor<int32_t>({1}, {5}), MakeTensor<float>({1}, {1})});
+  ASSERT_TRUE(ctx()->allocate_temp(DT_FLOAT, TensorShape({4}), &temp).ok());
+  EXPECT_EQ(device_allocator_.GetStats().num_allocs, 1);
 }
 
 }  // namespace
