@@ -179,7 +179,7 @@ class CudaGraphOp : public OpKernel {
 
   struct Entry {
     State state = State::kNew;
-    GraphMemoryPool* pool = nullptr;  // leaked when retired (graph_memory_pool.h)
+    GraphMemoryPool* pool = nullptr;  // kept until the process exits (graph_memory_pool.h)
     std::vector<Tensor> slots;        // the graph's inputs
     std::vector<Tensor> results;      // the graph's outputs
     CUgraphExec_st* graph = nullptr;
@@ -288,7 +288,7 @@ class CudaGraphOp : public OpKernel {
   // uncapturable. The step's inputs are left in the graph's input buffers.
   void Capture(OpKernelContext* ctx, GpuDeviceContext* gpu, const std::vector<Tensor>& inputs,
                Entry* entry) {
-    entry->pool = new GraphMemoryPool(ctx->device()->GetAllocator());
+    entry->pool = GraphMemoryPool::NewForProcess(ctx->device()->GetAllocator());
     CaptureDevice device(ctx->device(), entry->pool);
     absl::Status status;
     for (const Tensor& input : inputs) {

@@ -1,9 +1,21 @@
 #include "kernels/cuda/graph/graph_memory_pool.h"
 
+#include <memory>
 #include <utility>
+#include <vector>
 
 namespace sluice {
 namespace cuda {
+
+GraphMemoryPool* GraphMemoryPool::NewForProcess(Allocator* base) {
+  static absl::Mutex* const mu = new absl::Mutex;
+  // Reachable until exit, so leak checkers do not count the pools.
+  static std::vector<std::unique_ptr<GraphMemoryPool>>* const pools =
+      new std::vector<std::unique_ptr<GraphMemoryPool>>;
+  absl::MutexLock lock(mu);
+  pools->push_back(std::make_unique<GraphMemoryPool>(base));
+  return pools->back().get();
+}
 
 void* GraphMemoryPool::AllocateRaw(size_t alignment, size_t num_bytes) {
   {

@@ -9,9 +9,9 @@
 // device's allocator, and buffers returned after that go straight back too.
 //
 // Tensors hold a raw pointer to their allocator, and a graph's outputs or a kernel's cache
-// may outlive the graph: a retired pool must therefore stay alive. The owner leaks it on
-// purpose (a few hundred bytes per graph destroyed; graphs are rebuilt only when shapes
-// change).
+// may outlive the graph: a retired pool must therefore stay alive. Kernels make pools with
+// NewForProcess, which keeps every pool until the process exits (a few hundred bytes per
+// graph; graphs are rebuilt only when shapes change).
 //
 // Thread safety: all methods may be called from any thread.
 #ifndef SLUICE_KERNELS_CUDA_GRAPH_GRAPH_MEMORY_POOL_H_
@@ -34,6 +34,9 @@ class GraphMemoryPool : public Allocator {
   // `base` (not owned) must outlive the pool: the device's allocator, which lives as long as
   // the process.
   explicit GraphMemoryPool(Allocator* base) : base_(base) {}
+
+  // A pool kept until the process exits (see above).
+  static GraphMemoryPool* NewForProcess(Allocator* base);
 
   std::string Name() const override { return "cuda_graph_pool"; }
   void* AllocateRaw(size_t alignment, size_t num_bytes) override;

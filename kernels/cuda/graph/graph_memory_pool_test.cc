@@ -1,6 +1,7 @@
 #include "kernels/cuda/graph/graph_memory_pool.h"
 
 #include <cstdint>
+#include <memory>
 #include <set>
 
 #include "gtest/gtest.h"
@@ -31,7 +32,8 @@ class CountingAllocator : public Allocator {
 
 TEST(GraphMemoryPoolTest, KeepsWhatItHandedOutUntilRetired) {
   CountingAllocator base;
-  auto* pool = new GraphMemoryPool(&base);  // leaked, as its owner does
+  auto owned = std::make_unique<GraphMemoryPool>(&base);
+  GraphMemoryPool* pool = owned.get();
   void* a = pool->AllocateRaw(64, 1000);
   void* b = pool->AllocateRaw(64, 4000);
   ASSERT_NE(a, nullptr);
@@ -63,7 +65,8 @@ TEST(GraphMemoryPoolTest, KeepsWhatItHandedOutUntilRetired) {
 
 TEST(GraphMemoryPoolTest, ReuseRespectsAlignment) {
   CountingAllocator base;
-  auto* pool = new GraphMemoryPool(&base);
+  auto owned = std::make_unique<GraphMemoryPool>(&base);
+  GraphMemoryPool* pool = owned.get();
   void* a = pool->AllocateRaw(64, 256);
   pool->DeallocateRaw(a);
   void* b = pool->AllocateRaw(4096, 256);
