@@ -301,6 +301,7 @@ class Clustering {
     AddNodeAttr("body", body.SerializeAsString(), &def);
     AddNodeAttr("output_names", output_names, &def);
     const std::string device = last->assigned_device_name();
+    if (!opts_.kernel_exists || !opts_.kernel_exists(def, device)) return absl::OkStatus();
     for (Node* n : members) g_->RemoveNode(n);
     ASSIGN_OR_RETURN(Node * graph_node, g_->AddNode(std::move(def)));
     graph_node->set_assigned_device_name(device);

@@ -22,7 +22,8 @@
 // regions per GPU; a loop body never joins (its back edge leaves and re-enters it). A region
 // of fewer than `min_kernels` nodes other than Consts is left alone.
 //
-// The `_CudaGraph` node is named after the region's last node, takes its assigned device, the
+// A region is formed only where `kernel_exists` says `_CudaGraph` has a kernel. The
+// `_CudaGraph` node is named after the region's last node, takes its assigned device, the
 // region's inputs from outside (in order of first use) and its control inputs, and provides
 // every value read outside; control edges out of the region leave from it.
 //
@@ -31,10 +32,12 @@
 #ifndef SLUICE_PASSES_CUDA_GRAPH_CLUSTERING_H_
 #define SLUICE_PASSES_CUDA_GRAPH_CLUSTERING_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "proto/node_def.pb.h"
 
 namespace sluice {
 
@@ -46,6 +49,9 @@ inline constexpr char kCudaGraphInput[] = "_cuda_graph_input";
 struct CudaGraphClusteringOptions {
   absl::flat_hash_set<std::string> protected_names;
   int min_kernels = 4;
+  // Whether a kernel for `node` exists on the device named `device` (builds without CUDA have
+  // no `_CudaGraph` kernel). Unset: no region is formed.
+  std::function<bool(const NodeDef& node, const std::string& device)> kernel_exists;
 };
 
 absl::Status FormCudaGraphClusters(const CudaGraphClusteringOptions& opts, Graph* g, bool* changed);

@@ -46,6 +46,12 @@ std::string IntVector(const std::string& name, const std::vector<int>& values) {
 
 class CudaGraphClusteringTest : public ::testing::Test {
  protected:
+  CudaGraphClusteringTest() {
+    opts_.kernel_exists = [this](const NodeDef& node, const std::string& device) {
+      return kernels_exist_ && node.op() == "_CudaGraph" && device == kGpu;
+    };
+  }
+
   // Loads `text` with every node on the GPU but those named cpu_*.
   void Load(const std::string& text) {
     g_ = std::make_unique<Graph>(OpRegistry::Global());
@@ -83,6 +89,7 @@ class CudaGraphClusteringTest : public ::testing::Test {
   const NodeDef* Find(const std::string& name) const { return FindNodeDefForTest(out_, name); }
 
   std::unique_ptr<Graph> g_;
+  bool kernels_exist_ = true;
   CudaGraphClusteringOptions opts_;
   GraphDef out_;
 };
@@ -200,6 +207,15 @@ TEST_F(CudaGraphClusteringTest, SmallRegionsAndOtherDevicesAreLeftAlone) {
        Op("cpu_f", "Exp", {"cpu_e"}));
   EXPECT_FALSE(Cluster());
   EXPECT_TRUE(Graphs().empty());
+}
+
+// A build without CUDA has no _CudaGraph kernel: nothing changes.
+TEST_F(CudaGraphClusteringTest, NoKernelNoRegion) {
+  kernels_exist_ = false;
+  Load(DenseBlock() + Op("cpu_out", "Identity", {"probs"}));
+  EXPECT_FALSE(Cluster());
+  EXPECT_TRUE(Graphs().empty());
+  EXPECT_EQ(Find("relu")->op(), "Relu");
 }
 
 }  // namespace

@@ -247,6 +247,7 @@ PassInputs::PassInputs(const PipelineOptions& opts, std::unique_ptr<ShapeRefiner
   clustering.kernel_exists = opts.kernel_exists;
   elementwise.protected_names = named;
   cuda_graph.protected_names = named;
+  cuda_graph.kernel_exists = opts.kernel_exists;
   elementwise.kernel_exists = opts.kernel_exists;
   const RewriterConfig& rewrite = opts.rewrite_options;
   const bool float16_on_gpu = MixedPrecisionToggleOn(rewrite.auto_mixed_precision(),

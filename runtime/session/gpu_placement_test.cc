@@ -27,6 +27,7 @@
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/gpu/gpu_device_context.h"
 #include "runtime/framework/node_output_observer.h"
+#include "runtime/session/runtime_device_support.h"
 #include "runtime/session/session.h"
 
 namespace sluice {
@@ -692,6 +693,9 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
 // as any kernel, the second trying to capture and falling back): values are the same on each
 // step and for a new shape.
 TEST(GpuPlacementTest, CudaGraphRegionsRunTheirKernels) {
+  NodeDef probe;
+  probe.set_op("_CudaGraph");
+  if (!MakeKernelExists()(probe, kGpu)) GTEST_SKIP() << "this build has no _CudaGraph kernel";
   const std::string graph = absl::StrCat(
       "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
       LoopNode("a", "Identity", {"x"}, "DT_FLOAT"), IntVector("flat", {-1}),
