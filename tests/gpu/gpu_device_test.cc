@@ -277,18 +277,22 @@ std::string ConvBlockGraph() {
   return graph;
 }
 
+// The block's feeds: an input of `batch` images (seeded by `seed`) and fixed weights.
+std::vector<std::pair<std::string, Tensor>> ConvBlockFeeds(int64_t batch, uint64_t seed) {
+  return {{"x", RandomTensor(DT_FLOAT, TensorShape({batch, 9, 9, 8}), seed)},
+          {"w", RandomTensor(DT_FLOAT, TensorShape({3, 3, 8, 16}), 2)},
+          {"b", RandomTensor(DT_FLOAT, TensorShape({16}), 3)},
+          {"w2", RandomTensor(DT_FLOAT, TensorShape({3, 3, 16, 16}), 4)},
+          {"scale", RandomTensor(DT_FLOAT, TensorShape({16}), 5, 0.5, 1.5)},
+          {"offset", RandomTensor(DT_FLOAT, TensorShape({16}), 6)},
+          {"mean", RandomTensor(DT_FLOAT, TensorShape({16}), 7)},
+          {"variance", RandomTensor(DT_FLOAT, TensorShape({16}), 8, 0.5, 1.5)}};
+}
+
 TEST(GpuDeviceTest, FusedConvolutionsAndElementwiseChainsRunOnTheGpu) {
   SLUICE_SKIP_WITHOUT_GPU();
   const GraphDef graph = ParseGraphOrDie(ConvBlockGraph());
-  const std::vector<std::pair<std::string, Tensor>> feeds = {
-      {"x", RandomTensor(DT_FLOAT, TensorShape({2, 9, 9, 8}), 1)},
-      {"w", RandomTensor(DT_FLOAT, TensorShape({3, 3, 8, 16}), 2)},
-      {"b", RandomTensor(DT_FLOAT, TensorShape({16}), 3)},
-      {"w2", RandomTensor(DT_FLOAT, TensorShape({3, 3, 16, 16}), 4)},
-      {"scale", RandomTensor(DT_FLOAT, TensorShape({16}), 5, 0.5, 1.5)},
-      {"offset", RandomTensor(DT_FLOAT, TensorShape({16}), 6)},
-      {"mean", RandomTensor(DT_FLOAT, TensorShape({16}), 7)},
-      {"variance", RandomTensor(DT_FLOAT, TensorShape({16}), 8, 0.5, 1.5)}};
+  const std::vector<std::pair<std::string, Tensor>> feeds = ConvBlockFeeds(2, 1);
   const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"gelu"});
   auto session = NewSessionOrDie(SessionOptions());
   ASSERT_TRUE(session->Create(gpu_test::PinnedTo(graph, kGpu)).ok());
@@ -330,15 +334,7 @@ TEST(GpuDeviceTest, CudaGraphsReplayWithTheValuesOfTheKernels) {
   ASSERT_TRUE(gpu.ok()) << gpu.status();
   for (int step = 0; step < 6; ++step) {
     const int64_t batch = step < 4 ? 2 : 3;
-    const std::vector<std::pair<std::string, Tensor>> feeds = {
-        {"x", RandomTensor(DT_FLOAT, TensorShape({batch, 9, 9, 8}), 100 + step)},
-        {"w", RandomTensor(DT_FLOAT, TensorShape({3, 3, 8, 16}), 2)},
-        {"b", RandomTensor(DT_FLOAT, TensorShape({16}), 3)},
-        {"w2", RandomTensor(DT_FLOAT, TensorShape({3, 3, 16, 16}), 4)},
-        {"scale", RandomTensor(DT_FLOAT, TensorShape({16}), 5, 0.5, 1.5)},
-        {"offset", RandomTensor(DT_FLOAT, TensorShape({16}), 6)},
-        {"mean", RandomTensor(DT_FLOAT, TensorShape({16}), 7)},
-        {"variance", RandomTensor(DT_FLOAT, TensorShape({16}), 8, 0.5, 1.5)}};
+    const std::vector<std::pair<std::string, Tensor>> feeds = ConvBlockFeeds(batch, 100 + step);
     std::vector<Tensor> want, got;
     ASSERT_TRUE(plain->Run(feeds, {"gelu"}, {}, &want).ok());
     const int64_t d2d_before = (*gpu)->copy_counts().device_to_device;
