@@ -77,11 +77,13 @@ class TableCache {
       }
       keep = tables_.size() < kMaxGeometries;
     }
+    // heap-ok: one or two tables per kernel
     std::vector<Tensor> host(layout.size());
     for (size_t i = 0; i < layout.size(); ++i) {
       RETURN_IF_ERROR(HostTemp(ctx, layout[i].first, layout[i].second, &host[i]));
     }
     make(&host);
+    // heap-ok: as host
     std::vector<Tensor> device(host.size());
     for (size_t i = 0; i < host.size(); ++i) {
       if (keep) {
