@@ -733,6 +733,67 @@ TEST(GpuPlacementTest, CudaGraphRegionsRunTheirKernels) {
   }
 }
 
+// A _CudaGraph node written by hand is checked when its kernel is built: a body whose kernels
+// would read a buffer as another dtype, or read an output their producer does not have, is
+// INVALID_ARGUMENT, not a wild read.
+TEST(GpuPlacementTest, MalformedCudaGraphBodiesAreInvalidArgument) {
+  NodeDef probe;
+  probe.set_op("_CudaGraph");
+  if (!MakeKernelExists()(probe, kGpu)) GTEST_SKIP() << "this build has no _CudaGraph kernel";
+  // The body: `extra` (an Identity of `extra_type` reading `extra_inputs`, whose value nothing
+  // reads) and `id`, an Identity of the input, which is the region's output.
+  const auto graph_with_body = [](const std::vector<std::string>& extra_inputs,
+                                  DataType extra_type) {
+    GraphDef body;
+    NodeDef* id = body.add_node();
+    id->set_name("id");
+    id->set_op("Identity");
+    id->add_input("_cuda_graph_input:0");
+    (*id->mutable_attr())["T"].set_type(DT_FLOAT);
+    NodeDef* extra = body.add_node();
+    extra->set_name("extra");
+    extra->set_op("Identity");
+    for (const std::string& input : extra_inputs) extra->add_input(input);
+    (*extra->mutable_attr())["T"].set_type(extra_type);
+    GraphDef graph = ParseGraph(
+        "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }");
+    NodeDef* region = graph.add_node();
+    region->set_name("region");
+    region->set_op("_CudaGraph");
+    region->set_device("/device:GPU:0");
+    region->add_input("x");
+    (*region->mutable_attr())["Tin"].mutable_list()->add_type(DT_FLOAT);
+    (*region->mutable_attr())["Tout"].mutable_list()->add_type(DT_FLOAT);
+    (*region->mutable_attr())["body"].set_s(body.SerializeAsString());
+    (*region->mutable_attr())["output_names"].mutable_list()->add_s("id:0");
+    return graph;
+  };
+  Tensor x(DT_FLOAT, TensorShape({2}));
+  x.flat<float>()(0) = 1;
+  x.flat<float>()(1) = 2;
+  {
+    // The well-formed body runs (on the fake GPU, without a graph; Identity only forwards, so
+    // it runs there).
+    auto session = MakeSession();
+    ASSERT_TRUE(session->Create(graph_with_body({"_cuda_graph_input:0"}, DT_FLOAT)).ok());
+    std::vector<Tensor> outputs;
+    const absl::Status s = session->Run({{"x", x}}, {"region"}, {}, &outputs);
+    ASSERT_TRUE(s.ok()) << s;
+    EXPECT_EQ(outputs[0].flat<float>()(1), 2.0f);
+  }
+  // A float read as half; an input the node does not have; an output its producer lacks.
+  for (const auto& [inputs, type] : std::vector<std::pair<std::vector<std::string>, DataType>>{
+           {{"_cuda_graph_input:0"}, DT_HALF},
+           {{"_cuda_graph_input:1"}, DT_FLOAT},
+           {{"id:1"}, DT_FLOAT}}) {
+    auto session = MakeSession();
+    ASSERT_TRUE(session->Create(graph_with_body(inputs, type)).ok());
+    std::vector<Tensor> outputs;
+    const absl::Status s = session->Run({{"x", x}}, {"region"}, {}, &outputs);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << inputs[0] << ": " << s;
+  }
+}
+
 // An op with no GPU kernel: AsString.
 const char kStringGraph[] = R"pb(
   node {

@@ -101,6 +101,9 @@ class CudaGraphOp : public OpKernel {
         OP_REQUIRES(ctx, it != index.end(),
                     errors::InvalidArgument("_CudaGraph: body node ", def.name(), " reads ", input,
                                             ", which does not come before it"));
+        OP_REQUIRES(ctx, id.index < nodes_[it->second].kernel->num_outputs(),
+                    errors::InvalidArgument("_CudaGraph: body node ", def.name(), " reads ", input,
+                                            ", which that node does not have"));
         node.inputs.emplace_back(it->second, id.index);
       }
       OP_REQUIRES_OK(ctx, CreateOpKernel(ctx->device_type(), ctx->device(), ctx->allocator(), def,
@@ -109,6 +112,16 @@ class CudaGraphOp : public OpKernel {
           ctx, static_cast<int>(node.inputs.size()) == node.kernel->num_inputs(),
           errors::InvalidArgument("_CudaGraph: body node ", def.name(), " has ", node.inputs.size(),
                                   " inputs, its op takes ", node.kernel->num_inputs()));
+      // A kernel reads its inputs' buffers as the dtypes it declares: they must be those.
+      for (int j = 0; j < node.kernel->num_inputs(); ++j) {
+        const auto [src, port] = node.inputs[j];
+        const DataType given =
+            src < 0 ? ctx->input_type(port) : nodes_[src].kernel->output_type(port);
+        OP_REQUIRES(ctx, given == node.kernel->input_type(j),
+                    errors::InvalidArgument("_CudaGraph: body node ", def.name(), " input ", j,
+                                            " is ", DataTypeString(given), ", its op takes ",
+                                            DataTypeString(node.kernel->input_type(j))));
+      }
       index[def.name()] = static_cast<int>(nodes_.size());
       nodes_.push_back(std::move(node));
     }
@@ -122,6 +135,12 @@ class CudaGraphOp : public OpKernel {
           ctx,
           it != index.end() && id.index >= 0 && id.index < nodes_[it->second].kernel->num_outputs(),
           errors::InvalidArgument("_CudaGraph: no body output ", name));
+      const DataType produced = nodes_[it->second].kernel->output_type(id.index);
+      const int i = static_cast<int>(outputs_.size());
+      OP_REQUIRES(ctx, produced == ctx->output_type(i),
+                  errors::InvalidArgument("_CudaGraph: output ", i, " (", name, ") is ",
+                                          DataTypeString(produced), ", Tout says ",
+                                          DataTypeString(ctx->output_type(i))));
       outputs_.emplace_back(it->second, id.index);
     }
     // Reads of each value: by body nodes, and once more for each output of the region (those
