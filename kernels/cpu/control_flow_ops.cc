@@ -149,8 +149,9 @@ REGISTER_KERNEL_BUILDER(Name("LoopCond").Device(DEVICE_CPU), LoopCondOp);
 REGISTER_KERNEL_BUILDER(Name("ControlTrigger").Device(DEVICE_CPU), ControlTriggerOp);
 REGISTER_KERNEL_BUILDER(Name("Abort").Device(DEVICE_CPU), AbortOp);
 
-// GPUs: values in device memory, except int32, whose every input and output stays in host
-// memory. Ref variants stay on the CPU (Sluice keeps ref variables there).
+// GPUs: values in device memory, except int32 and variants (the lists a loop carries), whose
+// every input and output stays in host memory. Ref variants stay on the CPU (Sluice keeps ref
+// variables there).
 REGISTER_KERNEL_BUILDER(Name("Switch")
                             .Device(DEVICE_GPU)
                             .HostMemory("pred")
@@ -162,7 +163,7 @@ REGISTER_KERNEL_BUILDER(Name("Switch")
                             .HostMemory("pred")
                             .HostMemory("output_false")
                             .HostMemory("output_true")
-                            .TypeConstraint<int32_t>("T"),
+                            .TypeConstraint("T", {DT_INT32, DT_VARIANT}),
                         SwitchOp);
 REGISTER_KERNEL_BUILDER(Name("_SwitchN")
                             .Device(DEVICE_GPU)
@@ -174,7 +175,7 @@ REGISTER_KERNEL_BUILDER(Name("_SwitchN")
                             .HostMemory("data")
                             .HostMemory("output_index")
                             .HostMemory("outputs")
-                            .TypeConstraint<int32_t>("T"),
+                            .TypeConstraint("T", {DT_INT32, DT_VARIANT}),
                         SwitchNOp);
 REGISTER_KERNEL_BUILDER(Name("Merge")
                             .Device(DEVICE_GPU)
@@ -186,7 +187,7 @@ REGISTER_KERNEL_BUILDER(Name("Merge")
                             .HostMemory("inputs")
                             .HostMemory("output")
                             .HostMemory("value_index")
-                            .TypeConstraint<int32_t>("T"),
+                            .TypeConstraint("T", {DT_INT32, DT_VARIANT}),
                         MergeOp);
 #define SLUICE_REGISTER_GPU_FORWARD(op)                                                 \
   REGISTER_KERNEL_BUILDER(                                                              \
@@ -196,7 +197,7 @@ REGISTER_KERNEL_BUILDER(Name("Merge")
                               .Device(DEVICE_GPU)                                       \
                               .HostMemory("data")                                       \
                               .HostMemory("output")                                     \
-                              .TypeConstraint<int32_t>("T"),                            \
+                              .TypeConstraint("T", {DT_INT32, DT_VARIANT}),             \
                           ForwardOp)
 SLUICE_REGISTER_GPU_FORWARD("Enter");
 SLUICE_REGISTER_GPU_FORWARD("Exit");

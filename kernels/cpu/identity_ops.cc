@@ -64,11 +64,12 @@ REGISTER_GPU_IDENTITY(bool)
 // Every dtype, as TensorFlow registers it: the outputs are the inputs' buffers wherever they
 // live (Keras' custom-gradient wrappers put an IdentityN after GPU activations).
 REGISTER_KERNEL_BUILDER(Name("IdentityN").Device(DEVICE_GPU), IdentityNOp);
+// int32 and variants (lists) stay in host memory on GPUs.
 REGISTER_KERNEL_BUILDER(Name("Identity")
                             .Device(DEVICE_GPU)
                             .HostMemory("input")
                             .HostMemory("output")
-                            .TypeConstraint<int32_t>("T"),
+                            .TypeConstraint("T", {DT_INT32, DT_VARIANT}),
                         IdentityOp);
 
 #define REGISTER_SNAPSHOT(T)                                                          \

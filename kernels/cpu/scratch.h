@@ -1,5 +1,7 @@
 // ScratchArray: a kernel's working array (per-channel sums, index tables, interpolation
-// weights) taken from the device's allocator instead of the C++ heap.
+// weights) taken from the device's host allocator instead of the C++ heap: host memory on
+// every device, since the host reads and writes it (a CPU kernel registered for a GPU, such
+// as the list kernels, gets host scratch there too).
 //
 // Why: a std::vector sized from an input's dimension is invisible to the session's memory
 // limit and statistics, and when the heap refuses it the process ends (Sluice builds
@@ -27,8 +29,9 @@
 namespace sluice {
 
 namespace scratch_internal {
-// A DT_UINT8 temp of n * element_size bytes from ctx's allocator; RESOURCE_EXHAUSTED naming
-// the node when n * element_size overflows or the allocator refuses it.
+// A DT_UINT8 tensor of n * element_size bytes from the host allocator of ctx's device;
+// RESOURCE_EXHAUSTED naming the node when n * element_size overflows or the allocator
+// refuses it.
 absl::Status AllocateBytes(OpKernelContext* ctx, int64_t n, size_t element_size, Tensor* buffer);
 }  // namespace scratch_internal
 

@@ -16,9 +16,12 @@
 namespace sluice {
 namespace {
 
+// Strings, resource handles and variants are C++ objects, which only the host can build: their
+// tensors are in host memory on every device. (A variant's payload may still be elsewhere: a
+// GPU's TensorList keeps its elements in device memory, kernels/cpu/lists/tensor_list.h.)
 bool AlwaysOnHost(DataType dtype) {
   const DataType base = BaseType(dtype);
-  return base == DT_STRING || base == DT_RESOURCE;
+  return base == DT_STRING || base == DT_RESOURCE || base == DT_VARIANT;
 }
 
 // Marks the ports of each arg in `host_memory_args` that `ranges` knows as HOST_MEMORY and

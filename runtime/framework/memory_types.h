@@ -1,8 +1,8 @@
 // Memory types: whether each input and output of a node lives in host or device memory.
 //
 // As in TensorFlow: an argument lives in device memory unless the kernel registered for the
-// node marks it HostMemory, or its dtype only makes sense on the host (string, resource).
-// When no kernel matches the node, int32 arguments are placed in host memory as well
+// node marks it HostMemory, or its dtype only makes sense on the host (string, resource,
+// variant). When no kernel matches the node, int32 arguments are placed in host memory as well
 // (TensorFlow's convention for shapes and indices).
 //
 // Pure functions over the registries; thread-safe.

@@ -1,8 +1,8 @@
 // GPU placement, partitioning and host<->device copies, end to end through DirectSession, on
-// machines without a GPU: a fake "GPU" device factory (registered above the real one) makes a
-// device whose GpuDeviceContext keeps "device memory" in a separate host allocator and counts
-// its copies. Kernels that only forward buffers (Const, Identity, Reshape) run on it as on a
-// real GPU; the test graphs use no kernel that would launch CUDA work.
+// machines without a GPU: the fake GPU (fake_gpu_device.h) keeps "device memory" in a
+// separate host allocator and counts its copies. Kernels that only forward buffers (Const,
+// Identity, Reshape) run on it as on a real GPU; the test graphs use no kernel that would
+// launch CUDA work.
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -27,125 +27,22 @@
 #include "runtime/framework/device_type.h"
 #include "runtime/framework/gpu/gpu_device_context.h"
 #include "runtime/framework/node_output_observer.h"
+#include "runtime/session/fake_gpu_device.h"
+#include "runtime/session/fake_gpu_session.h"
 #include "runtime/session/runtime_device_support.h"
 #include "runtime/session/session.h"
 
 namespace sluice {
 namespace {
 
-std::atomic<int> host_to_device_copies{0};
-std::atomic<int> device_to_host_copies{0};
-
-// "Device memory" is host memory from an allocator of its own; copies are memcpy, counted.
-class HostEmulatedGpuContext : public GpuDeviceContext {
- public:
-  int device_ordinal() const override { return 0; }
-  CUstream_st* compute_stream() const override { return nullptr; }
-  const CudaLibraries& libraries() const override {
-    LOG(FATAL) << "The fake GPU has no CUDA libraries";
-  }
-  cublasContext* cublas_handle() const override { return nullptr; }
-  cublasLtContext* cublas_lt_handle() const override { return nullptr; }
-  cudnnContext* cudnn_handle() const override { return nullptr; }
-  bool allow_tf32() const override { return false; }
-  void* Workspace(int64_t) override { return nullptr; }
-  absl::Status CopyHostToDevice(const Tensor& host, Tensor* device) override {
-    ++host_to_device_copies;
-    return Copy(host, device);
-  }
-  absl::Status CopyDeviceToHost(const Tensor& device, Tensor* host) override {
-    ++device_to_host_copies;
-    return Copy(device, host);
-  }
-  absl::Status CopyDeviceToDevice(const Tensor& from, Tensor* to) override {
-    return Copy(from, to);
-  }
-  CopyCounts copy_counts() const override {
-    CopyCounts counts;
-    counts.host_to_device = host_to_device_copies;
-    counts.device_to_host = device_to_host_copies;
-    return counts;
-  }
-  absl::Status SynchronizeCompute() override { return absl::OkStatus(); }
-
- private:
-  static absl::Status Copy(const Tensor& from, Tensor* to) {
-    EXPECT_EQ(from.tensor_data().size(), to->tensor_data().size());
-    // An empty tensor may have no buffer, which memcpy must not be given even for no bytes.
-    if (from.tensor_data().empty()) return absl::OkStatus();
-    std::memcpy(to->raw_data(), from.raw_data(), from.tensor_data().size());
-    return absl::OkStatus();
-  }
-};
-
-class HostRegions : public SubAllocator {
- public:
-  void* Alloc(size_t alignment, size_t num_bytes) override {
-    return std::aligned_alloc(alignment, (num_bytes + alignment - 1) / alignment * alignment);
-  }
-  void Free(void* ptr, size_t) override { std::free(ptr); }
-};
-
-class FakeGpuDevice : public Device {
- public:
-  explicit FakeGpuDevice(const DeviceAttributes& attributes) : Device(attributes, DeviceMemory()) {}
-  GpuDeviceContext* gpu_device_context() const override { return &context_; }
-  Allocator* GetHostAllocator() override { return DefaultCpuAllocator(); }
-
-  // A BfcAllocator over host memory, limited to 64 MiB as a small GPU; never destroyed, as a
-  // real GPU's allocator (tensors may outlive devices).
-  static Allocator* DeviceMemory() {
-    static Allocator* const allocator =
-        new BfcAllocator(std::make_unique<HostRegions>(), kDeviceMemoryBytes, "fake_gpu_bfc",
-                         BfcAllocator::Options());
-    return allocator;
-  }
-  static constexpr size_t kDeviceMemoryBytes = size_t{64} << 20;
-
- private:
-  mutable HostEmulatedGpuContext context_;
-};
-
-class FakeGpuFactory : public DeviceFactory {
- public:
-  absl::Status CreateDevices(const SessionOptions& options, const std::string& name_prefix,
-                             std::vector<std::unique_ptr<Device>>* devices) override {
-    int count = 0;
-    RETURN_IF_ERROR(DeviceCount(options, DEVICE_GPU, 1, &count));
-    for (int i = 0; i < count; ++i) {
-      devices->push_back(std::make_unique<FakeGpuDevice>(Device::BuildDeviceAttributes(
-          absl::StrCat(name_prefix, "/device:GPU:", i), DEVICE_GPU, int64_t{1} << 30,
-          DeviceLocality(), "fake GPU on the host")));
-    }
-    return absl::OkStatus();
-  }
-};
-// Above the real factory's 210, so it replaces it in this test.
-const DeviceFactoryRegistrar<FakeGpuFactory> fake_gpu_registrar(DEVICE_GPU, 1000);
-
-constexpr char kCpu[] = "/job:localhost/replica:0/task:0/device:CPU:0";
-constexpr char kGpu[] = "/job:localhost/replica:0/task:0/device:GPU:0";
-
-GraphDef ParseGraph(const std::string& text) {
-  GraphDef graph;
-  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &graph)) << text;
-  return graph;
-}
-
-std::unique_ptr<Session> MakeSession(int num_gpus = 1, bool soft_placement = false,
-                                     bool cuda_graphs = false) {
-  SessionOptions options;
-  options.cuda_graphs = cuda_graphs;
-  (*options.config.mutable_device_count())["GPU"] = num_gpus;
-  options.config.set_allow_soft_placement(soft_placement);
-  // No constant folding: the test graphs are chains of constants.
-  options.config.mutable_graph_options()->mutable_optimizer_options()->set_opt_level(
-      OptimizerOptions::L0);
-  std::unique_ptr<Session> session;
-  absl::Status s = NewSession(options, &session);
-  EXPECT_TRUE(s.ok()) << s;
-  return session;
-}
+using fake_gpu::IntConst;
+using fake_gpu::IntVector;
+using fake_gpu::kCpu;
+using fake_gpu::kGpu;
+using fake_gpu::LoopNode;
+using fake_gpu::MakeSession;
+using fake_gpu::ParseGraph;
+using fake_gpu::Placement;
 
 // c: float [2,3] Const; id = Identity(c); shape: int32 Const [3,2]; r = Reshape(id, shape).
 const char kReshapeGraph[] = R"pb(
@@ -235,15 +132,6 @@ const char kFedIdentityGraph[] = R"pb(
   }
 )pb";
 
-// Where each node of `metadata`'s partitions ran, by name.
-std::map<std::string, std::string> Placement(const RunMetadata& metadata) {
-  std::map<std::string, std::string> placed;
-  for (const GraphDef& partition : metadata.partition_graphs()) {
-    for (const NodeDef& node : partition.node()) placed[node.name()] = node.device();
-  }
-  return placed;
-}
-
 TEST(GpuPlacementTest, SessionListsTheGpuAfterTheCpu) {
   auto session = MakeSession();
   std::vector<DeviceAttributes> devices;
@@ -256,13 +144,13 @@ TEST(GpuPlacementTest, SessionListsTheGpuAfterTheCpu) {
 
 TEST(GpuPlacementTest, NodesWithGpuKernelsGoToTheGpuAndValuesCrossOnce) {
   auto session = MakeSession();
-  const int h2d_before = host_to_device_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
   ASSERT_TRUE(session->Create(ParseGraph(kReshapeGraph)).ok());
   RunOptions options;
   options.set_output_partition_graphs(true);
   RunMetadata metadata;
   std::vector<Tensor> outputs;
-  const int d2h_before = device_to_host_copies;
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   absl::Status s = session->Run(options, {}, {"r"}, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(outputs.size(), 1u);
@@ -274,14 +162,14 @@ TEST(GpuPlacementTest, NodesWithGpuKernelsGoToTheGpuAndValuesCrossOnce) {
   EXPECT_EQ(placed.at("id"), kGpu);
   EXPECT_EQ(placed.at("r"), kGpu);
   // The float Const was uploaded once, at kernel creation; the result leaves the device once.
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 1);
 
   // A second step copies only the fetched value again.
   s = session->Run({}, {"r"}, {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 2);
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 2);
 }
 
 // Records what it is shown: a copy of each value (by node name).
@@ -306,7 +194,7 @@ TEST(GpuPlacementTest, ObserversSeeHostCopiesOfGpuValues) {
   auto session = MakeSession();
   ASSERT_TRUE(session->Create(ParseGraph(kReshapeGraph)).ok());
   RecordingObserver observer;
-  const int d2h_before = device_to_host_copies;
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   std::vector<Tensor> outputs;
   absl::Status s =
       session->RunWithObserver(RunOptions(), {}, {"r"}, {}, &outputs, nullptr, &observer);
@@ -318,7 +206,7 @@ TEST(GpuPlacementTest, ObserversSeeHostCopiesOfGpuValues) {
   ASSERT_EQ(seen.count("shape"), 1u);  // int32, in host memory: shown as it is
   EXPECT_EQ(seen.at("shape").flat<int32_t>()(0), 3);
   // c, id and r are in device memory: each shown through a copy; the fetch is one more.
-  EXPECT_EQ(device_to_host_copies - d2h_before, 4);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 4);
 }
 
 TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
@@ -326,15 +214,15 @@ TEST(GpuPlacementTest, FeedsAreCopiedToTheGpuAndFetchesBack) {
   ASSERT_TRUE(session->Create(ParseGraph(kFedIdentityGraph)).ok());
   Tensor x(DT_FLOAT, TensorShape({4}));
   for (int i = 0; i < 4; ++i) x.flat<float>()(i) = 0.5f * i;
-  const int h2d_before = host_to_device_copies;
-  const int d2h_before = device_to_host_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   std::vector<Tensor> outputs;
   absl::Status s = session->Run({{"x", x}}, {"y"}, {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
   for (int i = 0; i < 4; ++i) EXPECT_EQ(outputs[0].flat<float>()(i), 0.5f * i);
   EXPECT_FALSE(outputs[0].SharesBufferWith(x));
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 1);
 }
 
 // Callables whose feeds and fetches stay in device memory (CallableOptions.feed_devices and
@@ -388,14 +276,14 @@ TEST(GpuPlacementTest, CallableFeedsAndFetchesStayOnTheGpu) {
 
   Tensor x(DT_FLOAT, TensorShape({3}));
   for (int i = 0; i < 3; ++i) x.flat<float>()(i) = 1.5f + i;
-  const int h2d_before = host_to_device_copies;
-  const int d2h_before = device_to_host_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   std::vector<Tensor> on_gpu;
   RunMetadata produce_metadata;
   s = producer->RunCallable(produce_handle, {x}, &on_gpu, &produce_metadata);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);  // x onto the GPU
-  EXPECT_EQ(device_to_host_copies - d2h_before, 0);  // y stays there
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);  // x onto the GPU
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 0);  // y stays there
   EXPECT_EQ(Placement(produce_metadata).at("_retval_y_0_0"), kGpu);
   EXPECT_EQ(Placement(produce_metadata).at("_arg_x_0_0"), kCpu);
 
@@ -403,8 +291,8 @@ TEST(GpuPlacementTest, CallableFeedsAndFetchesStayOnTheGpu) {
   RunMetadata consume_metadata;
   s = consumer->RunCallable(consume_handle, {on_gpu[0]}, &on_host, &consume_metadata);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);  // nothing more onto the GPU
-  EXPECT_EQ(device_to_host_copies - d2h_before, 1);  // w back to the host
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);  // nothing more onto the GPU
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 1);  // w back to the host
   EXPECT_EQ(Placement(consume_metadata).at("_arg_z_0_0"), kGpu);
   EXPECT_EQ(Placement(consume_metadata).at("_retval_w_0_0"), kCpu);
   ASSERT_EQ(on_host.size(), 1u);
@@ -416,7 +304,7 @@ TEST(GpuPlacementTest, CallableFeedsAndFetchesStayOnTheGpu) {
   ASSERT_TRUE(s.ok()) << s;
   s = producer->RunCallable(produce_handle, {x}, &on_gpu, nullptr);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 1);
 }
 
 TEST(GpuPlacementTest, RunningOutOfDeviceMemoryFailsTheStepOnly) {
@@ -461,13 +349,13 @@ TEST(GpuPlacementTest, TheShapeOfAGpuValueCostsNoCopy) {
   options.set_output_partition_graphs(true);
   RunMetadata metadata;
   std::vector<Tensor> outputs;
-  const int d2h_before = device_to_host_copies;
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   absl::Status s = session->Run(options, {}, {"s"}, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(outputs[0].flat<int64_t>()(0), 3);
   EXPECT_EQ(outputs[0].flat<int64_t>()(1), 2);
   EXPECT_EQ(Placement(metadata).at("s"), kGpu);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 0);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 0);
 }
 
 TEST(GpuPlacementTest, Int32StaysInHostMemoryOnTheGpu) {
@@ -505,8 +393,8 @@ TEST(GpuPlacementTest, Int32StaysInHostMemoryOnTheGpu) {
                     }
                   )pb"))
                   .ok());
-  const int h2d_before = host_to_device_copies;
-  const int d2h_before = device_to_host_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   RunOptions options;
   options.set_output_partition_graphs(true);
   RunMetadata metadata;
@@ -514,32 +402,14 @@ TEST(GpuPlacementTest, Int32StaysInHostMemoryOnTheGpu) {
   absl::Status s = session->Run(options, {}, {"id"}, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_EQ(outputs[0].flat<int32_t>()(0), 7);
-  EXPECT_EQ(host_to_device_copies - h2d_before, 0);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 0);
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 0);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 0);
   // The value leaves the GPU partition through the host-memory pair.
   bool host_send = false;
   for (const GraphDef& partition : metadata.partition_graphs()) {
     for (const NodeDef& node : partition.node()) host_send |= node.op() == "_HostSend";
   }
   EXPECT_TRUE(host_send);
-}
-
-// One node of a text GraphDef: `name` = `op`(inputs), T = `type`, plus `more_attrs` (text).
-std::string LoopNode(const std::string& name, const std::string& op,
-                     const std::vector<std::string>& inputs, const std::string& type,
-                     const std::string& more_attrs = "") {
-  std::string text = absl::StrCat("node { name: '", name, "' op: '", op, "'");
-  for (const std::string& input : inputs) absl::StrAppend(&text, " input: '", input, "'");
-  if (!type.empty()) absl::StrAppend(&text, " attr { key: 'T' value { type: ", type, " } }");
-  return absl::StrCat(text, " ", more_attrs, " }\n");
-}
-
-std::string IntConst(const std::string& name, int value) {
-  return absl::StrCat("node { name: '", name,
-                      "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
-                      "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape {} "
-                      "int_val: ",
-                      value, " } } } }\n");
 }
 
 // A v1 while loop, as tf.while_loop builds it: i counts from 0 to 3 (int32, on the host) while
@@ -587,8 +457,8 @@ TEST(GpuPlacementTest, AWhileLoopKeepsItsValuesOnTheGpu) {
   // per-device control loop's trigger); count a later step's copies.
   s = session->Run(options, {{"x", x}}, {"exit_x", "exit_i"}, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
-  const int h2d_before = host_to_device_copies;
-  const int d2h_before = device_to_host_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   s = session->Run({{"x", x}}, {"exit_x", "exit_i"}, {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(outputs.size(), 2u);
@@ -604,19 +474,8 @@ TEST(GpuPlacementTest, AWhileLoopKeepsItsValuesOnTheGpu) {
   for (const auto& [node, device] : placed) {
     EXPECT_FALSE(absl::StartsWith(node, "_cloop")) << node << " on " << device;
   }
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
-}
-
-// An int32 vector Const.
-std::string IntVector(const std::string& name, const std::vector<int>& values) {
-  std::string text = absl::StrCat(
-      "node { name: '", name,
-      "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } attr { key: 'value' value { "
-      "tensor { dtype: DT_INT32 tensor_shape { dim { size: ",
-      values.size(), " } }");
-  for (int v : values) absl::StrAppend(&text, " int_val: ", v);
-  return absl::StrCat(text, " } } } }\n");
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 1);
 }
 
 // The shape arithmetic of a model with a dynamic batch (Keras' Reshape: tf.shape(x)[0] packed
@@ -663,8 +522,8 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
   const std::vector<std::string> fetches = {"r", "total", "longer", "filled", "negated"};
   s = session->Run(options, {{"x", x}}, fetches, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
-  const int h2d_before = host_to_device_copies;
-  const int d2h_before = device_to_host_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   s = session->Run({{"x", x}}, fetches, {}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
   ASSERT_EQ(outputs.size(), 5u);
@@ -684,8 +543,8 @@ TEST(GpuPlacementTest, ShapeArithmeticStaysInTheGpuPartition) {
     EXPECT_EQ(placed.at(node), kGpu) << node;
   }
   // The feed in, the float fetch out; the int32 values are already in host memory.
-  EXPECT_EQ(host_to_device_copies - h2d_before, 1);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 1);
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 1);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 1);
 }
 
 // With cuda_graphs on, a region of GPU nodes becomes one _CudaGraph node. The fake GPU cannot
@@ -856,13 +715,13 @@ TEST(GpuPlacementTest, NoGpuDevicesMeansEverythingOnTheCpu) {
   ASSERT_TRUE(session->ListDevices(&devices).ok());
   ASSERT_EQ(devices.size(), 1u);
   ASSERT_TRUE(session->Create(ParseGraph(kReshapeGraph)).ok());
-  const int h2d_before = host_to_device_copies;
-  const int d2h_before = device_to_host_copies;
+  const int h2d_before = fake_gpu::HostToDeviceCopies();
+  const int d2h_before = fake_gpu::DeviceToHostCopies();
   std::vector<Tensor> outputs;
   ASSERT_TRUE(session->Run({}, {"r"}, {}, &outputs).ok());
   EXPECT_EQ(outputs[0].flat<float>()(5), 6.0f);
-  EXPECT_EQ(host_to_device_copies - h2d_before, 0);
-  EXPECT_EQ(device_to_host_copies - d2h_before, 0);
+  EXPECT_EQ(fake_gpu::HostToDeviceCopies() - h2d_before, 0);
+  EXPECT_EQ(fake_gpu::DeviceToHostCopies() - d2h_before, 0);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
 #include "graph/core/types.h"
+#include "runtime/framework/gpu/gpu_device_context.h"
 
 namespace sluice {
 
@@ -23,6 +24,47 @@ void ZeroElementRange(Tensor* dst, int64_t at, int64_t n) {
   std::memset(static_cast<char*>(dst->raw_data()) + at * size, 0, n * size);
 }
 
+GpuDeviceContext* ElementGpu(OpKernelContext* ctx) { return ctx->device()->gpu_device_context(); }
+
+namespace {
+
+// Elements [at, at + n) of `t` as a vector tensor sharing its buffer. REQUIRES: in bounds.
+Tensor ElementsView(const Tensor& t, int64_t at, int64_t n) {
+  Tensor flat;
+  // shape-safe: t's element count, which a valid shape bounds
+  CHECK(flat.CopyFrom(t, TensorShape({t.NumElements()})));
+  return flat.Slice(at, at + n);
+}
+
+}  // namespace
+
+absl::Status CopyElements(OpKernelContext* ctx, const Tensor& src, int64_t src_at, Tensor* dst,
+                          int64_t dst_at, int64_t n) {
+  GpuDeviceContext* gpu = ElementGpu(ctx);
+  if (gpu == nullptr) {
+    CopyElementRange(src, src_at, dst, dst_at, n);
+    return absl::OkStatus();
+  }
+  if (n == 0) return absl::OkStatus();
+  Tensor to = ElementsView(*dst, dst_at, n);
+  return gpu->CopyDeviceToDevice(ElementsView(src, src_at, n), &to);
+}
+
+absl::Status ZeroElements(OpKernelContext* ctx, Tensor* dst, int64_t at, int64_t n) {
+  GpuDeviceContext* gpu = ElementGpu(ctx);
+  if (gpu == nullptr) {
+    ZeroElementRange(dst, at, n);
+    return absl::OkStatus();
+  }
+  if (n == 0) return absl::OkStatus();
+  // shape-safe: n elements of dst, in bounds (REQUIRES)
+  ASSIGN_OR_RETURN(Tensor zeros, Tensor::Allocate(ctx->device()->GetHostAllocator(), dst->dtype(),
+                                                  TensorShape({n})));
+  ZeroElementRange(&zeros, 0, n);
+  Tensor to = ElementsView(*dst, at, n);
+  return gpu->CopyHostToDevice(zeros, &to);
+}
+
 absl::Status RowsOf(OpKernelContext* ctx, const Tensor& t, int64_t start, int64_t rows,
                     const TensorShape& shape, Tensor* out) {
   if (shape.num_elements() == 0) return ctx->allocate_temp(t.dtype(), shape, out);
@@ -33,8 +75,7 @@ absl::Status RowsOf(OpKernelContext* ctx, const Tensor& t, int64_t start, int64_
   }
   RETURN_IF_ERROR(ctx->allocate_temp(t.dtype(), shape, out));
   const int64_t row_size = t.NumElements() / t.dim_size(0);
-  CopyElementRange(t, start * row_size, out, 0, shape.num_elements());
-  return absl::OkStatus();
+  return CopyElements(ctx, t, start * row_size, out, 0, shape.num_elements());
 }
 
 absl::Status CheckSlotCount(int64_t length) {
@@ -53,8 +94,7 @@ absl::Status IntegerValuesOf(OpKernelContext* ctx, const Tensor& t, ScratchArray
 absl::Status ZerosTensor(OpKernelContext* ctx, DataType dtype, const TensorShape& shape,
                          Tensor* out) {
   RETURN_IF_ERROR(ctx->allocate_temp(dtype, shape, out));
-  ZeroElementRange(out, 0, out->NumElements());
-  return absl::OkStatus();
+  return ZeroElements(ctx, out, 0, out->NumElements());
 }
 
 }  // namespace sluice

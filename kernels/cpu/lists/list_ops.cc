@@ -1,4 +1,4 @@
-// TensorFlow's list ops on the CPU: lists are made (EmptyTensorList, TensorListReserve,
+// TensorFlow's list ops on the CPU and GPUs: lists are made (EmptyTensorList, TensorListReserve,
 // TensorListFromTensor, TensorListSplit, TensorListScatterV2), changed (SetItem, PushBack,
 // PopBack, Resize, ScatterIntoExistingList) and read (GetItem, Stack, Gather, ConcatV2,
 // Length, ElementShape). The list semantics, and when a change happens in place, are in
@@ -16,6 +16,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/lists/element_rows.h"
 #include "kernels/cpu/lists/tensor_list.h"
 #include "kernels/cpu/scratch.h"
@@ -85,13 +86,13 @@ void StackElements(OpKernelContext* ctx, const TensorList& list, absl::Span<cons
   for (size_t i = 0; i < indices.size(); ++i) {
     const Tensor& t = list.tensors[indices[i]];
     if (t.dtype() == DT_INVALID) {
-      ZeroElementRange(out, static_cast<int64_t>(i) * row, row);
+      OP_REQUIRES_OK(ctx, ZeroElements(ctx, out, static_cast<int64_t>(i) * row, row));
     } else {
       OP_REQUIRES(ctx, t.shape() == element_shape,
                   errors::InvalidArgument("Tried to stack a list element of shape ",
                                           t.shape().DebugString(), " as one of shape ",
                                           element_shape.DebugString()));
-      CopyElementRange(t, 0, out, static_cast<int64_t>(i) * row, row);
+      OP_REQUIRES_OK(ctx, CopyElements(ctx, t, 0, out, static_cast<int64_t>(i) * row, row));
     }
   }
 }
@@ -275,8 +276,9 @@ class TensorListGetItemOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
+    TensorList local;
     const TensorList* list;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
+    OP_REQUIRES_OK(ctx, GetInputListHere(ctx, 0, &local, &list));
     OP_REQUIRES_OK(ctx, CheckElementDtype(*list, element_dtype_));
     int64_t index;
     OP_REQUIRES_OK(ctx, ScalarArgument(ctx->input(1), "index", &index));
@@ -384,8 +386,9 @@ class TensorListPopBackOp : public OpKernel {
     OP_REQUIRES_OK(ctx, CheckElementDtype(*input, element_dtype_));
     OP_REQUIRES(ctx, !input->tensors.empty(),
                 errors::InvalidArgument("Trying to pop from an empty list."));
-    Tensor item = input->tensors.back();
-    if (item.dtype() == DT_INVALID) {
+    const bool unset = input->tensors.back().dtype() == DT_INVALID;
+    Tensor item;
+    if (unset) {
       PartialTensorShape requested;
       OP_REQUIRES_OK(ctx, ElementShapeArgument(ctx, 1, &requested));
       PartialTensorShape partial;
@@ -399,6 +402,8 @@ class TensorListPopBackOp : public OpKernel {
     }
     TensorList* list;
     OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
+    // Taken after the update, which moved the elements where this kernel's are.
+    if (!unset) item = list->tensors.back();
     list->tensors.pop_back();
     ctx->set_output(1, item);
   }
@@ -420,7 +425,8 @@ class TensorListResizeOp : public OpKernel {
         errors::InvalidArgument("TensorListSlice expects size to be non-negative. Got: ", size));
     OP_REQUIRES_OK(ctx, CheckSlotCount(size));
     TensorList* list;
-    OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
+    // Only the length changes: the elements stay where they are.
+    OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list, /*move_elements_here=*/false));
     // heap-ok: one Tensor handle per list element; size checked against kMaxSlots above
     list->tensors.resize(static_cast<size_t>(size), Tensor(DT_INVALID));
   }
@@ -433,8 +439,9 @@ class TensorListStackOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("num_elements", &num_elements_));
   }
   void Compute(OpKernelContext* ctx) override {
+    TensorList local;
     const TensorList* list;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
+    OP_REQUIRES_OK(ctx, GetInputListHere(ctx, 0, &local, &list));
     OP_REQUIRES_OK(ctx, CheckElementDtype(*list, element_dtype_));
     const int64_t size = static_cast<int64_t>(list->tensors.size());
     OP_REQUIRES(ctx, num_elements_ == -1 || num_elements_ == size,
@@ -459,8 +466,9 @@ class TensorListGatherOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
+    TensorList local;
     const TensorList* list;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
+    OP_REQUIRES_OK(ctx, GetInputListHere(ctx, 0, &local, &list));
     OP_REQUIRES_OK(ctx, CheckElementDtype(*list, element_dtype_));
     const Tensor& indices_t = ctx->input(1);
     OP_REQUIRES(ctx, indices_t.dims() == 1,
@@ -553,14 +561,16 @@ class TensorListScatterIntoExistingListOp : public OpKernel {
  public:
   explicit TensorListScatterIntoExistingListOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
   void Compute(OpKernelContext* ctx) override {
+    TensorList local;
     const TensorList* input;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &input));
+    OP_REQUIRES_OK(ctx, GetInputListHere(ctx, 0, &local, &input));
     OP_REQUIRES_OK(ctx, CheckElementDtype(*input, ctx->input(1).dtype()));
     // Scattered into a copy first, so a bad argument leaves no half-changed output.
     TensorList scattered = input->Copy();
     OP_REQUIRES_OK(ctx, ScatterRows(ctx, ctx->input(1), ctx->input(2), &scattered));
     TensorList* list;
-    OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list));
+    // Replaced by the scattered copy, whose elements are already here.
+    OP_REQUIRES_OK(ctx, ListForUpdate(ctx, 0, 0, &list, /*move_elements_here=*/false));
     *list = std::move(scattered);
   }
 };
@@ -571,8 +581,9 @@ class TensorListConcatV2Op : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("element_dtype", &element_dtype_));
   }
   void Compute(OpKernelContext* ctx) override {
+    TensorList local;
     const TensorList* list;
-    OP_REQUIRES_OK(ctx, GetInputList(ctx, 0, &list));
+    OP_REQUIRES_OK(ctx, GetInputListHere(ctx, 0, &local, &list));
     OP_REQUIRES_OK(ctx, CheckElementDtype(*list, element_dtype_));
     PartialTensorShape requested;
     OP_REQUIRES_OK(ctx, ElementShapeArgument(ctx, 1, &requested));
@@ -640,13 +651,13 @@ class TensorListConcatV2Op : public OpKernel {
       const Tensor& t = list->tensors[i];
       const int64_t n = rows[i] * row_size;
       if (t.dtype() == DT_INVALID) {
-        ZeroElementRange(out, at, n);
+        OP_REQUIRES_OK(ctx, ZeroElements(ctx, out, at, n));
       } else {
         OP_REQUIRES(ctx, t.NumElements() == n,
                     errors::InvalidArgument("Element ", i, " of the list has shape ",
                                             t.shape().DebugString(), ", expected rows of ",
                                             rest_shape.DebugString()));
-        CopyElementRange(t, 0, out, at, n);
+        OP_REQUIRES_OK(ctx, CopyElements(ctx, t, 0, out, at, n));
       }
       lengths->flat<int64_t>()(i) = rows[i];
       at += n;
@@ -682,6 +693,64 @@ REGISTER_KERNEL_BUILDER(Name("TensorListScatterV2").Device(DEVICE_CPU), TensorLi
 REGISTER_KERNEL_BUILDER(Name("TensorListScatterIntoExistingList").Device(DEVICE_CPU),
                         TensorListScatterIntoExistingListOp);
 REGISTER_KERNEL_BUILDER(Name("TensorListConcatV2").Device(DEVICE_CPU), TensorListConcatV2Op);
+
+// GPUs, with TensorFlow's memory types: the integer arguments in host memory (and the list, a
+// DT_VARIANT, which is host memory on every device: runtime/framework/memory_types.h), the
+// elements in device memory. Kernels that touch
+// elements are registered for the element dtypes GPUs keep in device memory; int32 lists stay
+// on the CPU, as Sluice keeps int32 in host memory on GPUs. Length, ElementShape and Resize
+// never touch an element, and take any list (they have no element_dtype).
+#define SLUICE_LIST_ON_GPU(op) \
+  Name(op).Device(DEVICE_GPU).TypeConstraint("element_dtype", array_internal::GpuArrayTypes())
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("EmptyTensorList")
+                            .HostMemory("element_shape")
+                            .HostMemory("max_num_elements"),
+                        NewTensorListOp);
+REGISTER_KERNEL_BUILDER(
+    SLUICE_LIST_ON_GPU("TensorListReserve").HostMemory("element_shape").HostMemory("num_elements"),
+    NewTensorListOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListFromTensor").HostMemory("element_shape"),
+                        TensorListFromTensorOp);
+REGISTER_KERNEL_BUILDER(
+    SLUICE_LIST_ON_GPU("TensorListSplit").HostMemory("element_shape").HostMemory("lengths"),
+    TensorListSplitOp);
+REGISTER_KERNEL_BUILDER(Name("TensorListLength").Device(DEVICE_GPU).HostMemory("length"),
+                        TensorListLengthOp);
+REGISTER_KERNEL_BUILDER(
+    Name("TensorListElementShape").Device(DEVICE_GPU).HostMemory("element_shape"),
+    TensorListElementShapeOp);
+REGISTER_KERNEL_BUILDER(
+    SLUICE_LIST_ON_GPU("TensorListGetItem").HostMemory("index").HostMemory("element_shape"),
+    TensorListGetItemOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListSetItem").HostMemory("index"),
+                        TensorListSetItemOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListPushBack"), TensorListPushBackOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListPopBack").HostMemory("element_shape"),
+                        TensorListPopBackOp);
+REGISTER_KERNEL_BUILDER(Name("TensorListResize").Device(DEVICE_GPU).HostMemory("size"),
+                        TensorListResizeOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListStack").HostMemory("element_shape"),
+                        TensorListStackOp);
+REGISTER_KERNEL_BUILDER(
+    SLUICE_LIST_ON_GPU("TensorListGather").HostMemory("indices").HostMemory("element_shape"),
+    TensorListGatherOp);
+REGISTER_KERNEL_BUILDER(
+    SLUICE_LIST_ON_GPU("TensorListScatter").HostMemory("indices").HostMemory("element_shape"),
+    TensorListScatterOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListScatterV2")
+                            .HostMemory("indices")
+                            .HostMemory("element_shape")
+                            .HostMemory("num_elements"),
+                        TensorListScatterOp);
+REGISTER_KERNEL_BUILDER(
+    SLUICE_LIST_ON_GPU("TensorListScatterIntoExistingList").HostMemory("indices"),
+    TensorListScatterIntoExistingListOp);
+REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListConcatV2")
+                            .HostMemory("element_shape")
+                            .HostMemory("leading_dims")
+                            .HostMemory("lengths"),
+                        TensorListConcatV2Op);
+#undef SLUICE_LIST_ON_GPU
 
 }  // namespace
 }  // namespace sluice

@@ -6,6 +6,8 @@
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
 #include "graph/core/tensor_types.h"
+#include "kernels/cpu/lists/element_rows.h"
+#include "runtime/framework/gpu/gpu_device_context.h"
 
 namespace sluice {
 
@@ -20,6 +22,7 @@ size_t TensorList::ByteSize() const {
 TensorList TensorList::Copy() const {
   TensorList copy(element_dtype, element_shape);
   copy.max_num_elements = max_num_elements;
+  copy.element_gpu = element_gpu;
   copy.tensors = tensors;
   return copy;
 }
@@ -43,8 +46,48 @@ absl::Status GetInputList(OpKernelContext* ctx, int index, const TensorList** li
   return absl::OkStatus();
 }
 
+namespace {
+
+// Copies the set elements of `list` into the memory of ctx's elements (ElementGpu), replacing
+// them in the list: from a GPU through host memory, to a GPU from host memory.
+absl::Status MoveElementsHere(OpKernelContext* ctx, TensorList* list) {
+  GpuDeviceContext* const here = ElementGpu(ctx);
+  if (list->element_gpu == here) return absl::OkStatus();
+  for (Tensor& element : list->tensors) {
+    if (element.dtype() == DT_INVALID || element.NumElements() == 0) continue;
+    Tensor host = element;
+    if (list->element_gpu != nullptr) {
+      ASSIGN_OR_RETURN(host, Tensor::Allocate(ctx->device()->GetHostAllocator(), element.dtype(),
+                                              element.shape()));
+      RETURN_IF_ERROR(list->element_gpu->CopyDeviceToHost(element, &host));
+    }
+    if (here == nullptr) {
+      element = std::move(host);
+      continue;
+    }
+    Tensor device;
+    RETURN_IF_ERROR(ctx->allocate_temp(element.dtype(), element.shape(), &device));
+    RETURN_IF_ERROR(here->CopyHostToDevice(host, &device));
+    element = std::move(device);
+  }
+  list->element_gpu = here;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status GetInputListHere(OpKernelContext* ctx, int index, TensorList* local,
+                              const TensorList** list) {
+  RETURN_IF_ERROR(GetInputList(ctx, index, list));
+  if ((*list)->element_gpu == ElementGpu(ctx)) return absl::OkStatus();
+  *local = (*list)->Copy();
+  RETURN_IF_ERROR(MoveElementsHere(ctx, local));
+  *list = local;
+  return absl::OkStatus();
+}
+
 absl::Status ListForUpdate(OpKernelContext* ctx, int input_index, int output_index,
-                           TensorList** list) {
+                           TensorList** list, bool move_elements_here) {
   const TensorList* input;
   RETURN_IF_ERROR(GetInputList(ctx, input_index, &input));
   Tensor* output;
@@ -55,20 +98,21 @@ absl::Status ListForUpdate(OpKernelContext* ctx, int input_index, int output_ind
     Variant& v = output->unaligned_flat<Variant>()(0);
     if (TensorList* own = v.mutable_get<TensorList>()) {
       *list = own;
-      return absl::OkStatus();
+    } else {
+      v = Variant::Make<TensorList>(input->Copy());
+      *list = v.mutable_get<TensorList>();
     }
+  } else {
+    RETURN_IF_ERROR(ctx->allocate_output(output_index, TensorShape({}), &output));
+    Variant& v = output->scalar<Variant>()();
     v = Variant::Make<TensorList>(input->Copy());
     *list = v.mutable_get<TensorList>();
-    return absl::OkStatus();
   }
-  RETURN_IF_ERROR(ctx->allocate_output(output_index, TensorShape({}), &output));
-  Variant& v = output->scalar<Variant>()();
-  v = Variant::Make<TensorList>(input->Copy());
-  *list = v.mutable_get<TensorList>();
-  return absl::OkStatus();
+  return move_elements_here ? MoveElementsHere(ctx, *list) : absl::OkStatus();
 }
 
 absl::Status SetOutputList(OpKernelContext* ctx, int index, TensorList list) {
+  list.element_gpu = ElementGpu(ctx);
   Tensor* output;
   RETURN_IF_ERROR(ctx->allocate_output(index, TensorShape({}), &output));
   output->scalar<Variant>()() = Variant::Make<TensorList>(std::move(list));

@@ -14,6 +14,13 @@
 //    element tensors are shared, never copied).
 //  - Element tensors are never changed once in a list; a kernel that reads one may forward
 //    it as its output.
+//  - The list object is always in host memory (a DT_VARIANT is host memory on every device);
+//    its elements are where the kernel that put them there keeps elements: device memory for
+//    the list kernels registered for GPUs, host memory on the CPU (element_gpu records which).
+//    A list that reaches a kernel whose elements live elsewhere (made on the GPU, read on the
+//    CPU, as a kernel without a GPU registration or a device pin may place it) has its set
+//    elements copied over first, as TensorFlow's variant device copy does when a list crosses
+//    devices: GetInputListHere and ListForUpdate do that.
 //  - Errors are INVALID_ARGUMENT with TensorFlow's wording, naming the sizes and shapes.
 #ifndef SLUICE_KERNELS_CPU_LISTS_TENSOR_LIST_H_
 #define SLUICE_KERNELS_CPU_LISTS_TENSOR_LIST_H_
@@ -30,6 +37,8 @@
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
+
+class GpuDeviceContext;
 
 class TensorList : public VariantPayload {
  public:
@@ -48,6 +57,10 @@ class TensorList : public VariantPayload {
   PartialTensorShape element_shape;  // unknown rank by default
   // -1: no limit (EmptyTensorList's max_num_elements).
   int64_t max_num_elements = -1;
+  // The GPU whose memory holds the set elements; null for host memory. Set from the kernel
+  // that made or last changed the list (ElementGpu of its context). GPU contexts live as long
+  // as the process, so a list may outlive its session.
+  GpuDeviceContext* element_gpu = nullptr;
   // Set elements, and Tensor(DT_INVALID) for slots not yet set. The list's state, not
   // scratch: every kernel that grows it checks the new length with CheckSlotCount.
   std::vector<Tensor>
@@ -55,17 +68,28 @@ class TensorList : public VariantPayload {
 };
 
 // Reads input `index` of `ctx` as a list: a scalar DT_VARIANT tensor holding a TensorList.
+// Its elements may be in another memory than the kernel's: for kernels that read only the
+// list's length and shapes.
 absl::Status GetInputList(OpKernelContext* ctx, int index, const TensorList** list);
+
+// As GetInputList, for kernels that read elements: the input's list when its elements are
+// where the kernel's are (ElementGpu), else *local, a copy of it whose set elements were
+// copied there. *local must outlive the use of *list.
+absl::Status GetInputListHere(OpKernelContext* ctx, int index, TensorList* local,
+                              const TensorList** list);
 
 // Makes output `output_index` the list of input `input_index`, ready to be changed, and
 // returns it: the input's own list when the kernel may take it over (the executor handed it
-// the only reference to the tensor, which alone holds the list), else a copy. Validate
-// before calling it: the change is visible as the output at once. The pointer stays valid
-// while the context lives.
+// the only reference to the tensor, which alone holds the list), else a copy. With
+// `move_elements_here`, its set elements are then where the kernel's are (copied over when
+// they were elsewhere); without it they stay where they were (a kernel that only changes the
+// length). Validate before calling it: the change is visible as the output at once. The
+// pointer stays valid while the context lives.
 absl::Status ListForUpdate(OpKernelContext* ctx, int input_index, int output_index,
-                           TensorList** list);
+                           TensorList** list, bool move_elements_here = true);
 
-// Makes output `index` a scalar DT_VARIANT holding `list` (moved).
+// Makes output `index` a scalar DT_VARIANT holding `list` (moved), whose elements are where
+// the kernel's are.
 absl::Status SetOutputList(OpKernelContext* ctx, int index, TensorList list);
 
 // TensorFlow's element_shape argument: -1 (a scalar) is an unknown rank, a vector gives the
