@@ -73,6 +73,9 @@ struct TF_Tensor {
   std::shared_ptr<TensorStorage> storage;
   // True for TF_STRING tensors whose TF_TString elements the storage must deallocate.
   bool owns_strings = false;
+  // The full name of the GPU whose memory holds the bytes (sluice_device_memory.h); empty for
+  // host memory. Only callables take such a tensor; TensorFromTF refuses it.
+  std::string device;
 
   int64_t NumElements() const;
 };
@@ -117,6 +120,16 @@ struct TF_ImportGraphDefResults {
   std::vector<std::string> missing_unused_key_storage;
 };
 
+// Where a callable's feeds arrive and its fetches stay (sluice_device_memory.h): per feed and
+// per fetch, in the options' order, the full name of its GPU when its value is in that GPU's
+// memory, else empty (host memory).
+struct TF_CallableMemory {
+  std::vector<std::string> feed_devices;
+  std::vector<std::string> fetch_devices;
+  // Kept after TF_SessionReleaseCallable, so that a later run gets the session's error.
+  bool released = false;
+};
+
 struct TF_Session {
   TF_Session(std::unique_ptr<sluice::Session> s, TF_Graph* g) : session(std::move(s)), graph(g) {}
 
@@ -127,6 +140,8 @@ struct TF_Session {
   // later are sent before the next run, as TensorFlow's TF_SessionRun extends.
   int num_node_ids_sent ABSL_GUARDED_BY(mu) = 0;
   bool closed ABSL_GUARDED_BY(mu) = false;
+  // The callables made through TF_SessionMakeCallable, by handle.
+  std::map<int64_t, TF_CallableMemory> callables ABSL_GUARDED_BY(mu);
 };
 
 struct TF_DeviceList {
@@ -162,11 +177,20 @@ absl::Status MessageToBuffer(const google::protobuf::MessageLite& message, TF_Bu
 
 // A Sluice tensor with the contents of `src`: the same bytes, shared, for the fixed-size
 // types; a copy of the strings for TF_STRING. INVALID_ARGUMENT for a dtype Sluice cannot
-// hold or a string element that is malformed.
+// hold, a string element that is malformed, or a tensor in device memory.
 absl::StatusOr<Tensor> TensorFromTF(const TF_Tensor* src);
 // A new TF_Tensor with the contents of `src` (sharing its buffer for the fixed-size types).
 // INVALID_ARGUMENT for a resource tensor that is not a scalar.
 absl::StatusOr<TF_Tensor*> TensorToTF(const Tensor& src);
+
+// The same for tensors in device memory (`src->device` set; `device` names the GPU): the
+// bytes are shared, never read. REQUIRES: a fixed-size dtype.
+absl::StatusOr<Tensor> DeviceTensorFromTF(const TF_Tensor* src);
+TF_Tensor* DeviceTensorToTF(const Tensor& src, const std::string& device);
+
+// Sends the graph's operations added since the last run to an open session (a closed one
+// answers the next call itself), as every run does first.
+absl::Status ExtendIfOpen(TF_Session* session);
 
 // "name:index" for an output, as a Session feeds and fetches by name.
 std::string OutputName(const TF_Output& output);

@@ -216,13 +216,6 @@ absl::Status ValidateRunArguments(const char* function, const TF_Output* inputs,
   return ValidateOutputs(outputs, noutputs, "Output");
 }
 
-// Sends the graph's new nodes to an open session (a closed one answers the call itself).
-absl::Status ExtendIfOpen(TF_Session* session) {
-  absl::MutexLock lock(&session->mu);
-  if (session->closed) return absl::OkStatus();
-  return ExtendSessionGraph(session);
-}
-
 // The names the session takes for outputs and targets.
 std::vector<std::string> OutputNames(const TF_Output* outputs, int n) {
   std::vector<std::string> names(n);
@@ -284,6 +277,20 @@ absl::Status ValidateNameLists(const char* function, const TF_DeprecatedSession*
 }
 
 }  // namespace
+
+namespace sluice {
+namespace c_api {
+
+absl::Status ExtendIfOpen(TF_Session* session) {
+  absl::MutexLock lock(&session->mu);
+  if (session->closed) return absl::OkStatus();
+  return ExtendSessionGraph(session);
+}
+
+}  // namespace c_api
+}  // namespace sluice
+
+using sluice::c_api::ExtendIfOpen;
 
 extern "C" {
 

@@ -6,6 +6,7 @@
 
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/c_api_macros.h"
+#include "tensorflow/c/sluice_device_memory.h"
 #include "tensorflow/c/tf_attrtype.h"
 #include "tensorflow/c/tf_buffer.h"
 #include "tensorflow/c/tf_datatype.h"
@@ -28,6 +29,7 @@
     !defined(TENSORFLOW_C_TF_BUFFER_H_) || !defined(TENSORFLOW_C_TF_DATATYPE_H_) ||       \
     !defined(TENSORFLOW_C_TF_ATTRTYPE_H_) || !defined(TENSORFLOW_C_C_API_MACROS_H_) ||    \
     !defined(TENSORFLOW_C_TF_FILE_STATISTICS_H_) || !defined(XLA_TSL_C_TSL_STATUS_H_) ||  \
+    !defined(TENSORFLOW_C_SLUICE_DEVICE_MEMORY_H_) ||                                     \
     !defined(TENSORFLOW_CORE_PLATFORM_CTSTRING_H_) ||                                     \
     !defined(TENSORFLOW_CORE_PLATFORM_CTSTRING_INTERNAL_H_) ||                            \
     !defined(TENSORFLOW_TSL_PLATFORM_CTSTRING_H_) ||                                      \

@@ -190,6 +190,7 @@ void TF_TensorBitcastFrom(const TF_Tensor* from, TF_DataType type, TF_Tensor* to
   to->dims.assign(new_dims, new_dims + num_new_dims);
   to->storage = from->storage;
   to->owns_strings = false;
+  to->device = from->device;
   TF_SetStatus(status, TF_OK, "");
 }
 
@@ -202,8 +203,50 @@ bool TF_TensorIsAligned(const TF_Tensor* tensor) {
 namespace sluice {
 namespace c_api {
 
+namespace {
+
+// A tensor over src's bytes, sharing them (its storage lives as long as the tensor).
+absl::StatusOr<Tensor> SharedBytesTensor(const TF_Tensor* src, const TensorShape& shape) {
+  const size_t element = TF_DataTypeSize(src->dtype);
+  if (element == 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Unsupported tensor dtype ", static_cast<int>(src->dtype)));
+  }
+  const size_t needed = element * static_cast<size_t>(shape.num_elements());
+  std::shared_ptr<TensorStorage> storage = src->storage;
+  return Tensor::FromExternalData(static_cast<DataType>(src->dtype), shape, storage->data, needed,
+                                  [storage](void*) mutable { storage.reset(); });
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> DeviceTensorFromTF(const TF_Tensor* src) {
+  TensorShape shape;
+  absl::Status shape_status = TensorShape::BuildTensorShape(src->dims, &shape);
+  if (!shape_status.ok()) return shape_status;
+  return SharedBytesTensor(src, shape);
+}
+
+TF_Tensor* DeviceTensorToTF(const Tensor& src, const std::string& device) {
+  std::vector<int64_t> dims(src.shape().dims());
+  for (int i = 0; i < src.shape().dims(); ++i) dims[i] = src.shape().dim_size(i);
+  auto* shared = new Tensor(src);
+  auto storage = std::make_shared<TensorStorage>(src.raw_data(), src.tensor_data().size(),
+                                                 [shared] { delete shared; });
+  TF_Tensor* out = MakeTensor(static_cast<TF_DataType>(src.dtype()), dims.data(),
+                              static_cast<int>(dims.size()), std::move(storage), false);
+  out->device = device;
+  return out;
+}
+
 absl::StatusOr<Tensor> TensorFromTF(const TF_Tensor* src) {
   if (src == nullptr) return absl::InvalidArgumentError("The tensor is null.");
+  if (!src->device.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("The tensor is in the memory of ", src->device,
+                     ": only a callable that feeds it on that device takes it "
+                     "(TF_SessionRunCallable)"));
+  }
   const DataType dtype = static_cast<DataType>(src->dtype);
   TensorShape shape;
   absl::Status shape_status = TensorShape::BuildTensorShape(src->dims, &shape);
@@ -258,15 +301,7 @@ absl::StatusOr<Tensor> TensorFromTF(const TF_Tensor* src) {
     return Tensor(std::move(handle));
   }
 
-  const size_t element = TF_DataTypeSize(src->dtype);
-  if (element == 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Unsupported tensor dtype ", static_cast<int>(src->dtype)));
-  }
-  const size_t needed = element * static_cast<size_t>(count);
-  std::shared_ptr<TensorStorage> storage = src->storage;
-  return Tensor::FromExternalData(dtype, shape, storage->data, needed,
-                                  [storage](void*) mutable { storage.reset(); });
+  return SharedBytesTensor(src, shape);
 }
 
 absl::StatusOr<TF_Tensor*> TensorToTF(const Tensor& src) {

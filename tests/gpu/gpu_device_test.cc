@@ -1,5 +1,5 @@
 // The GPU device on a real GPU: what the session lists, cuBLAS products against the CPU's,
-// Einsum, fused convolutions and elementwise chains, CUDA graphs,
+// Einsum, fused convolutions and elementwise chains, CUDA graphs, loops carrying lists,
 // running out of device memory, large copies, callables chaining sessions on the GPU, and
 // sessions sharing the GPU from many threads.
 // Skipped without a GPU.
@@ -427,6 +427,94 @@ TEST(GpuDeviceTest, LargeValuesCrossToTheGpuAndBackIntact) {
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_FALSE(outputs[0].SharesBufferWith(x));
   EXPECT_EQ(outputs[0].tensor_data(), x.tensor_data());
+}
+
+// A tf.while_loop that maps Tanh over the rows of x through TensorLists (as TF2 lowers a
+// TensorArray): every node in the GPU's partition, x crossing in once and the stacked rows out
+// once per step, with the CPU's values.
+std::string ListLoopGraph(int rows, int row_size) {
+  const std::string frame = "attr { key: 'frame_name' value { s: 'loop' } } ";
+  const std::string constant = frame + "attr { key: 'is_constant' value { b: true } } ";
+  const std::string list = "attr { key: 'element_dtype' value { type: DT_FLOAT } } ";
+  const std::string made = list + "attr { key: 'shape_type' value { type: DT_INT32 } } ";
+  auto node = [](const std::string& name, const std::string& op,
+                 const std::vector<std::string>& inputs, const std::string& type,
+                 const std::string& attrs) {
+    std::string text = absl::StrCat("node { name: '", name, "' op: '", op, "' ");
+    for (const std::string& input : inputs) absl::StrAppend(&text, "input: '", input, "' ");
+    if (!type.empty()) absl::StrAppend(&text, "attr { key: 'T' value { type: ", type, " } } ");
+    return absl::StrCat(text, attrs, "}\n");
+  };
+  auto int_const = [](const std::string& name, const std::string& shape,
+                      const std::string& values) {
+    return absl::StrCat("node { name: '", name,
+                        "' op: 'Const' attr { key: 'dtype' value { type: DT_INT32 } } "
+                        "attr { key: 'value' value { tensor { dtype: DT_INT32 tensor_shape { ",
+                        shape, " } ", values, " } } } }\n");
+  };
+  const std::string two = "attr { key: 'N' value { i: 2 } } ";
+  return absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
+      int_const("shape", "dim { size: 1 }", absl::StrCat("int_val: ", row_size)),
+      int_const("n", "", absl::StrCat("int_val: ", rows)), int_const("zero", "", "int_val: 0"),
+      int_const("one", "", "int_val: 1"),
+      node("in", "TensorListFromTensor", {"x", "shape"}, "", made),
+      node("reserved", "TensorListReserve", {"shape", "n"}, "", made),
+      node("enter_in", "Enter", {"in"}, "DT_VARIANT", constant),
+      node("enter_shape", "Enter", {"shape"}, "DT_INT32", constant),
+      node("enter_n", "Enter", {"n"}, "DT_INT32", constant),
+      node("enter_one", "Enter", {"one"}, "DT_INT32", constant),
+      node("enter_out", "Enter", {"reserved"}, "DT_VARIANT", frame),
+      node("enter_i", "Enter", {"zero"}, "DT_INT32", frame),
+      node("merge_out", "Merge", {"enter_out", "next_out"}, "DT_VARIANT", two),
+      node("merge_i", "Merge", {"enter_i", "next_i"}, "DT_INT32", two),
+      node("less", "Less", {"merge_i", "enter_n"}, "DT_INT32", ""),
+      node("cond", "LoopCond", {"less"}, "", ""),
+      node("switch_out", "Switch", {"merge_out", "cond"}, "DT_VARIANT", ""),
+      node("switch_i", "Switch", {"merge_i", "cond"}, "DT_INT32", ""),
+      node("row", "TensorListGetItem", {"enter_in", "switch_i:1", "enter_shape"}, "", list),
+      node("mapped", "Tanh", {"row"}, "DT_FLOAT", ""),
+      node("written", "TensorListSetItem", {"switch_out:1", "switch_i:1", "mapped"}, "", list),
+      node("body_i", "AddV2", {"switch_i:1", "enter_one"}, "DT_INT32", ""),
+      node("next_out", "NextIteration", {"written"}, "DT_VARIANT", ""),
+      node("next_i", "NextIteration", {"body_i"}, "DT_INT32", ""),
+      node("exit_out", "Exit", {"switch_out"}, "DT_VARIANT", ""),
+      node("stacked", "TensorListStack", {"exit_out", "shape"}, "", list));
+}
+
+TEST(GpuDeviceTest, LoopsCarryingListsRunOnTheGpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  const GraphDef graph = ParseGraphOrDie(ListLoopGraph(7, 33));
+  const std::vector<std::pair<std::string, Tensor>> feeds = {
+      {"x", RandomTensor(DT_FLOAT, TensorShape({7, 33}), 11, -3, 3)}};
+  const std::vector<Tensor> cpu = RunOn(graph, kCpu, feeds, {"stacked"});
+  auto session = NewSessionOrDie();
+  ASSERT_TRUE(session->Create(graph).ok());
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> gpu;
+  absl::Status s = session->Run(options, feeds, {"stacked"}, {}, &gpu, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  for (const GraphDef& partition : metadata.partition_graphs()) {
+    for (const NodeDef& node : partition.node()) {
+      if (absl::StartsWith(node.op(), "TensorList") || node.name() == "mapped") {
+        EXPECT_TRUE(absl::StrContains(node.device(), "GPU"))
+            << node.name() << " on " << node.device();
+      }
+    }
+  }
+  ExpectClose(cpu[0], gpu[0], 1e-6, 1e-6, "list loop");
+
+  auto device = GpuPhysicalDevice::GetOrCreate(0, GpuPhysicalDevice::Options());
+  ASSERT_TRUE(device.ok()) << device.status();
+  const GpuDeviceContext::CopyCounts before = (*device)->copy_counts();
+  s = session->Run(feeds, {"stacked"}, {}, &gpu);
+  ASSERT_TRUE(s.ok()) << s;
+  const GpuDeviceContext::CopyCounts after = (*device)->copy_counts();
+  ExpectClose(cpu[0], gpu[0], 1e-6, 1e-6, "list loop, second step");
+  EXPECT_EQ(after.host_to_device - before.host_to_device, 1);
+  EXPECT_EQ(after.device_to_host - before.device_to_host, 1);
 }
 
 // Device-resident data (CallableOptions.feed_devices/fetch_devices): one session's output on
