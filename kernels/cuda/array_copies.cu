@@ -3,9 +3,10 @@
 // indexed slices,
 // Select's choice between two operands and OneHot's rows. See array_launch.h.
 //
-// They copy by element size only, so one instantiation per size serves every dtype. The
-// gather reads scattered addresses when a transpose moves the innermost dim; a tiled
-// shared-memory transpose would make those reads coalesced too (not done yet).
+// They copy by element size only, so one instantiation per size serves every dtype. A view
+// that moves the innermost dim (a transpose) goes through shared memory in tiles
+// (TiledTransposeView), so that its reads are as contiguous as its writes; other views are
+// gathered one element per thread.
 #include <cstdint>
 #include <cstring>
 
@@ -48,11 +49,59 @@ __global__ void StridedGatherKernel(const U* src, U* dst, StridedView view) {
   for (I i = static_cast<I>(GridStart()); i < n; i += stride) dst[i] = src[view.Offset(i)];
 }
 
+// Rows of threads per tile: each thread moves kTile / kTileRows elements of a tile each way.
+constexpr int kTileRows = 8;
+
+// One block per tile (looping over tiles past the grid): threadIdx.x walks the tile's rows on
+// the read (source stride 1) and its columns on the write (output stride 1). The padding
+// column keeps the column-wise reads of the shared tile free of bank conflicts.
+template <typename U>
+__global__ void TiledTransposeKernel(const U* src, U* dst, TiledTransposeView view) {
+  constexpr int kTile = TiledTransposeView::kTile;
+  __shared__ U tile[kTile][kTile + 1];
+  const int64_t per_batch = view.row_tiles * view.col_tiles;
+  const int64_t tiles = view.num_tiles();
+  for (int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const int64_t batch = t / per_batch;
+    const int64_t in_batch = t - batch * per_batch;
+    const int64_t row0 = in_batch / view.col_tiles * kTile;
+    const int64_t col0 = in_batch % view.col_tiles * kTile;
+    int64_t src_base;
+    int64_t out_base;
+    view.BatchOffsets(batch, &src_base, &out_base);
+    const int64_t read_row = row0 + threadIdx.x;
+    for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+      const int64_t col = col0 + j;
+      if (read_row < view.rows && col < view.cols) {
+        tile[j][threadIdx.x] = src[src_base + read_row + col * view.col_src_stride];
+      }
+    }
+    __syncthreads();
+    const int64_t write_col = col0 + threadIdx.x;
+    for (int j = threadIdx.y; j < kTile; j += kTileRows) {
+      const int64_t row = row0 + j;
+      if (row < view.rows && write_col < view.cols) {
+        dst[out_base + row * view.row_out_stride + write_col] = tile[threadIdx.x][j];
+      }
+    }
+    __syncthreads();  // the tile is refilled by the next iteration
+  }
+}
+
 template <typename U>
 void StridedGather(const void* src, void* dst, const StridedView& view, CUstream_st* stream) {
-  const unsigned blocks = BlocksFor(view.num_elements);
   const U* s = static_cast<const U*>(src);
   U* d = static_cast<U*>(dst);
+  TiledTransposeView tiled;
+  if (MakeTiledTransposeView(view, &tiled)) {
+    constexpr int64_t kMaxTileBlocks = 1 << 16;
+    const int64_t tiles = tiled.num_tiles();
+    const unsigned blocks = static_cast<unsigned>(tiles < kMaxTileBlocks ? tiles : kMaxTileBlocks);
+    TiledTransposeKernel<U>
+        <<<blocks, dim3(TiledTransposeView::kTile, kTileRows), 0, stream>>>(s, d, tiled);
+    return;
+  }
+  const unsigned blocks = BlocksFor(view.num_elements);
   if (view.fits_int32) {
     StridedGatherKernel<U, int32_t><<<blocks, kBlockThreads, 0, stream>>>(s, d, view);
   } else {

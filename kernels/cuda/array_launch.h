@@ -17,7 +17,8 @@ namespace cuda {
 
 // dst[i] = src[view.Offset(i)] for i < view.num_elements, elements of element_bytes bytes
 // (1, 2, 4, 8 or 16; false, launching nothing, for any other size). src points at the
-// view's element 0; dst does not overlap the source.
+// view's element 0; dst does not overlap the source. A transpose that moves the innermost
+// dim (MakeTiledTransposeView) is copied in shared-memory tiles.
 bool LaunchStridedGather(int element_bytes, const void* src, void* dst, const StridedView& view,
                          CUstream_st* stream);
 

@@ -108,7 +108,11 @@ TEST_F(ArrayOpsGpuTest, Transpose) {
     std::vector<int32_t> perm;
   };
   const std::vector<Case> cases = {
-      {TensorShape({37, 53}), {1, 0}},
+      {TensorShape({37, 53}), {1, 0}},              // tiled: partial tiles along both dims
+      {TensorShape({64, 96}), {1, 0}},              // tiled: whole tiles
+      {TensorShape({3, 40, 70}), {0, 2, 1}},        // tiled, a batch dim
+      {TensorShape({2, 33, 5, 40}), {0, 3, 2, 1}},  // tiled, batch dims on both sides
+      {TensorShape({9, 2, 65}), {2, 1, 0}},         // tiled, a batch dim between
       {TensorShape({2, 3, 4}), {0, 2, 1}},
       {TensorShape({2, 3, 4}), {2, 0, 1}},
       {TensorShape({1, 5, 1, 7}), {3, 1, 2, 0}},  // size-1 dims dropped

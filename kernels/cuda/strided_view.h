@@ -41,6 +41,92 @@ struct StridedView {
   }
 };
 
+// TiledTransposeView: a StridedView that moves the output's innermost dim (it reads the source
+// with a stride other than 1, 0 or -1) while another dim, the "row" dim, reads it with stride
+// 1: a transpose. Copied tile by tile through shared memory (kTile x kTile elements: rows
+// along the row dim, columns along the innermost dim), each tile read along its rows and
+// written along its columns, so that both the reads and the writes are contiguous; the
+// plain gather reads one scattered address per element instead. The other dims are batches
+// of such matrices.
+struct TiledTransposeView {
+  static constexpr int kTile = 32;
+  static constexpr int kMaxBatchDims = StridedView::kMaxDims - 2;
+  // Both tile dims must be at least this long for tiles to pay for their idle threads.
+  static constexpr int64_t kMinDim = 8;
+
+  int64_t rows = 1;            // the row dim's size; its source stride is 1
+  int64_t row_out_stride = 1;  // its output stride
+  int64_t cols = 1;            // the innermost dim's size; its output stride is 1
+  int64_t col_src_stride = 1;  // its source stride
+  int batch_rank = 0;
+  int64_t batch_dims[kMaxBatchDims] = {};
+  int64_t batch_src_strides[kMaxBatchDims] = {};
+  int64_t batch_out_strides[kMaxBatchDims] = {};
+  int64_t batches = 1;
+  int64_t row_tiles = 1;  // ceil(rows / kTile)
+  int64_t col_tiles = 1;  // ceil(cols / kTile)
+
+  SLUICE_HOST_DEVICE int64_t num_tiles() const { return batches * row_tiles * col_tiles; }
+
+  // The source and output offsets of element (row 0, column 0) of batch b (0 <= b < batches).
+  SLUICE_HOST_DEVICE void BatchOffsets(int64_t b, int64_t* src, int64_t* out) const {
+    int64_t s = 0;
+    int64_t o = 0;
+    for (int d = batch_rank - 1; d >= 0; --d) {
+      const int64_t coord = b % batch_dims[d];
+      b /= batch_dims[d];
+      s += coord * batch_src_strides[d];
+      o += coord * batch_out_strides[d];
+    }
+    *src = s;
+    *out = o;
+  }
+};
+
+// Fills *tiled from `view` when it is such a transpose with both tile dims at least kMinDim
+// (the longest stride-1 dim is the row dim); false, leaving *tiled unspecified, otherwise.
+inline bool MakeTiledTransposeView(const StridedView& view, TiledTransposeView* tiled) {
+  const int last = view.rank - 1;
+  const int64_t col_stride = view.strides[last];
+  if (last < 1 || col_stride == 1 || col_stride == 0 || col_stride == -1 ||
+      view.dims[last] < TiledTransposeView::kMinDim) {
+    return false;
+  }
+  int row_dim = -1;
+  for (int d = 0; d < last; ++d) {
+    if (view.strides[d] == 1 && (row_dim < 0 || view.dims[d] > view.dims[row_dim])) row_dim = d;
+  }
+  if (row_dim < 0 || view.dims[row_dim] < TiledTransposeView::kMinDim) return false;
+  constexpr int64_t kTile = TiledTransposeView::kTile;
+  int64_t out_stride = 1;  // the output is dense, row-major in view's dims
+  tiled->batch_rank = 0;
+  tiled->batches = 1;
+  int64_t batch_out[TiledTransposeView::kMaxBatchDims];
+  for (int d = last; d >= 0; --d) {
+    if (d == last) {
+      tiled->cols = view.dims[d];
+      tiled->col_src_stride = col_stride;
+    } else if (d == row_dim) {
+      tiled->rows = view.dims[d];
+      tiled->row_out_stride = out_stride;
+    } else {
+      batch_out[d] = out_stride;
+    }
+    out_stride *= view.dims[d];
+  }
+  for (int d = 0; d < last; ++d) {
+    if (d == row_dim) continue;
+    const int k = tiled->batch_rank++;
+    tiled->batch_dims[k] = view.dims[d];
+    tiled->batch_src_strides[k] = view.strides[d];
+    tiled->batch_out_strides[k] = batch_out[d];
+    tiled->batches *= view.dims[d];
+  }
+  tiled->row_tiles = (tiled->rows + kTile - 1) / kTile;
+  tiled->col_tiles = (tiled->cols + kTile - 1) / kTile;
+  return true;
+}
+
 // PaddedView: an output that surrounds an input with a constant (Pad, PadV2) or with the
 // input's mirror image (MirrorPad), as a GPU thread sees it: output element i is input element
 // Source(i), or the constant where Source is -1. Dims are the kernel's merged ones

@@ -53,6 +53,121 @@ TEST(StridedViewTest, TransposeTileReverseAndBroadcastOffsets) {
   ExpectOffsets({2, 2, 2, 2, 2, 2, 2, 2}, {1, 2, 4, 8, 16, 32, 64, 128});  // 8 dims reversed
 }
 
+// Where each output element of a tiled transpose comes from, by walking the tiles as
+// TiledTransposeKernel does (a tile read along its rows into tile[column][row], written along
+// its columns); -1 for an element no tile writes, -2 for one written twice.
+std::vector<int64_t> TiledSources(const TiledTransposeView& v, int64_t num_elements) {
+  constexpr int64_t kTile = TiledTransposeView::kTile;
+  std::vector<int64_t> sources(num_elements, -1);
+  for (int64_t t = 0; t < v.num_tiles(); ++t) {
+    const int64_t per_batch = v.row_tiles * v.col_tiles;
+    const int64_t batch = t / per_batch;
+    const int64_t row0 = t % per_batch / v.col_tiles * kTile;
+    const int64_t col0 = t % per_batch % v.col_tiles * kTile;
+    int64_t src_base;
+    int64_t out_base;
+    v.BatchOffsets(batch, &src_base, &out_base);
+    int64_t tile[kTile][kTile];
+    for (int64_t x = 0; x < kTile; ++x) {
+      for (int64_t j = 0; j < kTile; ++j) {
+        const int64_t row = row0 + x;
+        const int64_t col = col0 + j;
+        if (row < v.rows && col < v.cols) tile[j][x] = src_base + row + col * v.col_src_stride;
+      }
+    }
+    for (int64_t x = 0; x < kTile; ++x) {
+      for (int64_t j = 0; j < kTile; ++j) {
+        const int64_t row = row0 + j;
+        const int64_t col = col0 + x;
+        if (row >= v.rows || col >= v.cols) continue;
+        int64_t& slot = sources[out_base + row * v.row_out_stride + col];
+        slot = slot == -1 ? tile[x][j] : -2;
+      }
+    }
+  }
+  return sources;
+}
+
+// The view of Transpose(x, perm) for x of `dims`, merged as StridedCopy would leave it (these
+// cases merge nothing).
+StridedView TransposeView(const std::vector<int64_t>& dims, const std::vector<int>& perm) {
+  std::vector<int64_t> in_strides(dims.size(), 1);
+  for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) {
+    in_strides[d] = in_strides[d + 1] * dims[d + 1];
+  }
+  std::vector<int64_t> out_dims;
+  std::vector<int64_t> strides;
+  for (int p : perm) {
+    out_dims.push_back(dims[p]);
+    strides.push_back(in_strides[p]);
+  }
+  StridedView view;
+  EXPECT_TRUE(
+      MakeStridedView(out_dims.data(), strides.data(), static_cast<int>(perm.size()), &view));
+  return view;
+}
+
+void ExpectTiledLikeTheGather(const StridedView& view) {
+  TiledTransposeView tiled;
+  ASSERT_TRUE(MakeTiledTransposeView(view, &tiled));
+  const std::vector<int64_t> expected =
+      WalkOffsets(std::vector<int64_t>(view.dims, view.dims + view.rank),
+                  std::vector<int64_t>(view.strides, view.strides + view.rank));
+  const std::vector<int64_t> sources = TiledSources(tiled, view.num_elements);
+  for (int64_t i = 0; i < view.num_elements; ++i) {
+    ASSERT_EQ(sources[i], expected[i]) << "output element " << i;
+  }
+}
+
+TEST(TiledTransposeViewTest, TilesCopyEveryElementFromWhereTheGatherReadsIt) {
+  ExpectTiledLikeTheGather(TransposeView({37, 53}, {1, 0}));                   // edges of both dims
+  ExpectTiledLikeTheGather(TransposeView({64, 32}, {1, 0}));                   // whole tiles
+  ExpectTiledLikeTheGather(TransposeView({3, 40, 70}, {0, 2, 1}));             // a batch
+  ExpectTiledLikeTheGather(TransposeView({2, 33, 5, 40}, {0, 3, 2, 1}));       // batches both sides
+  ExpectTiledLikeTheGather(TransposeView({9, 2, 65}, {2, 1, 0}));              // batch between
+  ExpectTiledLikeTheGather(TransposeView({4, 3, 2, 17, 9}, {4, 2, 1, 0, 3}));  // 3 batch dims
+  // A reversed transpose and a broadcast batch (strides of Tile and BroadcastTo views).
+  const int64_t reversed_dims[] = {40, 33};
+  const int64_t reversed_strides[] = {1, -40};
+  StridedView reversed;
+  ASSERT_TRUE(MakeStridedView(reversed_dims, reversed_strides, 2, &reversed));
+  ExpectTiledLikeTheGather(reversed);
+  const int64_t broadcast_dims[] = {4, 20, 30};
+  const int64_t broadcast_strides[] = {0, 1, 20};
+  StridedView broadcast;
+  ASSERT_TRUE(MakeStridedView(broadcast_dims, broadcast_strides, 3, &broadcast));
+  ExpectTiledLikeTheGather(broadcast);
+}
+
+TEST(TiledTransposeViewTest, OnlyTransposesOfLongEnoughDimsAreTiled) {
+  TiledTransposeView tiled;
+  // The innermost dim read contiguously, reversed or broadcast: the gather is coalesced.
+  EXPECT_FALSE(MakeTiledTransposeView(TransposeView({40, 50}, {0, 1}), &tiled));
+  const int64_t dims[] = {40, 50};
+  for (int64_t last_stride : {-1, 0}) {
+    const int64_t strides[] = {1, last_stride};
+    StridedView view;
+    ASSERT_TRUE(MakeStridedView(dims, strides, 2, &view));
+    EXPECT_FALSE(MakeTiledTransposeView(view, &tiled)) << last_stride;
+  }
+  // No dim read with stride 1 (every third column of a transpose).
+  const int64_t every_third[] = {3, 150};
+  StridedView strided;
+  ASSERT_TRUE(MakeStridedView(dims, every_third, 2, &strided));
+  EXPECT_FALSE(MakeTiledTransposeView(strided, &tiled));
+  // Tile dims shorter than kMinDim, and a single dim.
+  EXPECT_FALSE(MakeTiledTransposeView(TransposeView({5, 300}, {1, 0}), &tiled));
+  EXPECT_FALSE(MakeTiledTransposeView(TransposeView({300, 5}, {1, 0}), &tiled));
+  EXPECT_FALSE(MakeTiledTransposeView(TransposeView({300}, {0}), &tiled));
+  // The longest stride-1 dim is the row dim.
+  EXPECT_TRUE(MakeTiledTransposeView(TransposeView({37, 53}, {1, 0}), &tiled));
+  EXPECT_EQ(tiled.rows, 53);
+  EXPECT_EQ(tiled.cols, 37);
+  EXPECT_EQ(tiled.row_out_stride, 37);
+  EXPECT_EQ(tiled.col_src_stride, 53);
+  EXPECT_EQ(tiled.num_tiles(), 4);
+}
+
 TEST(StridedViewTest, RefusesNoDimsAndMoreThanEight) {
   StridedView view;
   const int64_t dims[9] = {2, 2, 2, 2, 2, 2, 2, 2, 2};
