@@ -1,6 +1,7 @@
-// Whole fixture models (tests/fixtures, frozen by TensorFlow) and the bundled digits CNN on a
-// GPU: the session places what has GPU kernels there, and the outputs stay within each
-// model's TensorFlow tolerance. Skipped without a GPU.
+// Whole fixture models (tests/fixtures, frozen by TensorFlow), the control-flow models
+// (tests/control_flow: v1 and v2 loops, Keras' recurrent layers over TensorLists, TensorArrays)
+// and the bundled digits CNN on a GPU: the session places what has GPU kernels there, and the
+// outputs stay within each model's TensorFlow tolerance. Skipped without a GPU.
 #include <string>
 #include <vector>
 
@@ -17,8 +18,9 @@ namespace {
 
 using fixtures::FixtureModel;
 
-// How many nodes of `model`'s graph run on the GPU in a step (from the partition graphs).
-int NodesOnGpu(const FixtureModel& model, const GraphDef& graph) {
+// How many nodes of `model`'s graph run on the GPU in a step (from the partition graphs), and
+// how many of those are list ops (TensorList*).
+int NodesOnGpu(const FixtureModel& model, const GraphDef& graph, int* lists_on_gpu = nullptr) {
   auto session = gpu_test::NewSessionOrDie(SessionOptions());
   EXPECT_TRUE(session->Create(graph).ok());
   std::vector<std::pair<std::string, Tensor>> feeds;
@@ -36,11 +38,15 @@ int NodesOnGpu(const FixtureModel& model, const GraphDef& graph) {
   const absl::Status s = session->Run(options, feeds, fetches, {}, &outputs, &metadata);
   EXPECT_TRUE(s.ok()) << model.name << ": " << s;
   int on_gpu = 0;
+  int lists = 0;
   for (const GraphDef& partition : metadata.partition_graphs()) {
     for (const NodeDef& node : partition.node()) {
-      on_gpu += absl::StrContains(node.device(), "GPU") && node.op()[0] != '_';
+      if (!absl::StrContains(node.device(), "GPU") || node.op()[0] == '_') continue;
+      ++on_gpu;
+      lists += absl::StartsWith(node.op(), "TensorList");
     }
   }
+  if (lists_on_gpu != nullptr) *lists_on_gpu = lists;
   return on_gpu;
 }
 
@@ -58,6 +64,28 @@ TEST(GpuModelsTest, FixtureModelsGiveTensorFlowsOutputsOnTheGpu) {
       EXPECT_GT(on_gpu, 0);
     }
     std::printf("[ GPU      ] %s: %d nodes on the GPU\n", model.name.c_str(), on_gpu);
+  }
+}
+
+// The control-flow issue's models: each loop, its lists included, runs where its kernels are
+// (a Keras LSTM's whole loop on the GPU), with TensorFlow's outputs.
+TEST(GpuModelsTest, ControlFlowModelsGiveTensorFlowsOutputsOnTheGpu) {
+  SLUICE_SKIP_WITHOUT_GPU();
+  std::vector<FixtureModel> models;
+  ASSERT_TRUE(fixtures::ReadFixtureManifest("tests/control_flow", &models).ok());
+  ASSERT_GE(models.size(), 10u);
+  for (const FixtureModel& model : models) {
+    SCOPED_TRACE(model.name);
+    GraphDef graph;
+    ASSERT_TRUE(ReadBinaryProtoFile(model.pb_path, &graph).ok());
+    fixtures::ExpectGraphMatchesTensorFlow(model, graph, model.name + " (GPU)");
+    int lists_on_gpu = 0;
+    const int on_gpu = NodesOnGpu(model, graph, &lists_on_gpu);
+    if (model.name == "keras_lstm_lowered") {
+      EXPECT_GT(lists_on_gpu, 0);
+    }
+    std::printf("[ GPU      ] %s: %d nodes on the GPU, %d of them list ops\n", model.name.c_str(),
+                on_gpu, lists_on_gpu);
   }
 }
 
