@@ -22,7 +22,6 @@ namespace {
 
 using fake_gpu::IntConst;
 using fake_gpu::IntVector;
-using fake_gpu::kCpu;
 using fake_gpu::kGpu;
 using fake_gpu::LoopNode;
 using fake_gpu::MakeSession;
@@ -297,27 +296,46 @@ TEST(GpuListOpsTest, EveryListKernelMovesTheRightRowsOnTheGpu) {
   }
 }
 
-// int32 lists stay on the CPU, as int32 values stay in host memory on GPUs; the list kernels
-// that never touch an element (Length) run on the GPU for any list.
-TEST(GpuListOpsTest, Int32ListsStayOnTheCpu) {
-  auto session = MakeSession(/*num_gpus=*/1, /*soft_placement=*/true);
-  absl::Status s = session->Create(
-      ParseGraph(absl::StrCat(IntVector("shape", {2}), IntConst("three", 3),
-                              LoopNode("reserved", "TensorListReserve", {"shape", "three"}, "",
-                                       "attr { key: 'element_dtype' value { type: DT_INT32 } } " +
-                                           std::string(kInt32Shape)),
-                              LoopNode("length", "TensorListLength", {"reserved"}, ""))));
+// int32 lists run on the GPU with their elements in host memory, as every int32 value there:
+// no copy either way. The list kernels that never touch an element (Length) take any list.
+TEST(GpuListOpsTest, Int32ListsKeepTheirElementsInHostMemoryOnTheGpu) {
+  auto session = MakeSession();
+  const std::string int32_list =
+      absl::StrCat("attr { key: 'element_dtype' value { type: DT_INT32 } } ", kInt32Shape);
+  absl::Status s = session->Create(ParseGraph(absl::StrCat(
+      "node { name: 'item' op: 'Placeholder' attr { key: 'dtype' value { type: DT_INT32 } } }\n",
+      IntVector("shape", {2}), IntConst("three", 3), IntConst("one", 1),
+      LoopNode("reserved", "TensorListReserve", {"shape", "three"}, "", int32_list),
+      LoopNode("set", "TensorListSetItem", {"reserved", "one", "item"}, "",
+               "attr { key: 'element_dtype' value { type: DT_INT32 } }"),
+      LoopNode("stacked", "TensorListStack", {"set", "shape"}, "",
+               "attr { key: 'element_dtype' value { type: DT_INT32 } }"),
+      LoopNode("length", "TensorListLength", {"set"}, ""))));
   ASSERT_TRUE(s.ok()) << s;
+  Tensor item(DT_INT32, TensorShape({2}));
+  item.flat<int32_t>()(0) = 7;
+  item.flat<int32_t>()(1) = -4;
   RunOptions options;
   options.set_output_partition_graphs(true);
   RunMetadata metadata;
   std::vector<Tensor> outputs;
-  s = session->Run(options, {}, {"length"}, {}, &outputs, &metadata);
+  s = session->Run(options, {{"item", item}}, {"stacked", "length"}, {}, &outputs, &metadata);
   ASSERT_TRUE(s.ok()) << s;
-  EXPECT_EQ(outputs[0].scalar<int32_t>()(), 3);
+  CopiesMade copies;
+  s = session->Run({{"item", item}}, {"stacked", "length"}, {}, &outputs);
+  copies.Stop();
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(outputs[0].shape(), TensorShape({3, 2}));
+  const std::vector<int32_t> expected = {0, 0, 7, -4, 0, 0};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(outputs[0].flat<int32_t>()(i), expected[i]) << i;
+  EXPECT_EQ(outputs[1].scalar<int32_t>()(), 3);
+  EXPECT_EQ(copies.host_to_device, 0);
+  EXPECT_EQ(copies.device_to_host, 0);
+  EXPECT_EQ(copies.device_to_device, 0);
   const std::map<std::string, std::string> placed = Placement(metadata);
-  EXPECT_EQ(placed.at("reserved"), kCpu);
-  EXPECT_EQ(placed.at("length"), kGpu);
+  for (const char* node : {"reserved", "set", "stacked", "length"}) {
+    EXPECT_EQ(placed.at(node), kGpu) << node;
+  }
 }
 
 }  // namespace

@@ -24,7 +24,20 @@ void ZeroElementRange(Tensor* dst, int64_t at, int64_t n) {
   std::memset(static_cast<char*>(dst->raw_data()) + at * size, 0, n * size);
 }
 
-GpuDeviceContext* ElementGpu(OpKernelContext* ctx) { return ctx->device()->gpu_device_context(); }
+GpuDeviceContext* ElementGpu(OpKernelContext* ctx) {
+  GpuDeviceContext* gpu = ctx->device()->gpu_device_context();
+  if (gpu == nullptr) return nullptr;
+  // On a GPU the elements are in device memory unless the kernel's registration keeps every
+  // argument in host memory (int32 lists; kernels that touch no element need no answer).
+  const OpKernel& kernel = ctx->op_kernel();
+  for (MemoryType t : kernel.input_memory_types()) {
+    if (t == DEVICE_MEMORY) return gpu;
+  }
+  for (MemoryType t : kernel.output_memory_types()) {
+    if (t == DEVICE_MEMORY) return gpu;
+  }
+  return nullptr;
+}
 
 namespace {
 

@@ -21,7 +21,10 @@ namespace sluice {
 class GpuDeviceContext;
 
 // The GPU whose memory holds the elements `ctx`'s kernel reads and writes: its device's, when
-// it runs on a GPU; null (host memory) on the CPU.
+// it runs on a GPU with an argument in device memory; null (host memory) on the CPU and for a
+// GPU kernel registered with every argument in host memory (int32 lists, as TensorFlow keeps
+// int32 values on the host; list makers and kernels that touch no element, whose lists then
+// say host memory until an element is set, which moves nothing).
 GpuDeviceContext* ElementGpu(OpKernelContext* ctx);
 
 // n elements of `src` from element `src_at` to `dst` from element `dst_at`. REQUIRES: the

@@ -696,61 +696,64 @@ REGISTER_KERNEL_BUILDER(Name("TensorListConcatV2").Device(DEVICE_CPU), TensorLis
 
 // GPUs, with TensorFlow's memory types: the integer arguments in host memory (and the list, a
 // DT_VARIANT, which is host memory on every device: runtime/framework/memory_types.h), the
-// elements in device memory. Kernels that touch
-// elements are registered for the element dtypes GPUs keep in device memory; int32 lists stay
-// on the CPU, as Sluice keeps int32 in host memory on GPUs. Length, ElementShape and Resize
-// never touch an element, and take any list (they have no element_dtype).
+// elements in device memory for the element dtypes a GPU keeps there. int32 lists have their
+// elements in host memory on GPUs too, as every int32 value there (ElementGpu in
+// element_rows.h follows the memory types). Length, ElementShape and Resize never touch an
+// element, and take any list (they have no element_dtype).
 #define SLUICE_LIST_ON_GPU(op) \
   Name(op).Device(DEVICE_GPU).TypeConstraint("element_dtype", array_internal::GpuArrayTypes())
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("EmptyTensorList")
-                            .HostMemory("element_shape")
-                            .HostMemory("max_num_elements"),
-                        NewTensorListOp);
-REGISTER_KERNEL_BUILDER(
-    SLUICE_LIST_ON_GPU("TensorListReserve").HostMemory("element_shape").HostMemory("num_elements"),
-    NewTensorListOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListFromTensor").HostMemory("element_shape"),
-                        TensorListFromTensorOp);
-REGISTER_KERNEL_BUILDER(
-    SLUICE_LIST_ON_GPU("TensorListSplit").HostMemory("element_shape").HostMemory("lengths"),
-    TensorListSplitOp);
+#define SLUICE_INT32_LIST_ON_GPU(op) \
+  Name(op).Device(DEVICE_GPU).TypeConstraint<int32_t>("element_dtype")
+// A kernel's registrations for both: `host_args` (a chain of .HostMemory calls) for both,
+// `element_args` in host memory for int32 lists.
+#define SLUICE_REGISTER_LIST_ON_GPU(op, kernel, host_args, element_args) \
+  REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU(op) host_args, kernel);     \
+  REGISTER_KERNEL_BUILDER(SLUICE_INT32_LIST_ON_GPU(op) host_args element_args, kernel)
+SLUICE_REGISTER_LIST_ON_GPU("EmptyTensorList", NewTensorListOp,
+                            .HostMemory("element_shape").HostMemory("max_num_elements"), );
+SLUICE_REGISTER_LIST_ON_GPU("TensorListReserve", NewTensorListOp,
+                            .HostMemory("element_shape").HostMemory("num_elements"), );
+SLUICE_REGISTER_LIST_ON_GPU("TensorListFromTensor", TensorListFromTensorOp,
+                            .HostMemory("element_shape"), .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListSplit", TensorListSplitOp,
+                            .HostMemory("element_shape").HostMemory("lengths"),
+                            .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListGetItem", TensorListGetItemOp,
+                            .HostMemory("index").HostMemory("element_shape"), .HostMemory("item"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListSetItem", TensorListSetItemOp, .HostMemory("index"),
+                            .HostMemory("item"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListPushBack", TensorListPushBackOp, , .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListPopBack", TensorListPopBackOp, .HostMemory("element_shape"),
+                            .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListStack", TensorListStackOp, .HostMemory("element_shape"),
+                            .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListGather", TensorListGatherOp,
+                            .HostMemory("indices").HostMemory("element_shape"),
+                            .HostMemory("values"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListScatter", TensorListScatterOp,
+                            .HostMemory("indices").HostMemory("element_shape"),
+                            .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU(
+    "TensorListScatterV2", TensorListScatterOp,
+    .HostMemory("indices").HostMemory("element_shape").HostMemory("num_elements"),
+    .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU("TensorListScatterIntoExistingList",
+                            TensorListScatterIntoExistingListOp, .HostMemory("indices"),
+                            .HostMemory("tensor"));
+SLUICE_REGISTER_LIST_ON_GPU(
+    "TensorListConcatV2", TensorListConcatV2Op,
+    .HostMemory("element_shape").HostMemory("leading_dims").HostMemory("lengths"),
+    .HostMemory("tensor"));
+#undef SLUICE_REGISTER_LIST_ON_GPU
+#undef SLUICE_INT32_LIST_ON_GPU
+#undef SLUICE_LIST_ON_GPU
 REGISTER_KERNEL_BUILDER(Name("TensorListLength").Device(DEVICE_GPU).HostMemory("length"),
                         TensorListLengthOp);
 REGISTER_KERNEL_BUILDER(
     Name("TensorListElementShape").Device(DEVICE_GPU).HostMemory("element_shape"),
     TensorListElementShapeOp);
-REGISTER_KERNEL_BUILDER(
-    SLUICE_LIST_ON_GPU("TensorListGetItem").HostMemory("index").HostMemory("element_shape"),
-    TensorListGetItemOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListSetItem").HostMemory("index"),
-                        TensorListSetItemOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListPushBack"), TensorListPushBackOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListPopBack").HostMemory("element_shape"),
-                        TensorListPopBackOp);
 REGISTER_KERNEL_BUILDER(Name("TensorListResize").Device(DEVICE_GPU).HostMemory("size"),
                         TensorListResizeOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListStack").HostMemory("element_shape"),
-                        TensorListStackOp);
-REGISTER_KERNEL_BUILDER(
-    SLUICE_LIST_ON_GPU("TensorListGather").HostMemory("indices").HostMemory("element_shape"),
-    TensorListGatherOp);
-REGISTER_KERNEL_BUILDER(
-    SLUICE_LIST_ON_GPU("TensorListScatter").HostMemory("indices").HostMemory("element_shape"),
-    TensorListScatterOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListScatterV2")
-                            .HostMemory("indices")
-                            .HostMemory("element_shape")
-                            .HostMemory("num_elements"),
-                        TensorListScatterOp);
-REGISTER_KERNEL_BUILDER(
-    SLUICE_LIST_ON_GPU("TensorListScatterIntoExistingList").HostMemory("indices"),
-    TensorListScatterIntoExistingListOp);
-REGISTER_KERNEL_BUILDER(SLUICE_LIST_ON_GPU("TensorListConcatV2")
-                            .HostMemory("element_shape")
-                            .HostMemory("leading_dims")
-                            .HostMemory("lengths"),
-                        TensorListConcatV2Op);
-#undef SLUICE_LIST_ON_GPU
 
 }  // namespace
 }  // namespace sluice
