@@ -296,6 +296,88 @@ TEST(GpuListOpsTest, EveryListKernelMovesTheRightRowsOnTheGpu) {
   }
 }
 
+// TF1's TensorArrays on the GPU: the array's ops stay together there (the resource's
+// colocation), its values in device memory, its lengths and size in host memory.
+TEST(GpuListOpsTest, TensorArraysKeepTheirValuesOnTheGpu) {
+  constexpr int kRows = 3;
+  auto session = MakeSession();
+  const std::string dtype = "attr { key: 'dtype' value { type: DT_FLOAT } }";
+  const std::string t = "attr { key: 'T' value { type: DT_FLOAT } }";
+  absl::Status s = session->Create(ParseGraph(absl::StrCat(
+      "node { name: 'x' op: 'Placeholder' attr { key: 'dtype' value { type: DT_FLOAT } } }\n",
+      IntConst("size", kRows), IntVector("all", {0, 1, 2}), IntVector("some", {2, 0}),
+      IntConst("one", 1),
+      LoopNode("array", "TensorArrayV3", {"size"}, "",
+               dtype + " attr { key: 'clear_after_read' value { b: false } }"),
+      LoopNode("scattered", "TensorArrayScatterV3", {"array", "all", "x", "array:1"}, "", t),
+      LoopNode("read", "TensorArrayReadV3", {"array", "one", "scattered"}, "", dtype),
+      LoopNode("gathered", "TensorArrayGatherV3", {"array", "some", "scattered"}, "", dtype),
+      LoopNode("concat", "TensorArrayConcatV3", {"array", "scattered"}, "", dtype),
+      LoopNode("length", "TensorArraySizeV3", {"array", "scattered"}, ""))));
+  ASSERT_TRUE(s.ok()) << s;
+  const Tensor x = Rows(kRows);
+  const std::vector<std::string> fetches = {"read", "gathered", "concat", "concat:1", "length"};
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  s = session->Run(options, {{"x", x}}, fetches, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  CopiesMade copies;
+  s = session->Run({{"x", x}}, fetches, {}, &outputs);
+  copies.Stop();
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(outputs.size(), 5u);
+  for (int c = 0; c < kRowSize; ++c) {
+    EXPECT_EQ(outputs[0].flat<float>()(c), x.matrix<float>()(1, c)) << c;
+    EXPECT_EQ(outputs[1].matrix<float>()(0, c), x.matrix<float>()(2, c)) << c;
+    EXPECT_EQ(outputs[1].matrix<float>()(1, c), x.matrix<float>()(0, c)) << c;
+  }
+  // Concat of rows of [kRowSize] elements: each a vector, so their elements end to end.
+  ASSERT_EQ(outputs[2].shape(), TensorShape({kRows * kRowSize}));
+  for (int i = 0; i < kRows * kRowSize; ++i) {
+    EXPECT_EQ(outputs[2].flat<float>()(i), x.flat<float>()(i)) << i;
+  }
+  for (int i = 0; i < kRows; ++i) EXPECT_EQ(outputs[3].flat<int64_t>()(i), kRowSize);
+  EXPECT_EQ(outputs[4].scalar<int32_t>()(), kRows);
+  // x, and the new array's zero flow.
+  EXPECT_EQ(copies.host_to_device, 2);
+  // The three fetches of values; the lengths and the size are in host memory.
+  EXPECT_EQ(copies.device_to_host, 3);
+  // Gather's two rows and Concat's three (Scatter's rows are views of x).
+  EXPECT_EQ(copies.device_to_device, 5);
+  const std::map<std::string, std::string> placed = Placement(metadata);
+  for (const char* node : {"array", "scattered", "read", "gathered", "concat", "length"}) {
+    EXPECT_EQ(placed.at(node), kGpu) << node;
+  }
+}
+
+// An int32 array has no GPU kernels for its values: the placer keeps all of its ops on the
+// CPU, Size and Close included (they have GPU kernels for any array).
+TEST(GpuListOpsTest, Int32TensorArraysStayOnTheCpu) {
+  auto session = MakeSession(/*num_gpus=*/1, /*soft_placement=*/true);
+  const std::string dtype = "attr { key: 'dtype' value { type: DT_INT32 } }";
+  absl::Status s = session->Create(ParseGraph(absl::StrCat(
+      IntConst("size", 2), IntConst("one", 1), IntConst("seven", 7),
+      LoopNode("array", "TensorArrayV3", {"size"}, "", dtype),
+      LoopNode("written", "TensorArrayWriteV3", {"array", "one", "seven", "array:1"}, "DT_INT32"),
+      LoopNode("read", "TensorArrayReadV3", {"array", "one", "written"}, "", dtype),
+      LoopNode("length", "TensorArraySizeV3", {"array", "written"}, ""))));
+  ASSERT_TRUE(s.ok()) << s;
+  RunOptions options;
+  options.set_output_partition_graphs(true);
+  RunMetadata metadata;
+  std::vector<Tensor> outputs;
+  s = session->Run(options, {}, {"read", "length"}, {}, &outputs, &metadata);
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(outputs[0].scalar<int32_t>()(), 7);
+  EXPECT_EQ(outputs[1].scalar<int32_t>()(), 2);
+  const std::map<std::string, std::string> placed = Placement(metadata);
+  for (const char* node : {"array", "written", "read", "length"}) {
+    EXPECT_EQ(placed.at(node), fake_gpu::kCpu) << node;
+  }
+}
+
 // int32 lists run on the GPU with their elements in host memory, as every int32 value there:
 // no copy either way. The list kernels that never touch an element (Length) take any list.
 TEST(GpuListOpsTest, Int32ListsKeepTheirElementsInHostMemoryOnTheGpu) {

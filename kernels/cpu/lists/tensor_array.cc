@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "graph/core/allocator.h"
 #include "graph/core/errors.h"
 #include "kernels/cpu/lists/element_rows.h"
 
@@ -144,7 +146,7 @@ absl::Status TensorArray::Gather(OpKernelContext* ctx, absl::Span<const int64_t>
   RETURN_IF_ERROR(ctx->allocate_temp(dtype_, shape, value));
   const int64_t row = row_shape.num_elements();
   for (size_t i = 0; i < values.size(); ++i) {
-    CopyElementRange(values[i], 0, value, static_cast<int64_t>(i) * row, row);
+    RETURN_IF_ERROR(CopyElements(ctx, values[i], 0, value, static_cast<int64_t>(i) * row, row));
   }
   return absl::OkStatus();
 }
@@ -171,7 +173,15 @@ absl::Status TensorArray::Concat(OpKernelContext* ctx,
   }
   // shape-safe: one dim, the number of the array's elements
   const TensorShape lengths_shape({static_cast<int64_t>(values.size())});
-  RETURN_IF_ERROR(ctx->allocate_temp(DT_INT64, lengths_shape, lengths));
+  // Host memory on every device (a HostMemory output on GPUs): the host writes it.
+  Allocator* host = ctx->device()->GetHostAllocator();
+  absl::StatusOr<Tensor> host_lengths = Tensor::Allocate(host, DT_INT64, lengths_shape);
+  if (!host_lengths.ok()) {
+    return errors::ResourceExhausted("OOM when allocating the lengths of TensorArray ", name_,
+                                     " by allocator ", host->Name(), ": ",
+                                     host_lengths.status().message());
+  }
+  *lengths = *std::move(host_lengths);
   int64_t* const rows = lengths->base<int64_t>();
   int64_t total = 0;
   for (size_t i = 0; i < values.size(); ++i) {
@@ -200,7 +210,7 @@ absl::Status TensorArray::Concat(OpKernelContext* ctx,
   RETURN_IF_ERROR(ctx->allocate_temp(dtype_, shape, value));
   int64_t at = 0;
   for (const Tensor& v : values) {
-    CopyElementRange(v, 0, value, at, v.NumElements());
+    RETURN_IF_ERROR(CopyElements(ctx, v, 0, value, at, v.NumElements()));
     at += v.NumElements();
   }
   return absl::OkStatus();

@@ -8,6 +8,9 @@
 // error otherwise. A dynamic_size array grows when written past its end. With
 // identical_element_shapes, the first write fixes the element shape.
 //
+// Values are where the kernels that write them keep values: host memory on the CPU, a GPU's
+// memory for the ops registered for GPUs (the placer keeps an array's ops on one device).
+//
 // Arrays live in the step's container (ScopedStepContainer): the kernel that makes one hands
 // out a DT_RESOURCE handle to it, and the array is deleted when the step ends or when
 // TensorArrayCloseV3 runs. Thread safety: every method locks the array, so writes from
@@ -54,8 +57,8 @@ class TensorArray : public ResourceBase {
   // `element_shape` merged with the array's, which must then be fully known.
   absl::Status Gather(OpKernelContext* ctx, absl::Span<const int64_t> indices,
                       const PartialTensorShape& element_shape, Tensor* value);
-  // Reads every slot and concatenates them along dim 0; *lengths (an int64 vector from ctx's
-  // allocator) gets each one's rows.
+  // Reads every slot and concatenates them along dim 0; *lengths (an int64 vector in host
+  // memory, from the host allocator of ctx's device) gets each one's rows.
   absl::Status Concat(OpKernelContext* ctx, const PartialTensorShape& element_shape_except0,
                       Tensor* value, Tensor* lengths);
   // Writes value[start_i : start_i + lengths[i]] at index i.

@@ -1,7 +1,7 @@
 // TensorFlow 1's TensorArray ops (TensorArrayV3 and its Read/Write/Gather/Scatter/Concat/
-// Split/Size/Close) on the CPU. Each array is a TensorArray resource in the step's container
-// (tensor_array.h); the ops pass its DT_RESOURCE handle and a float "flow" scalar that only
-// orders them in the graph.
+// Split/Size/Close) on the CPU and GPUs. Each array is a TensorArray resource in the step's
+// container (tensor_array.h); the ops pass its DT_RESOURCE handle and a float "flow" scalar that
+// only orders them in the graph.
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -12,6 +12,7 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/array/array_types.h"
 #include "kernels/cpu/lists/element_rows.h"
 #include "kernels/cpu/lists/tensor_array.h"
 #include "kernels/cpu/scratch.h"
@@ -102,7 +103,10 @@ class TensorArrayOp : public OpKernel {
     const ResourceHandleProto handle = MakeResourceHandle<TensorArray>(ctx, step->name(), unique);
     OP_REQUIRES_OK(ctx, CreateResource(ctx, handle, array));
     ctx->set_output(0, Tensor(handle));
-    ctx->set_output(1, Tensor(0.0f));
+    // The flow is where the kernel's device keeps floats (a GPU's memory on a GPU).
+    Tensor* flow;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({}), &flow));
+    OP_REQUIRES_OK(ctx, ZeroElements(ctx, flow, 0, 1));
   }
 
  private:
@@ -246,6 +250,30 @@ REGISTER_KERNEL_BUILDER(Name("TensorArrayConcatV3").Device(DEVICE_CPU), TensorAr
 REGISTER_KERNEL_BUILDER(Name("TensorArraySplitV3").Device(DEVICE_CPU), TensorArraySplitOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV3").Device(DEVICE_CPU), TensorArraySizeOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArrayCloseV3").Device(DEVICE_CPU), TensorArrayCloseOp);
+
+// GPUs, with TensorFlow's memory types: the array (a resource) and the integer arguments in
+// host memory, the values and the flow in device memory, for the dtypes a GPU keeps there
+// (arrays of other dtypes stay on the CPU: the placer keeps a resource's ops together).
+#define SLUICE_ARRAY_ON_GPU(op, type_attr) \
+  Name(op).Device(DEVICE_GPU).TypeConstraint(type_attr, array_internal::GpuArrayTypes())
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArrayV3", "dtype").HostMemory("size"),
+                        TensorArrayOp);
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArrayWriteV3", "T").HostMemory("index"),
+                        TensorArrayWriteOp);
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArrayReadV3", "dtype").HostMemory("index"),
+                        TensorArrayReadOp);
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArrayGatherV3", "dtype").HostMemory("indices"),
+                        TensorArrayGatherOp);
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArrayScatterV3", "T").HostMemory("indices"),
+                        TensorArrayScatterOp);
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArrayConcatV3", "dtype").HostMemory("lengths"),
+                        TensorArrayConcatOp);
+REGISTER_KERNEL_BUILDER(SLUICE_ARRAY_ON_GPU("TensorArraySplitV3", "T").HostMemory("lengths"),
+                        TensorArraySplitOp);
+#undef SLUICE_ARRAY_ON_GPU
+REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV3").Device(DEVICE_GPU).HostMemory("size"),
+                        TensorArraySizeOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayCloseV3").Device(DEVICE_GPU), TensorArrayCloseOp);
 
 }  // namespace
 }  // namespace sluice
