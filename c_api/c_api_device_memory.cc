@@ -206,6 +206,9 @@ void TF_SessionMakeCallable(TF_Session* session, const TF_Buffer* callable_optio
 void TF_SessionRunCallable(TF_Session* session, int64_t handle, TF_Tensor* const* feed_values,
                            int nfeeds, TF_Tensor** fetch_values, int nfetches,
                            TF_Buffer* run_metadata, TF_Status* status) {
+  if (nfetches > 0 && fetch_values == nullptr) {
+    return SetStatus(status, absl::InvalidArgumentError("The fetch slots are null"));
+  }
   for (int i = 0; i < nfetches; ++i) fetch_values[i] = nullptr;
   absl::StatusOr<TF_CallableMemory> memory = CallableMemory(session, handle);
   if (!memory.ok()) return SetStatus(status, memory.status());

@@ -207,8 +207,12 @@ TEST_F(DeviceMemoryTest, MisuseIsInvalidArgument) {
   TF_SessionRunCallable(session_, host, &device, 1, &out, 1, nullptr, status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   EXPECT_EQ(out, nullptr);
-  // Wrong counts, unknown and released handles.
+  // Wrong counts, null slots, unknown and released handles.
   TF_SessionRunCallable(session_, gpu, &device, 1, &out, 0, nullptr, status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  TF_SessionRunCallable(session_, gpu, &device, 1, nullptr, 1, nullptr, status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  TF_SessionRunCallable(session_, gpu, nullptr, 1, &out, 1, nullptr, status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   TF_SessionRunCallable(session_, 12345, &device, 1, &out, 1, nullptr, status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
