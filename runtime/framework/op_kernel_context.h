@@ -225,7 +225,11 @@ class OpKernelContext {
   // forwarded; returns whether it did.
   bool forward_input_to_output_with_shape(int input_index, int output_index,
                                           const TensorShape& shape, Tensor** output);
-  // A scratch tensor from the device's allocator. RESOURCE_EXHAUSTED on failure.
+  // A scratch tensor from the device's allocator: device memory on a GPU, unless every
+  // argument of the kernel is in host memory (a CPU kernel class registered for a GPU with
+  // HostMemory everywhere is host code), when it comes from the device's host allocator.
+  // Host working arrays belong in ScratchArray (kernels/cpu/scratch.h), host memory on every
+  // device. RESOURCE_EXHAUSTED on failure.
   absl::Status allocate_temp(DataType dtype, const TensorShape& shape, Tensor* out_temp);
 
   // Output `index` becomes `tensor` (sharing its buffer). A dtype other than the declared
