@@ -8,6 +8,12 @@ A second language on Sluice's C API, as bindings of TensorFlow's C API are writt
     with lib.session(graph) as session:
         (probabilities,) = session.run({"images": batch}, ["probabilities"])
 
+A step run many times can be made once, as TensorFlow's Session.make_callable does (through
+Sluice's TF_SessionMakeCallable, tensorflow/c/sluice_device_memory.h):
+
+        step = session.make_callable(["images"], ["probabilities"])
+        (probabilities,) = step(batch)
+
 Inputs and outputs are numpy arrays (numeric dtypes, bool, and object arrays of bytes for
 strings). Every C API error becomes a TFError carrying TensorFlow's code and message.
 """
@@ -79,6 +85,10 @@ def _declare(lib):
         "TF_NumDims": (i, [p]), "TF_Dim": (i64, [p, i]),
         "TF_TensorByteSize": (sz, [p]), "TF_TensorData": (p, [p]),
         "TF_TensorElementCount": (i64, [p]),
+        "TF_SessionMakeCallable": (None, [p, ctypes.POINTER(_Buffer), ctypes.POINTER(i64), p]),
+        "TF_SessionRunCallable": (None, [p, i64, ctypes.POINTER(p), i, ctypes.POINTER(p), i, p,
+                                         p]),
+        "TF_SessionReleaseCallable": (None, [p, i64, p]),
         "TF_StringInit": (None, [p]), "TF_StringCopy": (None, [p, ctypes.c_char_p, sz]),
         "TF_StringGetDataPointer": (p, [p]), "TF_StringGetSize": (sz, [p]),
     }
@@ -202,6 +212,68 @@ class Graph:
             self.handle = None
 
 
+def _varint(n):
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if not n:
+            out.append(byte)
+            return bytes(out)
+        out.append(byte | 0x80)
+
+
+def _callable_options(feeds, fetches):
+    """A serialized CallableOptions: feed = 1 and fetch = 2, repeated strings."""
+    out = b""
+    for number, names in ((1, feeds), (2, fetches)):
+        for name in names:
+            data = name.encode()
+            out += _varint(number << 3 | 2) + _varint(len(data)) + data
+    return out
+
+
+class Callable:
+    """A step made once by Session.make_callable: call it with the feeds' arrays, in order."""
+
+    def __init__(self, session, feeds, fetches):
+        self.session = session
+        self.num_feeds = len(feeds)
+        self.num_fetches = len(fetches)
+        lib = session.lib
+        options = _callable_options(feeds, fetches)
+        buffer = lib.c.TF_NewBufferFromString(options, len(options))
+        handle = ctypes.c_int64(-1)
+        try:
+            lib._call(lib.c.TF_SessionMakeCallable, session.handle, buffer, ctypes.byref(handle))
+        finally:
+            lib.c.TF_DeleteBuffer(buffer)
+        self.handle = handle.value
+
+    def __call__(self, *arrays):
+        lib = self.session.lib
+        c = lib.c
+        values = (ctypes.c_void_p * max(len(arrays), 1))()
+        results = (ctypes.c_void_p * max(self.num_fetches, 1))()
+        try:
+            for k, array in enumerate(arrays):
+                values[k] = lib.tensor_from_numpy(array)
+            lib._call(c.TF_SessionRunCallable, self.session.handle, self.handle, values,
+                      len(arrays), results, self.num_fetches, None)
+            return [lib.tensor_to_numpy(results[k]) for k in range(self.num_fetches)]
+        finally:
+            for k in range(len(arrays)):
+                if values[k]:
+                    c.TF_DeleteTensor(values[k])
+            for k in range(self.num_fetches):
+                if results[k]:
+                    c.TF_DeleteTensor(results[k])
+
+    def release(self):
+        lib = self.session.lib
+        lib._call(lib.c.TF_SessionReleaseCallable, self.session.handle, self.handle)
+
+
 class Session:
     def __init__(self, lib, graph):
         self.lib = lib
@@ -233,6 +305,10 @@ class Session:
             for k in range(len(fetches)):
                 if results[k]:
                     c.TF_DeleteTensor(results[k])
+
+    def make_callable(self, feeds, fetches):
+        """feeds, fetches: names ("x" or "x:0"). Returns a Callable."""
+        return Callable(self, list(feeds), list(fetches))
 
     def close(self):
         if self.handle:

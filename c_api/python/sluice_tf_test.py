@@ -78,6 +78,26 @@ class BindingTest(unittest.TestCase):
         self.assertEqual(got.shape, (2, 2))
         self.assertEqual(got.tolist(), values.tolist())
 
+    def test_callables_run_a_step_made_once(self):
+        graph = self.lib.import_graph_def(
+            _graph(_node("x", "Placeholder", dtype=1), _node("y", "Neg", ["x"], dtype=1),
+                   _node("z", "Square", ["x"], dtype=1)))
+        with self.lib.session(graph) as session:
+            step = session.make_callable(["x"], ["y", "z:0"])
+            for scale in (1.0, -2.5):
+                x = np.arange(6, dtype=np.float32).reshape(2, 3) * scale
+                y, z = step(x)
+                np.testing.assert_array_equal(y, -x)
+                np.testing.assert_array_equal(z, x * x)
+            with self.assertRaises(sluice_tf.TFError) as caught:
+                step()  # one feed expected
+            self.assertEqual(caught.exception.code_name, "INVALID_ARGUMENT")
+            step.release()
+            with self.assertRaises(sluice_tf.TFError) as caught:
+                step(np.ones(1, np.float32))
+            self.assertIn("released", caught.exception.message)
+        graph.close()
+
     def test_errors_carry_the_code(self):
         with self.assertRaises(sluice_tf.TFError) as caught:
             self.lib.import_graph_def(b"\xff\xff\xff")
