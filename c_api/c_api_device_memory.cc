@@ -177,6 +177,10 @@ const char* TF_TensorBackingDeviceName(const TF_Tensor* tensor) {
 
 void TF_SessionMakeCallable(TF_Session* session, const TF_Buffer* callable_options,
                             int64_t* out_handle, TF_Status* status) {
+  if (session == nullptr || out_handle == nullptr) {
+    return SetStatus(status,
+                     absl::InvalidArgumentError("The session and the handle must not be null"));
+  }
   sluice::CallableOptions options;
   if (callable_options == nullptr ||
       !sluice::c_api::ParseFromBytes(callable_options->data, callable_options->length, &options)) {

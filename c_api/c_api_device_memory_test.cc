@@ -207,7 +207,12 @@ TEST_F(DeviceMemoryTest, MisuseIsInvalidArgument) {
   TF_SessionRunCallable(session_, host, &device, 1, &out, 1, nullptr, status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   EXPECT_EQ(out, nullptr);
-  // Wrong counts, null slots, unknown and released handles.
+  // A null handle slot, wrong counts, null slots, unknown and released handles.
+  const std::string no_options;
+  TF_Buffer* empty = TF_NewBufferFromString(no_options.data(), 0);
+  TF_SessionMakeCallable(session_, empty, nullptr, status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  TF_DeleteBuffer(empty);
   TF_SessionRunCallable(session_, gpu, &device, 1, &out, 0, nullptr, status_);
   EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
   TF_SessionRunCallable(session_, gpu, &device, 1, nullptr, 1, nullptr, status_);
