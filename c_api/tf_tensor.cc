@@ -247,7 +247,6 @@ absl::StatusOr<Tensor> TensorFromTF(const TF_Tensor* src) {
                      ": only a callable that feeds it on that device takes it "
                      "(TF_SessionRunCallable)"));
   }
-  const DataType dtype = static_cast<DataType>(src->dtype);
   TensorShape shape;
   absl::Status shape_status = TensorShape::BuildTensorShape(src->dims, &shape);
   if (!shape_status.ok()) return shape_status;
