@@ -16,6 +16,7 @@
 #include "compiler/transcendental_code.h"
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
+#include "numerics/rsqrt.h"
 
 namespace sluice {
 namespace {
@@ -236,9 +237,6 @@ class Generator : public MlirTextBuilder {
     return Assign(absl::StrCat("memref.load %scratch[%c0] : ", MemRef()));
   }
 
-  // `computed` (the op's packet path written out), except where this group of elements
-  // reaches the value's last size % P elements, which Eigen computes with its scalar form:
-  // there, the kernel's own functor through the callback.
   // `computed`, or the kernel's values (a callback) when the i1 `condition` holds.
   std::string CallbackIf(const std::string& condition, int id, const std::string& computed,
                          const std::string& x, int width, ValueKind kind,
@@ -257,12 +255,15 @@ class Generator : public MlirTextBuilder {
     return result;
   }
 
+  // `computed` (the op's packet path written out), except where this group of elements
+  // reaches the value's last size % `packet` elements, which the kernel computes with its
+  // scalar form: there, the kernel's own function through the callback. `packet` is Eigen's
+  // floats per packet in the kernels' build unless the op's kernel says otherwise.
   std::string UnlessScalarTail(int id, const std::string& computed, const std::string& x, int width,
                                ValueKind kind, const std::string& column_i64,
-                               const std::string& also = "") {
+                               int64_t packet_floats) {
     const auto [flat, total] = FlatIndex(kind, column_i64);
-    const std::string packet =
-        Assign(absl::StrCat("arith.constant ", options_.eigen_packet_floats, " : i64"));
+    const std::string packet = Assign(absl::StrCat("arith.constant ", packet_floats, " : i64"));
     const std::string rem = Assign(absl::StrCat("arith.remsi ", total, ", ", packet, " : i64"));
     const std::string vector_end = Assign(absl::StrCat("arith.subi ", total, ", ", rem, " : i64"));
     const std::string group_end = Assign(
@@ -270,7 +271,6 @@ class Generator : public MlirTextBuilder {
                      width == 1 ? "%one_i64" : absl::StrCat("%count", width, "_i64"), " : i64"));
     std::string in_tail =
         Assign(absl::StrCat("arith.cmpi sgt, ", group_end, ", ", vector_end, " : i64"));
-    if (!also.empty()) in_tail = Assign(absl::StrCat("arith.ori ", in_tail, ", ", also, " : i1"));
     return CallbackIf(in_tail, id, computed, x, width, kind, column_i64);
   }
 
@@ -279,24 +279,23 @@ class Generator : public MlirTextBuilder {
     if (op == "Erfc") return EmitErfc(*this, x, width);
     if (options_.eigen_rationals && op == "Exp") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenExp(*this, x, width), x, width, kind,
-                              column_i64);
+                              column_i64, options_.eigen_packet_floats);
     }
     if (options_.eigen_rationals && op == "Log") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,
-                              column_i64);
+                              column_i64, options_.eigen_packet_floats);
     }
     // The correctly rounded square root, as the kernel's (numerics/sqrt.h): LLVM lowers
     // math.sqrt without fast-math flags to the sqrt instruction, on every CPU.
     if (op == "Sqrt") return Assign(absl::StrCat("math.sqrt ", x, " : ", Type(width)));
-    if (options_.eigen_rationals && options_.avx_rsqrt && op == "Rsqrt") {
-      // The kernel recomputes FLT_MIN <= x < 2^-124, where Eigen's Newton step underflows.
-      return UnlessScalarTail(
-          ClusterCallbackId(op), EmitEigenRsqrt(*this, x, width), x, width, kind, column_i64,
-          EmitAnyMagnitudeIn(*this, x, std::numeric_limits<float>::min(), 0x1p-124f, width));
+    if (options_.avx_rsqrt && op == "Rsqrt") {
+      // numerics::RsqrtFloat's vector form; a tensor's last total % 8 take its scalar form.
+      return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowRsqrt(*this, x, width), x, width,
+                              kind, column_i64, numerics::kRsqrtFloatPacket);
     }
     if (options_.eigen_rationals && op == "Sigmoid") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,
-                              kind, column_i64);
+                              kind, column_i64, options_.eigen_packet_floats);
     }
     if (options_.eigen_rationals && op == "Erf") {
       // The kernel recomputes FLT_MIN <= |x| < 2^-119, where Eigen's first product underflows.

@@ -78,8 +78,8 @@ struct ClusterCodegenOptions {
   // per packet of the kernels' build: those go through the callback, as do groups holding a
   // positive subnormal for Log (its kernel takes std::log for them).
   int eigen_packet_floats = 4;
-  // With eigen_rationals, Rsqrt too, as Eigen's fast SSE form, which starts from the CPU's
-  // rsqrt approximation: the generated code uses AVX's vrsqrtps, so only where the CPU has AVX.
+  // Rsqrt written out as its kernel computes it (numerics/rsqrt.h), which starts from the
+  // CPU's rsqrt estimate: the generated code uses AVX's vrsqrtps, so only where the CPU has AVX.
   // (Sqrt is always inline: the correctly rounded square root, as its kernel computes it.)
   bool avx_rsqrt = false;
 };

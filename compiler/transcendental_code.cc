@@ -239,19 +239,17 @@ std::string AvxRsqrt(MlirTextBuilder& mlir, const std::string& x, int width) {
 
 }  // namespace
 
-// Eigen 3.4's prsqrt<Packet4f> with EIGEN_FAST_MATH: rsqrt and one Newton step for positive
-// normal finite x, the instruction's own result otherwise.
-std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& a, int width) {
+// numerics::RsqrtFloat's vector form, TensorFlow 2.21's: the CPU's estimate, one Newton step
+// with each product and sum rounded on its own, and the estimate itself where the step gives
+// NaN (zero, infinite, negative or NaN input).
+std::string EmitTensorFlowRsqrt(MlirTextBuilder& mlir, const std::string& a, int width) {
   auto f = [&](float value) { return mlir.Float(value, width); };
-  const std::string neg_half = mlir.Binary("mulf", a, f(-0.5f), width);
-  const std::string not_normal_finite =
-      mlir.Or(mlir.Compare("olt", a, f(std::numeric_limits<float>::min()), width),
-              mlir.Compare("oeq", a, f(std::numeric_limits<float>::infinity()), width), width);
-  const std::string y = AvxRsqrt(mlir, a, width);
-  const std::string newton = mlir.Binary(
-      "mulf", y, MultiplyAdd(mlir, y, mlir.Binary("mulf", neg_half, y, width), f(1.5f), width),
-      width);
-  return mlir.Select(not_normal_finite, y, newton, width);
+  const std::string y0 = AvxRsqrt(mlir, a, width);
+  const std::string h = mlir.Binary(
+      "addf", mlir.Binary("mulf", mlir.Binary("mulf", a, y0, width), y0, width), f(-1.0f), width);
+  const std::string y = mlir.Binary(
+      "addf", mlir.Binary("mulf", mlir.Binary("mulf", y0, f(-0.5f), width), h, width), y0, width);
+  return mlir.Select(mlir.Compare("uno", y, y, width), y0, y, width);
 }
 
 std::string EmitAnyMagnitudeIn(MlirTextBuilder& mlir, const std::string& x, float lo, float hi,

@@ -5,10 +5,12 @@
 //   Erf, Tanh       Eigen 3.4's rational approximations (generic_fast_erf_float and
 //                   generic_fast_tanh_float), used by its vector and scalar forms alike;
 //   Exp, Sigmoid,   Eigen 3.4's packet forms (pexp_float, scalar_logistic_op<float>,
-//   Log, Rsqrt      plog_float, SSE's fast prsqrt) for an SSE build without FMA — the caller
-//                   sends the elements Eigen computes with its scalar forms (a tensor's last
-//                   total % P; Log's positive subnormals) through the kernels' own functors
-//                   instead;
+//   Log             plog_float) for an SSE build without FMA — the caller sends the elements
+//                   Eigen computes with its scalar forms (a tensor's last total % P; Log's
+//                   positive subnormals) through the kernels' own functors instead;
+//   Rsqrt           numerics::RsqrtFloat's vector form (TensorFlow 2.21's), from the CPU's
+//                   estimate — the caller sends a tensor's last total % 8 through the kernel's
+//                   function;
 //   Erfc            numerics::ErfcFloat, Sluice's own, in f64.
 //
 // (Sqrt needs nothing here: its kernel is the correctly rounded square root, math.sqrt.)
@@ -29,9 +31,10 @@ std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& x, int width)
 std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);
-// Rsqrt as Eigen 3.4's SSE packet form with EIGEN_FAST_MATH: from the CPU's rsqrt
-// approximation (AVX's vrsqrtps, through MLIR's x86vector dialect) and one Newton step.
-std::string EmitEigenRsqrt(MlirTextBuilder& mlir, const std::string& x, int width);
+// Rsqrt as numerics::RsqrtFloat's vector form: from the CPU's rsqrt estimate (AVX's vrsqrtps,
+// through MLIR's x86vector dialect, which gives each lane SSE's rsqrtps value) and one Newton
+// step.
+std::string EmitTensorFlowRsqrt(MlirTextBuilder& mlir, const std::string& x, int width);
 
 // An i1: whether any lane of `x` has lo <= |x| < hi: the inputs whose results the kernel
 // recomputes after Eigen's pass (kernels/cpu/unary/unary_functors.h), for which the cluster

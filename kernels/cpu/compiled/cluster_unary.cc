@@ -7,6 +7,7 @@
 
 #include "compiler/cluster_codegen.h"
 #include "numerics/erfc_float.h"
+#include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
@@ -80,6 +81,11 @@ void ApplyErfc(float* x, int64_t n, int64_t, int64_t) { numerics::ErfcFloat(x, x
 // Sqrt's kernel is correctly rounded in every position (unary_functors.h, numerics/sqrt.h).
 void ApplySqrt(float* x, int64_t n, int64_t, int64_t) { numerics::SqrtFloat(x, x, n); }
 
+// Rsqrt's kernel (numerics/rsqrt.h) takes the scalar form for the tensor's last total % 8.
+void ApplyRsqrt(float* x, int64_t n, int64_t flat, int64_t total) {
+  numerics::RsqrtFloat(x, x, n, flat, total);
+}
+
 // By callback id (ClusterCallbackOp).
 ClusterUnaryFunction CallbackFunction(int64_t id) {
   static const ClusterUnaryFunction* const kTable = [] {
@@ -100,7 +106,7 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Square") return ApplyEigen<ei::scalar_square_op<float>>;
   if (op == "Reciprocal") return ApplyEigen<ei::scalar_inverse_op<float>>;
   if (op == "Sqrt") return ApplySqrt;
-  if (op == "Rsqrt") return ApplyEigen<ei::scalar_rsqrt_op<float>>;
+  if (op == "Rsqrt") return ApplyRsqrt;
   if (op == "Exp") return ApplyEigen<ei::scalar_exp_op<float>>;
   if (op == "Log") return ApplyLog;
   if (op == "Tanh") return ApplyEigen<ei::scalar_tanh_op<float>>;

@@ -19,6 +19,7 @@
 
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/erfc_float.h"
+#include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
@@ -156,8 +157,7 @@ struct EigenWithFixups : EigenUnaryFunctor<T, EigenOp> {
 // half and bfloat16 Rsqrt: 1 / sqrt(x) in float, rounded once to the type, which is
 // TensorFlow's for every half and every bfloat16 (subnormals aside, as for Sqrt). Eigen 3.4's
 // functor divides in the type itself after rounding the root to it, two roundings that differ
-// from TensorFlow for about one value in eight. Float and double keep Eigen's functor (float:
-// the CPU's rsqrt approximation and one Newton step).
+// from TensorFlow for about one value in eight.
 template <typename T>
 struct RsqrtThroughFloat {
   static T Apply(T x) { return static_cast<T>(1.0f / std::sqrt(static_cast<float>(x))); }
@@ -165,27 +165,28 @@ struct RsqrtThroughFloat {
 template <typename T>
 inline constexpr bool kIsHalfOrBfloat16 =
     std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
-//
-// Float Rsqrt of the smallest normal numbers: Eigen's Newton step multiplies x by -1/2, which
-// for x below 2^-125 is subnormal and flushed to zero in the kernels' mode
-// (numerics/float_environment.h), leaving the approximation times 3/2 (rsqrt(FLT_MIN) would
-// be 1.38e19, not 2^63). Those inputs are recomputed as 1 / sqrt(x), correctly rounded twice,
-// which is TensorFlow's value for them. Compiled clusters call back for a group holding one.
-constexpr float kSmallestFloatForEigenRsqrt = 0x1p-124f;
-struct TinyFloatRsqrtFixup {
-  static bool Needs(float x) {
-    return x >= std::numeric_limits<float>::min() && x < kSmallestFloatForEigenRsqrt;
+// Float Rsqrt: TensorFlow 2.21's (numerics/rsqrt.h), the processor's estimate and one Newton
+// step in packets of 8, 1 / sqrt(x) for the tensor's last total % 8 elements. UnaryOp's ranges
+// start at multiples of kBlockAlign and `_FusedElementwise`'s tiles at multiples of its tile,
+// so every range but a tensor's last has a length that is a multiple of 8, and the last one's
+// remainder is the tensor's: a range's own last size % 8 elements are the tensor's tail.
+struct TensorFlowRsqrtFloat {
+  using In = float;
+  using Out = float;
+  static constexpr int kCycles = ei::functor_traits<ei::scalar_rsqrt_op<float>>::Cost;
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    numerics::RsqrtFloat(x.data(), y.data(), x.size());
   }
-  static float Apply(float x) { return 1.0f / std::sqrt(x); }
 };
+// Double (and complex) Rsqrt keep Eigen's functor: 1 / sqrt(x), correctly rounded twice.
 template <typename T>
-using RsqrtFunctor = std::conditional_t<
-    kIsHalfOrBfloat16<T>,
-    ScalarUnaryFunctor<T, T, RsqrtThroughFloat<T>,
-                       ei::functor_traits<ei::scalar_rsqrt_op<T>>::Cost>,
-    std::conditional_t<std::is_same_v<T, float>,
-                       EigenWithFixups<float, ei::scalar_rsqrt_op<float>, TinyFloatRsqrtFixup>,
-                       EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>>>;
+using RsqrtFunctor =
+    std::conditional_t<kIsHalfOrBfloat16<T>,
+                       ScalarUnaryFunctor<T, T, RsqrtThroughFloat<T>,
+                                          ei::functor_traits<ei::scalar_rsqrt_op<T>>::Cost>,
+                       std::conditional_t<std::is_same_v<T, float>, TensorFlowRsqrtFloat,
+                                          EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>>>;
 template <typename T>
 using ExpFunctor = EigenUnaryFunctor<T, ei::scalar_exp_op<T>>;
 template <typename T>

@@ -1,0 +1,136 @@
+#include "numerics/rsqrt.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "numerics/float_environment.h"
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+namespace sluice {
+namespace numerics {
+namespace {
+
+uint32_t Bits(float v) {
+  uint32_t b;
+  std::memcpy(&b, &v, sizeof(b));
+  return b;
+}
+
+float FromBits(uint32_t b) {
+  float v;
+  std::memcpy(&v, &b, sizeof(v));
+  return v;
+}
+
+// Units in the last place between a and b, two positive finite floats.
+int64_t UlpDistance(float a, float b) {
+  return std::llabs(static_cast<int64_t>(Bits(a)) - static_cast<int64_t>(Bits(b)));
+}
+
+// The special cases hold in the vector form (the first 8 of 16 elements) and in the scalar
+// tail (a tensor of 9: its last element), whatever the processor's estimate; a subnormal reads
+// as zero in the kernels' mode.
+TEST(RsqrtTest, SpecialCasesInVectorAndTail) {
+  ScopedFlushDenormals kernel_mode;
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> x = {0.0f, -0.0f, inf, -inf, nan, -1.0f, 1e-45f, -1e-45f, -3e38f};
+  const std::vector<float> want = {inf, -inf, 0.0f, nan, nan, nan, inf, -inf, nan};
+  for (size_t k = 0; k < x.size(); ++k) {
+    std::vector<float> in(16, 4.0f);
+    in[k % 8] = x[k];
+    std::vector<float> vector_y(16);
+    RsqrtFloat(in.data(), vector_y.data(), 16);
+    std::vector<float> tail_in(9, 4.0f);
+    tail_in[8] = x[k];
+    std::vector<float> tail_y(9);
+    RsqrtFloat(tail_in.data(), tail_y.data(), 9);
+    for (const float y : {vector_y[k % 8], tail_y[8]}) {
+      if (std::isnan(want[k])) {
+        EXPECT_TRUE(std::isnan(y)) << "rsqrt(" << x[k] << ") = " << y;
+      } else {
+        EXPECT_EQ(Bits(y), Bits(want[k])) << "rsqrt(" << x[k] << ") = " << y;
+      }
+    }
+  }
+}
+
+// The vector form is within 2 units in the last place of the correctly rounded reciprocal root
+// over the positive normal floats (every 9973rd), the smallest ones included; the tail is
+// 1 / sqrt(x) exactly.
+TEST(RsqrtTest, WithinTwoUlpsAndTailIsOneOverSqrt) {
+  ScopedFlushDenormals kernel_mode;
+  std::vector<float> x;
+  for (uint32_t b = 0x00800000; b < 0x7f800000; b += 9973) x.push_back(FromBits(b));
+  x.resize(x.size() - x.size() % 8 + 5);  // a tail of 5
+  std::vector<float> y(x.size());
+  RsqrtFloat(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  const size_t vector_end = x.size() - 5;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float exact = static_cast<float>(1.0 / std::sqrt(static_cast<double>(x[i])));
+    if (i < vector_end) {
+      ASSERT_LE(UlpDistance(y[i], exact), 2) << "rsqrt(" << x[i] << ") = " << y[i];
+    } else {
+      ASSERT_EQ(Bits(y[i]), Bits(1.0f / std::sqrt(x[i]))) << "tail rsqrt(" << x[i] << ")";
+    }
+  }
+}
+
+#if defined(__SSE__)
+// Lane by lane, the vector form is the Newton step written out over the processor's estimate,
+// in its order: one multiply or add at a time.
+TEST(RsqrtTest, VectorFormIsTheNewtonStepInOrder) {
+  ScopedFlushDenormals kernel_mode;
+  std::vector<float> x;
+  for (uint32_t b = 0x00800000; b < 0x7f800000; b += 104729) x.push_back(FromBits(b));
+  x.resize(x.size() - x.size() % 8);
+  std::vector<float> y(x.size());
+  RsqrtFloat(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const float y0 = _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x[i])));
+    volatile float r2 = x[i] * y0;
+    volatile float r2y = r2 * y0;
+    volatile float h = r2y + -1.0f;
+    volatile float half = y0 * -0.5f;
+    volatile float step = half * h;
+    const float want = step + y0;
+    ASSERT_EQ(Bits(y[i]), Bits(want)) << "rsqrt(" << x[i] << ")";
+  }
+}
+#endif
+
+// Where an element sits decides its form, not how the tensor is cut: a tensor of 21 computed
+// in pieces (as compiled clusters call it) and in place gives the whole call's bits, its first
+// 16 elements the vector form and its last 5 the scalar one.
+TEST(RsqrtTest, PiecesAndInPlaceMatchTheWholeTensor) {
+  ScopedFlushDenormals kernel_mode;
+  std::vector<float> x(21);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f + 1.91f * static_cast<float>(i);
+  std::vector<float> whole(x.size());
+  RsqrtFloat(x.data(), whole.data(), 21);
+  std::vector<float> pieces = x;
+  for (int64_t flat = 0; flat < 21; flat += 3) {
+    RsqrtFloat(pieces.data() + flat, pieces.data() + flat, 3, flat, 21);
+  }
+  std::vector<float> tail(x.begin() + 16, x.end());
+  std::vector<float> tail_alone(tail.size());
+  RsqrtFloat(tail.data(), tail_alone.data(), 5, 0, 5);
+  std::vector<float> vector_alone(16);
+  RsqrtFloat(x.data(), vector_alone.data(), 16);
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(Bits(pieces[i]), Bits(whole[i])) << i;
+    const float want = i < 16 ? vector_alone[i] : tail_alone[i - 16];
+    EXPECT_EQ(Bits(whole[i]), Bits(want)) << i;
+  }
+}
+
+}  // namespace
+}  // namespace numerics
+}  // namespace sluice

@@ -1,0 +1,156 @@
+"""Compares Sluice's Rsqrt with TensorFlow's, bit for bit, over every float (or a part).
+
+    python3 tests/kernels/rsqrt_sweep.py bazel-bin/c_api/libtensorflow.so.2 [--chunks N]
+        [--doubles N]
+
+Needs TensorFlow (pip) and Sluice's C library (`bazel build -c opt //c_api:libtensorflow.so.2`).
+The float inputs are all 2^32 bit patterns, 2^24 at a time, each chunk one tensor (a multiple of
+8 long, so every element takes the vector form); then tensors of 8k + r elements (r = 1..7) of
+random floats check the scalar tail, and --doubles random doubles (default 2^24) check double
+Rsqrt. Every result is compared as bits, NaN payloads included. The float results depend on the
+processor's rsqrt estimate (numerics/rsqrt.h), so this checks the machine it runs on; it prints
+the processor's name.
+
+TensorFlow and Sluice's libtensorflow.so.2 cannot share a process (the library names clash), so
+each runs in a worker process of its own and hands its results back through files in /dev/shm.
+Not a test: it needs TensorFlow and takes a few minutes.
+"""
+import argparse
+import multiprocessing as mp
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+CHUNK = 1 << 24
+
+
+def _tf_worker(requests, replies):
+  import tensorflow as tf
+  tf.get_logger().setLevel("ERROR")
+  graphs = {}
+  sessions = {}
+  for dtype_name in ("float32", "float64"):
+    g = tf.Graph()
+    with g.as_default():
+      x = tf.compat.v1.placeholder(dtype_name, [None], name="x")
+      tf.math.rsqrt(x, name="y")
+    graphs[dtype_name] = g.as_graph_def().SerializeToString()
+    sessions[dtype_name] = tf.compat.v1.Session(graph=g)
+  replies.put(graphs)
+  while True:
+    request = requests.get()
+    if request is None:
+      return
+    dtype_name, in_path, out_path = request
+    x = np.fromfile(in_path, dtype=dtype_name)
+    y = sessions[dtype_name].run("y:0", {"x:0": x})
+    y.tofile(out_path)
+    replies.put(out_path)
+
+
+def _sluice_worker(library, graphs, requests, replies):
+  sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                  "c_api", "python"))
+  import sluice_tf
+  lib = sluice_tf.Library(library)
+  sessions = {name: lib.session(lib.import_graph_def(graph)) for name, graph in graphs.items()}
+  replies.put("ready")
+  while True:
+    request = requests.get()
+    if request is None:
+      return
+    dtype_name, in_path, out_path = request
+    x = np.fromfile(in_path, dtype=dtype_name)
+    (y,) = sessions[dtype_name].run({"x": x}, ["y"])
+    y.tofile(out_path)
+    replies.put(out_path)
+
+
+def processor_name():
+  try:
+    with open("/proc/cpuinfo") as f:
+      for line in f:
+        if line.startswith("model name"):
+          return line.split(":", 1)[1].strip()
+  except OSError:
+    pass
+  return "unknown processor"
+
+
+def main():
+  parser = argparse.ArgumentParser()
+  parser.add_argument("library")
+  parser.add_argument("--chunks", type=int, default=256, help="float chunks of 2^24 (256 = all)")
+  parser.add_argument("--doubles", type=int, default=CHUNK)
+  args = parser.parse_args()
+
+  ctx = mp.get_context("spawn")
+  tf_requests, tf_replies = ctx.Queue(), ctx.Queue()
+  tf_process = ctx.Process(target=_tf_worker, args=(tf_requests, tf_replies))
+  tf_process.start()
+  graphs = tf_replies.get()
+  sl_requests, sl_replies = ctx.Queue(), ctx.Queue()
+  sl_process = ctx.Process(target=_sluice_worker,
+                           args=(args.library, graphs, sl_requests, sl_replies))
+  sl_process.start()
+  sl_replies.get()
+
+  scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+  in_path, tf_path, sl_path = (os.path.join(scratch, n) for n in ("x", "tf", "sluice"))
+
+  def compare(x, dtype_name, label):
+    x.tofile(in_path)
+    tf_requests.put((dtype_name, in_path, tf_path))
+    sl_requests.put((dtype_name, in_path, sl_path))
+    tf_replies.get()
+    sl_replies.get()
+    bits = np.uint32 if dtype_name == "float32" else np.uint64
+    want = np.fromfile(tf_path, dtype=bits)
+    got = np.fromfile(sl_path, dtype=bits)
+    differ = np.nonzero(want != got)[0]
+    for i in differ[:5]:
+      print("  %s: x %s: TensorFlow %s, Sluice %s" %
+            (label, hex(int(x.view(bits)[i])), hex(int(want[i])), hex(int(got[i]))))
+    return len(differ)
+
+  print("processor:", processor_name())
+  total_differ = 0
+  try:
+    differ = 0
+    for k in range(args.chunks):
+      x = np.arange(k * CHUNK, (k + 1) * CHUNK, dtype=np.uint64).astype(np.uint32).view(np.float32)
+      differ += compare(x, "float32", "float chunk %d" % k)
+    print("float, every bit pattern in %d chunks of 2^24: %d differ" % (args.chunks, differ))
+    total_differ += differ
+
+    rng = np.random.default_rng(7)
+    differ = 0
+    for r in range(1, 8):
+      n = (1 << 20) + r
+      x = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32).view(np.float32)
+      differ += compare(x, "float32", "float tail %d" % r)
+    print("float, tensors of 2^20 + r (r = 1..7) random elements, tails included: %d differ" %
+          differ)
+    total_differ += differ
+
+    if args.doubles:
+      x = rng.integers(0, 1 << 64, args.doubles, dtype=np.uint64).view(np.float64)
+      differ = compare(x, "float64", "double")
+      print("double, %d random bit patterns: %d differ" % (args.doubles, differ))
+      total_differ += differ
+  finally:
+    tf_requests.put(None)
+    sl_requests.put(None)
+    tf_process.join()
+    sl_process.join()
+    for p in (in_path, tf_path, sl_path):
+      if os.path.exists(p):
+        os.remove(p)
+    os.rmdir(scratch)
+  return 1 if total_differ else 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())
