@@ -16,7 +16,7 @@
 // The estimate is the processor's own (SSE's rsqrtps and AVX's vrsqrtps agree lane by lane),
 // and Intel's and AMD's differ, so the result can differ between the two makers in the last
 // place, as TensorFlow's does; on one machine the two are equal for every float (all 2^32 of
-// them, tests/kernels/rsqrt_sweep.py). The vector result is within 2 units in the last place
+// them, tests/kernels/unary_sweep.py). The vector result is within 2 units in the last place
 // of the correctly rounded value. Eigen 3.4's form, which Sluice used before, refines the same
 // estimate in another order and differed from TensorFlow for about one positive float in
 // seven.

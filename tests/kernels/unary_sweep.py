@@ -1,15 +1,15 @@
-"""Compares Sluice's Rsqrt with TensorFlow's, bit for bit, over every float (or a part).
+"""Compares a unary op of Sluice's with TensorFlow's, bit for bit, over every float (or a part).
 
-    python3 tests/kernels/rsqrt_sweep.py bazel-bin/c_api/libtensorflow.so.2 [--chunks N]
-        [--doubles N]
+    python3 tests/kernels/unary_sweep.py bazel-bin/c_api/libtensorflow.so.2 [--op Rsqrt]
+        [--chunks N] [--doubles N]
 
 Needs TensorFlow (pip) and Sluice's C library (`bazel build -c opt //c_api:libtensorflow.so.2`).
 The float inputs are all 2^32 bit patterns, 2^24 at a time, each chunk one tensor (a multiple of
 8 long, so every element takes the vector form); then tensors of 8k + r elements (r = 1..7) of
 random floats check the scalar tail, and --doubles random doubles (default 2^24) check double
-Rsqrt. Every result is compared as bits, NaN payloads included. The float results depend on the
-processor's rsqrt estimate (numerics/rsqrt.h), so this checks the machine it runs on; it prints
-the processor's name.
+the op in double. Every result is compared as bits, NaN payloads included. Rsqrt's float results
+depend on the processor's rsqrt estimate (numerics/rsqrt.h), so this checks the machine it runs
+on; it prints the processor's name. --op takes any op of one input `x` and attr `T`.
 
 TensorFlow and Sluice's libtensorflow.so.2 cannot share a process (the library names clash), so
 each runs in a worker process of its own and hands its results back through files in /dev/shm.
@@ -26,7 +26,16 @@ import numpy as np
 CHUNK = 1 << 24
 
 
-def _tf_worker(requests, replies):
+def _guarded(worker, args):
+  """Runs worker(*args); an exception ends it with ("error", text) on its reply queue (the last
+  argument), so that the parent stops instead of waiting."""
+  try:
+    worker(*args)
+  except Exception as e:  # pylint: disable=broad-except
+    args[-1].put(("error", "%s: %s" % (type(e).__name__, e)))
+
+
+def _tf_worker(op, requests, replies):
   import tensorflow as tf
   tf.get_logger().setLevel("ERROR")
   graphs = {}
@@ -35,7 +44,7 @@ def _tf_worker(requests, replies):
     g = tf.Graph()
     with g.as_default():
       x = tf.compat.v1.placeholder(dtype_name, [None], name="x")
-      tf.math.rsqrt(x, name="y")
+      getattr(tf.raw_ops, op)(x=x, name="y")
     graphs[dtype_name] = g.as_graph_def().SerializeToString()
     sessions[dtype_name] = tf.compat.v1.Session(graph=g)
   replies.put(graphs)
@@ -68,6 +77,14 @@ def _sluice_worker(library, graphs, requests, replies):
     replies.put(out_path)
 
 
+def _run_tf_worker(*args):
+  _guarded(_tf_worker, args)
+
+
+def _run_sluice_worker(*args):
+  _guarded(_sluice_worker, args)
+
+
 def processor_name():
   try:
     with open("/proc/cpuinfo") as f:
@@ -79,23 +96,31 @@ def processor_name():
   return "unknown processor"
 
 
+def _reply(queue):
+  reply = queue.get()
+  if isinstance(reply, tuple) and reply and reply[0] == "error":
+    raise RuntimeError("worker failed: " + reply[1])
+  return reply
+
+
 def main():
   parser = argparse.ArgumentParser()
   parser.add_argument("library")
+  parser.add_argument("--op", default="Rsqrt")
   parser.add_argument("--chunks", type=int, default=256, help="float chunks of 2^24 (256 = all)")
   parser.add_argument("--doubles", type=int, default=CHUNK)
   args = parser.parse_args()
 
   ctx = mp.get_context("spawn")
   tf_requests, tf_replies = ctx.Queue(), ctx.Queue()
-  tf_process = ctx.Process(target=_tf_worker, args=(tf_requests, tf_replies))
+  tf_process = ctx.Process(target=_run_tf_worker, args=(args.op, tf_requests, tf_replies))
   tf_process.start()
-  graphs = tf_replies.get()
+  graphs = _reply(tf_replies)
   sl_requests, sl_replies = ctx.Queue(), ctx.Queue()
-  sl_process = ctx.Process(target=_sluice_worker,
+  sl_process = ctx.Process(target=_run_sluice_worker,
                            args=(args.library, graphs, sl_requests, sl_replies))
   sl_process.start()
-  sl_replies.get()
+  _reply(sl_replies)
 
   scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
   in_path, tf_path, sl_path = (os.path.join(scratch, n) for n in ("x", "tf", "sluice"))
@@ -104,8 +129,8 @@ def main():
     x.tofile(in_path)
     tf_requests.put((dtype_name, in_path, tf_path))
     sl_requests.put((dtype_name, in_path, sl_path))
-    tf_replies.get()
-    sl_replies.get()
+    _reply(tf_replies)
+    _reply(sl_replies)
     bits = np.uint32 if dtype_name == "float32" else np.uint64
     want = np.fromfile(tf_path, dtype=bits)
     got = np.fromfile(sl_path, dtype=bits)
@@ -115,7 +140,7 @@ def main():
             (label, hex(int(x.view(bits)[i])), hex(int(want[i])), hex(int(got[i]))))
     return len(differ)
 
-  print("processor:", processor_name())
+  print("%s on %s" % (args.op, processor_name()))
   total_differ = 0
   try:
     differ = 0
