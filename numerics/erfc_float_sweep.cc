@@ -6,34 +6,27 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <thread>
 #include <vector>
 
 #include "numerics/erfc_float.h"
+#include "numerics/float_bits.h"
 
 namespace {
+
+using sluice::numerics::FloatFromBits;
+using sluice::numerics::UlpDistance;
 
 struct Counts {
   int64_t checked = 0, off = 0, worst = 0, libc_off = 0, libc_worst = 0;
 };
-
-int64_t UlpDistance(float a, float b) {
-  int32_t ia, ib;
-  std::memcpy(&ia, &a, 4);
-  std::memcpy(&ib, &b, 4);
-  return std::abs(static_cast<int64_t>(ia) - static_cast<int64_t>(ib));
-}
 
 void Sweep(uint64_t begin, uint64_t end, Counts* counts) {
   constexpr int kBlock = 4096;
   std::vector<float> x(kBlock), y(kBlock);
   for (uint64_t b = begin; b < end; b += kBlock) {
     const int n = static_cast<int>(std::min<uint64_t>(kBlock, end - b));
-    for (int i = 0; i < n; ++i) {
-      const uint32_t bits = static_cast<uint32_t>(b + i);
-      std::memcpy(&x[i], &bits, 4);
-    }
+    for (int i = 0; i < n; ++i) x[i] = FloatFromBits(static_cast<uint32_t>(b + i));
     sluice::numerics::ErfcFloat(x.data(), y.data(), n);
     for (int i = 0; i < n; ++i) {
       if (std::isnan(x[i])) continue;

@@ -3,32 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "numerics/float_bits.h"
 
 namespace sluice {
 namespace numerics {
 namespace {
-
-uint32_t Bits(float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  return b;
-}
-
-float FromBits(uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, sizeof(v));
-  return v;
-}
-
-// Units in the last place between two floats of the same sign (erfc is never negative).
-int64_t UlpDistance(float a, float b) {
-  return std::abs(static_cast<int64_t>(Bits(a)) - static_cast<int64_t>(Bits(b)));
-}
 
 // The correctly rounded value but for rare double roundings: the C library's double erfc is
 // within a unit of double's last place.
@@ -37,8 +20,8 @@ float Reference(float x) { return static_cast<float>(std::erfc(static_cast<doubl
 TEST(ErfcFloatTest, SpecialValues) {
   const float inf = std::numeric_limits<float>::infinity();
   EXPECT_TRUE(std::isnan(ErfcFloat(std::numeric_limits<float>::quiet_NaN())));
-  EXPECT_EQ(Bits(ErfcFloat(-std::numeric_limits<float>::quiet_NaN())),
-            Bits(-std::numeric_limits<float>::quiet_NaN()));
+  EXPECT_EQ(FloatBits(ErfcFloat(-std::numeric_limits<float>::quiet_NaN())),
+            FloatBits(-std::numeric_limits<float>::quiet_NaN()));
   EXPECT_EQ(ErfcFloat(inf), 0.0f);
   EXPECT_EQ(ErfcFloat(-inf), 2.0f);
   EXPECT_EQ(ErfcFloat(0.0f), 1.0f);
@@ -67,7 +50,7 @@ TEST(ErfcFloatTest, KnownValues) {
 TEST(ErfcFloatTest, WithinOneUlpAcrossAllFloats) {
   int64_t checked = 0, off = 0, worst = 0, libc_off = 0, libc_worst = 0;
   for (uint64_t b = 0; b <= 0xFFFFFFFFu; b += 4099) {
-    const float x = FromBits(static_cast<uint32_t>(b));
+    const float x = FloatFromBits(static_cast<uint32_t>(b));
     if (std::isnan(x)) continue;
     const float expected = Reference(x);
     const int64_t d = UlpDistance(ErfcFloat(x), expected);
@@ -94,11 +77,13 @@ TEST(ErfcFloatTest, ArraysMatchOneAtATimeWhateverTheirLength) {
   for (size_t n = 0; n <= x.size(); ++n) {
     std::vector<float> y(n, -1.0f);
     ErfcFloat(x.data(), y.data(), static_cast<int64_t>(n));
-    for (size_t i = 0; i < n; ++i) EXPECT_EQ(Bits(y[i]), Bits(ErfcFloat(x[i]))) << n << " " << i;
+    for (size_t i = 0; i < n; ++i)
+      EXPECT_EQ(FloatBits(y[i]), FloatBits(ErfcFloat(x[i]))) << n << " " << i;
   }
   std::vector<float> in_place = x;
   ErfcFloat(in_place.data(), in_place.data(), static_cast<int64_t>(in_place.size()));
-  for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(Bits(in_place[i]), Bits(ErfcFloat(x[i])));
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(FloatBits(in_place[i]), FloatBits(ErfcFloat(x[i])));
 }
 
 }  // namespace

@@ -2,11 +2,11 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "numerics/float_bits.h"
 #include "numerics/float_environment.h"
 
 #if defined(__SSE__)
@@ -16,23 +16,6 @@
 namespace sluice {
 namespace numerics {
 namespace {
-
-uint32_t Bits(float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  return b;
-}
-
-float FromBits(uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, sizeof(v));
-  return v;
-}
-
-// Units in the last place between a and b, two positive finite floats.
-int64_t UlpDistance(float a, float b) {
-  return std::llabs(static_cast<int64_t>(Bits(a)) - static_cast<int64_t>(Bits(b)));
-}
 
 // The special cases hold in the vector form (the first 8 of 16 elements) and in the scalar
 // tail (a tensor of 9: its last element), whatever the processor's estimate; a subnormal reads
@@ -56,7 +39,7 @@ TEST(RsqrtTest, SpecialCasesInVectorAndTail) {
       if (std::isnan(want[k])) {
         EXPECT_TRUE(std::isnan(y)) << "rsqrt(" << x[k] << ") = " << y;
       } else {
-        EXPECT_EQ(Bits(y), Bits(want[k])) << "rsqrt(" << x[k] << ") = " << y;
+        EXPECT_EQ(FloatBits(y), FloatBits(want[k])) << "rsqrt(" << x[k] << ") = " << y;
       }
     }
   }
@@ -68,7 +51,7 @@ TEST(RsqrtTest, SpecialCasesInVectorAndTail) {
 TEST(RsqrtTest, WithinTwoUlpsAndTailIsOneOverSqrt) {
   ScopedFlushDenormals kernel_mode;
   std::vector<float> x;
-  for (uint32_t b = 0x00800000; b < 0x7f800000; b += 9973) x.push_back(FromBits(b));
+  for (uint32_t b = 0x00800000; b < 0x7f800000; b += 9973) x.push_back(FloatFromBits(b));
   x.resize(x.size() - x.size() % 8 + 5);  // a tail of 5
   std::vector<float> y(x.size());
   RsqrtFloat(x.data(), y.data(), static_cast<int64_t>(x.size()));
@@ -78,7 +61,7 @@ TEST(RsqrtTest, WithinTwoUlpsAndTailIsOneOverSqrt) {
     if (i < vector_end) {
       ASSERT_LE(UlpDistance(y[i], exact), 2) << "rsqrt(" << x[i] << ") = " << y[i];
     } else {
-      ASSERT_EQ(Bits(y[i]), Bits(1.0f / std::sqrt(x[i]))) << "tail rsqrt(" << x[i] << ")";
+      ASSERT_EQ(FloatBits(y[i]), FloatBits(1.0f / std::sqrt(x[i]))) << "tail rsqrt(" << x[i] << ")";
     }
   }
 }
@@ -89,7 +72,7 @@ TEST(RsqrtTest, WithinTwoUlpsAndTailIsOneOverSqrt) {
 TEST(RsqrtTest, VectorFormIsTheNewtonStepInOrder) {
   ScopedFlushDenormals kernel_mode;
   std::vector<float> x;
-  for (uint32_t b = 0x00800000; b < 0x7f800000; b += 104729) x.push_back(FromBits(b));
+  for (uint32_t b = 0x00800000; b < 0x7f800000; b += 104729) x.push_back(FloatFromBits(b));
   x.resize(x.size() - x.size() % 8);
   std::vector<float> y(x.size());
   RsqrtFloat(x.data(), y.data(), static_cast<int64_t>(x.size()));
@@ -101,7 +84,7 @@ TEST(RsqrtTest, VectorFormIsTheNewtonStepInOrder) {
     volatile float half = y0 * -0.5f;
     volatile float step = half * h;
     const float want = step + y0;
-    ASSERT_EQ(Bits(y[i]), Bits(want)) << "rsqrt(" << x[i] << ")";
+    ASSERT_EQ(FloatBits(y[i]), FloatBits(want)) << "rsqrt(" << x[i] << ")";
   }
 }
 #endif
@@ -125,9 +108,9 @@ TEST(RsqrtTest, PiecesAndInPlaceMatchTheWholeTensor) {
   std::vector<float> vector_alone(16);
   RsqrtFloat(x.data(), vector_alone.data(), 16);
   for (size_t i = 0; i < x.size(); ++i) {
-    EXPECT_EQ(Bits(pieces[i]), Bits(whole[i])) << i;
+    EXPECT_EQ(FloatBits(pieces[i]), FloatBits(whole[i])) << i;
     const float want = i < 16 ? vector_alone[i] : tail_alone[i - 16];
-    EXPECT_EQ(Bits(whole[i]), Bits(want)) << i;
+    EXPECT_EQ(FloatBits(whole[i]), FloatBits(want)) << i;
   }
 }
 

@@ -2,21 +2,15 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "numerics/float_bits.h"
 
 namespace sluice {
 namespace numerics {
 namespace {
-
-uint32_t Bits(float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, sizeof(b));
-  return b;
-}
 
 // IEEE's special cases, and values whose roots Eigen 3.4's fast float sqrt rounded wrongly
 // (TensorFlow 2.21's results, its bits), in and out of place, through the vector loop and
@@ -37,17 +31,15 @@ TEST(SqrtTest, FloatIsCorrectlyRounded) {
       EXPECT_TRUE(std::isnan(y[i]) && std::isnan(in_place[i])) << x[i];
       continue;
     }
-    EXPECT_EQ(Bits(y[i]), want[i]) << "sqrt(" << x[i] << ")";
-    EXPECT_EQ(Bits(in_place[i]), want[i]) << "sqrt(" << x[i] << ") in place";
+    EXPECT_EQ(FloatBits(y[i]), want[i]) << "sqrt(" << x[i] << ")";
+    EXPECT_EQ(FloatBits(in_place[i]), want[i]) << "sqrt(" << x[i] << ") in place";
   }
 }
 
 TEST(SqrtTest, FloatMatchesDoubleRootRounded) {
   std::vector<float> x;
   for (uint32_t b = 0x00800000; b < 0x7f800000; b += 9973) {
-    float v;
-    std::memcpy(&v, &b, sizeof(v));
-    x.push_back(v);
+    x.push_back(FloatFromBits(b));
   }
   std::vector<float> y(x.size());
   SqrtFloat(x.data(), y.data(), static_cast<int64_t>(x.size()));
