@@ -35,6 +35,17 @@ def _guarded(worker, args):
     args[-1].put(("error", "%s: %s" % (type(e).__name__, e)))
 
 
+def _serve(requests, replies, op_of):
+  """Answers (dtype, input file, output file) requests with y = op(x) until told None."""
+  while True:
+    request = requests.get()
+    if request is None:
+      return
+    dtype_name, in_path, out_path = request
+    op_of(dtype_name, np.fromfile(in_path, dtype=dtype_name)).tofile(out_path)
+    replies.put(out_path)
+
+
 def _tf_worker(op, requests, replies):
   import tensorflow as tf
   tf.get_logger().setLevel("ERROR")
@@ -48,15 +59,7 @@ def _tf_worker(op, requests, replies):
     graphs[dtype_name] = g.as_graph_def().SerializeToString()
     sessions[dtype_name] = tf.compat.v1.Session(graph=g)
   replies.put(graphs)
-  while True:
-    request = requests.get()
-    if request is None:
-      return
-    dtype_name, in_path, out_path = request
-    x = np.fromfile(in_path, dtype=dtype_name)
-    y = sessions[dtype_name].run("y:0", {"x:0": x})
-    y.tofile(out_path)
-    replies.put(out_path)
+  _serve(requests, replies, lambda dtype_name, x: sessions[dtype_name].run("y:0", {"x:0": x}))
 
 
 def _sluice_worker(library, graphs, requests, replies):
@@ -66,15 +69,7 @@ def _sluice_worker(library, graphs, requests, replies):
   lib = sluice_tf.Library(library)
   sessions = {name: lib.session(lib.import_graph_def(graph)) for name, graph in graphs.items()}
   replies.put("ready")
-  while True:
-    request = requests.get()
-    if request is None:
-      return
-    dtype_name, in_path, out_path = request
-    x = np.fromfile(in_path, dtype=dtype_name)
-    (y,) = sessions[dtype_name].run({"x": x}, ["y"])
-    y.tofile(out_path)
-    replies.put(out_path)
+  _serve(requests, replies, lambda dtype_name, x: sessions[dtype_name].run({"x": x}, ["y"])[0])
 
 
 def _run_tf_worker(*args):
