@@ -7,10 +7,10 @@
 // CUDA device", where the process has no GPU device.
 //
 // Tolerances (NaN must meet NaN; values compare as numbers, so +0 equals -0):
-//  - exact: Relu, Relu6, LeakyRelu, Softsign, Neg, Abs, Square, Floor, Ceil, Reciprocal,
-//    float Sqrt, AddV2/Add, Sub, Mul, RealDiv/Div, Maximum, Minimum,
-//    SquaredDifference, BiasAdd, Max, Min, the reductions that fold nothing, and Cast (bit
-//    for bit there, NaN aside);
+//  - exact: Relu, Relu6, LeakyRelu, Softsign, Neg, Abs, Square, Floor, Ceil, Reciprocal
+//    but float's (3 ulp: the CPU's is TensorFlow's estimate and Newton step), float Sqrt,
+//    AddV2/Add, Sub, Mul, RealDiv/Div, Maximum, Minimum, SquaredDifference, BiasAdd, Max, Min, the
+//    reductions that fold nothing, and Cast (bit for bit there, NaN aside);
 //  - float transcendental ops: those of cwise_functors_test.cc (Eigen against the C library)
 //    plus 2 ulp for CUDA's functions: Elu/Selu/Softplus 4 ulp or 1.2e-7/2.1e-7/1.2e-7
 //    absolute, Tanh 8 ulp, Sigmoid 6 ulp or 1.2e-7 absolute (relative 1.3e-4 below -9), Pow
@@ -228,8 +228,15 @@ class CwiseOpsGpuTest : public ::testing::Test {
 
 Tolerance UnaryTolerance(const std::string& op, DataType dtype, double x) {
   if (op == "Relu" || op == "Relu6" || op == "LeakyRelu" || op == "Neg" || op == "Abs" ||
-      op == "Square" || op == "Floor" || op == "Ceil" || op == "Reciprocal" || op == "Softsign") {
+      op == "Square" || op == "Floor" || op == "Ceil" || op == "Softsign" ||
+      (op == "Reciprocal" && dtype != DT_FLOAT)) {
     return {};  // one correctly rounded operation at most (CUDA divides as IEEE by default)
+  }
+  if (op == "Reciprocal") {
+    // The GPU divides, as TensorFlow's GPU kernel does; the CPU's float reciprocal is
+    // TensorFlow's estimate and Newton step (numerics/reciprocal.h): 3 ulp below 2^104, the
+    // 12-bit estimate from 2^115, zero where the quotient is subnormal.
+    return std::fabs(x) < 0x1p104 ? Tolerance{3, 0, 0} : Tolerance{3, 1.2e-38, 0x1p-11};
   }
   if (dtype != DT_FLOAT) return {2, 0, 0};
   if (op == "Sqrt") return {};  // correctly rounded on both

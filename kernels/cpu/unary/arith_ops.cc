@@ -1,5 +1,5 @@
-// Elementwise arithmetic of one tensor on the CPU: Neg, Abs, Sign, Square, Reciprocal, and
-// the rounding ops Floor, Ceil, Round, Rint.
+// Elementwise arithmetic of one tensor on the CPU: Neg, Abs, Sign, Square, Reciprocal (and
+// its old name Inv), and the rounding ops Floor, Ceil, Round, Rint.
 //
 // Floating-point and complex elements use Eigen's functors, as TensorFlow does. Integer
 // Neg, Abs and Square wrap around on overflow (-INT_MIN == INT_MIN), which is what
@@ -59,7 +59,9 @@ SLUICE_CALL_int8(REGISTER_SIGNED) SLUICE_CALL_int16(REGISTER_SIGNED) SLUICE_CALL
                     SLUICE_CALL_uint64(REGISTER_UNSIGNED_SQUARE)
 #undef REGISTER_UNSIGNED_SQUARE
 
-#define REGISTER_RECIPROCAL(T) SLUICE_REGISTER_UNARY("Reciprocal", ReciprocalFunctor, T)
+#define REGISTER_RECIPROCAL(T)                              \
+  SLUICE_REGISTER_UNARY("Reciprocal", ReciprocalFunctor, T) \
+  SLUICE_REGISTER_UNARY("Inv", ReciprocalFunctor, T)
                         SLUICE_CALL_FLOAT_TYPES(REGISTER_RECIPROCAL)
                             SLUICE_CALL_COMPLEX_TYPES(REGISTER_RECIPROCAL)
 #undef REGISTER_RECIPROCAL

@@ -19,6 +19,7 @@
 
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/erfc_float.h"
+#include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -95,10 +96,34 @@ struct IsComplex : std::false_type {};
 template <typename T>
 struct IsComplex<std::complex<T>> : std::true_type {};
 
+// A UnaryOp functor over one of numerics/' whole-array functions, fn(x, y, n): those that give
+// TensorFlow 2.21's bits where Eigen 3.4's functor does not. UnaryOp's ranges start at
+// multiples of kBlockAlign and `_FusedElementwise`'s tiles at multiples of its tile, so every
+// range but a tensor's last has a length that is a multiple of 8, and the last one's remainder
+// is the tensor's: a range's own last size % 8 elements are the tensor's scalar tail, which is
+// what the functions that split a tensor into packets and a tail (Rsqrt, Reciprocal) need.
+template <typename T, void (*kFunction)(const T*, T*, int64_t), int kCost>
+struct NumericsFunctor {
+  using In = T;
+  using Out = T;
+  static constexpr int kCycles = kCost;
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    kFunction(x.data(), y.data(), x.size());
+  }
+};
+
+// Float Reciprocal is TensorFlow 2.21's (numerics/reciprocal.h): the processor's estimate and
+// one Newton step in packets of 8, 1 / x for the tensor's last total % 8 elements. Eigen 3.4's
+// functor divides, which differs from TensorFlow for about one float in three. Double and
+// half and bfloat16 divide (the latter in float, rounded once), as TensorFlow's do.
 template <typename T>
-using ReciprocalFunctor =
-    std::conditional_t<IsComplex<T>::value, ScalarUnaryFunctor<T, T, ComplexReciprocal<T>, 8>,
-                       EigenUnaryFunctor<T, ei::scalar_inverse_op<T>>>;
+using ReciprocalFunctor = std::conditional_t<
+    IsComplex<T>::value, ScalarUnaryFunctor<T, T, ComplexReciprocal<T>, 8>,
+    std::conditional_t<std::is_same_v<T, float>,
+                       NumericsFunctor<float, numerics::ReciprocalFloat,
+                                       ei::functor_traits<ei::scalar_inverse_op<float>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_inverse_op<T>>>>;
 template <typename T>
 using FloorFunctor = EigenUnaryFunctor<T, ei::scalar_floor_op<T>>;
 template <typename T>
@@ -117,23 +142,14 @@ using RoundFunctor = IntOrEigen<T, Identity, ei::scalar_rint_op<T>>;
 // Eigen's path, the float square root rounded to the type, which is TensorFlow's for every
 // half and every bfloat16 (the latter's subnormals aside, which TensorFlow flushes to zero).
 template <typename T>
-struct ExactSqrtFunctor {
-  using In = T;
-  using Out = T;
-  static constexpr int kCycles = ei::functor_traits<ei::scalar_sqrt_op<T>>::Cost;
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    if constexpr (std::is_same_v<T, float>) {
-      numerics::SqrtFloat(x.data(), y.data(), x.size());
-    } else {
-      numerics::SqrtDouble(x.data(), y.data(), x.size());
-    }
-  }
-};
-template <typename T>
-using SqrtFunctor =
-    std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, double>, ExactSqrtFunctor<T>,
-                       EigenUnaryFunctor<T, ei::scalar_sqrt_op<T>>>;
+using SqrtFunctor = std::conditional_t<
+    std::is_same_v<T, float>,
+    NumericsFunctor<float, numerics::SqrtFloat,
+                    ei::functor_traits<ei::scalar_sqrt_op<float>>::Cost>,
+    std::conditional_t<std::is_same_v<T, double>,
+                       NumericsFunctor<double, numerics::SqrtDouble,
+                                       ei::functor_traits<ei::scalar_sqrt_op<double>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_sqrt_op<T>>>>;
 
 // EigenWithFixups runs Eigen's functor over the tensor, then recomputes the elements for
 // which Fixup::Needs(x) holds with Fixup::Apply(x). Those elements are noted before y is
@@ -166,19 +182,9 @@ template <typename T>
 inline constexpr bool kIsHalfOrBfloat16 =
     std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
 // Float Rsqrt: TensorFlow 2.21's (numerics/rsqrt.h), the processor's estimate and one Newton
-// step in packets of 8, 1 / sqrt(x) for the tensor's last total % 8 elements. UnaryOp's ranges
-// start at multiples of kBlockAlign and `_FusedElementwise`'s tiles at multiples of its tile,
-// so every range but a tensor's last has a length that is a multiple of 8, and the last one's
-// remainder is the tensor's: a range's own last size % 8 elements are the tensor's tail.
-struct TensorFlowRsqrtFloat {
-  using In = float;
-  using Out = float;
-  static constexpr int kCycles = ei::functor_traits<ei::scalar_rsqrt_op<float>>::Cost;
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    numerics::RsqrtFloat(x.data(), y.data(), x.size());
-  }
-};
+// step in packets of 8, 1 / sqrt(x) for the tensor's last total % 8 elements.
+using TensorFlowRsqrtFloat = NumericsFunctor<float, numerics::RsqrtFloat,
+                                             ei::functor_traits<ei::scalar_rsqrt_op<float>>::Cost>;
 // Double (and complex) Rsqrt keep Eigen's functor: 1 / sqrt(x), correctly rounded twice.
 template <typename T>
 using RsqrtFunctor =

@@ -2,7 +2,7 @@
 // unary kernels: buffer forwarding, tensors large enough for the parallel path, and the
 // places where Sluice deliberately differs from TensorFlow 2.21 (Round of integers, double
 // erf of infinities, log of subnormals), and exact results checked to the bit over many
-// inputs (Sqrt, half and bfloat16 Rsqrt).
+// inputs (Sqrt, half and bfloat16 Rsqrt and Reciprocal, float Rsqrt and Reciprocal).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,6 +15,9 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
+#include "numerics/float_environment.h"
+#include "numerics/reciprocal.h"
+#include "numerics/rsqrt.h"
 #include "runtime/framework/op_kernel_test_util.h"
 
 namespace sluice {
@@ -335,6 +338,61 @@ TEST_F(UnaryOpsTest, Bfloat16SqrtAndRsqrtAreTensorFlowsForEveryValue) {
     uint16_t bits;
     std::memcpy(&bits, &y[i], sizeof(bits));
     EXPECT_EQ(bits, want[i]) << i;
+  }
+}
+
+// Reciprocal and Inv of every half, and every bfloat16 but the subnormals: the float quotient
+// rounded to the type, which is TensorFlow 2.21's (compared with tf.math.reciprocal on all
+// 65536 values). In the kernels' mode: a subnormal quotient (of a bfloat16 above 2^126) is
+// zero, as TensorFlow's is.
+TEST_F(UnaryOpsTest, HalfAndBfloat16ReciprocalAreTensorFlowsForEveryValue) {
+  numerics::ScopedFlushDenormals kernel_mode;
+  const std::vector<half> h = EveryValue<half>(/*keep_subnormals=*/true);
+  const std::vector<bfloat16> b = EveryValue<bfloat16>(/*keep_subnormals=*/false);
+  for (const char* op : {"Reciprocal", "Inv"}) {
+    ExpectSameOrBothNan<half>(
+        h, Run<half>(op, h), [](float v) { return half(1.0f / v); }, op);
+    ExpectSameOrBothNan<bfloat16>(
+        b, Run<bfloat16>(op, b), [](float v) { return bfloat16(1.0f / v); }, op);
+  }
+}
+
+// Float Reciprocal (and Inv) and Rsqrt are numerics/' functions of the whole tensor, however
+// the pool splits it: the processor's estimate and a Newton step in packets of 8, the scalar
+// form for the tensor's last total % 8 (kLarge % 8 = 3). That is TensorFlow 2.21's, which
+// tests/kernels/unary_sweep.py compares over every float.
+TEST_F(UnaryOpsTest, FloatReciprocalAndRsqrtAreTensorFlowsFormsOverTheWholeTensor) {
+  std::vector<float> x(kLarge);
+  for (int64_t i = 0; i < kLarge; ++i) {
+    x[i] = (0.013f + 0.0071f * static_cast<float>(i)) * (i % 3 == 0 ? -1.0f : 1.0f);
+  }
+  std::vector<float> positive(kLarge);
+  std::transform(x.begin(), x.end(), positive.begin(), [](float v) { return std::fabs(v); });
+  std::vector<float> reciprocal(kLarge), rsqrt(kLarge);
+  {
+    numerics::ScopedFlushDenormals kernel_mode;
+    numerics::ReciprocalFloat(x.data(), reciprocal.data(), kLarge);
+    numerics::RsqrtFloat(positive.data(), rsqrt.data(), kLarge);
+  }
+  int differ_from_division = 0;
+  for (const char* op : {"Reciprocal", "Inv"}) {
+    const std::vector<float> y = Run<float>(op, x);
+    ASSERT_EQ(y.size(), x.size());
+    for (int64_t i = 0; i < kLarge; ++i) {
+      ASSERT_TRUE(SameBits(y[i], reciprocal[i])) << op << "(" << x[i] << ") at " << i;
+      differ_from_division += !SameBits(y[i], 1.0f / x[i]);
+    }
+  }
+  // The tail is the division itself.
+  const std::vector<float> tail = Run<float>("Reciprocal", x);
+  for (int64_t i = kLarge - 3; i < kLarge; ++i) EXPECT_TRUE(SameBits(tail[i], 1.0f / x[i])) << i;
+#if defined(__SSE__)
+  EXPECT_GT(differ_from_division, 0);  // the estimate's form is not the division
+#endif
+  const std::vector<float> y = Run<float>("Rsqrt", positive);
+  ASSERT_EQ(y.size(), positive.size());
+  for (int64_t i = 0; i < kLarge; ++i) {
+    ASSERT_TRUE(SameBits(y[i], rsqrt[i])) << "Rsqrt(" << positive[i] << ") at " << i;
   }
 }
 
