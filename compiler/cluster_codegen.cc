@@ -16,6 +16,7 @@
 #include "compiler/transcendental_code.h"
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
+#include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 
 namespace sluice {
@@ -28,8 +29,8 @@ constexpr int kWidth = 8;
 // The "phase" of the column loop that computes the column and batch-column values.
 constexpr int kBatchPhase = -1;
 
-constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Rsqrt",   "Exp",  "Log",
-                                                            "Sigmoid", "Tanh", "Erf"};
+constexpr const char* kCallbackOps[kNumClusterCallbacks] = {"Rsqrt", "Exp", "Log",       "Sigmoid",
+                                                            "Tanh",  "Erf", "Reciprocal"};
 
 // Computed values of these kinds are computed once per batch element (kBatchPhase).
 bool IsHoisted(ValueKind kind) {
@@ -168,7 +169,7 @@ class Generator : public MlirTextBuilder {
 
   static bool IsKnownUnary(absl::string_view op) {
     return ClusterCallbackId(op) >= 0 || op == "Neg" || op == "Abs" || op == "Square" ||
-           op == "Reciprocal" || op == "Sqrt" || op == "Relu" || op == "Relu6" || op == "Erfc";
+           op == "Sqrt" || op == "Relu" || op == "Relu6" || op == "Erfc";
   }
   static bool IsKnownBinary(absl::string_view op) {
     return op == "Add" || op == "AddV2" || op == "Sub" || op == "Mul" || op == "Div" ||
@@ -288,10 +289,15 @@ class Generator : public MlirTextBuilder {
     // The correctly rounded square root, as the kernel's (numerics/sqrt.h): LLVM lowers
     // math.sqrt without fast-math flags to the sqrt instruction, on every CPU.
     if (op == "Sqrt") return Assign(absl::StrCat("math.sqrt ", x, " : ", Type(width)));
-    if (options_.avx_rsqrt && op == "Rsqrt") {
+    if (options_.avx_estimates && op == "Rsqrt") {
       // numerics::RsqrtFloat's vector form; a tensor's last total % 8 take its scalar form.
       return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowRsqrt(*this, x, width), x, width,
                               kind, column_i64, numerics::kRsqrtFloatPacket);
+    }
+    if (options_.avx_estimates && op == "Reciprocal") {
+      // numerics::ReciprocalFloat's, likewise.
+      return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowReciprocal(*this, x, width), x,
+                              width, kind, column_i64, numerics::kReciprocalFloatPacket);
     }
     if (options_.eigen_rationals && op == "Sigmoid") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,
@@ -309,7 +315,6 @@ class Generator : public MlirTextBuilder {
     if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(width)));
     if (op == "Abs") return Assign(absl::StrCat("math.abs ", x, " : ", Type(width)));
     if (op == "Square") return Binary("mulf", x, x, width);
-    if (op == "Reciprocal") return Binary("divf", Constant("one", width), x, width);
     // Relu is x < 0 ? 0 : x (NaN and -0 pass through, as Eigen's max keeps its first
     // operand); Relu6 then takes 6 < r ? 6 : r.
     const std::string zero = Constant("zero", width);
@@ -559,6 +564,7 @@ class Generator : public MlirTextBuilder {
     Line("module {");
     Indent(2);
     Line(absl::StrCat("func.func private @", kClusterCallback, "(i64, i64, i64, i64, i64)"));
+    if (options_.avx_estimates) Line(kAvxReciprocalDeclaration);
     Line(absl::StrCat("func.func @", kClusterFunction, "(", absl::StrJoin(params, ", "), ") {"));
     Indent(2);
     EmitConstants();

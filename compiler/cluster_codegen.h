@@ -23,9 +23,11 @@
 // and signed-zero rules. Erf and Tanh, whose kernels evaluate Eigen's rational approximations
 // in both their vector and scalar forms, are those approximations written out, operation for
 // operation (ClusterCodegenOptions::eigen_rationals); Sqrt, correctly rounded in its kernel,
-// is MLIR's math.sqrt. Other ops whose kernels use Eigen's approximations (Exp, Sigmoid,
-// Rsqrt, ...) call back into Sluice (ClusterCallbackOp) to apply the kernel's own functor,
-// told the value's flat index and size so that it takes the kernel's vector or scalar path.
+// is MLIR's math.sqrt. Other ops whose kernels have a vector and a scalar form that differ
+// (Exp, Sigmoid, Rsqrt, Reciprocal, ...) call back into Sluice (ClusterCallbackOp) to apply
+// the kernel's own function, told the value's flat index and size so that it takes the
+// kernel's vector or scalar path, or, where the options allow, are written out with only
+// the scalar tail called back.
 //
 // The function, `cluster`, takes in order: one memref<?xf32> per input (its flat buffer), the
 // output, the scratch buffer (kClusterScratchSlot + scratch_rows * cols floats, one per
@@ -54,7 +56,7 @@ namespace sluice {
 int ClusterCallbackId(absl::string_view op);
 // The op of a callback id; REQUIRES: 0 <= id < kNumClusterCallbacks.
 const char* ClusterCallbackOp(int id);
-inline constexpr int kNumClusterCallbacks = 6;
+inline constexpr int kNumClusterCallbacks = 7;
 
 // Floats at the start of the scratch buffer used to pass values to the callback.
 inline constexpr int64_t kClusterScratchSlot = 16;
@@ -78,10 +80,11 @@ struct ClusterCodegenOptions {
   // per packet of the kernels' build: those go through the callback, as do groups holding a
   // positive subnormal for Log (its kernel takes std::log for them).
   int eigen_packet_floats = 4;
-  // Rsqrt written out as its kernel computes it (numerics/rsqrt.h), which starts from the
-  // CPU's rsqrt estimate: the generated code uses AVX's vrsqrtps, so only where the CPU has AVX.
+  // Rsqrt and Reciprocal written out as their kernels compute them (numerics/rsqrt.h,
+  // numerics/reciprocal.h), which start from the CPU's estimates: the generated code uses AVX's
+  // vrsqrtps and vrcpps, so only where the CPU has AVX; off, both go through the callback.
   // (Sqrt is always inline: the correctly rounded square root, as its kernel computes it.)
-  bool avx_rsqrt = false;
+  bool avx_estimates = false;
 };
 
 struct ClusterCode {

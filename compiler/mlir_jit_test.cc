@@ -3,6 +3,8 @@
 // compiled code kept in a cache folder is loaded by the next compilation of the same text.
 #include "compiler/mlir_jit.h"
 
+#include <xmmintrin.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -93,6 +95,39 @@ TEST(MlirJitTest, ExternalFunctionsResolveToSymbols) {
   void* args[] = {&v};
   (*function)(args);
   EXPECT_EQ(last_seen, 42);
+}
+
+// An x86 instruction that no MLIR dialect offers, reached as the LLVM intrinsic of that name:
+// a declared function whose name is an intrinsic's becomes the intrinsic itself once the
+// module is LLVM IR (compiler/transcendental_code.cc uses it for AVX's vrcpps).
+constexpr char kCallsIntrinsic[] = R"(
+module {
+  func.func private @llvm.x86.avx.rcp.ps.256(vector<8xf32>) -> vector<8xf32>
+  func.func @rcp(%x: memref<?xf32>, %y: memref<?xf32>) {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0] : memref<?xf32>, vector<8xf32>
+    %r = func.call @llvm.x86.avx.rcp.ps.256(%v) : (vector<8xf32>) -> vector<8xf32>
+    vector.store %r, %y[%c0] : memref<?xf32>, vector<8xf32>
+    return
+  }
+})";
+
+TEST(MlirJitTest, DeclaredIntrinsicIsTheInstruction) {
+  if (!__builtin_cpu_supports("avx")) GTEST_SKIP() << "needs AVX";
+  auto module = CompileMlir(kCallsIntrinsic, {});
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto function = (*module)->Lookup("rcp");
+  ASSERT_TRUE(function.ok()) << function.status();
+  std::vector<float> x = {1.0f, 3.0f, -7.0f, 0.1f, 1e30f, 0.0f, 2.5f, 1e-3f}, y(8);
+  MemRef mx{x.data(), x.data(), 0, 8, 1}, my{y.data(), y.data(), 0, 8, 1};
+  std::vector<void*> args;
+  mx.Append(&args);
+  my.Append(&args);
+  (*function)(args.data());
+  for (int i = 0; i < 8; ++i) {
+    const float want = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x[i])));
+    EXPECT_EQ(y[i], want) << "rcp(" << x[i] << ")";
+  }
 }
 
 // A fresh folder under the test's temporary directory.

@@ -212,29 +212,45 @@ std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& a, int width)
 
 namespace {
 
-// The AVX rsqrt instruction (vrsqrtps) lane by lane, whatever the width: halves of 8 for 16
-// lanes, lane 0 of a broadcast for one. Its approximation is the CPU's own, the same one SSE's
-// rsqrtps gives Eigen on that CPU.
-std::string AvxRsqrt(MlirTextBuilder& mlir, const std::string& x, int width) {
+// `instruction8` (an operation on 8 f32 lanes: vector<8xf32> name -> result name) over `width`
+// lanes: halves of 8 for 16 lanes, lane 0 of a broadcast for one.
+template <typename Instruction8>
+std::string InLanesOfEight(MlirTextBuilder& mlir, const std::string& x, int width,
+                           Instruction8 instruction8) {
   const std::string v8 = MlirTextBuilder::Type(8);
-  auto rsqrt8 = [&](const std::string& v) {
-    return mlir.Assign(absl::StrCat("x86vector.avx.rsqrt ", v, " : ", v8));
-  };
-  if (width == 8) return rsqrt8(x);
+  if (width == 8) return instruction8(x);
   if (width == 1) {
     const std::string lanes = mlir.Assign(absl::StrCat("vector.broadcast ", x, " : f32 to ", v8));
-    return mlir.Assign(absl::StrCat("vector.extract ", rsqrt8(lanes), "[0] : ", v8));
+    return mlir.Assign(absl::StrCat("vector.extract ", instruction8(lanes), "[0] : ", v8));
   }
   std::string result = x;
   for (int offset = 0; offset < width; offset += 8) {
     const std::string half = mlir.Assign(absl::StrCat(
         "vector.extract_strided_slice ", x, " {offsets = [", offset,
         "], sizes = [8], strides = [1]} : ", MlirTextBuilder::Type(width), " to ", v8));
-    result = mlir.Assign(absl::StrCat("vector.insert_strided_slice ", rsqrt8(half), ", ", result,
-                                      " {offsets = [", offset, "], strides = [1]} : ", v8, " into ",
-                                      MlirTextBuilder::Type(width)));
+    result = mlir.Assign(absl::StrCat("vector.insert_strided_slice ", instruction8(half), ", ",
+                                      result, " {offsets = [", offset, "], strides = [1]} : ", v8,
+                                      " into ", MlirTextBuilder::Type(width)));
   }
   return result;
+}
+
+// The AVX rsqrt instruction (vrsqrtps) lane by lane. Its approximation is the CPU's own, the
+// same one SSE's rsqrtps gives the kernel on that CPU.
+std::string AvxRsqrt(MlirTextBuilder& mlir, const std::string& x, int width) {
+  return InLanesOfEight(mlir, x, width, [&](const std::string& v) {
+    return mlir.Assign(absl::StrCat("x86vector.avx.rsqrt ", v, " : ", MlirTextBuilder::Type(8)));
+  });
+}
+
+// The AVX reciprocal instruction (vrcpps) lane by lane, through its LLVM intrinsic (the
+// x86vector dialect has no operation for it; kAvxReciprocalDeclaration declares it).
+std::string AvxReciprocal(MlirTextBuilder& mlir, const std::string& x, int width) {
+  return InLanesOfEight(mlir, x, width, [&](const std::string& v) {
+    const std::string v8 = MlirTextBuilder::Type(8);
+    return mlir.Assign(
+        absl::StrCat("func.call @", kAvxReciprocalIntrinsic, "(", v, ") : (", v8, ") -> ", v8));
+  });
 }
 
 }  // namespace
@@ -250,6 +266,17 @@ std::string EmitTensorFlowRsqrt(MlirTextBuilder& mlir, const std::string& a, int
   const std::string y = mlir.Binary(
       "addf", mlir.Binary("mulf", mlir.Binary("mulf", y0, f(-0.5f), width), h, width), y0, width);
   return mlir.Select(mlir.Compare("uno", y, y, width), y0, y, width);
+}
+
+// numerics::ReciprocalFloat's vector form, TensorFlow 2.21's: the CPU's estimate r0, then
+// r0 * (1 - x * r0) + r0 with each product and sum rounded on its own, and the estimate itself
+// where that gives NaN (zero, infinite or NaN input).
+std::string EmitTensorFlowReciprocal(MlirTextBuilder& mlir, const std::string& x, int width) {
+  const std::string r0 = AvxReciprocal(mlir, x, width);
+  const std::string t =
+      mlir.Binary("subf", mlir.Float(1.0f, width), mlir.Binary("mulf", x, r0, width), width);
+  const std::string r = MultiplyAdd(mlir, r0, t, r0, width);
+  return mlir.Select(mlir.Compare("uno", r, r, width), r0, r, width);
 }
 
 std::string EmitAnyMagnitudeIn(MlirTextBuilder& mlir, const std::string& x, float lo, float hi,

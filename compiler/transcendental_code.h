@@ -8,9 +8,9 @@
 //   Log             plog_float) for an SSE build without FMA — the caller sends the elements
 //                   Eigen computes with its scalar forms (a tensor's last total % P; Log's
 //                   positive subnormals) through the kernels' own functors instead;
-//   Rsqrt           numerics::RsqrtFloat's vector form (TensorFlow 2.21's), from the CPU's
-//                   estimate — the caller sends a tensor's last total % 8 through the kernel's
-//                   function;
+//   Rsqrt,          numerics::RsqrtFloat's and numerics::ReciprocalFloat's vector forms
+//   Reciprocal      (TensorFlow 2.21's), from the CPU's estimates — the caller sends a tensor's
+//                   last total % 8 through the kernel's function;
 //   Erfc            numerics::ErfcFloat, Sluice's own, in f64.
 //
 // (Sqrt needs nothing here: its kernel is the correctly rounded square root, math.sqrt.)
@@ -35,6 +35,13 @@ std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);
 // through MLIR's x86vector dialect, which gives each lane SSE's rsqrtps value) and one Newton
 // step.
 std::string EmitTensorFlowRsqrt(MlirTextBuilder& mlir, const std::string& x, int width);
+// Reciprocal as numerics::ReciprocalFloat's vector form: from the CPU's reciprocal estimate
+// (AVX's vrcpps, called as the LLVM intrinsic kAvxReciprocalIntrinsic, which the module must
+// declare with kAvxReciprocalDeclaration) and one Newton step.
+std::string EmitTensorFlowReciprocal(MlirTextBuilder& mlir, const std::string& x, int width);
+inline constexpr char kAvxReciprocalIntrinsic[] = "llvm.x86.avx.rcp.ps.256";
+inline constexpr char kAvxReciprocalDeclaration[] =
+    "func.func private @llvm.x86.avx.rcp.ps.256(vector<8xf32>) -> vector<8xf32>";
 
 // An i1: whether any lane of `x` has lo <= |x| < hi: the inputs whose results the kernel
 // recomputes after Eigen's pass (kernels/cpu/unary/unary_functors.h), for which the cluster

@@ -14,9 +14,8 @@ int ClusterOpArity(absl::string_view op) {
 
 bool IsClusterOpComputedInline(absl::string_view op) {
   if (ClusterOpArity(op) == 2 || IsClusterReduction(op)) return true;
-  return op == "Neg" || op == "Abs" || op == "Square" || op == "Reciprocal" || op == "Relu" ||
-         op == "Relu6" || op == "Erf" || op == "Tanh" || op == "Erfc" || op == "Exp" ||
-         op == "Sigmoid";
+  return op == "Neg" || op == "Abs" || op == "Square" || op == "Relu" || op == "Relu6" ||
+         op == "Erf" || op == "Tanh" || op == "Erfc" || op == "Exp" || op == "Sigmoid";
 }
 
 absl::StatusOr<std::vector<FusedElementwiseStep>> ParseClusterProgram(

@@ -62,8 +62,9 @@ int ClusterOpArity(absl::string_view op);
 // Whether a cluster's compiled code computes `op` itself on any x86-64 CPU (arithmetic,
 // comparisons, Eigen's approximations of Erf, Tanh, Exp, Sigmoid and Log, Sluice's own Erfc)
 // rather than calling back into Sluice per group of elements: a cluster of elementwise ops
-// alone is only worth compiling when all its ops are of the first sort. Rsqrt is not
-// counted: it is computed inline only where the CPU has AVX. Sqrt is computed inline on every
+// alone is only worth compiling when all its ops are of the first sort. Rsqrt and Reciprocal
+// are not counted: they are computed inline only where the CPU has AVX (from its estimates,
+// numerics/rsqrt.h and numerics/reciprocal.h). Sqrt is computed inline on every
 // CPU (the correctly rounded root, math.sqrt) but is not counted yet, so chains holding one
 // still go to `_FusedElementwise` (docs/compiled_clusters.md, "Not done").
 bool IsClusterOpComputedInline(absl::string_view op);

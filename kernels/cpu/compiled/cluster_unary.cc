@@ -7,6 +7,7 @@
 
 #include "compiler/cluster_codegen.h"
 #include "numerics/erfc_float.h"
+#include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -86,6 +87,12 @@ void ApplyRsqrt(float* x, int64_t n, int64_t flat, int64_t total) {
   numerics::RsqrtFloat(x, x, n, flat, total);
 }
 
+// Reciprocal's kernel (numerics/reciprocal.h) takes the scalar form for the tensor's last
+// total % 8.
+void ApplyReciprocal(float* x, int64_t n, int64_t flat, int64_t total) {
+  numerics::ReciprocalFloat(x, x, n, flat, total);
+}
+
 // By callback id (ClusterCallbackOp).
 ClusterUnaryFunction CallbackFunction(int64_t id) {
   static const ClusterUnaryFunction* const kTable = [] {
@@ -104,7 +111,7 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Neg") return ApplyEigen<ei::scalar_opposite_op<float>>;
   if (op == "Abs") return ApplyEigen<ei::scalar_abs_op<float>>;
   if (op == "Square") return ApplyEigen<ei::scalar_square_op<float>>;
-  if (op == "Reciprocal") return ApplyEigen<ei::scalar_inverse_op<float>>;
+  if (op == "Reciprocal") return ApplyReciprocal;
   if (op == "Sqrt") return ApplySqrt;
   if (op == "Rsqrt") return ApplyRsqrt;
   if (op == "Exp") return ApplyEigen<ei::scalar_exp_op<float>>;
@@ -126,7 +133,7 @@ ClusterCodegenOptions ClusterCodegenOptionsHere() {
   // The JIT compiles for this CPU (compiler/mlir_jit.h), so its vector width can follow it.
   options.vector_width = __builtin_cpu_supports("avx512f") ? 16 : 8;
   options.eigen_packet_floats = static_cast<int>(kPacket);
-  options.avx_rsqrt = __builtin_cpu_supports("avx");
+  options.avx_estimates = __builtin_cpu_supports("avx");
   return options;
 }
 

@@ -26,7 +26,8 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op);
 
 // The code generator's options for this build and this CPU: Erf and Tanh written out where
 // this build's Eigen computes them as the generator writes them (EIGEN_FAST_MATH, no FMA),
-// and vectors of 16 columns where the CPU has AVX-512.
+// vectors of 16 columns where the CPU has AVX-512, and Rsqrt and Reciprocal written out from
+// the CPU's estimates where it has AVX.
 ClusterCodegenOptions ClusterCodegenOptionsHere();
 
 // What compiled clusters call (compiler/cluster_codegen.h, kClusterCallback): applies the op

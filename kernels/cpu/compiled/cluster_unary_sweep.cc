@@ -1,8 +1,8 @@
 // Checks a unary op that compiled clusters write out (Erfc, Exp, Sigmoid, Log, Sqrt, Rsqrt,
-// Erf, Tanh) on every float: the cluster's value against the op's kernel's own (cluster_unary.h:
-// the packet path of the kernel's Eigen functor, or numerics::ErfcFloat), bit for bit. The
-// generated MLIR must perform the same operations in the same order; a difference in the last
-// place of an intermediate changes a float result only for the rare inputs next to a rounding
+// Reciprocal, Erf, Tanh) on every float: the cluster's value against the op's kernel's own
+// (cluster_unary.h: the packet path of the kernel's Eigen functor, or numerics::ErfcFloat), bit for
+// bit. The generated MLIR must perform the same operations in the same order; a difference in the
+// last place of an intermediate changes a float result only for the rare inputs next to a rounding
 // boundary, which random tests seldom meet and this meets all of. Up to a minute on two cores.
 //
 //   bazel run -c opt //kernels/cpu/compiled:cluster_unary_sweep -- Exp
