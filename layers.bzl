@@ -33,7 +33,7 @@ LAYERS = {
     # LLVM (the only layer that sees MLIR).
     "compiler": ["graph/ops", "numerics"],
     # Graph-to-graph transforms and the pipeline.
-    "passes": ["graph/import", "graph/ops"],
+    "passes": ["graph/import", "graph/ops", "numerics"],
     # What GPU kernels are written against besides the rest of the framework: the GPU device
     # context, cuBLAS/cuDNN opened at run time, Statuses from CUDA errors.
     "runtime/framework/gpu": ["graph/core"],

@@ -19,6 +19,8 @@
 #include "graph/core/types.h"
 #include "graph/graph.h"
 #include "graph/op/node_def_util.h"
+#include "numerics/float_environment.h"
+#include "numerics/reciprocal.h"
 #include "passes/fused_node_splice.h"
 #include "proto/node_def.pb.h"
 
@@ -45,16 +47,23 @@ bool Match(const Node* n, const DivisionByConstantOptions& opts, const Edge** x,
   return *x != nullptr && *c != nullptr && (*c)->src()->IsConstant();
 }
 
-// For float and double, 1/c computed here: one IEEE division per element, which is what the
-// Reciprocal kernel computes, without a round of constant folding through the evaluator
-// (202 such nodes took 13-18 ms of the pipeline benchmark's folding). Other types get a
-// Reciprocal node for the next folding.
-template <typename T>
+// For float and double, 1/c computed here as the Reciprocal kernel computes it, in the
+// kernels' floating-point mode: TensorFlow's constant folding of that Reciprocal gives float
+// the processor's estimate and a Newton step over all but the last size % 8 elements
+// (numerics/reciprocal.h), double one IEEE division per element. This skips a round of
+// constant folding through the evaluator (202 such nodes took 13-18 ms of the pipeline
+// benchmark's folding). Other types get a Reciprocal node for the next folding.
 Tensor Reciprocals(const Tensor& c) {
   Tensor out(c.dtype(), c.shape());
-  const T* in = c.flat<T>().data();
-  T* r = out.flat<T>().data();
-  for (int64_t i = 0; i < c.NumElements(); ++i) r[i] = T(1) / in[i];
+  const int64_t n = c.NumElements();
+  numerics::ScopedFlushDenormals kernel_mode;
+  if (c.dtype() == DT_FLOAT) {
+    numerics::ReciprocalFloat(c.flat<float>().data(), out.flat<float>().data(), n);
+  } else {
+    const double* in = c.flat<double>().data();
+    double* r = out.flat<double>().data();
+    for (int64_t i = 0; i < n; ++i) r[i] = 1.0 / in[i];
+  }
   return out;
 }
 
@@ -64,7 +73,7 @@ bool ReciprocalConst(const Node& c, DataType dtype, Tensor* out) {
   if (it == c.def().attr().end() || !it->second.has_tensor()) return false;
   Tensor value;
   if (!TensorFromProto(it->second.tensor(), &value).ok() || value.dtype() != dtype) return false;
-  *out = dtype == DT_FLOAT ? Reciprocals<float>(value) : Reciprocals<double>(value);
+  *out = Reciprocals(value);
   return true;
 }
 

@@ -1,7 +1,7 @@
 // ReduceDivisionByConstant: Grappler's strength reduction of a floating-point division by a
 // constant. Div(x, c) or RealDiv(x, c), where c is a Const's output and T is a floating-point
 // or complex type, becomes Mul(x, r) with r = 1/c: for float and double the pass computes r
-// itself (one IEEE division per element, as the Reciprocal kernel does) and adds it as a
+// itself, as the Reciprocal kernel does (numerics/reciprocal.h for float), and adds it as a
 // Const; for the other types r is a Reciprocal(c) node that the pipeline's next constant
 // folding evaluates with the CPU kernel, as TensorFlow's folding does. A multiplication is several
 // times cheaper than a division, and TensorFlow's sessions (Grappler on, as users run them) compute

@@ -1,9 +1,13 @@
 #include "passes/division_by_constant.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "absl/base/casts.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_proto.h"
 #include "graph/core/tensor_types.h"
@@ -11,6 +15,8 @@
 #include "graph/import/graph_testutil.h"
 #include "graph/op/op_registry.h"
 #include "gtest/gtest.h"
+#include "numerics/float_environment.h"
+#include "numerics/reciprocal.h"
 
 namespace sluice {
 namespace {
@@ -70,6 +76,41 @@ TEST_F(DivisionByConstantTest, RealDivAndDivOfFloatsBecomeMulByReciprocal) {
           .ok());
   ASSERT_EQ(r.dtype(), DT_FLOAT);
   EXPECT_EQ(r.flat<float>()(0), 1.0f / 1.5f);
+}
+
+// A float divisor of 17 elements gets the reciprocals the Reciprocal kernel computes, which
+// TensorFlow's folding of its Reciprocal node gives: the processor's estimate and a Newton step
+// for the first 16, 1 / c for the last (numerics/reciprocal.h), in the kernels' mode.
+TEST_F(DivisionByConstantTest, FloatReciprocalsAreTheKernels) {
+  std::string values;
+  std::vector<float> c;
+  for (int i = 0; i < 17; ++i) {
+    c.push_back(i == 3 ? 3e38f : 0.37f + 1.91f * static_cast<float>(i));
+    absl::StrAppend(&values, " float_val: ", absl::StrFormat("%.9g", c.back()));
+  }
+  ASSERT_TRUE(Run(Placeholder("x") +
+                  "node { name: 'c' op: 'Const' attr { key: 'dtype' value { type: DT_FLOAT } } "
+                  "attr { key: 'value' value { tensor { dtype: DT_FLOAT tensor_shape { dim { "
+                  "size: 17 } }" +
+                  values + " } } } }" + Binary("q", "RealDiv", "x", "c") +
+                  "node { name: 'out' op: 'Neg' input: 'q' attr { key: 'T' value { type: "
+                  "DT_FLOAT } } }"));
+  Tensor r;
+  ASSERT_TRUE(
+      TensorFromProto(g_->FindNodeByName("q/reciprocal")->def().attr().at("value").tensor(), &r)
+          .ok());
+  ASSERT_EQ(r.NumElements(), 17);
+  std::vector<float> want(17);
+  {
+    numerics::ScopedFlushDenormals kernel_mode;
+    numerics::ReciprocalFloat(c.data(), want.data(), 17);
+  }
+  for (int i = 0; i < 17; ++i) {
+    EXPECT_EQ(absl::bit_cast<uint32_t>(r.flat<float>()(i)), absl::bit_cast<uint32_t>(want[i]))
+        << "1/" << c[i];
+  }
+  // 1/3e38 is subnormal: flushed to zero, as the kernels' mode makes it.
+  EXPECT_EQ(r.flat<float>()(3), 0.0f);
 }
 
 // Other floating types get a Reciprocal node, which constant folding evaluates with the
