@@ -41,6 +41,9 @@ REGISTER_OP("Reciprocal")
     .Attr(kSignedTypes)
     .SetShapeFn(UnchangedShape);
 
+// Reciprocal's name before TensorFlow 1.0, still in its registry and in old graphs.
+REGISTER_OP("Inv").Input("x: T").Output("y: T").Attr(kSignedTypes).SetShapeFn(UnchangedShape);
+
 REGISTER_OP("Round").Input("x: T").Output("y: T").Attr(kSignedTypes).SetShapeFn(UnchangedShape);
 
 REGISTER_OP("Sqrt")

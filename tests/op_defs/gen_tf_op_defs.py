@@ -30,7 +30,7 @@ OPS = [
     "LogicalOr",
     # Unary.
     "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Exp", "Expm1", "Log", "Log1p",
-    "Reciprocal", "Floor", "Ceil", "Round", "Rint", "Sin", "Cos", "Tanh", "Sigmoid", "Relu",
+    "Reciprocal", "Inv", "Floor", "Ceil", "Round", "Rint", "Sin", "Cos", "Tanh", "Sigmoid", "Relu",
     "Relu6", "Elu", "Selu", "LeakyRelu", "Softplus", "Softsign", "Erf", "Erfc", "LogicalNot",
     "IsNan", "IsInf", "IsFinite",
     # Other math.
