@@ -16,6 +16,7 @@
 #include "compiler/transcendental_code.h"
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
+#include "numerics/exp_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 
@@ -278,9 +279,10 @@ class Generator : public MlirTextBuilder {
   std::string Unary(absl::string_view op, const std::string& x, int width, ValueKind kind,
                     const std::string& column_i64) {
     if (op == "Erfc") return EmitErfc(*this, x, width);
-    if (options_.eigen_rationals && op == "Exp") {
-      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenExp(*this, x, width), x, width, kind,
-                              column_i64, options_.eigen_packet_floats);
+    if (op == "Exp") {
+      // numerics::ExpFloat's vector form; a tensor's last total % 8 take std::exp.
+      return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowExp(*this, x, width), x, width,
+                              kind, column_i64, numerics::kExpFloatPacket);
     }
     if (options_.eigen_rationals && op == "Log") {
       return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "numerics/erfc_float.h"
+#include "numerics/exp_float.h"
 
 namespace sluice {
 namespace {
@@ -92,7 +93,30 @@ std::string EmitEigenTanh(MlirTextBuilder& mlir, const std::string& x, int width
   return mlir.Select(tiny, clamped, ratio, width);
 }
 
-// Eigen 3.4's pexp_float, then pldexp_generic for 2^m.
+namespace {
+
+// Eigen's pldexp_generic(y, m) for integral m: e = clamp(m, -278, 278), b = e >> 2,
+// y * 2^b * 2^b * 2^b * 2^(e - 3b). m is NaN only where y is: it is made 0 first, as converting
+// NaN to an integer has no defined value in LLVM.
+std::string ScaleByPowerOfTwo(MlirTextBuilder& mlir, const std::string& y, const std::string& m,
+                              int width) {
+  auto f = [&](float value) { return mlir.Float(value, width); };
+  std::string e = EigenMin(mlir, EigenMax(mlir, m, f(-278.0f), width), f(278.0f), width);
+  e = mlir.Select(mlir.Compare("uno", e, e, width), f(0.0f), e, width);
+  const std::string e_i32 =
+      mlir.Assign(absl::StrCat("arith.fptosi ", e, " : ", MlirTextBuilder::Type(width), " to ",
+                               MlirTextBuilder::IntType32(width)));
+  const std::string b = mlir.BinaryInt32("shrsi", e_i32, mlir.Int32(2, width), width);
+  const std::string c = PowerOfTwo(mlir, b, width);
+  const std::string out = mlir.Binary(
+      "mulf", mlir.Binary("mulf", mlir.Binary("mulf", y, c, width), c, width), c, width);
+  const std::string rest = mlir.BinaryInt32(
+      "subi", mlir.BinaryInt32("subi", mlir.BinaryInt32("subi", e_i32, b, width), b, width), b,
+      width);
+  return mlir.Binary("mulf", out, PowerOfTwo(mlir, rest, width), width);
+}
+
+// Eigen 3.4's pexp_float without FMA, which its float logistic uses below -9.
 std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& a, int width) {
   auto f = [&](float value) { return mlir.Float(value, width); };
   const std::string x = EigenMax(mlir, EigenMin(mlir, a, f(88.723f), width), f(-88.723f), width);
@@ -110,23 +134,32 @@ std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& a, int width)
   y1 = MultiplyAdd(mlir, y1, r, f(5.0000001201E-1f), width);
   y = MultiplyAdd(mlir, y, r3, y1, width);
   y = MultiplyAdd(mlir, y, r2, y2, width);
-  // pldexp_generic(y, m): e = clamp(m, -278, 278), b = e >> 2,
-  // y * 2^b * 2^b * 2^b * 2^(e - 3b). m is NaN only where x is, and then so is y: it is
-  // made 0 first, as converting NaN to an integer has no defined value in LLVM.
-  std::string e = EigenMin(mlir, EigenMax(mlir, m, f(-278.0f), width), f(278.0f), width);
-  e = mlir.Select(mlir.Compare("uno", e, e, width), f(0.0f), e, width);
-  const std::string e_i32 =
-      mlir.Assign(absl::StrCat("arith.fptosi ", e, " : ", MlirTextBuilder::Type(width), " to ",
-                               MlirTextBuilder::IntType32(width)));
-  const std::string b = mlir.BinaryInt32("shrsi", e_i32, mlir.Int32(2, width), width);
-  const std::string c = PowerOfTwo(mlir, b, width);
-  std::string out = mlir.Binary(
-      "mulf", mlir.Binary("mulf", mlir.Binary("mulf", y, c, width), c, width), c, width);
-  const std::string rest = mlir.BinaryInt32(
-      "subi", mlir.BinaryInt32("subi", mlir.BinaryInt32("subi", e_i32, b, width), b, width), b,
-      width);
-  out = mlir.Binary("mulf", out, PowerOfTwo(mlir, rest, width), width);
-  return EigenMax(mlir, out, a, width);
+  return EigenMax(mlir, ScaleByPowerOfTwo(mlir, y, m, width), a, width);
+}
+
+}  // namespace
+
+// numerics::ExpFloat's vector form, operation for operation (numerics/exp_float.h holds the
+// sequence and the constants).
+std::string EmitTensorFlowExp(MlirTextBuilder& mlir, const std::string& a, int width) {
+  using namespace numerics;  // NOLINT: the constants of exp_float.h
+  auto f = [&](float value) { return mlir.Float(value, width); };
+  const std::string zero = mlir.Compare("olt", a, f(kExpFloatZeroBelow), width);
+  const std::string x = EigenMin(mlir, a, f(kExpFloatHigh), width);
+  const std::string m = mlir.Assign(
+      absl::StrCat("math.floor ", MultiplyAdd(mlir, x, f(kExpFloatLog2e), f(0.5f), width), " : ",
+                   MlirTextBuilder::Type(width)));
+  std::string r = MultiplyAdd(mlir, m, f(kExpFloatMinusLn2High), x, width);
+  r = MultiplyAdd(mlir, m, f(kExpFloatLn2Low), r, width);
+  const std::string r2 = mlir.Binary("mulf", r, r, width);
+  std::string even = MultiplyAdd(mlir, r2, f(kExpFloatP6), f(kExpFloatP4), width);
+  const std::string odd = MultiplyAdd(mlir, r2, f(kExpFloatP5), f(kExpFloatP3), width);
+  even = MultiplyAdd(mlir, r2, even, f(kExpFloatP2), width);
+  const std::string low = mlir.Binary("addf", r, f(1.0f), width);
+  std::string y = MultiplyAdd(mlir, r, odd, even, width);
+  y = MultiplyAdd(mlir, r2, y, low, width);
+  const std::string result = EigenMax(mlir, ScaleByPowerOfTwo(mlir, y, m, width), a, width);
+  return mlir.Select(zero, f(0.0f), result, width);
 }
 
 // Eigen 3.4's scalar_logistic_op<float>::packetOp without FMA: a rational function of

@@ -4,10 +4,13 @@
 //
 //   Erf, Tanh       Eigen 3.4's rational approximations (generic_fast_erf_float and
 //                   generic_fast_tanh_float), used by its vector and scalar forms alike;
-//   Exp, Sigmoid,   Eigen 3.4's packet forms (pexp_float, scalar_logistic_op<float>,
-//   Log             plog_float) for an SSE build without FMA — the caller sends the elements
-//                   Eigen computes with its scalar forms (a tensor's last total % P; Log's
-//                   positive subnormals) through the kernels' own functors instead;
+//   Sigmoid, Log    Eigen 3.4's packet forms (scalar_logistic_op<float>, which uses its
+//                   pexp_float below -9, and plog_float) for an SSE build without FMA — the
+//                   caller sends the elements Eigen computes with its scalar forms (a tensor's
+//                   last total % P; Log's positive subnormals) through the kernels' own
+//                   functors instead;
+//   Exp             numerics::ExpFloat's vector form (TensorFlow 2.21's) — the caller sends a
+//                   tensor's last total % 8 through the kernel's function;
 //   Rsqrt,          numerics::RsqrtFloat's and numerics::ReciprocalFloat's vector forms
 //   Reciprocal      (TensorFlow 2.21's), from the CPU's estimates — the caller sends a tensor's
 //                   last total % 8 through the kernel's function;
@@ -27,7 +30,8 @@ namespace sluice {
 
 std::string EmitEigenErf(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenTanh(MlirTextBuilder& mlir, const std::string& x, int width);
-std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& x, int width);
+// Exp as numerics::ExpFloat's vector form, on every CPU.
+std::string EmitTensorFlowExp(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);

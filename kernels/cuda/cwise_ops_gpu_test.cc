@@ -15,7 +15,7 @@
 //    plus 2 ulp for CUDA's functions: Elu/Selu/Softplus 4 ulp or 1.2e-7/2.1e-7/1.2e-7
 //    absolute, Tanh 8 ulp, Sigmoid 6 ulp or 1.2e-7 absolute (relative 1.3e-4 below -9), Pow
 //    4 ulp; Rsqrt 3 ulp (Eigen's approximation; inf for subnormals, unchecked there), Exp 6
-//    ulp (or 3e-39: Eigen clamps), Erf 8 ulp or 1e-37 absolute (subnormals), Expm1, Log,
+//    ulp (or 3e-39: subnormals flushed), Erf 8 ulp or 1e-37 absolute (subnormals), Expm1, Log,
 //    Log1p, Erfc, Sin and Cos 6 ulp;
 //  - half and bfloat16 transcendental ops, Softmax and LogSoftmax: 2 ulp of the type;
 //  - float Softmax: 8 ulp or relative 4e-6 (different exp and summation order); LogSoftmax

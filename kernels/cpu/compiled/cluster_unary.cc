@@ -7,6 +7,7 @@
 
 #include "compiler/cluster_codegen.h"
 #include "numerics/erfc_float.h"
+#include "numerics/exp_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
@@ -87,6 +88,11 @@ void ApplyRsqrt(float* x, int64_t n, int64_t flat, int64_t total) {
   numerics::RsqrtFloat(x, x, n, flat, total);
 }
 
+// Exp's kernel (numerics/exp_float.h) takes std::exp for the tensor's last total % 8.
+void ApplyExp(float* x, int64_t n, int64_t flat, int64_t total) {
+  numerics::ExpFloat(x, x, n, flat, total);
+}
+
 // Reciprocal's kernel (numerics/reciprocal.h) takes the scalar form for the tensor's last
 // total % 8.
 void ApplyReciprocal(float* x, int64_t n, int64_t flat, int64_t total) {
@@ -114,7 +120,7 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Reciprocal") return ApplyReciprocal;
   if (op == "Sqrt") return ApplySqrt;
   if (op == "Rsqrt") return ApplyRsqrt;
-  if (op == "Exp") return ApplyEigen<ei::scalar_exp_op<float>>;
+  if (op == "Exp") return ApplyExp;
   if (op == "Log") return ApplyLog;
   if (op == "Tanh") return ApplyEigen<ei::scalar_tanh_op<float>>;
   if (op == "Sigmoid") return ApplyEigen<ei::scalar_logistic_op<float>>;

@@ -19,6 +19,7 @@
 
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/erfc_float.h"
+#include "numerics/exp_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
@@ -193,8 +194,15 @@ using RsqrtFunctor =
                                           ei::functor_traits<ei::scalar_rsqrt_op<T>>::Cost>,
                        std::conditional_t<std::is_same_v<T, float>, TensorFlowRsqrtFloat,
                                           EigenUnaryFunctor<T, ei::scalar_rsqrt_op<T>>>>;
+// Float Exp: TensorFlow 2.21's (numerics/exp_float.h), its newer Eigen's polynomial in
+// packets of 8, std::exp for the tensor's last total % 8 elements. Eigen 3.4's differs from it
+// in the last place for about one float in a thousand. Double and the 16-bit types keep
+// Eigen's functor (double matches TensorFlow's for every value tried).
 template <typename T>
-using ExpFunctor = EigenUnaryFunctor<T, ei::scalar_exp_op<T>>;
+using ExpFunctor = std::conditional_t<
+    std::is_same_v<T, float>,
+    NumericsFunctor<float, numerics::ExpFloat, ei::functor_traits<ei::scalar_exp_op<float>>::Cost>,
+    EigenUnaryFunctor<T, ei::scalar_exp_op<T>>>;
 template <typename T>
 using Expm1Functor = EigenUnaryFunctor<T, ei::scalar_expm1_op<T>>;
 // Kernels read a subnormal input as the signed zero TensorFlow's kernels read it as (the
