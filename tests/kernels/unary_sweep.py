@@ -18,6 +18,7 @@ Not a test: it needs TensorFlow and takes a few minutes.
 import argparse
 import multiprocessing as mp
 import os
+import queue as queue_module
 import sys
 import tempfile
 
@@ -91,8 +92,15 @@ def processor_name():
   return "unknown processor"
 
 
-def _reply(queue):
-  reply = queue.get()
+def _reply(queue, process):
+  """The worker's next reply; raises if it failed or died (a crash sends no reply)."""
+  while True:
+    try:
+      reply = queue.get(timeout=5)
+      break
+    except queue_module.Empty:
+      if not process.is_alive():
+        raise RuntimeError("worker died with exit code %s" % process.exitcode)
   if isinstance(reply, tuple) and reply and reply[0] == "error":
     raise RuntimeError("worker failed: " + reply[1])
   return reply
@@ -110,12 +118,12 @@ def main():
   tf_requests, tf_replies = ctx.Queue(), ctx.Queue()
   tf_process = ctx.Process(target=_run_tf_worker, args=(args.op, tf_requests, tf_replies))
   tf_process.start()
-  graphs = _reply(tf_replies)
+  graphs = _reply(tf_replies, tf_process)
   sl_requests, sl_replies = ctx.Queue(), ctx.Queue()
   sl_process = ctx.Process(target=_run_sluice_worker,
                            args=(args.library, graphs, sl_requests, sl_replies))
   sl_process.start()
-  _reply(sl_replies)
+  _reply(sl_replies, sl_process)
 
   scratch = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
   in_path, tf_path, sl_path = (os.path.join(scratch, n) for n in ("x", "tf", "sluice"))
@@ -124,8 +132,8 @@ def main():
     x.tofile(in_path)
     tf_requests.put((dtype_name, in_path, tf_path))
     sl_requests.put((dtype_name, in_path, sl_path))
-    _reply(tf_replies)
-    _reply(sl_replies)
+    _reply(tf_replies, tf_process)
+    _reply(sl_replies, sl_process)
     bits = np.uint32 if dtype_name == "float32" else np.uint64
     want = np.fromfile(tf_path, dtype=bits)
     got = np.fromfile(sl_path, dtype=bits)
