@@ -1,5 +1,5 @@
-// Float exp as TensorFlow 2.21's CPU kernels compute it: Sluice's float Exp, the same in its
-// kernel, in `_FusedElementwise` and in compiled clusters.
+// Float exp and expm1 as TensorFlow 2.21's CPU kernels compute them: Sluice's float Exp (the
+// same in its kernel, in `_FusedElementwise` and in compiled clusters) and Expm1.
 //
 // TensorFlow's Eigen evaluates exp in packets of eight floats (AVX, no fused multiply-adds):
 //
@@ -57,8 +57,14 @@ inline constexpr int64_t kExpFloatPacket = 8;
 // itself (in place); otherwise the two do not overlap.
 void ExpFloat(const float* x, float* y, int64_t n, int64_t flat, int64_t total);
 
-// A whole tensor of n elements.
+// expm1 likewise: per packet, u = exp(x) in the vector form above and
+// (u - 1) * (x / log(u)) with log_float.h's vector log, or x where u is 1, -1 where u - 1 is,
+// +inf where u is; std::expm1 for the tail.
+void Expm1Float(const float* x, float* y, int64_t n, int64_t flat, int64_t total);
+
+// Whole tensors of n elements.
 inline void ExpFloat(const float* x, float* y, int64_t n) { ExpFloat(x, y, n, 0, n); }
+inline void Expm1Float(const float* x, float* y, int64_t n) { Expm1Float(x, y, n, 0, n); }
 
 }  // namespace numerics
 }  // namespace sluice
