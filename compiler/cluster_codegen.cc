@@ -17,6 +17,7 @@
 #include "graph/core/errors.h"
 #include "graph/ops/mlir_cluster_spec.h"
 #include "numerics/exp_float.h"
+#include "numerics/log_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 
@@ -284,9 +285,10 @@ class Generator : public MlirTextBuilder {
       return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowExp(*this, x, width), x, width,
                               kind, column_i64, numerics::kExpFloatPacket);
     }
-    if (options_.eigen_rationals && op == "Log") {
-      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLog(*this, x, width), x, width, kind,
-                              column_i64, options_.eigen_packet_floats);
+    if (op == "Log") {
+      // numerics::LogFloat's vector form; a tensor's last total % 8 take its scalar form.
+      return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowLog(*this, x, width), x, width,
+                              kind, column_i64, numerics::kLogFloatPacket);
     }
     // The correctly rounded square root, as the kernel's (numerics/sqrt.h): LLVM lowers
     // math.sqrt without fast-math flags to the sqrt instruction, on every CPU.

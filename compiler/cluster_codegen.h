@@ -74,12 +74,11 @@ struct ClusterCodegenOptions {
   // (AVX-512). Reductions keep eight partial results either way (a 16-wide vector is added
   // to them as two halves, in column order), so the values do not depend on it.
   int vector_width = 8;
-  // With eigen_rationals, Sigmoid and Log are also written out as Eigen 3.4's packet forms
-  // (scalar_logistic_op<float>, plog_float). Eigen computes a tensor's last total % P elements
-  // with its scalar forms instead (std::exp, std::log), P being the floats per packet of the
-  // kernels' build: those go through the callback, as do groups holding a positive subnormal
-  // for Log (its kernel takes std::log for them). (Exp is always written out, as its kernel
-  // computes it: numerics/exp_float.h, with the tensor's last total % 8 called back.)
+  // With eigen_rationals, Sigmoid is also written out as Eigen 3.4's packet form
+  // (scalar_logistic_op<float>). Eigen computes a tensor's last total % P elements with its
+  // scalar form instead (std::exp), P being the floats per packet of the kernels' build: those
+  // go through the callback. (Exp and Log are always written out, as their kernels compute
+  // them: numerics/exp_float.h and log_float.h, with the tensor's last total % 8 called back.)
   int eigen_packet_floats = 4;
   // Rsqrt and Reciprocal written out as their kernels compute them (numerics/rsqrt.h,
   // numerics/reciprocal.h), which start from the CPU's estimates: the generated code uses AVX's

@@ -8,6 +8,7 @@
 #include "absl/types/span.h"
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
+#include "numerics/log_float.h"
 
 namespace sluice {
 namespace {
@@ -184,57 +185,38 @@ std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& a, int w
   return mlir.Select(small, EmitEigenExp(mlir, a, width), logistic, width);
 }
 
-// Eigen 3.4's plog_float (plog_impl_float, natural log): x = max(x, FLT_MIN), then
-// pfrexp_generic's mantissa in [0.5, 1) and exponent, the shift to [sqrt(1/2), sqrt(2)),
-// Cephes' polynomial, e * ln 2 added, and the masks for 0, +inf and negative or NaN input.
-std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& a, int width) {
+// numerics::LogFloat's vector form, operation for operation (numerics/log_float.h).
+std::string EmitTensorFlowLog(MlirTextBuilder& mlir, const std::string& a, int width) {
+  using namespace numerics;  // NOLINT: the constants of log_float.h
   auto f = [&](float value) { return mlir.Float(value, width); };
-  const std::string x = EigenMax(mlir, a, f(std::numeric_limits<float>::min()), width);
-  // pfrexp_generic; x is normal, +inf or NaN here, so its denormal branch never applies.
-  const std::string bits = mlir.Bits(x, width);
-  const std::string biased = mlir.BinaryInt32(
-      "shrui", mlir.BinaryInt32("andi", bits, mlir.Int32(0x7fffffff, width), width),
-      mlir.Int32(23, width), width);
-  const std::string exponent =
-      mlir.Assign(absl::StrCat("arith.sitofp ", biased, " : ", MlirTextBuilder::IntType32(width),
-                               " to ", MlirTextBuilder::Type(width)));
+  auto i32 = [&](uint32_t value) { return mlir.Int32(static_cast<int32_t>(value), width); };
+  // m and e from the bits; the masks at the end replace what they give for zeros (subnormals
+  // read as zero), infinities, negatives and NaN.
+  const std::string bits = mlir.Bits(a, width);
+  const std::string mantissa =
+      mlir.FromBits(mlir.BinaryInt32("ori", mlir.BinaryInt32("andi", bits, i32(0x807fffffu), width),
+                                     i32(0x3f000000u), width),
+                    width);
+  const std::string biased =
+      mlir.BinaryInt32("andi", mlir.BinaryInt32("shrui", bits, i32(23), width), i32(0xffu), width);
+  std::string e = mlir.Assign(
+      absl::StrCat("arith.sitofp ", mlir.BinaryInt32("subi", biased, i32(126), width), " : ",
+                   MlirTextBuilder::IntType32(width), " to ", MlirTextBuilder::Type(width)));
   const std::string zero = f(0.0f);
-  const std::string zero_or_not_finite = mlir.Or(
-      mlir.Compare("oeq", x, zero, width), mlir.Compare("oeq", exponent, f(255.0f), width), width);
-  const std::string mantissa = mlir.FromBits(
-      mlir.BinaryInt32(
-          "ori",
-          mlir.BinaryInt32("andi", bits, mlir.Int32(static_cast<int32_t>(0x807fffffu), width),
-                           width),
-          mlir.Int32(0x3f000000, width), width),
-      width);
-  const std::string m = mlir.Select(zero_or_not_finite, x, mantissa, width);
-  std::string e = mlir.Select(zero_or_not_finite, zero,
-                              mlir.Binary("addf", exponent, f(-126.0f), width), width);
-  // Below sqrt(1/2): e - 1 and 2m - 1, written as Eigen does (m - 1 + m).
-  const std::string below = mlir.Compare("olt", m, f(0.707106781186547524f), width);
   const std::string one = f(1.0f);
-  std::string v = mlir.Binary("subf", m, one, width);
+  const std::string below = mlir.Compare("olt", mantissa, f(kLogFloatSqrtHalf), width);
+  std::string v = mlir.Binary("subf", mantissa, one, width);
   e = mlir.Binary("subf", e, mlir.Select(below, one, zero, width), width);
-  v = mlir.Binary("addf", v, mlir.Select(below, m, zero, width), width);
-  const std::string v2 = mlir.Binary("mulf", v, v, width);
-  const std::string v3 = mlir.Binary("mulf", v2, v, width);
-  std::string y = MultiplyAdd(mlir, f(7.0376836292E-2f), v, f(-1.1514610310E-1f), width);
-  std::string y1 = MultiplyAdd(mlir, f(-1.2420140846E-1f), v, f(+1.4249322787E-1f), width);
-  std::string y2 = MultiplyAdd(mlir, f(+2.0000714765E-1f), v, f(-2.4999993993E-1f), width);
-  y = MultiplyAdd(mlir, y, v, f(1.1676998740E-1f), width);
-  y1 = MultiplyAdd(mlir, y1, v, f(-1.6668057665E-1f), width);
-  y2 = MultiplyAdd(mlir, y2, v, f(+3.3333331174E-1f), width);
-  y = MultiplyAdd(mlir, y, v3, y1, width);
-  y = MultiplyAdd(mlir, y, v3, y2, width);
-  y = mlir.Binary("mulf", y, v3, width);
-  y = MultiplyAdd(mlir, f(-0.5f), v2, y, width);
-  v = mlir.Binary("addf", v, y, width);
-  // Eigen's ln 2 is its long double EIGEN_LN2 rounded to float.
-  std::string r =
-      MultiplyAdd(mlir, e, f(static_cast<float>(0.693147180559945309417232121458L)), v, width);
-  // Eigen's filters: +inf stays, a negative or NaN input gives the all-ones NaN (por with
-  // the mask), 0 gives -inf.
+  v = mlir.Binary("addf", v, mlir.Select(below, mantissa, zero, width), width);
+  std::string p = MultiplyAdd(mlir, v, f(kLogFloatP3), f(kLogFloatP2), width);
+  p = MultiplyAdd(mlir, v, p, f(kLogFloatP1), width);
+  p = mlir.Binary("mulf", v, p, width);
+  std::string q = MultiplyAdd(mlir, v, f(kLogFloatQ3), f(kLogFloatQ2), width);
+  q = MultiplyAdd(mlir, v, q, f(kLogFloatQ1), width);
+  q = MultiplyAdd(mlir, v, q, one, width);
+  std::string r = MultiplyAdd(mlir, e, f(kLogFloatLn2), mlir.Binary("divf", p, q, width), width);
+  // Eigen's filters: +inf stays, a negative or NaN input gives the all-ones NaN (por with the
+  // mask), 0 gives -inf.
   const std::string pos_inf = f(std::numeric_limits<float>::infinity());
   r = mlir.Select(mlir.Compare("oeq", a, pos_inf, width), pos_inf, r, width);
   r = mlir.Select(mlir.Compare("ult", a, zero, width), f(absl::bit_cast<float>(0xffffffffu)), r,

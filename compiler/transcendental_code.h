@@ -4,13 +4,13 @@
 //
 //   Erf, Tanh       Eigen 3.4's rational approximations (generic_fast_erf_float and
 //                   generic_fast_tanh_float), used by its vector and scalar forms alike;
-//   Sigmoid, Log    Eigen 3.4's packet forms (scalar_logistic_op<float>, which uses its
-//                   pexp_float below -9, and plog_float) for an SSE build without FMA — the
-//                   caller sends the elements Eigen computes with its scalar forms (a tensor's
-//                   last total % P; Log's positive subnormals) through the kernels' own
-//                   functors instead;
-//   Exp             numerics::ExpFloat's vector form (TensorFlow 2.21's) — the caller sends a
-//                   tensor's last total % 8 through the kernel's function;
+//   Sigmoid         Eigen 3.4's packet form (scalar_logistic_op<float>, which uses its
+//                   pexp_float below -9) for an SSE build without FMA — the caller sends the
+//                   elements Eigen computes with its scalar form (a tensor's last total % P)
+//                   through the kernel's own functor instead;
+//   Exp, Log        numerics::ExpFloat's and numerics::LogFloat's vector forms (TensorFlow
+//                   2.21's) — the caller sends a tensor's last total % 8 through the kernel's
+//                   function;
 //   Rsqrt,          numerics::RsqrtFloat's and numerics::ReciprocalFloat's vector forms
 //   Reciprocal      (TensorFlow 2.21's), from the CPU's estimates — the caller sends a tensor's
 //                   last total % 8 through the kernel's function;
@@ -33,7 +33,8 @@ std::string EmitEigenTanh(MlirTextBuilder& mlir, const std::string& x, int width
 // Exp as numerics::ExpFloat's vector form, on every CPU.
 std::string EmitTensorFlowExp(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& x, int width);
-std::string EmitEigenLog(MlirTextBuilder& mlir, const std::string& x, int width);
+// Log as numerics::LogFloat's vector form, on every CPU.
+std::string EmitTensorFlowLog(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);
 // Rsqrt as numerics::RsqrtFloat's vector form: from the CPU's rsqrt estimate (AVX's vrsqrtps,
 // through MLIR's x86vector dialect, which gives each lane SSE's rsqrtps value) and one Newton

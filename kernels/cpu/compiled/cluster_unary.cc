@@ -8,6 +8,7 @@
 #include "compiler/cluster_codegen.h"
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
+#include "numerics/log_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
@@ -47,23 +48,9 @@ void ApplyEigen(float* x, int64_t n, int64_t flat, int64_t total) {
   for (; i < n; ++i) x[i] = op(x[i]);
 }
 
-// Log's kernel (unary_functors.h SubnormalExactLog) takes std::log for positive subnormals.
+// Log's kernel (numerics/log_float.h) takes the scalar form for the tensor's last total % 8.
 void ApplyLog(float* x, int64_t n, int64_t flat, int64_t total) {
-  constexpr int64_t kChunk = 64;
-  for (int64_t begin = 0; begin < n; begin += kChunk) {
-    const int64_t count = std::min(kChunk, n - begin);
-    float* chunk = x + begin;
-    bool subnormal[kChunk];
-    float original[kChunk];
-    for (int64_t i = 0; i < count; ++i) {
-      original[i] = chunk[i];
-      subnormal[i] = chunk[i] > 0.0f && chunk[i] < std::numeric_limits<float>::min();
-    }
-    ApplyEigen<ei::scalar_log_op<float>>(chunk, count, flat + begin, total);
-    for (int64_t i = 0; i < count; ++i) {
-      if (subnormal[i]) chunk[i] = std::log(original[i]);
-    }
-  }
+  numerics::LogFloat(x, x, n, flat, total);
 }
 
 // Relu and Relu6 are Eigen's cwiseMax(0) and cwiseMin(6): both forms keep the first operand

@@ -210,8 +210,8 @@ TEST_F(MlirClusterTest, ExpAndSigmoidWrittenOutAreTheKernelsOwn) {
       ExpectSameAsUnfused({op, "Mean", "Mul"}, {1, 0, 2, 3}, {x, column});
     }
   }
-  // Log across its range: subnormal inputs (std::log in the kernel, so through the callback),
-  // zeros, negatives, infinities and NaN, over the same kinds.
+  // Log across its range: subnormal inputs (read as zero: -inf), zeros, negatives, infinities
+  // and NaN, over the same kinds, the tails (total % 8) through the callback.
   std::vector<float> wide(5 * 203);
   std::mt19937 rng(7);
   std::uniform_int_distribution<uint32_t> any_bits;

@@ -20,6 +20,7 @@
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
+#include "numerics/log_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
 #include "numerics/sqrt.h"
@@ -203,8 +204,14 @@ using ExpFunctor = std::conditional_t<
     std::is_same_v<T, float>,
     NumericsFunctor<float, numerics::ExpFloat, ei::functor_traits<ei::scalar_exp_op<float>>::Cost>,
     EigenUnaryFunctor<T, ei::scalar_exp_op<T>>>;
+// Float Expm1 likewise (numerics/exp_float.h): TensorFlow's exp and log in packets of 8,
+// std::expm1 for the tail.
 template <typename T>
-using Expm1Functor = EigenUnaryFunctor<T, ei::scalar_expm1_op<T>>;
+using Expm1Functor =
+    std::conditional_t<std::is_same_v<T, float>,
+                       NumericsFunctor<float, numerics::Expm1Float,
+                                       ei::functor_traits<ei::scalar_expm1_op<float>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_expm1_op<T>>>;
 // Kernels read a subnormal input as the signed zero TensorFlow's kernels read it as (the
 // processor's denormals-are-zero mode, numerics/float_environment.h), but some of Eigen 3.4's
 // functions look at an input's bits rather than its value: its scalar float log (the C
@@ -236,10 +243,20 @@ using FloatSubnormalsReadAsZero =
     std::conditional_t<std::is_floating_point_v<T>,
                        EigenWithFixups<T, EigenOp, SubnormalAsZeroFixup<T, EigenOp>>,
                        EigenUnaryFunctor<T, EigenOp>>;
+// Float Log and Log1p are TensorFlow 2.21's (numerics/log_float.h), its newer Eigen's rational
+// log in packets of 8, which reads subnormals as zero itself; double and the 16-bit types keep
+// Eigen's functors with the fixup.
 template <typename T>
-using LogFunctor = FloatSubnormalsReadAsZero<T, ei::scalar_log_op<T>>;
+using LogFunctor = std::conditional_t<
+    std::is_same_v<T, float>,
+    NumericsFunctor<float, numerics::LogFloat, ei::functor_traits<ei::scalar_log_op<float>>::Cost>,
+    FloatSubnormalsReadAsZero<T, ei::scalar_log_op<T>>>;
 template <typename T>
-using Log1pFunctor = FloatSubnormalsReadAsZero<T, ei::scalar_log1p_op<T>>;
+using Log1pFunctor =
+    std::conditional_t<std::is_same_v<T, float>,
+                       NumericsFunctor<float, numerics::Log1pFloat,
+                                       ei::functor_traits<ei::scalar_log1p_op<float>>::Cost>,
+                       FloatSubnormalsReadAsZero<T, ei::scalar_log1p_op<T>>>;
 template <typename T>
 using SinFunctor = EigenUnaryFunctor<T, ei::scalar_sin_op<T>>;
 template <typename T>
