@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "numerics/float_bits.h"
 #include "numerics/float_environment.h"
+#include "numerics/tensor_split_testing.h"
 
 namespace sluice {
 namespace numerics {
@@ -156,26 +157,15 @@ TEST(ExpFloatTest, VectorFormIsTheDocumentedSequence) {
   }
 }
 
-// Where an element sits decides its form, not how the tensor is cut: a tensor of 21 computed
-// in pieces (as compiled clusters call it) and in place gives the whole call's bits, its first
-// 16 elements the vector form and its last 5 the scalar one.
+// The tail is std::exp's.
 TEST(ExpFloatTest, PiecesAndInPlaceMatchTheWholeTensor) {
-  ScopedFlushDenormals kernel_mode;
   std::vector<float> x(21);
   for (size_t i = 0; i < x.size(); ++i) x[i] = -9.37f + 0.91f * static_cast<float>(i);
-  std::vector<float> whole(x.size());
-  ExpFloat(x.data(), whole.data(), 21);
-  std::vector<float> pieces = x;
-  for (int64_t flat = 0; flat < 21; flat += 3) {
-    ExpFloat(pieces.data() + flat, pieces.data() + flat, 3, flat, 21);
-  }
-  std::vector<float> vector_alone(16);
-  ExpFloat(x.data(), vector_alone.data(), 16);
-  for (size_t i = 0; i < x.size(); ++i) {
-    EXPECT_EQ(FloatBits(pieces[i]), FloatBits(whole[i])) << i;
-    const float want = i < 16 ? vector_alone[i] : std::exp(x[i]);
-    EXPECT_EQ(FloatBits(whole[i]), FloatBits(want)) << i;
-  }
+  ExpectPiecesMatchTheWholeTensor(ExpFloat, x);
+  ExpectPiecesMatchTheWholeTensor(Expm1Float, x);
+  std::vector<float> y(21);
+  ExpFloat(x.data(), y.data(), 21);
+  for (size_t i = 16; i < 21; ++i) EXPECT_EQ(FloatBits(y[i]), FloatBits(std::exp(x[i]))) << i;
 }
 
 }  // namespace

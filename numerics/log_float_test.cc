@@ -9,13 +9,13 @@
 #include "gtest/gtest.h"
 #include "numerics/float_bits.h"
 #include "numerics/float_environment.h"
+#include "numerics/tensor_split_testing.h"
 
 namespace sluice {
 namespace numerics {
 namespace {
 
 using ArrayFunction = void (*)(const float*, float*, int64_t);
-using RangeFunction = void (*)(const float*, float*, int64_t, int64_t, int64_t);
 const ArrayFunction kLog = LogFloat;
 const ArrayFunction kLog1p = Log1pFloat;
 
@@ -102,22 +102,11 @@ TEST(LogFloatTest, WithinAFewUlpsAndTailIsTheCLibrarys) {
   }
 }
 
-// Where an element sits decides its form, not how the tensor is cut: a tensor of 21 computed in
-// pieces (as compiled clusters call it) and in place gives the whole call's bits.
 TEST(LogFloatTest, PiecesAndInPlaceMatchTheWholeTensor) {
-  ScopedFlushDenormals kernel_mode;
   std::vector<float> x(21);
   for (size_t i = 0; i < x.size(); ++i) x[i] = 0.0137f + 1.91f * static_cast<float>(i);
-  for (const RangeFunction f :
-       {static_cast<RangeFunction>(LogFloat), static_cast<RangeFunction>(Log1pFloat)}) {
-    std::vector<float> whole(x.size());
-    f(x.data(), whole.data(), 21, 0, 21);
-    std::vector<float> pieces = x;
-    for (int64_t flat = 0; flat < 21; flat += 3) {
-      f(pieces.data() + flat, pieces.data() + flat, 3, flat, 21);
-    }
-    for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(FloatBits(pieces[i]), FloatBits(whole[i])) << i;
-  }
+  ExpectPiecesMatchTheWholeTensor(LogFloat, x);
+  ExpectPiecesMatchTheWholeTensor(Log1pFloat, x);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "numerics/float_bits.h"
 #include "numerics/float_environment.h"
+#include "numerics/tensor_split_testing.h"
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -102,29 +103,10 @@ TEST(ReciprocalTest, VectorFormIsTheNewtonStepInOrder) {
 }
 #endif
 
-// Where an element sits decides its form, not how the tensor is cut: a tensor of 21 computed
-// in pieces (as compiled clusters call it) and in place gives the whole call's bits, its first
-// 16 elements the vector form and its last 5 the scalar one.
 TEST(ReciprocalTest, PiecesAndInPlaceMatchTheWholeTensor) {
-  ScopedFlushDenormals kernel_mode;
   std::vector<float> x(21);
   for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f + 1.91f * static_cast<float>(i);
-  std::vector<float> whole(x.size());
-  ReciprocalFloat(x.data(), whole.data(), 21);
-  std::vector<float> pieces = x;
-  for (int64_t flat = 0; flat < 21; flat += 3) {
-    ReciprocalFloat(pieces.data() + flat, pieces.data() + flat, 3, flat, 21);
-  }
-  std::vector<float> tail(x.begin() + 16, x.end());
-  std::vector<float> tail_alone(tail.size());
-  ReciprocalFloat(tail.data(), tail_alone.data(), 5, 0, 5);
-  std::vector<float> vector_alone(16);
-  ReciprocalFloat(x.data(), vector_alone.data(), 16);
-  for (size_t i = 0; i < x.size(); ++i) {
-    EXPECT_EQ(FloatBits(pieces[i]), FloatBits(whole[i])) << i;
-    const float want = i < 16 ? vector_alone[i] : tail_alone[i - 16];
-    EXPECT_EQ(FloatBits(whole[i]), FloatBits(want)) << i;
-  }
+  ExpectPiecesMatchTheWholeTensor(ReciprocalFloat, x);
 }
 
 }  // namespace
