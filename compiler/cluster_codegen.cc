@@ -20,6 +20,7 @@
 #include "numerics/log_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
+#include "numerics/sigmoid_tanh_float.h"
 
 namespace sluice {
 namespace {
@@ -303,9 +304,10 @@ class Generator : public MlirTextBuilder {
       return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowReciprocal(*this, x, width), x,
                               width, kind, column_i64, numerics::kReciprocalFloatPacket);
     }
-    if (options_.eigen_rationals && op == "Sigmoid") {
-      return UnlessScalarTail(ClusterCallbackId(op), EmitEigenLogistic(*this, x, width), x, width,
-                              kind, column_i64, options_.eigen_packet_floats);
+    if (op == "Sigmoid") {
+      // numerics::SigmoidFloat's vector form; a tensor's last total % 8 take its scalar form.
+      return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowSigmoid(*this, x, width), x,
+                              width, kind, column_i64, numerics::kSigmoidFloatPacket);
     }
     if (options_.eigen_rationals && op == "Erf") {
       // The kernel recomputes FLT_MIN <= |x| < 2^-119, where Eigen's first product underflows.
@@ -313,7 +315,7 @@ class Generator : public MlirTextBuilder {
           EmitAnyMagnitudeIn(*this, x, std::numeric_limits<float>::min(), 0x1p-119f, width),
           ClusterCallbackId(op), EmitEigenErf(*this, x, width), x, width, kind, column_i64);
     }
-    if (options_.eigen_rationals && op == "Tanh") return EmitEigenTanh(*this, x, width);
+    if (op == "Tanh") return EmitTensorFlowTanh(*this, x, width);
     const int id = ClusterCallbackId(op);
     if (id >= 0) return Callback(id, x, width, kind, column_i64);
     if (op == "Neg") return Assign(absl::StrCat("arith.negf ", x, " : ", Type(width)));

@@ -20,14 +20,15 @@
 // interleaved partial results, the tail into the first, folded pairwise:
 // kernels/cpu/reduction/reduce_loops.h); arithmetic is IEEE single precision with no
 // contraction into fused multiply-adds; Maximum, Minimum, Relu and Relu6 keep TensorFlow's NaN
-// and signed-zero rules. Erf and Tanh, whose kernels evaluate Eigen's rational approximations
-// in both their vector and scalar forms, are those approximations written out, operation for
-// operation (ClusterCodegenOptions::eigen_rationals); Sqrt, correctly rounded in its kernel,
-// is MLIR's math.sqrt. Other ops whose kernels have a vector and a scalar form that differ
-// (Exp, Sigmoid, Rsqrt, Reciprocal, ...) call back into Sluice (ClusterCallbackOp) to apply
-// the kernel's own function, told the value's flat index and size so that it takes the
-// kernel's vector or scalar path, or, where the options allow, are written out with only
-// the scalar tail called back.
+// and signed-zero rules. Erf, whose kernel evaluates Eigen's rational approximation in both
+// its vector and scalar forms, is that approximation written out, operation for operation
+// (ClusterCodegenOptions::eigen_rationals), and so is Tanh (numerics/sigmoid_tanh_float.h,
+// one form); Sqrt, correctly rounded in its kernel, is MLIR's math.sqrt. Ops whose kernels
+// have a vector and a scalar form that differ (Exp, Log, Sigmoid, Rsqrt, Reciprocal) are
+// written out with the groups that reach a tensor's scalar tail calling back into Sluice
+// (ClusterCallbackOp) to apply the kernel's own function, told the value's flat index and size
+// so that it takes the kernel's vector or scalar path; where the options do not allow writing
+// one out, every group calls back.
 //
 // The function, `cluster`, takes in order: one memref<?xf32> per input (its flat buffer), the
 // output, the scratch buffer (kClusterScratchSlot + scratch_rows * cols floats, one per
@@ -65,21 +66,17 @@ inline constexpr char kClusterFunction[] = "cluster";
 inline constexpr char kClusterCallback[] = "sluice_cluster_unary";
 
 struct ClusterCodegenOptions {
-  // Erf and Tanh as Eigen 3.4 computes them for float with EIGEN_FAST_MATH and without FMA
-  // (generic_fast_erf_float, generic_fast_tanh_float: clamp, odd over even polynomial, each
-  // multiply-add a multiply then an add). The kernel sets it when its build matches; off,
-  // they go through the callback.
+  // Erf as Eigen 3.4 computes it for float with EIGEN_FAST_MATH and without FMA
+  // (generic_fast_erf_float: clamp, odd over even polynomial, each multiply-add a multiply
+  // then an add). The kernel sets it when its build matches; off, Erf goes through the
+  // callback. (Exp, Log, Sigmoid and Tanh are always written out, as their kernels compute
+  // them, numerics/exp_float.h, log_float.h and sigmoid_tanh_float.h, with a tensor's last
+  // total % 8 called back where the kernel has a scalar form.)
   bool eigen_rationals = false;
   // Columns per vector in the column loops: 8, or 16 where the CPU has 512-bit vectors
   // (AVX-512). Reductions keep eight partial results either way (a 16-wide vector is added
   // to them as two halves, in column order), so the values do not depend on it.
   int vector_width = 8;
-  // With eigen_rationals, Sigmoid is also written out as Eigen 3.4's packet form
-  // (scalar_logistic_op<float>). Eigen computes a tensor's last total % P elements with its
-  // scalar form instead (std::exp), P being the floats per packet of the kernels' build: those
-  // go through the callback. (Exp and Log are always written out, as their kernels compute
-  // them: numerics/exp_float.h and log_float.h, with the tensor's last total % 8 called back.)
-  int eigen_packet_floats = 4;
   // Rsqrt and Reciprocal written out as their kernels compute them (numerics/rsqrt.h,
   // numerics/reciprocal.h), which start from the CPU's estimates: the generated code uses AVX's
   // vrsqrtps and vrcpps, so only where the CPU has AVX; off, both go through the callback.

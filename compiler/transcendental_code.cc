@@ -9,6 +9,7 @@
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
 #include "numerics/log_float.h"
+#include "numerics/sigmoid_tanh_float.h"
 
 namespace sluice {
 namespace {
@@ -78,20 +79,19 @@ std::string EmitEigenErf(MlirTextBuilder& mlir, const std::string& x, int width)
   return Rational(mlir, x, width, 4.f, kAlpha, kBeta, &clamped);
 }
 
-std::string EmitEigenTanh(MlirTextBuilder& mlir, const std::string& x, int width) {
-  // Eigen 3.4, MathFunctionsImpl.h, generic_fast_tanh_float without FMA; below 0.0004 in
-  // magnitude the (clamped) input itself.
-  static constexpr float kAlpha[] = {
-      -2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f, 5.12229709037114e-08f,
-      1.48572235717979e-05f,  6.37261928875436e-04f, 4.89352455891786e-03f};
-  static constexpr float kBeta[] = {1.19825839466702e-06f, 1.18534705686654e-04f,
-                                    2.26843463243900e-03f, 4.89352518554385e-03f};
-  std::string clamped;
-  const std::string ratio = Rational(mlir, x, width, 7.90531110763549805f, kAlpha, kBeta, &clamped);
-  const std::string magnitude =
-      mlir.Assign(absl::StrCat("math.abs ", x, " : ", MlirTextBuilder::Type(width)));
-  const std::string tiny = mlir.Compare("olt", magnitude, mlir.Float(0.0004f, width), width);
-  return mlir.Select(tiny, clamped, ratio, width);
+// numerics::TanhFloat, operation for operation (numerics/sigmoid_tanh_float.h).
+std::string EmitTensorFlowTanh(MlirTextBuilder& mlir, const std::string& a, int width) {
+  using namespace numerics;  // NOLINT: the constants of sigmoid_tanh_float.h
+  auto f = [&](float value) { return mlir.Float(value, width); };
+  const std::string x =
+      EigenMax(mlir, EigenMin(mlir, a, f(kTanhFloatClamp), width), f(-kTanhFloatClamp), width);
+  const std::string x2 = mlir.Binary("mulf", x, x, width);
+  const std::string x3 = mlir.Binary("mulf", x2, x, width);
+  std::string p = f(kTanhFloatNumerator[0]);
+  for (int i = 1; i < 4; ++i) p = MultiplyAdd(mlir, p, x2, f(kTanhFloatNumerator[i]), width);
+  std::string q = f(kTanhFloatDenominator[0]);
+  for (int i = 1; i < 5; ++i) q = MultiplyAdd(mlir, q, x2, f(kTanhFloatDenominator[i]), width);
+  return mlir.Binary("divf", MultiplyAdd(mlir, x3, p, x, width), q, width);
 }
 
 namespace {
@@ -115,27 +115,6 @@ std::string ScaleByPowerOfTwo(MlirTextBuilder& mlir, const std::string& y, const
       "subi", mlir.BinaryInt32("subi", mlir.BinaryInt32("subi", e_i32, b, width), b, width), b,
       width);
   return mlir.Binary("mulf", out, PowerOfTwo(mlir, rest, width), width);
-}
-
-// Eigen 3.4's pexp_float without FMA, which its float logistic uses below -9.
-std::string EmitEigenExp(MlirTextBuilder& mlir, const std::string& a, int width) {
-  auto f = [&](float value) { return mlir.Float(value, width); };
-  const std::string x = EigenMax(mlir, EigenMin(mlir, a, f(88.723f), width), f(-88.723f), width);
-  const std::string m = mlir.Assign(
-      absl::StrCat("math.floor ", MultiplyAdd(mlir, x, f(1.44269504088896341f), f(0.5f), width),
-                   " : ", MlirTextBuilder::Type(width)));
-  std::string r = MultiplyAdd(mlir, m, f(-0.693359375f), x, width);
-  r = MultiplyAdd(mlir, m, f(2.12194440e-4f), r, width);
-  const std::string r2 = mlir.Binary("mulf", r, r, width);
-  const std::string r3 = mlir.Binary("mulf", r2, r, width);
-  std::string y = MultiplyAdd(mlir, f(1.9875691500E-4f), r, f(1.3981999507E-3f), width);
-  std::string y1 = MultiplyAdd(mlir, f(4.1665795894E-2f), r, f(1.6666665459E-1f), width);
-  const std::string y2 = mlir.Binary("addf", r, f(1.0f), width);
-  y = MultiplyAdd(mlir, y, r, f(8.3334519073E-3f), width);
-  y1 = MultiplyAdd(mlir, y1, r, f(5.0000001201E-1f), width);
-  y = MultiplyAdd(mlir, y, r3, y1, width);
-  y = MultiplyAdd(mlir, y, r2, y2, width);
-  return EigenMax(mlir, ScaleByPowerOfTwo(mlir, y, m, width), a, width);
 }
 
 }  // namespace
@@ -163,26 +142,41 @@ std::string EmitTensorFlowExp(MlirTextBuilder& mlir, const std::string& a, int w
   return mlir.Select(zero, f(0.0f), result, width);
 }
 
-// Eigen 3.4's scalar_logistic_op<float>::packetOp without FMA: a rational function of
-// min(x, 15.64...) plus 0.5, and pexp(x) below -9.
-std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& a, int width) {
+// numerics::SigmoidFloat's vector form, operation for operation
+// (numerics/sigmoid_tanh_float.h).
+std::string EmitTensorFlowSigmoid(MlirTextBuilder& mlir, const std::string& a, int width) {
+  using namespace numerics;  // NOLINT: the constants of sigmoid_tanh_float.h and exp_float.h
   auto f = [&](float value) { return mlir.Float(value, width); };
-  const std::string small = mlir.Compare("olt", a, f(-9.0f), width);
-  const std::string x = EigenMin(mlir, a, f(15.6437711715698242f), width);
-  const std::string x2 = mlir.Binary("mulf", x, x, width);
-  std::string p = MultiplyAdd(mlir, x2, f(4.37031012579801e-11f), f(1.15627324459942e-07f), width);
-  p = MultiplyAdd(mlir, x2, p, f(6.08574864600143e-05f), width);
-  p = MultiplyAdd(mlir, x2, p, f(8.51377133304701e-03f), width);
-  p = MultiplyAdd(mlir, x2, p, f(2.48287947061529e-01f), width);
-  p = mlir.Binary("mulf", x, p, width);
-  std::string q = MultiplyAdd(mlir, x2, f(6.10247389755681e-13f), f(5.76102136993427e-09f), width);
-  q = MultiplyAdd(mlir, x2, q, f(6.29106785017040e-06f), width);
-  q = MultiplyAdd(mlir, x2, q, f(1.70198817374094e-03f), width);
-  q = MultiplyAdd(mlir, x2, q, f(1.16817656904453e-01f), width);
-  q = MultiplyAdd(mlir, x2, q, f(9.93151921023180e-01f), width);
-  const std::string logistic =
-      mlir.Binary("addf", mlir.Binary("divf", p, q, width), f(0.5f), width);
-  return mlir.Select(small, EmitEigenExp(mlir, a, width), logistic, width);
+  const std::string zero = mlir.Compare("olt", a, f(kSigmoidFloatZeroBelow), width);
+  const std::string x =
+      mlir.Binary("mulf", EigenMin(mlir, a, f(kSigmoidFloatHigh), width), f(0.5f), width);
+  const std::string m = mlir.Assign(
+      absl::StrCat("math.floor ", MultiplyAdd(mlir, x, f(kExpFloatLog2e), f(0.5f), width), " : ",
+                   MlirTextBuilder::Type(width)));
+  std::string r = MultiplyAdd(mlir, m, f(kExpFloatMinusLn2High), x, width);
+  r = MultiplyAdd(mlir, m, f(kExpFloatLn2Low), r, width);
+  const std::string r2 = mlir.Binary("mulf", r, r, width);
+  const std::string even = MultiplyAdd(mlir, r2, f(kSigmoidFloatP4), f(kSigmoidFloatP2), width);
+  const std::string odd = MultiplyAdd(mlir, r2, f(kSigmoidFloatP5), f(kSigmoidFloatP3), width);
+  const std::string low = mlir.Binary("addf", r, f(1.0f), width);
+  std::string p = MultiplyAdd(mlir, r, odd, even, width);
+  p = MultiplyAdd(mlir, r2, p, low, width);
+  // Eigen's pldexp_fast: 2^m as one power of two, m + 127 clamped to [0, 255]. m is NaN only
+  // where p is: it is made 0 first, as converting NaN to an integer has no defined value in
+  // LLVM.
+  std::string biased =
+      EigenMin(mlir, EigenMax(mlir, mlir.Binary("addf", m, f(127.0f), width), f(0.0f), width),
+               f(255.0f), width);
+  biased = mlir.Select(mlir.Compare("uno", biased, biased, width), f(0.0f), biased, width);
+  const std::string biased_i32 =
+      mlir.Assign(absl::StrCat("arith.fptosi ", biased, " : ", MlirTextBuilder::Type(width), " to ",
+                               MlirTextBuilder::IntType32(width)));
+  const std::string scale =
+      mlir.FromBits(mlir.BinaryInt32("shli", biased_i32, mlir.Int32(23, width), width), width);
+  std::string e = mlir.Binary("mulf", p, scale, width);
+  e = mlir.Binary("mulf", e, e, width);
+  const std::string sigmoid = mlir.Binary("divf", e, mlir.Binary("addf", f(1.0f), e, width), width);
+  return mlir.Select(zero, f(0.0f), sigmoid, width);
 }
 
 // numerics::LogFloat's vector form, operation for operation (numerics/log_float.h).

@@ -2,15 +2,12 @@
 // operation for operation as Sluice's kernels compute them, so that a cluster's values are
 // the unfused ops' to the bit (docs/compiled_clusters.md says why each matches):
 //
-//   Erf, Tanh       Eigen 3.4's rational approximations (generic_fast_erf_float and
-//                   generic_fast_tanh_float), used by its vector and scalar forms alike;
-//   Sigmoid         Eigen 3.4's packet form (scalar_logistic_op<float>, which uses its
-//                   pexp_float below -9) for an SSE build without FMA — the caller sends the
-//                   elements Eigen computes with its scalar form (a tensor's last total % P)
-//                   through the kernel's own functor instead;
-//   Exp, Log        numerics::ExpFloat's and numerics::LogFloat's vector forms (TensorFlow
-//                   2.21's) — the caller sends a tensor's last total % 8 through the kernel's
-//                   function;
+//   Erf             Eigen 3.4's rational approximation (generic_fast_erf_float), used by its
+//                   vector and scalar forms alike;
+//   Tanh            numerics::TanhFloat (TensorFlow 2.21's), one form for every element;
+//   Exp, Log,       numerics::ExpFloat's, LogFloat's and SigmoidFloat's vector forms
+//   Sigmoid         (TensorFlow 2.21's) — the caller sends a tensor's last total % 8 through
+//                   the kernel's function;
 //   Rsqrt,          numerics::RsqrtFloat's and numerics::ReciprocalFloat's vector forms
 //   Reciprocal      (TensorFlow 2.21's), from the CPU's estimates — the caller sends a tensor's
 //                   last total % 8 through the kernel's function;
@@ -29,10 +26,12 @@
 namespace sluice {
 
 std::string EmitEigenErf(MlirTextBuilder& mlir, const std::string& x, int width);
-std::string EmitEigenTanh(MlirTextBuilder& mlir, const std::string& x, int width);
+// Tanh as numerics::TanhFloat, and Sigmoid as numerics::SigmoidFloat's vector form, on every
+// CPU.
+std::string EmitTensorFlowTanh(MlirTextBuilder& mlir, const std::string& x, int width);
 // Exp as numerics::ExpFloat's vector form, on every CPU.
 std::string EmitTensorFlowExp(MlirTextBuilder& mlir, const std::string& x, int width);
-std::string EmitEigenLogistic(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitTensorFlowSigmoid(MlirTextBuilder& mlir, const std::string& x, int width);
 // Log as numerics::LogFloat's vector form, on every CPU.
 std::string EmitTensorFlowLog(MlirTextBuilder& mlir, const std::string& x, int width);
 std::string EmitErfc(MlirTextBuilder& mlir, const std::string& x, int width);

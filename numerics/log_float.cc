@@ -46,7 +46,11 @@ void Log1pFloat(const float* x, float* y, int64_t n, int64_t flat, int64_t total
     const __m128 one = Set(1.0f);
     const __m128 v_plus_one = _mm_add_ps(v, one);
     const __m128 log = VectorLog(v_plus_one);
-    const __m128 large = _mm_mul_ps(v, _mm_div_ps(log, _mm_sub_ps(v_plus_one, one)));
+    __m128 large = _mm_mul_ps(v, _mm_div_ps(log, _mm_sub_ps(v_plus_one, one)));
+    // A NaN x: x quieted, as the product gives it when x is its first operand (the compiler
+    // may swap a product's operands, and the quotient is a NaN too).
+    const __m128 is_nan = _mm_cmpunord_ps(v, v);
+    large = _mm_or_ps(_mm_and_ps(is_nan, _mm_add_ps(v, v)), _mm_andnot_ps(is_nan, large));
     const __m128 keep = _mm_or_ps(_mm_cmpeq_ps(v_plus_one, one), _mm_cmpeq_ps(v_plus_one, log));
     const __m128 zero_like = _mm_and_ps(v, Set(-0.0f));
     const __m128 subnormal_or_zero = _mm_cmpeq_ps(v, _mm_setzero_ps());

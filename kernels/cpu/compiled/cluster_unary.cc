@@ -11,6 +11,7 @@
 #include "numerics/log_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
+#include "numerics/sigmoid_tanh_float.h"
 #include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
@@ -80,6 +81,13 @@ void ApplyExp(float* x, int64_t n, int64_t flat, int64_t total) {
   numerics::ExpFloat(x, x, n, flat, total);
 }
 
+// Tanh's kernel (numerics/sigmoid_tanh_float.h) has one form; Sigmoid's takes the scalar form
+// for the tensor's last total % 8.
+void ApplyTanh(float* x, int64_t n, int64_t, int64_t) { numerics::TanhFloat(x, x, n); }
+void ApplySigmoid(float* x, int64_t n, int64_t flat, int64_t total) {
+  numerics::SigmoidFloat(x, x, n, flat, total);
+}
+
 // Reciprocal's kernel (numerics/reciprocal.h) takes the scalar form for the tensor's last
 // total % 8.
 void ApplyReciprocal(float* x, int64_t n, int64_t flat, int64_t total) {
@@ -109,8 +117,8 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Rsqrt") return ApplyRsqrt;
   if (op == "Exp") return ApplyExp;
   if (op == "Log") return ApplyLog;
-  if (op == "Tanh") return ApplyEigen<ei::scalar_tanh_op<float>>;
-  if (op == "Sigmoid") return ApplyEigen<ei::scalar_logistic_op<float>>;
+  if (op == "Tanh") return ApplyTanh;
+  if (op == "Sigmoid") return ApplySigmoid;
   if (op == "Erf") return ApplyEigen<ei::scalar_erf_op<float>>;
   if (op == "Erfc") return ApplyErfc;
   if (op == "Relu") return ApplyRelu;
@@ -125,7 +133,6 @@ ClusterCodegenOptions ClusterCodegenOptionsHere() {
 #endif
   // The JIT compiles for this CPU (compiler/mlir_jit.h), so its vector width can follow it.
   options.vector_width = __builtin_cpu_supports("avx512f") ? 16 : 8;
-  options.eigen_packet_floats = static_cast<int>(kPacket);
   options.avx_estimates = __builtin_cpu_supports("avx");
   return options;
 }

@@ -24,8 +24,8 @@ using ClusterUnaryFunction = void (*)(float* x, int64_t n, int64_t flat, int64_t
 // any other op.
 ClusterUnaryFunction FindClusterUnary(absl::string_view op);
 
-// The code generator's options for this build and this CPU: Erf and Tanh written out where
-// this build's Eigen computes them as the generator writes them (EIGEN_FAST_MATH, no FMA),
+// The code generator's options for this build and this CPU: Erf written out where this
+// build's Eigen computes it as the generator writes it (EIGEN_FAST_MATH, no FMA),
 // vectors of 16 columns where the CPU has AVX-512, and Rsqrt and Reciprocal written out from
 // the CPU's estimates where it has AVX.
 ClusterCodegenOptions ClusterCodegenOptionsHere();

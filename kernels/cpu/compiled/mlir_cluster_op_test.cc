@@ -183,9 +183,10 @@ TEST_F(MlirClusterTest, EveryOpInAClusterIsItsOwnKernel) {
   }
 }
 
-TEST_F(MlirClusterTest, ErfAndTanhWrittenOutAreEigensOwn) {
-  // Erf and Tanh are compiled as Eigen's rational approximations: across their clamps (4 and
-  // about 7.9), Tanh's tiny range (below 0.0004), and a row long enough for vectors and a tail.
+TEST_F(MlirClusterTest, ErfAndTanhWrittenOutAreTheKernelsOwn) {
+  // Erf is Eigen's rational approximation, Tanh TensorFlow's (numerics/sigmoid_tanh_float.h):
+  // across their clamps (4 and about 7.9), tiny inputs, and a row long enough for vectors and a
+  // tail.
   for (const auto& [lo, hi] : {std::pair<float, float>{-12.f, 12.f}, {-1e-3f, 1e-3f}}) {
     const Tensor x = Random(TensorShape({5, 203}), lo, hi);
     for (const char* op : {"Erf", "Tanh"}) {
@@ -197,9 +198,9 @@ TEST_F(MlirClusterTest, ErfAndTanhWrittenOutAreEigensOwn) {
 
 TEST_F(MlirClusterTest, ExpAndSigmoidWrittenOutAreTheKernelsOwn) {
   // Exp across its clamps (88.723: infinity above; subnormal results below -87.3, zero below
-  // -104) and Sigmoid across its cutoffs (exp below -9, 15.64 above); sizes whose last
-  // total % 8 (Exp) or % 4 (Sigmoid) elements take the scalar forms (std::exp), here through
-  // the callback: full values of 5 x 203, rows of 5, columns of 203.
+  // -104) and Sigmoid across its (1 from 16.64, 0 below -104); sizes whose last total % 8
+  // elements take the scalar forms (std::exp), here through the callback: full values of
+  // 5 x 203, rows of 5, columns of 203.
   for (const auto& [lo, hi] :
        {std::pair<float, float>{-110.f, 100.f}, {-20.f, 20.f}, {-89.f, -86.f}, {-1e-3f, 1e-3f}}) {
     const Tensor x = Random(TensorShape({5, 203}), lo, hi);

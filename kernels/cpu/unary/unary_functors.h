@@ -23,6 +23,7 @@
 #include "numerics/log_float.h"
 #include "numerics/reciprocal.h"
 #include "numerics/rsqrt.h"
+#include "numerics/sigmoid_tanh_float.h"
 #include "numerics/sqrt.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
@@ -261,10 +262,21 @@ template <typename T>
 using SinFunctor = EigenUnaryFunctor<T, ei::scalar_sin_op<T>>;
 template <typename T>
 using CosFunctor = EigenUnaryFunctor<T, ei::scalar_cos_op<T>>;
+// Float Tanh and Sigmoid are TensorFlow 2.21's (numerics/sigmoid_tanh_float.h): its newer
+// Eigen's rational tanh, one form for every element, and its exp-based sigmoid in packets of 8
+// with the scalar form for the tensor's last total % 8.
 template <typename T>
-using TanhFunctor = EigenUnaryFunctor<T, ei::scalar_tanh_op<T>>;
+using TanhFunctor =
+    std::conditional_t<std::is_same_v<T, float>,
+                       NumericsFunctor<float, numerics::TanhFloat,
+                                       ei::functor_traits<ei::scalar_tanh_op<float>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_tanh_op<T>>>;
 template <typename T>
-using SigmoidFunctor = EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>;
+using SigmoidFunctor =
+    std::conditional_t<std::is_same_v<T, float>,
+                       NumericsFunctor<float, numerics::SigmoidFloat,
+                                       ei::functor_traits<ei::scalar_logistic_op<float>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>>;
 // Float Erf of tiny normal numbers: Eigen's rational function starts with x times a constant
 // of about -0.016, subnormal for |x| below about 7e-37 and flushed to zero in the kernels'
 // mode, so Eigen returns 0 there. erf(x) is x * 2/sqrt(pi) to float precision that close to
