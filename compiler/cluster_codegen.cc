@@ -309,12 +309,7 @@ class Generator : public MlirTextBuilder {
       return UnlessScalarTail(ClusterCallbackId(op), EmitTensorFlowSigmoid(*this, x, width), x,
                               width, kind, column_i64, numerics::kSigmoidFloatPacket);
     }
-    if (options_.eigen_rationals && op == "Erf") {
-      // The kernel recomputes FLT_MIN <= |x| < 2^-119, where Eigen's first product underflows.
-      return CallbackIf(
-          EmitAnyMagnitudeIn(*this, x, std::numeric_limits<float>::min(), 0x1p-119f, width),
-          ClusterCallbackId(op), EmitEigenErf(*this, x, width), x, width, kind, column_i64);
-    }
+    if (op == "Erf") return EmitTensorFlowErf(*this, x, width);
     if (op == "Tanh") return EmitTensorFlowTanh(*this, x, width);
     const int id = ClusterCallbackId(op);
     if (id >= 0) return Callback(id, x, width, kind, column_i64);

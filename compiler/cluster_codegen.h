@@ -20,10 +20,9 @@
 // interleaved partial results, the tail into the first, folded pairwise:
 // kernels/cpu/reduction/reduce_loops.h); arithmetic is IEEE single precision with no
 // contraction into fused multiply-adds; Maximum, Minimum, Relu and Relu6 keep TensorFlow's NaN
-// and signed-zero rules. Erf, whose kernel evaluates Eigen's rational approximation in both
-// its vector and scalar forms, is that approximation written out, operation for operation
-// (ClusterCodegenOptions::eigen_rationals), and so is Tanh (numerics/sigmoid_tanh_float.h,
-// one form); Sqrt, correctly rounded in its kernel, is MLIR's math.sqrt. Ops whose kernels
+// and signed-zero rules. Erf and Tanh, whose kernels have one form for every element
+// (numerics/erf_float.h, sigmoid_tanh_float.h), are written out operation for operation, on
+// every CPU; Sqrt, correctly rounded in its kernel, is MLIR's math.sqrt. Ops whose kernels
 // have a vector and a scalar form that differ (Exp, Log, Sigmoid, Rsqrt, Reciprocal) are
 // written out with the groups that reach a tensor's scalar tail calling back into Sluice
 // (ClusterCallbackOp) to apply the kernel's own function, told the value's flat index and size
@@ -66,13 +65,6 @@ inline constexpr char kClusterFunction[] = "cluster";
 inline constexpr char kClusterCallback[] = "sluice_cluster_unary";
 
 struct ClusterCodegenOptions {
-  // Erf as Eigen 3.4 computes it for float with EIGEN_FAST_MATH and without FMA
-  // (generic_fast_erf_float: clamp, odd over even polynomial, each multiply-add a multiply
-  // then an add). The kernel sets it when its build matches; off, Erf goes through the
-  // callback. (Exp, Log, Sigmoid and Tanh are always written out, as their kernels compute
-  // them, numerics/exp_float.h, log_float.h and sigmoid_tanh_float.h, with a tensor's last
-  // total % 8 called back where the kernel has a scalar form.)
-  bool eigen_rationals = false;
   // Columns per vector in the column loops: 8, or 16 where the CPU has 512-bit vectors
   // (AVX-512). Reductions keep eight partial results either way (a 16-wide vector is added
   // to them as two halves, in column order), so the values do not depend on it.

@@ -154,9 +154,9 @@ TEST_P(ClusterCodegenWidthTest, RowsReduceInTheKernelsOrderAndBroadcast) {
 INSTANTIATE_TEST_SUITE_P(VectorWidths, ClusterCodegenWidthTest, ::testing::Values(8, 16));
 
 TEST(ClusterCodegenTest, CallbackGetsFlatIndexAndSize) {
-  // out = Erf(x) - Mean(x), rows of 10 (Erf calls back without eigen_rationals): the
+  // out = Rsqrt(x) - Mean(x), rows of 10 (Rsqrt calls back without avx_estimates): the
   // callback sees vectors of 8 then 2 single columns.
-  const auto steps = Program(1, {"Erf", "Mean", "Sub"}, {0, 0, 1, 2});
+  const auto steps = Program(1, {"Rsqrt", "Mean", "Sub"}, {0, 0, 1, 2});
   auto code = GenerateClusterCode(steps, {ValueKind::kFull});
   ASSERT_TRUE(code.ok()) << code.status();
   const int64_t rows = 2, cols = 10;
@@ -169,7 +169,7 @@ TEST(ClusterCodegenTest, CallbackGetsFlatIndexAndSize) {
   EXPECT_THAT(log.flats, ElementsAre(0, 8, 9, 10, 18, 19));
   EXPECT_THAT(log.counts, ElementsAre(8, 1, 1, 8, 1, 1));
   EXPECT_THAT(log.totals, ElementsAre(20, 20, 20, 20, 20, 20));
-  EXPECT_THAT(log.ids, ::testing::Each(ClusterCallbackId("Erf")));
+  EXPECT_THAT(log.ids, ::testing::Each(ClusterCallbackId("Rsqrt")));
   for (int64_t r = 0; r < rows; ++r) {
     float lanes[8] = {};
     for (int64_t c = 0; c < 8; ++c) lanes[c] += x[r * cols + c];
@@ -185,7 +185,7 @@ TEST(ClusterCodegenTest, CallbackGetsFlatIndexAndSize) {
 
 TEST(ClusterCodegenTest, CallbackSeesSixteenColumnsAtATimeWithWideVectors) {
   // Rows of 27 with vectors of 16: 16, then 8, then 3 single columns.
-  const auto steps = Program(1, {"Erf", "Mean", "Sub"}, {0, 0, 1, 2});
+  const auto steps = Program(1, {"Rsqrt", "Mean", "Sub"}, {0, 0, 1, 2});
   ClusterCodegenOptions options;
   options.vector_width = 16;
   auto code = GenerateClusterCode(steps, {ValueKind::kFull}, options);

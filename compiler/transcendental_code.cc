@@ -6,6 +6,7 @@
 #include "absl/base/casts.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "numerics/erf_float.h"
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
 #include "numerics/log_float.h"
@@ -35,29 +36,6 @@ std::string EigenMax(MlirTextBuilder& mlir, const std::string& a, const std::str
   return mlir.Select(mlir.Compare("ogt", b, a, width), b, a, width);
 }
 
-// x * p(x^2) / q(x^2) with x clamped to [-limit, limit], as Eigen's generic_fast_erf_float
-// and generic_fast_tanh_float. `alpha` and `beta` run from the highest coefficient down.
-std::string Rational(MlirTextBuilder& mlir, const std::string& a, int width, float limit,
-                     absl::Span<const float> alpha, absl::Span<const float> beta,
-                     std::string* clamped) {
-  const std::string x = EigenMax(mlir, EigenMin(mlir, a, mlir.Float(limit, width), width),
-                                 mlir.Float(-limit, width), width);
-  *clamped = x;
-  const std::string x2 = mlir.Binary("mulf", x, x, width);
-  std::string p =
-      MultiplyAdd(mlir, x2, mlir.Float(alpha[0], width), mlir.Float(alpha[1], width), width);
-  for (size_t i = 2; i < alpha.size(); ++i) {
-    p = MultiplyAdd(mlir, x2, p, mlir.Float(alpha[i], width), width);
-  }
-  p = mlir.Binary("mulf", x, p, width);
-  std::string q =
-      MultiplyAdd(mlir, x2, mlir.Float(beta[0], width), mlir.Float(beta[1], width), width);
-  for (size_t i = 2; i < beta.size(); ++i) {
-    q = MultiplyAdd(mlir, x2, q, mlir.Float(beta[i], width), width);
-  }
-  return mlir.Binary("divf", p, q, width);
-}
-
 // 2^e as the float whose exponent field is e + 127 (e in i32 lanes).
 std::string PowerOfTwo(MlirTextBuilder& mlir, const std::string& e_i32, int width) {
   const std::string biased = mlir.BinaryInt32("addi", e_i32, mlir.Int32(127, width), width);
@@ -66,17 +44,20 @@ std::string PowerOfTwo(MlirTextBuilder& mlir, const std::string& e_i32, int widt
 
 }  // namespace
 
-std::string EmitEigenErf(MlirTextBuilder& mlir, const std::string& x, int width) {
-  // Eigen 3.4, SpecialFunctionsImpl.h, generic_fast_erf_float.
-  static constexpr float kAlpha[] = {-2.72614225801306e-10f, 2.77068142495902e-08f,
-                                     -2.10102402082508e-06f, -5.69250639462346e-05f,
-                                     -7.34990630326855e-04f, -2.95459980854025e-03f,
-                                     -1.60960333262415e-02f};
-  static constexpr float kBeta[] = {-1.45660718464996e-05f, -2.13374055278905e-04f,
-                                    -1.68282697438203e-03f, -7.37332916720468e-03f,
-                                    -1.42647390514189e-02f};
-  std::string clamped;
-  return Rational(mlir, x, width, 4.f, kAlpha, kBeta, &clamped);
+// numerics::ErfFloat, operation for operation (numerics/erf_float.h).
+std::string EmitTensorFlowErf(MlirTextBuilder& mlir, const std::string& x, int width) {
+  using namespace numerics;  // NOLINT: the constants of erf_float.h
+  auto f = [&](float value) { return mlir.Float(value, width); };
+  const std::string x2 =
+      EigenMin(mlir, f(kErfFloatLargestSquare), mlir.Binary("mulf", x, x, width), width);
+  std::string p = f(kErfFloatNumerator[0]);
+  std::string q = f(kErfFloatDenominator[0]);
+  for (int i = 1; i < kErfFloatTerms; ++i) {
+    p = MultiplyAdd(mlir, p, x2, f(kErfFloatNumerator[i]), width);
+    q = MultiplyAdd(mlir, q, x2, f(kErfFloatDenominator[i]), width);
+  }
+  const std::string r = mlir.Binary("divf", mlir.Binary("mulf", x, p, width), q, width);
+  return EigenMax(mlir, EigenMin(mlir, r, f(1.0f), width), f(-1.0f), width);
 }
 
 // numerics::TanhFloat, operation for operation (numerics/sigmoid_tanh_float.h).
@@ -286,18 +267,6 @@ std::string EmitTensorFlowReciprocal(MlirTextBuilder& mlir, const std::string& x
       mlir.Binary("subf", mlir.Float(1.0f, width), mlir.Binary("mulf", x, r0, width), width);
   const std::string r = MultiplyAdd(mlir, r0, t, r0, width);
   return mlir.Select(mlir.Compare("uno", r, r, width), r0, r, width);
-}
-
-std::string EmitAnyMagnitudeIn(MlirTextBuilder& mlir, const std::string& x, float lo, float hi,
-                               int width) {
-  const std::string magnitude =
-      mlir.Assign(absl::StrCat("math.abs ", x, " : ", MlirTextBuilder::Type(width)));
-  const std::string large_enough = mlir.Compare("oge", magnitude, mlir.Float(lo, width), width);
-  const std::string small = mlir.Compare("olt", magnitude, mlir.Float(hi, width), width);
-  const std::string both = mlir.And(large_enough, small, width);
-  if (width == 1) return both;
-  return mlir.Assign(absl::StrCat("vector.reduction <or>, ", both, " : ",
-                                  MlirTextBuilder::BoolType(width), " into i1"));
 }
 
 // numerics::ErfcFloat, operation for operation (numerics/erfc_float.cc holds the order).

@@ -2,9 +2,8 @@
 // operation for operation as Sluice's kernels compute them, so that a cluster's values are
 // the unfused ops' to the bit (docs/compiled_clusters.md says why each matches):
 //
-//   Erf             Eigen 3.4's rational approximation (generic_fast_erf_float), used by its
-//                   vector and scalar forms alike;
-//   Tanh            numerics::TanhFloat (TensorFlow 2.21's), one form for every element;
+//   Erf, Tanh       numerics::ErfFloat and numerics::TanhFloat (TensorFlow 2.21's), one form
+//                   for every element;
 //   Exp, Log,       numerics::ExpFloat's, LogFloat's and SigmoidFloat's vector forms
 //   Sigmoid         (TensorFlow 2.21's) — the caller sends a tensor's last total % 8 through
 //                   the kernel's function;
@@ -25,7 +24,7 @@
 
 namespace sluice {
 
-std::string EmitEigenErf(MlirTextBuilder& mlir, const std::string& x, int width);
+std::string EmitTensorFlowErf(MlirTextBuilder& mlir, const std::string& x, int width);
 // Tanh as numerics::TanhFloat, and Sigmoid as numerics::SigmoidFloat's vector form, on every
 // CPU.
 std::string EmitTensorFlowTanh(MlirTextBuilder& mlir, const std::string& x, int width);
@@ -46,12 +45,6 @@ std::string EmitTensorFlowReciprocal(MlirTextBuilder& mlir, const std::string& x
 inline constexpr char kAvxReciprocalIntrinsic[] = "llvm.x86.avx.rcp.ps.256";
 inline constexpr char kAvxReciprocalDeclaration[] =
     "func.func private @llvm.x86.avx.rcp.ps.256(vector<8xf32>) -> vector<8xf32>";
-
-// An i1: whether any lane of `x` has lo <= |x| < hi: the inputs whose results the kernel
-// recomputes after Eigen's pass (kernels/cpu/unary/unary_functors.h), for which the cluster
-// calls the kernel back.
-std::string EmitAnyMagnitudeIn(MlirTextBuilder& mlir, const std::string& x, float lo, float hi,
-                               int width);
 
 }  // namespace sluice
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "compiler/cluster_codegen.h"
+#include "numerics/erf_float.h"
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
 #include "numerics/log_float.h"
@@ -67,6 +68,7 @@ void ApplyRelu6(float* x, int64_t n, int64_t, int64_t) {
 }
 
 void ApplyErfc(float* x, int64_t n, int64_t, int64_t) { numerics::ErfcFloat(x, x, n); }
+void ApplyErf(float* x, int64_t n, int64_t, int64_t) { numerics::ErfFloat(x, x, n); }
 
 // Sqrt's kernel is correctly rounded in every position (unary_functors.h, numerics/sqrt.h).
 void ApplySqrt(float* x, int64_t n, int64_t, int64_t) { numerics::SqrtFloat(x, x, n); }
@@ -119,7 +121,7 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
   if (op == "Log") return ApplyLog;
   if (op == "Tanh") return ApplyTanh;
   if (op == "Sigmoid") return ApplySigmoid;
-  if (op == "Erf") return ApplyEigen<ei::scalar_erf_op<float>>;
+  if (op == "Erf") return ApplyErf;
   if (op == "Erfc") return ApplyErfc;
   if (op == "Relu") return ApplyRelu;
   if (op == "Relu6") return ApplyRelu6;
@@ -128,9 +130,6 @@ ClusterUnaryFunction FindClusterUnary(absl::string_view op) {
 
 ClusterCodegenOptions ClusterCodegenOptionsHere() {
   ClusterCodegenOptions options;
-#if EIGEN_FAST_MATH && !defined(EIGEN_VECTORIZE_FMA)
-  options.eigen_rationals = true;
-#endif
   // The JIT compiles for this CPU (compiler/mlir_jit.h), so its vector width can follow it.
   options.vector_width = __builtin_cpu_supports("avx512f") ? 16 : 8;
   options.avx_estimates = __builtin_cpu_supports("avx");

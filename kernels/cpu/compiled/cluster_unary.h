@@ -24,10 +24,8 @@ using ClusterUnaryFunction = void (*)(float* x, int64_t n, int64_t flat, int64_t
 // any other op.
 ClusterUnaryFunction FindClusterUnary(absl::string_view op);
 
-// The code generator's options for this build and this CPU: Erf written out where this
-// build's Eigen computes it as the generator writes it (EIGEN_FAST_MATH, no FMA),
-// vectors of 16 columns where the CPU has AVX-512, and Rsqrt and Reciprocal written out from
-// the CPU's estimates where it has AVX.
+// The code generator's options for this CPU: vectors of 16 columns where it has AVX-512, and
+// Rsqrt and Reciprocal written out from its estimates where it has AVX.
 ClusterCodegenOptions ClusterCodegenOptionsHere();
 
 // What compiled clusters call (compiler/cluster_codegen.h, kClusterCallback): applies the op

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/cpu/unary/unary_op.h"
+#include "numerics/erf_float.h"
 #include "numerics/erfc_float.h"
 #include "numerics/exp_float.h"
 #include "numerics/log_float.h"
@@ -277,41 +278,34 @@ using SigmoidFunctor =
                        NumericsFunctor<float, numerics::SigmoidFloat,
                                        ei::functor_traits<ei::scalar_logistic_op<float>>::Cost>,
                        EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>>;
-// Float Erf of tiny normal numbers: Eigen's rational function starts with x times a constant
-// of about -0.016, subnormal for |x| below about 7e-37 and flushed to zero in the kernels'
-// mode, so Eigen returns 0 there. erf(x) is x * 2/sqrt(pi) to float precision that close to
-// 0 (TensorFlow's value within an ulp). Compiled clusters call back for a group holding one.
-// bfloat16, whose range is float's, computes in float and rounds: the same fixup.
-constexpr float kSmallestFloatForEigenErf = 0x1p-119f;
+// Float Erf is TensorFlow 2.21's (numerics/erf_float.h), one form for every element; half and
+// bfloat16 compute it in float and round, as TensorFlow does (every one of their values
+// compared).
 template <typename T>
-struct TinyFloatErfFixup {
-  static bool Needs(T x) {
-    const float a = std::fabs(static_cast<float>(x));
-    return a >= std::numeric_limits<float>::min() && a < kSmallestFloatForEigenErf;
+struct ErfThroughFloat {
+  static T Apply(T x) {
+    const float v = static_cast<float>(x);
+    float r;
+    numerics::ErfFloat(&v, &r, 1);
+    return static_cast<T>(r);
   }
-  static T Apply(T x) { return static_cast<T>(static_cast<float>(x) * 1.12837916709551257f); }
 };
 template <typename T>
-using ErfFunctor =
-    std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, Eigen::bfloat16>,
-                       EigenWithFixups<T, ei::scalar_erf_op<T>, TinyFloatErfFixup<T>>,
-                       EigenUnaryFunctor<T, ei::scalar_erf_op<T>>>;
+using ErfFunctor = std::conditional_t<
+    std::is_same_v<T, float>,
+    NumericsFunctor<float, numerics::ErfFloat, ei::functor_traits<ei::scalar_erf_op<float>>::Cost>,
+    std::conditional_t<kIsHalfOrBfloat16<T>,
+                       ScalarUnaryFunctor<T, T, ErfThroughFloat<T>,
+                                          ei::functor_traits<ei::scalar_erf_op<float>>::Cost>,
+                       EigenUnaryFunctor<T, ei::scalar_erf_op<T>>>>;
 // Float erfc is Sluice's own (numerics/erfc_float.h): within one unit in the last place of
 // the true value (the C library's erfcf, which Eigen 3.4 calls one element at a time, is
 // within three), about six times faster, and what compiled clusters compute inline. double,
 // half and bfloat16 keep Eigen's path: the C library's erfc, or erfcf through float.
-struct ErfcFloatFunctor {
-  using In = float;
-  using Out = float;
-  static constexpr int kCycles = 40;
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    numerics::ErfcFloat(x.data(), y.data(), x.size());
-  }
-};
 template <typename T>
-using ErfcFunctor = std::conditional_t<std::is_same_v<T, float>, ErfcFloatFunctor,
-                                       EigenUnaryFunctor<T, ei::scalar_erfc_op<T>>>;
+using ErfcFunctor =
+    std::conditional_t<std::is_same_v<T, float>, NumericsFunctor<float, numerics::ErfcFloat, 40>,
+                       EigenUnaryFunctor<T, ei::scalar_erfc_op<T>>>;
 
 // Activations without attrs.
 template <typename T>
