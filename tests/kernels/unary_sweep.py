@@ -1,15 +1,16 @@
 """Compares a unary op of Sluice's with TensorFlow's, bit for bit, over every float (or a part).
 
     python3 tests/kernels/unary_sweep.py bazel-bin/c_api/libtensorflow.so.2 [--op Rsqrt]
-        [--chunks N] [--doubles N]
+        [--chunks N] [--doubles N] [--halves 0|1]
 
 Needs TensorFlow (pip) and Sluice's C library (`bazel build -c opt //c_api:libtensorflow.so.2`).
 The float inputs are all 2^32 bit patterns, 2^24 at a time, each chunk one tensor (a multiple of
 8 long, so every element takes the vector form); then tensors of 8k + r elements (r = 1..7) of
-random floats check the scalar tail, and --doubles random doubles (default 2^24) check double
-the op in double. Every result is compared as bits, NaN payloads included. Rsqrt's float results
-depend on the processor's rsqrt estimate (numerics/rsqrt.h), so this checks the machine it runs
-on; it prints the processor's name. --op takes any op of one input `x` and attr `T`.
+random floats check the scalar tail, every half (--halves 1, the default) checks half, and
+--doubles random doubles (default 2^24) check the op in double. Every result is compared as
+bits, NaN payloads included. Rsqrt's and Reciprocal's float results depend on the processor's
+estimates (numerics/rsqrt.h, reciprocal.h), so this checks the machine it runs on; it prints
+the processor's name. --op takes any op of one input `x` and attr `T`.
 
 TensorFlow and Sluice's libtensorflow.so.2 cannot share a process (the library names clash), so
 each runs in a worker process of its own and hands its results back through files in /dev/shm.
@@ -52,7 +53,7 @@ def _tf_worker(op, requests, replies):
   tf.get_logger().setLevel("ERROR")
   graphs = {}
   sessions = {}
-  for dtype_name in ("float32", "float64"):
+  for dtype_name in ("float32", "float64", "float16"):
     g = tf.Graph()
     with g.as_default():
       x = tf.compat.v1.placeholder(dtype_name, [None], name="x")
@@ -112,6 +113,7 @@ def main():
   parser.add_argument("--op", default="Rsqrt")
   parser.add_argument("--chunks", type=int, default=256, help="float chunks of 2^24 (256 = all)")
   parser.add_argument("--doubles", type=int, default=CHUNK)
+  parser.add_argument("--halves", type=int, default=1, help="1: every half as well, 0: not")
   args = parser.parse_args()
 
   ctx = mp.get_context("spawn")
@@ -134,7 +136,7 @@ def main():
     sl_requests.put((dtype_name, in_path, sl_path))
     _reply(tf_replies, tf_process)
     _reply(sl_replies, sl_process)
-    bits = np.uint32 if dtype_name == "float32" else np.uint64
+    bits = {"float16": np.uint16, "float32": np.uint32, "float64": np.uint64}[dtype_name]
     want = np.fromfile(tf_path, dtype=bits)
     got = np.fromfile(sl_path, dtype=bits)
     differ = np.nonzero(want != got)[0]
@@ -162,6 +164,14 @@ def main():
     print("float, tensors of 2^20 + r (r = 1..7) random elements, tails included: %d differ" %
           differ)
     total_differ += differ
+
+    if args.halves:
+      # Every half, and a tensor of 2^16 + 5 for the tail.
+      x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+      differ = compare(x, "float16", "half")
+      differ += compare(np.concatenate([x, x[12345:12350]]), "float16", "half tail")
+      print("half, every bit pattern (and a tail of 5): %d differ" % differ)
+      total_differ += differ
 
     if args.doubles:
       x = rng.integers(0, 1 << 64, args.doubles, dtype=np.uint64).view(np.float64)
