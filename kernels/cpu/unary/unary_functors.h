@@ -117,17 +117,23 @@ struct NumericsFunctor {
   }
 };
 
+// Float elements by numerics/' function `kFloat`, at the cost Eigen gives its functor `Op`;
+// other element types by `Other` (Eigen's functor by default).
+using FloatArrayFunction = void (*)(const float*, float*, int64_t);
+template <typename T, FloatArrayFunction kFloat, template <typename> class Op,
+          typename Other = EigenUnaryFunctor<T, Op<T>>>
+using FloatFromNumerics =
+    std::conditional_t<std::is_same_v<T, float>,
+                       NumericsFunctor<float, kFloat, ei::functor_traits<Op<float>>::Cost>, Other>;
+
 // Float Reciprocal is TensorFlow 2.21's (numerics/reciprocal.h): the processor's estimate and
 // one Newton step in packets of 8, 1 / x for the tensor's last total % 8 elements. Eigen 3.4's
 // functor divides, which differs from TensorFlow for about one float in three. Double and
 // half and bfloat16 divide (the latter in float, rounded once), as TensorFlow's do.
 template <typename T>
-using ReciprocalFunctor = std::conditional_t<
-    IsComplex<T>::value, ScalarUnaryFunctor<T, T, ComplexReciprocal<T>, 8>,
-    std::conditional_t<std::is_same_v<T, float>,
-                       NumericsFunctor<float, numerics::ReciprocalFloat,
-                                       ei::functor_traits<ei::scalar_inverse_op<float>>::Cost>,
-                       EigenUnaryFunctor<T, ei::scalar_inverse_op<T>>>>;
+using ReciprocalFunctor =
+    std::conditional_t<IsComplex<T>::value, ScalarUnaryFunctor<T, T, ComplexReciprocal<T>, 8>,
+                       FloatFromNumerics<T, numerics::ReciprocalFloat, ei::scalar_inverse_op>>;
 template <typename T>
 using FloorFunctor = EigenUnaryFunctor<T, ei::scalar_floor_op<T>>;
 template <typename T>
@@ -202,18 +208,11 @@ using RsqrtFunctor =
 // in the last place for about one float in a thousand. Double and the 16-bit types keep
 // Eigen's functor (double matches TensorFlow's for every value tried).
 template <typename T>
-using ExpFunctor = std::conditional_t<
-    std::is_same_v<T, float>,
-    NumericsFunctor<float, numerics::ExpFloat, ei::functor_traits<ei::scalar_exp_op<float>>::Cost>,
-    EigenUnaryFunctor<T, ei::scalar_exp_op<T>>>;
+using ExpFunctor = FloatFromNumerics<T, numerics::ExpFloat, ei::scalar_exp_op>;
 // Float Expm1 likewise (numerics/exp_float.h): TensorFlow's exp and log in packets of 8,
 // std::expm1 for the tail.
 template <typename T>
-using Expm1Functor =
-    std::conditional_t<std::is_same_v<T, float>,
-                       NumericsFunctor<float, numerics::Expm1Float,
-                                       ei::functor_traits<ei::scalar_expm1_op<float>>::Cost>,
-                       EigenUnaryFunctor<T, ei::scalar_expm1_op<T>>>;
+using Expm1Functor = FloatFromNumerics<T, numerics::Expm1Float, ei::scalar_expm1_op>;
 // Kernels read a subnormal input as the signed zero TensorFlow's kernels read it as (the
 // processor's denormals-are-zero mode, numerics/float_environment.h), but some of Eigen 3.4's
 // functions look at an input's bits rather than its value: its scalar float log (the C
@@ -249,16 +248,11 @@ using FloatSubnormalsReadAsZero =
 // log in packets of 8, which reads subnormals as zero itself; double and the 16-bit types keep
 // Eigen's functors with the fixup.
 template <typename T>
-using LogFunctor = std::conditional_t<
-    std::is_same_v<T, float>,
-    NumericsFunctor<float, numerics::LogFloat, ei::functor_traits<ei::scalar_log_op<float>>::Cost>,
-    FloatSubnormalsReadAsZero<T, ei::scalar_log_op<T>>>;
+using LogFunctor = FloatFromNumerics<T, numerics::LogFloat, ei::scalar_log_op,
+                                     FloatSubnormalsReadAsZero<T, ei::scalar_log_op<T>>>;
 template <typename T>
-using Log1pFunctor =
-    std::conditional_t<std::is_same_v<T, float>,
-                       NumericsFunctor<float, numerics::Log1pFloat,
-                                       ei::functor_traits<ei::scalar_log1p_op<float>>::Cost>,
-                       FloatSubnormalsReadAsZero<T, ei::scalar_log1p_op<T>>>;
+using Log1pFunctor = FloatFromNumerics<T, numerics::Log1pFloat, ei::scalar_log1p_op,
+                                       FloatSubnormalsReadAsZero<T, ei::scalar_log1p_op<T>>>;
 template <typename T>
 using SinFunctor = EigenUnaryFunctor<T, ei::scalar_sin_op<T>>;
 template <typename T>
@@ -267,17 +261,9 @@ using CosFunctor = EigenUnaryFunctor<T, ei::scalar_cos_op<T>>;
 // Eigen's rational tanh, one form for every element, and its exp-based sigmoid in packets of 8
 // with the scalar form for the tensor's last total % 8.
 template <typename T>
-using TanhFunctor =
-    std::conditional_t<std::is_same_v<T, float>,
-                       NumericsFunctor<float, numerics::TanhFloat,
-                                       ei::functor_traits<ei::scalar_tanh_op<float>>::Cost>,
-                       EigenUnaryFunctor<T, ei::scalar_tanh_op<T>>>;
+using TanhFunctor = FloatFromNumerics<T, numerics::TanhFloat, ei::scalar_tanh_op>;
 template <typename T>
-using SigmoidFunctor =
-    std::conditional_t<std::is_same_v<T, float>,
-                       NumericsFunctor<float, numerics::SigmoidFloat,
-                                       ei::functor_traits<ei::scalar_logistic_op<float>>::Cost>,
-                       EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>>;
+using SigmoidFunctor = FloatFromNumerics<T, numerics::SigmoidFloat, ei::scalar_logistic_op>;
 // Float Erf is TensorFlow 2.21's (numerics/erf_float.h), one form for every element; half and
 // bfloat16 compute it in float and round, as TensorFlow does (every one of their values
 // compared).
@@ -291,9 +277,8 @@ struct ErfThroughFloat {
   }
 };
 template <typename T>
-using ErfFunctor = std::conditional_t<
-    std::is_same_v<T, float>,
-    NumericsFunctor<float, numerics::ErfFloat, ei::functor_traits<ei::scalar_erf_op<float>>::Cost>,
+using ErfFunctor = FloatFromNumerics<
+    T, numerics::ErfFloat, ei::scalar_erf_op,
     std::conditional_t<kIsHalfOrBfloat16<T>,
                        ScalarUnaryFunctor<T, T, ErfThroughFloat<T>,
                                           ei::functor_traits<ei::scalar_erf_op<float>>::Cost>,
