@@ -7,7 +7,8 @@ Needs TensorFlow (pip) and Sluice's C library (`bazel build -c opt //c_api:libte
 The float inputs are all 2^32 bit patterns, 2^24 at a time, each chunk one tensor (a multiple of
 8 long, so every element takes the vector form); then tensors of 8k + r elements (r = 1..7) of
 random floats check the scalar tail, every half (--halves 1, the default) checks half, and
---doubles random doubles (default 2^24) check the op in double. Every result is compared as
+--doubles random doubles (default 2^24), then tensors of 4k + r doubles (TensorFlow's double
+packets hold 4), check the op in double. Every result is compared as
 bits, NaN payloads included. Rsqrt's and Reciprocal's float results depend on the processor's
 estimates (numerics/rsqrt.h, reciprocal.h), so this checks the machine it runs on; it prints
 the processor's name. --op takes any op of one input `x` and attr `T`.
@@ -177,6 +178,16 @@ def main():
       x = rng.integers(0, 1 << 64, args.doubles, dtype=np.uint64).view(np.float64)
       differ = compare(x, "float64", "double")
       print("double, %d random bit patterns: %d differ" % (args.doubles, differ))
+      total_differ += differ
+      # TensorFlow's double packets hold 4: tensors of 4k + r check the tails.
+      differ = 0
+      for r in range(1, 4):
+        n = (1 << 16) + r
+        x = rng.integers(0, 1 << 64, n, dtype=np.uint64).view(np.float64)
+        # Half of them in [-40, 40], where the results are neither 0 nor infinite.
+        x[::2] = rng.uniform(-40.0, 40.0, (n + 1) // 2)
+        differ += compare(x, "float64", "double tail %d" % r)
+      print("double, tensors of 2^16 + r (r = 1..3) elements, tails included: %d differ" % differ)
       total_differ += differ
   finally:
     tf_requests.put(None)
