@@ -8,6 +8,7 @@
 #ifndef SLUICE_KERNELS_CPU_UNARY_UNARY_FUNCTORS_H_
 #define SLUICE_KERNELS_CPU_UNARY_UNARY_FUNCTORS_H_
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -262,8 +263,39 @@ using CosFunctor = EigenUnaryFunctor<T, ei::scalar_cos_op<T>>;
 // with the scalar form for the tensor's last total % 8.
 template <typename T>
 using TanhFunctor = FloatFromNumerics<T, numerics::TanhFloat, ei::scalar_tanh_op>;
+// half Sigmoid as TensorFlow computes it, in half arithmetic: e = exp(x) (numerics::ExpFloat
+// rounded to half: its vector form in packets of 8, std::exp for the tensor's last total % 8),
+// then 1 where e is +inf, else e / (1 + e) with the sum and the quotient each rounded to half.
+struct TensorFlowSigmoidHalf {
+  using In = Eigen::half;
+  using Out = Eigen::half;
+  static constexpr int kCycles = ei::functor_traits<ei::scalar_logistic_op<float>>::Cost;
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    const Eigen::half* in = x.data();
+    Eigen::half* out = y.data();
+    const int64_t n = x.size();
+    constexpr int64_t kChunk = 256;  // a multiple of the packet, so the tail stays the range's
+    float exp[kChunk];
+    for (int64_t begin = 0; begin < n; begin += kChunk) {
+      const int64_t count = std::min(kChunk, n - begin);
+      for (int64_t i = 0; i < count; ++i) exp[i] = static_cast<float>(in[begin + i]);
+      numerics::ExpFloat(exp, exp, count, begin, n);
+      for (int64_t i = 0; i < count; ++i) {
+        const Eigen::half e(exp[i]);
+        const float ef = static_cast<float>(e);
+        out[begin + i] = ef == std::numeric_limits<float>::infinity()
+                             ? Eigen::half(1.0f)
+                             : Eigen::half(ef / static_cast<float>(Eigen::half(1.0f + ef)));
+      }
+    }
+  }
+};
 template <typename T>
-using SigmoidFunctor = FloatFromNumerics<T, numerics::SigmoidFloat, ei::scalar_logistic_op>;
+using SigmoidFunctor =
+    FloatFromNumerics<T, numerics::SigmoidFloat, ei::scalar_logistic_op,
+                      std::conditional_t<std::is_same_v<T, Eigen::half>, TensorFlowSigmoidHalf,
+                                         EigenUnaryFunctor<T, ei::scalar_logistic_op<T>>>>;
 // Float Erf is TensorFlow 2.21's (numerics/erf_float.h), one form for every element; half and
 // bfloat16 compute it in float and round, as TensorFlow does (every one of their values
 // compared).

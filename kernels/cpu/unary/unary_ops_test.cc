@@ -396,6 +396,25 @@ TEST_F(UnaryOpsTest, FloatReciprocalAndRsqrtAreTensorFlowsFormsOverTheWholeTenso
   }
 }
 
+// half Sigmoid is TensorFlow's (tf.math.sigmoid on these 9 halves, the last in the tail):
+// exp in float, rounded to half, then e / (1 + e) in half arithmetic. Eigen 3.4's gives
+// 0x3800 for the first.
+TEST_F(UnaryOpsTest, HalfSigmoidIsTensorFlows) {
+  const std::vector<uint16_t> in = {0x1002, 0x3c00, 0xc500, 0x4a00, 0x5000,
+                                    0xb800, 0x2e66, 0x3555, 0x1003};
+  const std::vector<uint16_t> want = {0x3801, 0x39d9, 0x1eda, 0x3c00, 0x3c00,
+                                      0x360a, 0x3833, 0x38aa, 0x3801};
+  std::vector<half> x(in.size());
+  std::memcpy(x.data(), in.data(), in.size() * sizeof(uint16_t));
+  const std::vector<half> y = Run<half>("Sigmoid", x);
+  ASSERT_EQ(y.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, &y[i], sizeof(bits));
+    EXPECT_EQ(bits, want[i]) << "sigmoid(half bits 0x" << std::hex << in[i] << ")";
+  }
+}
+
 TEST_F(UnaryOpsTest, LeakyReluReadsAlpha) {
   ASSERT_TRUE(InitOp(NodeDefBuilder("n", "LeakyRelu")
                          .Input("x")
