@@ -141,7 +141,12 @@ def main():
     want = np.fromfile(tf_path, dtype=bits)
     got = np.fromfile(sl_path, dtype=bits)
     differ = np.nonzero(want != got)[0]
-    for i in differ[:5]:
+    values = {"float16": np.float16, "float32": np.float32, "float64": np.float64}[dtype_name]
+    both_nan = np.isnan(want[differ].view(values)) & np.isnan(got[differ].view(values))
+    if both_nan.any():
+      print("  %s: %d of the %d differ only in a NaN's payload" %
+            (label, int(both_nan.sum()), len(differ)))
+    for i in differ[~both_nan][:5]:
       print("  %s: x %s: TensorFlow %s, Sluice %s" %
             (label, hex(int(x.view(bits)[i])), hex(int(want[i])), hex(int(got[i]))))
     return len(differ)
