@@ -88,6 +88,13 @@ OPS = [
     # TF1 summaries for TensorBoard.
     "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
+    # Random numbers: stateful (seeded by attrs) and stateless (seed pair; key and counter).
+    "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
+    "StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
+    "StatelessRandomUniformInt", "StatelessRandomUniformFullInt", "StatelessRandomUniformV2",
+    "StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
+    "StatelessRandomUniformFullIntV2", "StatelessRandomGetKeyCounterAlg",
+    "StatelessRandomGetKeyCounter", "StatelessRandomGetAlg",
 ]
 
 
