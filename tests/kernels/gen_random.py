@@ -104,6 +104,11 @@ for dname, dtype in [("int32", tf.int32), ("int64", tf.int64), ("uint32", tf.uin
                                                                        dtype=dtype),
           [shape_of(dims), SEED])
 
+for seed_dtype in (np.uint32, np.uint64):  # the OpDef allows them, TensorFlow's kernel not
+  w.add("stateless_full_int_err_seed_%s" % np.dtype(seed_dtype).name,
+        lambda s, seed: R.StatelessRandomUniformFullInt(shape=s, seed=seed, dtype=tf.int32),
+        [shape_of([3]), np.array([1, 2], seed_dtype)])
+
 # ---- Key, counter and algorithm ---------------------------------------------------------
 for seed_dtype in (np.int32, np.int64):
   for seed in ([1, 2], [-1, -7], [0, 0], [2**31 - 1, -2**31]):

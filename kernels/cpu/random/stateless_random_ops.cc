@@ -24,8 +24,8 @@ namespace {
 constexpr int kAlgPhilox = 1;
 constexpr int kAlgAutoSelect = 3;
 
-// The seed pair of a V1 op: a vector of two integers, each widened to 64 bits (an int32 -1
-// becomes 2^64 - 1, as in TensorFlow).
+// The seed pair of a V1 op: a vector of two int32s or int64s, each widened to 64 bits (an
+// int32 -1 becomes 2^64 - 1, as in TensorFlow).
 absl::Status SeedGenerator(const Tensor& seed, Philox4x32* generator) {
   if (seed.dims() != 1 || seed.dim_size(0) != 2) {
     return errors::InvalidArgument("seed must have shape [2], not ", seed.shape().DebugString());
@@ -39,13 +39,7 @@ absl::Status SeedGenerator(const Tensor& seed, Philox4x32* generator) {
       case DT_INT64:
         seeds[i] = static_cast<uint64_t>(seed.flat<int64_t>()(i));
         break;
-      case DT_UINT32:
-        seeds[i] = seed.flat<uint32_t>()(i);
-        break;
-      case DT_UINT64:
-        seeds[i] = seed.flat<uint64_t>()(i);
-        break;
-      default:
+      default:  // StatelessRandomUniformFullInt's OpDef allows unsigned seeds; its kernel not
         return errors::InvalidArgument("Invalid seed type: ", DataTypeString(seed.dtype()));
     }
   }
