@@ -1,7 +1,7 @@
 // The random ops: stateful ones seeded by attrs (RandomUniform, RandomStandardNormal,
-// TruncatedNormal, RandomUniformInt), whose kernels keep a generator that moves on every run,
-// and the stateless ones (StatelessRandom*, V1 seeded by a pair of integers, V2 by a Philox
-// key, counter and algorithm), whose output depends only on their inputs.
+// TruncatedNormal, RandomUniformInt, Multinomial, RandomShuffle), whose kernels keep a generator
+// that moves on every run, and the stateless ones (StatelessRandom*, V1 seeded by a pair of
+// integers, V2 by a Philox key, counter and algorithm), whose output depends only on their inputs.
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
@@ -47,6 +47,17 @@ absl::Status StatelessShapeV2(InferenceContext* c) {
   DimensionHandle unused;
   RETURN_IF_ERROR(c->WithValue(c->Dim(key, 0), kKeySize, &unused));
   return shape_inference::RandomShape(c);
+}
+
+// Multinomial's output: [batch, num_samples].
+absl::Status MultinomialShape(InferenceContext* c) {
+  ShapeHandle logits, unused;
+  DimensionHandle num_samples;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), 2, &logits));
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 0, &unused));
+  RETURN_IF_ERROR(c->MakeDimForScalarInput(1, &num_samples));
+  c->set_output(0, c->Matrix(c->Dim(logits, 0), num_samples));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -100,6 +111,26 @@ REGISTER_OP("RandomUniformInt")
       return shape_inference::RandomShape(c);
     });
 
+REGISTER_OP("Multinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Output("output: output_dtype")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: realnumbertype")
+    .Attr("output_dtype: {int32, int64} = DT_INT64")
+    .SetIsStateful()
+    .SetShapeFn(MultinomialShape);
+
+REGISTER_OP("RandomShuffle")
+    .Input("value: T")
+    .Output("output: T")
+    .Attr("seed: int = 0")
+    .Attr("seed2: int = 0")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::UnchangedShape);
+
 // ---- Stateless, seeded by a pair of integers ---------------------------------------------
 
 #define SLUICE_STATELESS_REAL_OP(name)                        \
@@ -140,6 +171,19 @@ REGISTER_OP("StatelessRandomUniformFullInt")
     .Attr("T: {int32, int64} = DT_INT32")
     .Attr("Tseed: {int32, int64, uint32, uint64} = DT_INT64")
     .SetShapeFn(StatelessShape);
+
+REGISTER_OP("StatelessMultinomial")
+    .Input("logits: T")
+    .Input("num_samples: int32")
+    .Input("seed: Tseed")
+    .Output("output: output_dtype")
+    .Attr("T: realnumbertype")
+    .Attr("Tseed: {int32, int64} = DT_INT64")
+    .Attr("output_dtype: {int32, int64} = DT_INT64")
+    .SetShapeFn([](InferenceContext* c) {
+      RETURN_IF_ERROR(SeedPair(c, 2));
+      return MultinomialShape(c);
+    });
 
 // ---- Stateless, given a Philox key, counter and algorithm ---------------------------------
 

@@ -47,6 +47,16 @@ TEST(RandomShapeTest, KeyCounterAlg) {
               IsInvalidArgument("minval must be a scalar"));
 }
 
+TEST(RandomShapeTest, MultinomialIsBatchBySamples) {
+  EXPECT_EQ(Infer("Multinomial", "T=DT_FLOAT", "[3,10];[]", {{1, Int(7)}}), "[3,7]");
+  EXPECT_EQ(Infer("Multinomial", "T=DT_DOUBLE", "[?,10];[]"), "[?,?]");
+  EXPECT_THAT(Infer("Multinomial", "T=DT_FLOAT", "[10];[]"), IsInvalidArgument("must be rank 2"));
+  EXPECT_EQ(Infer("StatelessMultinomial", "T=DT_HALF", "[2,5];[];[2]", {{1, Int(4)}}), "[2,4]");
+  EXPECT_THAT(Infer("StatelessMultinomial", "T=DT_HALF", "[2,5];[];[3]"),
+              IsInvalidArgument("must be 2"));
+  EXPECT_EQ(Infer("RandomShuffle", "T=DT_STRING", "[4,?]"), "[4,?]");
+}
+
 TEST(RandomShapeTest, SeedToKeyCounter) {
   EXPECT_EQ(Infer("StatelessRandomGetKeyCounter", "", "[2]"), "[1];[2]");
   EXPECT_EQ(Infer("StatelessRandomGetKeyCounterAlg", "Tseed=DT_INT32", "[?]"), "[1];[2];[]");

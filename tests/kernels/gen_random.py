@@ -205,4 +205,58 @@ for dname, dtype in [("int32", np.int32), ("int64", np.int64)]:
         lambda s, lo, hi: R.RandomUniformInt(shape=s, minval=lo, maxval=hi, seed=3, seed2=4),
         [shape_of([0]), np.array([5], dtype), dtype(9)])
 
+# ---- Sampling classes; shuffling ------------------------------------------------------
+rng = np.random.default_rng(20261207)
+LOGITS = rng.normal(0, 2, (3, 10)).astype(np.float32)
+SPECIAL = np.array([[0, -np.inf, 1, np.nan, 2], [-np.inf] * 5, [np.inf, 0, 0, 0, 0]], np.float32)
+for out_name, out_dtype in [("int64", tf.int64), ("int32", tf.int32)]:
+  for dname, dtype in [("f32", np.float32), ("f64", np.float64), ("f16", np.float16)]:
+    w.add("multinomial_%s_%s" % (dname, out_name),
+          lambda x, n, out_dtype=out_dtype: R.Multinomial(logits=x, num_samples=n, seed=11,
+                                                          seed2=12, output_dtype=out_dtype),
+          [LOGITS.astype(dtype), np.int32(7)])
+    w.add("stateless_multinomial_%s_%s" % (dname, out_name),
+          lambda x, n, seed, out_dtype=out_dtype: R.StatelessMultinomial(
+              logits=x, num_samples=n, seed=seed, output_dtype=out_dtype),
+          [LOGITS.astype(dtype), np.int32(7), SEED])
+w.add("multinomial_one_row_many_classes",
+      lambda x, n: R.Multinomial(logits=x, num_samples=n, seed=0, seed2=9),
+      [rng.normal(0, 1, (1, 3000)).astype(np.float32), np.int32(13)])
+w.add("multinomial_non_finite", lambda x, n: R.Multinomial(logits=x, num_samples=n, seed=5,
+                                                           seed2=6),
+      [SPECIAL, np.int32(6)])
+w.add("stateless_multinomial_non_finite",
+      lambda x, n, seed: R.StatelessMultinomial(logits=x, num_samples=n, seed=seed),
+      [SPECIAL, np.int32(6), np.array([3, 4], np.int32)])
+w.add("multinomial_zero_samples",
+      lambda x, n: R.Multinomial(logits=x, num_samples=n, seed=5, seed2=6), [LOGITS, np.int32(0)])
+w.add("multinomial_empty_batch",
+      lambda x, n: R.Multinomial(logits=x, num_samples=n, seed=5, seed2=6),
+      [np.zeros((0, 4), np.float32), np.int32(3)])
+for ename, logits, n in [("logits_rank", LOGITS[0], np.int32(2)),
+                         ("num_samples_shape", LOGITS, np.array([2], np.int32)),
+                         ("num_samples_negative", LOGITS, np.int32(-1)),
+                         ("no_classes", np.zeros((2, 0), np.float32), np.int32(2))]:
+  w.add("multinomial_err_" + ename,
+        lambda x, n: R.Multinomial(logits=x, num_samples=n, seed=5, seed2=6), [logits, n])
+  w.add("stateless_multinomial_err_" + ename,
+        lambda x, n, seed: R.StatelessMultinomial(logits=x, num_samples=n, seed=seed),
+        [logits, n, SEED])
+w.add("stateless_multinomial_err_seed_before_logits",
+      lambda x, n, seed: R.StatelessMultinomial(logits=x, num_samples=n, seed=seed),
+      [LOGITS[0], np.int32(2), np.array([1], np.int64)])
+
+for dname, value in [("f32_vector", rng.normal(size=37).astype(np.float32)),
+                     ("int32_matrix", np.arange(30, dtype=np.int32).reshape(10, 3)),
+                     ("string", np.array([b"a", b"bb", b"", b"dddd", b"e"], dtype=object)),
+                     ("bool_3d", rng.integers(0, 2, (6, 2, 2)).astype(bool)),
+                     ("complex128", (np.arange(9) + 1j * np.arange(9)).astype(np.complex128)),
+                     ("f16_two_rows", np.array([[1, 2], [3, 4]], np.float16)),
+                     ("one_row", np.ones((1, 5), np.float32)),
+                     ("scalar", np.float32(3)),
+                     ("empty_rows", np.zeros((4, 0), np.float32))]:
+  w.add("shuffle_" + dname, lambda x: R.RandomShuffle(value=x, seed=21, seed2=22), [value])
+w.add("shuffle_1000_seed2_only", lambda x: R.RandomShuffle(value=x, seed=0, seed2=3),
+      [np.arange(1000, dtype=np.int64)])
+
 w.write()

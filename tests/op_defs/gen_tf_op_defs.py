@@ -94,7 +94,8 @@ OPS = [
     "StatelessRandomUniformInt", "StatelessRandomUniformFullInt", "StatelessRandomUniformV2",
     "StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
     "StatelessRandomUniformFullIntV2", "StatelessRandomGetKeyCounterAlg",
-    "StatelessRandomGetKeyCounter", "StatelessRandomGetAlg",
+    "StatelessRandomGetKeyCounter", "StatelessRandomGetAlg", "Multinomial", "StatelessMultinomial",
+    "RandomShuffle",
 ]
 
 

@@ -1,18 +1,14 @@
 // The stateful random ops: RandomUniform, RandomStandardNormal, TruncatedNormal and
-// RandomUniformInt. Each kernel owns a Philox stream started from its seed attrs (random seeds
-// when both are 0, as in TensorFlow). A run takes the stream as it stands and moves it on by
-// 256 blocks per output, so runs never share samples, and a node seeded by the graph gives
-// TensorFlow's values on its first run and on every run after.
+// RandomUniformInt. Each kernel owns a GuardedStream; a run reserves 256 blocks per output, as
+// TensorFlow's, so a node seeded by the graph gives TensorFlow's values on every run.
 #include <cstdint>
-#include <random>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/random/fill_random.h"
+#include "kernels/cpu/random/guarded_stream.h"
 #include "kernels/cpu/random/philox.h"
 #include "kernels/cpu/random/random_distributions.h"
 #include "kernels/cpu/random/random_shape.h"
@@ -21,34 +17,6 @@
 namespace sluice {
 namespace random {
 namespace {
-
-// A kernel's stream, shared by concurrent runs of the kernel.
-class GuardedStream {
- public:
-  explicit GuardedStream(OpKernelConstruction* ctx) {
-    int64_t seed = 0, seed2 = 0;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("seed", &seed));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("seed2", &seed2));
-    if (seed == 0 && seed2 == 0) {
-      std::random_device entropy;
-      seed = static_cast<int64_t>(uint64_t{entropy()} << 32 | entropy());
-      seed2 = static_cast<int64_t>(uint64_t{entropy()} << 32 | entropy());
-    }
-    stream_ = Philox4x32::FromSeedPair(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
-  }
-
-  // The stream for a run of `outputs` values; the kernel's stream moves past it.
-  Philox4x32 Reserve(int64_t outputs) {
-    absl::MutexLock lock(&mu_);
-    const Philox4x32 reserved = stream_;
-    stream_.Skip(static_cast<uint64_t>(outputs) * 256);
-    return reserved;
-  }
-
- private:
-  absl::Mutex mu_;
-  Philox4x32 stream_ ABSL_GUARDED_BY(mu_);
-};
 
 template <typename T, template <typename> class Distribution>
 class RandomOp : public OpKernel {
@@ -61,7 +29,7 @@ class RandomOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     const int64_t n = out->NumElements();
-    FillRandom(ctx, stream_.Reserve(n), Distribution<T>(), out->flat<T>().data(), n);
+    FillRandom(ctx, stream_.ReserveForOutputs(n), Distribution<T>(), out->flat<T>().data(), n);
   }
 
  private:
@@ -93,7 +61,7 @@ class RandomUniformIntOp : public OpKernel {
     const T hi = maxval.scalar<T>()();
     OP_REQUIRES(ctx, lo < hi,
                 errors::InvalidArgument("Need minval < maxval, got ", lo, " >= ", hi));
-    FillRandom(ctx, stream_.Reserve(n), UniformInt<T>(lo, hi), out->flat<T>().data(), n);
+    FillRandom(ctx, stream_.ReserveForOutputs(n), UniformInt<T>(lo, hi), out->flat<T>().data(), n);
   }
 
  private:

@@ -14,6 +14,7 @@
 #include "kernels/cpu/random/philox.h"
 #include "kernels/cpu/random/random_distributions.h"
 #include "kernels/cpu/random/random_shape.h"
+#include "kernels/cpu/random/stateless_seed.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -23,29 +24,6 @@ namespace {
 // TensorFlow's algorithm ids (rng_alg.h); only Philox runs on the CPU.
 constexpr int kAlgPhilox = 1;
 constexpr int kAlgAutoSelect = 3;
-
-// The seed pair of a V1 op: a vector of two int32s or int64s, each widened to 64 bits (an
-// int32 -1 becomes 2^64 - 1, as in TensorFlow).
-absl::Status SeedGenerator(const Tensor& seed, Philox4x32* generator) {
-  if (seed.dims() != 1 || seed.dim_size(0) != 2) {
-    return errors::InvalidArgument("seed must have shape [2], not ", seed.shape().DebugString());
-  }
-  uint64_t seeds[2];
-  for (int i = 0; i < 2; ++i) {
-    switch (seed.dtype()) {
-      case DT_INT32:
-        seeds[i] = static_cast<uint64_t>(int64_t{seed.flat<int32_t>()(i)});
-        break;
-      case DT_INT64:
-        seeds[i] = static_cast<uint64_t>(seed.flat<int64_t>()(i));
-        break;
-      default:  // StatelessRandomUniformFullInt's OpDef allows unsigned seeds; its kernel not
-        return errors::InvalidArgument("Invalid seed type: ", DataTypeString(seed.dtype()));
-    }
-  }
-  *generator = StatelessGenerator(seeds[0], seeds[1]);
-  return absl::OkStatus();
-}
 
 // The generator of a V2 op from its key, counter and alg inputs (1, 2 and 3).
 absl::Status KeyCounterGenerator(OpKernelContext* ctx, Philox4x32* generator) {
@@ -99,7 +77,8 @@ enum class Seeding { kSeedPair, kKeyCounterAlg };
 
 template <Seeding kSeeding>
 absl::Status Generator(OpKernelContext* ctx, Philox4x32* generator) {
-  if constexpr (kSeeding == Seeding::kSeedPair) return SeedGenerator(ctx->input(1), generator);
+  if constexpr (kSeeding == Seeding::kSeedPair)
+    return StatelessSeedStream(ctx->input(1), generator);
   return KeyCounterGenerator(ctx, generator);
 }
 
@@ -151,7 +130,7 @@ class GetKeyCounterOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     Philox4x32 generator;
-    OP_REQUIRES_OK(ctx, SeedGenerator(ctx->input(0), &generator));
+    OP_REQUIRES_OK(ctx, StatelessSeedStream(ctx->input(0), &generator));
     Tensor* key = nullptr;
     Tensor* counter = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({1}), &key));
