@@ -93,6 +93,7 @@ void Sample(OpKernelContext* ctx, Reserve&& reserve) {
   OP_REQUIRES(ctx, num_classes > 0,
               errors::InvalidArgument("num_classes should be positive, got ", num_classes));
   Tensor* out = nullptr;
+  // shape-safe: both dims are checked non-negative and below 2^31, so their product fits
   OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({batch, num_samples}), &out));
   if (out->NumElements() == 0) return;
 
