@@ -96,6 +96,8 @@ OPS = [
     "StatelessRandomUniformFullIntV2", "StatelessRandomGetKeyCounterAlg",
     "StatelessRandomGetKeyCounter", "StatelessRandomGetAlg", "Multinomial", "StatelessMultinomial",
     "RandomShuffle",
+    # Fake quantization of quantization-aware training.
+    "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
 ]
 
 
