@@ -18,6 +18,7 @@ PACKAGES=(
   libgmock-dev
   libbenchmark-dev
   libpng-dev           # ImageSummary's PNG encoding (kernels/cpu/summary); brings zlib1g-dev
+  libjpeg62-turbo-dev  # DecodeJpeg and DecodeImage (kernels/cpu/image/jpeg_decoder)
   libre2-dev           # user-given regular expressions (sluice run --capture-nodes)
   libcpp-httplib-dev   # the HTTP server of sluice board (third_party/system:cpp_httplib)
   clang-format         # //tests/source:format_test checks every C++ file against .clang-format

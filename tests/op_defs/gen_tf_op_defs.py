@@ -98,6 +98,8 @@ OPS = [
     "RandomShuffle",
     # Fake quantization of quantization-aware training.
     "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
+    # Decoding encoded images.
+    "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "ExtractJpegShape",
 ]
 
 

@@ -1,0 +1,239 @@
+// DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeImage and ExtractJpegShape. As in
+// TensorFlow, the decoding ops look at the data's leading bytes rather than at their own name:
+// DecodeJpeg decodes a PNG and DecodePng a JPEG. Sluice decodes JPEG and PNG; GIF, WebP, BMP
+// and JPEG XL data is UNIMPLEMENTED (TensorFlow decodes them too), except that BMP data given
+// to an op that is not DecodeImage gets TensorFlow's INVALID_ARGUMENT.
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
+#include "graph/core/errors.h"
+#include "graph/core/tensor.h"
+#include "graph/core/tensor_shape.h"
+#include "graph/core/types.h"
+#include "kernels/cpu/image/jpeg_decoder.h"
+#include "kernels/cpu/image/png_decoder.h"
+#include "kernels/cpu/scratch.h"
+#include "runtime/framework/op_kernel.h"
+
+namespace sluice {
+namespace image {
+namespace {
+
+enum class Format { kJpeg, kPng, kGif, kBmp, kWebp, kUnknown };
+
+Format Classify(absl::string_view data) {
+  if (absl::StartsWith(data, "\xff\xd8\xff")) return Format::kJpeg;
+  if (absl::StartsWith(data, absl::string_view("\x89PNG\r\n\x1a\n", 8))) return Format::kPng;
+  if (absl::StartsWith(data, "GIF8")) return Format::kGif;
+  if (absl::StartsWith(data, "BM")) return Format::kBmp;
+  if (data.size() > 12 && absl::StartsWith(data, "RIFF") && data.substr(8, 4) == "WEBP") {
+    return Format::kWebp;
+  }
+  return Format::kUnknown;
+}
+
+class DecodeImageOp : public OpKernel {
+ public:
+  explicit DecodeImageOp(OpKernelConstruction* ctx) : OpKernel(ctx), op_(type_string()) {
+    const bool jpeg_op = op_ == "DecodeJpeg" || op_ == "DecodeAndCropJpeg";
+    if (jpeg_op) {
+      int64_t ratio = 1;
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("ratio", &ratio));
+      OP_REQUIRES(ctx, ratio == 1 || ratio == 2 || ratio == 4 || ratio == 8,
+                  errors::InvalidArgument("ratio must be 1, 2, 4, or 8, got ", ratio));
+      jpeg_.ratio = static_cast<int>(ratio);
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("fancy_upscaling", &jpeg_.fancy_upscaling));
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("try_recover_truncated", &jpeg_.try_recover_truncated));
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("acceptable_fraction", &jpeg_.acceptable_fraction));
+      std::string dct_method;
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("dct_method", &dct_method));
+      OP_REQUIRES(
+          ctx,
+          dct_method.empty() || dct_method == "INTEGER_FAST" || dct_method == "INTEGER_ACCURATE",
+          errors::InvalidArgument(
+              "dct_method must be one of {'', 'INTEGER_FAST', 'INTEGER_ACCURATE'}"));
+      jpeg_.accurate_dct = dct_method == "INTEGER_ACCURATE";
+    }
+    if (op_ == "DecodePng" || op_ == "DecodeImage") {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("dtype", &dtype_));
+    }
+    if (op_ == "DecodeImage") {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("expand_animations", &expand_animations_));
+    }
+    int64_t channels = 0;
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &channels));
+    OP_REQUIRES(ctx, channels == 0 || channels == 1 || channels == 3 || channels == 4,
+                errors::InvalidArgument("`channels` must be 0, 1, 3 or 4 but got ", channels));
+    channels_ = static_cast<int>(channels);
+  }
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    OP_REQUIRES(ctx, contents.dims() == 0,
+                errors::InvalidArgument("`contents` must be scalar but got shape",
+                                        contents.shape().DebugString()));
+    const std::string& data = contents.scalar<std::string>()();
+    OP_REQUIRES(ctx, !data.empty(), errors::InvalidArgument("Input is empty."));
+    OP_REQUIRES(ctx, data.size() <= static_cast<size_t>(std::numeric_limits<int>::max()),
+                errors::InvalidArgument("Input contents are too large for int: ", data.size()));
+    switch (Classify(data)) {
+      case Format::kJpeg:
+        return DecodeJpegData(ctx, data);
+      case Format::kPng:
+        return DecodePngData(ctx, data);
+      case Format::kBmp:
+        OP_REQUIRES(ctx, op_ == "DecodeImage",
+                    errors::InvalidArgument(
+                        op_ == "DecodeAndCropJpeg"
+                            ? std::string("DecodeAndCropJpeg operation can run on JPEG only, but "
+                                          "detected BMP.")
+                            : "Trying to decode BMP format using a wrong op. Use `decode_bmp` "
+                              "or `decode_image` instead. Op used: " +
+                                  op_));
+        ctx->SetStatus(errors::Unimplemented(op_, ": Sluice does not decode BMP images"));
+        return;
+      case Format::kGif:
+        ctx->SetStatus(errors::Unimplemented(op_, ": Sluice does not decode GIF images"));
+        return;
+      case Format::kWebp:
+        ctx->SetStatus(errors::Unimplemented(op_, ": Sluice does not decode WebP images"));
+        return;
+      case Format::kUnknown:
+        ctx->SetStatus(errors::InvalidArgument(
+            "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP required."));
+        return;
+    }
+  }
+
+ private:
+  void DecodeJpegData(OpKernelContext* ctx, absl::string_view data) {
+    OP_REQUIRES(ctx, channels_ != 4, errors::InvalidArgument("JPEG does not support 4 channels"));
+    JpegDecodeOptions options = jpeg_;
+    options.channels = channels_;
+    if (op_ == "DecodeAndCropJpeg") {
+      const Tensor& window = ctx->input(1);
+      OP_REQUIRES(ctx, window.dims() == 1,
+                  errors::InvalidArgument("crop_window must be 1-D, got shape ",
+                                          window.shape().DebugString()));
+      OP_REQUIRES(ctx, window.dim_size(0) == 4,
+                  errors::InvalidArgument("crop_size must have four elements ",
+                                          window.shape().DebugString()));
+      const auto w = window.flat<int32_t>();
+      options.crop = true;
+      options.crop_y = w(0);
+      options.crop_x = w(1);
+      options.crop_height = w(2);
+      options.crop_width = w(3);
+    }
+    Tensor* out = nullptr;
+    ScratchArray<uint8_t> wide_source;  // the 8-bit pixels when the output is not uint8
+    absl::Status status;
+    const bool ok = DecodeJpeg(data, options, [&](int height, int width, int channels) {
+      status = ctx->allocate_output(0, TensorShape({height, width, channels}), &out);
+      if (!status.ok()) return static_cast<uint8_t*>(nullptr);
+      if (dtype_ == DT_UINT8) return out->flat<uint8_t>().data();
+      status = wide_source.Allocate(ctx, static_cast<int64_t>(height) * width * channels);
+      return status.ok() ? wide_source.data() : nullptr;
+    });
+    OP_REQUIRES_OK(ctx, status);
+    OP_REQUIRES(
+        ctx, ok,
+        errors::InvalidArgument("jpeg::Uncompress failed. Invalid JPEG data or crop window."));
+    const int64_t n = out->NumElements();
+    const uint8_t* in = wide_source.data();
+    if (dtype_ == DT_UINT16) {
+      uint16_t* o = out->flat<uint16_t>().data();
+      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<uint16_t>(in[i] * 256);
+    } else if (dtype_ == DT_FLOAT) {
+      const float scale = static_cast<float>(1.0 / 255);
+      float* o = out->flat<float>().data();
+      for (int64_t i = 0; i < n; ++i) o[i] = static_cast<float>(in[i]) * scale;
+    }
+  }
+
+  void DecodePngData(OpKernelContext* ctx, absl::string_view data) {
+    const int bits = dtype_ == DT_UINT8 ? 8 : 16;
+    PngDecoder decoder;
+    OP_REQUIRES(ctx, decoder.Start(data, channels_, bits),
+                errors::InvalidArgument("Invalid PNG. Failed to initialize decoder."));
+    const int64_t width = decoder.width(), height = decoder.height();
+    OP_REQUIRES(ctx,
+                width < (int64_t{1} << 27) && height < (int64_t{1} << 27) &&
+                    width * height < (int64_t{1} << 29),
+                errors::InvalidArgument("PNG size too large for int: ", width, " by ", height));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx,
+                   ctx->allocate_output(0, TensorShape({height, width, decoder.channels()}), &out));
+    OP_REQUIRES(ctx, op_ != "DecodeAndCropJpeg",
+                errors::InvalidArgument(
+                    "DecodeAndCropJpeg operation can run on JPEG only, but detected PNG."));
+    const int64_t row_samples = width * decoder.channels();
+    if (dtype_ == DT_UINT8) {
+      OP_REQUIRES(ctx, decoder.Finish(out->flat<uint8_t>().data(), row_samples),
+                  errors::InvalidArgument("Invalid PNG data, size ", data.size()));
+    } else if (dtype_ == DT_UINT16) {
+      OP_REQUIRES(
+          ctx,
+          decoder.Finish(reinterpret_cast<uint8_t*>(out->flat<uint16_t>().data()), row_samples * 2),
+          errors::InvalidArgument("Invalid PNG data, size ", data.size()));
+    } else {
+      ScratchArray<uint16_t> wide;
+      OP_REQUIRES_OK(ctx, wide.Allocate(ctx, height * row_samples));
+      OP_REQUIRES(ctx, decoder.Finish(reinterpret_cast<uint8_t*>(wide.data()), row_samples * 2),
+                  errors::InvalidArgument("Invalid PNG data, size ", data.size()));
+      const float scale = static_cast<float>(1.0 / 65535);
+      float* o = out->flat<float>().data();
+      for (int64_t i = 0; i < height * row_samples; ++i) {
+        o[i] = static_cast<float>(wide.data()[i]) * scale;
+      }
+    }
+  }
+
+  const std::string op_;
+  JpegDecodeOptions jpeg_;  // TensorFlow's defaults for DecodePng and DecodeImage
+  DataType dtype_ = DT_UINT8;
+  bool expand_animations_ = true;
+  int channels_ = 0;
+};
+
+class ExtractJpegShapeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& contents = ctx->input(0);
+    OP_REQUIRES(ctx, contents.dims() == 0,
+                errors::InvalidArgument("contents must be scalar, got shape ",
+                                        contents.shape().DebugString()));
+    const std::string& data = contents.scalar<std::string>()();
+    int height = 0, width = 0, channels = 0;
+    OP_REQUIRES(ctx, JpegHeaderShape(data, &height, &width, &channels),
+                errors::InvalidArgument("Invalid JPEG data, size ", data.size()));
+    Tensor* out = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({3}), &out));
+    if (out->dtype() == DT_INT32) {
+      auto v = out->flat<int32_t>();
+      v(0) = height;
+      v(1) = width;
+      v(2) = channels;
+    } else {
+      auto v = out->flat<int64_t>();
+      v(0) = height;
+      v(1) = width;
+      v(2) = channels;
+    }
+  }
+};
+
+REGISTER_KERNEL_BUILDER(Name("DecodeJpeg").Device(DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("DecodeAndCropJpeg").Device(DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("DecodePng").Device(DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("DecodeImage").Device(DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("ExtractJpegShape").Device(DEVICE_CPU), ExtractJpegShapeOp);
+
+}  // namespace
+}  // namespace image
+}  // namespace sluice
