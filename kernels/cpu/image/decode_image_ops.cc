@@ -132,6 +132,7 @@ class DecodeImageOp : public OpKernel {
     ScratchArray<uint8_t> wide_source;  // the 8-bit pixels when the output is not uint8
     absl::Status status;
     const bool ok = DecodeJpeg(data, options, [&](int height, int width, int channels) {
+      // shape-safe: the decoder passes positive dims whose product is below 2^29
       status = ctx->allocate_output(0, TensorShape({height, width, channels}), &out);
       if (!status.ok()) return static_cast<uint8_t*>(nullptr);
       if (dtype_ == DT_UINT8) return out->flat<uint8_t>().data();
