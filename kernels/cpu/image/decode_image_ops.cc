@@ -166,6 +166,7 @@ class DecodeImageOp : public OpKernel {
                     width * height < (int64_t{1} << 29),
                 errors::InvalidArgument("PNG size too large for int: ", width, " by ", height));
     Tensor* out = nullptr;
+    // shape-safe: positive dims (Start refuses an empty image) checked just above
     OP_REQUIRES_OK(ctx,
                    ctx->allocate_output(0, TensorShape({height, width, decoder.channels()}), &out));
     OP_REQUIRES(ctx, op_ != "DecodeAndCropJpeg",
