@@ -86,4 +86,10 @@ REGISTER_OP("StringFormat")
     .Attr("summarize: int = 3")
     .SetShapeFn(StringFormatShape);
 
+// The wall-clock time of the run, in seconds since the Unix epoch.
+REGISTER_OP("Timestamp")
+    .Output("ts: double")
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::ScalarShape);
+
 }  // namespace sluice

@@ -12,7 +12,9 @@
 //    construction with TensorFlow's message.
 //  - StringFormat: the template with each placeholder replaced by the next input, summarized
 //    in the v2 layout; a template part holding a NUL is cut there, as in TensorFlow.
+//  - Timestamp: the wall clock in seconds since the Unix epoch.
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -204,10 +206,27 @@ class StringFormatOp : public OpKernel {
       parts_;  // on the heap, bounded: the template attr's parts, one per placeholder + 1
 };
 
+// The system clock in seconds since the epoch, to the microsecond, as TensorFlow's.
+class TimestampOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const int64_t micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({}), &output));
+    output->scalar<double>()() = static_cast<double>(micros) / 1.0e6;
+  }
+  bool IsExpensive() override { return false; }
+};
+
 REGISTER_KERNEL_BUILDER(Name("Assert").Device(DEVICE_CPU), AssertOp);
 REGISTER_KERNEL_BUILDER(Name("Print").Device(DEVICE_CPU), PrintOp);
 REGISTER_KERNEL_BUILDER(Name("PrintV2").Device(DEVICE_CPU), PrintV2Op);
 REGISTER_KERNEL_BUILDER(Name("StringFormat").Device(DEVICE_CPU), StringFormatOp);
+REGISTER_KERNEL_BUILDER(Name("Timestamp").Device(DEVICE_CPU), TimestampOp);
 
 }  // namespace
 }  // namespace sluice

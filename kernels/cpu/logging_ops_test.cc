@@ -1,6 +1,7 @@
 // Assert, Print, PrintV2 and StringFormat beyond the fixtures
 // (tests/kernels/fixtures/logging.pbtxt): what Print and PrintV2 write, and where, with
 // strings recorded from TensorFlow 2.21.
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -155,6 +156,20 @@ TEST_F(LoggingOpsTest, StringFormatNeedsOneInputPerPlaceholder) {
                                          .Attr("template", "%s and %s")
                                          .Build());
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(LoggingOpsTest, TimestampIsTheWallClockInSeconds) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("t", "Timestamp").Build()).ok());
+  const auto seconds = [] {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const double before = seconds();
+  ASSERT_TRUE(RunOpKernel().ok());
+  const double after = seconds();
+  const double ts = GetOutput(0)->scalar<double>()();
+  EXPECT_GE(ts, before - 1e-6);
+  EXPECT_LE(ts, after + 1e-6);
 }
 
 }  // namespace

@@ -100,6 +100,7 @@ OPS = [
     "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
     # Decoding encoded images.
     "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "ExtractJpegShape",
+    "Timestamp",
 ]
 
 
