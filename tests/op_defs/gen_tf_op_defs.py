@@ -88,6 +88,9 @@ OPS = [
     # TF1 summaries for TensorBoard.
     "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
+    # Scatter into slices (gen_scatter.py).
+    "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+    "TensorScatterMax", "TensorScatterMin",
 ]
 
 
