@@ -91,6 +91,8 @@ OPS = [
     # Scatter into slices (gen_scatter.py).
     "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
     "TensorScatterMax", "TensorScatterMin",
+    # Segment reductions (gen_segment.py).
+    "UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax", "UnsortedSegmentMin",
 ]
 
 
