@@ -30,6 +30,48 @@ TEST(UnsortedSegmentShapeTest, RejectsBadShapes) {
               IsInvalidArgument("Dimension size, given by scalar input 2, must be non-negative"));
 }
 
+TEST(SegmentShapeTest, UnknownRowsThenInnerData) {
+  EXPECT_EQ(Infer("SegmentSum", "T=DT_FLOAT, Tindices=DT_INT32", "[5,3];[5]"), "[?,3]");
+  EXPECT_EQ(Infer("SegmentMean", "T=DT_FLOAT, Tindices=DT_INT64", "[5];[4]"), "[?]");
+  EXPECT_EQ(Infer("SegmentMax", "T=DT_FLOAT, Tindices=DT_INT32", "?;[5]"), "?");
+  EXPECT_EQ(Infer("SegmentProd", "T=DT_FLOAT, Tindices=DT_INT32", "[5,?,2];?"), "[?,?,2]");
+  EXPECT_THAT(Infer("SegmentMin", "T=DT_FLOAT, Tindices=DT_INT32", "[];[5]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("SegmentSum", "T=DT_FLOAT, Tindices=DT_INT32", "[5,3];[5,1]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+}
+
+constexpr char kSparse[] = "T=DT_FLOAT, Tidx=DT_INT32, Tsegmentids=DT_INT32";
+constexpr char kSparseNum[] =
+    "T=DT_FLOAT, Tidx=DT_INT32, Tsegmentids=DT_INT32, Tnumsegments=DT_INT32";
+
+TEST(SparseSegmentShapeTest, RowsFromNumSegmentsWhenKnown) {
+  EXPECT_EQ(Infer("SparseSegmentSum", kSparse, "[5,3];[4];[4]"), "[?,3]");
+  EXPECT_EQ(Infer("SparseSegmentMean", kSparse, "[5,3,2];[?];[4]"), "[?,3,2]");
+  EXPECT_EQ(Infer("SparseSegmentSqrtN", kSparse, "?;[4];[4]"), "?");
+  EXPECT_EQ(Infer("SparseSegmentSumWithNumSegments", kSparseNum, "[5,3];[4];[4];[]", {{3, Int(7)}}),
+            "[7,3]");
+  EXPECT_EQ(Infer("SparseSegmentMeanWithNumSegments", kSparseNum, "[5,3];[4];[4];[]"), "[?,3]");
+  EXPECT_EQ(Infer("SparseSegmentSqrtNWithNumSegments",
+                  "T=DT_FLOAT, Tidx=DT_INT64, Tsegmentids=DT_INT64, Tnumsegments=DT_INT64",
+                  "[5];[4];[4];[]", {{3, Int64(2)}}),
+            "[2]");
+}
+
+TEST(SparseSegmentShapeTest, RejectsBadShapes) {
+  EXPECT_THAT(Infer("SparseSegmentSum", kSparse, "[5,3];[4];[3]"),
+              IsInvalidArgument("Dimension 0 in both shapes must be equal, but are 4 and 3"));
+  EXPECT_THAT(Infer("SparseSegmentSum", kSparse, "[];[4];[4]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("SparseSegmentMean", kSparse, "[5,3];[4,1];[4]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+  EXPECT_THAT(Infer("SparseSegmentSumWithNumSegments", kSparseNum, "[5,3];[4];[4];[1]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(
+      Infer("SparseSegmentSumWithNumSegments", kSparseNum, "[5,3];[4];[4];[]", {{3, Int(-1)}}),
+      IsInvalidArgument("Cannot specify a negative value for num_segments"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -1,10 +1,17 @@
 """Writes fixtures/segment.pbtxt: segment reduction cases recorded from TensorFlow (see
-oracle.py): UnsortedSegmentSum/Prod/Max/Min.
+oracle.py): UnsortedSegmentSum/Prod/Max/Min, SegmentSum/Mean/Prod/Max/Min and
+SparseSegmentSum/Mean/SqrtN with and without num_segments.
 
-Every case is exact (rtol = atol = 0). TensorFlow's unsorted CPU kernels fold the rows of a
-segment into its output row one at a time in input order, starting from the identity, and
-Sluice's do the same, so float sums and products round identically; the large random cases
-(many rows per segment, half and bfloat16 too) check it. Deterministic: fixed numpy seed.
+Every case is exact (rtol = atol = 0): Sluice adds in TensorFlow's order, so float results
+round identically; the large random cases (many rows per segment, half and bfloat16 too)
+check it. TensorFlow's unsorted kernels and its sorted ones (Eigen's reduction over rows)
+fold a segment's rows one at a time in input order; its sparse kernels sum groups of 8 rows
+first (see kernels/cpu/segment/sparse_segment_op.cc).
+
+Left out: SegmentMax/SegmentMin with NaN (or -0.0 against 0.0) in a segment of several rows.
+Eigen's reduction keeps the accumulator on such a comparison in vectorised columns and the
+row in the others, so TensorFlow's answer depends on where the column falls; Sluice follows
+the scalar rule everywhere. Deterministic: fixed numpy seed.
 
     python3 tests/kernels/gen_segment.py
 """
@@ -82,8 +89,8 @@ def add_unsorted(w):
            np.int32(2)])
     for dt in FLOATS:
       w.add("%s_%s_large" % (short, dt.name), f,
-            [randn(dt, (300, 2), 1.0 if op.endswith("Prod") else 10.0),
-             rng.randint(-1, 9, size=300).astype(np.int32), np.int32(9)])
+            [randn(dt, (150, 2), 1.0 if op.endswith("Prod") else 10.0),
+             rng.randint(-1, 9, size=150).astype(np.int32), np.int32(9)])
     # Errors.
     w.add("%s_id_too_large" % short, f, [sample(tf.float32, (3, 2)), i32(0, 4, 1), np.int32(4)],
           error_substr="segment_ids[1] = 4 is out of range [0, 4)")
@@ -101,13 +108,136 @@ def add_unsorted(w):
         [sample(tf.float32, (3,)), np.array([1, 0, 1], np.int16), np.int32(65538)])
   w.add("usum_i32_wraps", s, [np.int32([2**31 - 1, 1, 5]), i32(0, 0, 1), np.int32(2)])
   w.add("usum_f32_large_wide", s,
-        [randn(tf.float32, (200, 8), 100.0), rng.randint(0, 5, size=200).astype(np.int64),
+        [randn(tf.float32, (100, 8), 100.0), rng.randint(0, 5, size=100).astype(np.int64),
          np.int32(5)])
+
+
+def sorted_op(op):
+  fn = getattr(R, op)
+  return lambda d, s: fn(data=d, segment_ids=s)
+
+
+def add_sorted(w):
+  ids = i32(0, 0, 2, 3, 3, 3)  # segment 1 is a gap, 0 and 3 have several rows
+  ops = [("SegmentSum", NUMBER), ("SegmentMean", NUMBER), ("SegmentProd", NUMBER),
+         ("SegmentMax", REAL), ("SegmentMin", REAL)]
+  for op, dtypes in ops:
+    short = "s" + op[len("Segment"):].lower()
+    f = sorted_op(op)
+    for dt in dtypes:
+      w.add("%s_%s" % (short, dt.name), f, [sample(dt, (6, 2)), ids])
+    w.add("%s_f32_ids_int64" % short, f, [sample(tf.float32, (6, 3)), ids.astype(np.int64)])
+    w.add("%s_f32_3d" % short, f, [sample(tf.float32, (4, 2, 3)), i32(1, 1, 1, 4)])
+    w.add("%s_f32_vector" % short, f, [sample(tf.float32, (5,)), i32(0, 1, 1, 1, 1)])
+    w.add("%s_f32_empty" % short, f, [np.zeros((0, 3), np.float32), np.zeros((0,), np.int32)])
+    w.add("%s_f32_empty_inner" % short, f, [np.zeros((3, 0), np.float32), i32(0, 2, 2)])
+    w.add("%s_f32_single_rows_nan_inf" % short, f,
+          [np.float32([np.nan, np.inf, -np.inf, -0.0]), i32(0, 1, 3, 4)])
+    for dt in FLOATS:
+      w.add("%s_%s_large" % (short, dt.name), f,
+            [randn(dt, (150, 2), 1.0 if op.endswith("Prod") else 10.0),
+             np.sort(rng.randint(0, 7, size=150)).astype(np.int32)])
+    # Errors.
+    w.add("%s_not_increasing" % short, f, [sample(tf.float32, (4,)), i32(0, 2, 1, 3)])
+    w.add("%s_negative_first" % short, f, [sample(tf.float32, (3,)), i32(-1, 0, 1)])
+    w.add("%s_negative_last" % short, f, [sample(tf.float32, (3,)), i32(-3, -2, -2)])
+    w.add("%s_ids_size_mismatch" % short, f, [sample(tf.float32, (4, 2)), i32(0, 1, 1)])
+    w.add("%s_ids_matrix" % short, f, [sample(tf.float32, (4, 2)), i32(0, 1, 1, 2).reshape(2, 2)])
+    w.add("%s_data_scalar" % short, f, [np.float32(3), i32(0)])
+  for op in ("SegmentSum", "SegmentMean", "SegmentProd"):
+    short = "s" + op[len("Segment"):].lower()
+    w.add("%s_f32_nan_inf_rows" % short, sorted_op(op),
+          [np.float32([[np.nan, 1], [2, 3], [np.inf, -np.inf], [np.inf, 4], [-0.0, -0.0],
+                       [-0.0, 5]]), i32(0, 0, 1, 1, 2, 2)])
+  w.add("smean_i8_rounds_toward_zero", sorted_op("SegmentMean"),
+        [np.int8([-7, 2, 7, 1, 5]), i32(0, 0, 1, 1, 1)])
+  # Runs of 16 rows or more, 11 columns: TensorFlow's Eigen reduction sums the vectorised
+  # columns with four accumulators and the last columns row by row.
+  for op in ("SegmentSum", "SegmentProd", "SegmentMean"):
+    short = "s" + op[len("Segment"):].lower()
+    for dt in FLOATS + [tf.complex64, tf.complex128]:
+      cols = 5 if dt.is_complex else 11  # complex packets are 4 and 2 wide
+      x = randn(dt, (37, cols), 10.0) if op != "SegmentProd" else (
+          1 + 0.1 * rng.randn(37, cols)).astype(np.float32).astype(dt.as_numpy_dtype)
+      if dt.is_complex:
+        x = x + 1j * randn(tf.float32, (37, cols), 0.1)
+        x = x.astype(dt.as_numpy_dtype)
+      w.add("%s_%s_wide_runs" % (short, dt.name), sorted_op(op),
+            [x, np.array([0] * 3 + [1] * 16 + [3] * 18, np.int64)])
+
+
+def sparse(op, num_segments=False, **attrs):
+  fn = getattr(R, op)
+  if num_segments:
+    return lambda d, i, s, n: fn(data=d, indices=i, segment_ids=s, num_segments=n, **attrs)
+  return lambda d, i, s: fn(data=d, indices=i, segment_ids=s, **attrs)
+
+
+def add_sparse(w):
+  idx = i32(3, 0, 4, 4, 1, 0, 2)
+  ids = i32(0, 0, 0, 2, 2, 3, 3)
+  ops = [("SparseSegmentSum", REAL), ("SparseSegmentMean", FLOATS),
+         ("SparseSegmentSqrtN", FLOATS)]
+  for op, dtypes in ops:
+    short = "ss" + op[len("SparseSegment"):].lower()
+    f, fn = sparse(op), sparse(op + "WithNumSegments", True)
+    for dt in dtypes:
+      w.add("%s_%s" % (short, dt.name), f, [sample(dt, (5, 2)), idx, ids])
+      w.add("%s_num_segments_%s" % (short, dt.name), fn,
+            [sample(dt, (5, 2)), idx, ids, np.int32(6)])
+    for it, st in ((np.int64, np.int32), (np.int32, np.int64), (np.int64, np.int64)):
+      w.add("%s_f32_idx_%s_ids_%s" % (short, np.dtype(it).name, np.dtype(st).name), f,
+            [sample(tf.float32, (5, 3)), idx.astype(it), ids.astype(st)])
+    w.add("%s_f32_num_segments_as_int64" % short, fn,
+          [sample(tf.float32, (5, 2)), idx, ids, np.int64(5)])
+    w.add("%s_sparse_gradient" % short, sparse(op, sparse_gradient=True),
+          [sample(tf.float32, (5, 2)), idx, ids])
+    w.add("%s_f32_3d" % short, f, [sample(tf.float32, (3, 2, 2)), i32(2, 2, 0), i32(1, 1, 1)])
+    # Runs of every length up to 19 cover each head size, n >= 10 and two groups of 8.
+    lengths = list(range(1, 20))
+    seg = np.repeat(np.arange(len(lengths)), lengths).astype(np.int32)
+    for dt in FLOATS:
+      w.add("%s_%s_run_lengths" % (short, dt.name), f,
+            [randn(dt, (40, 2), 10.0), rng.randint(0, 40, size=seg.size).astype(np.int32), seg])
+    w.add("%s_f32_large" % short, f,
+          [randn(tf.float32, (50, 3), 10.0), rng.randint(0, 50, size=400).astype(np.int32),
+           np.sort(rng.randint(0, 6, size=400)).astype(np.int32)])
+    w.add("%s_f32_nan_inf" % short, f,
+          [np.float32([np.nan, np.inf, -np.inf, -0.0, 2]), i32(0, 1, 1, 2, 3, 3, 4),
+           i32(0, 0, 1, 1, 2, 2, 2)])
+    w.add("%s_empty" % short, f, [sample(tf.float32, (3, 2)), np.zeros((0,), np.int32),
+                                  np.zeros((0,), np.int32)])
+    w.add("%s_empty_num_segments" % short, fn, [sample(tf.float32, (3, 2)),
+                                                np.zeros((0,), np.int32),
+                                                np.zeros((0,), np.int32), np.int32(3)])
+    # Errors.
+    w.add("%s_bad_index" % short, f, [sample(tf.float32, (3, 2)), i32(0, 5, 1), i32(0, 0, 1)],
+          error_substr="Bad: indices[1] == 5 out of range [0, 3)")
+    w.add("%s_negative_index" % short, f, [sample(tf.float32, (3, 2)), i32(0, -1), i32(0, 1)])
+    w.add("%s_not_increasing" % short, f, [sample(tf.float32, (3, 2)), i32(0, 1, 2),
+                                           i32(1, 0, 2)])
+    w.add("%s_negative_id" % short, f, [sample(tf.float32, (3, 2)), i32(0, 1), i32(-1, 0)])
+    w.add("%s_id_not_below_num_segments" % short, fn,
+          [sample(tf.float32, (3, 2)), i32(0, 1), i32(0, 3), np.int32(3)])
+    w.add("%s_negative_num_segments" % short, fn,
+          [sample(tf.float32, (3, 2)), i32(0, 1), i32(0, 0), np.int32(-1)])
+    w.add("%s_num_segments_vector" % short, fn,
+          [sample(tf.float32, (3, 2)), i32(0, 1), i32(0, 0), i32(2)])
+    w.add("%s_indices_matrix" % short, f, [sample(tf.float32, (3, 2)), i32(0, 1).reshape(1, 2),
+                                           i32(0, 0)])
+    w.add("%s_ids_matrix" % short, f, [sample(tf.float32, (3, 2)), i32(0, 1),
+                                       i32(0, 0).reshape(1, 2)])
+    w.add("%s_size_mismatch" % short, f, [sample(tf.float32, (3, 2)), i32(0, 1), i32(0)])
+    w.add("%s_data_scalar" % short, f, [np.float32(1), i32(0), i32(0)])
+  w.add("sssum_i32_wraps", sparse("SparseSegmentSum"),
+        [np.int32([2**31 - 1, 1]), i32(0, 1, 1), i32(0, 0, 0)])
 
 
 def main():
   w = CaseWriter("segment")
   add_unsorted(w)
+  add_sorted(w)
+  add_sparse(w)
   w.write()
 
 

@@ -93,6 +93,9 @@ OPS = [
     "TensorScatterMax", "TensorScatterMin",
     # Segment reductions (gen_segment.py).
     "UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax", "UnsortedSegmentMin",
+    "SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin", "SparseSegmentSum",
+    "SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSumWithNumSegments",
+    "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
 ]
 
 
