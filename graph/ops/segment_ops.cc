@@ -150,4 +150,19 @@ SLUICE_SPARSE_SEGMENT_WITH_NUM_SEGMENTS_OP("SparseSegmentSqrtNWithNumSegments",
 #undef SLUICE_SPARSE_SEGMENT_WITH_NUM_SEGMENTS_OP
 #undef SLUICE_SPARSE_SEGMENT_OP
 
+REGISTER_OP("EuclideanNorm")
+    .Input("input: T")
+    .Input("reduction_indices: Tidx")
+    .Output("output: T")
+    .Attr("keep_dims: bool = false")
+    .Attr("T: numbertype")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::ReductionShape);
+
+REGISTER_OP("L2Loss")
+    .Input("t: T")
+    .Output("output: T")
+    .Attr("T: {half, bfloat16, float, double}")
+    .SetShapeFn(shape_inference::ScalarShape);
+
 }  // namespace sluice

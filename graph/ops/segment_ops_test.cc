@@ -72,6 +72,22 @@ TEST(SparseSegmentShapeTest, RejectsBadShapes) {
       IsInvalidArgument("Cannot specify a negative value for num_segments"));
 }
 
+TEST(EuclideanNormShapeTest, ReducesTheGivenAxes) {
+  EXPECT_EQ(Infer("EuclideanNorm", "T=DT_FLOAT, Tidx=DT_INT32", "[2,3,4];[1]", {{1, Ints({1})}}),
+            "[2,4]");
+  EXPECT_EQ(Infer("EuclideanNorm", "T=DT_FLOAT, Tidx=DT_INT32, keep_dims=true", "[2,3,4];[2]",
+                  {{1, Ints({0, -1})}}),
+            "[1,3,1]");
+  EXPECT_EQ(Infer("EuclideanNorm", "T=DT_FLOAT, Tidx=DT_INT32", "[2,3,4];[1]"), "?");
+  EXPECT_THAT(Infer("EuclideanNorm", "T=DT_FLOAT, Tidx=DT_INT32", "[2,3,4];[1]", {{1, Ints({3})}}),
+              IsInvalidArgument("Invalid reduction dimension"));
+}
+
+TEST(L2LossShapeTest, Scalar) {
+  EXPECT_EQ(Infer("L2Loss", "T=DT_FLOAT", "[2,3]"), "[]");
+  EXPECT_EQ(Infer("L2Loss", "T=DT_HALF", "?"), "[]");
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

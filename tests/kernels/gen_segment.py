@@ -1,12 +1,17 @@
 """Writes fixtures/segment.pbtxt: segment reduction cases recorded from TensorFlow (see
 oracle.py): UnsortedSegmentSum/Prod/Max/Min, SegmentSum/Mean/Prod/Max/Min and
-SparseSegmentSum/Mean/SqrtN with and without num_segments.
+SparseSegmentSum/Mean/SqrtN with and without num_segments; EuclideanNorm and L2Loss.
 
 Every case is exact (rtol = atol = 0): Sluice adds in TensorFlow's order, so float results
 round identically; the large random cases (many rows per segment, half and bfloat16 too)
 check it. TensorFlow's unsorted kernels and its sorted ones (Eigen's reduction over rows)
 fold a segment's rows one at a time in input order; its sparse kernels sum groups of 8 rows
 first (see kernels/cpu/segment/sparse_segment_op.cc).
+
+EuclideanNorm and L2Loss are not exact: TensorFlow sums squares with Eigen's thread-pool
+reduction, whose order depends on the pool, and Sluice with its Sum kernel's order (and in
+float for half and bfloat16, which TensorFlow squares in half): TOL below per dtype, as
+gen_reduction.py's sums. Integer norms are exact.
 
 Left out: SegmentMax/SegmentMin with NaN (or -0.0 against 0.0) in a segment of several rows.
 Eigen's reduction keeps the accumulator on such a comparison in vectorised columns and the
@@ -233,11 +238,57 @@ def add_sparse(w):
         [np.int32([2**31 - 1, 1]), i32(0, 1, 1), i32(0, 0, 0)])
 
 
+# Tolerances for sums of squares (see the docstring).
+TOL = {
+    tf.float32: dict(rtol=1e-5, atol=1e-6), tf.float64: dict(rtol=1e-12),
+    tf.float16: dict(rtol=1e-2, atol=1e-2), tf.bfloat16: dict(rtol=2e-2, atol=2e-2),
+    tf.complex64: dict(rtol=1e-5, atol=1e-6), tf.complex128: dict(rtol=1e-12),
+}
+
+
+def add_norms(w):
+  def norm(keep_dims=False):
+    return lambda x, a: R.EuclideanNorm(input=x, axis=a, keep_dims=keep_dims)
+  for dt in NUMBER:
+    tol = TOL.get(dt, {})
+    w.add("euclidean_norm_%s" % dt.name, norm(), [sample(dt, (3, 4)), i32(1)], **tol)
+    w.add("euclidean_norm_%s_all" % dt.name, norm(), [sample(dt, (3, 4)), i32(0, 1)], **tol)
+  t = TOL[tf.float32]
+  x = sample(tf.float32, (2, 3, 4))
+  w.add("euclidean_norm_axis_neg", norm(), [x, i32(-1)], **t)
+  w.add("euclidean_norm_axes_0_2", norm(), [x, i32(0, 2)], **t)
+  w.add("euclidean_norm_axis_int64_scalar", norm(), [x, np.int64(1)], **t)
+  w.add("euclidean_norm_keep_dims", norm(True), [x, i32(0, 2)], **t)
+  w.add("euclidean_norm_no_axes", norm(), [x, np.zeros((0,), np.int32)])
+  w.add("euclidean_norm_size1_axis", norm(), [-x.reshape(2, 1, 12), i32(1)])
+  w.add("euclidean_norm_empty", norm(), [np.zeros((0, 3), np.float32), i32(0)])
+  w.add("euclidean_norm_scalar_no_axes", norm(), [np.float32(-2), np.zeros((0,), np.int32)])
+  w.add("euclidean_norm_nan_inf", norm(),
+        [np.float32([[np.nan, 1], [np.inf, 2], [-np.inf, 0], [3, 4]]), i32(1)], **t)
+  w.add("euclidean_norm_large", norm(), [randn(tf.float32, (100, 40), 10.0), i32(0)],
+        rtol=1e-4, atol=1e-4)
+  w.add("euclidean_norm_large_all", norm(), [randn(tf.float32, (60, 50), 10.0), i32(0, 1)],
+        rtol=1e-4, atol=1e-4)
+  w.add("euclidean_norm_i32_wraps_square", norm(), [np.int32([50000, 3]), i32(0)])
+  w.add("euclidean_norm_axis_out_of_range", norm(), [x, i32(3)])
+  w.add("euclidean_norm_duplicate_axis", norm(), [x, i32(1, -2)])
+  l2 = lambda x: R.L2Loss(t=x)
+  for dt in FLOATS:
+    w.add("l2loss_%s" % dt.name, l2, [sample(dt, (3, 4))], **TOL[dt])
+    w.add("l2loss_%s_large" % dt.name, l2, [randn(dt, (400,), 1.0)],
+          rtol=max(1e-4, TOL[dt].get("rtol", 0)), atol=max(1e-4, TOL[dt].get("atol", 0)))
+  w.add("l2loss_scalar", l2, [np.float32(-3)])
+  w.add("l2loss_empty", l2, [np.zeros((0, 4), np.float32)])
+  w.add("l2loss_nan_inf", l2, [np.float32([1, np.inf])])
+  w.add("l2loss_nan", l2, [np.float32([np.nan, 2])])
+
+
 def main():
   w = CaseWriter("segment")
   add_unsorted(w)
   add_sorted(w)
   add_sparse(w)
+  add_norms(w)
   w.write()
 
 
