@@ -165,4 +165,14 @@ REGISTER_OP("L2Loss")
     .Attr("T: {half, bfloat16, float, double}")
     .SetShapeFn(shape_inference::ScalarShape);
 
+REGISTER_OP("CumulativeLogsumexp")
+    .Input("x: T")
+    .Input("axis: Tidx")
+    .Output("out: T")
+    .Attr("exclusive: bool = false")
+    .Attr("reverse: bool = false")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(shape_inference::UnchangedShape);
+
 }  // namespace sluice

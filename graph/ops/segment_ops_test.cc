@@ -88,6 +88,11 @@ TEST(L2LossShapeTest, Scalar) {
   EXPECT_EQ(Infer("L2Loss", "T=DT_HALF", "?"), "[]");
 }
 
+TEST(CumulativeLogsumexpShapeTest, Unchanged) {
+  EXPECT_EQ(Infer("CumulativeLogsumexp", "T=DT_FLOAT, Tidx=DT_INT32", "[2,3];[]"), "[2,3]");
+  EXPECT_EQ(Infer("CumulativeLogsumexp", "T=DT_DOUBLE, Tidx=DT_INT64", "?;[]"), "?");
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -1,6 +1,7 @@
 """Writes fixtures/segment.pbtxt: segment reduction cases recorded from TensorFlow (see
 oracle.py): UnsortedSegmentSum/Prod/Max/Min, SegmentSum/Mean/Prod/Max/Min and
-SparseSegmentSum/Mean/SqrtN with and without num_segments; EuclideanNorm and L2Loss.
+SparseSegmentSum/Mean/SqrtN with and without num_segments; EuclideanNorm, L2Loss and
+CumulativeLogsumexp.
 
 Every case is exact (rtol = atol = 0): Sluice adds in TensorFlow's order, so float results
 round identically; the large random cases (many rows per segment, half and bfloat16 too)
@@ -12,6 +13,11 @@ EuclideanNorm and L2Loss are not exact: TensorFlow sums squares with Eigen's thr
 reduction, whose order depends on the pool, and Sluice with its Sum kernel's order (and in
 float for half and bfloat16, which TensorFlow squares in half): TOL below per dtype, as
 gen_reduction.py's sums. Integer norms are exact.
+
+CumulativeLogsumexp is exact where TensorFlow's Eigen scan takes its scalar path (a scan
+along the innermost dim, and the columns past the last whole packet); along an outer dim
+Eigen vectorises the columns with its own exp and log1p approximations, which differ in the
+last bits: rtol 1e-6 (float), 1e-14 (double), 1e-2 (half), 2e-2 (bfloat16) there.
 
 Left out: SegmentMax/SegmentMin with NaN (or -0.0 against 0.0) in a segment of several rows.
 Eigen's reduction keeps the accumulator on such a comparison in vectorised columns and the
@@ -283,12 +289,40 @@ def add_norms(w):
   w.add("l2loss_nan", l2, [np.float32([np.nan, 2])])
 
 
+def add_logsumexp(w):
+  def cle(exclusive=False, reverse=False):
+    return lambda x, a: R.CumulativeLogsumexp(x=x, axis=a, exclusive=exclusive, reverse=reverse)
+  vec_tol = {tf.float32: dict(rtol=1e-6), tf.float64: dict(rtol=1e-14),
+             tf.float16: dict(rtol=1e-2, atol=1e-2), tf.bfloat16: dict(rtol=2e-2, atol=2e-2)}
+  for dt in FLOATS:
+    x = randn(dt, (3, 7), 3.0)
+    for ex in (False, True):
+      for rev in (False, True):
+        w.add("cumlogsumexp_%s_last_axis_ex%d_rev%d" % (dt.name, ex, rev), cle(ex, rev),
+              [x, np.int32(-1)])
+    w.add("cumlogsumexp_%s_axis0" % dt.name, cle(), [randn(dt, (5, 19), 3.0), np.int32(0)],
+          **vec_tol[dt])
+  w.add("cumlogsumexp_f32_axis0_narrow", cle(True, True), [randn(tf.float32, (6, 3), 3.0),
+                                                            np.int64(0)])
+  w.add("cumlogsumexp_f32_middle_axis", cle(), [randn(tf.float32, (2, 4, 3), 3.0),
+                                                 np.int32(1)])
+  w.add("cumlogsumexp_f32_long", cle(), [randn(tf.float32, (500,), 5.0), np.int32(0)])
+  w.add("cumlogsumexp_f32_nan_inf", cle(),
+        [np.float32([[1, -np.inf, 2, np.inf, 3, np.nan, 4]]), np.int32(1)])
+  w.add("cumlogsumexp_f32_all_neg_inf", cle(), [np.float32([-np.inf, -np.inf]), np.int32(0)])
+  w.add("cumlogsumexp_f32_scalar_input", cle(), [np.float32(2), np.int32(0)])
+  w.add("cumlogsumexp_f32_empty", cle(), [np.zeros((0, 3), np.float32), np.int32(1)])
+  w.add("cumlogsumexp_f32_axis_out_of_range", cle(), [randn(tf.float32, (2, 3)), np.int32(2)])
+  w.add("cumlogsumexp_f32_axis_vector", cle(), [randn(tf.float32, (2, 3)), i32(0)])
+
+
 def main():
   w = CaseWriter("segment")
   add_unsorted(w)
   add_sorted(w)
   add_sparse(w)
   add_norms(w)
+  add_logsumexp(w)
   w.write()
 
 

@@ -96,7 +96,7 @@ OPS = [
     "SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin", "SparseSegmentSum",
     "SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSumWithNumSegments",
     "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
-    "EuclideanNorm", "L2Loss",
+    "EuclideanNorm", "L2Loss", "CumulativeLogsumexp",
 ]
 
 
