@@ -6,6 +6,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/integer_tensor.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/indexing/gather_nd_plan.h"
 #include "kernels/cpu/indexing/index_coordinates.h"
 
 namespace sluice {
@@ -55,18 +56,8 @@ template <typename Index>
 int64_t FillOffsets(const Index* idx, const ScatterNdPlan& plan, int64_t* offsets) {
   int64_t last_bad = -1;
   for (int64_t r = 0; r < plan.rows; ++r) {
-    const Index* row = idx + r * plan.depth;
-    int64_t offset = 0;
-    for (int k = 0; k < plan.depth; ++k) {
-      const int64_t v = static_cast<int64_t>(row[k]);
-      if (v < 0 || v >= plan.dims[k]) {
-        offset = -1;
-        break;
-      }
-      offset += v * plan.strides[k];
-    }
-    offsets[r] = offset;
-    if (offset < 0) last_bad = r;
+    offsets[r] = IndexRowOffset(idx + r * plan.depth, plan);
+    if (offsets[r] < 0) last_bad = r;
   }
   return last_bad;
 }

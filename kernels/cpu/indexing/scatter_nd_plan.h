@@ -2,7 +2,8 @@
 // indices [..., depth] names `rows` slices of an output of shape S; row r's slice (`slice`
 // elements, S[depth:]) receives updates' row r when every indices[r, k] is in [0, S[k]).
 // The checks are TensorFlow's, quirks included: a rank-1 indices only passes when everything
-// is empty, and updates into an empty output are refused unless there are none.
+// is empty, and updates into an empty output are refused unless there are none. Index rows
+// are checked and addressed as GatherNd's (IndexRowOffset, gather_nd_plan.h).
 #ifndef SLUICE_KERNELS_CPU_INDEXING_SCATTER_ND_PLAN_H_
 #define SLUICE_KERNELS_CPU_INDEXING_SCATTER_ND_PLAN_H_
 
