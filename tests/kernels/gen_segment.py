@@ -276,6 +276,9 @@ def add_norms(w):
   w.add("euclidean_norm_large_all", norm(), [randn(tf.float32, (60, 50), 10.0), i32(0, 1)],
         rtol=1e-4, atol=1e-4)
   w.add("euclidean_norm_i32_wraps_square", norm(), [np.int32([50000, 3]), i32(0)])
+  w.add("euclidean_norm_i8_wraps_negative", norm(), [np.int8([12, 0]), i32(0)])
+  w.add("euclidean_norm_i16_wraps_negative", norm(), [np.int16([200, 0]), i32(0)])
+  w.add("euclidean_norm_i64_wraps_negative", norm(), [np.int64([3037000500, 0]), i32(0)])
   w.add("euclidean_norm_axis_out_of_range", norm(), [x, i32(3)])
   w.add("euclidean_norm_duplicate_axis", norm(), [x, i32(1, -2)])
   l2 = lambda x: R.L2Loss(t=x)

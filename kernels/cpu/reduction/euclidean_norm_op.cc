@@ -7,6 +7,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
@@ -23,6 +25,15 @@ T RootOf(SquareAcc<T> s) {
   if constexpr (std::is_same_v<T, complex64> || std::is_same_v<T, complex128>) {
     return std::sqrt(s);
   } else if constexpr (std::is_integral_v<T>) {
+    // A sum that wrapped negative has a NaN root, which TensorFlow's x86 build converts to
+    // the lowest int32 (int64 for int64) and narrower types truncate from that; done
+    // explicitly here, since converting NaN is undefined in C++.
+    if constexpr (std::is_signed_v<T>) {
+      if (s < 0) {
+        if constexpr (std::is_same_v<T, int64_t>) return std::numeric_limits<int64_t>::min();
+        return static_cast<T>(std::numeric_limits<int32_t>::min());
+      }
+    }
     return static_cast<T>(std::sqrt(static_cast<double>(s)));
   } else {
     return static_cast<T>(std::sqrt(s));
