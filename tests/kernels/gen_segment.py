@@ -117,6 +117,8 @@ def add_unsorted(w):
   # TensorFlow casts num_segments to the ids' type: 65538 is 2 for int16 ids.
   w.add("usum_int16_ids_num_segments_wraps", s,
         [sample(tf.float32, (3,)), np.array([1, 0, 1], np.int16), np.int32(65538)])
+  w.add("usum_scalar_data_scalar_ids", s, [np.float32(2.5), np.int32(1), np.int32(3)])
+  w.add("usum_zero_segments_bad_id", s, [sample(tf.float32, (2,)), i32(0, -1), np.int32(0)])
   w.add("usum_i32_wraps", s, [np.int32([2**31 - 1, 1, 5]), i32(0, 0, 1), np.int32(2)])
   w.add("usum_f32_large_wide", s,
         [randn(tf.float32, (100, 8), 100.0), rng.randint(0, 5, size=100).astype(np.int64),
