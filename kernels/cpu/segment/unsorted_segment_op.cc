@@ -14,6 +14,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/indexing/index_coordinates.h"
+#include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/scratch.h"
 #include "kernels/cpu/segment/segment_reducers.h"
 #include "runtime/framework/op_kernel.h"
@@ -83,13 +84,21 @@ class UnsortedSegmentReductionOp : public OpKernel {
                   errors::InvalidArgument("segment_ids", SliceDebugString(ids.shape(), i), " = ",
                                           segment[i], " is out of range [0, ", rows, ")"));
     }
+    // Split over output rows, as TensorFlow's kernel: each block scans every id and folds
+    // only its own rows, so each row still sees its groups in input order.
     const T* x = data.base<T>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (segment[i] < 0) continue;
-      T* acc = y + segment[i] * inner;
-      const T* group = x + i * inner;
-      for (int64_t k = 0; k < inner; ++k) Reducer::Apply(group[k], acc + k);
-    }
+    const int64_t* seg = segment.data();
+    const int64_t per_row = std::max<int64_t>(1, n / std::max<int64_t>(rows, 1));
+    const Eigen::TensorOpCost cost(sizeof(T) * inner * per_row, sizeof(T) * inner,
+                                   5 * inner * per_row + n);
+    ParallelFor(ctx, rows, data.NumElements(), cost, [&](int64_t first, int64_t last) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (seg[i] < first || seg[i] >= last) continue;
+        T* acc = y + seg[i] * inner;
+        const T* group = x + i * inner;
+        for (int64_t k = 0; k < inner; ++k) Reducer::Apply(group[k], acc + k);
+      }
+    });
   }
 };
 
