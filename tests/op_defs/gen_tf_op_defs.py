@@ -101,6 +101,15 @@ OPS = [
     # Decoding encoded images.
     "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "ExtractJpegShape",
     "Timestamp",
+    # Scatter into slices (gen_scatter.py).
+    "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+    "TensorScatterMax", "TensorScatterMin",
+    # Segment reductions (gen_segment.py).
+    "UnsortedSegmentSum", "UnsortedSegmentProd", "UnsortedSegmentMax", "UnsortedSegmentMin",
+    "SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin", "SparseSegmentSum",
+    "SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSumWithNumSegments",
+    "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
+    "EuclideanNorm", "L2Loss", "CumulativeLogsumexp",
 ]
 
 

@@ -35,13 +35,7 @@ namespace {
 // when the index row is out of range.
 template <typename Index>
 int64_t SliceOffset(const Index* row, const GatherNdPlan& plan) {
-  int64_t offset = 0;
-  for (int k = 0; k < plan.depth; ++k) {
-    const int64_t v = static_cast<int64_t>(row[k]);
-    if (v < 0 || v >= plan.dims[k]) return -1;
-    offset += v * plan.strides[k];
-  }
-  return offset;
+  return IndexRowOffset(row, plan);
 }
 
 class GatherNdOp : public OpKernel {

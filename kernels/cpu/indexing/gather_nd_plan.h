@@ -27,6 +27,20 @@ struct GatherNdPlan {
   int64_t strides[kMaxDepth] = {};
 };
 
+// Where an index row points, for any plan with GatherNdPlan's depth, dims and strides (the
+// scatter ops' too): the element offset of the row's slice, or -1 when a coordinate is out
+// of range ([0, dims[k])).
+template <typename Index, typename Plan>
+int64_t IndexRowOffset(const Index* row, const Plan& plan) {
+  int64_t offset = 0;
+  for (int k = 0; k < plan.depth; ++k) {
+    const int64_t v = static_cast<int64_t>(row[k]);
+    if (v < 0 || v >= plan.dims[k]) return -1;
+    offset += v * plan.strides[k];
+  }
+  return offset;
+}
+
 // Checks params and indices as TensorFlow does (INVALID_ARGUMENT with its messages; the
 // checks that need a row only when there is one) and fills *plan.
 absl::Status PlanGatherNd(const Tensor& params, const Tensor& indices, GatherNdPlan* plan);
