@@ -88,6 +88,10 @@ OPS = [
     # TF1 summaries for TensorBoard.
     "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
+    # Text preprocessing: string transforms, regular expressions.
+    "StringJoin", "ReduceJoin", "StringLower", "StringUpper", "StringLength", "StringStrip",
+    "Substr", "StringToNumber", "EncodeBase64", "DecodeBase64", "StaticRegexReplace",
+    "RegexReplace", "StaticRegexFullMatch", "RegexFullMatch",
 ]
 
 
