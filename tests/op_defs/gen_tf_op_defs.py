@@ -92,6 +92,8 @@ OPS = [
     "StringJoin", "ReduceJoin", "StringLower", "StringUpper", "StringLength", "StringStrip",
     "Substr", "StringToNumber", "EncodeBase64", "DecodeBase64", "StaticRegexReplace",
     "RegexReplace", "StaticRegexFullMatch", "RegexFullMatch",
+    # Text preprocessing: splitting.
+    "StringSplit", "StringSplitV2",
 ]
 
 

@@ -1,0 +1,73 @@
+"""Writes fixtures/string_split.pbtxt: StringSplit and StringSplitV2 in TensorFlow.
+
+Run from anywhere: python3 tests/kernels/gen_string_split.py (needs TensorFlow 2.x and
+numpy). The outputs (int64 indices and shape, string tokens) are compared exactly.
+"""
+import os
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle import CaseWriter, _quote  # pylint: disable=g-import-not-at-top
+
+R = tf.raw_ops
+w = CaseWriter("string_split")
+
+
+def S(*values):
+  return np.array([v.encode() if isinstance(v, str) else v for v in values], dtype=object)
+
+
+def scalar(s):
+  return np.array(s.encode() if isinstance(s, str) else s, dtype=object)
+
+
+def expect_error(name, build, inputs, substr):
+  code = w.add(name, build, inputs, error_substr=substr)
+  assert code != 0 and _quote(substr)[1:-1] in w._cases[-1], name  # pylint: disable=protected-access
+
+
+TEXTS = S("hello world", "  leading and trailing  ", "", "   ", "a,,b,", ",", "one",
+          "tab\tand\nnewline\x0bvt\x0cff\rcr", "multi<>char<>sep<>", "\xe9t\xe9 \xe0 la plage",
+          "a  b", b"nul\x00byte", "a b ", "  padded  ")
+
+
+def split_v2(maxsplit=-1):
+  return lambda x, s: R.StringSplitV2(input=x, sep=s, maxsplit=maxsplit)
+
+
+def split_v1(skip_empty=True):
+  return lambda x, d: R.StringSplit(input=x, delimiter=d, skip_empty=skip_empty)
+
+
+for sep_name, sep in [("whitespace", ""), ("comma", ","), ("space", " "), ("multi", "<>"),
+                      ("nul", b"\x00"), ("longer_than_text", "abcdefghijklmnopqrstuvwxyz")]:
+  for maxsplit in [-1, 0, 1, 2]:
+    w.add(("v2_%s_max%d" % (sep_name, maxsplit)).replace("-", "m"), split_v2(maxsplit),
+          [TEXTS, scalar(sep)])
+w.add("v2_empty_input", split_v2(), [np.zeros(0, dtype=object).astype(bytes), scalar(" ")])
+w.add("v2_all_empty", split_v2(), [S("", "", " "), scalar("")])
+w.add("v2_overlapping_sep", split_v2(), [S("aaaa", "aaa", "baaab"), scalar("aa")])
+expect_error("err_v2_matrix", split_v2(), [TEXTS[:4].reshape(2, 2), scalar(" ")],
+             "input must be a vector, got shape: [2,2]")
+expect_error("err_v2_scalar_input", split_v2(), [scalar("a b"), scalar(" ")],
+             "input must be a vector, got shape: []")
+expect_error("err_v2_sep_vector", split_v2(), [TEXTS, S(" ")],
+             "sep must be a scalar, got shape: [1]")
+
+for delim_name, delim in [("chars", ""), ("comma", ","), ("space", " "), ("any_of", ", \t"),
+                          ("multi", "<>"), ("nul", b"\x00")]:
+  for skip_empty in [True, False]:
+    w.add("v1_%s_%s" % (delim_name, "skip" if skip_empty else "keep"), split_v1(skip_empty),
+          [TEXTS, scalar(delim)])
+w.add("v1_empty_input", split_v1(), [np.zeros(0, dtype=object).astype(bytes), scalar(",")])
+w.add("v1_all_empty_keep", split_v1(False), [S("", ""), scalar(",")])
+w.add("v1_all_empty_chars", split_v1(False), [S("", ""), scalar("")])
+expect_error("err_v1_matrix", split_v1(), [TEXTS[:4].reshape(4, 1), scalar(" ")],
+             "input must be a vector, got shape: [4,1]")
+expect_error("err_v1_delimiter_vector", split_v1(), [TEXTS, S(" ", ",")],
+             "delimiter must be a scalar, got shape: [2]")
+
+w.write()
