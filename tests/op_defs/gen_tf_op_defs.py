@@ -94,6 +94,8 @@ OPS = [
     "RegexReplace", "StaticRegexFullMatch", "RegexFullMatch",
     # Text preprocessing: splitting.
     "StringSplit", "StringSplitV2",
+    # Ragged tensors made dense.
+    "RaggedTensorToTensor",
 ]
 
 
