@@ -29,6 +29,19 @@ absl::Status RaggedTensorToTensorShape(InferenceContext* c) {
   RETURN_IF_ERROR(c->GetAttr("row_partition_types", &names));
   std::vector<RowPartitionType> types;  // heap-ok: one per attr entry
   RETURN_IF_ERROR(ParseRowPartitionTypes(names, &types));
+  const int num_tensors = c->num_inputs() - 3;
+  RETURN_IF_ERROR(ValidateRowPartitionTypes(types, num_tensors));
+  for (int i = 0; i < num_tensors; ++i) {
+    const ShapeHandle partition = c->input(3 + i);
+    if (!c->RankKnown(partition)) continue;
+    if (types[i] == RowPartitionType::kFirstDimSize) {
+      if (c->Rank(partition) != 0) {
+        return errors::InvalidArgument("FIRST_DIM_SIZE must be a scalar.");
+      }
+    } else if (c->Rank(partition) != 1) {
+      return errors::InvalidArgument("Row partition must be a vector.");
+    }
+  }
   PartialTensorShape values_shape;
   RETURN_IF_ERROR(c->AsPartialTensorShape(c->input(1), &values_shape));
   PartialTensorShape default_shape;

@@ -47,6 +47,30 @@ TEST(RaggedTensorToTensorShapeTest, Errors) {
                     "row_partition_types=['FOO']",
                     "[];[?];[];[?]", {{0, Int64(-1)}}),
               IsInvalidArgument("Unknown string for partition info type: FOO"));
+  EXPECT_THAT(Infer("RaggedTensorToTensor",
+                    "T=DT_FLOAT, Tindex=DT_INT64, Tshape=DT_INT64, num_row_partition_tensors=2, "
+                    "row_partition_types=['ROW_SPLITS']",
+                    "[];[?];[];[?];[?]", {{0, Int64(-1)}}),
+              IsInvalidArgument("Number of row partition tensors (2) does not equal"));
+  EXPECT_THAT(Infer("RaggedTensorToTensor",
+                    "T=DT_FLOAT, Tindex=DT_INT64, Tshape=DT_INT64, num_row_partition_tensors=1, "
+                    "row_partition_types=['VALUE_ROWIDS']",
+                    "[];[?];[];[?]", {{0, Int64(-1)}}),
+              IsInvalidArgument("VALUE_ROWIDS cannot be first"));
+  EXPECT_THAT(Infer("RaggedTensorToTensor",
+                    "T=DT_FLOAT, Tindex=DT_INT64, Tshape=DT_INT64, num_row_partition_tensors=2, "
+                    "row_partition_types=['FIRST_DIM_SIZE', 'ROW_SPLITS']",
+                    "[];[?];[];[];[?]", {{0, Int64(-1)}}),
+              IsInvalidArgument("FIRST_DIM_SIZE must be followed by VALUE_ROWIDS"));
+  EXPECT_THAT(Infer("RaggedTensorToTensor",
+                    "T=DT_FLOAT, Tindex=DT_INT64, Tshape=DT_INT64, num_row_partition_tensors=2, "
+                    "row_partition_types=['ROW_SPLITS', 'FIRST_DIM_SIZE']",
+                    "[];[?];[];[?];[]", {{0, Int64(-1)}}),
+              IsInvalidArgument("FIRST_DIM_SIZE must be first"));
+  EXPECT_THAT(Infer("RaggedTensorToTensor", kRowIds, "[];[?];[];[1];[?]", {{0, Int(-1)}}),
+              IsInvalidArgument("FIRST_DIM_SIZE must be a scalar."));
+  EXPECT_THAT(Infer("RaggedTensorToTensor", kSplits, "[];[?];[];[1,3]", {{0, Int64(-1)}}),
+              IsInvalidArgument("Row partition must be a vector."));
 }
 
 }  // namespace

@@ -25,6 +25,29 @@ absl::Status ParseRowPartitionTypes(const std::vector<std::string>& names,
   return absl::OkStatus();
 }
 
+absl::Status ValidateRowPartitionTypes(const std::vector<RowPartitionType>& types,
+                                       int num_tensors) {
+  if (types.empty()) return errors::InvalidArgument("Partition info types should not be empty");
+  for (size_t i = 1; i < types.size(); ++i) {
+    if (types[i] == RowPartitionType::kFirstDimSize) {
+      return errors::InvalidArgument("FIRST_DIM_SIZE must be first");
+    }
+  }
+  if (types[0] == RowPartitionType::kFirstDimSize &&
+      (types.size() < 2 || types[1] != RowPartitionType::kValueRowIds)) {
+    return errors::InvalidArgument("FIRST_DIM_SIZE must be followed by VALUE_ROWIDS");
+  }
+  if (types[0] == RowPartitionType::kValueRowIds) {
+    return errors::InvalidArgument("VALUE_ROWIDS cannot be first");
+  }
+  if (num_tensors != static_cast<int>(types.size())) {
+    return errors::InvalidArgument("Number of row partition tensors (", num_tensors,
+                                   ") does not equal the number of row partition types(",
+                                   types.size(), ").");
+  }
+  return absl::OkStatus();
+}
+
 int RaggedRank(const std::vector<RowPartitionType>& types) {
   if (types.empty()) return 0;
   const int n = static_cast<int>(types.size());

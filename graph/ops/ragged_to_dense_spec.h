@@ -20,6 +20,10 @@ enum class RowPartitionType { kFirstDimSize, kValueRowIds, kRowSplits };
 absl::Status ParseRowPartitionTypes(const std::vector<std::string>& names,
                                     std::vector<RowPartitionType>* types);
 
+// The sequence rules: not empty; FIRST_DIM_SIZE only first, and then followed by
+// VALUE_ROWIDS; VALUE_ROWIDS never first; one type per partition tensor (`num_tensors`).
+absl::Status ValidateRowPartitionTypes(const std::vector<RowPartitionType>& types, int num_tensors);
+
 // The number of ragged dimensions: one per partition, the leading FIRST_DIM_SIZE excepted.
 int RaggedRank(const std::vector<RowPartitionType>& types);
 
