@@ -19,6 +19,17 @@ TEST(StringSplitV2ShapeTest, SparseTriple) {
   EXPECT_THAT(Infer("StringSplitV2", "", "[2];[2]"), IsInvalidArgument("rank"));
 }
 
+constexpr char kNGrams[] =
+    "separator=' ', ngram_widths=[2], left_pad='', right_pad='', pad_width=0, "
+    "preserve_short_sequences=false";
+
+TEST(StringNGramsShapeTest, RaggedVectors) {
+  EXPECT_EQ(Infer("StringNGrams", kNGrams, "[5];[3]"), "[?];[3]");
+  EXPECT_EQ(Infer("StringNGrams", kNGrams, "?;?"), "[?];[?]");
+  EXPECT_THAT(Infer("StringNGrams", kNGrams, "[5,1];[3]"), IsInvalidArgument("rank"));
+  EXPECT_THAT(Infer("StringNGrams", kNGrams, "[5];[]"), IsInvalidArgument("rank"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

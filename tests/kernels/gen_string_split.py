@@ -1,4 +1,4 @@
-"""Writes fixtures/string_split.pbtxt: StringSplit and StringSplitV2 in TensorFlow.
+"""Writes fixtures/string_split.pbtxt: StringSplit, StringSplitV2 and StringNGrams.
 
 Run from anywhere: python3 tests/kernels/gen_string_split.py (needs TensorFlow 2.x and
 numpy). The outputs (int64 indices and shape, string tokens) are compared exactly.
@@ -69,5 +69,51 @@ expect_error("err_v1_matrix", split_v1(), [TEXTS[:4].reshape(4, 1), scalar(" ")]
              "input must be a vector, got shape: [4,1]")
 expect_error("err_v1_delimiter_vector", split_v1(), [TEXTS, S(" ", ",")],
              "delimiter must be a scalar, got shape: [2]")
+
+# ---- StringNGrams ---------------------------------------------------------------------------
+TOKENS = S("the", "quick", "brown", "fox", "a", "b", "c", "", "x")
+TOKEN_SPLITS = np.array([0, 4, 4, 5, 8, 9], np.int64)
+
+
+def ngrams(widths, separator=" ", left_pad="<", right_pad=">", pad_width=0,
+           preserve_short=False):
+  return lambda d, s: R.StringNGrams(
+      data=d, data_splits=s, separator=separator, ngram_widths=widths, left_pad=left_pad,
+      right_pad=right_pad, pad_width=pad_width, preserve_short_sequences=preserve_short)
+
+
+for name, kwargs in [("bigrams", dict(widths=[2])),
+                     ("uni_bi_tri", dict(widths=[1, 2, 3])),
+                     ("wide", dict(widths=[5])),
+                     ("pad1", dict(widths=[2, 3], pad_width=1)),
+                     ("pad_auto", dict(widths=[3], pad_width=-1)),
+                     ("pad_big", dict(widths=[2], pad_width=5)),
+                     ("separator", dict(widths=[2], separator="_|_")),
+                     ("empty_separator", dict(widths=[3], separator="", pad_width=2)),
+                     ("preserve_short", dict(widths=[3, 4], preserve_short=True)),
+                     ("preserve_short_pad", dict(widths=[5], pad_width=1, preserve_short=True)),
+                     ("preserve_short_auto_pad", dict(widths=[7], pad_width=-1,
+                                                      preserve_short=True)),
+                     ("no_widths", dict(widths=[], pad_width=1, preserve_short=True)),
+                     ("width_repeated", dict(widths=[2, 2]))]:
+  w.add("ngrams_" + name, ngrams(**kwargs), [TOKENS, TOKEN_SPLITS])
+w.add("ngrams_int32_splits", ngrams([2]), [TOKENS, TOKEN_SPLITS.astype(np.int32)])
+w.add("ngrams_empty_data", ngrams([2]), [np.zeros(0, dtype=object).astype(bytes),
+                                         np.array([0, 0, 0], np.int64)])
+w.add("ngrams_no_splits", ngrams([2]), [TOKENS[:0], np.zeros(0, np.int64)])
+w.add("ngrams_one_split", ngrams([2]), [TOKENS[:0], np.zeros(1, np.int64)])
+expect_error("err_ngrams_width_zero", ngrams([2, 0]), [TOKENS, TOKEN_SPLITS],
+             "ngram_widths must contain positive values")
+expect_error("err_ngrams_first_split", ngrams([2]), [TOKENS, np.array([1, 4, 9], np.int64)],
+             "First split value must be 0, got 1")
+expect_error("err_ngrams_decreasing", ngrams([2]), [TOKENS, np.array([0, 4, 3, 9], np.int64)],
+             "Invalid split value 3, must be in [4, 9]")
+expect_error("err_ngrams_past_data", ngrams([2]), [TOKENS, np.array([0, 4, 10], np.int64)],
+             "Invalid split value 10, must be in [4, 9]")
+expect_error("err_ngrams_last_split", ngrams([2]), [TOKENS, np.array([0, 4, 8], np.int64)],
+             "Last split value must be data size. Expected 9, got 8")
+# Only reachable without widths: a dynamic pad_width always leaves room for one n-gram.
+expect_error("err_ngrams_preserve_short_no_pad", ngrams([], pad_width=-1, preserve_short=True),
+             [TOKENS, TOKEN_SPLITS], "Pad width should be >= 0")
 
 w.write()

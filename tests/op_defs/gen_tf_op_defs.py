@@ -93,7 +93,7 @@ OPS = [
     "Substr", "StringToNumber", "EncodeBase64", "DecodeBase64", "StaticRegexReplace",
     "RegexReplace", "StaticRegexFullMatch", "RegexFullMatch",
     # Text preprocessing: splitting.
-    "StringSplit", "StringSplitV2",
+    "StringSplit", "StringSplitV2", "StringNGrams",
     # Ragged tensors made dense.
     "RaggedTensorToTensor",
 ]
