@@ -96,6 +96,8 @@ OPS = [
     "StringSplit", "StringSplitV2", "StringNGrams",
     # Ragged tensors made dense.
     "RaggedTensorToTensor",
+    # Parsing strings.
+    "DecodeRaw",
 ]
 
 
