@@ -1,4 +1,4 @@
-"""Writes fixtures/parsing.pbtxt: DecodeRaw in TensorFlow.
+"""Writes fixtures/parsing.pbtxt: DecodeRaw and DecodeCSV in TensorFlow.
 
 Run from anywhere: python3 tests/kernels/gen_parsing.py (needs TensorFlow 2.x and numpy).
 Bytes are reinterpreted, never computed on, so outputs are compared exactly (NaN payloads
@@ -20,7 +20,9 @@ rng = np.random.default_rng(20261207)
 
 def expect_error(name, build, inputs, substr):
   code = w.add(name, build, inputs, error_substr=substr)
-  assert code != 0 and _quote(substr)[1:-1] in w._cases[-1], name  # pylint: disable=protected-access
+  # The substring must be TensorFlow's own words: check it against the recorded message.
+  recorded = w._cases[-1].split("error_message: ", 1)[-1].split("\n", 1)[0]  # pylint: disable=protected-access
+  assert code != 0 and _quote(substr)[1:-1].rstrip() in recorded, (name, recorded)
 
 
 def decode(dtype, little_endian=True):
@@ -53,10 +55,97 @@ w.add("empty_strings", decode(tf.float32), [np.array([b"", b""], dtype=object)])
 w.add("no_strings", decode(tf.int16), [np.zeros((0, 2), dtype=object).astype(bytes)])
 expect_error("err_sizes_differ", decode(tf.uint8), [np.array([b"abcd", b"abcde"], dtype=object)],
              "DecodeRaw requires input strings to all be the same size, but element 1 has size "
-             "5 != 4")
+             "4 != 5")
 expect_error("err_not_multiple", decode(tf.float32), [np.array([b"abcde"], dtype=object)],
              "Input to DecodeRaw has length 5 that is not a multiple of 4, the size of float")
 expect_error("err_not_multiple_complex", decode(tf.complex128), [blobs((1,), 8)],
              "that is not a multiple of 16, the size of complex128")
+
+# ---- DecodeCSV ------------------------------------------------------------------------------
+def csv(n, **attrs):
+  return lambda records, *defaults: R.DecodeCSV(records=records, record_defaults=list(defaults[:n]),
+                                                **attrs)
+
+
+def rec(*lines):
+  return np.array([l.encode() if isinstance(l, str) else l for l in lines], dtype=object)
+
+
+F32, F64, I32D, I64D = np.float32, np.float64, np.int32, np.int64
+STR = lambda s: np.array(s.encode(), dtype=object)  # noqa: E731
+NONE = {t: np.zeros(0, t) for t in [F32, F64, I32D, I64D]}
+NONE_STR = np.zeros(0, dtype=object).astype(bytes)
+
+w.add("csv_types", csv(5), [rec("1,2.5,-3,4e1,abc", " 7 ,0x10,8,inf,\"q,uo\"\"te\"",
+                                "9,,10,-0.5,"),
+                            I32D(0), F32(-1), I64D(0), F64(0), STR("dflt")])
+w.add("csv_matrix", csv(2), [rec("1,a", "2,b", "3,c", "4,d").reshape(2, 2), I32D(0), STR("")])
+w.add("csv_scalar", csv(2), [np.array(b"5,x", dtype=object), I64D(0), STR("")])
+w.add("csv_empty_records", csv(2), [np.zeros((0,), dtype=object).astype(bytes), I32D(0), STR("")])
+w.add("csv_defaults_as_vectors", csv(2), [rec(",", "1,b"), np.array([7], np.int32),
+                                          np.array([b"d"], dtype=object)])
+w.add("csv_na_value", csv(3, na_value="NA"), [rec("NA,NA,NA", "1,2,x"), I32D(-1), F64(-2),
+                                              STR("none")])
+w.add("csv_delim", csv(3, field_delim="|"), [rec("a|b|c", "|,|\"x|y\""), STR(""), STR(""),
+                                             STR("")])
+w.add("csv_tab", csv(2, field_delim="\t"), [rec("1\t2", "3\t"), I32D(0), I32D(-9)])
+w.add("csv_no_quote", csv(2, use_quote_delim=False), [rec('"a","b"', 'x""y,z'), STR(""),
+                                                       STR("")])
+w.add("csv_crlf", csv(2), [rec("1,2\r\n", "\n3,4", "5,\r"), I32D(0), I32D(-1)])
+w.add("csv_quoted_delims", csv(2), [rec('"a,b","c""d"', '"",""'), STR("e"), STR("f")])
+w.add("csv_select_cols", csv(2, select_cols=[0, 2]), [rec("1,2,3", "4,5,6,7", "8,,9"),
+                                                      I32D(0), I32D(0)])
+w.add("csv_select_last", csv(1, select_cols=[3]), [rec("a,b,c,", "a,b,c,d,e"), STR("z")])
+w.add("csv_one_column", csv(1), [rec("", "x", '""'), STR("empty")])
+w.add("csv_float_forms", csv(3), [rec("1e-40,nan,-INF", "  .5 ,+3,0x1p-2"), F32(0), F32(0),
+                                  F64(0)])
+w.add("csv_int_limits", csv(2), [rec("2147483647,-9223372036854775808",
+                                     "-2147483648,9223372036854775807"), I32D(0), I64D(0)])
+for k, (records, types, message) in enumerate([
+    (rec("1,2,3"), [I32D, I32D], "Expect 2 fields but have 3 in record 0"),
+    (rec("1,2", "1"), [I32D, I32D], "Expect 2 fields but have 1 in record 1"),
+    (rec("1,"), [I32D, None], "Field 1 is required but missing in record 0!"),
+    (rec("a,1"), [I32D, I32D], "Field 0 in record 0 is not a valid int32: a"),
+    (rec("1,2147483648"), [I32D, I32D], "Field 1 in record 0 is not a valid int32: 2147483648"),
+    (rec("1.5"), [I64D], "Field 0 in record 0 is not a valid int64: 1.5"),
+    (rec("x"), [F32], "Field 0 in record 0 is not a valid float: x"),
+    (rec("1..2"), [F64], "Field 0 in record 0 is not a valid double: 1..2"),
+    (rec('a"b'), [STR], "Unquoted fields cannot have quotes/CRLFs inside"),
+    (rec("a\rb"), [STR], "Unquoted fields cannot have quotes/CRLFs inside"),
+    (rec('"a"b"'), [STR], "Quote inside a string has to be escaped by another quote"),
+    (rec('"ab'), [STR], "Quoted field has to end with quote followed by delim or end"),
+    (rec('"ab"c'), [STR], "Quote inside a string has to be escaped by another quote"),
+    # A record is checked whole before its fields are parsed.
+    (rec("x,1", "y"), [I32D, STR], "Field 0 in record 0 is not a valid int32: x"),
+    (rec('1,"a', "y"), [I32D, STR], "Quoted field has to end with quote")]):
+  defaults = []
+  for t in types:
+    if t is None:
+      defaults.append(NONE[I32D])
+    elif t is STR:
+      defaults.append(STR(""))
+    else:
+      defaults.append(t(0))
+  expect_error("err_csv_%d" % k, csv(len(defaults)), [records] + defaults, message)
+expect_error("err_csv_two_defaults", csv(1), [rec("1"), np.array([1, 2], np.int32)],
+             "There should only be 1 default per field but field 0 has 2")
+expect_error("err_csv_delim", csv(1, field_delim="||"), [rec("1"), I32D(0)],
+             "field_delim should be only 1 char")
+expect_error("err_csv_select_order", csv(2, select_cols=[2, 1]), [rec("1,2,3"), I32D(0),
+                                                                  I32D(0)],
+             "select_cols should be strictly increasing indices")
+expect_error("err_csv_select_size", csv(2, select_cols=[0]), [rec("1,2,3"), I32D(0), I32D(0)],
+             "select_cols should match output size")
+# The attrs are checked in TensorFlow's order.
+code = w.add("err_csv_order_delim_select", csv(1, select_cols=[1, 0], field_delim="ab"),
+             [rec("1"), I32D(0)])
+assert code != 0
+code = w.add("err_csv_order_delim_order", csv(2, select_cols=[1, 0], field_delim="ab"),
+             [rec("1"), I32D(0), I32D(0)])
+assert code != 0
+code = w.add("err_csv_order_size_order", csv(1, select_cols=[1, 0]), [rec("1"), I32D(0)])
+assert code != 0
+expect_error("err_csv_select_negative", csv(1, select_cols=[-1]), [rec("1,2,3"), I32D(0)],
+             "select_cols should be non-negative indices")
 
 w.write()

@@ -26,7 +26,9 @@ def scalar(s):
 
 def expect_error(name, build, inputs, substr):
   code = w.add(name, build, inputs, error_substr=substr)
-  assert code != 0 and _quote(substr)[1:-1] in w._cases[-1], name  # pylint: disable=protected-access
+  # The substring must be TensorFlow's own words: check it against the recorded message.
+  recorded = w._cases[-1].split("error_message: ", 1)[-1].split("\n", 1)[0]  # pylint: disable=protected-access
+  assert code != 0 and _quote(substr)[1:-1].rstrip() in recorded, (name, recorded)
 
 
 TEXTS = S("hello world", "  leading and trailing  ", "", "   ", "a,,b,", ",", "one",

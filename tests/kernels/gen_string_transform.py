@@ -34,7 +34,9 @@ def empty_strings(*shape):
 
 def expect_error(name, build, inputs, substr):
   code = w.add(name, build, inputs, error_substr=substr)
-  assert code != 0 and _quote(substr)[1:-1] in w._cases[-1], name  # pylint: disable=protected-access
+  # The substring must be TensorFlow's own words: check it against the recorded message.
+  recorded = w._cases[-1].split("error_message: ", 1)[-1].split("\n", 1)[0]  # pylint: disable=protected-access
+  assert code != 0 and _quote(substr)[1:-1].rstrip() in recorded, (name, recorded)
 
 
 # ---- StringJoin ----------------------------------------------------------------------------
@@ -196,7 +198,11 @@ expect_error("err_substr_shapes", substr(), [WORDS[:3], np.array([1, 2, 0]), np.
              "pos and len should have the same shape, got: [3] vs. []")
 expect_error("err_substr_empty_pos", substr(), [WORDS, np.zeros(0, np.int32),
                                                 np.zeros(0, np.int32)],
-             "received empty tensor pos_tensor")
+             "Incompatible shapes: [4] vs. [0]")
+w.add("substr_empty_pos_empty_input", substr(), [empty_strings(0), np.zeros(0, np.int32),
+                                                 np.zeros(0, np.int32)])
+w.add("substr_empty_pos_scalar_input", substr(), [np.array(b"ab", dtype=object),
+                                                  np.zeros(0, np.int32), np.zeros(0, np.int32)])
 expect_error("err_substr_bcast", substr(), [WORDS[:3], np.array([0, 1]), np.array([1, 2])],
              "Incompatible shapes: [3] vs. [2]")
 expect_error("err_substr_rank3", substr(), [S("hello").reshape(1, 1, 1), np.array([0, 1]),

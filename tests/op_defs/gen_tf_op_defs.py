@@ -97,7 +97,7 @@ OPS = [
     # Ragged tensors made dense.
     "RaggedTensorToTensor",
     # Parsing strings.
-    "DecodeRaw",
+    "DecodeRaw", "DecodeCSV",
 ]
 
 

@@ -33,10 +33,11 @@ class DecodeRawOp : public OpKernel {
       if (length == -1) {
         length = size;
       } else {
+        // TensorFlow's message gives the first string's size, then this one's.
         OP_REQUIRES(ctx, size == length,
                     errors::InvalidArgument("DecodeRaw requires input strings to all be the "
                                             "same size, but element ",
-                                            i, " has size ", size, " != ", length));
+                                            i, " has size ", length, " != ", size));
       }
     }
     TensorShape out_shape = input.shape();

@@ -1,6 +1,6 @@
 // Substr on the CPU: the substring of each string from `pos` for `len` bytes (unit BYTE) or
 // characters (unit UTF8_CHAR), with TensorFlow's rules:
-//  - pos and len have one shape (INVALID_ARGUMENT otherwise), and are not empty;
+//  - pos and len have one shape (INVALID_ARGUMENT otherwise);
 //  - pos and len scalar, or of the input's shape: element by element; otherwise input and
 //    pos broadcast, for outputs of rank 1 or 2 only (UNIMPLEMENTED above);
 //  - BYTE: a negative pos counts from the end; pos must then lie in [0, size], else
@@ -69,10 +69,6 @@ class SubstrOp : public OpKernel {
                 errors::InvalidArgument(
                     "pos and len should have the same shape, got: ", pos.shape().DebugString(),
                     " vs. ", len.shape().DebugString()));
-    OP_REQUIRES(ctx, pos.NumElements() > 0,
-                errors::InvalidArgument("received empty tensor pos_tensor: ", pos.DebugString()));
-    OP_REQUIRES(ctx, len.NumElements() > 0,
-                errors::InvalidArgument("received empty tensor len_tensor: ", len.DebugString()));
     const std::string* in = input.base<std::string>();
     const T* p = pos.base<T>();
     const T* l = len.base<T>();
