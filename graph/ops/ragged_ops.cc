@@ -24,10 +24,9 @@ absl::Status RaggedTensorToTensorShape(InferenceContext* c) {
   RETURN_IF_ERROR(c->MakeShapeFromShapeTensorTreatScalarAsUnknownShape(0, &shape_handle));
   PartialTensorShape shape;
   RETURN_IF_ERROR(c->AsPartialTensorShape(shape_handle, &shape));
-  // heap-ok: the attr's list
   std::vector<std::string> names;
   RETURN_IF_ERROR(c->GetAttr("row_partition_types", &names));
-  std::vector<RowPartitionType> types;  // heap-ok: one per attr entry
+  std::vector<RowPartitionType> types;
   RETURN_IF_ERROR(ParseRowPartitionTypes(names, &types));
   const int num_tensors = c->num_inputs() - 3;
   RETURN_IF_ERROR(ValidateRowPartitionTypes(types, num_tensors));

@@ -86,12 +86,12 @@ absl::Status CombineRaggedTensorToTensorShapes(int ragged_rank, const PartialTen
     *out = PartialTensorShape();
     return absl::OkStatus();
   }
-  // heap-ok: one entry per output dim, bounded by the ranks of the shapes given
+  // One entry per output dim: the ranks of the shapes given bound it.
   absl::InlinedVector<int64_t, 8> dims;
   if (shape.unknown_rank()) {
-    dims.assign(static_cast<size_t>(ragged_rank + values_shape.dims()), -1);  // heap-ok: as above
+    dims.assign(static_cast<size_t>(ragged_rank + values_shape.dims()), -1);
   } else {
-    dims.assign(shape.dim_sizes().begin(), shape.dim_sizes().end());  // heap-ok: as above
+    dims.assign(shape.dim_sizes().begin(), shape.dim_sizes().end());
   }
   if (!values_shape.unknown_rank()) {
     const int values_rank = values_shape.dims();

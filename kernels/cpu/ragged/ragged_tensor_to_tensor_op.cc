@@ -6,9 +6,10 @@
 // parent index per row (-1 once a row falls outside the output), then per partition the
 // index of each item (ROW_SPLITS: rows of splits[i+1] - splits[i] items; VALUE_ROWIDS: runs of
 // equal row ids). Output dims the shape leaves unknown become the longest row of their level.
-// TensorFlow's own checks and messages are kept; beyond them, inputs TensorFlow's kernel
-// reads out of bounds or mangles (unsorted or too many row ids, splits past the values, a
-// row_splits that is not a vector, fewer partitions than types) are INVALID_ARGUMENT here.
+// TensorFlow's own checks and messages are kept (those of its shape function on the
+// partition types included); beyond them, inputs TensorFlow's kernel reads out of bounds,
+// mangles or crashes on (unsorted or too many row ids, splits past the values, a partition
+// that is not a vector, a negative FIRST_DIM_SIZE) are INVALID_ARGUMENT here.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -58,9 +59,8 @@ class RaggedTensorToTensorOp : public OpKernel {
     OP_REQUIRES(ctx, !types_.empty(), errors::InvalidArgument("No row_partition_types given."));
     int64_t first_dim = 0;
     OP_REQUIRES_OK(ctx, FirstDimension(first, &first_dim));
-    OP_REQUIRES(ctx, values.dims() >= 1,
-                errors::InvalidArgument("values must have rank at least 1, got shape ",
-                                        values.shape().DebugString()));
+    // default_value's rank is below the values', so the values are at least a vector.
+    OP_REQUIRES_OK(ctx, ValidateDefaultValueShape(default_value.shape(), values.shape()));
     for (int level = 0; level < ragged_rank_; ++level) {
       const Tensor& t = *PartitionOf(ctx, level).tensor;
       OP_REQUIRES(ctx, t.dims() == 1,
@@ -70,7 +70,6 @@ class RaggedTensorToTensorOp : public OpKernel {
 
     // The output shape: `shape`, the values' inner dims, then the first dim and the longest
     // rows where still unknown.
-    OP_REQUIRES_OK(ctx, ValidateDefaultValueShape(default_value.shape(), values.shape()));
     PartialTensorShape requested;
     OP_REQUIRES_OK(ctx, ShapeFromTensor(ctx->input(0), &requested));
     PartialTensorShape combined;
