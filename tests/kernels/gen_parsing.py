@@ -91,12 +91,18 @@ w.add("csv_delim", csv(3, field_delim="|"), [rec("a|b|c", "|,|\"x|y\""), STR("")
 w.add("csv_tab", csv(2, field_delim="\t"), [rec("1\t2", "3\t"), I32D(0), I32D(-9)])
 w.add("csv_no_quote", csv(2, use_quote_delim=False), [rec('"a","b"', 'x""y,z'), STR(""),
                                                        STR("")])
-w.add("csv_crlf", csv(2), [rec("1,2\r\n", "\n3,4", "5,\r"), I32D(0), I32D(-1)])
+# CR and LF are skipped where a field starts, and an error inside an unquoted field.
+w.add("csv_crlf", csv(2), [rec("\n1,2", "\r\n3,\n4", "\r5,6"), I32D(0), I32D(-1)])
+code = w.add("err_csv_crlf_inside", csv(2), [rec("1,2\r\n"), I32D(0), I32D(-1)])
+assert code != 0
 w.add("csv_quoted_delims", csv(2), [rec('"a,b","c""d"', '"",""'), STR("e"), STR("f")])
 w.add("csv_select_cols", csv(2, select_cols=[0, 2]), [rec("1,2,3", "4,5,6,7", "8,,9"),
                                                       I32D(0), I32D(0)])
 w.add("csv_select_last", csv(1, select_cols=[3]), [rec("a,b,c,", "a,b,c,d,e"), STR("z")])
-w.add("csv_one_column", csv(1), [rec("", "x", '""'), STR("empty")])
+w.add("csv_one_column", csv(1), [rec("x", '""', "y"), STR("empty")])
+# An empty record has no fields at all.
+code = w.add("err_csv_empty_record", csv(1), [rec(""), STR("empty")])
+assert code != 0
 w.add("csv_float_forms", csv(3), [rec("1e-40,nan,-INF", "  .5 ,+3,0x1p-2"), F32(0), F32(0),
                                   F64(0)])
 w.add("csv_int_limits", csv(2), [rec("2147483647,-9223372036854775808",

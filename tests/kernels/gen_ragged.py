@@ -53,7 +53,8 @@ for dtype in [np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, n
   default = np.array(0 if dtype != np.bool_ else False).astype(dtype)
   name = np.dtype(dtype).name
   w.add("splits_" + name, SPLITS, [ANY, values, default, I64(0, 2, 2, 5)])
-  w.add("rowids_" + name, ROWIDS, [I32(-1), values, default, I32(4), I32(0, 0, 2, 2, 2)])
+  w.add("rowids_" + name, ROWIDS, [np.int32(-1), values, default, np.int32(4),
+                                  I32(0, 0, 2, 2, 2)])
 BF16 = tf.constant([1.5, -2, 3, 4, 5], tf.bfloat16).numpy()
 w.add("splits_bfloat16", SPLITS, [ANY, BF16, BF16[1], I64(0, 2, 2, 5)])
 STR = np.array([b"a", b"bb", b"", b"ccc", "\xe9".encode()], dtype=object)

@@ -145,7 +145,7 @@ w.add("substr_pos_minus_size", substr(), [WORDS[:3], np.array([-5, -6, -2]),
                                           np.array([2, 2, 2])])
 w.add("substr_negative_len", substr(), [WORDS, np.int32(0), np.int32(-1)])
 w.add("substr_negative_len_neg_pos", substr(), [WORDS[:3], np.int64(-2), np.int64(-5)])
-w.add("substr_huge_len", substr(), [WORDS, np.int64(1), np.int64(2**62)])
+w.add("substr_huge_len", substr(), [WORDS[:3], np.int64(1), np.int64(2**62)])
 w.add("substr_matrix_same", substr(),
       [S("abc", "def", "ghi", "jkl").reshape(2, 2), np.array([[0, 1], [2, 3]]),
        np.array([[1, 1], [1, 1]])])
