@@ -113,6 +113,27 @@ SPLITS_ROWIDS = to_tensor("ROW_SPLITS", "VALUE_ROWIDS")
 w.add("splits_then_rowids", SPLITS_ROWIDS, [ANY, V, np.float32(0), I64(0, 1, 3),
                                             I64(0, 0, 2, 2, 2)])
 
+# Random well-formed ragged tensors (one or two ragged dims, inner dims, both partition
+# encodings, shapes that truncate or pad).
+rng = np.random.default_rng(20261207)
+for k in range(16):
+  rows = int(rng.integers(0, 6))
+  lengths = rng.integers(0, 5, rows)
+  splits = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+  inner = [int(d) for d in rng.integers(1, 3, int(rng.integers(0, 3)))]
+  values = rng.integers(-50, 50, [int(splits[-1])] + inner).astype(np.int32)
+  default = rng.integers(-9, 0, inner[len(inner) // 2:]).astype(np.int32)
+  shape = ANY
+  if k % 3 == 1:
+    shape = np.array([int(rng.integers(0, 7)), int(rng.integers(0, 6))] + inner, np.int64)
+  elif k % 3 == 2:
+    shape = np.array([-1, int(rng.integers(0, 6))] + [-1] * len(inner), np.int64)
+  if k % 2:
+    rowids = np.repeat(np.arange(rows), lengths).astype(np.int64)
+    w.add("random_rowids_%d" % k, ROWIDS, [shape, values, default, np.int64(rows), rowids])
+  else:
+    w.add("random_splits_%d" % k, SPLITS, [shape, values, default, splits])
+
 # Errors TensorFlow's kernel reports. (Bad row_partition_types are rejected by the shape
 # function when the graph is built, so they cannot be recorded here: see ragged_ops_test.cc.)
 expect_error("err_split_size", SPLITS, [ANY, V, np.float32(0), I64(0, 3, 2, 5)],

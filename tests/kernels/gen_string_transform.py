@@ -171,6 +171,17 @@ w.add("substr_utf8_negative", substr("UTF8_CHAR"),
 w.add("substr_utf8_negative_len", substr("UTF8_CHAR"),
       [U[:2], np.array([1, 0]), np.array([-1, -3])])
 w.add("substr_utf8_scalar", substr("UTF8_CHAR"), [U[:2], np.int64(-2), np.int64(1)])
+# Random positions and lengths within and around the strings, both units; TensorFlow's
+# error, when one is out of range, is recorded as the case's outcome.
+rng = np.random.default_rng(20261207)
+RANDOM_WORDS = S("hello", "h\xe9llo", "\u20ac\U0001f600x", "", "ab", b"a\xffb\xc3z")
+for k in range(12):
+  unit = "UTF8_CHAR" if k % 2 else "BYTE"
+  sizes = [len(v) if unit == "BYTE" else sum((c & 0xC0) != 0x80 for c in v) for v in RANDOM_WORDS]
+  pos = np.array([rng.integers(-n, n + 1) for n in sizes], np.int32)
+  length = np.array([rng.integers(-1 if unit == "BYTE" else 0, n + 2) for n in sizes], np.int32)
+  w.add("random_substr_%d" % k, substr(unit), [RANDOM_WORDS, pos, length])
+
 expect_error("err_substr_pos_range", substr(), [WORDS[:3], np.int32(3), np.int32(3)],
              "pos 3 out of range for string b'ab' at index 2")
 expect_error("err_substr_neg_pos_range", substr(),
