@@ -107,6 +107,20 @@ w.add("csv_float_forms", csv(3), [rec("1e-40,nan,-INF", "  .5 ,+3,0x1p-2"), F32(
                                   F64(0)])
 w.add("csv_int_limits", csv(2), [rec("2147483647,-9223372036854775808",
                                      "-2147483648,9223372036854775807"), I32D(0), I64D(0)])
+# Random records of quoted and plain fields (commas and doubled quotes inside quotes, empty
+# and NA fields), four columns of int64, string, double, string.
+POOL = ['"a,b"', '""', '"say ""hi"""', "plain", "", "NA", '"x"']
+for k in range(8):
+  lines = []
+  for _ in range(5):
+    fields = [str(int(rng.integers(-99, 99))) if rng.random() < 0.8 else "",
+              POOL[int(rng.integers(0, len(POOL)))],
+              "%.3g" % rng.normal() if rng.random() < 0.8 else "NA",
+              POOL[int(rng.integers(0, len(POOL)))]]
+    lines.append(",".join(fields))
+  w.add("random_csv_%d" % k, csv(4, na_value="NA"),
+        [rec(*lines), I64D(-1), STR("s"), F64(0.5), STR("t")])
+
 for k, (records, types, message) in enumerate([
     (rec("1,2,3"), [I32D, I32D], "Expect 2 fields but have 3 in record 0"),
     (rec("1,2", "1"), [I32D, I32D], "Expect 2 fields but have 1 in record 1"),
