@@ -99,6 +99,24 @@ for name, kwargs in [("bigrams", dict(widths=[2])),
                      ("no_widths", dict(widths=[], pad_width=1, preserve_short=True)),
                      ("width_repeated", dict(widths=[2, 2]))]:
   w.add("ngrams_" + name, ngrams(**kwargs), [TOKENS, TOKEN_SPLITS])
+# Random ragged rows, widths, pads and preserve_short_sequences.
+rng = np.random.default_rng(20261207)
+for k in range(12):
+  lengths = rng.integers(0, 6, int(rng.integers(1, 5)))
+  splits = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+  data = np.array([("t%d" % i).encode() for i in range(int(splits[-1]))], dtype=object)
+  widths = sorted(set(int(v) for v in rng.integers(1, 5, int(rng.integers(1, 3)))))
+  w.add("random_ngrams_%d" % k, ngrams(widths, pad_width=int(rng.integers(-1, 3)),
+                                       preserve_short=bool(k % 2)), [data, splits])
+# Random texts for both splitters.
+ALPHABET = np.array(list(" ,ab\t"))
+for k in range(6):
+  texts = np.array(["".join(rng.choice(ALPHABET, int(rng.integers(0, 12)))).encode()
+                    for _ in range(5)], dtype=object)
+  w.add("random_v2_%d" % k, split_v2(int(rng.integers(-1, 3))),
+        [texts, scalar(["", ",", " "][k % 3])])
+  w.add("random_v1_%d" % k, split_v1(bool(k % 2)), [texts, scalar([",", " ,", ""][k % 3])])
+
 w.add("ngrams_int32_splits", ngrams([2]), [TOKENS, TOKEN_SPLITS.astype(np.int32)])
 w.add("ngrams_empty_data", ngrams([2]), [np.zeros(0, dtype=object).astype(bytes),
                                          np.array([0, 0, 0], np.int64)])
