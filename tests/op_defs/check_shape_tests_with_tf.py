@@ -118,6 +118,8 @@ def attr_value(kind, text):
     return [int(v) for v in text[1:-1].split(",") if v.strip()]
   if kind == "shape":
     return ("shape", parse_shape(text))
+  if kind == "list(string)":
+    return [t.strip()[1:-1].encode() for t in text[1:-1].split(",") if t.strip()]
   raise NotImplementedError(kind)
 
 
@@ -140,6 +142,8 @@ def to_attr_proto(v):
     for x in v:
       if isinstance(x, tf.DType):
         a.list.type.append(x.as_datatype_enum)
+      elif isinstance(x, bytes):
+        a.list.s.append(x)
       else:
         a.list.i.append(x)
   return a

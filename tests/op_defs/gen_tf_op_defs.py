@@ -110,6 +110,16 @@ OPS = [
     "SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSumWithNumSegments",
     "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
     "EuclideanNorm", "L2Loss", "CumulativeLogsumexp",
+    # Text preprocessing: string transforms, regular expressions.
+    "StringJoin", "ReduceJoin", "StringLower", "StringUpper", "StringLength", "StringStrip",
+    "Substr", "StringToNumber", "EncodeBase64", "DecodeBase64", "StaticRegexReplace",
+    "RegexReplace", "StaticRegexFullMatch", "RegexFullMatch",
+    # Text preprocessing: splitting.
+    "StringSplit", "StringSplitV2", "StringNGrams",
+    # Ragged tensors made dense.
+    "RaggedTensorToTensor",
+    # Parsing strings.
+    "DecodeRaw", "DecodeCSV",
 ]
 
 
