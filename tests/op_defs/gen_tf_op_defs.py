@@ -91,7 +91,7 @@ OPS = [
     # Training losses and metrics; detection and image ops (crops, NMS forms, patches, color).
     "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "InTopK", "InTopKV2",
     "CropAndResize", "CombinedNonMaxSuppression", "NonMaxSuppression", "NonMaxSuppressionV2",
-    "NonMaxSuppressionWithOverlaps",
+    "NonMaxSuppressionWithOverlaps", "ExtractImagePatches", "Dilation2D", "MaxPoolWithArgmax",
 ]
 
 
