@@ -15,7 +15,7 @@ import numpy as np
 import tensorflow as tf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from oracle import CaseWriter  # pylint: disable=g-import-not-at-top
+from oracle import CaseWriter, _quote  # pylint: disable=g-import-not-at-top
 
 R = tf.raw_ops
 rng = np.random.default_rng(20261207)
@@ -37,6 +37,7 @@ def values(shape, dt, lo=-50, hi=50):
 def add_error(name, build, inputs, substr):
   code = w.add(name, build, inputs, error_substr=substr)
   assert code != 0, name + ": TensorFlow did not fail"
+  assert _quote(substr)[1:-1] in w._cases[-1], name + ": TensorFlow's message differs"  # pylint: disable=protected-access
 
 
 # ---- ExtractImagePatches -----------------------------------------------------------------
@@ -46,9 +47,9 @@ def patches(k, s, r, p):
 
 
 for tag, dt in REAL + (("c64", np.complex64), ("c128", np.complex128)):
-  x = values((2, 5, 6, 3), dt if not np.issubdtype(dt, np.complexfloating) else np.float32)
+  x = values((1, 5, 6, 3), dt if not np.issubdtype(dt, np.complexfloating) else np.float32)
   if np.issubdtype(dt, np.complexfloating):
-    x = (x + 1j * values((2, 5, 6, 3), np.float32)).astype(dt)
+    x = (x + 1j * values((1, 5, 6, 3), np.float32)).astype(dt)
   w.add("patches_%s_same" % tag, patches([2, 3], [1, 2], [1, 1], "SAME"), [x])
 w.add("patches_f32_valid", patches([2, 3], [1, 2], [1, 1], "VALID"), [values((2, 5, 6, 3),
                                                                           np.float32)])
@@ -59,7 +60,7 @@ for p in ("SAME", "VALID"):
   w.add("patches_window_too_big_%s" % p, patches([6, 2], [1, 1], [1, 1], p),
         [values((1, 5, 5, 2), np.float32)])
   w.add("patches_large_%s" % p, patches([3, 3], [2, 2], [1, 1], p),
-        [values((4, 33, 35, 8), np.float32)])
+        [values((2, 13, 15, 4), np.float32)])
 w.add("patches_nan", patches([2, 2], [1, 1], [1, 1], "SAME"),
       [np.array([np.nan, np.inf, -np.inf, 1], np.float32).reshape(1, 2, 2, 1)])
 w.add("patches_empty_batch", patches([2, 2], [1, 1], [1, 1], "SAME"),
@@ -96,9 +97,9 @@ def dilation(s, r, p):
 
 for tag, dt in REAL:
   w.add("dilation_%s_same" % tag, dilation([1, 2], [1, 1], "SAME"),
-        [values((2, 6, 7, 3), dt), values((2, 3, 3), dt, -20, 20)])
+        [values((1, 6, 7, 3), dt), values((2, 3, 3), dt, -20, 20)])
   w.add("dilation_%s_valid_rates" % tag, dilation([2, 1], [2, 1], "VALID"),
-        [values((2, 9, 7, 3), dt), values((3, 2, 3), dt, -20, 20)])
+        [values((1, 9, 7, 3), dt), values((3, 2, 3), dt, -20, 20)])
 for tag, dt in (("i8", np.int8), ("u8", np.uint8), ("i32", np.int32)):
   info = np.iinfo(dt)
   w.add("dilation_%s_wraps" % tag, dilation([1, 1], [1, 1], "VALID"),
@@ -107,7 +108,7 @@ w.add("dilation_f16_rounds", dilation([1, 1], [1, 1], "VALID"),
       [np.array([2049, 2048, 1, 60000], np.float16).reshape(1, 2, 2, 1),
        np.array([[[1]], [[1]]], np.float16).reshape(2, 1, 1)])
 w.add("dilation_f32_large", dilation([1, 1], [1, 1], "SAME"),
-      [values((2, 40, 41, 6), np.float32), values((5, 4, 6), np.float32)])
+      [values((2, 20, 21, 4), np.float32), values((5, 4, 4), np.float32)])
 w.add("dilation_f32_nonfinite", dilation([1, 1], [1, 1], "SAME"),
       [np.array([np.nan, 1, np.inf, -np.inf, 2, np.nan, 0, -1, 3], np.float32)
        .reshape(1, 3, 3, 1), np.array([0, np.nan, 1, 0], np.float32).reshape(2, 2, 1)])
@@ -154,16 +155,16 @@ def argmax_pool(k, s, p, targmax=tf.int64, batch=False):
 
 
 for tag, dt in REAL:
-  x = values((2, 6, 7, 3), dt, -3, 3)  # many ties
+  x = values((1, 6, 7, 3), dt, -3, 3)  # many ties
   for targ in (tf.int32, tf.int64):
     w.add("argmax_%s_%s_same" % (tag, targ.name), argmax_pool([3, 3], [2, 2], "SAME", targ),
           [x])
   w.add("argmax_%s_valid_batch_index" % tag, argmax_pool([2, 3], [1, 2], "VALID", batch=True),
         [x])
-w.add("argmax_f32_large", argmax_pool([3, 3], [2, 2], "SAME"), [values((3, 40, 38, 5),
+w.add("argmax_f32_large", argmax_pool([3, 3], [2, 2], "SAME"), [values((2, 20, 22, 4),
                                                                      np.float32)])
 w.add("argmax_f32_large_batch_index", argmax_pool([2, 2], [2, 2], "VALID", tf.int32, True),
-      [values((3, 40, 38, 5), np.float32)])
+      [values((2, 20, 22, 4), np.float32)])
 w.add("argmax_f32_nonfinite", argmax_pool([2, 2], [1, 1], "VALID"),
       [np.array([np.nan, 1, 2, np.nan, 3, -np.inf, np.inf, 0, np.nan], np.float32)
        .reshape(1, 3, 3, 1)])

@@ -92,6 +92,7 @@ OPS = [
     "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "InTopK", "InTopKV2",
     "CropAndResize", "CombinedNonMaxSuppression", "NonMaxSuppression", "NonMaxSuppressionV2",
     "NonMaxSuppressionWithOverlaps", "ExtractImagePatches", "Dilation2D", "MaxPoolWithArgmax",
+    "RGBToHSV", "HSVToRGB", "AdjustContrastv2", "AdjustSaturation", "AdjustHue",
 ]
 
 
