@@ -97,10 +97,12 @@ class ExtractImagePatchesOp : public OpKernel {
                                            &g.out_rows, &g.pad_top));
     OP_REQUIRES_OK(ctx, WindowedOutputSize(g.in_cols, cols_eff, g.stride_cols, padding_, 0, 0,
                                            &g.out_cols, &g.pad_left));
+    // -1 when the product overflows, which BuildTensorShape rejects.
+    const int64_t out_depth =
+        MultiplyWithoutOverflow(MultiplyWithoutOverflow(g.ksize_rows, g.ksize_cols), g.depth);
     TensorShape shape;
     OP_REQUIRES_OK(
-        ctx, TensorShape::BuildTensorShape(
-                 {g.batch, g.out_rows, g.out_cols, g.ksize_rows * g.ksize_cols * g.depth}, &shape));
+        ctx, TensorShape::BuildTensorShape({g.batch, g.out_rows, g.out_cols, out_depth}, &shape));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
     if (shape.num_elements() == 0) return;
