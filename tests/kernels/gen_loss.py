@@ -3,13 +3,14 @@ SparseSoftmaxCrossEntropyWithLogits, InTopK and InTopKV2 in TensorFlow.
 
 Run from anywhere: python3 tests/kernels/gen_loss.py (needs TensorFlow 2.x and numpy).
 
-InTopK and InTopKV2 are exact. The cross entropies are compared with a tolerance: Sluice
-follows TensorFlow's steps and rounding per step (half and bfloat16 round after each
-operation) and adds in the order of Eigen's AVX reduction, but TensorFlow's Eigen takes exp
-and log on packets (its polynomial) for most elements and from the C library for the
-others, the split depending on how its executor tiles the expression, and each may differ
-from the other in the last bit. Tolerances (|got - want| <= atol + rtol * |want|):
-float rtol 1e-5 atol 1e-6, double 1e-13/1e-14, half 4e-3/4e-3, bfloat16 3e-2/3e-2.
+InTopK and InTopKV2 are exact, and so are the cross entropies in float, half and bfloat16:
+Sluice follows TensorFlow's steps and per-step rounding, adds in the order of Eigen's AVX
+reductions and takes TensorFlow's exp and log (numerics/), each element in the form
+(vector or scalar tail) TensorFlow's evaluation gives it. double keeps a tolerance
+(|got - want| <= 1e-14 + 1e-13 * |want|): its exp is Eigen 3.4's, which differs from
+TensorFlow's newer Eigen in the last bit. TensorFlow evaluates the dense backprop in
+cache-sized tiles; for tensors larger than one tile the scalar-tail elements may differ
+(not covered here).
 Error cases record TensorFlow's code; error_substr must appear in Sluice's message.
 """
 import os
@@ -26,8 +27,8 @@ rng = np.random.default_rng(20261207)
 w = CaseWriter("loss")
 
 BF16 = tf.bfloat16.as_numpy_dtype
-TYPES = (("f32", np.float32, 1e-5, 1e-6), ("f64", np.float64, 1e-13, 1e-14),
-         ("f16", np.float16, 4e-3, 4e-3), ("bf16", BF16, 3e-2, 3e-2))
+TYPES = (("f32", np.float32, 0, 0), ("f64", np.float64, 1e-13, 1e-14), ("f16", np.float16, 0, 0),
+         ("bf16", BF16, 0, 0))
 
 
 def xent(f, l):
@@ -63,31 +64,25 @@ for tag, dt, rtol, atol in TYPES:
   w.add("xent_%s_labels_row_bcast" % tag, xent, [logits((5, 6), dt), probs((6,), dt)], **tol)
   w.add("xent_%s_labels_col_bcast" % tag, xent, [logits((5, 6), dt), probs((5, 1), dt)],
         **tol)
-w.add("xent_f32_large", xent, [logits((16, 257), np.float32), probs((16, 257), np.float32)],
-      rtol=1e-5, atol=1e-6)
+w.add("xent_f32_large", xent, [logits((10, 257), np.float32), probs((10, 257), np.float32)])
 w.add("xent_f32_many_rows", xent, [logits((100, 37), np.float32, 10.0),
-                                   probs((100, 37), np.float32)], rtol=1e-5, atol=1e-6)
+                                   probs((100, 37), np.float32)])
 w.add("xent_f64_large", xent, [logits((4, 263), np.float64), probs((4, 263), np.float64)],
       rtol=1e-13, atol=1e-14)
-w.add("xent_f32_logits_row_bcast", xent, [logits((1, 6), np.float32), probs((4, 6), np.float32)],
-      rtol=1e-5, atol=1e-6)
-w.add("xent_f32_logits_vector", xent, [logits((6,), np.float32), probs((4, 6), np.float32)],
-      rtol=1e-5, atol=1e-6)
-w.add("xent_f32_both_bcast", xent, [logits((1, 6), np.float32), probs((3, 1), np.float32)],
-      rtol=1e-5, atol=1e-6)
+w.add("xent_f32_logits_row_bcast", xent, [logits((1, 6), np.float32), probs((4, 6), np.float32)])
+w.add("xent_f32_logits_vector", xent, [logits((6,), np.float32), probs((4, 6), np.float32)])
+w.add("xent_f32_both_bcast", xent, [logits((1, 6), np.float32), probs((3, 1), np.float32)])
 w.add("xent_f32_empty_batch", xent, [np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32)])
 w.add("xent_f32_no_classes", xent, [np.zeros((2, 0), np.float32), np.zeros((2, 0), np.float32)])
-w.add("xent_f32_single_class", xent, [logits((3, 1), np.float32), np.ones((3, 1), np.float32)],
-      rtol=1e-5, atol=1e-6)
+w.add("xent_f32_single_class", xent, [logits((3, 1), np.float32), np.ones((3, 1), np.float32)])
 w.add("xent_f32_huge_logits", xent,
       [np.array([[1e30, -1e30, 0], [88, 89, 90], [-100, -200, -300]], np.float32),
-       probs((3, 3), np.float32)], rtol=1e-5, atol=1e-6)
+       probs((3, 3), np.float32)])
 w.add("xent_f32_nonfinite", xent,
       [np.array([[np.nan, 0, 1], [np.inf, 0, 1], [-np.inf, 0, 1], [-np.inf, -np.inf, -np.inf]],
-                np.float32), probs((4, 3), np.float32)], rtol=1e-5, atol=1e-6)
+                np.float32), probs((4, 3), np.float32)])
 w.add("xent_f32_zero_label_at_minus_inf", xent,
-      [np.array([[-np.inf, 0, 1]], np.float32), np.array([[0, 0.5, 0.5]], np.float32)],
-      rtol=1e-5, atol=1e-6)
+      [np.array([[-np.inf, 0, 1]], np.float32), np.array([[0, 0.5, 0.5]], np.float32)])
 add_error("err_xent_not_broadcastable", xent,
           [np.ones((2, 3), np.float32), np.ones((2, 2), np.float32)],
           "logits and labels must be broadcastable: logits_size=[2,3] labels_size=[2,2]")
@@ -105,17 +100,18 @@ for tag, dt, rtol, atol in TYPES:
   w.add("sparse_%s_wide" % tag, sparse,
         [logits((6, 77), dt), rng.integers(0, 77, 6).astype(np.int64)], **tol)
 w.add("sparse_f32_large", sparse,
-      [logits((24, 300), np.float32), rng.integers(0, 300, 24).astype(np.int32)],
-      rtol=1e-5, atol=1e-6)
+      [logits((24, 300), np.float32), rng.integers(0, 300, 24).astype(np.int32)])
 w.add("sparse_f32_many_rows", sparse,
-      [logits((200, 10), np.float32, 10.0), rng.integers(0, 10, 200).astype(np.int64)],
-      rtol=1e-5, atol=1e-6)
+      [logits((200, 10), np.float32, 10.0), rng.integers(0, 10, 200).astype(np.int64)])
+# Rows longer than one leaf of Eigen's tree reduction (8 * 1024 floats, 8 * 200 halves).
+w.add("sparse_f32_tree", sparse, [logits((1, 8250), np.float32), np.array([4321], np.int64)])
+w.add("sparse_f16_tree", sparse, [logits((1, 1650), np.float16), np.array([1640], np.int32)])
+w.add("xent_f16_tree", xent, [logits((1, 1650), np.float16), probs((1, 1650), np.float16)])
 w.add("sparse_f32_empty_batch", sparse, [np.zeros((0, 3), np.float32), np.zeros((0,), np.int64)])
-w.add("sparse_f32_single_class", sparse, [logits((3, 1), np.float32), np.zeros(3, np.int32)],
-      rtol=1e-5, atol=1e-6)
+w.add("sparse_f32_single_class", sparse, [logits((3, 1), np.float32), np.zeros(3, np.int32)])
 w.add("sparse_f32_nonfinite", sparse,
       [np.array([[np.nan, 0, 1], [np.inf, 0, 1], [-np.inf, 0, 1], [-np.inf, 0, 1]], np.float32),
-       np.array([1, 1, 1, 0], np.int64)], rtol=1e-5, atol=1e-6)
+       np.array([1, 1, 1, 0], np.int64)])
 add_error("err_sparse_label_too_big", sparse,
           [np.ones((2, 3), np.float32), np.array([0, 3], np.int64)],
           "Received a label value of 3 which is outside the valid range of [0, 3).")

@@ -7,13 +7,23 @@
 //   backprop = exp(shifted) / sum - labels          (sparse: minus one at the label)
 // Every step is in T, so half and bfloat16 round after each operation as TensorFlow's do.
 // Sums add in the order of Eigen's vectorised inner reduction in TensorFlow's AVX build
-// (SumInPacketOrder). A row holding NaN or +inf, or only -inf, comes out NaN.
+// (SumInTfOrder). A row holding NaN or +inf, or only -inf, comes out NaN.
+//
+// float, half and bfloat16 follow TensorFlow further, for its bits: exp and log are
+// TensorFlow's (numerics/exp_float.h, log_float.h; in float for half and bfloat16, rounded,
+// and their packets fold lanes in float), each in the form TensorFlow's evaluation gives the
+// element: inside the row sums, the vector form but for each row's (or tree leaf's) last
+// classes % 8; in backprop, the vector form but for the tensor's last total % 8; the dense
+// log(sum) the vector form but for the last batch % 8 rows, the sparse one std::log.
+// (TensorFlow evaluates the dense backprop in cache-sized tiles; the tail rule above is that
+// of a tensor held in one tile.)
 //
 // The dense labels broadcast against the logits (numpy rules); the broadcast shape must be a
 // matrix. Sparse labels must lie in [0, classes): TensorFlow's CPU kernel rejects the others.
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "graph/core/errors.h"
@@ -21,41 +31,132 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
+#include "numerics/exp_float.h"
+#include "numerics/log_float.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {
 
-// The sum of x[0, n) in the order of Eigen's InnerMostDimReducer with packets of
-// 32 bytes (TensorFlow's AVX build): four packet accumulators over blocks of four packets,
-// folded into the first; the remaining whole packets into it; the tail summed on its own;
-// then tail + (the packet's lanes folded in halves).
+// Elements per packet of TensorFlow's AVX build, and the leaf of Eigen's tree reduction of
+// sums (in packets).
+template <typename T>
+constexpr int64_t kLanes = sizeof(T) >= 4 ? 32 / sizeof(T) : 8;
+template <typename T>
+constexpr int64_t kLeafSize = std::is_same_v<T, half>       ? 200
+                              : std::is_same_v<T, bfloat16> ? 128
+                                                            : 1024;
+
+// The sum of x[0, n) in the order of Eigen's InnerMostDimReducer with packets of 32 bytes:
+// four packet accumulators over blocks of four packets, folded into the first; the remaining
+// whole packets into it; the tail summed on its own; then tail + (the packet's lanes folded
+// in halves).
 template <typename T>
 T SumInPacketOrder(const T* x, int64_t n) {
-  constexpr int kLanes = sizeof(T) >= 4 ? 32 / sizeof(T) : 8;
-  T acc[4][kLanes];
-  for (auto& packet : acc) std::fill(packet, packet + kLanes, T(0));
+  constexpr int64_t kL = kLanes<T>;
+  T acc[4][kL];
+  for (auto& packet : acc) std::fill(packet, packet + kL, T(0));
   int64_t start = 0;
-  if (n >= 4 * kLanes) {
-    const int64_t blocks_end = n / (4 * kLanes) * (4 * kLanes);
-    for (; start < blocks_end; start += 4 * kLanes) {
+  if (n >= 4 * kL) {
+    const int64_t blocks_end = n / (4 * kL) * (4 * kL);
+    for (; start < blocks_end; start += 4 * kL) {
       for (int p = 0; p < 4; ++p) {
-        for (int l = 0; l < kLanes; ++l) acc[p][l] += x[start + p * kLanes + l];
+        for (int64_t l = 0; l < kL; ++l) acc[p][l] += x[start + p * kL + l];
       }
     }
     for (int p = 1; p < 4; ++p) {
-      for (int l = 0; l < kLanes; ++l) acc[0][l] += acc[p][l];
+      for (int64_t l = 0; l < kL; ++l) acc[0][l] += acc[p][l];
     }
   }
-  for (; start + kLanes <= n; start += kLanes) {
-    for (int l = 0; l < kLanes; ++l) acc[0][l] += x[start + l];
+  for (; start + kL <= n; start += kL) {
+    for (int64_t l = 0; l < kL; ++l) acc[0][l] += x[start + l];
   }
   T tail(0);
   for (; start < n; ++start) tail += x[start];
-  for (int width = kLanes / 2; width >= 1; width /= 2) {
-    for (int l = 0; l < width; ++l) acc[0][l] += acc[0][l + width];
+  if constexpr (sizeof(T) == 2) {
+    // half and bfloat16 packets fold their lanes in float and round once.
+    float lanes[kL];
+    for (int64_t l = 0; l < kL; ++l) lanes[l] = static_cast<float>(acc[0][l]);
+    for (int64_t width = kL / 2; width >= 1; width /= 2) {
+      for (int64_t l = 0; l < width; ++l) lanes[l] += lanes[l + width];
+    }
+    return static_cast<T>(tail + static_cast<T>(lanes[0]));
+  } else {
+    for (int64_t width = kL / 2; width >= 1; width /= 2) {
+      for (int64_t l = 0; l < width; ++l) acc[0][l] += acc[0][l + width];
+    }
+    return tail + acc[0][0];
   }
-  return tail + acc[0][0];
+}
+
+// Eigen's tree over a row too long for one leaf: halves split at a packet boundary of the
+// flat index (`first` is the row's flat index), each reduced the same way; a leaf is
+// leaf(offset in the row, count).
+template <typename T, typename Leaf>
+T TreeSum(int64_t first, int64_t offset, int64_t n, const Leaf& leaf) {
+  constexpr int64_t kL = kLanes<T>;
+  if (n <= kL * kLeafSize<T>) return leaf(offset, n);
+  const int64_t flat = first + offset;
+  const int64_t split = kL * ((flat + (n + 1) / 2 + kL - 1) / kL);
+  const int64_t left = std::min(split - flat, n);
+  T sum = static_cast<T>(T(0) + TreeSum<T>(first, offset, left, leaf));
+  if (left < n) sum = static_cast<T>(sum + TreeSum<T>(first, offset + left, n - left, leaf));
+  return sum;
+}
+
+// The sum of a row x[0, n) at flat index `first`, in TensorFlow's order.
+template <typename T>
+T SumInTfOrder(const T* x, int64_t first, int64_t n) {
+  return TreeSum<T>(first, 0, n, [x](int64_t offset, int64_t count) {
+    return SumInPacketOrder(x + offset, count);
+  });
+}
+
+// exps[0, n) = exp(shifted[0, n)) for elements [flat, flat + n) of a tensor of `total`
+// (float: TensorFlow's exp, the scalar form for the tensor's last total % 8; half and
+// bfloat16: the same in float, rounded; double: Eigen's).
+template <typename T>
+void Exp(const T* shifted, T* exps, int64_t n, int64_t flat, int64_t total) {
+  if constexpr (std::is_same_v<T, float>) {
+    numerics::ExpFloat(shifted, exps, n, flat, total);
+  } else if constexpr (sizeof(T) == 2) {
+    constexpr int64_t kChunk = 256;  // a multiple of the packet, so tails stay the tensor's
+    float buffer[kChunk];
+    for (int64_t begin = 0; begin < n; begin += kChunk) {
+      const int64_t count = std::min(kChunk, n - begin);
+      for (int64_t i = 0; i < count; ++i) buffer[i] = static_cast<float>(shifted[begin + i]);
+      numerics::ExpFloat(buffer, buffer, count, flat + begin, total);
+      for (int64_t i = 0; i < count; ++i) exps[begin + i] = static_cast<T>(buffer[i]);
+    }
+  } else {
+    using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
+    Eigen::Map<Array>(exps, n) = Eigen::Map<const Array>(shifted, n).exp();
+  }
+}
+
+// sum(exp(shifted[0, n))) of a row at flat index `first`, as TensorFlow's reduction takes
+// the exps: each leaf a tensor of its own (its last count % 8 in the scalar form).
+template <typename T>
+T ExpSum(const T* shifted, T* exps, int64_t first, int64_t n) {
+  return TreeSum<T>(first, 0, n, [shifted, exps](int64_t offset, int64_t count) {
+    Exp(shifted + offset, exps + offset, count, 0, count);
+    return SumInPacketOrder(exps + offset, count);
+  });
+}
+
+// log(sum) of row r of `rows`, as the dense kernel's log over the rows' sums gives it
+// (float, half, bfloat16: TensorFlow's log in float, the scalar form for the last
+// rows % 8; double: Eigen's).
+template <typename T>
+T RowLog(T sum, int64_t r, int64_t rows) {
+  if constexpr (std::is_same_v<T, double>) {
+    return Eigen::numext::log(sum);
+  } else {
+    const float x = static_cast<float>(sum);
+    float log_sum;
+    numerics::LogFloat(&x, &log_sum, 1, r, rows);
+    return static_cast<T>(log_sum);
+  }
 }
 
 // A [rows, cols] view of an input broadcast to the loss's matrix: element (r, c) is
@@ -68,20 +169,47 @@ struct BroadcastMatrix {
   T at(int64_t r, int64_t c) const { return data[r * row_stride + c * col_stride]; }
 };
 
-// Shifts row r of `logits` by its max into `shifted` and returns log(sum(exp(shifted))),
-// leaving exp(shifted) in `exps`.
+// Shifts row r of `logits` by its max into `shifted`.
 template <typename T>
-T ShiftAndLogSumExp(const BroadcastMatrix<T>& logits, int64_t r, int64_t cols, T* shifted,
-                    T* exps) {
+void ShiftByMax(const BroadcastMatrix<T>& logits, int64_t r, int64_t cols, T* shifted) {
   T max = -std::numeric_limits<T>::infinity();
   for (int64_t c = 0; c < cols; ++c) {
     const T v = logits.at(r, c);
     if (v > max) max = v;
   }
   for (int64_t c = 0; c < cols; ++c) shifted[c] = static_cast<T>(logits.at(r, c) - max);
-  using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
-  Eigen::Map<Array>(exps, cols) = Eigen::Map<const Array>(shifted, cols).exp();
-  return Eigen::numext::log(SumInPacketOrder(exps, cols));
+}
+
+// Row r of the dense loss and its gradient `grad` (cols values); `scratch` holds 2 * cols.
+template <typename T>
+void DenseRow(const BroadcastMatrix<T>& x, const BroadcastMatrix<T>& y, int64_t r, int64_t rows,
+              int64_t cols, T* grad, T* loss, T* scratch) {
+  T* const exps = scratch;
+  T* const terms = scratch + cols;
+  ShiftByMax(x, r, cols, grad);
+  const T sum = ExpSum(grad, exps, r * cols, cols);
+  const T log_sum = RowLog(sum, r, rows);
+  for (int64_t c = 0; c < cols; ++c) {
+    terms[c] = static_cast<T>(y.at(r, c) * static_cast<T>(log_sum - grad[c]));
+  }
+  *loss = SumInTfOrder(terms, r * cols, cols);
+  Exp(grad, exps, cols, r * cols, rows * cols);
+  for (int64_t c = 0; c < cols; ++c) {
+    grad[c] = static_cast<T>(static_cast<T>(exps[c] / sum) - y.at(r, c));
+  }
+}
+
+// Row r of the sparse loss (label `target`, checked) and its gradient; `exps` holds cols.
+template <typename T>
+void SparseRow(const BroadcastMatrix<T>& x, int64_t target, int64_t r, int64_t rows, int64_t cols,
+               T* grad, T* loss, T* exps) {
+  ShiftByMax(x, r, cols, grad);
+  const T sum = ExpSum(grad, exps, r * cols, cols);
+  // TensorFlow's loss generator takes the log of each row's sum on its own (std::log).
+  *loss = static_cast<T>(Eigen::numext::log(sum) - grad[target]);
+  Exp(grad, exps, cols, r * cols, rows * cols);
+  for (int64_t c = 0; c < cols; ++c) grad[c] = static_cast<T>(exps[c] / sum);
+  grad[target] = static_cast<T>(grad[target] - T(1));
 }
 
 // The broadcast shape of the logits and labels (numpy rules) in *out, or false.
@@ -140,25 +268,14 @@ class SoftmaxCrossEntropyOp : public OpKernel {
     T* const grad_out = backprop->base<T>();
     const Eigen::TensorOpCost row_cost(cols * 2.0 * sizeof(T), cols * sizeof(T), cols * 30.0);
     // Per block: exp(shifted) and the loss terms of one row.
-    OP_REQUIRES_OK(
-        ctx, ParallelForWithScratch<T>(
-                 ctx, rows, rows * cols, row_cost, 2 * cols,
-                 [&](int64_t first, int64_t last, T* scratch) {
-                   T* const exps = scratch;
-                   T* const terms = scratch + cols;
-                   for (int64_t r = first; r < last; ++r) {
-                     T* const shifted = grad_out + r * cols;
-                     const T log_sum = ShiftAndLogSumExp(x, r, cols, shifted, exps);
-                     for (int64_t c = 0; c < cols; ++c) {
-                       terms[c] = static_cast<T>(y.at(r, c) * static_cast<T>(log_sum - shifted[c]));
-                     }
-                     loss_out[r] = SumInPacketOrder(terms, cols);
-                     const T sum = SumInPacketOrder(exps, cols);
-                     for (int64_t c = 0; c < cols; ++c) {
-                       shifted[c] = static_cast<T>(static_cast<T>(exps[c] / sum) - y.at(r, c));
-                     }
-                   }
-                 }));
+    OP_REQUIRES_OK(ctx, ParallelForWithScratch<T>(ctx, rows, rows * cols, row_cost, 2 * cols,
+                                                  [&](int64_t first, int64_t last, T* scratch) {
+                                                    for (int64_t r = first; r < last; ++r) {
+                                                      DenseRow(x, y, r, rows, cols,
+                                                               grad_out + r * cols, loss_out + r,
+                                                               scratch);
+                                                    }
+                                                  }));
   }
 };
 
@@ -216,21 +333,14 @@ class SparseSoftmaxCrossEntropyOp : public OpKernel {
     T* const grad_out = backprop->base<T>();
     const Eigen::TensorOpCost row_cost(cols * sizeof(T), cols * sizeof(T), cols * 25.0);
     // Per block: exp(shifted) of one row.
-    OP_REQUIRES_OK(
-        ctx, ParallelForWithScratch<T>(
-                 ctx, rows, rows * cols, row_cost, cols, [&](int64_t first, int64_t last, T* exps) {
-                   for (int64_t r = first; r < last; ++r) {
-                     T* const shifted = grad_out + r * cols;
-                     const T log_sum = ShiftAndLogSumExp(x, r, cols, shifted, exps);
-                     const int64_t target = static_cast<int64_t>(label[r]);
-                     loss_out[r] = static_cast<T>(log_sum - shifted[target]);
-                     const T sum = SumInPacketOrder(exps, cols);
-                     for (int64_t c = 0; c < cols; ++c) {
-                       shifted[c] = static_cast<T>(exps[c] / sum);
-                     }
-                     shifted[target] = static_cast<T>(shifted[target] - T(1));
-                   }
-                 }));
+    OP_REQUIRES_OK(ctx, ParallelForWithScratch<T>(ctx, rows, rows * cols, row_cost, cols,
+                                                  [&](int64_t first, int64_t last, T* exps) {
+                                                    for (int64_t r = first; r < last; ++r) {
+                                                      SparseRow(x, static_cast<int64_t>(label[r]),
+                                                                r, rows, cols, grad_out + r * cols,
+                                                                loss_out + r, exps);
+                                                    }
+                                                  }));
   }
 };
 
