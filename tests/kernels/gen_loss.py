@@ -8,9 +8,10 @@ Sluice follows TensorFlow's steps and per-step rounding, adds in the order of Ei
 reductions and takes TensorFlow's exp and log (numerics/), each element in the form
 (vector or scalar tail) TensorFlow's evaluation gives it. double keeps a tolerance
 (|got - want| <= 1e-14 + 1e-13 * |want|): its exp is Eigen 3.4's, which differs from
-TensorFlow's newer Eigen in the last bit. TensorFlow evaluates the dense backprop in
-cache-sized tiles; for tensors larger than one tile the scalar-tail elements may differ
-(not covered here).
+TensorFlow's newer Eigen in the last bit. TensorFlow evaluates the dense backprop in tiles
+of 4507 elements (xent_f32_many_rows spans two); larger float cases, checked exact when this
+was written but left out for the fixture's size: [257, 333], [300, 301] with [301] labels,
+[3, 9001] (rows split into tiles and summed as a tree), [600, 13], sparse [257, 333].
 Error cases record TensorFlow's code; error_substr must appear in Sluice's message.
 """
 import os
@@ -65,8 +66,8 @@ for tag, dt, rtol, atol in TYPES:
   w.add("xent_%s_labels_col_bcast" % tag, xent, [logits((5, 6), dt), probs((5, 1), dt)],
         **tol)
 w.add("xent_f32_large", xent, [logits((10, 257), np.float32), probs((10, 257), np.float32)])
-w.add("xent_f32_many_rows", xent, [logits((100, 37), np.float32, 10.0),
-                                   probs((100, 37), np.float32)])
+w.add("xent_f32_many_rows", xent, [logits((150, 37), np.float32, 10.0),
+                                   probs((150, 37), np.float32)])
 w.add("xent_f64_large", xent, [logits((4, 263), np.float64), probs((4, 263), np.float64)],
       rtol=1e-13, atol=1e-14)
 w.add("xent_f32_logits_row_bcast", xent, [logits((1, 6), np.float32), probs((4, 6), np.float32)])
@@ -152,8 +153,8 @@ NONFINITE = np.array([[1, np.nan, 2, 0], [1, 2, np.inf, 0], [np.nan, np.nan, 1, 
 w.add("in_top_k_v2_nonfinite", in_top_k_v2,
       [NONFINITE, np.array([1, 2, 2, 2, 0], np.int32), np.array(2, np.int32)])
 w.add("in_top_k_nonfinite_k4", in_top_k(4), [NONFINITE, np.array([1, 2, 2, 2, 0], np.int64)])
-RP = rng.integers(0, 20, (100, 30)).astype(np.float32)  # many ties
-RT = rng.integers(0, 30, 100).astype(np.int32)
+RP = rng.integers(0, 20, (60, 30)).astype(np.float32)  # many ties
+RT = rng.integers(0, 30, 60).astype(np.int32)
 for k in (1, 5, 25):
   w.add("in_top_k_v2_random_k%d" % k, in_top_k_v2, [RP, RT, np.array(k, np.int32)])
 w.add("in_top_k_v2_empty", in_top_k_v2,

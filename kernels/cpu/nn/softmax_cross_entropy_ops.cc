@@ -13,10 +13,9 @@
 // TensorFlow's (numerics/exp_float.h, log_float.h; in float for half and bfloat16, rounded,
 // and their packets fold lanes in float), each in the form TensorFlow's evaluation gives the
 // element: inside the row sums, the vector form but for each row's (or tree leaf's) last
-// classes % 8; in backprop, the vector form but for the tensor's last total % 8; the dense
-// log(sum) the vector form but for the last batch % 8 rows, the sparse one std::log.
-// (TensorFlow evaluates the dense backprop in cache-sized tiles; the tail rule above is that
-// of a tensor held in one tile.)
+// classes % 8; in the sparse backprop, the vector form but for the tensor's last total % 8,
+// in the dense one the same per tile of TensorFlow's tiled evaluation (DenseBackpropExp); the
+// dense log(sum) the vector form but for the last batch % 8 rows, the sparse one std::log.
 //
 // The dense labels broadcast against the logits (numpy rules); the broadcast shape must be a
 // matrix. Sparse labels must lie in [0, classes): TensorFlow's CPU kernel rejects the others.
@@ -134,6 +133,34 @@ void Exp(const T* shifted, T* exps, int64_t n, int64_t flat, int64_t total) {
   }
 }
 
+// exps[0, cols) = exp(shifted[0, cols)) for row r of the dense backprop [rows, cols], as
+// TensorFlow's tiled evaluation of that expression gives them: its cost model makes tiles of
+// kDenseTile elements, ceil(kDenseTile / cols) whole rows when a row fits (the last tile
+// holding what remains), else pieces of kDenseTile of one row; each tile takes the scalar
+// form for its last size % 8 elements (measured on TensorFlow 2.21; float only, other types
+// as Exp over the whole tensor).
+constexpr int64_t kDenseTile = 4507;
+
+template <typename T>
+void DenseBackpropExp(const T* shifted, T* exps, int64_t r, int64_t rows, int64_t cols) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (cols == 0) return;
+    if (cols > kDenseTile) {
+      for (int64_t begin = 0; begin < cols; begin += kDenseTile) {
+        const int64_t n = std::min(kDenseTile, cols - begin);
+        numerics::ExpFloat(shifted + begin, exps + begin, n, 0, n);
+      }
+      return;
+    }
+    const int64_t tile_rows = (kDenseTile + cols - 1) / cols;
+    const int64_t tile_first = r / tile_rows * tile_rows;
+    const int64_t tile_size = (std::min(tile_first + tile_rows, rows) - tile_first) * cols;
+    numerics::ExpFloat(shifted, exps, cols, (r - tile_first) * cols, tile_size);
+  } else {
+    Exp(shifted, exps, cols, r * cols, rows * cols);
+  }
+}
+
 // sum(exp(shifted[0, n))) of a row at flat index `first`, as TensorFlow's reduction takes
 // the exps: each leaf a tensor of its own (its last count % 8 in the scalar form).
 template <typename T>
@@ -193,7 +220,7 @@ void DenseRow(const BroadcastMatrix<T>& x, const BroadcastMatrix<T>& y, int64_t 
     terms[c] = static_cast<T>(y.at(r, c) * static_cast<T>(log_sum - grad[c]));
   }
   *loss = SumInTfOrder(terms, r * cols, cols);
-  Exp(grad, exps, cols, r * cols, rows * cols);
+  DenseBackpropExp(grad, exps, r, rows, cols);
   for (int64_t c = 0; c < cols; ++c) {
     grad[c] = static_cast<T>(static_cast<T>(exps[c] / sum) - y.at(r, c));
   }
