@@ -2,8 +2,8 @@
 // images[b, r * stride_rows - pad_top + i * rate_rows, c * stride_cols - pad_left +
 // j * rate_cols, d], or zero where that lies in the padding. Elements only move, so the
 // kernel is written once per element size (every number type TensorFlow registers).
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -53,10 +53,9 @@ void ExtractRows(const PatchGeometry& g, const U* in, U* out, int64_t first, int
         for (int64_t j = 0; j < g.ksize_cols; ++j, o += g.depth) {
           const int64_t x = c * g.stride_cols - g.pad_left + j * g.rate_cols;
           if (y < 0 || y >= g.in_rows || x < 0 || x >= g.in_cols) {
-            std::memset(static_cast<void*>(o), 0, g.depth * sizeof(U));
+            std::fill_n(o, g.depth, U{});  // zero bits: 0 of every number type
           } else {
-            std::memcpy(static_cast<void*>(o), image + (y * g.in_cols + x) * g.depth,
-                        g.depth * sizeof(U));
+            std::copy_n(image + (y * g.in_cols + x) * g.depth, g.depth, o);
           }
         }
       }
