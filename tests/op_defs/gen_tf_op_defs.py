@@ -120,6 +120,11 @@ OPS = [
     "RaggedTensorToTensor",
     # Parsing strings.
     "DecodeRaw", "DecodeCSV",
+    # Training losses and metrics; detection and image ops (crops, NMS forms, patches, color).
+    "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "InTopK", "InTopKV2",
+    "CropAndResize", "CombinedNonMaxSuppression", "NonMaxSuppression", "NonMaxSuppressionV2",
+    "NonMaxSuppressionWithOverlaps", "ExtractImagePatches", "Dilation2D", "MaxPoolWithArgmax",
+    "RGBToHSV", "HSVToRGB", "AdjustContrastv2", "AdjustSaturation", "AdjustHue",
 ]
 
 
