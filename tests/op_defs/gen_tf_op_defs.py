@@ -88,6 +88,11 @@ OPS = [
     # TF1 summaries for TensorBoard.
     "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
+    # Trigonometric, bitwise and special math functions.
+    "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Atan2",
+    "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
+    "PopulationCount", "Mod", "ApproximateEqual", "Xlogy", "Xdivy", "Xlog1py", "MulNoNan",
+    "NextAfter",
 ]
 
 

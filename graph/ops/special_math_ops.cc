@@ -1,0 +1,81 @@
+// Special and safe elementwise math: Mod, ApproximateEqual, MulNoNan, Xlogy, Xdivy, Xlog1py
+// and NextAfter. Each accepts exactly the dtypes TensorFlow lists for it.
+#include "absl/status/status.h"
+#include "graph/op/op_registry.h"
+#include "graph/shape/common_shape_fns.h"
+
+namespace sluice {
+namespace {
+
+using shape_inference::BroadcastBinaryOpShapeFn;
+using shape_inference::InferenceContext;
+using shape_inference::ShapeHandle;
+using shape_inference::UnchangedShape;
+
+// x and y must have compatible shapes; the output has x's (TensorFlow's choice: the merge
+// only checks, it does not refine the output).
+absl::Status SameShapeAsXFn(InferenceContext* c) {
+  ShapeHandle merged;
+  absl::Status status = c->Merge(c->input(0), c->input(1), &merged);
+  if (!status.ok()) return status;
+  return UnchangedShape(c);
+}
+
+constexpr char kFloatOrComplexTypes[] = "T: {half, bfloat16, float, double, complex64, complex128}";
+
+}  // namespace
+
+// Mod's name before TruncateMod: the remainder of truncated division (C's % and fmod). half
+// is listed twice, as TensorFlow's OpDef lists it (float16 and half).
+REGISTER_OP("Mod")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {int32, int64, half, half, bfloat16, float, double}")
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("ApproximateEqual")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: bool")
+    .SetIsCommutative()
+    .Attr("T: numbertype")
+    .Attr("tolerance: float = 0.00001")
+    .SetShapeFn(SameShapeAsXFn);
+
+REGISTER_OP("MulNoNan")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr("T: {bfloat16, half, float, double, complex64, complex128}")
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Xlogy")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexTypes)
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Xdivy")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexTypes)
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Xlog1py")
+    .Input("x: T")
+    .Input("y: T")
+    .Output("z: T")
+    .Attr(kFloatOrComplexTypes)
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("NextAfter")
+    .Attr("T: {double, float} = DT_FLOAT")
+    .Input("x1: T")
+    .Input("x2: T")
+    .Output("output: T")
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+}  // namespace sluice

@@ -1,0 +1,32 @@
+#include "graph/ops/ops_test_util.h"
+#include "gtest/gtest.h"
+
+namespace sluice {
+namespace ops_test {
+namespace {
+
+TEST(SpecialMathOpsShapeTest, BinaryBroadcast) {
+  for (const char* op : {"Mod", "MulNoNan", "Xlogy", "Xdivy", "Xlog1py"}) {
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,1,3];[4,1]"), "[2,4,3]") << op;
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,3];[]"), "[2,3]") << op;
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "?;[3]"), "?") << op;
+  }
+  EXPECT_EQ(Infer("NextAfter", "T=DT_DOUBLE", "[5,1];[1,2]"), "[5,2]");
+  EXPECT_EQ(Infer("NextAfter", "", "[3];[]"), "[3]");
+  EXPECT_THAT(Infer("Mod", "T=DT_INT32", "[2];[3]"),
+              IsInvalidArgument("Dimensions must be equal, but are 2 and 3"));
+}
+
+TEST(SpecialMathOpsShapeTest, ApproximateEqualNeedsOneShape) {
+  EXPECT_EQ(Infer("ApproximateEqual", "T=DT_FLOAT", "[2,3];[2,3]"), "[2,3]");
+  EXPECT_EQ(Infer("ApproximateEqual", "T=DT_FLOAT", "[?,3];[2,?]"), "[?,3]");
+  EXPECT_EQ(Infer("ApproximateEqual", "T=DT_DOUBLE", "?;[4]"), "?");
+  EXPECT_THAT(Infer("ApproximateEqual", "T=DT_FLOAT", "[2,3];[3]"),
+              IsInvalidArgument("Shapes must be equal rank, but are 2 and 1"));
+  EXPECT_THAT(Infer("ApproximateEqual", "T=DT_FLOAT", "[2,3];[2,4]"),
+              IsInvalidArgument("Dimension 1 in both shapes must be equal, but are 3 and 4"));
+}
+
+}  // namespace
+}  // namespace ops_test
+}  // namespace sluice

@@ -1,0 +1,195 @@
+// BinaryOp functors (binary_op.h) of the bitwise, angle and "safe" math ops, with TensorFlow
+// 2.21's semantics:
+//  - Atan2(y, x) is the C library's atan2, through float for half and bfloat16, and for float
+//    and double TensorFlow's vector form below a tensor's tail (numerics/trig_float.h);
+//  - LeftShift and RightShift clamp the shift to [0, bits - 1] (a negative shift is 0, a
+//    shift past the width the width less one); LeftShift shifts the unsigned bits, RightShift
+//    is arithmetic for signed types;
+//  - Mod is the remainder of truncated division (C's % and fmod);
+//  - MulNoNan is 0 where y is 0 (even for an infinite or NaN x), x * y elsewhere;
+//  - Xlogy, Xdivy and Xlog1py are 0 where x is 0 (even for a y that would give NaN), else
+//    x * log(y), x / y, x * log1p(y);
+//  - NextAfter is the C library's nextafter.
+#ifndef SLUICE_KERNELS_CPU_CWISE_MATH_FUNCTORS_H_
+#define SLUICE_KERNELS_CPU_CWISE_MATH_FUNCTORS_H_
+
+#include <climits>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/cpu/cwise/binary_op.h"
+#include "kernels/cpu/cwise/cwise_functors.h"
+#include "numerics/log_float.h"
+#include "numerics/trig_float.h"
+
+namespace sluice {
+namespace cwise {
+
+// The C library's atan2, through float for half and bfloat16: TensorFlow's scalar form, all
+// of half and bfloat16 Atan2 and the tail of float and double (packet_tail_binary_op.h).
+template <typename T>
+struct Atan2ScalarFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 40;
+  static T Apply(T y, T x) {
+    using M = MathType<T>;
+    return static_cast<T>(std::atan2(static_cast<M>(y), static_cast<M>(x)));
+  }
+};
+// Float and double: TensorFlow's vector form (numerics/trig_float.h).
+template <typename T>
+struct Atan2PacketFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 40;
+  static T Apply(T y, T x) {
+    if constexpr (std::is_same_v<T, float>) {
+      return numerics::Atan2FloatPacketForm(y, x);
+    } else {
+      return numerics::Atan2DoublePacketForm(y, x);
+    }
+  }
+};
+
+template <typename T>
+struct BitwiseAndFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) { return static_cast<T>(a & b); }
+};
+template <typename T>
+struct BitwiseOrFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) { return static_cast<T>(a | b); }
+};
+template <typename T>
+struct BitwiseXorFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) { return static_cast<T>(a ^ b); }
+};
+
+// The shift TensorFlow applies for `b`: b clamped to [0, bits of T - 1].
+template <typename T>
+inline int ClampedShift(T b) {
+  constexpr int kMax = static_cast<int>(sizeof(T) * CHAR_BIT) - 1;
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) return 0;
+  }
+  return b > static_cast<T>(kMax) ? kMax : static_cast<int>(b);
+}
+
+template <typename T>
+struct LeftShiftFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) {
+    using U = std::make_unsigned_t<T>;
+    // Widened so that the shift of a promoted narrow type cannot overflow an int.
+    return static_cast<T>(
+        static_cast<U>(static_cast<uint64_t>(static_cast<U>(a)) << ClampedShift(b)));
+  }
+};
+
+template <typename T>
+struct RightShiftFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) { return static_cast<T>(a >> ClampedShift(b)); }
+};
+
+// Mod by a zero integer divisor gives 0 here; its kernel reports that case as TensorFlow does
+// (math_binary_ops.cc).
+template <typename T>
+struct ModFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 8;
+  static T Apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+      return b == T(0) ? T(0) : TruncModInt(a, b);
+    } else {
+      return std::fmod(a, b);
+    }
+  }
+};
+
+// Complex products as TensorFlow's vectorised complex multiply forms them (no C99 recovery
+// of infinities from NaN parts).
+template <typename T>
+inline T Product(T a, T b) {
+  if constexpr (kIsComplex<T>) {
+    return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+struct MulNoNanFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) { return b == T(0) ? T(0) : Product(a, b); }
+};
+
+// log(y) and log1p(y) as TensorFlow's vectorised Xlogy and Xlog1py take them: for float, half
+// and bfloat16 its vector log in float (numerics/log_float.h, rounded to the type), else the
+// C library's.
+template <typename T>
+inline T LogForXlogy(T y) {
+  if constexpr (kIsFloat<T> && !std::is_same_v<T, double>) {
+    const float v = static_cast<float>(y);
+    float r;
+    numerics::LogFloat(&v, &r, 1, 0, numerics::kLogFloatPacket);
+    return static_cast<T>(r);
+  } else {
+    return std::log(y);
+  }
+}
+template <typename T>
+inline T Log1pForXlog1py(T y) {
+  if constexpr (kIsFloat<T> && !std::is_same_v<T, double>) {
+    const float v = static_cast<float>(y);
+    float r;
+    numerics::Log1pFloat(&v, &r, 1, 0, numerics::kLogFloatPacket);
+    return static_cast<T>(r);
+  } else if constexpr (kIsComplex<T>) {
+    return std::log(T(1) + y);
+  } else {
+    return std::log1p(y);
+  }
+}
+
+// The vector forms (TensorFlow's packets): x itself where x is zero (so -0 stays -0).
+template <typename T>
+struct XlogyFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 30;
+  static T Apply(T x, T y) { return x == T(0) ? x : Product(x, LogForXlogy(y)); }
+};
+template <typename T>
+struct Xlog1pyFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 30;
+  static T Apply(T x, T y) { return x == T(0) ? x : Product(x, Log1pForXlog1py(y)); }
+};
+template <typename T>
+struct XdivyFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 8;
+  static T Apply(T x, T y) { return x == T(0) ? x : T(x / y); }
+};
+
+// The scalar forms, for a tensor's tail: +0 where x is zero, the C library's log and log1p
+// (in float for half and bfloat16).
+template <typename T>
+struct XlogyTail {
+  static T Apply(T x, T y) {
+    using M = MathType<T>;
+    return x == T(0) ? T(0) : T(x * static_cast<T>(std::log(static_cast<M>(y))));
+  }
+};
+template <typename T>
+struct Xlog1pyTail {
+  static T Apply(T x, T y) {
+    using M = MathType<T>;
+    return x == T(0) ? T(0) : T(x * static_cast<T>(std::log1p(static_cast<M>(y))));
+  }
+};
+template <typename T>
+struct XdivyTail {
+  static T Apply(T x, T y) { return x == T(0) ? T(0) : T(x / y); }
+};
+
+template <typename T>
+struct NextAfterFunctor : CwiseFunctor<T> {
+  static T Apply(T a, T b) { return std::nextafter(a, b); }
+};
+
+}  // namespace cwise
+}  // namespace sluice
+
+#endif  // SLUICE_KERNELS_CPU_CWISE_MATH_FUNCTORS_H_
