@@ -1,5 +1,6 @@
-// Special and safe elementwise math: Mod, ApproximateEqual, MulNoNan, Xlogy, Xdivy, Xlog1py
-// and NextAfter. Each accepts exactly the dtypes TensorFlow lists for it.
+// Special and safe elementwise math: Mod, ApproximateEqual, MulNoNan, Xlogy, Xdivy, Xlog1py,
+// NextAfter, and the special functions of one real tensor (Lgamma, Digamma, Erfinv, Ndtri,
+// BesselI0e, BesselI1e). Each accepts exactly the dtypes TensorFlow lists for it.
 #include "absl/status/status.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
@@ -21,6 +22,7 @@ absl::Status SameShapeAsXFn(InferenceContext* c) {
   return UnchangedShape(c);
 }
 
+constexpr char kRealFloatTypes[] = "T: {bfloat16, half, float, double}";
 constexpr char kFloatOrComplexTypes[] = "T: {half, bfloat16, float, double, complex64, complex128}";
 
 }  // namespace
@@ -77,5 +79,29 @@ REGISTER_OP("NextAfter")
     .Input("x2: T")
     .Output("output: T")
     .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Lgamma").Input("x: T").Output("y: T").Attr(kRealFloatTypes).SetShapeFn(UnchangedShape);
+
+REGISTER_OP("Digamma")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kRealFloatTypes)
+    .SetShapeFn(UnchangedShape);
+
+REGISTER_OP("Erfinv").Input("x: T").Output("y: T").Attr(kRealFloatTypes).SetShapeFn(UnchangedShape);
+
+REGISTER_OP("Ndtri").Input("x: T").Output("y: T").Attr(kRealFloatTypes).SetShapeFn(UnchangedShape);
+
+REGISTER_OP("BesselI0e")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kRealFloatTypes)
+    .SetShapeFn(UnchangedShape);
+
+REGISTER_OP("BesselI1e")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr(kRealFloatTypes)
+    .SetShapeFn(UnchangedShape);
 
 }  // namespace sluice

@@ -27,6 +27,15 @@ TEST(SpecialMathOpsShapeTest, ApproximateEqualNeedsOneShape) {
               IsInvalidArgument("Dimension 1 in both shapes must be equal, but are 3 and 4"));
 }
 
+TEST(SpecialMathOpsShapeTest, SpecialFunctionsKeepShape) {
+  for (const char* op : {"Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e"}) {
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,?,3]"), "[2,?,3]") << op;
+    EXPECT_EQ(Infer(op, "T=DT_DOUBLE", "?"), "?") << op;
+  }
+  EXPECT_EQ(Infer("Lgamma", "T=DT_HALF", "[]"), "[]");
+  EXPECT_EQ(Infer("BesselI1e", "T=DT_BFLOAT16", "[0,4]"), "[0,4]");
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -3,7 +3,7 @@ TensorFlow.
 
 Ops: Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Atan2; BitwiseAnd, BitwiseOr,
 BitwiseXor, Invert, LeftShift, RightShift, PopulationCount; Mod, ApproximateEqual; MulNoNan,
-Xlogy, Xdivy, Xlog1py, NextAfter.
+Xlogy, Xdivy, Xlog1py, NextAfter; Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e.
 
 Run from anywhere: python3 tests/kernels/gen_math.py (TensorFlow 2.x, numpy). Seeds fixed.
 
@@ -22,6 +22,13 @@ unless listed here.
     Xlog1py (TensorFlow's vector log in packets of 4, Sluice the C library's log): rtol 4e-16.
     Complex Xlogy and Xlog1py (TensorFlow's vectorised complex log against std::log):
     complex64 rtol 1e-6, complex128 rtol 1e-15.
+  - Lgamma, Digamma: exact (the C library's lgamma and Eigen's Cephes digamma, one scalar form
+    in both). Double and half BesselI0e and BesselI1e: exact.
+  - Float BesselI0e, BesselI1e: rtol 2.4e-7 (2 ulps); float Ndtri and Erfinv: rtol 6e-7
+    (5 ulps). TensorFlow's newer Eigen evaluates these in packets of 8 with its own vector
+    exp, log and reciprocal square root and the scalar form for the tail; Sluice uses Eigen
+    3.4's packets of 4 and its Cephes exp and log. Double Ndtri and Erfinv: exact (scalar in
+    both). TensorFlow's ndtri is NaN outside [0, 1] (Erfinv outside [-1, 1]); so is Sluice's.
 """
 import os
 import sys
@@ -220,5 +227,38 @@ for dt in (np.float32, np.float64):
   w.add("nextafter_%s" % dname(dt), lambda a, b: raw.NextAfter(x1=a, x2=b), [x1, x2])
   w.add("nextafter_%s_bcast" % dname(dt), lambda a, b: raw.NextAfter(x1=a, x2=b),
         [rng.uniform(-3, 3, (3, 1)).astype(dt), np.array([-np.inf, np.inf], dt)])
+
+# Special functions of one real tensor: op -> (dtypes, special values, random range).
+SPECIAL_FNS = {
+    "Lgamma": ([np.float16, np.float32, np.float64],
+               [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 2.0, -1.0, -2.5, 0.5, -0.5, 1e-3, 1e30,
+                171.5, 3.0], (-6.0, 40.0)),
+    "Digamma": ([np.float16, np.float32, np.float64],
+                [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, 2.0, -1.0, -2.5, 0.5, -0.5, 1e-3, 1e30,
+                 1e-30, 3.0], (-6.0, 40.0)),
+    "Erfinv": ([np.float32, np.float64],
+               [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 0.999, -0.9999, 1.5,
+                1e-7, -2.0, 0.25], (-1.0, 1.0)),
+    "Ndtri": ([np.float32, np.float64],
+              [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, 0.999, 1e-7, 1e-30, 0.9999999,
+               1.5, 0.135, 0.25], (0.0, 1.0)),
+    "BesselI0e": ([np.float16, np.float32, np.float64],
+                  [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 8.0, -8.0, 30.0, 1e4, 1e-4,
+                   7.99, 8.01, 0.5], (-40.0, 40.0)),
+    "BesselI1e": ([np.float16, np.float32, np.float64],
+                  [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 8.0, -8.0, 30.0, 1e4, 1e-4,
+                   7.99, 8.01, 0.5], (-40.0, 40.0)),
+}
+SPECIAL_RTOL = {("Ndtri", np.float32): 6e-7, ("Erfinv", np.float32): 6e-7,
+                ("BesselI0e", np.float32): 2.4e-7, ("BesselI1e", np.float32): 2.4e-7}
+for op, (dtypes, special, (lo, hi)) in SPECIAL_FNS.items():
+  for dt in dtypes:
+    r = SPECIAL_RTOL.get((op, dt), 0.0)
+    n = "%s_%s" % (op.lower(), dname(dt))
+    values = np.concatenate([np.array(special), rng.uniform(lo, hi, 46)]).astype(dt)
+    w.add(n + "_mixed", unary(op), [values], rtol=r)
+    w.add(n + "_long", unary(op), [rng.uniform(lo, hi, 203).astype(dt)], rtol=r)
+  w.add(op.lower() + "_f32_empty", unary(op), [np.zeros((0, 2), np.float32)])
+  w.add(op.lower() + "_f64_scalar", unary(op), [np.float64(0.375)])
 
 w.write()

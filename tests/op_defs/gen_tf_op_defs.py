@@ -92,7 +92,7 @@ OPS = [
     "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Atan2",
     "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
     "PopulationCount", "Mod", "ApproximateEqual", "Xlogy", "Xdivy", "Xlog1py", "MulNoNan",
-    "NextAfter",
+    "NextAfter", "Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e",
 ]
 
 
