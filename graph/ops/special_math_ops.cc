@@ -22,6 +22,34 @@ absl::Status SameShapeAsXFn(InferenceContext* c) {
   return UnchangedShape(c);
 }
 
+// Betainc's a, b and x are each a scalar or of one common shape, which the output takes (the
+// first input's when all are scalars). An input of unknown rank may be either.
+absl::Status BetaincShapeFn(InferenceContext* c) {
+  constexpr int kInputs = 3;
+  ShapeHandle output = c->UnknownShape();
+  ShapeHandle some_non_scalar;
+  int scalars = 0;
+  for (int i = 0; i < kInputs; ++i) {
+    const ShapeHandle in = c->input(i);
+    if (!InferenceContext::RankKnown(in)) {
+      some_non_scalar = in;
+    } else if (InferenceContext::Rank(in) == 0) {
+      ++scalars;
+    } else {
+      absl::Status status = c->Merge(output, in, &output);
+      if (!status.ok()) return status;
+      some_non_scalar = output;
+    }
+  }
+  if (scalars == kInputs - 1) {
+    output = some_non_scalar;
+  } else if (scalars == kInputs) {
+    output = c->input(0);
+  }
+  c->set_output(0, output);
+  return absl::OkStatus();
+}
+
 constexpr char kRealFloatTypes[] = "T: {bfloat16, half, float, double}";
 constexpr char kFloatOrComplexTypes[] = "T: {half, bfloat16, float, double, complex64, complex128}";
 
@@ -103,5 +131,41 @@ REGISTER_OP("BesselI1e")
     .Output("y: T")
     .Attr(kRealFloatTypes)
     .SetShapeFn(UnchangedShape);
+
+REGISTER_OP("Igamma")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr(kRealFloatTypes)
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Igammac")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr(kRealFloatTypes)
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Zeta")
+    .Input("x: T")
+    .Input("q: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Polygamma")
+    .Input("a: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(BroadcastBinaryOpShapeFn);
+
+REGISTER_OP("Betainc")
+    .Input("a: T")
+    .Input("b: T")
+    .Input("x: T")
+    .Output("z: T")
+    .Attr("T: {float, double}")
+    .SetShapeFn(BetaincShapeFn);
 
 }  // namespace sluice

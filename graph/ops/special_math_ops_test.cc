@@ -6,7 +6,8 @@ namespace ops_test {
 namespace {
 
 TEST(SpecialMathOpsShapeTest, BinaryBroadcast) {
-  for (const char* op : {"Mod", "MulNoNan", "Xlogy", "Xdivy", "Xlog1py"}) {
+  for (const char* op :
+       {"Mod", "MulNoNan", "Xlogy", "Xdivy", "Xlog1py", "Igamma", "Igammac", "Zeta", "Polygamma"}) {
     EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,1,3];[4,1]"), "[2,4,3]") << op;
     EXPECT_EQ(Infer(op, "T=DT_FLOAT", "[2,3];[]"), "[2,3]") << op;
     EXPECT_EQ(Infer(op, "T=DT_FLOAT", "?;[3]"), "?") << op;
@@ -34,6 +35,18 @@ TEST(SpecialMathOpsShapeTest, SpecialFunctionsKeepShape) {
   }
   EXPECT_EQ(Infer("Lgamma", "T=DT_HALF", "[]"), "[]");
   EXPECT_EQ(Infer("BesselI1e", "T=DT_BFLOAT16", "[0,4]"), "[0,4]");
+}
+
+TEST(SpecialMathOpsShapeTest, BetaincTakesTheNonScalarShape) {
+  EXPECT_EQ(Infer("Betainc", "T=DT_FLOAT", "[2,3];[2,3];[2,3]"), "[2,3]");
+  EXPECT_EQ(Infer("Betainc", "T=DT_FLOAT", "[];[2,3];[]"), "[2,3]");
+  EXPECT_EQ(Infer("Betainc", "T=DT_DOUBLE", "[];[];[]"), "[]");
+  EXPECT_EQ(Infer("Betainc", "T=DT_FLOAT", "[?,3];[2,?];[]"), "[2,3]");
+  EXPECT_EQ(Infer("Betainc", "T=DT_FLOAT", "?;[];[]"), "?");
+  EXPECT_EQ(Infer("Betainc", "T=DT_FLOAT", "?;[2];[]"), "[2]");
+  EXPECT_EQ(Infer("Betainc", "T=DT_FLOAT", "?;[2];[2]"), "[2]");
+  EXPECT_THAT(Infer("Betainc", "T=DT_FLOAT", "[2];[3];[]"),
+              IsInvalidArgument("Dimension 0 in both shapes must be equal, but are 2 and 3"));
 }
 
 }  // namespace

@@ -3,7 +3,8 @@ TensorFlow.
 
 Ops: Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Atan2; BitwiseAnd, BitwiseOr,
 BitwiseXor, Invert, LeftShift, RightShift, PopulationCount; Mod, ApproximateEqual; MulNoNan,
-Xlogy, Xdivy, Xlog1py, NextAfter; Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e.
+Xlogy, Xdivy, Xlog1py, NextAfter; Lgamma, Digamma, Erfinv, Ndtri, BesselI0e, BesselI1e; Igamma, Igammac, Zeta,
+Polygamma, Betainc.
 
 Run from anywhere: python3 tests/kernels/gen_math.py (TensorFlow 2.x, numpy). Seeds fixed.
 
@@ -260,5 +261,63 @@ for op, (dtypes, special, (lo, hi)) in SPECIAL_FNS.items():
     w.add(n + "_long", unary(op), [rng.uniform(lo, hi, 203).astype(dt)], rtol=r)
   w.add(op.lower() + "_f32_empty", unary(op), [np.zeros((0, 2), np.float32)])
   w.add(op.lower() + "_f64_scalar", unary(op), [np.float64(0.375)])
+
+# Igamma, Igammac, Zeta, Polygamma: (a or x, x or q) over their domains and edges.
+A_EDGE = [0.0, -1.0, 0.5, 1.0, 2.5, 10.0, 100.0, np.inf, np.nan, 1e-3, 3.0, 50.0]
+X_EDGE = [0.0, 1.0, 0.5, -1.0, 2.5, 12.0, 90.0, 5.0, 1.0, np.inf, np.nan, 0.0]
+ZETA_X = [1.0, 2.0, 0.5, 3.0, 4.5, 10.0, np.inf, np.nan, 2.0, 2.0, 1.5, 6.0]
+ZETA_Q = [1.0, 1.0, 1.0, -2.0, -2.5, 0.5, 1.0, 1.0, 0.0, np.inf, 1e3, 2.0]
+POLY_N = [0.0, 1.0, 2.0, 3.0, 1.5, -1.0, 4.0, np.nan, 1.0, 0.0, 2.0, 10.0]
+POLY_X = [1.0, 1.0, 0.5, 2.5, 1.0, 1.0, -1.5, 1.0, np.nan, -2.0, 0.0, 7.25]
+BINARY_SPECIAL = {
+    "Igamma": (("a", "x"), A_EDGE, X_EDGE, (0.01, 20.0), (0.0, 25.0)),
+    "Igammac": (("a", "x"), A_EDGE, X_EDGE, (0.01, 20.0), (0.0, 25.0)),
+    "Zeta": (("x", "q"), ZETA_X, ZETA_Q, (1.01, 12.0), (0.1, 10.0)),
+    "Polygamma": (("a", "x"), POLY_N, POLY_X, None, (-3.0, 10.0)),
+}
+BINARY_SPECIAL_RTOL = {}
+for op, (names, first, second, first_range, second_range) in BINARY_SPECIAL.items():
+  build = (lambda o, n: lambda p, q: getattr(raw, o)(**{n[0]: p, n[1]: q}))(op, names)
+  for dt in (np.float32, np.float64):
+    r = BINARY_SPECIAL_RTOL.get((op, dt), 0.0)
+    n = "%s_%s" % (op.lower(), dname(dt))
+    w.add(n + "_edges", build, [np.array(first, dt), np.array(second, dt)], rtol=r)
+    if first_range is None:
+      p = rng.integers(0, 6, (4, 13)).astype(dt)
+    else:
+      p = rng.uniform(*first_range, (4, 13)).astype(dt)
+    q = rng.uniform(*second_range, (4, 13)).astype(dt)
+    w.add(n + "_random", build, [p, q], rtol=r)
+    w.add(n + "_bcast", build, [p[:, :1], q[:1, :]], rtol=r)
+  w.add(op.lower() + "_f32_incompatible", build,
+        [np.ones((2,), np.float32), np.ones((3,), np.float32)])
+
+# Betainc(a, b, x): each a scalar or of one common shape.
+def betainc(a, b, x):
+  return raw.Betainc(a=a, b=b, x=x)
+
+
+for dt in (np.float32, np.float64):
+  d = dname(dt)
+  a = np.array([0.5, 1.0, 2.0, 10.0, 0.1, 5.0, -1.0, 0.0, np.nan, 1.0, 3.0, 200.0], dt)
+  b = np.array([0.5, 1.0, 3.0, 0.5, 0.1, 5.0, 1.0, 1.0, 1.0, np.inf, 2.0, 300.0], dt)
+  x = np.array([0.5, 0.3, 0.0, 1.0, 0.9, 0.5, 0.5, 0.5, 0.5, 0.5, 1.5, 0.4], dt)
+  w.add("betainc_%s_edges" % d, betainc, [a, b, x])
+  ra = rng.uniform(0.1, 20, (3, 11)).astype(dt)
+  rb = rng.uniform(0.1, 20, (3, 11)).astype(dt)
+  rx = rng.uniform(0, 1, (3, 11)).astype(dt)
+  w.add("betainc_%s_random" % d, betainc, [ra, rb, rx])
+  w.add("betainc_%s_scalar_a_b" % d, betainc, [np.array(2.5, dt), np.array(0.75, dt), rx])
+  w.add("betainc_%s_scalar_x" % d, betainc, [ra, rb, np.array(0.25, dt)])
+  w.add("betainc_%s_all_scalars" % d, betainc,
+        [np.array(2.0, dt), np.array(3.0, dt), np.array(0.4, dt)])
+w.add("betainc_f32_empty", betainc,
+      [np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32), np.array(0.5, np.float32)])
+w.add("betainc_f32_a_b_shapes", betainc,
+      [np.ones((2,), np.float32), np.ones((3,), np.float32), np.array(0.5, np.float32)])
+w.add("betainc_f32_a_x_shapes", betainc,
+      [np.ones((2,), np.float32), np.array(1.0, np.float32), np.ones((2, 1), np.float32)])
+w.add("betainc_f32_b_x_shapes", betainc,
+      [np.array(1.0, np.float32), np.ones((4,), np.float32), np.ones((2, 2), np.float32)])
 
 w.write()

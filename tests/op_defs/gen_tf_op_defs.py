@@ -92,7 +92,8 @@ OPS = [
     "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Atan2",
     "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
     "PopulationCount", "Mod", "ApproximateEqual", "Xlogy", "Xdivy", "Xlog1py", "MulNoNan",
-    "NextAfter", "Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e",
+    "NextAfter", "Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e", "Igamma",
+    "Igammac", "Zeta", "Polygamma", "Betainc",
 ]
 
 

@@ -1,6 +1,6 @@
 // Atan2, BitwiseAnd, BitwiseOr, BitwiseXor, LeftShift, RightShift, Mod, MulNoNan, Xlogy,
-// Xdivy, Xlog1py and NextAfter on the CPU, over BinaryOp (binary_op.h) with the functors of
-// math_functors.h. Dtypes are TensorFlow's CPU registrations.
+// Xdivy, Xlog1py, NextAfter, Igamma, Igammac, Zeta and Polygamma on the CPU, over BinaryOp
+// (binary_op.h) with the functors of math_functors.h. Dtypes are TensorFlow's CPU registrations.
 #include <cstdint>
 #include <type_traits>
 
@@ -104,6 +104,15 @@ SLUICE_CALL_COMPLEX_TYPES(REGISTER_COMPLEX_X_OPS)
 REGISTER_NEXT_AFTER(float)
 REGISTER_NEXT_AFTER(double)
 #undef REGISTER_NEXT_AFTER
+
+#define REGISTER_SPECIAL(T)                            \
+  SLUICE_REGISTER_BINARY("Igamma", IgammaFunctor, T)   \
+  SLUICE_REGISTER_BINARY("Igammac", IgammacFunctor, T) \
+  SLUICE_REGISTER_BINARY("Zeta", ZetaFunctor, T)       \
+  SLUICE_REGISTER_BINARY("Polygamma", PolygammaFunctor, T)
+REGISTER_SPECIAL(float)
+REGISTER_SPECIAL(double)
+#undef REGISTER_SPECIAL
 
 }  // namespace
 }  // namespace sluice

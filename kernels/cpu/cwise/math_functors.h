@@ -9,7 +9,9 @@
 //  - MulNoNan is 0 where y is 0 (even for an infinite or NaN x), x * y elsewhere;
 //  - Xlogy, Xdivy and Xlog1py are 0 where x is 0 (even for a y that would give NaN), else
 //    x * log(y), x / y, x * log1p(y);
-//  - NextAfter is the C library's nextafter.
+//  - NextAfter is the C library's nextafter;
+//  - Igamma, Igammac, Zeta and Polygamma are Eigen's scalar functions (Zeta with TensorFlow's
+//    newer edge cases).
 #ifndef SLUICE_KERNELS_CPU_CWISE_MATH_FUNCTORS_H_
 #define SLUICE_KERNELS_CPU_CWISE_MATH_FUNCTORS_H_
 
@@ -17,12 +19,14 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
 #include "numerics/log_float.h"
 #include "numerics/trig_float.h"
+#include "unsupported/Eigen/SpecialFunctions"
 
 namespace sluice {
 namespace cwise {
@@ -187,6 +191,65 @@ struct XdivyTail {
 template <typename T>
 struct NextAfterFunctor : CwiseFunctor<T> {
   static T Apply(T a, T b) { return std::nextafter(a, b); }
+};
+
+// Eigen's incomplete gamma, Hurwitz zeta and polygamma functions (the scalar forms
+// TensorFlow's kernels use: none has a vector form).
+template <typename T>
+struct IgammaFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 200;
+  static T Apply(T a, T x) { return Eigen::internal::scalar_igamma_op<T>()(a, x); }
+};
+template <typename T>
+struct IgammacFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 200;
+  static T Apply(T a, T x) { return Eigen::internal::scalar_igammac_op<T>()(a, x); }
+};
+// Hurwitz zeta as TensorFlow 2.21's newer Eigen computes it, on Eigen 3.4's, which differs in
+// two places: at a non-positive integer q it is +inf for an even x (including an x too large
+// for Eigen 3.4's test through long), NaN otherwise; and when the direct sum
+// q^-x + (q + 1)^-x + ... stops without converging on a last term that underflowed to zero,
+// the sum is the result (Eigen 3.4 goes on to its Euler-Maclaurin tail, which gives NaN there:
+// q = +inf, very large x).
+template <typename T>
+T TensorFlowZeta(T x, T q) {
+  if (x == T(1)) return std::numeric_limits<T>::infinity();
+  if (x < T(1)) return std::numeric_limits<T>::quiet_NaN();
+  if (q <= T(0) && q == std::floor(q)) {
+    return std::rint(T(0.5) * x) == T(0.5) * x ? std::numeric_limits<T>::infinity()
+                                               : std::numeric_limits<T>::quiet_NaN();
+  }
+  if (q > T(0)) {
+    // The direct sum, as both Eigens take it: 9 terms past q^-x (float), or more until
+    // q + i > 9 (double), stopping early once a term is below half an ulp of the sum.
+    const T half_ulp = std::numeric_limits<T>::epsilon() / 2;
+    T s = std::pow(q, -x);
+    T a = q;
+    T b = T(0);
+    bool converged = false;
+    for (int i = 0; i < 9 || (std::is_same_v<T, double> && a <= T(9));) {
+      ++i;
+      a += T(1);
+      b = std::pow(a, -x);
+      s += b;
+      if (std::abs(b / s) < half_ulp) {
+        converged = true;
+        break;
+      }
+    }
+    if (!converged && b == T(0)) return s;
+  }
+  return Eigen::internal::scalar_zeta_op<T>()(x, q);
+}
+template <typename T>
+struct ZetaFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 200;
+  static T Apply(T x, T q) { return TensorFlowZeta(x, q); }
+};
+template <typename T>
+struct PolygammaFunctor : CwiseFunctor<T> {
+  static constexpr int kCycles = 200;
+  static T Apply(T n, T x) { return Eigen::internal::scalar_polygamma_op<T>()(n, x); }
 };
 
 }  // namespace cwise
