@@ -24,6 +24,7 @@
 
 #include "kernels/cpu/cwise/binary_op.h"
 #include "kernels/cpu/cwise/cwise_functors.h"
+#include "kernels/cpu/unary/double_log_packets.h"
 #include "numerics/log_float.h"
 #include "numerics/trig_float.h"
 #include "unsupported/Eigen/SpecialFunctions"
@@ -123,8 +124,9 @@ struct MulNoNanFunctor : CwiseFunctor<T> {
 };
 
 // log(y) and log1p(y) as TensorFlow's vectorised Xlogy and Xlog1py take them: for float, half
-// and bfloat16 its vector log in float (numerics/log_float.h, rounded to the type), else the
-// C library's.
+// and bfloat16 its vector log in float (numerics/log_float.h, rounded to the type), for double
+// its double vector forms (kernels/cpu/unary/double_log_packets.h), for complex the standard
+// library's.
 template <typename T>
 inline T LogForXlogy(T y) {
   if constexpr (kIsFloat<T> && !std::is_same_v<T, double>) {
@@ -132,6 +134,8 @@ inline T LogForXlogy(T y) {
     float r;
     numerics::LogFloat(&v, &r, 1, 0, numerics::kLogFloatPacket);
     return static_cast<T>(r);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return unary::TensorFlowLogDouble(y);
   } else {
     return std::log(y);
   }
@@ -143,6 +147,8 @@ inline T Log1pForXlog1py(T y) {
     float r;
     numerics::Log1pFloat(&v, &r, 1, 0, numerics::kLogFloatPacket);
     return static_cast<T>(r);
+  } else if constexpr (std::is_same_v<T, double>) {
+    return unary::TensorFlowLog1pDouble(y);
   } else if constexpr (kIsComplex<T>) {
     return std::log(T(1) + y);
   } else {

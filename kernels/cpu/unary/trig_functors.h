@@ -2,11 +2,11 @@
 // inverses: Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh.
 //
 // TensorFlow 2.21's kernels use its Eigen's scalar functors. Where that Eigen has a vector form
-// (float Atan, Asin, Acos and Atanh, double Atan) the float and double elements are
-// numerics/trig_float.h's, which computes the same vector form and gives the C library's
-// function to a tensor's scalar tail. Every other element, as in TensorFlow, is the C
-// library's function: in float for half and bfloat16, rounded once to the type, and the
-// standard library's complex function for complex64 and complex128.
+// (float Atan, Asin, Acos and Atanh, double Atan and Atanh) the float and double elements are
+// numerics/trig_float.h's (double Atanh double_log_packets.h's), which compute the same vector
+// form and give the C library's function to a tensor's scalar tail. Every other element, as in
+// TensorFlow, is the C library's function: in float for half and bfloat16, rounded once to the
+// type, and the standard library's complex function for complex64 and complex128.
 #ifndef SLUICE_KERNELS_CPU_UNARY_TRIG_FUNCTORS_H_
 #define SLUICE_KERNELS_CPU_UNARY_TRIG_FUNCTORS_H_
 
@@ -14,6 +14,7 @@
 #include <complex>
 #include <type_traits>
 
+#include "kernels/cpu/unary/double_log_packets.h"
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/trig_float.h"
 #include "unsupported/Eigen/CXX11/Tensor"
@@ -88,7 +89,9 @@ using AsinFunctor = VectorOrStd<T, float, numerics::AsinFloat, StdAsin>;
 template <typename T>
 using AcosFunctor = VectorOrStd<T, float, numerics::AcosFloat, StdAcos>;
 template <typename T>
-using AtanhFunctor = VectorOrStd<T, float, numerics::AtanhFloat, StdAtanh>;
+using AtanhFunctor =
+    std::conditional_t<std::is_same_v<T, double>, VectorOrStd<T, double, AtanhDouble, StdAtanh>,
+                       VectorOrStd<T, float, numerics::AtanhFloat, StdAtanh>>;
 template <typename T>
 using AtanFunctor = std::conditional_t<std::is_same_v<T, double>,
                                        VectorOrStd<T, double, numerics::AtanDouble, StdAtan>,
