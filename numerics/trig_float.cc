@@ -99,8 +99,14 @@ __m128 VectorAcos(__m128 x_in) {
   const __m128 p = MulAdd(odd, abs_x, even);
   const __m128 root = _mm_sqrt_ps(_mm_sub_ps(Set(1.0f), abs_x));
   const __m128 result = _mm_mul_ps(root, p);
-  return Select(negative, _mm_sub_ps(Set(static_cast<float>(3.14159265358979323846)), result),
-                result);
+  // A NaN x gives |x| quieted, as TensorFlow's product of the root and the polynomial does (the
+  // compiler may swap a product's operands, so the NaN is picked here).
+  const __m128 is_nan = _mm_cmpunord_ps(x_in, x_in);
+  const __m128 quiet_abs = _mm_or_ps(abs_x, _mm_castsi128_ps(_mm_set1_epi32(0x00400000)));
+  return Select(
+      is_nan, quiet_abs,
+      Select(negative, _mm_sub_ps(Set(static_cast<float>(3.14159265358979323846)), result),
+             result));
 }
 
 __m128 VectorAtanh(__m128 x) {

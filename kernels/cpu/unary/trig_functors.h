@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/cpu/unary/double_log_packets.h"
@@ -30,7 +31,15 @@ inline constexpr int kTrigCycles = 40;
 template <typename T, typename Fn>
 struct ThroughFloat {
   static T Apply(T x) {
-    if constexpr (std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>) {
+    if constexpr (std::is_same_v<T, Eigen::half>) {
+      // A NaN keeps its sign and payload, quieted, as through TensorFlow's conversions (Eigen
+      // 3.4's float-to-half conversion would give its one canonical NaN).
+      if (Eigen::numext::isnan(x)) {
+        return Eigen::numext::bit_cast<Eigen::half>(
+            static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(x) | 0x0200u));
+      }
+      return static_cast<T>(Fn()(static_cast<float>(x)));
+    } else if constexpr (std::is_same_v<T, Eigen::bfloat16>) {
       return static_cast<T>(Fn()(static_cast<float>(x)));
     } else {
       return Fn()(x);
