@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "graph/core/types.h"
+#include "kernels/cpu/unary/ndtri_float.h"
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/rsqrt.h"
 #include "runtime/framework/op_kernel.h"
@@ -121,6 +122,25 @@ struct TensorFlowBesselFloat {
   }
 };
 
+// Float Ndtri and Erfinv: ndtri_float.h's, in TensorFlow's packets and tail.
+template <bool kErfinv>
+struct TensorFlowNdtriFloat {
+  using In = float;
+  using Out = float;
+  static constexpr int kCycles = 80;
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    if constexpr (kErfinv) {
+      NdtriFloatRange(
+          x.data(), y.data(), x.size(), [](float v) { return 0.5f * v + 0.5f; },
+          [](float r) { return r * static_cast<float>(M_SQRT1_2); });
+    } else {
+      NdtriFloatRange(
+          x.data(), y.data(), x.size(), [](float v) { return v; }, [](float r) { return r; });
+    }
+  }
+};
+
 }  // namespace unary
 }  // namespace sluice
 
@@ -161,9 +181,13 @@ using BesselI1eFunctor =
     std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowBesselFloat<true>,
                        EigenUnaryFunctor<T, ei::scalar_bessel_i1e_op<T>>>;
 template <typename T>
-using NdtriFunctor = EigenUnaryFunctor<T, unary::NdtriOp<T>>;
+using NdtriFunctor =
+    std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowNdtriFloat<false>,
+                       EigenUnaryFunctor<T, unary::NdtriOp<T>>>;
 template <typename T>
-using ErfinvFunctor = EigenUnaryFunctor<T, unary::ErfinvOp<T>>;
+using ErfinvFunctor =
+    std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowNdtriFloat<true>,
+                       EigenUnaryFunctor<T, unary::ErfinvOp<T>>>;
 
 #define REGISTER_GAMMA_BESSEL(T)                          \
   SLUICE_REGISTER_UNARY("Lgamma", LgammaFunctor, T)       \
