@@ -22,9 +22,12 @@ namespace unary {
 // TensorFlow's newer Eigen gives NaN for ndtri outside [0, 1] (its formula takes the log of a
 // negative number there); Eigen 3.4 gives -inf below 0 and +inf above 1. Each computes Eigen
 // 3.4's ndtri, then NaN where the argument is below 0 or above 1.
+// The NaN's sign is TensorFlow's: negative below 0, positive above 1.
 template <typename T>
 T NdtriInDomain(T p) {
-  return p < T(0) || p > T(1) ? std::numeric_limits<T>::quiet_NaN() : Eigen::numext::ndtri(p);
+  if (p < T(0)) return -std::numeric_limits<T>::quiet_NaN();
+  if (p > T(1)) return std::numeric_limits<T>::quiet_NaN();
+  return Eigen::numext::ndtri(p);
 }
 template <typename Packet>
 Packet PacketNdtriInDomain(const Packet& p) {
