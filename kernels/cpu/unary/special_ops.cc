@@ -171,24 +171,26 @@ namespace {
 
 namespace ei = Eigen::internal;
 
-// Half: Eigen's function of the value in float, rounded once, but a NaN keeps its sign and
-// payload (quieted), as through TensorFlow's conversions; Eigen 3.4's float-to-half conversion
-// would give its one canonical NaN.
-template <typename Op>
+// Half: Eigen's function of the value in float, rounded once, but a NaN keeps its payload
+// (quieted) as through TensorFlow's conversions, and its sign where TensorFlow's arithmetic
+// keeps it (the Bessel functions start from |x|, so theirs is positive); Eigen 3.4's
+// float-to-half conversion would give its one canonical NaN.
+template <typename Op, bool kNanSignCleared>
 struct HalfKeepingNaN {
   static Eigen::half Apply(Eigen::half x) {
     if (Eigen::numext::isnan(x)) {
-      return Eigen::numext::bit_cast<Eigen::half>(
-          static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(x) | 0x0200u));
+      uint16_t bits = static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(x) | 0x0200u);
+      if (kNanSignCleared) bits &= 0x7fffu;
+      return Eigen::numext::bit_cast<Eigen::half>(bits);
     }
     return Op()(x);
   }
 };
-template <typename T, typename Op>
-using EigenOrHalfKeepingNaN =
-    std::conditional_t<std::is_same_v<T, Eigen::half>,
-                       ScalarUnaryFunctor<T, T, HalfKeepingNaN<Op>, ei::functor_traits<Op>::Cost>,
-                       EigenUnaryFunctor<T, Op>>;
+template <typename T, typename Op, bool kNanSignCleared = false>
+using EigenOrHalfKeepingNaN = std::conditional_t<
+    std::is_same_v<T, Eigen::half>,
+    ScalarUnaryFunctor<T, T, HalfKeepingNaN<Op, kNanSignCleared>, ei::functor_traits<Op>::Cost>,
+    EigenUnaryFunctor<T, Op>>;
 
 template <typename T>
 using LgammaFunctor = EigenOrHalfKeepingNaN<T, ei::scalar_lgamma_op<T>>;
@@ -197,11 +199,11 @@ using DigammaFunctor = EigenOrHalfKeepingNaN<T, ei::scalar_digamma_op<T>>;
 template <typename T>
 using BesselI0eFunctor =
     std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowBesselFloat<false>,
-                       EigenOrHalfKeepingNaN<T, ei::scalar_bessel_i0e_op<T>>>;
+                       EigenOrHalfKeepingNaN<T, ei::scalar_bessel_i0e_op<T>, true>>;
 template <typename T>
 using BesselI1eFunctor =
     std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowBesselFloat<true>,
-                       EigenOrHalfKeepingNaN<T, ei::scalar_bessel_i1e_op<T>>>;
+                       EigenOrHalfKeepingNaN<T, ei::scalar_bessel_i1e_op<T>, true>>;
 template <typename T>
 using NdtriFunctor =
     std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowNdtriFloat<false>,
