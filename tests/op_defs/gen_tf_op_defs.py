@@ -125,6 +125,12 @@ OPS = [
     "CropAndResize", "CombinedNonMaxSuppression", "NonMaxSuppression", "NonMaxSuppressionV2",
     "NonMaxSuppressionWithOverlaps", "ExtractImagePatches", "Dilation2D", "MaxPoolWithArgmax",
     "RGBToHSV", "HSVToRGB", "AdjustContrastv2", "AdjustSaturation", "AdjustHue",
+    # Trigonometric, bitwise and special math functions.
+    "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Atan2",
+    "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Invert", "LeftShift", "RightShift",
+    "PopulationCount", "Mod", "ApproximateEqual", "Xlogy", "Xdivy", "Xlog1py", "MulNoNan",
+    "NextAfter", "Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e", "Igamma",
+    "Igammac", "Zeta", "Polygamma", "Betainc",
 ]
 
 
