@@ -88,6 +88,9 @@ OPS = [
     # TF1 summaries for TensorBoard.
     "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
+    # Diagonals (tf.eye, tf.linalg.diag, diag_part, set_diag, trace).
+    "MatrixDiag", "MatrixDiagV2", "MatrixDiagV3", "MatrixDiagPart", "MatrixDiagPartV2",
+    "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3", "Diag", "DiagPart",
 ]
 
 
