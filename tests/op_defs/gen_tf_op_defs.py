@@ -91,6 +91,8 @@ OPS = [
     # Diagonals (tf.eye, tf.linalg.diag, diag_part, set_diag, trace).
     "MatrixDiag", "MatrixDiagV2", "MatrixDiagV3", "MatrixDiagPart", "MatrixDiagPartV2",
     "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3", "Diag", "DiagPart",
+    # Rearranging elements.
+    "Roll",
 ]
 
 
