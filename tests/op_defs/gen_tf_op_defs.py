@@ -92,7 +92,7 @@ OPS = [
     "MatrixDiag", "MatrixDiagV2", "MatrixDiagV3", "MatrixDiagPart", "MatrixDiagPartV2",
     "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3", "Diag", "DiagPart",
     # Rearranging elements.
-    "Roll",
+    "Roll", "InvertPermutation", "UnravelIndex", "Bitcast", "Empty",
 ]
 
 
