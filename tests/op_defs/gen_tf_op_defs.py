@@ -93,6 +93,8 @@ OPS = [
     "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3", "Diag", "DiagPart",
     # Rearranging elements.
     "Roll", "InvertPermutation", "UnravelIndex", "Bitcast", "Empty",
+    # Set differences, counted uniques, searchsorted.
+    "ListDiff", "UniqueWithCounts", "UniqueWithCountsV2", "LowerBound", "UpperBound",
 ]
 
 
