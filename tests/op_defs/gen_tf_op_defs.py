@@ -95,6 +95,8 @@ OPS = [
     "Roll", "InvertPermutation", "UnravelIndex", "Bitcast", "Empty",
     # Set differences, counted uniques, searchsorted.
     "ListDiff", "UniqueWithCounts", "UniqueWithCountsV2", "LowerBound", "UpperBound",
+    # Cross products, histograms.
+    "Cross", "HistogramFixedWidth",
 ]
 
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "absl/strings/str_join.h"
 #include "absl/types/span.h"
@@ -56,8 +57,12 @@ class UnravelIndexOp : public OpKernel {
                                   absl::StrJoin(absl::Span<const T>(dims, rank), " "), ")"));
       product *= static_cast<double>(dims[i]);
     }
-    T total = 1;
-    for (int64_t i = 0; i < rank; ++i) total *= dims[i];
+    // The product fits T but for double's rounding near T's limit; wrap there as TensorFlow's
+    // Eigen product does rather than overflow.
+    using Unsigned = std::make_unsigned_t<T>;
+    Unsigned product_bits = 1;
+    for (int64_t i = 0; i < rank; ++i) product_bits *= static_cast<Unsigned>(dims[i]);
+    const T total = static_cast<T>(product_bits);
     const T* in = indices.base<T>();
     const int64_t n = indices.NumElements();
     for (int64_t j = 0; j < n; ++j) {
