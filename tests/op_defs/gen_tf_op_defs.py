@@ -131,6 +131,15 @@ OPS = [
     "PopulationCount", "Mod", "ApproximateEqual", "Xlogy", "Xdivy", "Xlog1py", "MulNoNan",
     "NextAfter", "Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e", "Igamma",
     "Igammac", "Zeta", "Polygamma", "Betainc",
+    # Diagonals (tf.eye, tf.linalg.diag, diag_part, set_diag, trace).
+    "MatrixDiag", "MatrixDiagV2", "MatrixDiagV3", "MatrixDiagPart", "MatrixDiagPartV2",
+    "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3", "Diag", "DiagPart",
+    # Rearranging elements.
+    "Roll", "InvertPermutation", "UnravelIndex", "Bitcast", "Empty",
+    # Set differences, counted uniques, searchsorted.
+    "ListDiff", "UniqueWithCounts", "UniqueWithCountsV2", "LowerBound", "UpperBound",
+    # Cross products, histograms.
+    "Cross", "HistogramFixedWidth",
 ]
 
 

@@ -1,5 +1,6 @@
 // Unique and UniqueV2 on the CPU: the distinct slices of x along an axis, in order of first
 // occurrence (y), and for each slice the index of its value in y (idx, int32 or int64).
+// UniqueWithCounts and UniqueWithCountsV2 add how many slices have each value (count).
 //
 // Unique takes a vector. UniqueV2 takes an axis vector: [] (x must be a vector) or [a], a in
 // [-rank, rank). x is viewed as [outer, len, inner]; slice k is the outer*inner elements
@@ -283,6 +284,26 @@ class UniqueOp : public OpKernel {
       int64_t* out = idx_out->base<int64_t>();
       for (int64_t k = 0; k < len; ++k) out[k] = idx[k];
     }
+    if (ctx->num_outputs() > 2) OP_REQUIRES_OK(ctx, WriteCounts(ctx, idx.data(), len, count));
+  }
+
+ private:
+  // UniqueWithCounts' third output: how many of the len slices have each of the count values.
+  static absl::Status WriteCounts(OpKernelContext* ctx, const int64_t* idx, int64_t len,
+                                  int64_t count) {
+    Tensor* counts = nullptr;
+    // shape-safe: count is at most len, one of the input's dims or its element count
+    RETURN_IF_ERROR(ctx->allocate_output(2, TensorShape({count}), &counts));
+    if (counts->dtype() == DT_INT32) {
+      int32_t* out = counts->base<int32_t>();
+      std::fill_n(out, count, 0);
+      for (int64_t k = 0; k < len; ++k) ++out[idx[k]];
+    } else {
+      int64_t* out = counts->base<int64_t>();
+      std::fill_n(out, count, 0);
+      for (int64_t k = 0; k < len; ++k) ++out[idx[k]];
+    }
+    return absl::OkStatus();
   }
 };
 
@@ -300,6 +321,16 @@ REGISTER_KERNEL_BUILDER(Name("Unique")
                             .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
                         UniqueOp);
 REGISTER_KERNEL_BUILDER(Name("UniqueV2")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", UniqueTypes())
+                            .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
+                        UniqueOp);
+REGISTER_KERNEL_BUILDER(Name("UniqueWithCounts")
+                            .Device(DEVICE_CPU)
+                            .TypeConstraint("T", UniqueTypes())
+                            .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
+                        UniqueOp);
+REGISTER_KERNEL_BUILDER(Name("UniqueWithCountsV2")
                             .Device(DEVICE_CPU)
                             .TypeConstraint("T", UniqueTypes())
                             .TypeConstraint("out_idx", {DT_INT32, DT_INT64}),
