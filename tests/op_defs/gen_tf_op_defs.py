@@ -88,6 +88,9 @@ OPS = [
     # TF1 summaries for TensorBoard.
     "ScalarSummary", "HistogramSummary", "TensorSummaryV2", "TensorSummary", "ImageSummary",
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
+    # Dense linear algebra (tf.linalg).
+    "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "Cholesky", "MatrixSolve",
+    "MatrixTriangularSolve",
 ]
 
 
