@@ -90,7 +90,7 @@ OPS = [
     "AudioSummaryV2", "AudioSummary", "MergeSummary",
     # Dense linear algebra (tf.linalg).
     "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "Cholesky", "MatrixSolve",
-    "MatrixTriangularSolve",
+    "MatrixTriangularSolve", "Qr", "SelfAdjointEigV2", "Svd", "Lu", "MatrixSolveLs",
 ]
 
 
