@@ -32,6 +32,7 @@ class LuOp : public OpKernel {
     OP_REQUIRES(ctx, input.dim_size(rank - 2) == n,
                 errors::InvalidArgument("Input matrix must be square."));
     TensorShape p_shape = input.shape();
+    // shape-safe: the input has rank >= 2 (checked above), so it has a last dim to remove
     p_shape.RemoveLastDims(1);
     Tensor* lu = nullptr;
     Tensor* p = nullptr;

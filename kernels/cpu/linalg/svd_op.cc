@@ -40,8 +40,11 @@ class SvdOp : public OpKernel {
     Tensor* s = nullptr;
     Tensor* u = nullptr;
     Tensor* v = nullptr;
+    // shape-safe: a list of dims that Allocate adds with AddDimWithStatus
     OP_REQUIRES_OK(ctx, Allocate(ctx, 0, batch.batch_shape, {p}, &s));
+    // shape-safe: as above
     OP_REQUIRES_OK(ctx, Allocate(ctx, 1, batch.batch_shape, {m, u_cols}, &u));
+    // shape-safe: as above
     OP_REQUIRES_OK(ctx, Allocate(ctx, 2, batch.batch_shape, {n, v_cols}, &v));
     if (batch.batch_size == 0) return;
     const Tensor& input = ctx->input(0);
