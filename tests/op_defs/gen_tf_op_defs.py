@@ -140,6 +140,9 @@ OPS = [
     "ListDiff", "UniqueWithCounts", "UniqueWithCountsV2", "LowerBound", "UpperBound",
     # Cross products, histograms.
     "Cross", "HistogramFixedWidth",
+    # Dense linear algebra (tf.linalg).
+    "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "Cholesky", "MatrixSolve",
+    "MatrixTriangularSolve", "Qr", "SelfAdjointEigV2", "Svd", "Lu", "MatrixSolveLs",
 ]
 
 
