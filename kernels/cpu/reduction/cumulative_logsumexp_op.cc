@@ -17,7 +17,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "kernels/cpu/parallel_for.h"
-#include "kernels/cpu/reduction/reduction_plan.h"
+#include "kernels/cpu/reduction/scan_axis.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
@@ -60,23 +60,13 @@ class CumulativeLogsumexpOp : public OpKernel {
 
   void Compute(OpKernelContext* ctx) override {
     const Tensor& input = ctx->input(0);
-    const Tensor& axis_tensor = ctx->input(1);
-    OP_REQUIRES(ctx, axis_tensor.dims() == 0,
-                errors::InvalidArgument("ScanOp: axis must be a scalar, not ",
-                                        axis_tensor.shape().DebugString()));
-    const int64_t axis_arg = ScalarIndexValue(axis_tensor);
-    const int rank = input.dims();
-    OP_REQUIRES(ctx, axis_arg >= -rank && axis_arg < rank,
-                errors::InvalidArgument("ScanOp: Expected scan axis in the range [", -rank, ", ",
-                                        rank, "), but got ", axis_arg));
+    ScanAxis scan;
+    OP_REQUIRES_OK(ctx, ReadScanAxis(input, ctx->input(1), &scan));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, input.shape(), &output));
     const int64_t total = input.NumElements();
     if (total == 0) return;
-    const int axis = static_cast<int>(axis_arg < 0 ? axis_arg + rank : axis_arg);
-    const int64_t len = input.dim_size(axis);
-    int64_t inner = 1;
-    for (int d = axis + 1; d < rank; ++d) inner *= input.dim_size(d);
+    const int64_t len = scan.len, inner = scan.inner;
     const int64_t columns = total / len;  // outer * inner
     const T* x = input.base<T>();
     T* y = output->base<T>();
