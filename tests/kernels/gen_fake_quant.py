@@ -46,6 +46,13 @@ w.add("args_empty", lambda x: R.FakeQuantWithMinMaxArgs(inputs=x), [np.zeros((0,
 w.add("args_scalar", lambda x: R.FakeQuantWithMinMaxArgs(inputs=x), [np.float32(2.5)])
 w.add("vars_zero_range", lambda x, a, b: R.FakeQuantWithMinMaxVars(inputs=x, min=a, max=b),
       [X, np.float32(0), np.float32(0)])
+for lo, hi in [(np.nan, 1.0), (-np.inf, 1.0), (-1.0, np.inf), (0.0, np.nan)]:
+  w.add("vars_range_%g_%g" % (lo, hi),
+        lambda x, a, b: R.FakeQuantWithMinMaxVars(inputs=x, min=a, max=b),
+        [SMALL, np.float32(lo), np.float32(hi)])
+w.add("per_channel_nan_range", lambda x, a, b: R.FakeQuantWithMinMaxVarsPerChannel(
+    inputs=x, min=a, max=b), [SMALL[:4].reshape(2, 2), np.array([np.nan, -np.inf], np.float32),
+                              np.array([1, 1], np.float32)])
 w.add("vars_min_above_max", lambda x, a, b: R.FakeQuantWithMinMaxVars(inputs=x, min=a, max=b),
       [SMALL, np.float32(2), np.float32(1)])
 for ename, build in [

@@ -43,7 +43,10 @@ struct NudgedRange {
     inverse_scale = (qmax - qmin) / (max - min);
     const float zero_from_min = qmin - min / scale;
     uint16_t zero;
-    if (zero_from_min < qmin) {
+    // A NaN or infinite range makes zero_from_min NaN; every output is then NaN whatever the
+    // zero point, so take quant_min rather than cast NaN to an integer (TensorFlow's undefined
+    // behaviour).
+    if (std::isnan(zero_from_min) || zero_from_min < qmin) {
       zero = static_cast<uint16_t>(quant_min);
     } else if (zero_from_min > qmax) {
       zero = static_cast<uint16_t>(quant_max);
