@@ -55,9 +55,12 @@ LAYERS = {
     "runtime/session": ["runtime/executor", "runtime/debug", "passes", "kernels", "runtime/device/gpu"],
     # Paths of the earlier flat layout that users' code includes, forwarding to the above.
     "runtime": ["runtime/session"],
+    # SavedModel directories loaded into a session: read the MetaGraphDef, restore the
+    # variables, run the init op.
+    "saved_model": ["runtime/session"],
     "cc_api": ["runtime/session"],
-    "c_api": ["cc_api"],
-    "compat": ["cc_api"],
+    "c_api": ["cc_api", "saved_model"],
+    "compat": ["cc_api", "saved_model"],
     "tools": ["compat", "c_api", "io", "runtime"],
     "bench": ["tools"],
     "tests": ["tools"],

@@ -1,7 +1,7 @@
 // Functions of tensorflow/c/c_api.h that Sluice does not implement yet. Each is exported, so
 // programs that reference them link, and each fails cleanly: TF_UNIMPLEMENTED with a message
 // naming it and, where there is one, what to do instead. Control flow and gradients come with
-// the control-flow issue; SavedModels are not read (Sluice runs frozen graphs).
+// the control-flow issue.
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -48,21 +48,6 @@ unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, T
   *result = nullptr;
   NotYet(status, "TF_TryEvaluateConstant", ": run the output in a TF_Session");
   return 0;
-}
-
-TF_Session* TF_LoadSessionFromSavedModel(const TF_SessionOptions*, const TF_Buffer*,
-                                         const char* export_dir, const char* const*, int, TF_Graph*,
-                                         TF_Buffer*, TF_Status* status) {
-  SetStatus(status,
-            absl::UnimplementedError(absl::StrCat(
-                "TF_LoadSessionFromSavedModel: Sluice runs frozen graphs and does not read "
-                "SavedModels (",
-                export_dir == nullptr ? "" : export_dir,
-                "). Freeze the model in TensorFlow (for a TF2 SavedModel: "
-                "convert_variables_to_constants_v2 on its concrete function, then write "
-                "graph_def.SerializeToString() to a .pb file) and import that GraphDef with "
-                "TF_GraphImportGraphDef")));
-  return nullptr;
 }
 
 TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer*, TF_Status* status) {

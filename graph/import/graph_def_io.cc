@@ -55,7 +55,9 @@ absl::Status DirectoryError(const std::string& path) {
   if (stat(saved_model.c_str(), &st) == 0) {
     return errors::InvalidArgument(
         "'", path, "' is a directory that looks like a SavedModel (it contains saved_model.pb). ",
-        "Sluice loads frozen GraphDefs: freeze the model (e.g. with TensorFlow's "
+        "A GraphDef file is expected here: load the directory as a SavedModel instead "
+        "(LoadSavedModel, TF_LoadSessionFromSavedModel, or the directory itself given to "
+        "`sluice run`), or freeze the model (e.g. with TensorFlow's "
         "convert_variables_to_constants_v2) and pass the .pb file it writes");
   }
   return errors::InvalidArgument("'", path, "' is a directory, not a GraphDef file");
@@ -129,8 +131,10 @@ absl::Status RejectOtherModelFormats(absl::string_view bytes) {
   if (HasField(fields, 1, kVarint) && HasField(fields, 2, kBytes)) {
     return errors::InvalidArgument(
         "This looks like a SavedModel (saved_model.pb: a schema version and meta graphs), not "
-        "a frozen GraphDef. Freeze the model (e.g. with TensorFlow's "
-        "convert_variables_to_constants_v2) and pass the .pb file it writes");
+        "a frozen GraphDef. Load its directory as a SavedModel (LoadSavedModel, "
+        "TF_LoadSessionFromSavedModel, or the directory given to `sluice run`), or freeze the "
+        "model (e.g. with TensorFlow's convert_variables_to_constants_v2) and pass the .pb file "
+        "it writes");
   }
   return absl::OkStatus();
 }

@@ -205,8 +205,7 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   const bool small_pages = model.graph_def.node_size() >= kSmallPagesFromNodes;
   if (small_pages) UseSmallPages(true);
   std::vector<std::string> fetches;
-  for (const std::string& name :
-       flags.outputs.empty() ? LikelyOutputs(model.graph_def) : flags.outputs) {
+  for (const std::string& name : flags.outputs.empty() ? DefaultOutputs(model) : flags.outputs) {
     std::string tensor;
     DataType dtype;
     RETURN_IF_ERROR(errors::PrependToMessage(ResolveOutput(model.graph_def, name, &tensor, &dtype),
@@ -221,8 +220,9 @@ absl::Status Benchmark(BenchmarkFlags flags) {
   std::vector<std::pair<std::string, Tensor>> feed_pairs;
   for (const Feed& feed : feeds) feed_pairs.emplace_back(feed.tensor, feed.value);
   std::unique_ptr<ModelRunner> runner;
-  RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), flags.runner,
-                                      std::move(feed_pairs), fetches, &runner));
+  RETURN_IF_ERROR(
+      ModelRunner::Create(std::move(model.graph_def), flags.runner, std::move(feed_pairs), fetches,
+                          &runner, model.saved_model.has_value() ? &*model.saved_model : nullptr));
   if (small_pages) UseSmallPages(false);  // the steps take huge pages
 
   // The neighbours start before the warm-up, so that whatever adapts to the machine's load

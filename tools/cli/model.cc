@@ -19,6 +19,9 @@
 #include "graph/op/node_def_util.h"
 #include "graph/op/op_registry.h"
 #include "graph/tensor_id.h"
+#include "saved_model/constants.h"
+#include "saved_model/loader.h"
+#include "saved_model/reader.h"
 
 namespace sluice {
 namespace cli {
@@ -185,10 +188,31 @@ std::string UserPath(const std::string& path) {
   return absl::StrCat(user_dir, "/", path);
 }
 
+// Reads the "serve" MetaGraphDef of the SavedModel at model->path into the model.
+absl::Status ReadSavedModelGraph(Model* model) {
+  SavedModelSource source;
+  source.export_dir = model->path;
+  RETURN_IF_ERROR(errors::PrependToMessage(
+      ReadMetaGraphDefFromSavedModel(model->path, {kSavedModelTagServe}, &source.meta_graph),
+      model->path, ": "));
+  model->graph_def = std::move(*source.meta_graph.mutable_graph_def());
+  source.meta_graph.clear_graph_def();
+  if (source.meta_graph.signature_def().count(kDefaultServingSignatureDefKey) > 0) {
+    source.signature_key = kDefaultServingSignatureDefKey;
+  }
+  model->saved_model = std::move(source);
+  return absl::OkStatus();
+}
+
 absl::Status LoadModel(const std::string& path, Model* model) {
   model->path = UserPath(path);
+  model->saved_model.reset();
   GraphDef& graph_def = model->graph_def;
-  RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
+  if (MaybeSavedModelDirectory(model->path)) {
+    RETURN_IF_ERROR(ReadSavedModelGraph(model));
+  } else {
+    RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
+  }
   absl::Status status = CheckHasNodes(graph_def);
   if (status.ok()) status = CheckGraphDefVersions(graph_def.versions());
   if (status.ok()) status = CheckOpsRegistered(graph_def);
@@ -199,9 +223,14 @@ absl::Status LoadModel(const std::string& path, Model* model) {
 absl::Status LoadModelForInspection(const std::string& path, Model* model,
                                     std::vector<UnregisteredOp>* unregistered) {
   model->path = UserPath(path);
+  model->saved_model.reset();
   GraphDef& graph_def = model->graph_def;
   unregistered->clear();
-  RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
+  if (MaybeSavedModelDirectory(model->path)) {
+    RETURN_IF_ERROR(ReadSavedModelGraph(model));
+  } else {
+    RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
+  }
   absl::Status status = CheckHasNodes(graph_def);
   if (status.ok()) status = CheckGraphDefVersions(graph_def.versions());
   if (status.ok()) {
@@ -333,6 +362,25 @@ absl::Status ResolveInput(const GraphDef& graph_def, const std::string& name, st
   input->shape = PartialTensorShape();
   input->has_default = false;
   return absl::OkStatus();
+}
+
+std::vector<std::string> DefaultOutputs(const Model& model) {
+  if (model.saved_model.has_value() && !model.saved_model->signature_key.empty()) {
+    const SignatureDef& signature =
+        model.saved_model->meta_graph.signature_def().at(model.saved_model->signature_key);
+    std::vector<std::string> keys;
+    for (const auto& [key, unused] : signature.outputs()) keys.push_back(key);
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::string> outputs;
+    for (const std::string& key : keys) {
+      // Sparse and composite outputs have no single tensor name: leave them out.
+      if (!signature.outputs().at(key).name().empty()) {
+        outputs.push_back(signature.outputs().at(key).name());
+      }
+    }
+    if (!outputs.empty()) return outputs;
+  }
+  return LikelyOutputs(model.graph_def);
 }
 
 }  // namespace cli

@@ -2,8 +2,9 @@
 // its inputs (Placeholders), its likely outputs, and user-given tensor names resolved
 // against it with errors that list the valid names.
 //
-// Loading reads a binary or text GraphDef (graph/import/graph_def_io.h, which recognises SavedModel
-// directories, TensorFlow Lite and ONNX files and says so), checks its versions, fills in
+// Loading reads a binary or text GraphDef (graph/import/graph_def_io.h, which recognises
+// TensorFlow Lite and ONNX files and says so) or the MetaGraphDef tagged "serve" of a SavedModel
+// directory (saved_model/reader.h), checks its versions, fills in
 // default attrs and validates every node against the op registry. Relative paths are taken
 // from the directory `bazel run` was started in (BUILD_WORKING_DIRECTORY) when set. A graph
 // with ops this build does not register cannot run (TensorFlow's session refuses it as a
@@ -16,6 +17,7 @@
 #ifndef SLUICE_TOOLS_CLI_MODEL_H_
 #define SLUICE_TOOLS_CLI_MODEL_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,25 +25,38 @@
 #include "graph/core/partial_tensor_shape.h"
 #include "graph/core/types.h"
 #include "proto/graph.pb.h"
+#include "proto/meta_graph.pb.h"
 #include "tools/cli/graph_needs.h"
 
 namespace sluice {
 namespace cli {
 
+// The SavedModel a Model was read from: what a session made from the graph must restore and
+// run before any step (saved_model/loader.h's RestoreSession), and the signature whose
+// outputs are the model's default outputs.
+struct SavedModelSource {
+  std::string export_dir;
+  MetaGraphDef meta_graph;    // without its graph_def, which Model::graph_def holds
+  std::string signature_key;  // "serving_default" when the model has it, else ""
+};
+
 struct Model {
   std::string path;    // as resolved
   GraphDef graph_def;  // validated, default attrs filled in
+  // Set when `path` is a SavedModel directory.
+  std::optional<SavedModelSource> saved_model;
 };
 
 // `path` as the user meant it (see above).
 std::string UserPath(const std::string& path);
 
-// Loads and validates; errors name the file. A file with no nodes (empty, or not a GraphDef)
-// is INVALID_ARGUMENT, as is a Const whose value's dtype is not its dtype attr (which the
-// Const kernel would reject when the graph runs). Ops the registry lacks are NOT_FOUND, naming
-// each such op type and its first nodes ("Op type not registered 'HashTableV2' in
-// binary running on this host (nodes a, b, c and 2 more)..."). A node whose op names a
-// function of the graph's own library calls it, and is checked against its signature.
+// Loads and validates; errors name the file. A SavedModel directory gives the graph of its
+// MetaGraphDef tagged exactly {"serve"} (NOT_FOUND, listing the tag sets, when it has none). A file
+// with no nodes (empty, or not a GraphDef) is INVALID_ARGUMENT, as is a Const whose value's dtype
+// is not its dtype attr (which the Const kernel would reject when the graph runs). Ops the registry
+// lacks are NOT_FOUND, naming each such op type and its first nodes ("Op type not registered
+// 'HashTableV2' in binary running on this host (nodes a, b, c and 2 more)..."). A node whose op
+// names a function of the graph's own library calls it, and is checked against its signature.
 absl::Status LoadModel(const std::string& path, Model* model);
 
 // LoadModel for a graph that may not run here: the nodes of unregistered op types are kept
@@ -77,6 +92,10 @@ std::vector<ModelInput> ModelInputs(const GraphDef& graph_def);
 // registered) are left out, and their names go to `unresolved` when it is given.
 std::vector<std::string> LikelyOutputs(const GraphDef& graph_def,
                                        std::vector<std::string>* unresolved = nullptr);
+
+// The outputs a user most likely wants from `model`: its SavedModel signature's output
+// tensors (in the order of their keys) when it has one, else LikelyOutputs.
+std::vector<std::string> DefaultOutputs(const Model& model);
 
 // The dtypes of the outputs of `node`, a node of `graph_def`: its op is resolved in the
 // registry, else among the functions of graph_def's library (a call's outputs are its

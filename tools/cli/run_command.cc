@@ -61,10 +61,11 @@ class ObserverList : public NodeOutputObserver {
 // summarised on the terminal.
 constexpr int64_t kMaxSteps = 1000000;
 
-// The fetches: --output names resolved, or the model's likely outputs.
-absl::Status ResolveOutputs(const GraphDef& graph_def, const std::vector<std::string>& names,
+// The fetches: --output names resolved, or the model's default outputs.
+absl::Status ResolveOutputs(const Model& model, const std::vector<std::string>& names,
                             std::vector<std::string>* fetches) {
-  std::vector<std::string> wanted = names.empty() ? LikelyOutputs(graph_def) : names;
+  const GraphDef& graph_def = model.graph_def;
+  std::vector<std::string> wanted = names.empty() ? DefaultOutputs(model) : names;
   if (wanted.empty()) {
     return errors::InvalidArgument("the model has no obvious outputs; name them with --output");
   }
@@ -131,7 +132,7 @@ absl::Status Run(const RunFlags& flags) {
   Model model;
   RETURN_IF_ERROR(LoadModel(flags.model, &model));
   std::vector<std::string> fetches;
-  RETURN_IF_ERROR(ResolveOutputs(model.graph_def, flags.outputs, &fetches));
+  RETURN_IF_ERROR(ResolveOutputs(model, flags.outputs, &fetches));
   FeedOptions feed_options = flags.feeds;
   feed_options.max_steps = kMaxSteps;
   feed_options.seed = static_cast<uint64_t>(flags.seed);
@@ -163,8 +164,9 @@ absl::Status Run(const RunFlags& flags) {
   RunnerOptions runner_options = flags.runner;
   runner_options.keep_every_node = flags.check_numerics || capturing;
   std::unique_ptr<ModelRunner> runner;
-  RETURN_IF_ERROR(ModelRunner::Create(std::move(model.graph_def), runner_options,
-                                      std::move(feed_pairs), fetches, &runner));
+  RETURN_IF_ERROR(ModelRunner::Create(
+      std::move(model.graph_def), runner_options, std::move(feed_pairs), fetches, &runner,
+      model.saved_model.has_value() ? &*model.saved_model : nullptr));
   NumericsChecker checker;
   std::unique_ptr<TensorCapture> capture;
   ObserverList observers;

@@ -11,6 +11,7 @@
 #include "runtime/device/device_factory.h"
 #include "runtime/device/session_options.h"
 #include "runtime/framework/device_type.h"
+#include "saved_model/loader.h"
 #include "tools/cli/graph_needs.h"
 #include "tools/cli/kernel_info.h"
 
@@ -69,7 +70,8 @@ ModelRunner::~ModelRunner() {
 absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& options,
                                  std::vector<std::pair<std::string, Tensor>> feeds,
                                  std::vector<std::string> fetches,
-                                 std::unique_ptr<ModelRunner>* runner) {
+                                 std::unique_ptr<ModelRunner>* runner,
+                                 const SavedModelSource* saved_model) {
   std::unique_ptr<ModelRunner> result(new ModelRunner());
   RETURN_IF_ERROR(ValidateRunnerOptions(options));
   RETURN_IF_ERROR(CheckDevice(options.device, &result->device_type_));
@@ -111,6 +113,12 @@ absl::Status ModelRunner::Create(GraphDef graph_def, const RunnerOptions& option
   RETURN_IF_ERROR(made);
   if (result->device_type_ == DEVICE_GPU) RETURN_IF_ERROR(CheckHasGpu(*result->session_));
   RETURN_IF_ERROR(result->session_->Create(std::move(graph_def)));
+  if (saved_model != nullptr) {
+    RETURN_IF_ERROR(
+        errors::PrependToMessage(RestoreSession(RunOptions(), saved_model->meta_graph,
+                                                saved_model->export_dir, &result->session_),
+                                 saved_model->export_dir, ": restoring the SavedModel: "));
+  }
   result->feeds_ = std::move(feeds);
   result->fetches_ = std::move(fetches);
   *runner = std::move(result);

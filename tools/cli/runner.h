@@ -30,6 +30,7 @@
 #include "proto/graph.pb.h"
 #include "runtime/framework/node_output_observer.h"
 #include "runtime/session/session.h"
+#include "tools/cli/model.h"
 
 namespace sluice {
 namespace cli {
@@ -63,11 +64,12 @@ absl::Status ValidateRunnerOptions(const RunnerOptions& options);
 class ModelRunner {
  public:
   // The session takes `graph_def` over (callers move their copy in: a big graph's nodes
-  // are then held once).
+  // are then held once). For a graph read from a SavedModel, `saved_model` says what to
+  // restore and initialise before the first step (errors of that are returned as they are).
   static absl::Status Create(GraphDef graph_def, const RunnerOptions& options,
                              std::vector<std::pair<std::string, Tensor>> feeds,
-                             std::vector<std::string> fetches,
-                             std::unique_ptr<ModelRunner>* runner);
+                             std::vector<std::string> fetches, std::unique_ptr<ModelRunner>* runner,
+                             const SavedModelSource* saved_model = nullptr);
   ~ModelRunner();
 
   // One step; `run_metadata` may be null. With an `observer`, it sees every node output of
