@@ -96,8 +96,7 @@ absl::Status TableReader::Init() {
   return absl::OkStatus();
 }
 
-absl::Status TableReader::ReadBlock(const BlockHandle& handle,
-                                    absl::string_view* contents) const {
+absl::Status TableReader::ReadBlock(const BlockHandle& handle, absl::string_view* contents) const {
   const uint64_t file_size = bytes_.size();
   if (handle.offset > file_size || handle.size > file_size - handle.offset ||
       kBlockTrailerSize > file_size - handle.offset - handle.size) {
@@ -141,8 +140,8 @@ absl::Status TableReader::DecodeBlock(absl::string_view contents,
     const size_t offset = restarts_offset - rest.size();
     uint32_t shared = 0, non_shared = 0, value_size = 0;
     if (!GetVarint32(&rest, &shared) || !GetVarint32(&rest, &non_shared) ||
-        !GetVarint32(&rest, &value_size) || shared > key.size() ||
-        non_shared > rest.size() || value_size > rest.size() - non_shared) {
+        !GetVarint32(&rest, &value_size) || shared > key.size() || non_shared > rest.size() ||
+        value_size > rest.size() - non_shared) {
       return Corrupt("bad entry in block");
     }
     while (next_restart < num_restarts &&
@@ -194,9 +193,8 @@ absl::Status TableReader::Seek(absl::string_view key, std::string* found_key,
     if (!s.ok()) return s;
     s = DecodeBlock(contents, &entries);
     if (!s.ok()) return s;
-    auto found =
-        std::lower_bound(entries.begin(), entries.end(), key,
-                         [](const Entry& e, absl::string_view k) { return e.key < k; });
+    auto found = std::lower_bound(entries.begin(), entries.end(), key,
+                                  [](const Entry& e, absl::string_view k) { return e.key < k; });
     if (found == entries.end()) continue;
     *found_key = found->key;
     value->assign(found->value.data(), found->value.size());

@@ -69,9 +69,12 @@ TEST(TableFormatTest, Separators) {
   s = "abc";
   FindShortestSeparator(&s, "abd");  // c + 1 is not < d
   EXPECT_EQ(s, "abc");
-  s = "\xff\xff" "a";
+  s = "\xff\xff"
+      "a";
   FindShortSuccessor(&s);
-  EXPECT_EQ(s, "\xff\xff" "b");
+  EXPECT_EQ(s,
+            "\xff\xff"
+            "b");
   s = "\xff\xff";
   FindShortSuccessor(&s);
   EXPECT_EQ(s, "\xff\xff");
