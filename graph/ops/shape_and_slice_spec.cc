@@ -76,9 +76,9 @@ absl::Status ParseShapeAndSlice(absl::string_view spec, ShapeAndSlice* out) {
   out->slice_shape = TensorShape();
   for (int d = 0; d < out->full_shape.dims(); ++d) {
     if (out->lengths[d] == -1) {
-      out->slice_shape.AddDim(out->full_shape.dim_size(d));
+      RETURN_IF_ERROR(out->slice_shape.AddDimWithStatus(out->full_shape.dim_size(d)));
     } else if (out->starts[d] + out->lengths[d] <= out->full_shape.dim_size(d)) {
-      out->slice_shape.AddDim(out->lengths[d]);
+      RETURN_IF_ERROR(out->slice_shape.AddDimWithStatus(out->lengths[d]));
     } else {
       return errors::Internal("Extent in dimension ", d,
                               " out of bounds: shape = ", out->full_shape.DebugString(),

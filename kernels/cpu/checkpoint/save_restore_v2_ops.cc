@@ -115,7 +115,7 @@ class RestoreV2Op : public OpKernel {
     std::stable_sort(order.begin(), order.end(),
                      [&](int64_t a, int64_t b) { return names[a] < names[b]; });
 
-    std::vector<std::string> mismatches;  // heap-ok: at most one per output
+    std::vector<std::string> mismatches;  // at most one per output
     for (const int64_t i : order) {
       DataType dtype;
       TensorShape shape;
