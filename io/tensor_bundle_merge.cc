@@ -134,10 +134,7 @@ bool FileExists(const std::string& path) {
 absl::Status MergeBundles(absl::Span<const std::string> prefixes, const std::string& merged_prefix,
                           bool allow_missing_files) {
   MergeState merge;
-  const std::string dir(Dirname(merged_prefix));
-  if (!dir.empty() && mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return absl::ErrnoToStatus(errno, absl::StrCat("cannot create directory ", dir));
-  }
+  RETURN_IF_ERROR(CreateDir(std::string(Dirname(merged_prefix))));
   bool any_exists = false;
   for (const std::string& prefix : prefixes) {
     if (!FileExists(MetaFilename(prefix))) {

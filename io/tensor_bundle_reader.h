@@ -32,6 +32,7 @@
 #define SLUICE_IO_TENSOR_BUNDLE_READER_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>

@@ -26,17 +26,10 @@ absl::string_view Dirname(absl::string_view path) {
   return path.substr(0, slash);
 }
 
-absl::Status RecursivelyCreateDir(const std::string& dir) {
+absl::Status CreateDir(const std::string& dir) {
   if (dir.empty()) return absl::OkStatus();
-  struct stat st;
-  if (stat(dir.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return absl::OkStatus();
-    return errors::FailedPrecondition(dir, " exists and is not a directory");
-  }
-  const absl::string_view parent = Dirname(dir);
-  if (!parent.empty() && parent != dir) RETURN_IF_ERROR(RecursivelyCreateDir(std::string(parent)));
   if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return absl::ErrnoToStatus(errno, absl::StrCat("cannot create directory ", dir));
+    return absl::ErrnoToStatus(errno, absl::StrCat(dir, "; cannot create directory"));
   }
   return absl::OkStatus();
 }
@@ -106,7 +99,7 @@ std::string BuildBundleIndex(const BundleHeaderProto& header,
 BundleWriter::BundleWriter(std::string prefix) : prefix_(std::move(prefix)) {
   data_path_ = DataFilename(prefix_, 0, 1) + TempSuffix();
   index_path_ = MetaFilename(prefix_) + TempSuffix();
-  status_ = RecursivelyCreateDir(std::string(Dirname(prefix_)));
+  status_ = CreateDir(std::string(Dirname(prefix_)));
   if (!status_.ok()) return;
   fd_ = open(data_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) status_ = absl::ErrnoToStatus(errno, absl::StrCat("cannot create ", data_path_));

@@ -29,7 +29,7 @@ namespace sluice {
 
 class BundleWriter {
  public:
-  // Creates the prefix's folder (and its parents) and the temporary data file.
+  // Creates the prefix's folder (not its parents, as TensorFlow) and the temporary data file.
   explicit BundleWriter(std::string prefix);
   BundleWriter(const BundleWriter&) = delete;
   BundleWriter& operator=(const BundleWriter&) = delete;
@@ -66,8 +66,9 @@ std::string EncodeStringTensor(const Tensor& tensor, uint32_t* crc);
 std::string BuildBundleIndex(const BundleHeaderProto& header,
                              const std::map<std::string, BundleEntryProto>& entries);
 
-// Creates `dir` and its missing parents (mkdir -p); OK if it exists.
-absl::Status RecursivelyCreateDir(const std::string& dir);
+// Creates `dir` (not its parents, as TensorFlow's Env::CreateDir: a missing parent is
+// NOT_FOUND); OK if it exists or is "".
+absl::Status CreateDir(const std::string& dir);
 // Writes `bytes` to `path` (truncating it).
 absl::Status WriteFileBytes(const std::string& path, absl::string_view bytes);
 // The folder part of a path, as TensorFlow's io::Dirname ("" when there is no '/').

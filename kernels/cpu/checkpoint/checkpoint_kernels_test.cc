@@ -95,7 +95,7 @@ class CheckpointKernelsTest : public KernelTest {
 
 TEST_F(CheckpointKernelsTest, SaveV2WritesTensorFlowsBytes) {
   const auto tensors = ReadExpectedTensors(BundleTestdata("all_dtypes.txt"));
-  const std::string prefix = NewTempDir() + "/new/dir/all_dtypes";
+  const std::string prefix = NewTempDir() + "/new/all_dtypes";
   ASSERT_TRUE(Save(prefix, tensors).ok());
   EXPECT_EQ(ReadFileBytes(MetaFilename(prefix)),
             ReadFileBytes(MetaFilename(BundleTestdata("all_dtypes"))));
