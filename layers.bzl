@@ -40,8 +40,9 @@ LAYERS = {
     # What kernels are written against: OpKernel, contexts, kernel registry, rendezvous,
     # cancellation, resources, call frames, custom-op loading.
     "runtime/framework": ["graph/import", "graph/ops", "runtime/framework/gpu", "numerics"],
-    # Kernel implementations: the kernel-facing framework and graph/ only.
-    "kernels": ["runtime/framework", "compiler"],
+    # Kernel implementations: the kernel-facing framework and graph/ only, and the file
+    # formats (io sits on graph/import only), which the checkpoint kernels read and write.
+    "kernels": ["runtime/framework", "compiler", "io"],
     # Devices, their factories and allocators, the options they are made from.
     "runtime/device": ["runtime/framework"],
     # CUDA GPUs as devices: memory, streams, library handles, copies.

@@ -98,6 +98,13 @@ REGISTER_OP("AssignVariableOp")
     .SetIsStateful()
     .SetShapeFn(AssignVariableShape);
 
+// TensorFlow 2's save functions run it before reading a variable: it turns off the copy on
+// read that TensorFlow's sparse updates use (Sluice's variables have none).
+REGISTER_OP("DisableCopyOnRead")
+    .Input("resource: resource")
+    .SetIsStateful()
+    .SetShapeFn(shape_inference::NoOutputs);
+
 REGISTER_OP("AssignAddVariableOp")
     .Input("resource: resource")
     .Input("value: dtype")

@@ -103,6 +103,11 @@ TEST(DestroyResourceOpShapeTest, NoOutputs) {
   EXPECT_EQ(Infer("DestroyResourceOp", "ignore_lookup_error=false", "[]"), "");
 }
 
+TEST(DisableCopyOnReadShapeTest, NoOutputs) {
+  EXPECT_EQ(Infer("DisableCopyOnRead", "", "[]"), "");
+  EXPECT_EQ(Infer("DisableCopyOnRead", "", "?"), "");
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -102,6 +102,15 @@ class VarHandleOp : public OpKernel {
 };
 std::atomic<int64_t> VarHandleOp::anonymous_count_{0};
 
+// TensorFlow's error for a variable that cannot be read (missing or uninitialized).
+absl::Status NotReadable(const ResourceHandleProto& handle, absl::string_view why) {
+  return errors::FailedPrecondition(
+      "Could not find variable ", handle.name(),
+      ". This could mean that the variable has been deleted. In TF1, it can also mean the "
+      "variable is uninitialized. Debug info: container=",
+      handle.container(), ", status error message=", why);
+}
+
 class ReadVariableOp : public OpKernel {
  public:
   explicit ReadVariableOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
@@ -126,14 +135,6 @@ class ReadVariableOp : public OpKernel {
   }
 
  private:
-  static absl::Status NotReadable(const ResourceHandleProto& handle, absl::string_view why) {
-    return errors::FailedPrecondition(
-        "Could not find variable ", handle.name(),
-        ". This could mean that the variable has been deleted. In TF1, it can also mean the "
-        "variable is uninitialized. Debug info: container=",
-        handle.container(), ", status error message=", why);
-  }
-
   DataType dtype_ = DT_INVALID;
 };
 
@@ -268,7 +269,27 @@ class DestroyResourceOp : public OpKernel {
   bool ignore_lookup_error_ = true;
 };
 
+// DisableCopyOnRead: TensorFlow turns off the copy on read its sparse updates put a variable
+// in, so a save reads the variable's own buffer. Sluice's variables have no such mode; what is
+// left is TensorFlow's lookup, whose failure (no such variable) is ReadVariableOp's
+// FAILED_PRECONDITION "Could not find variable ...".
+class DisableCopyOnReadOp : public OpKernel {
+ public:
+  explicit DisableCopyOnReadOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    ResourceHandleProto handle;
+    OP_REQUIRES_OK(ctx, HandleFromInput(ctx, 0, &handle));
+    VarRef var;
+    const absl::Status found = LookupResource(ctx, handle, var.out());
+    OP_REQUIRES(ctx, found.ok(), NotReadable(handle, found.message()));
+  }
+
+  bool IsExpensive() override { return false; }
+};
+
 REGISTER_KERNEL_BUILDER(Name("VarHandleOp").Device(DEVICE_CPU), VarHandleOp);
+REGISTER_KERNEL_BUILDER(Name("DisableCopyOnRead").Device(DEVICE_CPU), DisableCopyOnReadOp);
 REGISTER_KERNEL_BUILDER(Name("ReadVariableOp").Device(DEVICE_CPU), ReadVariableOp);
 REGISTER_KERNEL_BUILDER(Name("AssignVariableOp").Device(DEVICE_CPU), AssignVariableOp);
 REGISTER_KERNEL_BUILDER(Name("VarIsInitializedOp").Device(DEVICE_CPU), VarIsInitializedOp);

@@ -153,6 +153,24 @@ TEST_F(ResourceVariableOpsTest, ReadingAMissingVariableIsFailedPrecondition) {
             "(Could not find resource: localhost/w)");
 }
 
+// TensorFlow 2.21: DisableCopyOnRead succeeds on an existing variable and fails as a read
+// does on a missing one.
+TEST_F(ResourceVariableOpsTest, DisableCopyOnRead) {
+  Tensor h = Handle("w");
+  auto disable = [&]() {
+    EXPECT_TRUE(InitOp(NodeDefBuilder("disable", "DisableCopyOnRead").Input("h").Build()).ok());
+    AddInput(h);
+    return RunOpKernel();
+  };
+  absl::Status missing = disable();
+  EXPECT_EQ(missing.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(missing.message()), HasSubstr("Could not find variable w."));
+  ASSERT_TRUE(Update("AssignVariableOp", h, Tensor(DT_FLOAT, TensorShape({2}))).ok());
+  EXPECT_TRUE(disable().ok());
+  ASSERT_TRUE(Destroy(h, false).ok());
+  EXPECT_EQ(disable().code(), absl::StatusCode::kFailedPrecondition);
+}
+
 TEST_F(ResourceVariableOpsTest, ReadingAnUninitializedVariableIsFailedPrecondition) {
   Var* var = new Var(DT_FLOAT);
   ASSERT_TRUE(resource_manager()->Create("localhost", "w", var).ok());

@@ -143,6 +143,9 @@ OPS = [
     # Dense linear algebra (tf.linalg).
     "MatrixInverse", "MatrixDeterminant", "LogMatrixDeterminant", "Cholesky", "MatrixSolve",
     "MatrixTriangularSolve", "Qr", "SelfAdjointEigV2", "Svd", "Lu", "MatrixSolveLs",
+    # Checkpoints (V2 tensor bundles) and TensorFlow 2 save functions.
+    "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
+    "DisableCopyOnRead",
 ]
 
 

@@ -63,7 +63,7 @@ TEST(LayeringTest, UpwardIncludeInTheTreeFails) {
   EXPECT_EQ(violations[0],
             "kernels/cpu/cwise/binary_op.h (layer kernels) includes "
             "runtime/session/direct_session.h (layer runtime/session), which it may not use: "
-            "kernels may use runtime/framework, compiler and what they use");
+            "kernels may use runtime/framework, compiler, io and what they use");
 }
 
 TEST(LayeringTest, TheLayersFromLayersBzl) {
