@@ -369,6 +369,118 @@ def tables_of_tensors():
     write("tables_of_tensors", g, s)
 
 
+DENSE_PAIRS = [
+    (tf.int32, tf.float32), (tf.int32, tf.float64), (tf.int32, tf.int32),
+    (tf.int64, tf.bool), (tf.int64, tf.float32), (tf.int64, tf.float64), (tf.int64, tf.int32),
+    (tf.int64, tf.int64), (tf.string, tf.bool), (tf.string, tf.float32),
+    (tf.string, tf.float64), (tf.string, tf.int32), (tf.string, tf.int64),
+]
+
+
+def reserved_keys(kd, shape=()):
+    if kd == tf.string:
+        e, d = np.array(b"<empty>", dtype=object), np.array(b"<deleted>", dtype=object)
+    else:
+        e, d = np.array(-1000, kd.as_numpy_dtype), np.array(-2000, kd.as_numpy_dtype)
+    return (tf.constant(np.broadcast_to(e, shape).copy(), kd),
+            tf.constant(np.broadcast_to(d, shape).copy(), kd))
+
+
+def dense_tables():
+    """MutableDenseHashTableV2: its buckets are exported as they are, so the layout (hash,
+    probing, growth) is compared exactly."""
+    g = tf.Graph()
+    s = Steps()
+    with g.as_default():
+        for i, (kd, vd) in enumerate(DENSE_PAIRS):
+            p = "d%d_" % i
+            empty, deleted = reserved_keys(kd)
+            table = gl.mutable_dense_hash_table_v2(empty, deleted, value_dtype=vd,
+                                                   initial_num_buckets=8, max_load_factor=0.5,
+                                                   shared_name=p + "table", name=p + "table")
+            query = tf.constant(np.concatenate([sample(kd, 3, 2), sample(kd, 2, 50)]), kd)
+            dflt = tf.constant(default_of(vd), vd)
+            s.add(targets=[gl.lookup_table_insert_v2(table, tf.constant(sample(kd, 3), kd),
+                                                     tf.constant(sample(vd, 3), vd))])
+            s.add(fetches=[gl.lookup_table_find_v2(table, query, dflt),
+                           gl.lookup_table_size_v2(table)])
+            s.add(fetches=list(gl.lookup_table_export_v2(table, kd, vd)))
+            # Growth: 3 + 4 entries do not fit 8 buckets at 0.5.
+            s.add(targets=[gl.lookup_table_insert_v2(table, tf.constant(sample(kd, 4, 10), kd),
+                                                     tf.constant(sample(vd, 4, 10), vd))])
+            s.add(fetches=list(gl.lookup_table_export_v2(table, kd, vd)))
+            s.add(targets=[gl.lookup_table_remove_v2(table, tf.constant(sample(kd, 2, 1), kd))])
+            s.add(fetches=list(gl.lookup_table_export_v2(table, kd, vd)) +
+                  [gl.lookup_table_size_v2(table), gl.lookup_table_find_v2(table, query, dflt)])
+            # A removed bucket is reused.
+            s.add(targets=[gl.lookup_table_insert_v2(table, tf.constant(sample(kd, 2, 20), kd),
+                                                     tf.constant(sample(vd, 2, 20), vd))])
+            s.add(fetches=list(gl.lookup_table_export_v2(table, kd, vd)))
+            # A default per key.
+            s.add(fetches=[gl.lookup_table_find_v2(table, query,
+                                                   tf.constant(sample(vd, 5, 30), vd))])
+            if i in (7, 12):
+                # Import the buckets of one table into another.
+                e2, d2 = reserved_keys(kd)
+                other = gl.mutable_dense_hash_table_v2(e2, d2, value_dtype=vd,
+                                                       initial_num_buckets=4,
+                                                       shared_name=p + "other")
+                ek, ev = gl.lookup_table_export_v2(table, kd, vd)
+                s.add(targets=[gl.lookup_table_import_v2(other, ek, ev)])
+                s.add(fetches=[gl.lookup_table_size_v2(other),
+                               gl.lookup_table_find_v2(other, query, dflt)])
+                s.add(fetches=list(gl.lookup_table_export_v2(other, kd, vd)))
+                # Reserved keys as table keys.
+                s.add(fetches=[gl.lookup_table_find_v2(table, tf.stack([query[0], empty]),
+                                                       dflt)])
+                s.add(targets=[gl.lookup_table_insert_v2(table, tf.stack([deleted]),
+                                                         tf.constant(sample(vd, 1), vd))])
+                s.add(targets=[gl.lookup_table_remove_v2(table, tf.stack([empty]))])
+                s.add(fetches=[gl.lookup_table_size_v2(table)])
+        # Vector keys and values.
+        kd, vd = tf.int64, tf.float32
+        empty, deleted = reserved_keys(kd, (2,))
+        vt = gl.mutable_dense_hash_table_v2(empty, deleted, value_dtype=vd, value_shape=[3],
+                                            initial_num_buckets=4, shared_name="vector_keys")
+        keys = tf.constant(sample(kd, 10).reshape(5, 2), kd)
+        s.add(targets=[gl.lookup_table_insert_v2(vt, keys,
+                                                 tf.constant(sample(vd, 15).reshape(5, 3), vd))])
+        s.add(fetches=list(gl.lookup_table_export_v2(vt, kd, vd)) + [gl.lookup_table_size_v2(vt)])
+        s.add(fetches=[gl.lookup_table_find_v2(vt, tf.constant([[-1, 2], [5, 8], [0, 0]], kd),
+                                               tf.constant([7.0, 8.0, 9.0]))])
+        s.add(targets=[gl.lookup_table_remove_v2(vt, keys[1:3])])
+        s.add(fetches=list(gl.lookup_table_export_v2(vt, kd, vd)) + [gl.lookup_table_size_v2(vt)])
+        s.add(fetches=[gl.lookup_table_find_v2(vt, hide(tf.constant([1, 2, 3], kd)),
+                                               tf.constant([7.0, 8.0, 9.0]))])
+        s.add(targets=[gl.lookup_table_insert_v2(vt, hide(tf.constant([[1, 2, 3]], kd)),
+                                                 hide(tf.constant([[7.0, 8.0, 9.0]])))])
+        # Construction errors.
+        def bad(name, empty, deleted, **kw):
+            t = gl.mutable_dense_hash_table_v2(empty, deleted, value_dtype=tf.float32,
+                                               shared_name=name, **kw)
+            s.add(fetches=[gl.lookup_table_size_v2(t)])
+        e, d = reserved_keys(tf.int64)
+        bad("load_factor", e, d, max_load_factor=1.5)
+        bad("load_factor0", e, d, max_load_factor=0.0)
+        bad("buckets5", e, d, initial_num_buckets=5)
+        bad("buckets2", e, d, initial_num_buckets=2)
+        bad("same_keys", e, e)
+        bad("value_matrix", e, d, value_shape=[2, 2])
+        bad("key_matrix", hide(tf.constant([[1, 2]], tf.int64)),
+            hide(tf.constant([[3, 4]], tf.int64)))
+        bad("key_shapes", hide(tf.constant(1, tf.int64)), hide(tf.constant([3, 4], tf.int64)))
+        # Anonymous: a new table per run.
+        e, d = reserved_keys(tf.string)
+        anon = gl.anonymous_mutable_dense_hash_table(e, d, value_dtype=tf.int64,
+                                                     initial_num_buckets=4)
+        ins = gl.lookup_table_insert_v2(anon, tf.constant(["x", "y", "z"]),
+                                        tf.constant([1, 2, 3], tf.int64))
+        with tf.control_dependencies([ins]):
+            ak, av = gl.lookup_table_export_v2(anon, tf.string, tf.int64)
+        s.add(fetches=[ak, av])
+    write("dense_tables", g, s)
+
+
 def text_files():
     g = tf.Graph()
     s = Steps()
@@ -538,6 +650,7 @@ if __name__ == "__main__":
     hash_table_errors()
     mutable_tables()
     tables_of_tensors()
+    dense_tables()
     text_files()
     tf1.enable_eager_execution()
     keras_graphs()

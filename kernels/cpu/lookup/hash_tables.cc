@@ -73,9 +73,12 @@ class HashTable final : public InitializableTable {
 
   absl::Status DoFind(const Tensor& keys, Tensor* values,
                       const Tensor& default_value) const override {
+    const auto k = keys.flat<K>();
+    // The first default serves every key (TensorFlow's HashTable); a default of the
+    // output's size may be empty, with no keys.
+    if (k.size() == 0) return absl::OkStatus();
     absl::ReaderMutexLock lock(&mu_);
     const V fallback = default_value.flat<V>()(0);
-    const auto k = keys.flat<K>();
     auto out = values->flat<V>();
     for (int64_t i = 0; i < k.size(); ++i) {
       auto it = table_.find(k(i));
@@ -114,10 +117,10 @@ class MutableHashTable final : public LookupTable {
     return absl::OkStatus();
   }
 
-  absl::Status Insert(const Tensor& keys, const Tensor& values) override {
+  absl::Status Insert(OpKernelContext*, const Tensor& keys, const Tensor& values) override {
     return DoInsert(false, keys, values);
   }
-  absl::Status Import(const Tensor& keys, const Tensor& values) override {
+  absl::Status Import(OpKernelContext*, const Tensor& keys, const Tensor& values) override {
     return DoInsert(true, keys, values);
   }
 
@@ -191,10 +194,10 @@ class MutableHashTableOfTensors final : public LookupTable {
     return absl::OkStatus();
   }
 
-  absl::Status Insert(const Tensor& keys, const Tensor& values) override {
+  absl::Status Insert(OpKernelContext*, const Tensor& keys, const Tensor& values) override {
     return DoInsert(false, keys, values);
   }
-  absl::Status Import(const Tensor& keys, const Tensor& values) override {
+  absl::Status Import(OpKernelContext*, const Tensor& keys, const Tensor& values) override {
     return DoInsert(true, keys, values);
   }
 

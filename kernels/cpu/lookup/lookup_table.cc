@@ -118,7 +118,7 @@ absl::Status InitializableTable::Find(const Tensor& keys, Tensor* values,
   return DoFind(keys, values, default_value);
 }
 
-absl::Status InitializableTable::Insert(const Tensor&, const Tensor&) {
+absl::Status InitializableTable::Insert(OpKernelContext*, const Tensor&, const Tensor&) {
   return errors::Unimplemented("Insert not supported by InitializableLookupTable implementations");
 }
 
@@ -162,7 +162,8 @@ class KeyValueTensorIterator : public InitTableIterator {
 
 }  // namespace
 
-absl::Status InitializableTable::Import(const Tensor& keys, const Tensor& values) {
+absl::Status InitializableTable::Import(OpKernelContext*, const Tensor& keys,
+                                        const Tensor& values) {
   KeyValueTensorIterator iter(keys, values);
   return Initialize(iter);
 }

@@ -9,6 +9,8 @@
 //  - MutableHashTable: scalar keys and values; Insert, Remove, Import (replaces all), Find
 //    with one default or a default per key.
 //  - MutableHashTableOfTensors: scalar keys, vector values of the `value_shape` attr.
+//  - MutableDenseHashTable: keys (scalars or vectors) and values in bucket arrays with open
+//    addressing, exported as those arrays (dense_hash_table.h).
 //
 // Thread safety: every method may be called from any thread.
 #ifndef SLUICE_KERNELS_CPU_LOOKUP_LOOKUP_TABLE_H_
@@ -58,16 +60,21 @@ class LookupTable : public ResourceBase {
   // `values` is allocated with the keys' leading dims followed by value_shape(); the
   // arguments passed CheckFindArguments.
   virtual absl::Status Find(const Tensor& keys, Tensor* values, const Tensor& default_value) = 0;
-  virtual absl::Status Insert(const Tensor& keys, const Tensor& values) = 0;
+  virtual absl::Status Insert(OpKernelContext* ctx, const Tensor& keys, const Tensor& values) = 0;
   virtual absl::Status Remove(const Tensor& keys) = 0;
   // Allocates outputs 0 (keys) and 1 (values) of `ctx` and fills them.
   virtual absl::Status Export(OpKernelContext* ctx) = 0;
-  virtual absl::Status Import(const Tensor& keys, const Tensor& values) = 0;
+  // Replaces the entries (a dense table's buckets) with `keys` and `values`.
+  virtual absl::Status Import(OpKernelContext* ctx, const Tensor& keys, const Tensor& values) = 0;
 
   // TensorFlow's argument checks, with its messages (INVALID_ARGUMENT).
   absl::Status CheckFindArguments(const Tensor& keys, const Tensor& default_value) const;
   absl::Status CheckKeyAndValueTensors(const Tensor& keys, const Tensor& values) const;
   absl::Status CheckKeyTensorForRemove(const Tensor& keys) const;
+  virtual absl::Status CheckKeyAndValueTensorsForImport(const Tensor& keys,
+                                                        const Tensor& values) const {
+    return CheckKeyAndValueTensors(keys, values);
+  }
 
   // This table as one that initializers fill, or null.
   virtual InitializableTable* AsInitializable() { return nullptr; }
@@ -91,9 +98,9 @@ class InitializableTable : public LookupTable {
   absl::Status Initialize(InitTableIterator& iter);
 
   absl::Status Find(const Tensor& keys, Tensor* values, const Tensor& default_value) final;
-  absl::Status Insert(const Tensor& keys, const Tensor& values) final;
+  absl::Status Insert(OpKernelContext* ctx, const Tensor& keys, const Tensor& values) final;
   absl::Status Remove(const Tensor& keys) final;
-  absl::Status Import(const Tensor& keys, const Tensor& values) final;
+  absl::Status Import(OpKernelContext* ctx, const Tensor& keys, const Tensor& values) final;
   InitializableTable* AsInitializable() final { return this; }
 
  protected:

@@ -1,6 +1,7 @@
 // TensorFlow's lookup-table kernels on the CPU.
 //
-// The table ops (HashTableV2, MutableHashTableV2, MutableHashTableOfTensorsV2) make their
+// The table ops (HashTableV2, MutableHashTableV2, MutableHashTableOfTensorsV2,
+// MutableDenseHashTableV2, whose empty and deleted keys are read on that run) make their
 // table once, on the first run, in the session's ResourceMgr as TensorFlow's LookupTableOp
 // does: in the `container` attr (or the manager's default) under `shared_name`, else the
 // node's name with use_node_name_sharing, else a name private to the node
@@ -23,6 +24,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/lookup/dense_hash_table.h"
 #include "kernels/cpu/lookup/hash_tables.h"
 #include "kernels/cpu/lookup/lookup_table.h"
 #include "kernels/cpu/lookup/text_file_init.h"
@@ -33,11 +35,26 @@ namespace sluice {
 namespace lookup {
 namespace {
 
-enum class TableKind { kHashTable, kMutableHashTable, kMutableHashTableOfTensors };
+enum class TableKind {
+  kHashTable,
+  kMutableHashTable,
+  kMutableHashTableOfTensors,
+  kMutableDenseHashTable
+};
 
-absl::Status NewTable(TableKind kind, DataType key_dtype, DataType value_dtype,
-                      const TensorShape& value_shape, LookupTable** table) {
+struct DenseAttrs {
+  int64_t initial_num_buckets = 0;
+  float max_load_factor = 0;
+};
+
+absl::Status NewTable(OpKernelContext* ctx, TableKind kind, DataType key_dtype,
+                      DataType value_dtype, const TensorShape& value_shape, const DenseAttrs& dense,
+                      LookupTable** table) {
   switch (kind) {
+    case TableKind::kMutableDenseHashTable:
+      return NewMutableDenseHashTable(ctx, key_dtype, value_dtype, ctx->input(0), ctx->input(1),
+                                      value_shape, dense.initial_num_buckets, dense.max_load_factor,
+                                      table);
     case TableKind::kHashTable:
       return NewHashTable(key_dtype, value_dtype, table);
     case TableKind::kMutableHashTable:
@@ -56,7 +73,12 @@ class TableAttrs {
   TableAttrs(OpKernelConstruction* ctx, TableKind kind) : kind_(kind) {
     OP_REQUIRES_OK(ctx, ctx->GetAttr("key_dtype", &key_dtype_));
     OP_REQUIRES_OK(ctx, ctx->GetAttr("value_dtype", &value_dtype_));
-    if (kind == TableKind::kMutableHashTableOfTensors) {
+    if (kind == TableKind::kMutableDenseHashTable) {
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("initial_num_buckets", &dense_.initial_num_buckets));
+      OP_REQUIRES_OK(ctx, ctx->GetAttr("max_load_factor", &dense_.max_load_factor));
+    }
+    if (kind == TableKind::kMutableHashTableOfTensors ||
+        kind == TableKind::kMutableDenseHashTable) {
       PartialTensorShape shape;
       OP_REQUIRES_OK(ctx, ctx->GetAttr("value_shape", &shape));
       OP_REQUIRES(
@@ -65,8 +87,8 @@ class TableAttrs {
       OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape(shape.dim_sizes(), &value_shape_));
     }
   }
-  absl::Status Make(LookupTable** table) const {
-    return NewTable(kind_, key_dtype_, value_dtype_, value_shape_, table);
+  absl::Status Make(OpKernelContext* ctx, LookupTable** table) const {
+    return NewTable(ctx, kind_, key_dtype_, value_dtype_, value_shape_, dense_, table);
   }
   DataType key_dtype() const { return key_dtype_; }
   DataType value_dtype() const { return value_dtype_; }
@@ -76,6 +98,7 @@ class TableAttrs {
   DataType key_dtype_ = DT_INVALID;
   DataType value_dtype_ = DT_INVALID;
   TensorShape value_shape_;
+  DenseAttrs dense_;
 };
 
 template <TableKind kKind>
@@ -108,7 +131,7 @@ class TableOp : public OpKernel {
       LookupTable* table = nullptr;
       OP_REQUIRES_OK(ctx, rm->LookupOrCreate<LookupTable>(
                               container_, name_, &table,
-                              [this](LookupTable** made) { return attrs_.Make(made); }));
+                              [this, ctx](LookupTable** made) { return attrs_.Make(ctx, made); }));
       TableRef ref;
       *ref.out() = table;
       OP_REQUIRES(
@@ -144,7 +167,7 @@ class AnonymousTableOp : public OpKernel {
     ResourceMgr* rm = ctx->resource_manager();
     OP_REQUIRES(ctx, rm != nullptr, errors::Internal("No resource manager."));
     LookupTable* table = nullptr;
-    OP_REQUIRES_OK(ctx, attrs_.Make(&table));
+    OP_REQUIRES_OK(ctx, attrs_.Make(ctx, &table));
     const std::string name = absl::StrCat("_AnonymousTable_", table_counter.fetch_add(1));
     OP_REQUIRES_OK(ctx, rm->Create<LookupTable>(rm->default_container(), name, table));
     ctx->set_output(0, Tensor(MakeResourceHandle<LookupTable>(ctx, rm->default_container(), name)));
@@ -185,7 +208,7 @@ class InsertOp : public OpKernel {
     OP_REQUIRES_OK(
         ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype(), table->value_dtype()}, {}));
     OP_REQUIRES_OK(ctx, table->CheckKeyAndValueTensors(ctx->input(1), ctx->input(2)));
-    OP_REQUIRES_OK(ctx, table->Insert(ctx->input(1), ctx->input(2)));
+    OP_REQUIRES_OK(ctx, table->Insert(ctx, ctx->input(1), ctx->input(2)));
   }
 };
 
@@ -232,8 +255,8 @@ class ImportOp : public OpKernel {
     OP_REQUIRES_OK(ctx, GetLookupTable(ctx, 0, table.out()));
     OP_REQUIRES_OK(
         ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype(), table->value_dtype()}, {}));
-    OP_REQUIRES_OK(ctx, table->CheckKeyAndValueTensors(ctx->input(1), ctx->input(2)));
-    OP_REQUIRES_OK(ctx, table->Import(ctx->input(1), ctx->input(2)));
+    OP_REQUIRES_OK(ctx, table->CheckKeyAndValueTensorsForImport(ctx->input(1), ctx->input(2)));
+    OP_REQUIRES_OK(ctx, table->Import(ctx, ctx->input(1), ctx->input(2)));
   }
 };
 
@@ -273,7 +296,7 @@ class InitializeTableOp : public OpKernel {
     OP_REQUIRES(ctx, keys.NumElements() == values.NumElements(),
                 errors::InvalidArgument("Keys and values must have the same size ",
                                         keys.NumElements(), " vs ", values.NumElements()));
-    OP_REQUIRES_OK(ctx, table->Import(keys, values));
+    OP_REQUIRES_OK(ctx, table->Import(ctx, keys, values));
   }
 
  private:
@@ -358,6 +381,26 @@ REGISTER_ALL_TABLES(std::string, int32_t)
 REGISTER_ALL_TABLES(std::string, int64_t)
 REGISTER_HASH_TABLE(std::string, std::string)
 
+#define REGISTER_DENSE_TABLE(K, V)                                                             \
+  REGISTER_TABLE("MutableDenseHashTableV2", TableOp<TableKind::kMutableDenseHashTable>, K, V); \
+  REGISTER_TABLE("AnonymousMutableDenseHashTable",                                             \
+                 AnonymousTableOp<TableKind::kMutableDenseHashTable>, K, V);
+
+REGISTER_DENSE_TABLE(int32_t, float)
+REGISTER_DENSE_TABLE(int32_t, double)
+REGISTER_DENSE_TABLE(int32_t, int32_t)
+REGISTER_DENSE_TABLE(int64_t, bool)
+REGISTER_DENSE_TABLE(int64_t, float)
+REGISTER_DENSE_TABLE(int64_t, double)
+REGISTER_DENSE_TABLE(int64_t, int32_t)
+REGISTER_DENSE_TABLE(int64_t, int64_t)
+REGISTER_DENSE_TABLE(std::string, bool)
+REGISTER_DENSE_TABLE(std::string, float)
+REGISTER_DENSE_TABLE(std::string, double)
+REGISTER_DENSE_TABLE(std::string, int32_t)
+REGISTER_DENSE_TABLE(std::string, int64_t)
+
+#undef REGISTER_DENSE_TABLE
 #undef REGISTER_ALL_TABLES
 #undef REGISTER_MUTABLE_TABLES
 #undef REGISTER_HASH_TABLE
