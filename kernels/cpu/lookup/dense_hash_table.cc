@@ -206,8 +206,9 @@ class DenseHashTable final : public LookupTable {
       return errors::InvalidArgument("Expected keys of rank at least ", key_shape.dims(),
                                      ", got shape ", keys.shape().DebugString());
     }
+    // shape-safe: the rank was checked just above
     expected.RemoveLastDims(key_shape.dims());
-    expected.AppendShape(Vectorized(value_shape_));
+    RETURN_IF_ERROR(expected.AppendShapeWithStatus(Vectorized(value_shape_)));
     if (values.shape() != expected) {
       return errors::InvalidArgument("Expected shape ", expected.DebugString(), " for value, got ",
                                      values.shape().DebugString());
@@ -284,7 +285,9 @@ class DenseHashTable final : public LookupTable {
 
   absl::Status CheckBatch(const Tensor& keys, int64_t n) const {
     if (keys.NumElements() != n * key_size_) {
+      // shape-safe: n is a dim of the keys, the key shape a scalar or vector of the empty key
       TensorShape expected({n});
+      // shape-safe: as above
       expected.AppendShape(key_shape_);
       return errors::InvalidArgument("Expected key shape ", expected.DebugString(), " got ",
                                      keys.shape().DebugString());
@@ -310,8 +313,12 @@ class DenseHashTable final : public LookupTable {
     }
     Tensor keys;
     Tensor values;
-    RETURN_IF_ERROR(ctx->allocate_temp(key_dtype(), TensorShape({count, key_size_}), &keys));
-    RETURN_IF_ERROR(ctx->allocate_temp(value_dtype(), TensorShape({count, value_size_}), &values));
+    TensorShape key_rows;
+    RETURN_IF_ERROR(TensorShape::BuildTensorShape({count, key_size_}, &key_rows));
+    TensorShape value_rows;
+    RETURN_IF_ERROR(TensorShape::BuildTensorShape({count, value_size_}, &value_rows));
+    RETURN_IF_ERROR(ctx->allocate_temp(key_dtype(), key_rows, &keys));
+    RETURN_IF_ERROR(ctx->allocate_temp(value_dtype(), value_rows, &values));
     auto k = keys.flat<K>();
     const auto empty = empty_key_.flat<K>();
     for (int64_t i = 0; i < count; ++i) {

@@ -42,7 +42,9 @@ class HashTable final : public InitializableTable {
     const int64_t n = static_cast<int64_t>(table_.size());
     Tensor* keys = nullptr;
     Tensor* values = nullptr;
+    // shape-safe: n is the number of entries the table holds
     RETURN_IF_ERROR(ctx->allocate_output(0, TensorShape({n}), &keys));
+    // shape-safe: as above
     RETURN_IF_ERROR(ctx->allocate_output(1, TensorShape({n}), &values));
     auto k = keys->flat<K>();
     auto v = values->flat<V>();
@@ -136,7 +138,9 @@ class MutableHashTable final : public LookupTable {
     const int64_t n = static_cast<int64_t>(table_.size());
     Tensor* keys = nullptr;
     Tensor* values = nullptr;
+    // shape-safe: n is the number of entries the table holds
     RETURN_IF_ERROR(ctx->allocate_output(0, TensorShape({n}), &keys));
+    // shape-safe: as above
     RETURN_IF_ERROR(ctx->allocate_output(1, TensorShape({n}), &values));
     auto k = keys->flat<K>();
     auto v = values->flat<V>();
@@ -213,7 +217,9 @@ class MutableHashTableOfTensors final : public LookupTable {
     const int64_t n = static_cast<int64_t>(table_.size());
     Tensor* keys = nullptr;
     Tensor* values = nullptr;
+    // shape-safe: n is the number of entries the table holds
     RETURN_IF_ERROR(ctx->allocate_output(0, TensorShape({n}), &keys));
+    // shape-safe: n rows of width_ elements, all of which the table holds
     RETURN_IF_ERROR(ctx->allocate_output(1, TensorShape({n, width_}), &values));
     auto k = keys->flat<K>();
     auto v = values->flat<V>();

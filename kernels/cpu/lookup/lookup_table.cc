@@ -20,13 +20,13 @@ bool EndsWith(const TensorShape& shape, const TensorShape& suffix) {
   return true;
 }
 
-// `keys`' shape without the key dims, followed by the value shape.
-TensorShape FullValueShape(const TensorShape& keys, const TensorShape& key_shape,
-                           const TensorShape& value_shape) {
-  TensorShape shape = keys;
-  shape.RemoveLastDims(key_shape.dims());
-  shape.AppendShape(value_shape);
-  return shape;
+// `keys`' shape without the key dims (which it ends with), followed by the value shape.
+absl::Status FullValueShape(const TensorShape& keys, const TensorShape& key_shape,
+                            const TensorShape& value_shape, TensorShape* out) {
+  *out = keys;
+  // shape-safe: the keys end with the key shape (CheckKeyShape ran first), so as many dims go
+  out->RemoveLastDims(key_shape.dims());
+  return out->AppendShapeWithStatus(value_shape);
 }
 
 }  // namespace
@@ -60,7 +60,8 @@ absl::Status LookupTable::CheckKeyShape(const TensorShape& shape) const {
 absl::Status LookupTable::CheckKeyAndValueTensors(const Tensor& keys, const Tensor& values) const {
   RETURN_IF_ERROR(CheckKeyAndValueTypes(keys, values));
   RETURN_IF_ERROR(CheckKeyShape(keys.shape()));
-  const TensorShape expected = FullValueShape(keys.shape(), key_shape(), value_shape());
+  TensorShape expected;
+  RETURN_IF_ERROR(FullValueShape(keys.shape(), key_shape(), value_shape(), &expected));
   if (values.shape() != expected) {
     return errors::InvalidArgument("Expected shape ", expected.DebugString(), " for value, got ",
                                    values.shape().DebugString());
@@ -72,7 +73,8 @@ absl::Status LookupTable::CheckFindArguments(const Tensor& keys,
                                              const Tensor& default_value) const {
   RETURN_IF_ERROR(CheckKeyAndValueTypes(keys, default_value));
   RETURN_IF_ERROR(CheckKeyShape(keys.shape()));
-  const TensorShape full = FullValueShape(keys.shape(), key_shape(), value_shape());
+  TensorShape full;
+  RETURN_IF_ERROR(FullValueShape(keys.shape(), key_shape(), value_shape(), &full));
   if (default_value.shape() != value_shape() && default_value.shape() != full) {
     return errors::InvalidArgument("Expected shape ", value_shape().DebugString(), " or ",
                                    full.DebugString(), " for default value, got ",
@@ -178,7 +180,6 @@ absl::Status MatchSignature(OpKernelContext* ctx, std::initializer_list<DataType
                             std::initializer_list<DataType> outputs) {
   bool match = static_cast<int>(inputs.size()) == ctx->num_inputs() &&
                static_cast<int>(outputs.size()) == ctx->num_outputs();
-  // heap-ok: one entry per input and output of the node
   std::vector<std::string> have_in, have_out, want_in, want_out;
   int i = 0;
   for (DataType t : inputs) {

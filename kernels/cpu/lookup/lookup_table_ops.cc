@@ -190,8 +190,8 @@ class FindOp : public OpKernel {
     const Tensor& default_value = ctx->input(2);
     OP_REQUIRES_OK(ctx, table->CheckFindArguments(keys, default_value));
     TensorShape shape = keys.shape();
+    // shape-safe: the keys end with the table's key shape (CheckFindArguments)
     shape.RemoveLastDims(table->key_shape().dims());
-    // shape-safe: the keys' own dims followed by the table's value shape, both held tensors'
     OP_REQUIRES_OK(ctx, shape.AppendShapeWithStatus(table->value_shape()));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));

@@ -153,7 +153,6 @@ class TextFileLineIterator : public InitTableIterator {
       valid_ = false;
       return;
     }
-    // heap-ok: one entry per column of a line of the file the graph names
     std::vector<absl::string_view> tokens;
     if (!ignore_split_) {
       tokens = absl::StrSplit(line, delimiter_);
