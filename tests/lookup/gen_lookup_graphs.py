@@ -199,6 +199,12 @@ def hash_table_errors():
         s.add(targets=[gl.initialize_table_v2(t, tf.constant(["a", "b", "a"]),
                                               tf.constant([1, 2, 3], tf.int64))])
         s.add(fetches=[gl.lookup_table_size_v2(t)])
+        t = table("dup_float", vd=tf.float32)
+        s.add(targets=[gl.initialize_table_v2(t, tf.constant(["a", "a"]),
+                                              tf.constant([1.2345678, 0.1], tf.float32))])
+        t = table("dup_double", vd=tf.float64)
+        s.add(targets=[gl.initialize_table_v2(t, tf.constant(["a", "a"]),
+                                              tf.constant([0.1, 2.0 / 3], tf.float64))])
         t = table("dup_same")
         s.add(targets=[gl.initialize_table_v2(t, tf.constant(["a", "b", "a"]),
                                               tf.constant([1, 2, 1], tf.int64))])

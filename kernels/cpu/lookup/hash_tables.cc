@@ -18,7 +18,8 @@ namespace sluice {
 namespace lookup {
 namespace {
 
-// A value as TensorFlow's StrCat prints it in the duplicate-key message.
+// A value as TensorFlow 2.21 prints it in the duplicate-key message (absl::StrCat: six
+// significant digits for a float or double).
 template <typename T>
 std::string Printed(const T& v) {
   return absl::StrCat(v);
