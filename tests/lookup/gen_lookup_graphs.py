@@ -648,6 +648,10 @@ def keras_graphs():
     save("keras_string_lookup_invert",
          tf.keras.layers.StringLookup(vocabulary=["a", "b", "c"], invert=True),
          tf.TensorSpec([None], tf.int64, name="x"), np.array([1, 3, 0, 9], dtype=np.int64))
+    vectorize = tf.keras.layers.TextVectorization(output_mode="int", output_sequence_length=5,
+                                                  vocabulary=["the", "cat", "sat", "mat"])
+    save("keras_text_vectorization", vectorize, tf.TensorSpec([None], tf.string, name="x"),
+         np.array([b"The cat sat on the mat!", b"a dog"], dtype=object))
     save("keras_string_lookup_one_hot",
          tf.keras.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="one_hot"),
          tf.TensorSpec([None], tf.string, name="x"),

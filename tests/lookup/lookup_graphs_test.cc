@@ -224,6 +224,7 @@ TEST(LookupGraphsTest, KerasStringLookupFromAVocabularyFile) {
 TEST(LookupGraphsTest, KerasStringLookupInverted) {
   EXPECT_GT(Replay("keras_string_lookup_invert"), 0);
 }
+TEST(LookupGraphsTest, KerasTextVectorization) { EXPECT_GT(Replay("keras_text_vectorization"), 0); }
 TEST(LookupGraphsTest, KerasStringLookupOneHot) {
   EXPECT_GT(Replay("keras_string_lookup_one_hot"), 0);
 }
