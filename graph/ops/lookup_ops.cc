@@ -3,7 +3,9 @@
 // the ops that find, insert, remove, export, import and initialize through its DT_RESOURCE
 // handle. The mutable tables' handles carry {key shape and dtype, value shape and dtype} as
 // handle data, which LookupTableFindV2 checks its keys against to infer its output shape.
-// Only the TF2 (resource) forms are registered; the ref-typed V1 forms are not.
+// The ref-typed V1 forms (HashTable, LookupTableFind, ...) pass the table as a
+// Ref(string) tensor of two elements, container and name; MutableDenseHashTable, whose
+// TensorFlow kernel reads a deleted_key input the V1 op lacks, is not registered.
 #include <vector>
 
 #include "graph/core/errors.h"
@@ -167,6 +169,55 @@ absl::Status ImportShape(InferenceContext* c) {
   return c->Merge(c->Dim(keys, 0), c->Dim(values, 0), &unused);
 }
 
+// The V1 handle: a vector of two strings.
+absl::Status TwoElementHandle(InferenceContext* c) {
+  ShapeHandle handle;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &handle));
+  DimensionHandle unused;
+  return c->WithValue(c->Dim(handle, 0), 2, &unused);
+}
+
+absl::Status TwoElementOutput(InferenceContext* c) {
+  c->set_output(0, c->Vector(2));
+  return absl::OkStatus();
+}
+
+absl::Status FindV1Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(TwoElementHandle(c));
+  ShapeHandle unused;
+  RETURN_IF_ERROR(c->WithRankAtMost(c->input(2), 1, &unused));
+  c->set_output(0, c->UnknownShape());
+  return absl::OkStatus();
+}
+
+absl::Status SizeV1Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(TwoElementHandle(c));
+  c->set_output(0, c->Scalar());
+  return absl::OkStatus();
+}
+
+absl::Status ExportV1Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(TwoElementHandle(c));
+  ShapeHandle values = c->UnknownShape();
+  RETURN_IF_ERROR(c->WithRankAtLeast(values, 1, &values));
+  c->set_output(0, c->Vector(c->Dim(values, 0)));
+  c->set_output(1, values);
+  return absl::OkStatus();
+}
+
+absl::Status InitializeV1Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(TwoElementHandle(c));
+  ShapeHandle keys;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &keys));
+  return c->Merge(keys, c->input(2), &keys);
+}
+
+absl::Status TextFileInitV1Shape(InferenceContext* c) {
+  RETURN_IF_ERROR(TwoElementHandle(c));
+  ShapeHandle unused;
+  return c->WithRank(c->input(1), 0, &unused);
+}
+
 absl::Status TextFileInitShape(InferenceContext* c) {
   RETURN_IF_ERROR(ScalarHandleInput(c));
   ShapeHandle unused;
@@ -324,5 +375,92 @@ REGISTER_OP("InitializeTableFromTextFileV2")
     .Attr("offset: int = 0")
     .SetIsStateful()
     .SetShapeFn(TextFileInitShape);
+
+REGISTER_OP("HashTable")
+    .Output("table_handle: Ref(string)")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("use_node_name_sharing: bool = false")
+    .Attr("key_dtype: type")
+    .Attr("value_dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(TwoElementOutput);
+
+REGISTER_OP("MutableHashTable")
+    .Output("table_handle: Ref(string)")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("use_node_name_sharing: bool = false")
+    .Attr("key_dtype: type")
+    .Attr("value_dtype: type")
+    .SetIsStateful()
+    .SetShapeFn(TwoElementOutput);
+
+REGISTER_OP("MutableHashTableOfTensors")
+    .Output("table_handle: Ref(string)")
+    .Attr("container: string = ''")
+    .Attr("shared_name: string = ''")
+    .Attr("use_node_name_sharing: bool = false")
+    .Attr("key_dtype: type")
+    .Attr("value_dtype: type")
+    .Attr("value_shape: shape = {}")
+    .SetIsStateful()
+    .SetShapeFn(TwoElementOutput);
+
+REGISTER_OP("LookupTableFind")
+    .Input("table_handle: Ref(string)")
+    .Input("keys: Tin")
+    .Input("default_value: Tout")
+    .Output("values: Tout")
+    .Attr("Tin: type")
+    .Attr("Tout: type")
+    .SetShapeFn(FindV1Shape);
+
+REGISTER_OP("LookupTableInsert")
+    .Input("table_handle: Ref(string)")
+    .Input("keys: Tin")
+    .Input("values: Tout")
+    .Attr("Tin: type")
+    .Attr("Tout: type")
+    .SetShapeFn(TwoElementHandle);
+
+REGISTER_OP("LookupTableSize")
+    .Input("table_handle: Ref(string)")
+    .Output("size: int64")
+    .SetShapeFn(SizeV1Shape);
+
+REGISTER_OP("LookupTableExport")
+    .Input("table_handle: Ref(string)")
+    .Output("keys: Tkeys")
+    .Output("values: Tvalues")
+    .Attr("Tkeys: type")
+    .Attr("Tvalues: type")
+    .SetShapeFn(ExportV1Shape);
+
+REGISTER_OP("LookupTableImport")
+    .Input("table_handle: Ref(string)")
+    .Input("keys: Tin")
+    .Input("values: Tout")
+    .Attr("Tin: type")
+    .Attr("Tout: type")
+    .SetShapeFn(TwoElementHandle);
+
+REGISTER_OP("InitializeTable")
+    .Input("table_handle: Ref(string)")
+    .Input("keys: Tkey")
+    .Input("values: Tval")
+    .Attr("Tkey: type")
+    .Attr("Tval: type")
+    .SetShapeFn(InitializeV1Shape);
+
+REGISTER_OP("InitializeTableFromTextFile")
+    .Input("table_handle: Ref(string)")
+    .Input("filename: string")
+    .Attr("key_index: int >= -2")
+    .Attr("value_index: int >= -2")
+    .Attr("vocab_size: int >= -1 = -1")
+    .Attr("delimiter: string = '\\t'")
+    .Attr("offset: int = 0")
+    .SetShapeFn(TextFileInitV1Shape);
 
 }  // namespace sluice

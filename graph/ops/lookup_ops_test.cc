@@ -181,6 +181,40 @@ TEST(LookupOpsTest, TextFileInitTakesAScalarName) {
               IsInvalidArgument("must be rank 0"));
 }
 
+// The V1 ops that take a Ref(string) handle: TensorFlow's Python cannot feed a placeholder
+// to a ref input, so check_shape_tests_with_tf.py cannot re-run these; the shape functions
+// are TensorFlow's (a handle of two elements, then as the V2 forms).
+std::string InferRefHandle(absl::string_view op, absl::string_view attrs,
+                           absl::string_view shapes) {
+  return Infer(op, attrs, shapes);
+}
+
+TEST(LookupOpsTest, V1HandlesAreTwoStrings) {
+  EXPECT_EQ(Infer("HashTable", "key_dtype=DT_STRING, value_dtype=DT_INT64", ""), "[2]");
+  EXPECT_EQ(Infer("MutableHashTableOfTensors",
+                  "key_dtype=DT_STRING, value_dtype=DT_INT64, value_shape=[2]", ""),
+            "[2]");
+  EXPECT_EQ(InferRefHandle("LookupTableFind", "Tin=DT_STRING, Tout=DT_INT64", "[2];[3];[]"), "?");
+  EXPECT_THAT(InferRefHandle("LookupTableFind", "Tin=DT_STRING, Tout=DT_INT64", "[3];[3];[]"),
+              IsInvalidArgument("must be 2"));
+  EXPECT_THAT(InferRefHandle("LookupTableFind", "Tin=DT_STRING, Tout=DT_INT64", "[2];[3];[2,2]"),
+              IsInvalidArgument("must be at most rank 1"));
+  EXPECT_EQ(InferRefHandle("LookupTableSize", "", "[2]"), "[]");
+  EXPECT_THAT(InferRefHandle("LookupTableSize", "", "[]"), IsInvalidArgument("must be rank 1"));
+  EXPECT_EQ(InferRefHandle("LookupTableExport", "Tkeys=DT_STRING, Tvalues=DT_INT64", "[2]"),
+            "[?];?");
+  EXPECT_EQ(InferRefHandle("LookupTableInsert", "Tin=DT_STRING, Tout=DT_INT64", "[2];[3];[7]"), "");
+  EXPECT_EQ(InferRefHandle("LookupTableImport", "Tin=DT_STRING, Tout=DT_INT64", "[2];[3];[7]"), "");
+  EXPECT_EQ(InferRefHandle("InitializeTable", "Tkey=DT_STRING, Tval=DT_INT64", "[2];[3];[3]"), "");
+  EXPECT_THAT(InferRefHandle("InitializeTable", "Tkey=DT_STRING, Tval=DT_INT64", "[2];[3];[4]"),
+              IsInvalidArgument("must be equal, but are"));
+  EXPECT_EQ(InferRefHandle("InitializeTableFromTextFile", "key_index=-2, value_index=-1", "[2];[]"),
+            "");
+  EXPECT_THAT(
+      InferRefHandle("InitializeTableFromTextFile", "key_index=-2, value_index=-1", "[2];[2]"),
+      IsInvalidArgument("must be rank 0"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

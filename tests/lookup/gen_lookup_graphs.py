@@ -492,6 +492,52 @@ def dense_tables():
     write("dense_tables", g, s)
 
 
+def v1_tables():
+    """The ref-typed V1 ops: the table passed as a Ref(string) [container, name]."""
+    g = tf.Graph()
+    s = Steps()
+    with g.as_default():
+        t = gl.hash_table(key_dtype=tf.string, value_dtype=tf.int64, shared_name="v1_hash",
+                          name="v1_hash")
+        init = gl.initialize_table(t, tf.constant(["a", "b", "c"]),
+                                   tf.constant([1, 2, 3], tf.int64))
+        query = tf.constant(["c", "z", "a"])
+        find = gl.lookup_table_find(t, query, tf.constant(-1, tf.int64))
+        s.add(fetches=[find])
+        s.add(fetches=[gl.lookup_table_size(t)])
+        s.add(targets=[init])
+        s.add(fetches=[find, gl.lookup_table_size(t)])
+        s.add(fetches=list(gl.lookup_table_export(t, tf.string, tf.int64)), sort=(0, 1))
+        s.add(targets=[gl.lookup_table_insert(t, query, tf.constant([1, 2, 3], tf.int64))])
+        s.add(fetches=[gl.lookup_table_find(t, tf.constant([1], tf.int64),
+                                            tf.constant(-1, tf.int64))])
+        m = gl.mutable_hash_table(key_dtype=tf.int64, value_dtype=tf.float32, name="v1_mutable",
+                                  shared_name="v1_mutable")
+        s.add(targets=[gl.lookup_table_insert(m, tf.constant([5, 6], tf.int64),
+                                              tf.constant([0.5, 0.25]))])
+        s.add(fetches=[gl.lookup_table_find(m, tf.constant([6, 7], tf.int64),
+                                            tf.constant(-1.0)),
+                       gl.lookup_table_size(m)])
+        s.add(targets=[gl.lookup_table_import(m, tf.constant([8], tf.int64),
+                                              tf.constant([0.125]))])
+        s.add(fetches=list(gl.lookup_table_export(m, tf.int64, tf.float32)), sort=(0, 1))
+        s.add(targets=[gl.initialize_table(m, tf.constant([1], tf.int64), tf.constant([1.0]))])
+        v = gl.mutable_hash_table_of_tensors(key_dtype=tf.string, value_dtype=tf.int32,
+                                             value_shape=[2], name="v1_tensors")
+        s.add(targets=[gl.lookup_table_insert(v, tf.constant(["p"]),
+                                              tf.constant([[3, 4]], tf.int32))])
+        s.add(fetches=[gl.lookup_table_find(v, tf.constant(["p", "q"]),
+                                            tf.constant([0, 9], tf.int32))])
+        f = gl.hash_table(key_dtype=tf.string, value_dtype=tf.int64, name="v1_file")
+        fname = tf1.placeholder(tf.string, [], name="filename")
+        s.add(targets=[gl.initialize_table_from_text_file(f, fname, key_index=-2,
+                                                          value_index=-1)],
+              feeds={"filename:0": "%s/words.txt" % REL})
+        s.add(fetches=[gl.lookup_table_find(f, tf.constant(["fox", "dog"]),
+                                            tf.constant(-1, tf.int64))])
+    write("v1_tables", g, s)
+
+
 def text_files():
     g = tf.Graph()
     s = Steps()
@@ -667,5 +713,6 @@ if __name__ == "__main__":
     tables_of_tensors()
     dense_tables()
     text_files()
+    v1_tables()
     tf1.enable_eager_execution()
     keras_graphs()

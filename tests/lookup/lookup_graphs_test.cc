@@ -215,6 +215,7 @@ TEST(LookupGraphsTest, HashTableErrorsSharingAndAnonymousTables) {
 TEST(LookupGraphsTest, MutableHashTables) { EXPECT_GT(Replay("mutable_tables"), 0); }
 TEST(LookupGraphsTest, MutableHashTablesOfTensors) { EXPECT_GT(Replay("tables_of_tensors"), 0); }
 TEST(LookupGraphsTest, DenseHashTablesBucketForBucket) { EXPECT_GT(Replay("dense_tables"), 0); }
+TEST(LookupGraphsTest, RefTypedV1Tables) { EXPECT_GT(Replay("v1_tables"), 0); }
 TEST(LookupGraphsTest, TextFileInitializers) { EXPECT_GT(Replay("text_files"), 0); }
 TEST(LookupGraphsTest, KerasStringLookup) { EXPECT_GT(Replay("keras_string_lookup"), 0); }
 TEST(LookupGraphsTest, KerasIntegerLookup) { EXPECT_GT(Replay("keras_integer_lookup"), 0); }

@@ -26,6 +26,9 @@ OPS = [
     "MutableDenseHashTableV2", "AnonymousMutableDenseHashTable", "LookupTableFindV2",
     "LookupTableInsertV2", "LookupTableRemoveV2", "LookupTableSizeV2", "LookupTableExportV2",
     "LookupTableImportV2", "InitializeTableV2", "InitializeTableFromTextFileV2",
+    "HashTable", "MutableHashTable", "MutableHashTableOfTensors", "LookupTableFind",
+    "LookupTableInsert", "LookupTableSize", "LookupTableExport", "LookupTableImport",
+    "InitializeTable", "InitializeTableFromTextFile",
     # Plumbing.
     "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN", "NoOp",
     "StopGradient", "PreventGradient", "Snapshot", "CheckNumerics", "EnsureShape",

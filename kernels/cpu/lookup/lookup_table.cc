@@ -170,10 +170,41 @@ absl::Status InitializableTable::Import(OpKernelContext*, const Tensor& keys,
   return Initialize(iter);
 }
 
+absl::Status GetTableName(OpKernelContext* ctx, int input, std::string* container,
+                          std::string* name) {
+  if (!ctx->input_is_ref(input)) {
+    ResourceHandleProto handle;
+    RETURN_IF_ERROR(HandleFromInput(ctx, input, &handle));
+    *container = handle.container();
+    *name = handle.name();
+    return absl::OkStatus();
+  }
+  absl::MutexLock lock(ctx->input_ref_mutex(input));
+  const Tensor handle = ctx->mutable_input(input, /*lock_held=*/true);
+  if (handle.dtype() != DT_STRING || handle.NumElements() != 2) {
+    return errors::InvalidArgument("Lookup table handle must be scalar, but had shape: ",
+                                   handle.shape().DebugString());
+  }
+  *container = handle.flat<std::string>()(0);
+  *name = handle.flat<std::string>()(1);
+  return absl::OkStatus();
+}
+
 absl::Status GetLookupTable(OpKernelContext* ctx, int input, LookupTable** table) {
-  ResourceHandleProto handle;
-  RETURN_IF_ERROR(HandleFromInput(ctx, input, &handle));
-  return LookupResource(ctx, handle, table);
+  if (!ctx->input_is_ref(input)) {
+    ResourceHandleProto handle;
+    RETURN_IF_ERROR(HandleFromInput(ctx, input, &handle));
+    return LookupResource(ctx, handle, table);
+  }
+  std::string container;
+  std::string name;
+  RETURN_IF_ERROR(GetTableName(ctx, input, &container, &name));
+  if (ctx->resource_manager() == nullptr) return errors::Internal("No resource manager.");
+  return ctx->resource_manager()->Lookup(container, name, table);
+}
+
+DataType HandleType(OpKernelContext* ctx, int input) {
+  return ctx->input_is_ref(input) ? DT_STRING_REF : DT_RESOURCE;
 }
 
 absl::Status MatchSignature(OpKernelContext* ctx, std::initializer_list<DataType> inputs,

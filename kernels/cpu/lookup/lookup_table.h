@@ -114,9 +114,17 @@ class InitializableTable : public LookupTable {
   std::atomic<bool> initialized_{false};
 };
 
-// The table `input` of ctx (a DT_RESOURCE handle) points at, with a reference for the
-// caller.
+// The container and name of the table input `input` of ctx names: a DT_RESOURCE handle,
+// or (the V1 ops) a Ref(string) tensor of two elements (INVALID_ARGUMENT "Lookup table
+// handle must be scalar, but had shape: [...]" for another size).
+absl::Status GetTableName(OpKernelContext* ctx, int input, std::string* container,
+                          std::string* name);
+
+// The table input `input` of ctx names, with a reference for the caller.
 absl::Status GetLookupTable(OpKernelContext* ctx, int input, LookupTable** table);
+
+// The dtype the table input `input` has: DT_RESOURCE, or DT_STRING_REF for the V1 ops.
+DataType HandleType(OpKernelContext* ctx, int input);
 
 // TensorFlow's signature check with its text: INVALID_ARGUMENT "Signature mismatch, have:
 // a, b->c expected: ...".

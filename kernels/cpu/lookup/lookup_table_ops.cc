@@ -11,6 +11,10 @@
 // session ends (TensorFlow frees it with its last handle; Sluice's handles do not count
 // references).
 //
+// The V1 forms (HashTable, MutableHashTable, MutableHashTableOfTensors, LookupTableFind,
+// ...) are the same kernels with the table passed as a Ref(string) tensor of [container,
+// name] (lookup_table.h).
+//
 // The ops that take a handle check their dtypes against the table's (TensorFlow's
 // "Signature mismatch" text) and their arguments with TensorFlow's checks and texts
 // (lookup_table.h).
@@ -141,10 +145,21 @@ class TableOp : public OpKernel {
               "Conflicting key/value dtypes ", DataTypeString(attrs_.key_dtype()), "->",
               DataTypeString(attrs_.value_dtype()), " with ", DataTypeString(table->key_dtype()),
               "-", DataTypeString(table->value_dtype()), " for table ", name_));
-      handle_ = Tensor(MakeResourceHandle<LookupTable>(ctx, container_, name_));
+      if (ctx->expected_output_dtype(0) == DT_RESOURCE) {
+        handle_ = Tensor(MakeResourceHandle<LookupTable>(ctx, container_, name_));
+      } else {
+        OP_REQUIRES_OK(ctx, ctx->allocate_temp(DT_STRING, TensorShape({2}), &handle_));
+        handle_.flat<std::string>()(0) = container_;
+        handle_.flat<std::string>()(1) = name_;
+      }
       handle_set_ = true;
     }
-    ctx->set_output(0, handle_);
+    if (ctx->expected_output_dtype(0) == DT_RESOURCE) {
+      ctx->set_output(0, handle_);
+    } else {
+      // The V1 ops' Ref(string) output: the kernel's own [container, name] tensor.
+      ctx->set_output_ref(0, &ref_mu_, &handle_);
+    }
   }
   bool IsExpensive() override { return false; }
 
@@ -156,6 +171,7 @@ class TableOp : public OpKernel {
   std::string container_ ABSL_GUARDED_BY(mu_);
   std::string name_ ABSL_GUARDED_BY(mu_);
   Tensor handle_ ABSL_GUARDED_BY(mu_);
+  absl::Mutex ref_mu_;  // the V1 output's ref mutex
 };
 
 template <TableKind kKind>
@@ -184,8 +200,9 @@ class FindOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     TableRef table;
     OP_REQUIRES_OK(ctx, GetLookupTable(ctx, 0, table.out()));
-    OP_REQUIRES_OK(ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype(), table->value_dtype()},
-                                       {table->value_dtype()}));
+    OP_REQUIRES_OK(
+        ctx, MatchSignature(ctx, {HandleType(ctx, 0), table->key_dtype(), table->value_dtype()},
+                            {table->value_dtype()}));
     const Tensor& keys = ctx->input(1);
     const Tensor& default_value = ctx->input(2);
     OP_REQUIRES_OK(ctx, table->CheckFindArguments(keys, default_value));
@@ -206,7 +223,8 @@ class InsertOp : public OpKernel {
     TableRef table;
     OP_REQUIRES_OK(ctx, GetLookupTable(ctx, 0, table.out()));
     OP_REQUIRES_OK(
-        ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype(), table->value_dtype()}, {}));
+        ctx,
+        MatchSignature(ctx, {HandleType(ctx, 0), table->key_dtype(), table->value_dtype()}, {}));
     OP_REQUIRES_OK(ctx, table->CheckKeyAndValueTensors(ctx->input(1), ctx->input(2)));
     OP_REQUIRES_OK(ctx, table->Insert(ctx, ctx->input(1), ctx->input(2)));
   }
@@ -218,7 +236,7 @@ class RemoveOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     TableRef table;
     OP_REQUIRES_OK(ctx, GetLookupTable(ctx, 0, table.out()));
-    OP_REQUIRES_OK(ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype()}, {}));
+    OP_REQUIRES_OK(ctx, MatchSignature(ctx, {HandleType(ctx, 0), table->key_dtype()}, {}));
     OP_REQUIRES_OK(ctx, table->CheckKeyTensorForRemove(ctx->input(1)));
     OP_REQUIRES_OK(ctx, table->Remove(ctx->input(1)));
   }
@@ -241,8 +259,8 @@ class ExportOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     TableRef table;
     OP_REQUIRES_OK(ctx, GetLookupTable(ctx, 0, table.out()));
-    OP_REQUIRES_OK(ctx,
-                   MatchSignature(ctx, {DT_RESOURCE}, {table->key_dtype(), table->value_dtype()}));
+    OP_REQUIRES_OK(
+        ctx, MatchSignature(ctx, {HandleType(ctx, 0)}, {table->key_dtype(), table->value_dtype()}));
     OP_REQUIRES_OK(ctx, table->Export(ctx));
   }
 };
@@ -254,7 +272,8 @@ class ImportOp : public OpKernel {
     TableRef table;
     OP_REQUIRES_OK(ctx, GetLookupTable(ctx, 0, table.out()));
     OP_REQUIRES_OK(
-        ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype(), table->value_dtype()}, {}));
+        ctx,
+        MatchSignature(ctx, {HandleType(ctx, 0), table->key_dtype(), table->value_dtype()}, {}));
     OP_REQUIRES_OK(ctx, table->CheckKeyAndValueTensorsForImport(ctx->input(1), ctx->input(2)));
     OP_REQUIRES_OK(ctx, table->Import(ctx, ctx->input(1), ctx->input(2)));
   }
@@ -264,13 +283,13 @@ class ImportOp : public OpKernel {
 // initializable" for a mutable table.
 absl::Status GetInitializableTable(OpKernelContext* ctx, TableRef* table,
                                    InitializableTable** initializable) {
-  ResourceHandleProto handle;
-  RETURN_IF_ERROR(HandleFromInput(ctx, 0, &handle));
-  RETURN_IF_ERROR(LookupResource(ctx, handle, table->out()));
+  std::string container;
+  std::string name;
+  RETURN_IF_ERROR(GetTableName(ctx, 0, &container, &name));
+  RETURN_IF_ERROR(GetLookupTable(ctx, 0, table->out()));
   *initializable = table->get()->AsInitializable();
   if (*initializable == nullptr) {
-    return errors::InvalidArgument("Table ", handle.container(), " ", handle.name(),
-                                   " is not initializable");
+    return errors::InvalidArgument("Table ", container, " ", name, " is not initializable");
   }
   return absl::OkStatus();
 }
@@ -284,7 +303,8 @@ class InitializeTableOp : public OpKernel {
     InitializableTable* table = nullptr;
     OP_REQUIRES_OK(ctx, GetInitializableTable(ctx, &ref, &table));
     OP_REQUIRES_OK(
-        ctx, MatchSignature(ctx, {DT_RESOURCE, table->key_dtype(), table->value_dtype()}, {}));
+        ctx,
+        MatchSignature(ctx, {HandleType(ctx, 0), table->key_dtype(), table->value_dtype()}, {}));
     const Tensor& keys = ctx->input(1);
     const Tensor& values = ctx->input(2);
     OP_REQUIRES(ctx, keys.dims() == 1,
@@ -322,7 +342,7 @@ class InitializeTableFromTextFileOp : public OpKernel {
     TableRef ref;
     InitializableTable* table = nullptr;
     OP_REQUIRES_OK(ctx, GetInitializableTable(ctx, &ref, &table));
-    OP_REQUIRES_OK(ctx, MatchSignature(ctx, {DT_RESOURCE, DT_STRING}, {}));
+    OP_REQUIRES_OK(ctx, MatchSignature(ctx, {HandleType(ctx, 0), DT_STRING}, {}));
     const Tensor& filename = ctx->input(1);
     OP_REQUIRES(ctx, filename.dims() == 0,
                 errors::InvalidArgument("filename should be a single string, but got ",
@@ -404,8 +424,42 @@ REGISTER_DENSE_TABLE(std::string, int64_t)
 #undef REGISTER_ALL_TABLES
 #undef REGISTER_MUTABLE_TABLES
 #undef REGISTER_HASH_TABLE
+
+#define REGISTER_V1_TABLES(K, V)                                                   \
+  REGISTER_TABLE("HashTable", TableOp<TableKind::kHashTable>, K, V);               \
+  REGISTER_TABLE("MutableHashTable", TableOp<TableKind::kMutableHashTable>, K, V); \
+  REGISTER_TABLE("MutableHashTableOfTensors", TableOp<TableKind::kMutableHashTableOfTensors>, K, V);
+#define REGISTER_V1_HASH_TABLE(K, V) \
+  REGISTER_TABLE("HashTable", TableOp<TableKind::kHashTable>, K, V);
+
+REGISTER_V1_TABLES(int32_t, float)
+REGISTER_V1_TABLES(int32_t, double)
+REGISTER_V1_TABLES(int32_t, int32_t)
+REGISTER_V1_HASH_TABLE(int32_t, std::string)
+REGISTER_V1_TABLES(int64_t, float)
+REGISTER_V1_TABLES(int64_t, double)
+REGISTER_V1_TABLES(int64_t, int32_t)
+REGISTER_V1_TABLES(int64_t, int64_t)
+REGISTER_V1_TABLES(int64_t, std::string)
+REGISTER_V1_TABLES(std::string, bool)
+REGISTER_V1_TABLES(std::string, float)
+REGISTER_V1_TABLES(std::string, double)
+REGISTER_V1_TABLES(std::string, int32_t)
+REGISTER_V1_TABLES(std::string, int64_t)
+REGISTER_V1_HASH_TABLE(std::string, std::string)
+
+#undef REGISTER_V1_HASH_TABLE
+#undef REGISTER_V1_TABLES
 #undef REGISTER_TABLE
 
+REGISTER_KERNEL_BUILDER(Name("LookupTableFind").Device(DEVICE_CPU), FindOp);
+REGISTER_KERNEL_BUILDER(Name("LookupTableInsert").Device(DEVICE_CPU), InsertOp);
+REGISTER_KERNEL_BUILDER(Name("LookupTableSize").Device(DEVICE_CPU), SizeOp);
+REGISTER_KERNEL_BUILDER(Name("LookupTableExport").Device(DEVICE_CPU), ExportOp);
+REGISTER_KERNEL_BUILDER(Name("LookupTableImport").Device(DEVICE_CPU), ImportOp);
+REGISTER_KERNEL_BUILDER(Name("InitializeTable").Device(DEVICE_CPU), InitializeTableOp);
+REGISTER_KERNEL_BUILDER(Name("InitializeTableFromTextFile").Device(DEVICE_CPU),
+                        InitializeTableFromTextFileOp);
 REGISTER_KERNEL_BUILDER(Name("LookupTableFindV2").Device(DEVICE_CPU), FindOp);
 REGISTER_KERNEL_BUILDER(Name("LookupTableInsertV2").Device(DEVICE_CPU), InsertOp);
 REGISTER_KERNEL_BUILDER(Name("LookupTableRemoveV2").Device(DEVICE_CPU), RemoveOp);
