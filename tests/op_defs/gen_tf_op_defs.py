@@ -20,6 +20,15 @@ from tensorflow.core.framework import op_def_pb2  # noqa: E402
 from tensorflow.python.framework import op_def_registry  # noqa: E402
 
 OPS = [
+    # Lookup tables.
+    "HashTableV2", "AnonymousHashTable", "MutableHashTableV2", "AnonymousMutableHashTable",
+    "MutableHashTableOfTensorsV2", "AnonymousMutableHashTableOfTensors",
+    "MutableDenseHashTableV2", "AnonymousMutableDenseHashTable", "LookupTableFindV2",
+    "LookupTableInsertV2", "LookupTableRemoveV2", "LookupTableSizeV2", "LookupTableExportV2",
+    "LookupTableImportV2", "InitializeTableV2", "InitializeTableFromTextFileV2",
+    "HashTable", "MutableHashTable", "MutableHashTableOfTensors", "LookupTableFind",
+    "LookupTableInsert", "LookupTableSize", "LookupTableExport", "LookupTableImport",
+    "InitializeTable", "InitializeTableFromTextFile",
     # Plumbing.
     "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN", "NoOp",
     "StopGradient", "PreventGradient", "Snapshot", "CheckNumerics", "EnsureShape",

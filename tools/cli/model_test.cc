@@ -66,24 +66,24 @@ std::string UnusedInputsGraph() {
 TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
   std::string text = Placeholder("x");
   for (int i = 0; i < 7; ++i) {
-    text += Unregistered("set_" + std::to_string(i), "LookupTableFindV2", "x");
+    text += Unregistered("set_" + std::to_string(i), "SparseAdd", "x");
   }
-  text += Unregistered("reserve", "HashTableV2", "x") + Identity("y", "x") + kVersions;
+  text += Unregistered("reserve", "EncodePng", "x") + Identity("y", "x") + kVersions;
   Model model;
   absl::Status status = LoadModel(WriteGraph("two_ops.pbtxt", text), &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
               HasSubstr("2 op types not registered in binary running on this host: "
-                        "'HashTableV2' (node reserve), 'LookupTableFindV2' (nodes set_0, "
+                        "'EncodePng' (node reserve), 'SparseAdd' (nodes set_0, "
                         "set_1, set_2, set_3, set_4 and 2 more); Sluice cannot run this graph"));
 
   status =
       LoadModel(WriteGraph("one_op.pbtxt",
-                           Placeholder("x") + Unregistered("r", "HashTableV2", "x") + kVersions),
+                           Placeholder("x") + Unregistered("r", "EncodePng", "x") + kVersions),
                 &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
-              HasSubstr("Op type not registered 'HashTableV2' (node r) in binary running on "
+              HasSubstr("Op type not registered 'EncodePng' (node r) in binary running on "
                         "this host"));
 }
 
@@ -123,13 +123,13 @@ TEST(LoadModelTest, CallsOfTheGraphsFunctionsLoad) {
 
 TEST(LoadModelForInspectionTest, LoadsTheRestAndListsTheUnregistered) {
   const std::string path = WriteGraph(
-      "inspect.pbtxt", Placeholder("x") + Unregistered("r1", "HashTableV2", "x") +
-                           Identity("y", "x") + Unregistered("r2", "HashTableV2", "y") + kVersions);
+      "inspect.pbtxt", Placeholder("x") + Unregistered("r1", "EncodePng", "x") +
+                           Identity("y", "x") + Unregistered("r2", "EncodePng", "y") + kVersions);
   Model model;
   std::vector<UnregisteredOp> unregistered;
   ASSERT_TRUE(LoadModelForInspection(path, &model, &unregistered).ok());
   ASSERT_EQ(unregistered.size(), 1u);
-  EXPECT_EQ(unregistered[0].op, "HashTableV2");
+  EXPECT_EQ(unregistered[0].op, "EncodePng");
   EXPECT_THAT(unregistered[0].nodes, ElementsAre("r1", "r2"));
   // Every node in its place; the registered ones got their default attrs, the others are as
   // read.
@@ -181,7 +181,7 @@ TEST(LikelyOutputsTest, LeavesOutNodesInsideLoops) {
 TEST(LoadModelForInspectionTest, RegisteredNodesAreStillValidated) {
   // y lacks Identity's T attr.
   const std::string path =
-      WriteGraph("invalid.pbtxt", Placeholder("x") + Unregistered("r", "HashTableV2", "x") +
+      WriteGraph("invalid.pbtxt", Placeholder("x") + Unregistered("r", "EncodePng", "x") +
                                       "node { name: 'y' op: 'Identity' input: 'x' }\n" + kVersions);
   Model model;
   std::vector<UnregisteredOp> unregistered;
