@@ -68,6 +68,24 @@ NodeDef OpNode(absl::string_view op, absl::string_view attrs) {
         continue;
       }
       SetAttrValue(*shape, &attr_value);
+    } else if (attr->type() == "list(shape)") {
+      // "[[2], [?,3], ?]": each element in the shape notation.
+      std::vector<PartialTensorShape> shapes;
+      absl::string_view inner = value;
+      if (!absl::ConsumePrefix(&inner, "[") || !absl::ConsumeSuffix(&inner, "]")) {
+        ADD_FAILURE() << "bad value for " << name << " (list(shape)): " << value;
+        continue;
+      }
+      for (const std::string& element : SplitAttrs(inner)) {
+        absl::StatusOr<PartialTensorShape> shape =
+            shape_inference::ParseShapeForTest(absl::StripAsciiWhitespace(element));
+        if (!shape.ok()) {
+          ADD_FAILURE() << "bad shape for " << name << ": " << shape.status();
+          continue;
+        }
+        shapes.push_back(*shape);
+      }
+      SetAttrValue(absl::Span<const PartialTensorShape>(shapes), &attr_value);
     } else if (!ParseAttrValue(attr->type(), value, &attr_value)) {
       ADD_FAILURE() << "bad value for " << name << " (" << attr->type() << "): " << value;
       continue;

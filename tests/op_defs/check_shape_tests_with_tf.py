@@ -118,6 +118,8 @@ def attr_value(kind, text):
     return [int(v) for v in text[1:-1].split(",") if v.strip()]
   if kind == "shape":
     return ("shape", parse_shape(text))
+  if kind == "list(shape)":
+    return [("shape", parse_shape(t)) for t in split_top_level(text.strip()[1:-1]) if t.strip()]
   if kind == "list(string)":
     return [t.strip()[1:-1].encode() for t in text[1:-1].split(",") if t.strip()]
   raise NotImplementedError(kind)
@@ -144,6 +146,8 @@ def to_attr_proto(v):
         a.list.type.append(x.as_datatype_enum)
       elif isinstance(x, bytes):
         a.list.s.append(x)
+      elif isinstance(x, tuple):
+        a.list.shape.append(tf.TensorShape(x[1]).as_proto())
       else:
         a.list.i.append(x)
   return a

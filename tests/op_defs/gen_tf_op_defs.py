@@ -128,7 +128,8 @@ OPS = [
     # Ragged tensors made dense.
     "RaggedTensorToTensor",
     # Parsing strings.
-    "DecodeRaw", "DecodeCSV",
+    "DecodeRaw", "DecodeCSV", "ParseExample", "ParseExampleV2", "ParseSingleExample", "ParseTensor",
+    "SerializeTensor",
     # Training losses and metrics; detection and image ops (crops, NMS forms, patches, color).
     "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "InTopK", "InTopKV2",
     "CropAndResize", "CombinedNonMaxSuppression", "NonMaxSuppression", "NonMaxSuppressionV2",

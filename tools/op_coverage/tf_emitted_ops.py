@@ -331,6 +331,10 @@ def tf_functions():
         ("tf.io.parse_single_example",
          lambda t: tf.io.parse_single_example(
              t[0], {"a": tf.io.FixedLenFeature([2], tf.float32)})["a"], s),
+        ("tf.io.parse_example(mixed spec)", parse_mixed, s),
+        ("tf.io.parse_single_example(mixed spec)", lambda t: parse_mixed(t[0]), s),
+        ("tf.io.serialize_tensor/parse_tensor",
+         lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32), m),
         ("tf.cond", lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: x, lambda: -x), m),
         ("tf.while_loop",
          lambda x: tf.while_loop(lambda k, y: k < 3, lambda k, y: (k + 1, y * 2), [0, x])[1], m),
@@ -341,6 +345,18 @@ def tf_functions():
         ("tf.meshgrid", lambda x: tf.meshgrid(x[0], x[1])[0], m),
         ("tf.timestamp", lambda x: x + tf.cast(tf.timestamp() * 0, tf.float32), m),
     ]
+
+
+def parse_mixed(serialized):
+    """tf.io.parse_example with every kind of feature, its outputs flattened."""
+    spec = {
+        "a": tf.io.FixedLenFeature([2], tf.float32, default_value=[0.0, 0.0]),
+        "b": tf.io.VarLenFeature(tf.int64),
+        "c": tf.io.RaggedFeature(tf.float32, row_splits_dtype=tf.int32),
+        "d": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True, default_value=-1),
+        "e": tf.io.FixedLenFeature([], tf.string, default_value=""),
+    }
+    return tf.nest.flatten(tf.io.parse_example(serialized, spec), expand_composites=True)
 
 
 def graph_ops(fn, specs):
