@@ -1,5 +1,9 @@
 #include "tests/saved_model/saved_model_expectations.h"
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -35,7 +39,18 @@ absl::StatusOr<std::map<std::string, RecordedRun>> ReadExpectations(const std::s
   return runs;
 }
 
-std::string Difference(const Tensor& actual, const Tensor& expected) {
+namespace {
+
+// Floats as integers that order as the floats do, so that their difference counts ulps.
+int64_t OrderedBits(float value) {
+  int32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits < 0 ? -static_cast<int64_t>(bits & 0x7fffffff) : bits;
+}
+
+}  // namespace
+
+std::string Difference(const Tensor& actual, const Tensor& expected, int float_ulps) {
   if (actual.dtype() != expected.dtype()) {
     return absl::StrCat("dtype ", DataTypeString(actual.dtype()), " instead of ",
                         DataTypeString(expected.dtype()));
@@ -49,6 +64,17 @@ std::string Difference(const Tensor& actual, const Tensor& expected) {
       if (actual.flat<std::string>()(i) != expected.flat<std::string>()(i)) {
         return absl::StrCat("element ", i, ": \"", actual.flat<std::string>()(i),
                             "\" instead of \"", expected.flat<std::string>()(i), "\"");
+      }
+    }
+    return "";
+  }
+  if (actual.dtype() == DT_FLOAT && float_ulps > 0) {
+    for (int64_t i = 0; i < actual.NumElements(); ++i) {
+      const float a = actual.flat<float>()(i);
+      const float e = expected.flat<float>()(i);
+      const int64_t ulps = std::abs(OrderedBits(a) - OrderedBits(e));
+      if (std::isnan(a) != std::isnan(e) || (!std::isnan(a) && ulps > float_ulps)) {
+        return absl::StrCat("element ", i, ": ", a, " instead of ", e, " (", ulps, " ulps)");
       }
     }
     return "";

@@ -26,8 +26,9 @@ absl::StatusOr<std::map<std::string, RecordedRun>> ReadExpectations(const std::s
 std::string ModelDir(const std::string& model);
 
 // Empty when `actual` has `expected`'s dtype, shape and every value bit for bit (strings
-// byte for byte); otherwise what differs.
-std::string Difference(const Tensor& actual, const Tensor& expected);
+// byte for byte), or for float tensors within `float_ulps` units in the last place; otherwise
+// what differs.
+std::string Difference(const Tensor& actual, const Tensor& expected, int float_ulps = 0);
 
 }  // namespace saved_model_test
 }  // namespace sluice
