@@ -77,10 +77,9 @@ TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
                         "'EncodePng' (node reserve), 'SparseAdd' (nodes set_0, "
                         "set_1, set_2, set_3, set_4 and 2 more); Sluice cannot run this graph"));
 
-  status =
-      LoadModel(WriteGraph("one_op.pbtxt",
-                           Placeholder("x") + Unregistered("r", "EncodePng", "x") + kVersions),
-                &model);
+  status = LoadModel(WriteGraph("one_op.pbtxt",
+                                Placeholder("x") + Unregistered("r", "EncodePng", "x") + kVersions),
+                     &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
               HasSubstr("Op type not registered 'EncodePng' (node r) in binary running on "
