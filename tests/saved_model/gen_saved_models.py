@@ -32,7 +32,8 @@ def record(name, cases):
             for key in sorted(values):
                 node = graph.node.add(name=f"{prefix}/{signature}/{key}", op="Const")
                 value = np.asarray(values[key])
-                node.attr["dtype"].type = tf.as_dtype(value.dtype).as_datatype_enum
+                dtype = tf.string if value.dtype == object else tf.as_dtype(value.dtype)
+                node.attr["dtype"].type = dtype.as_datatype_enum
                 node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(value))
     with open(os.path.join(MODELS, name + ".expected.pbtxt"), "w") as f:
         f.write(text_format.MessageToString(graph))
@@ -167,12 +168,44 @@ def tf1_builder():
     record("tf1_builder", cases)
 
 
+class Vocabulary(tf.Module):
+    """A TF2 module with a table initialised from an asset file (a vocabulary) and a Keras
+    StringLookup layer with an inline vocabulary: the init op fills both tables."""
+
+    def __init__(self, vocab_path):
+        self.vocab = tf.saved_model.Asset(vocab_path)
+        initializer = tf.lookup.TextFileInitializer(
+            self.vocab, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE,
+            tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER)
+        self.table = tf.lookup.StaticHashTable(initializer, default_value=-1)
+        self.lookup = tf.keras.layers.StringLookup(vocabulary=["red", "green", "blue"])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def __call__(self, words):
+        return {"line": self.table.lookup(words), "index": self.lookup(words)}
+
+
+def tf2_vocabulary():
+    path = fresh("tf2_vocabulary")
+    vocab = os.path.join(HERE, "colors.txt")
+    with open(vocab, "w") as f:
+        f.write("blue\nred\ngreen\nyellow\n")
+    module = Vocabulary(vocab)
+    tf.saved_model.save(module, path, signatures={"serving_default": module.__call__})
+    os.remove(vocab)
+    words = np.array([b"red", b"yellow", b"purple", b"blue", b""], dtype=object)
+    record("tf2_vocabulary", [
+        ("serving_default", {"words": words},
+         run_loaded(path, ["serve"], "serving_default", {"words": words}))])
+
+
 def main():
     os.makedirs(MODELS, exist_ok=True)
     tf2_dense()
     tf2_no_variables()
     keras_mlp()
     tf1_builder()
+    tf2_vocabulary()
 
 
 if __name__ == "__main__":

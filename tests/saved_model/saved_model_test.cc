@@ -4,6 +4,7 @@
 //  - tf2_dense: a tf.Module with resource variables (restored by the SavedModel's restore
 //    function, a StatefulPartitionedCall of RestoreV2 and AssignVariableOp) and two signatures;
 //  - tf2_no_variables: a function of its input only (its checkpoint holds no variables);
+//  - tf2_vocabulary: lookup tables filled by the init op, one from an asset file;
 //  - keras_mlp: a Keras 3 model exported with model.export (Dense, BatchNormalization, softmax);
 //  - tf1_builder: a TF1 SavedModel (tf.compat.v1.saved_model.Builder) with reference variables,
 //    a legacy init op fed an asset's path, and three meta graphs of different tag sets.
@@ -85,6 +86,13 @@ TEST(SavedModelTest, Tf2ModuleWithoutVariables) {
 // Within 2 ulps: Sluice's float Softmax runs oneDNN's softmax primitive
 // (kernels/cpu/nn/softmax_ops.cc), whose exp and sum round a few values an ulp away from
 // TensorFlow's Eigen kernel; the kernel's own fixtures state a tolerance too (gen_nn.py).
+// A table filled from an asset file by the init op (tf.lookup.TextFileInitializer over a
+// tf.saved_model.Asset) and a Keras StringLookup's table: the asset's path comes from
+// asset_file_def, fed to the init op.
+TEST(SavedModelTest, Tf2TablesFromAnAssetAndAKerasStringLookup) {
+  ExpectSignatureMatches("tf2_vocabulary", {"serve"}, "serving_default", "serving_default");
+}
+
 TEST(SavedModelTest, KerasExportedModel) {
   ExpectSignatureMatches("keras_mlp", {"serve"}, "serving_default", "serving_default",
                          /*float_ulps=*/2);
