@@ -18,6 +18,7 @@ namespace saved_model_test {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 TEST(CliSavedModelTest, RunsTheServingSignatureOfASavedModelDirectory) {
   cli::Model model;
@@ -59,6 +60,32 @@ TEST(CliSavedModelTest, Tf1ModelDefaultOutputsComeFromItsServeSignature) {
   EXPECT_THAT(cli::DefaultOutputs(model), ElementsAre(signature.outputs().at("counter").name(),
                                                       signature.outputs().at("seen_asset").name(),
                                                       signature.outputs().at("y").name()));
+}
+
+TEST(CliSavedModelTest, TagsAndSignatureSelectTheGraphAndTheOutputs) {
+  cli::Model model;
+  cli::SavedModelSelection selection;
+  selection.tags = {"gpu", "serve"};
+  ASSERT_TRUE(cli::LoadModel(ModelDir("tf1_builder"), &model, selection).ok());
+  EXPECT_EQ(model.saved_model->meta_graph.meta_info_def().tags_size(), 2);
+
+  selection.tags = {"serve"};
+  selection.signature_key = "scale";
+  ASSERT_TRUE(cli::LoadModel(ModelDir("tf2_dense"), &model, selection).ok());
+  const SignatureDef& scale = model.saved_model->meta_graph.signature_def().at("scale");
+  EXPECT_THAT(cli::DefaultOutputs(model), ElementsAre(scale.outputs().at("scaled").name()));
+
+  selection.signature_key = "predict";
+  const absl::Status missing = cli::LoadModel(ModelDir("tf2_dense"), &model, selection);
+  EXPECT_EQ(missing.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(missing.message(), HasSubstr("no signature 'predict' (it has: scale, "
+                                           "serving_default)"));
+
+  selection.signature_key = "";
+  selection.tags = {"train"};
+  const absl::Status no_tags = cli::LoadModel(ModelDir("tf2_dense"), &model, selection);
+  EXPECT_EQ(no_tags.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(no_tags.message(), HasSubstr("{ train }"));
 }
 
 }  // namespace

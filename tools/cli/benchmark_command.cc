@@ -19,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "graph/core/errors.h"
 #include "graph/import/graph_def_io.h"
 #include "kernels/cpu/compiled/compiled_cluster_cache.h"
@@ -50,6 +51,8 @@ constexpr int64_t kMaxContend = 1024;
 
 struct BenchmarkFlags {
   std::string model;
+  std::string tags = "serve";
+  SavedModelSelection saved_model;
   std::vector<std::string> outputs;
   std::string steps_file;
   FeedOptions feeds;
@@ -200,7 +203,9 @@ void PrintJson(const BenchmarkFlags& flags, const LatencyStats& stats, double to
 
 absl::Status Benchmark(BenchmarkFlags flags) {
   Model model;
-  RETURN_IF_ERROR(LoadModel(flags.model, &model));
+  SavedModelSelection selection = flags.saved_model;
+  selection.tags = absl::StrSplit(flags.tags, ',', absl::SkipEmpty());
+  RETURN_IF_ERROR(LoadModel(flags.model, &model, selection));
   // A big graph's feeds and session are made in small pages (page_policy.h).
   const bool small_pages = model.graph_def.node_size() >= kSmallPagesFromNodes;
   if (small_pages) UseSmallPages(true);
@@ -310,7 +315,14 @@ int BenchmarkCommand(const Args& args) {
       "unless given with --input (others are ignored); --profile adds time per op type and\n"
       "per node from traced steps;\n"
       "--contend N times the steps with N busy processes beside them.");
-  parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
+  parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef, or a SavedModel directory",
+                       &flags.model);
+  parser.AddString("tags", "TAG,TAG...",
+                   "a SavedModel's MetaGraphDef by its tag set (default serve)", &flags.tags);
+  parser.AddString("signature", "KEY",
+                   "a SavedModel's signature whose outputs are the default outputs\n"
+                   "(default serving_default)",
+                   &flags.saved_model.signature_key);
   parser.AddInt("warmup", "N", "untimed steps first, 0 to 1000000 (default 5)", &flags.warmup, 0,
                 kMaxWarmup);
   parser.AddInt("runs", "N", "timed steps, 1 to 10000000 (default 50)", &flags.runs, 1, kMaxRuns);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -188,28 +189,43 @@ std::string UserPath(const std::string& path) {
   return absl::StrCat(user_dir, "/", path);
 }
 
-// Reads the "serve" MetaGraphDef of the SavedModel at model->path into the model.
-absl::Status ReadSavedModelGraph(Model* model) {
+// Reads the selected MetaGraphDef of the SavedModel at model->path into the model.
+absl::Status ReadSavedModelGraph(const SavedModelSelection& selection, Model* model) {
   SavedModelSource source;
   source.export_dir = model->path;
+  const std::unordered_set<std::string> tags(selection.tags.begin(), selection.tags.end());
   RETURN_IF_ERROR(errors::PrependToMessage(
-      ReadMetaGraphDefFromSavedModel(model->path, {kSavedModelTagServe}, &source.meta_graph),
-      model->path, ": "));
+      ReadMetaGraphDefFromSavedModel(model->path, tags, &source.meta_graph), model->path, ": "));
   model->graph_def = std::move(*source.meta_graph.mutable_graph_def());
   source.meta_graph.clear_graph_def();
-  if (source.meta_graph.signature_def().count(kDefaultServingSignatureDefKey) > 0) {
+  const auto& signatures = source.meta_graph.signature_def();
+  if (!selection.signature_key.empty()) {
+    if (signatures.count(selection.signature_key) == 0) {
+      std::vector<std::string> keys;
+      for (const auto& [key, unused] : signatures) {
+        // The loader's own (__saved_model_init_op) are not signatures a user runs.
+        if (!absl::StartsWith(key, "__saved_model")) keys.push_back(key);
+      }
+      std::sort(keys.begin(), keys.end());
+      return errors::NotFound(
+          model->path, ": the SavedModel has no signature '", selection.signature_key,
+          "' (it has: ", keys.empty() ? "none" : absl::StrJoin(keys, ", "), ")");
+    }
+    source.signature_key = selection.signature_key;
+  } else if (signatures.count(kDefaultServingSignatureDefKey) > 0) {
     source.signature_key = kDefaultServingSignatureDefKey;
   }
   model->saved_model = std::move(source);
   return absl::OkStatus();
 }
 
-absl::Status LoadModel(const std::string& path, Model* model) {
+absl::Status LoadModel(const std::string& path, Model* model,
+                       const SavedModelSelection& selection) {
   model->path = UserPath(path);
   model->saved_model.reset();
   GraphDef& graph_def = model->graph_def;
   if (MaybeSavedModelDirectory(model->path)) {
-    RETURN_IF_ERROR(ReadSavedModelGraph(model));
+    RETURN_IF_ERROR(ReadSavedModelGraph(selection, model));
   } else {
     RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
   }
@@ -227,7 +243,7 @@ absl::Status LoadModelForInspection(const std::string& path, Model* model,
   GraphDef& graph_def = model->graph_def;
   unregistered->clear();
   if (MaybeSavedModelDirectory(model->path)) {
-    RETURN_IF_ERROR(ReadSavedModelGraph(model));
+    RETURN_IF_ERROR(ReadSavedModelGraph(SavedModelSelection(), model));
   } else {
     RETURN_IF_ERROR(ReadGraphDefFile(model->path, &graph_def));
   }

@@ -37,7 +37,14 @@ namespace cli {
 struct SavedModelSource {
   std::string export_dir;
   MetaGraphDef meta_graph;    // without its graph_def, which Model::graph_def holds
-  std::string signature_key;  // "serving_default" when the model has it, else ""
+  std::string signature_key;  // the one selected, or "serving_default" when it exists, or ""
+};
+
+// Which MetaGraphDef and signature of a SavedModel directory to use.
+struct SavedModelSelection {
+  std::vector<std::string> tags = {"serve"};
+  // "" picks "serving_default" when the model has it (else no signature).
+  std::string signature_key;
 };
 
 struct Model {
@@ -50,14 +57,17 @@ struct Model {
 // `path` as the user meant it (see above).
 std::string UserPath(const std::string& path);
 
-// Loads and validates; errors name the file. A SavedModel directory gives the graph of its
-// MetaGraphDef tagged exactly {"serve"} (NOT_FOUND, listing the tag sets, when it has none). A file
+// Loads and validates; errors name the file. A file
 // with no nodes (empty, or not a GraphDef) is INVALID_ARGUMENT, as is a Const whose value's dtype
 // is not its dtype attr (which the Const kernel would reject when the graph runs). Ops the registry
 // lacks are NOT_FOUND, naming each such op type and its first nodes ("Op type not registered
 // 'HashTableV2' in binary running on this host (nodes a, b, c and 2 more)..."). A node whose op
 // names a function of the graph's own library calls it, and is checked against its signature.
-absl::Status LoadModel(const std::string& path, Model* model);
+// A SavedModel directory gives the graph of its MetaGraphDef tagged exactly `selection.tags`
+// (NOT_FOUND, listing the tag sets, when it has none) and the signature
+// `selection.signature_key` (NOT_FOUND, listing the signatures, when named and absent).
+absl::Status LoadModel(const std::string& path, Model* model,
+                       const SavedModelSelection& selection = SavedModelSelection());
 
 // LoadModel for a graph that may not run here: the nodes of unregistered op types are kept
 // as read, without default attrs or validation, and listed in `unregistered`

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "graph/core/errors.h"
 #include "io/npy.h"
 #include "tools/cli/accuracy.h"
@@ -31,6 +32,8 @@ namespace {
 
 struct RunFlags {
   std::string model;
+  std::string tags = "serve";
+  SavedModelSelection saved_model;
   std::vector<std::string> outputs;
   std::string save_dir;
   std::string labels;
@@ -130,7 +133,9 @@ absl::Status Run(const RunFlags& flags) {
   // throughout (page_policy.h says why).
   UseSmallPages(true);
   Model model;
-  RETURN_IF_ERROR(LoadModel(flags.model, &model));
+  SavedModelSelection selection = flags.saved_model;
+  selection.tags = absl::StrSplit(flags.tags, ',', absl::SkipEmpty());
+  RETURN_IF_ERROR(LoadModel(flags.model, &model, selection));
   std::vector<std::string> fetches;
   RETURN_IF_ERROR(ResolveOutputs(model, flags.outputs, &fetches));
   FeedOptions feed_options = flags.feeds;
@@ -229,12 +234,21 @@ int RunCommand(const Args& args) {
   RunFlags flags;
   ArgParser parser(
       "run MODEL [--input NAME=FILE.npy|DIR|random|zeros]... [--output NAME[:i]]... [flags]",
-      "Runs a frozen GraphDef (.pb or .pbtxt) and summarises each output: shape, dtype,\n"
-      "min/max/mean, the first values and, for 2-D scores, the top-5 classes. Outputs default\n"
-      "to the nodes nothing else reads. The Placeholders the outputs need that --input does\n"
-      "not name get random values; those the outputs do not need are ignored. One step runs,\n"
-      "or one per .npy file of an input folder, or per batch of --step-batch rows.");
-  parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef", &flags.model);
+      "Runs a frozen GraphDef (.pb or .pbtxt), or a SavedModel directory (restored and\n"
+      "initialised first), and summarises each output: shape, dtype, min/max/mean, the first\n"
+      "values and, for 2-D scores, the top-5 classes. Outputs default to a SavedModel\n"
+      "signature's outputs, else to the nodes nothing else reads. The Placeholders the outputs\n"
+      "need that --input does not name get random values; those the outputs do not need are\n"
+      "ignored. One step runs, or one per .npy file of an input folder, or per batch of\n"
+      "--step-batch rows.");
+  parser.AddPositional("MODEL", "a .pb or .pbtxt GraphDef, or a SavedModel directory",
+                       &flags.model);
+  parser.AddString("tags", "TAG,TAG...",
+                   "a SavedModel's MetaGraphDef by its tag set (default serve)", &flags.tags);
+  parser.AddString("signature", "KEY",
+                   "a SavedModel's signature whose outputs are the default outputs\n"
+                   "(default serving_default)",
+                   &flags.saved_model.signature_key);
   parser.AddRepeated("input", "NAME=SPEC",
                      "feed NAME (a Placeholder, or node:i) from FILE.npy, random or zeros, or\n"
                      "from the .npy files of folder DIR in name order, one per step",
