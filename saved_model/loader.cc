@@ -1,7 +1,5 @@
 #include "saved_model/loader.h"
 
-#include <sys/stat.h>
-
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,11 +15,6 @@
 
 namespace sluice {
 namespace {
-
-bool IsFile(const std::string& path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0 && !S_ISDIR(info.st_mode);
-}
 
 // TensorFlow's loader checks these before the session sees the graph: a Const's value must
 // have a fully known shape, and a Const must have a value.
@@ -103,7 +96,7 @@ absl::Status RunRestore(const RunOptions& run_options, const std::string& export
   const std::string prefix =
       JoinExportPath(export_dir, kSavedModelVariablesDirectory, kSavedModelVariablesFilename);
   // A model without variables has no checkpoint; TensorFlow restores nothing then.
-  if (!IsFile(prefix + ".index")) return absl::OkStatus();
+  if (!IsExistingFile(prefix + ".index")) return absl::OkStatus();
   std::vector<std::pair<std::string, Tensor>> feeds = {
       {saver.filename_tensor_name(), StringScalar(prefix)}};
   AddAssetFeeds(export_dir, assets, &feeds);
@@ -117,8 +110,8 @@ SavedModelBundle::~SavedModelBundle() {
 }
 
 bool MaybeSavedModelDirectory(const std::string& export_dir) {
-  return IsFile(JoinExportPath(export_dir, kSavedModelFilenamePb)) ||
-         IsFile(JoinExportPath(export_dir, kSavedModelFilenamePbTxt));
+  return IsExistingFile(JoinExportPath(export_dir, kSavedModelFilenamePb)) ||
+         IsExistingFile(JoinExportPath(export_dir, kSavedModelFilenamePbTxt));
 }
 
 absl::Status GetAssetFileDefs(const MetaGraphDef& meta_graph,

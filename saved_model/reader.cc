@@ -16,11 +16,6 @@
 namespace sluice {
 namespace {
 
-bool IsFile(const std::string& path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0 && !S_ISDIR(info.st_mode);
-}
-
 std::string SortedTagSet(const std::unordered_set<std::string>& tags) {
   std::vector<std::string> sorted(tags.begin(), tags.end());
   std::sort(sorted.begin(), sorted.end());
@@ -28,6 +23,11 @@ std::string SortedTagSet(const std::unordered_set<std::string>& tags) {
 }
 
 }  // namespace
+
+bool IsExistingFile(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && !S_ISDIR(info.st_mode);
+}
 
 std::string JoinExportPath(absl::string_view export_dir, absl::string_view a, absl::string_view b) {
   std::string path(export_dir);
@@ -43,9 +43,9 @@ std::string JoinExportPath(absl::string_view export_dir, absl::string_view a, ab
 absl::Status ReadSavedModel(absl::string_view export_dir, SavedModel* saved_model) {
   saved_model->Clear();
   const std::string pb_path = JoinExportPath(export_dir, kSavedModelFilenamePb);
-  if (IsFile(pb_path)) return ReadBinaryProtoFile(pb_path, saved_model);
+  if (IsExistingFile(pb_path)) return ReadBinaryProtoFile(pb_path, saved_model);
   const std::string pbtxt_path = JoinExportPath(export_dir, kSavedModelFilenamePbTxt);
-  if (IsFile(pbtxt_path)) return ReadTextProtoFile(pbtxt_path, saved_model);
+  if (IsExistingFile(pbtxt_path)) return ReadTextProtoFile(pbtxt_path, saved_model);
   return errors::NotFound(
       "Could not find SavedModel .pb or .pbtxt at supplied export directory path: ", export_dir,
       ". Check that the directory exists and that you have the right permissions for "

@@ -31,6 +31,9 @@ absl::Status ReadMetaGraphDefFromSavedModel(absl::string_view export_dir,
                                             const std::unordered_set<std::string>& tags,
                                             MetaGraphDef* meta_graph_def);
 
+// Whether `path` names something that is not a directory (a file the loader may read).
+bool IsExistingFile(const std::string& path);
+
 // export_dir/a/b..., joined with single slashes (TensorFlow's io::JoinPath).
 std::string JoinExportPath(absl::string_view export_dir, absl::string_view a,
                            absl::string_view b = "");
