@@ -156,6 +156,11 @@ OPS = [
     # Checkpoints (V2 tensor bundles) and TensorFlow 2 save functions.
     "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
     "DisableCopyOnRead",
+    # NN backprop ops (nngrad)
+    "Conv2DBackpropFilter", "Conv2DBackpropFilterV2", "Conv2DBackpropInputV2",
+    "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter", "MaxPoolGrad",
+    "MaxPoolGradV2", "AvgPoolGrad", "FusedBatchNormGrad", "FusedBatchNormGradV2",
+    "FusedBatchNormGradV3",
 ]
 
 
