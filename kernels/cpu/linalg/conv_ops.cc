@@ -126,34 +126,6 @@ class Conv2DOp : public OpKernel {
   WinogradConv winograd_;
 };
 
-// input_sizes holds the gradient's shape: 4 values, or its 2 spatial dims (batch from
-// out_backprop, depth from the filter).
-absl::Status InputShapeFromSizes(const Tensor& sizes, const TensorShape& filter,
-                                 const TensorShape& out_backprop, TensorFormat format,
-                                 TensorShape* shape) {
-  if (sizes.dims() != 1) {
-    return errors::InvalidArgument("Conv2DBackpropInput: input_sizes input must be 1-dim, not ",
-                                   sizes.dims());
-  }
-  const int32_t* v = sizes.flat<int32_t>().data();
-  if (sizes.NumElements() == 4) {
-    return TensorShape::BuildTensorShape({v[0], v[1], v[2], v[3]}, shape);
-  }
-  if (sizes.NumElements() != 2) {
-    return errors::InvalidArgument(
-        "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: ",
-        sizes.NumElements());
-  }
-  if (filter.dims() != 4 || out_backprop.dims() != 4) {
-    return errors::InvalidArgument(
-        "Conv2DBackpropInput: filter and out_backprop must be 4-dimensional");
-  }
-  const int64_t batch = out_backprop.dim_size(GetTensorBatchDimIndex(4, format));
-  const int64_t depth = filter.dim_size(2);
-  return format == FORMAT_NHWC ? TensorShape::BuildTensorShape({batch, v[0], v[1], depth}, shape)
-                               : TensorShape::BuildTensorShape({batch, depth, v[0], v[1]}, shape);
-}
-
 template <typename T>
 class Conv2DBackpropInputOp : public OpKernel {
  public:
@@ -167,8 +139,8 @@ class Conv2DBackpropInputOp : public OpKernel {
     const Tensor& filter = ctx->input(1);
     const Tensor& out_backprop = ctx->input(2);
     TensorShape input_shape;
-    OP_REQUIRES_OK(ctx, InputShapeFromSizes(sizes, filter.shape(), out_backprop.shape(),
-                                            attrs_.data_format, &input_shape));
+    OP_REQUIRES_OK(ctx, Conv2DInputShapeFromSizes(sizes, filter.shape(), out_backprop.shape(),
+                                                  attrs_.data_format, &input_shape));
     ConvGeometry geo;
     OP_REQUIRES_OK(ctx, BackpropInputGeometry(attrs_, input_shape, filter.shape(),
                                               out_backprop.shape(), &geo));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "graph/core/errors.h"
+#include "graph/core/tensor_types.h"
 
 namespace sluice {
 namespace {
@@ -207,15 +208,20 @@ absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in
 absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& input_shape,
                                    const TensorShape& filter, const TensorShape& out_backprop,
                                    ConvGeometry* geo) {
-  constexpr char kLabel[] = "Conv2DBackpropInput";
+  return ConvBackpropGeometry("Conv2DBackpropInput", attrs, input_shape, filter, out_backprop, geo);
+}
+
+absl::Status ConvBackpropGeometry(absl::string_view label, const Conv2DAttrs& attrs,
+                                  const TensorShape& input_shape, const TensorShape& filter,
+                                  const TensorShape& out_backprop, ConvGeometry* geo) {
   if (input_shape.dims() != 4) {
-    return errors::InvalidArgument(kLabel, ": input must be 4-dimensional");
+    return errors::InvalidArgument(label, ": input must be 4-dimensional");
   }
   if (filter.dims() != 4) {
-    return errors::InvalidArgument(kLabel, ": filter must be 4-dimensional");
+    return errors::InvalidArgument(label, ": filter must be 4-dimensional");
   }
   if (out_backprop.dims() != 4) {
-    return errors::InvalidArgument(kLabel, ": out_backprop must be 4-dimensional");
+    return errors::InvalidArgument(label, ": out_backprop must be 4-dimensional");
   }
   for (int i = 0; i < 4; ++i) {
     if (!FitsInt(filter.dim_size(i))) return errors::InvalidArgument("filter too large");
@@ -224,7 +230,7 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   geo->batch = Dim(input_shape, f, 'N');
   if (geo->batch != Dim(out_backprop, f, 'N')) {
     return errors::InvalidArgument(
-        kLabel, ": input and out_backprop must have the same batch size. Input batch: ", geo->batch,
+        label, ": input and out_backprop must have the same batch size. Input batch: ", geo->batch,
         ", outbackprop batch: ", Dim(out_backprop, f, 'N'),
         ", batch_dim: ", GetTensorBatchDimIndex(4, f));
   }
@@ -235,21 +241,19 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   geo->filter_cols = filter.dim_size(1);
   const int64_t filter_depth = filter.dim_size(2);
   if (filter_depth <= 0) {
-    return errors::InvalidArgument(kLabel, ": filter depth must be strictly greated than zero");
+    return errors::InvalidArgument(label, ": filter depth must be strictly greated than zero");
   }
   if (geo->in_depth % filter_depth != 0) {
-    return errors::InvalidArgument(kLabel,
-                                   ": input depth must be evenly divisible by filter depth");
+    return errors::InvalidArgument(label, ": input depth must be evenly divisible by filter depth");
   }
   geo->groups = geo->in_depth / filter_depth;
   geo->out_depth = filter.dim_size(3);
   if (geo->out_depth != Dim(out_backprop, f, 'C')) {
-    return errors::InvalidArgument(kLabel,
-                                   ": filter and out_backprop must have the same out_depth");
+    return errors::InvalidArgument(label, ": filter and out_backprop must have the same out_depth");
   }
   if (geo->groups == 0 || geo->out_depth % geo->groups != 0) {
     return errors::InvalidArgument(
-        kLabel, ": output depth must be evenly divisible by number of groups: ", geo->out_depth,
+        label, ": output depth must be evenly divisible by number of groups: ", geo->out_depth,
         " vs ", geo->groups);
   }
   RETURN_IF_ERROR(SpatialGeometry(attrs, geo));
@@ -258,7 +262,7 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
   if (rows != geo->out_rows || cols != geo->out_cols) {
     const bool row_bad = rows != geo->out_rows;
     return errors::InvalidArgument(
-        kLabel, ": Size of out_backprop doesn't match computed: actual = ", row_bad ? rows : cols,
+        label, ": Size of out_backprop doesn't match computed: actual = ", row_bad ? rows : cols,
         ", computed = ", row_bad ? geo->out_rows : geo->out_cols,
         " spatial_dim: ", GetTensorDimIndex(f, row_bad ? 'H' : 'W', 4),
         " input: ", row_bad ? geo->in_rows : geo->in_cols,
@@ -268,6 +272,32 @@ absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& 
         " dilation: ", row_bad ? geo->dilation_rows : geo->dilation_cols);
   }
   return absl::OkStatus();
+}
+
+absl::Status Conv2DInputShapeFromSizes(const Tensor& sizes, const TensorShape& filter,
+                                       const TensorShape& out_backprop, TensorFormat format,
+                                       TensorShape* shape) {
+  if (sizes.dims() != 1) {
+    return errors::InvalidArgument("Conv2DBackpropInput: input_sizes input must be 1-dim, not ",
+                                   sizes.dims());
+  }
+  const int32_t* v = sizes.flat<int32_t>().data();
+  if (sizes.NumElements() == 4) {
+    return TensorShape::BuildTensorShape({v[0], v[1], v[2], v[3]}, shape);
+  }
+  if (sizes.NumElements() != 2) {
+    return errors::InvalidArgument(
+        "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, but got: ",
+        sizes.NumElements());
+  }
+  if (filter.dims() != 4 || out_backprop.dims() != 4) {
+    return errors::InvalidArgument(
+        "Conv2DBackpropInput: filter and out_backprop must be 4-dimensional");
+  }
+  const int64_t batch = out_backprop.dim_size(GetTensorBatchDimIndex(4, format));
+  const int64_t depth = filter.dim_size(2);
+  return format == FORMAT_NHWC ? TensorShape::BuildTensorShape({batch, v[0], v[1], depth}, shape)
+                               : TensorShape::BuildTensorShape({batch, depth, v[0], v[1]}, shape);
 }
 
 absl::Status ZeroFilterError() {

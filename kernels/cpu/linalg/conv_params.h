@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "graph/core/padding.h"
+#include "graph/core/tensor.h"
 #include "graph/core/tensor_format.h"
 #include "graph/core/tensor_shape.h"
 #include "runtime/framework/op_kernel.h"
@@ -70,11 +72,25 @@ absl::Status ForwardConvGeometry(const Conv2DAttrs& attrs, const TensorShape& in
 // elements ..."), which the convolutions raise where TensorFlow's do.
 absl::Status ZeroFilterError();
 
+// The checks of a convolution's gradients (TensorFlow's ConvBackpropComputeDimensionsV2):
+// `input_shape`, `filter` and `out_backprop` must describe a convolution whose output is
+// out_backprop. Messages start with `label`, the op's name.
+absl::Status ConvBackpropGeometry(absl::string_view label, const Conv2DAttrs& attrs,
+                                  const TensorShape& input_shape, const TensorShape& filter,
+                                  const TensorShape& out_backprop, ConvGeometry* geo);
+
 // Conv2DBackpropInput's checks: `input_shape` (from input_sizes), filter and out_backprop
 // must describe a convolution whose output is out_backprop.
 absl::Status BackpropInputGeometry(const Conv2DAttrs& attrs, const TensorShape& input_shape,
                                    const TensorShape& filter, const TensorShape& out_backprop,
                                    ConvGeometry* geo);
+
+// The input gradient's shape from an int32 input_sizes tensor: 4 values, or its 2 spatial
+// dims (batch from out_backprop, depth from the filter's dim 2), as Conv2DBackpropInput and
+// DepthwiseConv2dNativeBackpropInput read it. INVALID_ARGUMENT for any other length or rank.
+absl::Status Conv2DInputShapeFromSizes(const Tensor& sizes, const TensorShape& filter,
+                                       const TensorShape& out_backprop, TensorFormat format,
+                                       TensorShape* shape);
 
 }  // namespace sluice
 

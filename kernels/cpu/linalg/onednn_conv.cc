@@ -25,8 +25,6 @@ struct OneDnnConv::Weights {
   memory reordered;
 };
 
-namespace {
-
 memory::desc ActivationDesc(const ConvGeometry& geo, int64_t depth, int64_t rows, int64_t cols,
                             memory::data_type type) {
   return memory::desc(
@@ -59,8 +57,6 @@ memory::desc AnyWeightsDesc(const ConvGeometry& geo, memory::data_type type) {
   return memory::desc({geo.groups, out_g, in_g, geo.filter_rows, geo.filter_cols}, type,
                       memory::format_tag::any);
 }
-
-}  // namespace
 
 absl::Status OneDnnConv::CreatePrimitive(const ConvGeometry& geo, memory::data_type type,
                                          const ConvEpilogue& epilogue,

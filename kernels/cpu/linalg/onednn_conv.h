@@ -47,6 +47,15 @@ struct ConvEpilogue {
   float beta = 0.0f;
 };
 
+// oneDNN descriptors of a convolution's operands, shared with its filter gradient
+// (onednn_conv_filter_grad.h): an activation [batch, depth, rows, cols] in geo.data_format;
+// TensorFlow's filter [rows, cols, in_depth / groups, out_depth] (HWIO) as oneDNN's (g)oihw
+// dims read through strides; and the same dims in the layout oneDNN prefers (format any).
+dnnl::memory::desc ActivationDesc(const ConvGeometry& geo, int64_t depth, int64_t rows,
+                                  int64_t cols, dnnl::memory::data_type type);
+dnnl::memory::desc PlainWeightsDesc(const ConvGeometry& geo, dnnl::memory::data_type type);
+dnnl::memory::desc AnyWeightsDesc(const ConvGeometry& geo, dnnl::memory::data_type type);
+
 class OneDnnConv {
  public:
   enum class Direction {
