@@ -25,7 +25,8 @@ own kernel; for float32 its oneDNN kernel reports most of them as INTERNAL from 
 (or aborts: an input of the wrong rank), while Sluice says INVALID_ARGUMENT for every dtype.
 
 Left out, where TensorFlow aborts or returns what is not the gradient (Sluice's answers are
-checked in the kernel unit tests, kernels/cpu/nn/nn_grad_ops_test.cc):
+checked in the kernel unit tests, kernels/cpu/linalg/conv_grad_ops_test.cc and
+kernels/cpu/nn/nn_grad_ops_test.cc):
   - inputs of the wrong rank to the float32 convolution gradients and to AvgPoolGrad's
     float32 kernel, and an orig_input_shape of the wrong length: TensorFlow aborts;
   - dilations of the depthwise gradients (TensorFlow's float kernels fail inside oneDNN, the
