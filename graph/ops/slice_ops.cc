@@ -76,4 +76,27 @@ REGISTER_OP("StridedSlice")
     .Attr("shrink_axis_mask: int = 0")
     .SetShapeFn(StridedSliceShape);
 
+// The gradient of StridedSlice: dy placed where StridedSlice(zeros(shape), ...) read it from,
+// zeros elsewhere.
+REGISTER_OP("StridedSliceGrad")
+    .Input("shape: Index")
+    .Input("begin: Index")
+    .Input("end: Index")
+    .Input("strides: Index")
+    .Input("dy: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Index: {int32, int64}")
+    .Attr("begin_mask: int = 0")
+    .Attr("end_mask: int = 0")
+    .Attr("ellipsis_mask: int = 0")
+    .Attr("new_axis_mask: int = 0")
+    .Attr("shrink_axis_mask: int = 0")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle out;
+      RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(0, &out));
+      c->set_output(0, out);
+      return absl::OkStatus();
+    });
+
 }  // namespace sluice

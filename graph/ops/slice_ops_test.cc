@@ -183,6 +183,16 @@ TEST(StridedSliceShapeTest, SmallIndexType) {
       "[2,6,7]");
 }
 
+TEST(StridedSliceGradShapeTest, OutputIsTheShapeInput) {
+  constexpr char kAttrs[] = "T=DT_FLOAT, Index=DT_INT32";
+  EXPECT_EQ(Infer("StridedSliceGrad", kAttrs, "[3];[2];[2];[2];[2,3]", {{0, Ints({4, 5, 6})}}),
+            "[4,5,6]");
+  EXPECT_EQ(Infer("StridedSliceGrad", kAttrs, "[3];[2];[2];[2];[2,3]"), "[?,?,?]");
+  EXPECT_EQ(Infer("StridedSliceGrad", kAttrs, "?;[2];[2];[2];[2,3]"), "?");
+  EXPECT_THAT(Infer("StridedSliceGrad", kAttrs, "[2,2];[2];[2];[2];[2,3]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

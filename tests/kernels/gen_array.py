@@ -394,6 +394,39 @@ w.add("reverse_bad_axis", rev, [vals(np.float32, (2, 3)), i32(2)])
 w.add("reverse_dup_axis", rev, [vals(np.float32, (2, 3)), i32(1, -1)])
 w.add("reverse_axis_matrix", rev, [vals(np.float32, (2, 3)), np.array([[0]], np.int32)])
 
+# ---- StridedSliceGrad: dy placed where StridedSlice read it --------------------------------
+def ssg(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+  return lambda shape, b, e, s, dy: R.StridedSliceGrad(
+      shape=shape, begin=b, end=e, strides=s, dy=dy, begin_mask=begin_mask, end_mask=end_mask,
+      ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
+      shrink_axis_mask=shrink_axis_mask)
+
+
+for dt in ALL:
+  w.add("ss_grad_%s" % tname(dt), ssg(), [i32(4, 5), i32(1, 0), i32(4, 5), i32(2, 2),
+                                          vals(dt, (2, 3))])
+w.add("ss_grad_negative_stride", ssg(), [i32(3, 4, 5), i32(2, -1), i32(0, 0), i32(-1, -2),
+                                         vals(np.float32, (2, 2, 5))])
+w.add("ss_grad_masks", ssg(begin_mask=1, end_mask=2), [i64(3, 4, 5), i64(2, 1), i64(1, 3),
+                                                       i64(1, 1), vals(np.float64, (1, 3, 5))])
+w.add("ss_grad_ellipsis_new_axis", ssg(ellipsis_mask=1, new_axis_mask=2),
+      [i32(3, 4, 5), i32(0, 0), i32(0, 0), i32(1, 1), vals(np.int32, (3, 4, 5, 1))])
+w.add("ss_grad_shrink", ssg(shrink_axis_mask=3), [i32(3, 4, 5), i32(-1, -2), i32(0, 0),
+                                                  i32(1, 1), vals(np.float32, (5,))])
+w.add("ss_grad_shrink_all", ssg(shrink_axis_mask=7), [i32(3, 4, 5), i32(2, 3, 4), i32(3, 4, 5),
+                                                      i32(1, 1, 1), np.float32(7.5)])
+w.add("ss_grad_empty_range", ssg(), [i32(3, 4), i32(2, 0), i32(1, 4), i32(1, 1),
+                                     np.zeros((0, 4), np.float32)])
+w.add("ss_grad_string_reverse", ssg(begin_mask=1, end_mask=1), [i32(5), i32(0), i32(0), i32(-2),
+                                                        vals(np.object_, (3,))])
+w.add("ss_grad_bad_dy_shape", ssg(), [i32(4, 5), i32(1, 0), i32(4, 5), i32(2, 2),
+                                      vals(np.float32, (3, 3))],
+      error_substr="shape of dy was [3,3] instead of [2,3]")
+w.add("ss_grad_shape_matrix", ssg(), [np.array([[4, 5]], np.int32), i32(0), i32(1), i32(1),
+                                      vals(np.float32, (1, 5))])
+w.add("ss_grad_zero_stride", ssg(), [i32(4), i32(0), i32(2), i32(0), vals(np.float32, (2,))],
+      error_substr="strides[0] must be non-zero")
+
 path = w.write()
 
 # TensorFlow stamps shape-producing ops with a full type (experimental_type) whose

@@ -55,7 +55,8 @@ OPS = [
     # Array.
     "Reshape", "Squeeze", "ExpandDims", "Shape", "ShapeN", "Size", "Rank", "Fill",
     "ZerosLike", "OnesLike", "Range", "Concat", "ConcatV2", "Pack", "Unpack", "Split",
-    "SplitV", "Slice", "StridedSlice", "Transpose", "Pad", "PadV2", "MirrorPad", "Tile",
+    "SplitV", "Slice", "StridedSlice", "StridedSliceGrad", "Transpose", "Pad", "PadV2", "MirrorPad",
+    "Tile",
     "Gather", "GatherV2", "GatherNd", "OneHot", "BroadcastTo", "ReverseV2", "Cumsum",
     "TopKV2", "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
     "ResizeNearestNeighbor",
