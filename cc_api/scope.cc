@@ -1,6 +1,7 @@
 #include "cc_api/scope.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -19,13 +20,25 @@ constexpr char kSuffixSeparator[] = "_";
 constexpr char kColocationAttrName[] = "_class";
 constexpr char kColocationGroupPrefix[] = "loc:@";
 
-// What every Scope derived from one root shares. The refiner is declared after the graph so
-// that it goes first: it holds pointers to the graph's nodes.
+// What every Scope derived from one root shares: the graph, its refiner and the first error.
+// A root scope owns them; an internal scope (NewInternalScope) points at a caller's.
 struct SharedState {
-  SharedState() : graph(OpRegistry::Global()), refiner(OpRegistry::Global()) {}
-  Graph graph;
-  ShapeRefiner refiner;
-  absl::Status status;
+  SharedState()
+      : owned_graph(std::make_unique<Graph>(OpRegistry::Global())),
+        owned_refiner(std::make_unique<ShapeRefiner>(OpRegistry::Global())),
+        graph(owned_graph.get()),
+        refiner(owned_refiner.get()),
+        status(&owned_status) {}
+  SharedState(Graph* graph, ShapeRefiner* refiner, absl::Status* status)
+      : graph(graph), refiner(refiner), status(status) {}
+
+  std::unique_ptr<Graph> owned_graph;
+  // Declared after the graph, so destroyed first: it holds pointers to the graph's nodes.
+  std::unique_ptr<ShapeRefiner> owned_refiner;
+  absl::Status owned_status;
+  Graph* graph;
+  ShapeRefiner* refiner;
+  absl::Status* status;
 };
 
 // Names taken in one sub-scope, with the last suffix handed out for each.
@@ -80,6 +93,23 @@ Scope& Scope::operator=(const Scope& other) {
 Scope::~Scope() = default;
 
 Scope Scope::NewRootScope() { return Scope(new Impl()); }
+
+Scope Scope::NewInternalScope(Graph* graph, absl::Status* status, ShapeRefiner* refiner) {
+  Impl* impl = new Impl();
+  impl->shared_ = std::make_shared<SharedState>(graph, refiner, status);
+  impl->disable_shape_inference_ = refiner == nullptr;
+  // The graph's names and every "/"-separated prefix of them are taken, so that new ops and
+  // sub-scopes never collide with what is already there.
+  for (const Node* node : graph->op_nodes()) {
+    const std::string& name = node->name();
+    impl->name_map_->emplace(name, 0);
+    for (size_t slash = name.find('/'); slash != std::string::npos;
+         slash = name.find('/', slash + 1)) {
+      impl->name_map_->emplace(name.substr(0, slash), 0);
+    }
+  }
+  return Scope(impl);
+}
 
 Scope Scope::DisabledShapeInferenceScope() {
   Impl* impl = new Impl();
@@ -175,7 +205,7 @@ std::string Scope::GetUniqueNameForOp(const std::string& default_name) const {
 }
 
 void Scope::UpdateStatus(const absl::Status& s) const {
-  absl::Status& status = impl_->shared_->status;
+  absl::Status& status = *impl_->shared_->status;
   if (!status.ok() || s.ok()) return;
   status = s;
   if (impl_->exit_on_error_) LOG(FATAL) << status;
@@ -196,18 +226,18 @@ void Scope::UpdateBuilder(NodeBuilder* builder) const {
 
 absl::Status Scope::DoShapeInference(Node* node) const {
   if (impl_->disable_shape_inference_) return absl::OkStatus();
-  return impl_->shared_->refiner.AddNode(node);
+  return impl_->shared_->refiner->AddNode(node);
 }
 
-Graph* Scope::graph() const { return &impl_->shared_->graph; }
+Graph* Scope::graph() const { return impl_->shared_->graph; }
 
 std::shared_ptr<Graph> Scope::graph_as_shared_ptr() const {
-  return std::shared_ptr<Graph>(impl_->shared_, &impl_->shared_->graph);
+  return std::shared_ptr<Graph>(impl_->shared_, impl_->shared_->graph);
 }
 
-ShapeRefiner* Scope::refiner() const { return &impl_->shared_->refiner; }
-absl::Status Scope::status() const { return impl_->shared_->status; }
-bool Scope::ok() const { return impl_->shared_->status.ok(); }
+ShapeRefiner* Scope::refiner() const { return impl_->shared_->refiner; }
+absl::Status Scope::status() const { return *impl_->shared_->status; }
+bool Scope::ok() const { return impl_->shared_->status->ok(); }
 const std::vector<Operation>& Scope::control_deps() const { return impl_->control_deps_; }
 const std::string& Scope::name() const { return impl_->name_; }
 

@@ -48,6 +48,11 @@ class Scope {
   // As NewRootScope, but ops are added without shape inference (for graphs whose shape
   // functions would reject partial information).
   static Scope DisabledShapeInferenceScope();
+  // A scope that adds ops to an existing `graph` (TensorFlow's NewInternalScope, used by the C
+  // API and the gradient builder), shape-inferring them with `refiner` (none when null) and
+  // recording its first error in `*status`. The caller keeps all three alive while the scope
+  // and the scopes derived from it are used. The graph's existing names are taken.
+  static Scope NewInternalScope(Graph* graph, absl::Status* status, ShapeRefiner* refiner);
 
   // A scope whose ops are named "<this prefix>/<child_scope_name>/...", the child name made
   // unique like an op name. An empty name gives a scope with this one's prefix and a copy of
