@@ -168,6 +168,30 @@ TEST(ScopeTest, CopiesShareTheGraph) {
   EXPECT_EQ(assigned.graph(), root.graph());
 }
 
+TEST(ScopeTest, InternalScopeAddsToAnExistingGraphAroundItsNames) {
+  Scope builder = Scope::NewRootScope();
+  ops::Const(builder.NewSubScope("gradients").WithOpName("c"), 1.f);
+  ops::Const(builder, 2.f);
+  ASSERT_TRUE(builder.ok());
+  absl::Status status;
+  Scope internal = Scope::NewInternalScope(builder.graph(), &status, builder.refiner());
+  // "gradients" is taken as the prefix of "gradients/c", "Const" as a node's name.
+  EXPECT_EQ(internal.NewSubScope("gradients").GetUniqueNameForOp("X"), "gradients_1/X");
+  EXPECT_EQ(internal.GetUniqueNameForOp("Const"), "Const_1");
+  auto sum = ops::Add(internal, ops::Const(internal, 3.f), ops::Const(internal, 4.f));
+  EXPECT_TRUE(internal.ok());
+  EXPECT_EQ(internal.graph(), builder.graph());
+  EXPECT_EQ(builder.graph()->num_op_nodes(), 5);
+  // Shapes go to the graph's refiner; errors to the caller's status.
+  PartialTensorShape shape;
+  EXPECT_TRUE(builder.refiner()->GetOutputShape(sum.node(), 0, &shape).ok());
+  EXPECT_EQ(shape.DebugString(), "[]");
+  ops::Add(internal, ops::Const(internal, 1.f), ops::Const(internal, 1));
+  EXPECT_FALSE(status.ok());
+  EXPECT_FALSE(internal.ok());
+  EXPECT_TRUE(builder.ok());
+}
+
 TEST(ScopeDeathTest, ExitOnErrorAborts) {
   Scope root = Scope::NewRootScope().ExitOnError();
   EXPECT_DEATH(root.UpdateStatus(absl::InvalidArgumentError("boom")), "boom");
