@@ -156,6 +156,11 @@ OPS = [
     # Checkpoints (V2 tensor bundles) and TensorFlow 2 save functions.
     "SaveV2", "RestoreV2", "MergeV2Checkpoints", "ShardedFilename", "ShardedFilespec",
     "DisableCopyOnRead",
+    # Gradient ops (gradops)
+    "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad",
+    "LeakyReluGrad", "TanhGrad", "SigmoidGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
+    "InvGrad", "BroadcastGradientArgs", "ConcatOffset", "BiasAddGrad", "DynamicStitch",
+    "ParallelDynamicStitch",
 ]
 
 
