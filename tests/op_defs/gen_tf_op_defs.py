@@ -162,6 +162,11 @@ OPS = [
     "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter", "MaxPoolGrad",
     "MaxPoolGradV2", "AvgPoolGrad", "FusedBatchNormGrad", "FusedBatchNormGradV2",
     "FusedBatchNormGradV3",
+    # Gradient ops (gradops)
+    "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad",
+    "LeakyReluGrad", "TanhGrad", "SigmoidGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
+    "InvGrad", "BroadcastGradientArgs", "ConcatOffset", "BiasAddGrad", "DynamicStitch",
+    "ParallelDynamicStitch",
 ]
 
 
