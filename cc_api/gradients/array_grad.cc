@@ -1,0 +1,296 @@
+// Gradient functions of the ops that move, reshape, join, split, slice, pad, tile and gather
+// elements: each routes dy back to where the elements came from.
+#include <vector>
+
+#include "cc_api/const_op.h"
+#include "cc_api/grad_op_registry.h"
+#include "cc_api/gradients.h"
+#include "cc_api/gradients/grad_helpers.h"
+#include "cc_api/standard_ops.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
+
+namespace sluice {
+namespace gradients {
+namespace {
+
+using GradList = std::vector<Output>;
+
+REGISTER_NO_GRADIENT_OP("Const");
+REGISTER_NO_GRADIENT_OP("StopGradient");
+REGISTER_NO_GRADIENT_OP("ConcatOffset");
+REGISTER_NO_GRADIENT_OP("ZerosLike");
+REGISTER_NO_GRADIENT_OP("OnesLike");
+REGISTER_NO_GRADIENT_OP("InvertPermutation");
+REGISTER_NO_GRADIENT_OP("Shape");
+REGISTER_NO_GRADIENT_OP("ShapeN");
+REGISTER_NO_GRADIENT_OP("Rank");
+REGISTER_NO_GRADIENT_OP("Size");
+REGISTER_NO_GRADIENT_OP("BroadcastGradientArgs");
+REGISTER_NO_GRADIENT_OP("OneHot");
+REGISTER_NO_GRADIENT_OP("Where");
+
+absl::Status PreventGradientGrad(const Scope&, const Operation& op, const GradList&, GradList*) {
+  std::string message;
+  TryGetNodeAttr(op.node()->attrs(), "message", &message);
+  return absl::InvalidArgumentError(
+      absl::StrCat("Gradient explicitly disabled. Reason: ", message));
+}
+REGISTER_GRADIENT_OP("PreventGradient", PreventGradientGrad);
+
+// The ops whose gradient is dy reshaped to the input's shape; their other inputs (a shape, an
+// axis) get none.
+absl::Status ReshapeLikeInputGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                  GradList* out) {
+  out->push_back(ops::Reshape(scope, grads[0], ops::Shape(scope, op.input(0))));
+  for (int i = 1; i < op.num_inputs(); ++i) out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Reshape", ReshapeLikeInputGrad);
+REGISTER_GRADIENT_OP("ExpandDims", ReshapeLikeInputGrad);
+REGISTER_GRADIENT_OP("Squeeze", ReshapeLikeInputGrad);
+
+absl::Status TransposeGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                           GradList* out) {
+  out->push_back(ops::Transpose(scope, grads[0], ops::InvertPermutation(scope, op.input(1))));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Transpose", TransposeGrad);
+
+absl::Status ReverseV2Grad(const Scope& scope, const Operation& op, const GradList& grads,
+                           GradList* out) {
+  out->push_back(ops::Reverse(scope, grads[0], op.input(1)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ReverseV2", ReverseV2Grad);
+
+absl::Status PackGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  int64_t axis = 0;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "axis", &axis));
+  auto pieces = ops::Unstack(scope, grads[0], op.num_inputs(), ops::Unstack::Axis(axis));
+  *out = pieces.output;
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Pack", PackGrad);
+
+absl::Status UnpackGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                        GradList* out) {
+  int64_t axis = 0;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "axis", &axis));
+  out->push_back(ops::Stack(scope, grads, ops::Stack::Axis(axis)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Unpack", UnpackGrad);
+
+// ConcatV2(values..., axis) and Concat(axis, values...): each value gets the slice of dy at
+// its offset along the axis.
+absl::Status ConcatGradFor(const Scope& scope, const Operation& op, const GradList& grads,
+                           int first_value, int num_values, const Output& axis, GradList* out) {
+  std::vector<Output> values, shapes;
+  for (int i = 0; i < num_values; ++i) values.push_back(op.input(first_value + i));
+  auto shape_n = ops::ShapeN(scope, values);
+  auto offsets = ops::ConcatOffset(scope, axis, shape_n.output);
+  for (int i = 0; i < num_values; ++i) {
+    out->push_back(ops::Slice(scope, grads[0], offsets.offset[i], shape_n.output[i]));
+  }
+  return scope.status();
+}
+
+absl::Status ConcatV2Grad(const Scope& scope, const Operation& op, const GradList& grads,
+                          GradList* out) {
+  const int n = op.num_inputs() - 1;
+  const Output axis = op.input(n);
+  // ConcatOffset takes an int32 axis, from 0 up.
+  auto axis32 = ops::Cast(scope, axis, DT_INT32);
+  auto rank = ops::Rank(scope, op.input(0));
+  auto positive = ops::FloorMod(scope, axis32, rank);
+  RETURN_IF_ERROR(ConcatGradFor(scope, op, grads, 0, n, positive, out));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ConcatV2", ConcatV2Grad);
+
+absl::Status ConcatGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                        GradList* out) {
+  const int n = op.num_inputs() - 1;
+  auto positive = ops::FloorMod(scope, op.input(0), ops::Rank(scope, op.input(1)));
+  out->push_back(NoGradient());
+  return ConcatGradFor(scope, op, grads, 1, n, positive, out);
+}
+REGISTER_GRADIENT_OP("Concat", ConcatGrad);
+
+// Split(axis, value): the pieces' gradients joined along the axis.
+absl::Status SplitGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                       GradList* out) {
+  out->push_back(NoGradient());
+  out->push_back(ops::Concat(scope, grads, op.input(0)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Split", SplitGrad);
+
+// SplitV(value, size_splits, axis).
+absl::Status SplitVGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                        GradList* out) {
+  out->push_back(ops::Concat(scope, grads, op.input(2)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("SplitV", SplitVGrad);
+
+// Slice(x, begin, size): dy padded back to x's shape.
+absl::Status SliceGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                       GradList* out) {
+  const Output x = op.input(0);
+  auto begin = ops::Cast(scope, op.input(1), DT_INT32);
+  auto in_shape = ops::Shape(scope, x);
+  auto out_shape = ops::Shape(scope, op.output(0));
+  auto before = ops::ExpandDims(scope, begin, 1);
+  auto after =
+      ops::ExpandDims(scope, ops::Sub(scope, ops::Sub(scope, in_shape, out_shape), begin), 1);
+  out->push_back(ops::Pad(scope, grads[0], ops::Concat(scope, {before, after}, 1)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Slice", SliceGrad);
+
+absl::Status StridedSliceGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                              GradList* out) {
+  const AttrSlice a = op.node()->attrs();
+  int64_t begin_mask = 0, end_mask = 0, ellipsis_mask = 0, new_axis_mask = 0, shrink_axis_mask = 0;
+  RETURN_IF_ERROR(GetNodeAttr(a, "begin_mask", &begin_mask));
+  RETURN_IF_ERROR(GetNodeAttr(a, "end_mask", &end_mask));
+  RETURN_IF_ERROR(GetNodeAttr(a, "ellipsis_mask", &ellipsis_mask));
+  RETURN_IF_ERROR(GetNodeAttr(a, "new_axis_mask", &new_axis_mask));
+  RETURN_IF_ERROR(GetNodeAttr(a, "shrink_axis_mask", &shrink_axis_mask));
+  const Output begin = op.input(1);
+  auto shape = ops::Shape(scope, op.input(0), ops::Shape::OutType(begin.type()));
+  out->push_back(ops::StridedSliceGrad(scope, shape, begin, op.input(2), op.input(3), grads[0],
+                                       ops::StridedSliceGrad::BeginMask(begin_mask)
+                                           .EndMask(end_mask)
+                                           .EllipsisMask(ellipsis_mask)
+                                           .NewAxisMask(new_axis_mask)
+                                           .ShrinkAxisMask(shrink_axis_mask)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("StridedSlice", StridedSliceGrad);
+
+// Pad and PadV2 (x, paddings[, constant]): the slice of dy where x lies.
+absl::Status PadGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                     GradList* out) {
+  const Output x = op.input(0);
+  auto before = ops::Slice(scope, op.input(1), {0, 0}, ops::Stack(scope, {ops::Rank(scope, x), 1}));
+  out->push_back(ops::Slice(scope, grads[0], ops::Reshape(scope, before, {-1}),
+                            ops::Shape(scope, x, ops::Shape::OutType(op.input(1).type()))));
+  for (int i = 1; i < op.num_inputs(); ++i) out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Pad", PadGrad);
+REGISTER_GRADIENT_OP("PadV2", PadGrad);
+
+// Tile(x, multiples): dy viewed as [m0, s0, m1, s1, ...] and summed over the m axes.
+absl::Status TileGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const Output x = op.input(0);
+  auto multiples = ops::Cast(scope, op.input(1), DT_INT32);
+  auto in_shape = ops::Shape(scope, x);
+  auto split_shape = ops::Reshape(
+      scope, ops::Transpose(scope, ops::Stack(scope, {multiples, in_shape}), {1, 0}), {-1});
+  auto axes = ops::Range(scope, 0, ops::Size(scope, split_shape), 2);
+  out->push_back(ops::Sum(scope, ops::Reshape(scope, grads[0], split_shape), axes));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Tile", TileGrad);
+
+absl::Status BroadcastToGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                             GradList* out) {
+  out->push_back(ReduceToShapeOf(scope, grads[0], op.input(0), op.output(0)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("BroadcastTo", BroadcastToGrad);
+
+// Fill(dims, value): every element came from `value`.
+absl::Status FillGrad(const Scope& scope, const Operation&, const GradList& grads, GradList* out) {
+  out->push_back(NoGradient());
+  out->push_back(ops::Sum(scope, grads[0], ops::Range(scope, 0, ops::Rank(scope, grads[0]), 1)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Fill", FillGrad);
+
+// Gather along axis 0 (Gather, and GatherV2/ResourceGather... with axis 0 and no batch
+// dimensions): the rows of dy summed into the rows they were read from.
+absl::Status GatherRowsGrad(const Scope& scope, const Output& params, const Output& indices,
+                            const Output& dy, GradList* out) {
+  auto params_shape = ops::Shape(scope, params);
+  auto num_rows = ops::Slice(scope, params_shape, {0}, {1});
+  auto row_shape = ops::Slice(scope, params_shape, {1}, {-1});
+  auto flat_indices = ops::Reshape(scope, indices, {-1});
+  auto values_shape =
+      ops::Concat(scope, {ops::ExpandDims(scope, ops::Size(scope, indices), 0), row_shape}, 0);
+  auto values = ops::Reshape(scope, dy, values_shape);
+  out->push_back(ops::UnsortedSegmentSum(scope, values, flat_indices,
+                                         ops::Reshape(scope, num_rows, ops::Const(scope, 0, {0}))));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+
+absl::Status GatherGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                        GradList* out) {
+  return GatherRowsGrad(scope, op.input(0), op.input(1), grads[0], out);
+}
+REGISTER_GRADIENT_OP("Gather", GatherGrad);
+
+// GatherV2 along any axis: the axis moved to the front, gathered there, moved back.
+absl::Status GatherV2Grad(const Scope& scope, const Operation& op, const GradList& grads,
+                          GradList* out) {
+  int64_t batch_dims = 0;
+  TryGetNodeAttr(op.node()->attrs(), "batch_dims", &batch_dims);
+  if (batch_dims != 0) {
+    return absl::UnimplementedError("The gradient of GatherV2 with batch_dims is not implemented.");
+  }
+  const Output params = op.input(0), indices = op.input(1), dy = grads[0];
+  auto params_shape = ops::Shape(scope, params);
+  auto params_rank = ops::Size(scope, params_shape);
+  auto axis = ops::FloorMod(scope, ops::Cast(scope, op.input(2), DT_INT32), params_rank);
+  auto indices_rank = ops::Rank(scope, indices);
+  auto dy_rank = ops::Rank(scope, dy);
+  // dy's dimensions: [outer (axis of them), indices' dims, inner]. Bring the indices' dims to
+  // the front: perm = [axis .. axis+indices_rank), [0 .. axis), [axis+indices_rank .. dy_rank).
+  auto index_end = ops::Add(scope, axis, indices_rank);
+  auto perm = ops::Concat(scope,
+                          {ops::Range(scope, axis, index_end, 1), ops::Range(scope, 0, axis, 1),
+                           ops::Range(scope, index_end, dy_rank, 1)},
+                          0);
+  auto moved_dy = ops::Transpose(scope, dy, perm);
+  // params with `axis` in front, and the inverse permutation to put it back.
+  auto params_perm = ops::Concat(scope,
+                                 {ops::ExpandDims(scope, axis, 0), ops::Range(scope, 0, axis, 1),
+                                  ops::Range(scope, ops::Add(scope, axis, 1), params_rank, 1)},
+                                 0);
+  auto moved_params_shape = ops::Gather(scope, params_shape, params_perm);
+  auto num_rows = ops::Slice(scope, moved_params_shape, {0}, {1});
+  auto row_shape = ops::Slice(scope, moved_params_shape, {1}, {-1});
+  auto values_shape =
+      ops::Concat(scope, {ops::ExpandDims(scope, ops::Size(scope, indices), 0), row_shape}, 0);
+  auto summed = ops::UnsortedSegmentSum(scope, ops::Reshape(scope, moved_dy, values_shape),
+                                        ops::Reshape(scope, indices, {-1}),
+                                        ops::Reshape(scope, num_rows, ops::Const(scope, 0, {0})));
+  out->push_back(ops::Transpose(scope, summed, ops::InvertPermutation(scope, params_perm)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("GatherV2", GatherV2Grad);
+
+}  // namespace
+}  // namespace gradients
+}  // namespace sluice

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Writes the cases of //tests/gradients:tf_gradients_test: forward graphs built with
+TensorFlow, and TensorFlow's gradients of them.
+
+Each case is a small graph under the name scope `<case>/`: inputs `<case>/x0`, `<case>/x1`...
+(Const), the differentiated output `<case>/y` (an Identity), the seed `<case>/dy` (Const,
+shaped like y) and TensorFlow's gradients `<case>/expected0`... (Const; tf.gradients of y with
+respect to each x, seeded with dy). The test imports the graph, adds Sluice's gradients with
+AddSymbolicGradients (the C++ API TensorFlow's C API and C++ clients use) and compares.
+
+    python3 tests/gradients/gen_gradient_cases.py   # writes tests/gradients/gradient_cases.pb
+
+Needs `pip install tensorflow-cpu` (the version is written into gradient_cases.txt).
+"""
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+v1 = tf.compat.v1
+raw = tf.raw_ops
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(20261207)
+
+
+def normal(*shape, dtype=np.float32):
+  return rng.standard_normal(shape).astype(dtype)
+
+
+def uniform(lo, hi, *shape, dtype=np.float32):
+  return rng.uniform(lo, hi, shape).astype(dtype)
+
+
+CASES = []
+
+
+def case(name, inputs, fn, diff=None):
+  """inputs: arrays (the x's); fn: builds y from the Const tensors; diff: indices of the x's
+  to differentiate (all floating ones by default)."""
+  CASES.append((name, inputs, fn, diff))
+
+
+# ---- Unary math ----
+pos = lambda: uniform(0.5, 3.0, 3, 4)
+unit = lambda: uniform(-0.9, 0.9, 3, 4)
+for op, x in [
+    ("Abs", normal(3, 4)), ("Neg", normal(3, 4)), ("Reciprocal", pos()), ("Square", normal(3, 4)),
+    ("Sqrt", pos()), ("Rsqrt", pos()), ("Exp", normal(3, 4)), ("Expm1", normal(3, 4)),
+    ("Log", pos()), ("Log1p", pos()), ("Sinh", normal(3, 4)), ("Cosh", normal(3, 4)),
+    ("Tanh", normal(3, 4)), ("Asinh", normal(3, 4)), ("Acosh", uniform(1.5, 4, 3, 4)),
+    ("Atanh", unit()), ("Sigmoid", normal(3, 4)), ("Sin", normal(3, 4)), ("Cos", normal(3, 4)),
+    ("Tan", unit()), ("Asin", unit()), ("Acos", unit()), ("Atan", normal(3, 4)),
+    ("Erf", normal(3, 4)), ("Sign", normal(3, 4)), ("Identity", normal(3, 4)),
+    ("Relu", normal(3, 4)), ("Relu6", uniform(-3, 9, 3, 4)), ("Elu", normal(3, 4)),
+    ("Selu", normal(3, 4)), ("Softplus", normal(3, 4)), ("Softsign", normal(3, 4)),
+    ("Softmax", normal(3, 4)), ("LogSoftmax", normal(3, 4)), ("Floor", normal(3, 4)),
+]:
+  case(op, [x], lambda xs, op=op: getattr(raw, op)(**{
+      ("logits" if op in ("Softmax", "LogSoftmax") else
+       "features" if op in ("Relu", "Relu6", "Elu", "Selu", "Softplus", "Softsign") else
+       "input" if op == "Identity" else "x"): xs[0]}))
+case("Tanh_double", [normal(5, dtype=np.float64)], lambda xs: raw.Tanh(x=xs[0]))
+case("LeakyRelu", [normal(3, 4)], lambda xs: raw.LeakyRelu(features=xs[0], alpha=0.3))
+case("L2Loss", [normal(3, 4)], lambda xs: raw.L2Loss(t=xs[0]))
+case("Cast_to_double", [normal(3, 4)], lambda xs: raw.Cast(x=xs[0], DstT=tf.float64))
+
+# ---- Binary math, with broadcasting ----
+for op, a, b in [
+    ("AddV2", normal(3, 4), normal(4)), ("Add", normal(2, 1, 3), normal(4, 1)),
+    ("Sub", normal(3, 1), normal(1, 4)), ("Mul", normal(2, 3, 4), normal(3, 1)),
+    ("RealDiv", normal(3, 4), uniform(0.5, 2, 4)), ("Div", normal(3, 4), uniform(0.5, 2, 3, 1)),
+    ("DivNoNan", normal(3, 4), np.array([1.5, 0.0, -2.0, 0.7], np.float32)),
+    ("SquaredDifference", normal(3, 4), normal(4)), ("Pow", uniform(0.5, 2, 3, 4), normal(3, 4)),
+    ("Maximum", normal(3, 4), normal(4)), ("Minimum", normal(3, 4), normal(3, 1)),
+    ("Atan2", normal(3, 4), normal(3, 4)),
+]:
+  case(op, [a, b], lambda xs, op=op: getattr(raw, op)(x=xs[0], y=xs[1])
+       if op != "Atan2" else raw.Atan2(y=xs[0], x=xs[1]))
+case("Maximum_ties", [np.array([1., 2., 3.], np.float32), np.array([1., 0., 3.], np.float32)],
+     lambda xs: raw.Maximum(x=xs[0], y=xs[1]))
+case("AddN", [normal(2, 3), normal(2, 3), normal(2, 3)], lambda xs: raw.AddN(inputs=xs))
+case("Mul_shared_input", [normal(3)], lambda xs: raw.Mul(x=xs[0], y=raw.Exp(x=xs[0])))
+
+# ---- Reductions ----
+for op in ["Sum", "Mean", "Max", "Min"]:
+  for axes, keep in [([1], False), ([0, 2], True), ([-1], False), ([0, 1, 2], False)]:
+    x = normal(2, 3, 4)
+    if op in ("Max", "Min"):
+      x[0, 0, :] = 1.0  # ties share the gradient
+    case(f"{op}_{'_'.join(map(str, axes)).replace('-', 'm')}_{'keep' if keep else 'drop'}", [x],
+         lambda xs, op=op, axes=axes, keep=keep: getattr(raw, op)(
+             input=xs[0], axis=tf.constant(axes, tf.int32), keep_dims=keep))
+case("Sum_int64_axis", [normal(3, 4)],
+     lambda xs: raw.Sum(input=xs[0], axis=tf.constant([0], tf.int64), keep_dims=False))
+case("Cumsum", [normal(3, 4)], lambda xs: raw.Cumsum(x=xs[0], axis=1))
+case("Cumsum_exclusive_reverse", [normal(3, 4)],
+     lambda xs: raw.Cumsum(x=xs[0], axis=0, exclusive=True, reverse=True))
+
+# ---- Matrix products ----
+for ta in (False, True):
+  for tb in (False, True):
+    a = normal(4, 3) if ta else normal(3, 4)
+    b = normal(5, 4) if tb else normal(4, 5)
+    case(f"MatMul_{int(ta)}{int(tb)}", [a, b],
+         lambda xs, ta=ta, tb=tb: raw.MatMul(a=xs[0], b=xs[1], transpose_a=ta, transpose_b=tb))
+case("BatchMatMulV2_broadcast", [normal(2, 1, 3, 4), normal(3, 4, 5)],
+     lambda xs: raw.BatchMatMulV2(x=xs[0], y=xs[1]))
+case("BatchMatMulV2_adj", [normal(2, 4, 3), normal(2, 5, 4)],
+     lambda xs: raw.BatchMatMulV2(x=xs[0], y=xs[1], adj_x=True, adj_y=True))
+case("BatchMatMul", [normal(2, 3, 4), normal(2, 4, 5)],
+     lambda xs: raw.BatchMatMul(x=xs[0], y=xs[1]))
+
+# ---- Selection ----
+cond = np.array([[True, False, True, False]] * 3)
+case("Select", [normal(3, 4), normal(3, 4)],
+     lambda xs: raw.Select(condition=tf.constant(cond), x=xs[0], y=xs[1]))
+case("SelectV2_broadcast", [normal(4), normal(3, 1)],
+     lambda xs: raw.SelectV2(condition=tf.constant(cond), t=xs[0], e=xs[1]))
+
+# ---- NN ----
+case("BiasAdd_NHWC", [normal(2, 3, 3, 4), normal(4)],
+     lambda xs: raw.BiasAdd(value=xs[0], bias=xs[1]))
+case("BiasAdd_NCHW", [normal(2, 4, 3, 3), normal(4)],
+     lambda xs: raw.BiasAdd(value=xs[0], bias=xs[1], data_format="NCHW"))
+labels = np.eye(5, dtype=np.float32)[[1, 3, 0]] * 0.8 + 0.04
+case("SoftmaxCrossEntropyWithLogits", [normal(3, 5), labels],
+     lambda xs: raw.SoftmaxCrossEntropyWithLogits(features=xs[0], labels=xs[1])[0])
+case("SparseSoftmaxCrossEntropyWithLogits", [normal(3, 5)],
+     lambda xs: raw.SparseSoftmaxCrossEntropyWithLogits(
+         features=xs[0], labels=tf.constant([1, 4, 0]))[0])
+for pad, stride, dil in [("SAME", 1, 1), ("VALID", 2, 1), ("SAME", 1, 2)]:
+  case(f"Conv2D_{pad}_s{stride}_d{dil}", [normal(2, 7, 7, 3), normal(3, 3, 3, 4)],
+       lambda xs, pad=pad, stride=stride, dil=dil: raw.Conv2D(
+           input=xs[0], filter=xs[1], strides=[1, stride, stride, 1], padding=pad,
+           dilations=[1, dil, dil, 1]))
+case("DepthwiseConv2dNative", [normal(2, 6, 6, 3), normal(3, 3, 3, 2)],
+     lambda xs: raw.DepthwiseConv2dNative(input=xs[0], filter=xs[1], strides=[1, 1, 1, 1],
+                                          padding="SAME"))
+for pad in ["SAME", "VALID"]:
+  case(f"MaxPool_{pad}", [normal(2, 5, 5, 3)], lambda xs, pad=pad: raw.MaxPool(
+      input=xs[0], ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1], padding=pad))
+  case(f"AvgPool_{pad}", [normal(2, 5, 5, 3)], lambda xs, pad=pad: raw.AvgPool(
+      value=xs[0], ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding=pad))
+for training in (True, False):
+  case(f"FusedBatchNormV3_{'train' if training else 'infer'}",
+       [normal(2, 3, 3, 4), uniform(0.5, 1.5, 4), normal(4)],
+       lambda xs, training=training: raw.FusedBatchNormV3(
+           x=xs[0], scale=xs[1], offset=xs[2], mean=tf.constant(normal(4)) if not training
+           else tf.zeros([0]), variance=tf.constant(uniform(0.5, 1.5, 4)) if not training
+           else tf.zeros([0]), epsilon=0.001, is_training=training)[0])
+
+# ---- Array ----
+case("Reshape", [normal(3, 4)], lambda xs: raw.Reshape(tensor=xs[0], shape=[2, 6]))
+case("ExpandDims", [normal(3, 4)], lambda xs: raw.ExpandDims(input=xs[0], axis=1))
+case("Squeeze", [normal(3, 1, 4)], lambda xs: raw.Squeeze(input=xs[0]))
+case("Transpose", [normal(2, 3, 4)], lambda xs: raw.Transpose(x=xs[0], perm=[2, 0, 1]))
+case("ReverseV2", [normal(2, 3, 4)], lambda xs: raw.ReverseV2(tensor=xs[0], axis=[1, 2]))
+case("Pack", [normal(3, 4), normal(3, 4)], lambda xs: raw.Pack(values=xs, axis=1))
+case("Unpack", [normal(3, 4)], lambda xs: raw.Unpack(value=xs[0], num=4, axis=1)[2])
+case("ConcatV2", [normal(2, 3), normal(2, 5)], lambda xs: raw.ConcatV2(values=xs, axis=-1))
+case("Split", [normal(6, 4)], lambda xs: raw.Split(axis=0, value=xs[0], num_split=3)[1])
+case("SplitV", [normal(3, 7)], lambda xs: raw.SplitV(
+    value=xs[0], size_splits=[2, 4, 1], axis=1, num_split=3)[1])
+case("Slice", [normal(4, 5)], lambda xs: raw.Slice(input=xs[0], begin=[1, 2], size=[2, -1]))
+case("StridedSlice", [normal(5, 6, 3)], lambda xs: raw.StridedSlice(
+    input=xs[0], begin=[1, -1, 0], end=[5, 0, 2], strides=[2, -2, 1], shrink_axis_mask=0))
+case("StridedSlice_shrink", [normal(4, 6)], lambda xs: raw.StridedSlice(
+    input=xs[0], begin=[0, -1], end=[0, 0], strides=[1, 1], begin_mask=1, end_mask=1,
+    shrink_axis_mask=2))
+case("Pad", [normal(2, 3)], lambda xs: raw.Pad(input=xs[0], paddings=[[1, 0], [2, 1]]))
+case("PadV2", [normal(2, 3)], lambda xs: raw.PadV2(input=xs[0], paddings=[[0, 1], [1, 1]],
+                                                  constant_values=1.5))
+case("Tile", [normal(2, 3)], lambda xs: raw.Tile(input=xs[0], multiples=[2, 3]))
+case("BroadcastTo", [normal(3, 1)], lambda xs: raw.BroadcastTo(input=xs[0], shape=[2, 3, 4]))
+case("Fill", [np.float32(1.5)], lambda xs: raw.Fill(dims=[2, 3], value=xs[0]))
+case("GatherV2_axis0", [normal(5, 3)], lambda xs: raw.GatherV2(
+    params=xs[0], indices=[[0, 3], [3, 4]], axis=0))
+case("GatherV2_axis1", [normal(2, 5, 3)], lambda xs: raw.GatherV2(
+    params=xs[0], indices=[4, 0, 4], axis=1))
+case("Gather", [normal(4, 2)], lambda xs: raw.Gather(params=xs[0], indices=[1, 1, 3]))
+
+# ---- Compositions: what a training step differentiates ----
+def mlp(xs):
+  h = raw.Relu(features=raw.BiasAdd(value=raw.MatMul(a=xs[0], b=xs[1]), bias=xs[2]))
+  logits = raw.MatMul(a=h, b=xs[3])
+  loss = raw.SparseSoftmaxCrossEntropyWithLogits(features=logits, labels=tf.constant([0, 2, 1, 2]))[0]
+  return raw.Mean(input=loss, axis=[0])
+case("mlp_loss", [normal(4, 6), normal(6, 8), normal(8), normal(8, 3)], mlp, diff=[1, 2, 3])
+
+
+def cnn(xs):
+  c = raw.Conv2D(input=xs[0], filter=xs[1], strides=[1, 1, 1, 1], padding="SAME")
+  bn = raw.FusedBatchNormV3(x=c, scale=xs[2], offset=xs[3], mean=tf.zeros([0]),
+                            variance=tf.zeros([0]), is_training=True)[0]
+  p = raw.MaxPool(input=raw.Relu(features=bn), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1],
+                  padding="VALID")
+  flat = raw.Reshape(tensor=p, shape=[2, -1])
+  return raw.Sum(input=raw.Square(x=raw.Tanh(x=flat)), axis=[0, 1])
+case("cnn_loss", [normal(2, 6, 6, 2), normal(3, 3, 2, 4), uniform(0.5, 1.5, 4), normal(4)], cnn,
+     diff=[1, 2, 3])
+
+
+def write():
+  graph = tf.Graph()
+  names = []
+  forward = set()
+  with graph.as_default():
+    for name, inputs, fn, diff in CASES:
+      with tf.name_scope(name + "/"):
+        xs = [tf.constant(v, name=f"x{i}") for i, v in enumerate(inputs)]
+        y = tf.identity(fn(xs), name="y")
+        dy = tf.constant(normal(*y.shape.as_list(), dtype=y.dtype.as_numpy_dtype), name="dy")
+        forward.update(op.name for op in graph.get_operations())
+        wanted = [i for i in (diff if diff is not None else range(len(xs)))
+                  if xs[i].dtype.is_floating]
+        grads = tf.gradients(y, [xs[i] for i in wanted], grad_ys=dy)
+        names.append((name, wanted, grads))
+  with v1.Session(graph=graph) as sess:
+    values = sess.run([[tf.convert_to_tensor(g) for g in grads if g is not None]
+                       for _, _, grads in names])
+  # The file holds only the forward graphs, the seeds and the expected values: TensorFlow's
+  # own gradient nodes are left out, so that Sluice must build its own.
+  gd = graph.as_graph_def()
+  kept = [n for n in gd.node if n.name in forward]
+  del gd.node[:]
+  gd.node.extend(kept)
+  for (name, wanted, grads), computed in zip(names, values):
+    for i, v in zip([i for i, g in zip(wanted, grads) if g is not None], computed):
+      node = gd.node.add(name=f"{name}/expected{i}", op="Const")
+      node.attr["dtype"].type = tf.as_dtype(v.dtype).as_datatype_enum
+      node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(v))
+  with open(os.path.join(HERE, "gradient_cases.pb"), "wb") as f:
+    f.write(gd.SerializeToString())
+  with open(os.path.join(HERE, "gradient_cases.txt"), "w") as f:
+    f.write(f"# TensorFlow {tf.__version__}: case, then the inputs differentiated "
+            "(\"i-\": TensorFlow gives x<i> no gradient)\n")
+    for name, wanted, grads in names:
+      f.write(" ".join([name] + [str(i) + ("-" if g is None else "")
+                                 for i, g in zip(wanted, grads)]) + "\n")
+  print(f"{len(names)} cases, {len(gd.node)} nodes")
+
+
+if __name__ == "__main__":
+  v1.disable_eager_execution()
+  write()
