@@ -34,16 +34,6 @@ void TF_FinishWhile(const TF_WhileParams*, TF_Status* status, TF_Output*) {
 
 void TF_AbortWhile(const TF_WhileParams*) {}
 
-void TF_AddGradients(TF_Graph*, TF_Output*, int, TF_Output*, int, TF_Output*, TF_Status* status,
-                     TF_Output*) {
-  NotYet(status, "TF_AddGradients");
-}
-
-void TF_AddGradientsWithPrefix(TF_Graph*, const char*, TF_Output*, int, TF_Output*, int, TF_Output*,
-                               TF_Status* status, TF_Output*) {
-  NotYet(status, "TF_AddGradientsWithPrefix");
-}
-
 unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, TF_Status* status) {
   *result = nullptr;
   NotYet(status, "TF_TryEvaluateConstant", ": run the output in a TF_Session");
