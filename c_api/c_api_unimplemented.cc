@@ -1,7 +1,6 @@
 // Functions of tensorflow/c/c_api.h that Sluice does not implement yet. Each is exported, so
 // programs that reference them link, and each fails cleanly: TF_UNIMPLEMENTED with a message
-// naming it and, where there is one, what to do instead. Control flow and gradients come with
-// the control-flow issue.
+// naming it and, where there is one, what to do instead.
 #include <string>
 
 #include "absl/strings/str_cat.h"
