@@ -199,6 +199,57 @@ def tf2_vocabulary():
          run_loaded(path, ["serve"], "serving_default", {"words": words}))])
 
 
+class Regression(tf.Module):
+    """A TF2 module trained through a signature, as clients of the C API train SavedModels
+    (the Rust crate's regression_savedmodel example): `train` differentiates the loss with a
+    GradientTape and applies one gradient-descent step to the variables; `predict` reads them."""
+
+    def __init__(self):
+        self.w = tf.Variable(np.array([[0.5], [-0.25], [1.0]], np.float32), name="w")
+        self.b = tf.Variable(np.array([0.1], np.float32), name="b")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x"),
+                                  tf.TensorSpec([None, 1], tf.float32, name="y")])
+    def train(self, x, y):
+        with tf.GradientTape() as tape:
+            error = tf.nn.tanh(tf.matmul(x, self.w) + self.b) - y
+            loss = tf.reduce_mean(tf.square(error))
+        dw, db = tape.gradient(loss, [self.w, self.b])
+        self.w.assign_sub(0.5 * dw)
+        self.b.assign_sub(0.5 * db)
+        return {"loss": loss}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def predict(self, x):
+        return {"y": tf.nn.tanh(tf.matmul(x, self.w) + self.b)}
+
+
+def tf2_train_regression():
+    """Three `train` runs, then `predict`, recorded in one TensorFlow session: each run sees
+    the variables the previous one updated. The runs are named train.0, train.1, train.2 and
+    predict."""
+    path = fresh("tf2_train_regression")
+    module = Regression()
+    tf.saved_model.save(module, path, signatures={
+        "serving_default": module.predict, "train": module.train})
+    rng = np.random.default_rng(3)
+    cases = []
+    with tf.compat.v1.Session(graph=tf.Graph()) as sess:
+        meta = tf.compat.v1.saved_model.loader.load(sess, ["serve"], path)
+        train = meta.signature_def["train"]
+        for step in range(3):
+            x = rng.standard_normal((4, 3)).astype(np.float32)
+            y = rng.uniform(-0.5, 0.5, (4, 1)).astype(np.float32)
+            loss = sess.run(train.outputs["loss"].name,
+                            {train.inputs["x"].name: x, train.inputs["y"].name: y})
+            cases.append((f"train.{step}", {"x": x, "y": y}, {"loss": loss}))
+        predict = meta.signature_def["serving_default"]
+        x = rng.standard_normal((2, 3)).astype(np.float32)
+        y = sess.run(predict.outputs["y"].name, {predict.inputs["x"].name: x})
+        cases.append(("predict", {"x": x}, {"y": y}))
+    record("tf2_train_regression", cases)
+
+
 def main():
     os.makedirs(MODELS, exist_ok=True)
     tf2_dense()
@@ -206,6 +257,7 @@ def main():
     keras_mlp()
     tf1_builder()
     tf2_vocabulary()
+    tf2_train_regression()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@
 //  - tf2_vocabulary: lookup tables filled by the init op, one from an asset file;
 //  - keras_mlp: a Keras 3 model exported with model.export (Dense, BatchNormalization, softmax);
 //  - tf1_builder: a TF1 SavedModel (tf.compat.v1.saved_model.Builder) with reference variables,
-//    a legacy init op fed an asset's path, and three meta graphs of different tag sets.
+//    a legacy init op fed an asset's path, and three meta graphs of different tag sets;
+//  - tf2_train_regression: a tf.Module trained through a `train` signature (a GradientTape's
+//    gradients applied to its variables), run step after step in one session.
 #include <map>
 #include <string>
 #include <unordered_set>
@@ -83,9 +85,6 @@ TEST(SavedModelTest, Tf2ModuleWithoutVariables) {
   ExpectSignatureMatches("tf2_no_variables", {"serve"}, "serving_default", "serving_default");
 }
 
-// Within 2 ulps: Sluice's float Softmax runs oneDNN's softmax primitive
-// (kernels/cpu/nn/softmax_ops.cc), whose exp and sum round a few values an ulp away from
-// TensorFlow's Eigen kernel; the kernel's own fixtures state a tolerance too (gen_nn.py).
 // A table filled from an asset file by the init op (tf.lookup.TextFileInitializer over a
 // tf.saved_model.Asset) and a Keras StringLookup's table: the asset's path comes from
 // asset_file_def, fed to the init op.
@@ -93,9 +92,14 @@ TEST(SavedModelTest, Tf2TablesFromAnAssetAndAKerasStringLookup) {
   ExpectSignatureMatches("tf2_vocabulary", {"serve"}, "serving_default", "serving_default");
 }
 
+// Within 16 ulps: the recorded outputs are TensorFlow's on the machine that ran the generator,
+// and TensorFlow's own float results move with the CPU's vector width (on an AVX-512 machine
+// it gives 7 ulps away from the values recorded on an AVX2 one for this model's softmax
+// output). Sluice's float Softmax is oneDNN's primitive (kernels/cpu/nn/softmax_ops.cc),
+// whose exp and sum also round a few values an ulp away from TensorFlow's Eigen kernel.
 TEST(SavedModelTest, KerasExportedModel) {
   ExpectSignatureMatches("keras_mlp", {"serve"}, "serving_default", "serving_default",
-                         /*float_ulps=*/2);
+                         /*float_ulps=*/16);
 }
 
 // The TF1 model's signature returns the path its init op was fed for the asset; the recorded
@@ -123,6 +127,38 @@ void ExpectTf1Model(const std::unordered_set<std::string>& tags, const std::stri
   EXPECT_EQ(
       outputs[2].scalar<std::string>()(),
       ModelDir("tf1_builder") + "/assets/" + run.outputs.at("seen_asset").scalar<std::string>()());
+}
+
+// The `train` signature runs three times in one session, each run updating the variables the
+// next one reads, then `predict` reads the trained variables: every loss and the prediction
+// are TensorFlow's (TensorFlow's gradient graph of the tape, run by Sluice's gradient
+// kernels) within 4 ulps. TensorFlow itself gives two answers on one machine: the first loss
+// is 0.695021868 with its oneDNN rewrites off (TF_ENABLE_ONEDNN_OPTS=0), which is Sluice's,
+// and 0.695021927 (1 ulp more) with them on, as recorded.
+TEST(SavedModelTest, Tf2TrainSignatureUpdatesTheVariablesStepByStep) {
+  absl::StatusOr<std::map<std::string, RecordedRun>> runs =
+      ReadExpectations("tf2_train_regression");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  SavedModelBundle bundle;
+  const absl::Status loaded = LoadSavedModel(SessionOptions(), RunOptions(),
+                                             ModelDir("tf2_train_regression"), {"serve"}, &bundle);
+  ASSERT_TRUE(loaded.ok()) << loaded;
+  for (const std::string& name : {"train.0", "train.1", "train.2", "predict"}) {
+    SCOPED_TRACE(name);
+    const RecordedRun& run = runs->at(name);
+    const SignatureDef& signature =
+        bundle.GetSignatures().at(name == "predict" ? "serving_default" : "train");
+    std::vector<std::pair<std::string, Tensor>> feeds;
+    for (const auto& [key, value] : run.inputs) {
+      feeds.emplace_back(signature.inputs().at(key).name(), value);
+    }
+    const std::string key = run.outputs.begin()->first;
+    std::vector<Tensor> outputs;
+    const absl::Status ran =
+        bundle.session->Run(feeds, {signature.outputs().at(key).name()}, {}, &outputs);
+    ASSERT_TRUE(ran.ok()) << ran;
+    EXPECT_EQ(Difference(outputs[0], run.outputs.at(key), /*float_ulps=*/4), "");
+  }
 }
 
 TEST(SavedModelTest, Tf1BuilderServe) { ExpectTf1Model({"serve"}, "serve"); }
