@@ -366,7 +366,8 @@ def add_dynamic_stitch():
     f32 = np.float32
     w.add("%s_scalar_and_matrix_indices" % p, stitch(3, parallel),
           [np.int32(6), i32(4, 1), np.array([[5, 2], [0, 3]], np.int32),
-           f32([61, 62]), f32([[41, 42], [11, 12]]), f32([[[51, 52], [21, 22]], [[1, 2], [31, 32]]])])
+           f32([61, 62]), f32([[41, 42], [11, 12]]),
+           f32([[[51, 52], [21, 22]], [[1, 2], [31, 32]]])])
     w.add("%s_scalar_rows" % p, stitch(2, parallel),
           [i32(2, 0), i32(1), f32([20, 0]), f32([10])])
     w.add("%s_empty" % p, stitch(1, parallel), [i32(), np.zeros((0, 3), f32)])
