@@ -1,0 +1,412 @@
+"""Writes fixtures/training.pbtxt: TensorFlow's training ops and variable scatter/gather ops,
+run for several steps on real variables, as //kernels/cpu/training:training_conformance_test
+replays them.
+
+Each case builds one op in a TF1 graph on variables (ref variables, VariableV2, for the Apply*
+and Scatter* forms; resource variables, VarHandleOp, for the Resource* forms) and placeholders
+for its other inputs, runs it for a few steps with new inputs each step, and records (an
+op_case.proto OpCase):
+  node     the op's NodeDef as TensorFlow built it (its variable inputs name the variables);
+  inputs   the variables' initial values (an empty TensorProto for one never initialized),
+           then each step's other inputs in the op's input order;
+  outputs  after each step: the op's non-ref outputs (ResourceGather's rows), then every
+           variable's value;
+  error_code / error_message when a step raised (the runner expects the earlier steps to
+  succeed), and error_substr, TensorFlow's message (without node annotations), which Sluice's
+  must contain unless the case says otherwise.
+
+Tolerances, per op (rtol; atol 0). Exact where TensorFlow's CPU kernel is an elementwise Eigen
+expression of correctly rounded operations (+ - * / sqrt, comparisons) and Sluice evaluates the
+same expression in the same order: GradientDescent, Momentum, KerasMomentum, AdagradV2, Adam,
+AdamWithAmsgrad, AdaMax, RMSProp, CenteredRMSProp, AddSign, Ftrl(V2) with lr_power -0.5,
+the scatter ops, the gathers. Not exact:
+  - Adagrad, ProximalAdagrad, Adadelta (and the sparse Adagrad/RMSProp rows): TensorFlow's
+    vectorized rsqrt of float starts from the processor's approximation (+ a Newton step), a few
+    ulps from 1 / sqrt, which Sluice computes: float 1e-6, half 1e-3, bfloat16 1e-2 (one
+    rounding of the 16-bit types), double exact;
+  - PowerSign: Eigen's vectorized exp is not the C library's: float 1e-6, double 1e-14;
+  - Ftrl(V2) with another lr_power: Eigen's vectorized pow: float 1e-6, double 1e-14.
+The tolerances hold over the few steps recorded; errors that far out compound no further.
+
+Left out (TensorFlow crashes or reads out of bounds; Sluice's answers are in
+kernels/cpu/training/training_ops_test.cc): a non-scalar sign_decay for AddSign/PowerSign, an
+Adadelta accum_update or AMSGrad vhat of another shape, a variable whose dtype is not the op's,
+scatter updates of the right rank but another row size, integer ScatterDiv by zero.
+
+    python3 tests/kernels/gen_training.py
+"""
+
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from google.protobuf import text_format  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle import _error_text, _indent, _quote, _tensor_text  # noqa: E402 pylint: disable=g-import-not-at-top
+
+tf.compat.v1.disable_eager_execution()
+R = tf.raw_ops
+rng = np.random.RandomState(5)
+
+F16, F32, F64, BF16 = tf.float16, tf.float32, tf.float64, tf.bfloat16
+FLOATS = [F32, F64, F16, BF16]
+
+
+class Uninit:
+  """A variable that is created but never initialized (value gives its dtype and shape)."""
+
+  def __init__(self, value):
+    self.value = value
+
+
+def np_dtype(dtype):
+  return dtype.as_numpy_dtype
+
+
+def rand(shape, dtype, low=-1.0, high=1.0):
+  return rng.uniform(low, high, size=shape).astype(np_dtype(dtype))
+
+
+def scalar(x, dtype):
+  return np.asarray(x, dtype=np_dtype(dtype))
+
+
+class Writer:
+  """Collects the cases and writes them as one fixture."""
+
+  def __init__(self):
+    self.cases = []
+    self.names = set()
+
+  def add(self, name, op, variables, steps, attrs=None, resource=False, rtol=0.0, atol=0.0,
+          error_substr=None):
+    """Runs `op` (a tf.raw_ops name) on `variables` (arg name -> initial value or Uninit)
+    for each of `steps` (dicts arg name -> value for the other inputs) and records it."""
+    if name in self.names:
+      raise ValueError("duplicate case " + name)
+    self.names.add(name)
+    attrs = dict(attrs or {})
+    graph = tf.Graph()
+    with graph.as_default():
+      var_inputs, reads, var_dtypes = {}, [], []
+      initializers = []
+      for arg, value in variables.items():
+        init = np.asarray(value.value if isinstance(value, Uninit) else value)
+        dtype = tf.as_dtype(init.dtype)
+        var_dtypes.append(dtype)
+        # Of unknown shape, so that shape inference leaves every check to the kernel.
+        if resource:
+          handle = R.VarHandleOp(dtype=dtype, shape=tf.TensorShape(None), shared_name=arg,
+                                 name=arg)
+          var_inputs[arg] = handle
+          initializers.append(R.AssignVariableOp(resource=handle, value=tf.constant(init)))
+          reads.append(R.ReadVariableOp(resource=handle, dtype=dtype))
+        else:
+          v = tf.compat.v1.Variable(init, use_resource=False, name=arg, validate_shape=False)
+          var_inputs[arg] = v
+          initializers.append(v.initializer)
+          reads.append(v.read_value())
+        if isinstance(value, Uninit):
+          initializers.pop()
+      placeholders = {}
+      for arg, value in steps[0].items():
+        placeholders[arg] = tf.compat.v1.placeholder(tf.as_dtype(np.asarray(value).dtype),
+                                                     shape=None, name=arg)
+      kwargs = dict(placeholders)
+      kwargs.update(var_inputs)
+      kwargs.update(attrs)
+      result = getattr(R, op)(**kwargs)
+      node = result if isinstance(result, tf.Operation) else result.op
+      fetch_outputs = [t for t in node.outputs if not t.dtype._is_ref_dtype]  # pylint: disable=protected-access
+    input_args = [a.name for a in node.op_def.input_arg]
+    var_args = input_args[:len(variables)]
+    assert list(variables) == var_args, (op, list(variables), var_args)
+    other_args = input_args[len(variables):]
+    config = tf.compat.v1.ConfigProto()
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    parts = ["  name: %s\n" % _quote(name)]
+    parts.append("  node {\n" + _indent(text_format.MessageToString(node.node_def), "    ") +
+                 "  }\n")
+    for arg in var_args:
+      value = variables[arg]
+      if isinstance(value, Uninit):
+        parts.append("  inputs { }\n")
+      else:
+        parts.append("  inputs { " + _tensor_text(np.asarray(value)) + " }\n")
+    code, message = 0, ""
+    with tf.compat.v1.Session(graph=graph, config=config) as session:
+      session.run(initializers)
+      for step in steps:
+        feeds = {placeholders[arg]: value for arg, value in step.items()}
+        for arg in other_args:
+          parts.append("  inputs { " + _tensor_text(np.asarray(step[arg])) + " }\n")
+        try:
+          outs = session.run(fetch_outputs + [node], feed_dict=feeds)[:len(fetch_outputs)]
+        except tf.errors.OpError as e:
+          code, message = e.error_code, e.message
+          break
+        values = session.run(reads)
+        for y, t in zip(outs, fetch_outputs):
+          parts.append("  outputs { " + _tensor_text(np.asarray(y), t.dtype) + " }\n")
+        for y, dtype in zip(values, var_dtypes):
+          parts.append("  outputs { " + _tensor_text(np.asarray(y), dtype) + " }\n")
+    if code:
+      text = _error_text(message)
+      parts.append("  error_code: %d\n" % code)
+      parts.append("  error_message: %s\n" % _quote(text))
+      substr = text if error_substr is None else error_substr
+      if substr:
+        parts.append("  error_substr: %s\n" % _quote(substr))
+    elif error_substr is not None:
+      raise ValueError("case %s expected an error; TensorFlow ran it" % name)
+    if rtol:
+      parts.append("  rtol: %r\n" % float(rtol))
+    if atol:
+      parts.append("  atol: %r\n" % float(atol))
+    self.cases.append("cases {\n" + "".join(parts) + "}\n")
+    return code
+
+  def write(self):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "training.pbtxt")
+    with open(path, "w") as f:
+      f.write("# Generated by tests/kernels/gen_training.py from TensorFlow %s; do not edit.\n"
+              "# %d cases.\n" % (tf.__version__, len(self.cases)))
+      f.writelines(self.cases)
+    print("wrote %s (%d cases)" % (path, len(self.cases)), file=sys.stderr)
+
+
+W = Writer()
+
+# The dtypes each dense op has on TensorFlow's CPU.
+DENSE_DTYPES = {
+    "GradientDescent": FLOATS, "ProximalGradientDescent": [F32, F64], "Momentum": FLOATS,
+    "KerasMomentum": FLOATS, "Adagrad": FLOATS, "AdagradV2": FLOATS,
+    "ProximalAdagrad": [F32, F64], "Adadelta": FLOATS, "Adam": FLOATS,
+    "AdamWithAmsgrad": FLOATS, "AdaMax": [F16, F32, F64], "RMSProp": FLOATS,
+    "CenteredRMSProp": FLOATS, "AddSign": FLOATS, "PowerSign": FLOATS, "Ftrl": FLOATS,
+    "FtrlV2": FLOATS,
+}
+RESOURCE_ONLY = {"KerasMomentum", "AdamWithAmsgrad"}
+
+RSQRT_OPS = {"Adagrad", "ProximalAdagrad", "Adadelta"}
+# (rtol, atol) where TensorFlow's result is not exactly reproducible (see the file comment).
+# The atol covers the cancellation in var - update: values here are of order 1, so a last-bit
+# difference in an update shows up as about one ulp of 1 in var.
+APPROXIMATE = {F32: (1e-6, 1e-6), F64: (1e-14, 1e-14), F16: (1e-3, 2e-3), BF16: (1e-2, 3e-2)}
+
+
+def tolerance(op, dtype, scalars):
+  if op in RSQRT_OPS and dtype != F64:
+    return APPROXIMATE[dtype]
+  if op == "PowerSign":
+    return APPROXIMATE[dtype]
+  if op.startswith("Ftrl") and float(scalars["lr_power"]) != -0.5:
+    return APPROXIMATE[dtype]
+  return (0.0, 0.0)
+
+
+def positive(shape, dtype, low=0.1, high=1.0):
+  return rand(shape, dtype, low, high)
+
+
+def slots_for(op, shape, dtype):
+  """The op's variables in input order, with sensible initial values."""
+  v = rand(shape, dtype)
+  if op in ("GradientDescent", "ProximalGradientDescent"):
+    return {"var": v}
+  if op in ("Momentum", "KerasMomentum"):
+    return {"var": v, "accum": rand(shape, dtype, -0.5, 0.5)}
+  if op in ("Adagrad", "AdagradV2", "ProximalAdagrad"):
+    return {"var": v, "accum": positive(shape, dtype)}
+  if op == "Adadelta":
+    return {"var": v, "accum": positive(shape, dtype, 0.0, 0.5),
+            "accum_update": positive(shape, dtype, 0.0, 0.5)}
+  if op in ("Adam", "AdaMax"):
+    return {"var": v, "m": rand(shape, dtype, -0.2, 0.2), "v": positive(shape, dtype, 0.0, 0.3)}
+  if op == "AdamWithAmsgrad":
+    return {"var": v, "m": rand(shape, dtype, -0.2, 0.2), "v": positive(shape, dtype, 0.0, 0.3),
+            "vhat": positive(shape, dtype, 0.0, 0.3)}
+  if op == "RMSProp":
+    return {"var": v, "ms": positive(shape, dtype), "mom": rand(shape, dtype, -0.1, 0.1)}
+  if op == "CenteredRMSProp":
+    return {"var": v, "mg": rand(shape, dtype, -0.1, 0.1), "ms": positive(shape, dtype, 0.5, 1.0),
+            "mom": rand(shape, dtype, -0.1, 0.1)}
+  if op in ("AddSign", "PowerSign"):
+    return {"var": v, "m": rand(shape, dtype, -0.5, 0.5)}
+  if op in ("Ftrl", "FtrlV2"):
+    return {"var": v, "accum": positive(shape, dtype), "linear": rand(shape, dtype, -0.5, 0.5)}
+  raise ValueError(op)
+
+
+def hyper_for(op, dtype, step, variant):
+  """The op's scalar inputs at `step` (0-based)."""
+  s = lambda x: scalar(x, dtype)  # noqa: E731
+  if op == "GradientDescent":
+    return {"alpha": s(0.1 + 0.05 * step)}
+  if op == "ProximalGradientDescent":
+    return {"alpha": s(0.1), "l1": s(variant.get("l1", 0.05)), "l2": s(variant.get("l2", 0.02))}
+  if op in ("Momentum", "KerasMomentum"):
+    return {"lr": s(0.05), "momentum": s(0.9)}
+  if op == "Adagrad":
+    return {"lr": s(0.1)}
+  if op == "AdagradV2":
+    return {"lr": s(0.1), "epsilon": s(1e-3)}
+  if op == "ProximalAdagrad":
+    return {"lr": s(0.1), "l1": s(variant.get("l1", 0.01)), "l2": s(variant.get("l2", 0.02))}
+  if op == "Adadelta":
+    return {"lr": s(1.0), "rho": s(0.95), "epsilon": s(1e-3)}
+  if op in ("Adam", "AdamWithAmsgrad"):
+    return {"beta1_power": s(0.9 ** (step + 1)), "beta2_power": s(0.999 ** (step + 1)),
+            "lr": s(0.01), "beta1": s(0.9), "beta2": s(0.999), "epsilon": s(1e-7)}
+  if op == "AdaMax":
+    return {"beta1_power": s(0.9 ** (step + 1)), "lr": s(0.01), "beta1": s(0.9),
+            "beta2": s(0.999), "epsilon": s(1e-7)}
+  if op in ("RMSProp", "CenteredRMSProp"):
+    return {"lr": s(0.01), "rho": s(0.9), "momentum": s(variant.get("momentum", 0.5)),
+            "epsilon": s(1e-5)}
+  if op == "AddSign":
+    return {"lr": s(0.1), "alpha": s(1.0), "sign_decay": s(0.5), "beta": s(0.9)}
+  if op == "PowerSign":
+    return {"lr": s(0.1), "logbase": s(np.log(2.0)), "sign_decay": s(0.5), "beta": s(0.9)}
+  if op in ("Ftrl", "FtrlV2"):
+    h = {"lr": s(0.1), "l1": s(variant.get("l1", 0.01)), "l2": s(0.02),
+         "lr_power": s(variant.get("lr_power", -0.5))}
+    if op == "FtrlV2":
+      h["l2_shrinkage"] = s(0.03)
+    return h
+  raise ValueError(op)
+
+
+GRAD_NAME = {"GradientDescent": "delta", "ProximalGradientDescent": "delta"}
+
+
+def dense_steps(op, shape, dtype, num_steps, variant, grads=None):
+  steps = []
+  for step in range(num_steps):
+    d = hyper_for(op, dtype, step, variant)
+    d[GRAD_NAME.get(op, "grad")] = grads[step] if grads is not None else rand(shape, dtype)
+    steps.append(d)
+  return steps
+
+
+def add_dense(op, dtype, shape, resource, variant=None, attrs=None, tag="", num_steps=3,
+              variables=None, grads=None, **kw):
+  variant = variant or {}
+  name = "%s%s_%s_%s%s" % ("Resource" if resource else "", op, dtype.name,
+                           "x".join(map(str, shape)) or "scalar", tag)
+  variables = variables if variables is not None else slots_for(op, shape, dtype)
+  steps = dense_steps(op, shape, dtype, num_steps, variant, grads)
+  rtol, atol = tolerance(op, dtype, steps[0])
+  W.add(name, ("ResourceApply" if resource else "Apply") + op, variables, steps, attrs=attrs,
+        resource=resource, rtol=rtol, atol=atol, **kw)
+
+
+def dense_cases():
+  for op, dtypes in DENSE_DTYPES.items():
+    attr_variants = [({}, "")]
+    if op in ("Momentum", "KerasMomentum", "Adam"):
+      attr_variants.append(({"use_nesterov": True}, "_nesterov"))
+    if op in ("Adagrad", "AdagradV2"):
+      attr_variants.append(({"update_slots": False}, "_no_slot_update"))
+    if op in ("Ftrl", "FtrlV2"):
+      attr_variants.append(({"multiply_linear_by_lr": True}, "_mul_lr"))
+    for dtype in dtypes:
+      for resource in (False, True):
+        if not resource and op in RESOURCE_ONLY:
+          continue
+        # Every dtype in resource form; the ref form shares the kernel, so fewer.
+        if not resource and dtype not in (F32, F16) and dtypes != [F32, F64]:
+          continue
+        for attrs, tag in attr_variants:
+          add_dense(op, dtype, [2, 3], resource, attrs=attrs, tag=tag)
+      add_dense(op, dtype, [], True, tag="")
+      add_dense(op, dtype, [0], True, tag="", num_steps=1)
+    # Larger and odd-sized variables (vectorized and scalar paths of TensorFlow's kernels).
+    add_dense(op, F32, [37], True, tag="")
+    add_dense(op, F32, [4, 16], False if op not in RESOURCE_ONLY else True, tag="_locking",
+              attrs={"use_locking": True})
+
+  # Branches taken by some values only.
+  for l1 in (0.0, 0.05, 2.0):
+    add_dense("ProximalGradientDescent", F32, [6], False, variant={"l1": l1}, tag="_l1_%g" % l1)
+    add_dense("ProximalAdagrad", F64, [6], True, variant={"l1": l1}, tag="_l1_%g" % l1)
+  for lr_power in (-0.5, -0.3, 0.0):
+    for op in ("Ftrl", "FtrlV2"):
+      for mul in (False, True):
+        for dtype in (F32, F64):
+          add_dense(op, dtype, [8], True, variant={"lr_power": lr_power, "l1": 0.3},
+                    attrs={"multiply_linear_by_lr": mul},
+                    tag="_power_%g%s" % (lr_power, "_mul_lr" if mul else ""))
+  add_dense("RMSProp", F32, [5], True, variant={"momentum": 0.0}, tag="_no_momentum")
+  # Zeros give sign 0; NaN and infinities propagate as TensorFlow's expressions do.
+  special = np.array([0.0, -0.0, 1.0, -2.0, np.nan, np.inf, -np.inf, 1e-30], np.float32)
+  for op in ("GradientDescent", "Momentum", "Adam", "AdaMax", "AddSign", "RMSProp",
+             "AdamWithAmsgrad"):
+    variables = slots_for(op, [8], F32)
+    variables["var"] = np.array([0.0, 1.0, -1.0, 0.0, 2.0, 0.5, -0.5, 0.0], np.float32)
+    add_dense(op, F32, [8], op == "AdamWithAmsgrad", tag="_special", variables=variables,
+              grads=[special, special[::-1].copy(), np.zeros(8, np.float32)])
+
+
+def dense_error_cases():
+  f = F32
+  # Uninitialized variables, ref and resource (TensorFlow's lookup of a resource never
+  # assigned fails: INTERNAL "Invalid variable reference.").
+  for op in ("GradientDescent", "Adam", "Ftrl"):
+    slots = slots_for(op, [3], f)
+    last = list(slots)[-1]
+    for resource in (False, True):
+      variables = dict(slots)
+      variables[last] = Uninit(variables[last])
+      name = "%s%s_uninitialized_%s" % ("Resource" if resource else "", op, last)
+      W.add(name, ("ResourceApply" if resource else "Apply") + op, variables,
+            dense_steps(op, [3], f, 1, {}), resource=resource)
+  # Non-scalar hyperparameters and mismatched shapes, each op in both forms.
+  for op in DENSE_DTYPES:
+    for resource in (False, True):
+      if not resource and op in RESOURCE_ONLY:
+        continue
+      prefix = "Resource" if resource else ""
+      slots = slots_for(op, [3], f)
+      steps = dense_steps(op, [3], f, 1, {})
+      first_scalar = [k for k in steps[0] if k not in ("grad", "delta")][0]
+      bad = dict(steps[0])
+      bad[first_scalar] = np.array([bad[first_scalar]] * 2)
+      W.add("%s%s_nonscalar_%s" % (prefix, op, first_scalar), prefix + "Apply" + op, slots,
+            [bad], resource=resource)
+      bad = dict(steps[0])
+      grad = GRAD_NAME.get(op, "grad")
+      bad[grad] = rand([4], f)
+      W.add("%s%s_grad_shape" % (prefix, op), prefix + "Apply" + op, slots, [bad],
+            resource=resource)
+      if len(slots) > 1:
+        second = list(slots)[1]
+        variables = dict(slots)
+        variables[second] = rand([2], f)
+        W.add("%s%s_%s_shape" % (prefix, op, second), prefix + "Apply" + op, variables,
+              dense_steps(op, [3], f, 1, {}), resource=resource)
+  # The value checks of ProximalAdagrad.
+  for arg, value in (("lr", 0.0), ("l1", -1.0), ("l2", -0.5)):
+    steps = dense_steps("ProximalAdagrad", [3], f, 1, {})
+    steps[0][arg] = scalar(value, f)
+    W.add("ProximalAdagrad_bad_%s" % arg, "ApplyProximalAdagrad",
+          slots_for("ProximalAdagrad", [3], f), steps)
+  # An error at a later step: the earlier steps' updates stand.
+  steps = dense_steps("Adam", [3], f, 3, {})
+  steps[2]["grad"] = rand([5], f)
+  W.add("ResourceAdam_error_at_step_3", "ResourceApplyAdam", slots_for("Adam", [3], f), steps,
+        resource=True)
+
+
+def main():
+  dense_cases()
+  dense_error_cases()
+  W.write()
+
+
+if __name__ == "__main__":
+  main()
