@@ -31,7 +31,8 @@ The tolerances hold over the few steps recorded; errors that far out compound no
 Left out (TensorFlow crashes or reads out of bounds; Sluice's answers are in
 kernels/cpu/training/training_ops_test.cc): a non-scalar sign_decay for AddSign/PowerSign, an
 Adadelta accum_update or AMSGrad vhat of another shape, a variable whose dtype is not the op's,
-scatter updates of the right rank but another row size, integer ScatterDiv by zero.
+scatter updates of the right rank but another row size, integer ScatterDiv by zero or
+INT_MIN / -1 (TensorFlow dies of SIGFPE).
 
     python3 tests/kernels/gen_training.py
 """
@@ -402,9 +403,148 @@ def dense_error_cases():
         resource=True)
 
 
+SCATTER_KINDS = ["Update", "Add", "Sub", "Mul", "Div", "Min", "Max"]
+INTS = [tf.int32, tf.int64, tf.int8, tf.uint8, tf.uint16, tf.int16, tf.uint32, tf.uint64]
+
+
+def sample(dtype, shape, offset=0):
+  """Deterministic values of any dtype (nonzero, for division)."""
+  n = int(np.prod(shape))
+  if dtype == tf.string:
+    return np.array([("s%d" % (i + offset)).encode() for i in range(n)],
+                    dtype=object).reshape(shape)
+  if dtype == tf.bool:
+    return ((np.arange(n) + offset) % 3 == 1).reshape(shape)
+  if dtype.is_integer:
+    values = rng.randint(1, 50, size=n) * rng.choice([-1, 1], size=n) if not dtype.is_unsigned \
+        else rng.randint(1, 100, size=n)
+    return values.astype(np_dtype(dtype)).reshape(shape)
+  return rand(shape, dtype, 0.25, 2.0) * rng.choice([-1, 1], size=shape).astype(np_dtype(dtype))
+
+
+def add_scatter(kind, dtype, var_shape, indices_list, updates_shape=None, resource=False,
+                tag="", index_dtype=np.int32, **kw):
+  op = ("ResourceScatter" if resource else "Scatter") + kind
+  arg = "resource" if resource else "ref"
+  steps = []
+  for step, idx in enumerate(indices_list):
+    idx = np.asarray(idx, index_dtype)
+    shape = updates_shape if updates_shape is not None else list(idx.shape) + var_shape[1:]
+    steps.append({"indices": idx, "updates": sample(dtype, shape, offset=10 * step)})
+  name = "%s_%s_%s%s" % (op, dtype.name, "x".join(map(str, var_shape)), tag)
+  W.add(name, op, {arg: sample(dtype, var_shape)}, steps, resource=resource, **kw)
+
+
+def scatter_cases():
+  for kind in SCATTER_KINDS:
+    dtypes = FLOATS + INTS[:2] + ([tf.string, tf.bool] if kind == "Update" else [])
+    for resource in (False, True):
+      for dtype in dtypes:
+        # Duplicate indices apply in order; two steps.
+        add_scatter(kind, dtype, [5, 3], [[4, 0, 4, 2], [1, 1, 3, 0]], resource=resource)
+      add_scatter(kind, F32, [6], [[5, 5, 0], [2]], resource=resource)
+      add_scatter(kind, F32, [4, 2, 3], [[[3, 0], [1, 3]]], resource=resource, tag="_2d_indices",
+                  index_dtype=np.int64)
+      add_scatter(kind, F32, [5, 3], [[0, 4, 4]], updates_shape=[], resource=resource,
+                  tag="_scalar_update")
+      add_scatter(kind, F32, [5, 3], [np.zeros([0], np.int32)], resource=resource,
+                  tag="_no_indices")
+    for dtype in INTS[2:]:
+      add_scatter(kind, dtype, [4, 2], [[3, 1, 3]], resource=True)
+  # Integer wrap-around and float specials.
+  W.add("ScatterAdd_int8_wraps", "ScatterAdd", {"ref": np.array([100, -100, 5], np.int8)},
+        [{"indices": np.array([0, 1, 0], np.int32),
+          "updates": np.array([100, -100, 50], np.int8)}])
+  W.add("ResourceScatterMul_int32_wraps", "ResourceScatterMul",
+        {"resource": np.array([2 ** 30, -7], np.int32)},
+        [{"indices": np.array([0, 0], np.int32), "updates": np.array([4, 3], np.int32)}],
+        resource=True)
+  W.add("ResourceScatterDiv_int32_truncates", "ResourceScatterDiv",
+        {"resource": np.array([7, -7, -2 ** 31], np.int32)},
+        [{"indices": np.array([0, 1, 2], np.int32), "updates": np.array([-2, 2, 3], np.int32)}],
+        resource=True)
+  special = np.array([0.0, np.nan, np.inf, -1.0], np.float32)
+  for kind in ("Div", "Min", "Max", "Add"):
+    W.add("ResourceScatter%s_float32_special" % kind, "ResourceScatter" + kind,
+          {"resource": np.array([1.0, 2.0, np.nan, 0.0], np.float32)},
+          [{"indices": np.array([0, 1, 2, 3], np.int32), "updates": special}], resource=True)
+
+  # Errors.
+  f = F32
+  for resource in (False, True):
+    pre = "Resource" if resource else ""
+    arg = "resource" if resource else "ref"
+    var = {arg: sample(f, [5, 3])}
+    W.add(pre + "ScatterAdd_index_out_of_range", pre + "ScatterAdd", var,
+          [{"indices": np.array([1, 5], np.int32), "updates": sample(f, [2, 3])}],
+          resource=resource)
+    W.add(pre + "ScatterUpdate_negative_index_2d", pre + "ScatterUpdate", var,
+          [{"indices": np.array([[0, 1], [-1, 2]], np.int64), "updates": sample(f, [2, 2, 3])}],
+          resource=resource)
+    W.add(pre + "ScatterSub_updates_rank", pre + "ScatterSub", var,
+          [{"indices": np.array([1, 2], np.int32), "updates": sample(f, [2])}], resource=resource)
+    W.add(pre + "ScatterMax_scalar_variable", pre + "ScatterMax",
+          {arg: np.asarray(1.0, np.float32)},
+          [{"indices": np.array([0], np.int32), "updates": np.array([2.0], np.float32)}],
+          resource=resource)
+  W.add("ScatterMul_updates_shape", "ScatterMul", {"ref": sample(f, [5, 3])},
+        [{"indices": np.array([1, 2], np.int32), "updates": sample(f, [3, 2])}])
+  W.add("ScatterMin_uninitialized", "ScatterMin", {"ref": Uninit(sample(f, [5, 3]))},
+        [{"indices": np.array([1], np.int32), "updates": sample(f, [1, 3])}])
+  W.add("ResourceScatterMin_uninitialized", "ResourceScatterMin",
+        {"resource": Uninit(sample(f, [5, 3]))},
+        [{"indices": np.array([1], np.int32), "updates": sample(f, [1, 3])}], resource=True,
+        error_substr="does not exist")
+  W.add("ResourceScatterDiv_zero_without_indices", "ResourceScatterDiv",
+        {"resource": sample(f, [5, 3])},
+        [{"indices": np.zeros([0], np.int32), "updates": np.zeros([0, 3], np.float32)}],
+        resource=True)
+  W.add("ResourceScatterAdd_scalar_variable_no_indices", "ResourceScatterAdd",
+        {"resource": np.asarray(1.5, np.float32)},
+        [{"indices": np.zeros([0], np.int32), "updates": np.asarray(2.0, np.float32)}],
+        resource=True)
+  W.add("ResourceScatterAdd_indices_updates_mismatch", "ResourceScatterAdd",
+        {"resource": sample(f, [5, 3])},
+        [{"indices": np.array([1, 2], np.int32), "updates": sample(f, [3, 3])}], resource=True)
+
+
+def add_gather(op, dtype, var_shape, indices_list, attrs=None, tag="", index_dtype=np.int32,
+               **kw):
+  steps = [{"indices": np.asarray(idx, index_dtype)} for idx in indices_list]
+  attrs = dict(attrs or {})
+  attrs["dtype"] = dtype
+  name = "%s_%s_%s%s" % (op, dtype.name, "x".join(map(str, var_shape)), tag)
+  W.add(name, op, {"resource": sample(dtype, var_shape)}, steps, attrs=attrs, resource=True,
+        **kw)
+
+
+def gather_cases():
+  for dtype in FLOATS + INTS[:4] + [tf.string, tf.bool]:
+    add_gather("ResourceGather", dtype, [6, 3], [[5, 0, 5], [[1, 2], [3, 4]]])
+    add_gather("ResourceGatherNd", dtype, [4, 3, 2], [[[3, 1], [0, 2]], [[1], [3]]],
+               index_dtype=np.int64)
+  add_gather("ResourceGather", F32, [8], [[7, 0], 3], tag="_vector")
+  add_gather("ResourceGather", F32, [3, 5, 2], [[[4, 0], [1, 1], [2, 3]]],
+             attrs={"batch_dims": 1}, tag="_batch_dims", index_dtype=np.int64)
+  add_gather("ResourceGather", F32, [6, 3], [np.zeros([0, 2], np.int32)], tag="_no_indices")
+  add_gather("ResourceGatherNd", F32, [4, 3], [[[3, 2], [0, 0]], np.zeros([2, 0], np.int32)],
+             tag="_full_and_empty_depth")
+  # Errors.
+  add_gather("ResourceGather", F32, [6, 3], [[1, 6]], tag="_index_out_of_range")
+  add_gather("ResourceGather", F32, [6, 3], [[[0, -1]]], tag="_negative_index")
+  add_gather("ResourceGatherNd", F32, [4, 3], [[[3, 3]]], tag="_index_out_of_range",
+             error_substr="indices[0] = [3, 3] does not index into param shape [4,3]")
+  add_gather("ResourceGatherNd", F32, [4, 3], [[[0, 1, 0]]], tag="_too_deep")
+  W.add("ResourceGather_uninitialized", "ResourceGather",
+        {"resource": Uninit(sample(F32, [6, 3]))}, [{"indices": np.array([0], np.int32)}],
+        attrs={"dtype": F32}, resource=True, error_substr="does not exist")
+
+
 def main():
   dense_cases()
   dense_error_cases()
+  scatter_cases()
+  gather_cases()
   W.write()
 
 

@@ -73,6 +73,14 @@ std::vector<std::string> Mismatches(const Tensor& got, const Tensor& want, doubl
                                want.shape().DebugString()));
     return out;
   }
+  if (want.dtype() == DT_STRING) {
+    for (int64_t i = 0; i < want.NumElements() && out.size() < 8; ++i) {
+      const std::string& g = got.base<std::string>()[i];
+      const std::string& w = want.base<std::string>()[i];
+      if (g != w) out.push_back(absl::StrCat("[", i, "] got \"", g, "\", TensorFlow \"", w, "\""));
+    }
+    return out;
+  }
   if (!IsFloating(want.dtype())) {
     if (got.tensor_data() != want.tensor_data()) out.push_back("elements differ");
     return out;

@@ -56,6 +56,11 @@ absl::Status VariableInputs::Init(DataType dtype, bool use_locking, LookupErrors
   const NodeDef& node = ctx_->op_kernel().def();
   for (int i = 0; i < count_; ++i) {
     if (resource_) {
+      // The scatter ops check the dtype first, with TensorFlow's text (its training ops do not
+      // check it at all).
+      if (vars_[i]->dtype() != dtype && lookup_errors == LookupErrors::kAsIs) {
+        return errors::InvalidArgument("DType of scatter resource and updates does not match.");
+      }
       if (!vars_[i]->is_initialized) {
         return errors::FailedPrecondition("Attempting to use uninitialized value ", node.input(i));
       }

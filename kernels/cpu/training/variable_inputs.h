@@ -31,9 +31,13 @@
 
 namespace sluice {
 
+// How a kernel reports a resource variable it cannot use, as TensorFlow's kernels of its kind.
 enum class LookupErrors {
-  kInvalidReference,  // training ops: INTERNAL "Invalid variable reference."
-  kAsIs,              // scatter/gather ops: the lookup's own status
+  // Training ops: INTERNAL "Invalid variable reference." for a failed lookup.
+  kInvalidReference,
+  // Scatter ops: the lookup's own status (NOT_FOUND), and INVALID_ARGUMENT "DType of scatter
+  // resource and updates does not match." before the initialization check.
+  kAsIs,
 };
 
 class VariableInputs {
