@@ -403,6 +403,125 @@ def dense_error_cases():
         resource=True)
 
 
+# The dtypes each sparse op has on TensorFlow's CPU.
+SPARSE_DTYPES = {
+    "Adagrad": FLOATS, "AdagradV2": FLOATS, "ProximalAdagrad": [F32, F64],
+    "ProximalGradientDescent": [F32, F64], "Adadelta": FLOATS, "Momentum": FLOATS,
+    "KerasMomentum": FLOATS, "RMSProp": [F32, F64, F16], "CenteredRMSProp": [F32, F64, F16],
+    "Ftrl": FLOATS, "FtrlV2": FLOATS,
+}
+SPARSE_RSQRT = {"Adadelta", "RMSProp", "CenteredRMSProp"}  # rsqrt on both code paths
+SPARSE_ROW_RSQRT = {"Adagrad", "ProximalAdagrad"}  # rsqrt on the rows of several elements
+
+
+def sparse_tolerance(op, dtype, scalars, scalar_rows):
+  if op in SPARSE_RSQRT or (op in SPARSE_ROW_RSQRT and not scalar_rows):
+    return APPROXIMATE[dtype] if dtype != F64 else (0.0, 0.0)
+  if op.startswith("Ftrl") and float(scalars["lr_power"]) != -0.5 and not scalar_rows:
+    return APPROXIMATE[dtype]
+  return (0.0, 0.0)
+
+
+def add_sparse(op, dtype, shape, indices_list, resource, variant=None, attrs=None, tag="",
+               variables=None, index_dtype=np.int32, **kw):
+  variant = variant or {}
+  steps = []
+  for step, idx in enumerate(indices_list):
+    idx = np.asarray(idx, index_dtype)
+    d = hyper_for(op, dtype, step, variant)
+    d.pop("delta", None)
+    d["grad"] = rand([idx.shape[0]] + shape[1:] if idx.ndim == 1 else [2] + shape[1:], dtype)
+    d["indices"] = idx
+    steps.append(d)
+  variables = variables if variables is not None else slots_for(op, shape, dtype)
+  name = "%sSparse%s_%s_%s%s" % ("Resource" if resource else "", op, dtype.name,
+                                 "x".join(map(str, shape)) or "scalar", tag)
+  rtol, atol = sparse_tolerance(op, dtype, steps[0], int(np.prod(shape[1:])) == 1)
+  W.add(name, ("ResourceSparseApply" if resource else "SparseApply") + op, variables, steps,
+        attrs=attrs, resource=resource, rtol=rtol, atol=atol, **kw)
+
+
+def sparse_cases():
+  for op, dtypes in SPARSE_DTYPES.items():
+    attr_variants = [({}, "")]
+    if op in ("Momentum", "KerasMomentum"):
+      attr_variants.append(({"use_nesterov": True}, "_nesterov"))
+    if op in ("Adagrad", "AdagradV2"):
+      attr_variants.append(({"update_slots": False}, "_no_slot_update"))
+    if op in ("Ftrl", "FtrlV2"):
+      attr_variants.append(({"multiply_linear_by_lr": True}, "_mul_lr"))
+    for dtype in dtypes:
+      for resource in (False, True):
+        if not resource and op == "KerasMomentum":
+          continue
+        if not resource and dtype not in (F32, F16) and dtypes != [F32, F64]:
+          continue
+        for attrs, tag in attr_variants:
+          # Rows of several elements and of one (TensorFlow's two code paths); a row named
+          # twice is updated twice.
+          add_sparse(op, dtype, [6, 3], [[4, 0, 4], [5, 1]], resource, attrs=attrs, tag=tag)
+          add_sparse(op, dtype, [7], [[2, 6, 2, 0], [3]], resource, attrs=attrs, tag=tag,
+                     index_dtype=np.int64)
+    add_sparse(op, F32, [5, 2], [np.zeros([0], np.int32)], True, tag="_no_indices")
+  for lr_power in (-0.5, -0.3):
+    for op in ("Ftrl", "FtrlV2"):
+      for mul in (False, True):
+        for shape in ([6, 3], [7]):
+          add_sparse(op, F32, shape, [[4, 0, 4], [5, 1]], True,
+                     variant={"lr_power": lr_power, "l1": 0.3},
+                     attrs={"multiply_linear_by_lr": mul},
+                     tag="_power_%g%s" % (lr_power, "_mul_lr" if mul else ""))
+  for l1 in (0.0, 2.0):
+    for shape in ([6, 3], [7]):
+      add_sparse("ProximalGradientDescent", F64, shape, [[4, 0, 4]], True, variant={"l1": l1},
+                 tag="_l1_%g" % l1)
+      add_sparse("ProximalAdagrad", F32, shape, [[4, 0, 4]], True, variant={"l1": l1},
+                 tag="_l1_%g" % l1)
+
+  # Errors.
+  f = F32
+
+  def steps_with(op, shape, idx, **changes):
+    d = hyper_for(op, f, 0, {})
+    d["grad"] = rand([len(idx)] + shape[1:], f)
+    d["indices"] = np.asarray(idx, np.int32)
+    d.update(changes)
+    return [d]
+
+  for op in SPARSE_DTYPES:
+    pre = "ResourceSparse" if op == "KerasMomentum" else "Sparse"
+    slots = slots_for(op, [6, 3], f)
+    W.add("%s%s_index_out_of_range" % (pre, op), pre + "Apply" + op, slots,
+          steps_with(op, [6, 3], [1, 6]), resource=op == "KerasMomentum")
+    W.add("%s%s_grad_rows" % (pre, op), pre + "Apply" + op, slots,
+          steps_with(op, [6, 3], [1, 2], grad=rand([2, 4], f)), resource=op == "KerasMomentum")
+    W.add("%s%s_grad_count" % (pre, op), pre + "Apply" + op, slots,
+          steps_with(op, [6, 3], [1, 2], grad=rand([3, 3], f)), resource=op == "KerasMomentum")
+    W.add("%s%s_indices_matrix" % (pre, op), pre + "Apply" + op, slots,
+          steps_with(op, [6, 3], [1, 2], indices=np.array([[1, 2]], np.int32),
+                     grad=rand([1, 3], f)),
+          resource=op == "KerasMomentum")
+    scalar_slots = {k: np.asarray(1.0, np.float32) for k in slots}
+    W.add("%s%s_scalar_var" % (pre, op), pre + "Apply" + op, scalar_slots,
+          steps_with(op, [], [0], grad=rand([1], f)), resource=op == "KerasMomentum")
+    empty_rows = {k: np.zeros([4, 0], np.float32) for k in slots}
+    W.add("%s%s_empty_rows" % (pre, op), pre + "Apply" + op, empty_rows,
+          steps_with(op, [4, 0], [1], grad=np.zeros([1, 0], np.float32)),
+          resource=op == "KerasMomentum")
+  W.add("ResourceSparseAdagrad_missing_variable", "ResourceSparseApplyAdagrad",
+        {"var": Uninit(rand([6, 3], f)), "accum": positive([6, 3], f)},
+        steps_with("Adagrad", [6, 3], [1]), resource=True)
+  steps = steps_with("Ftrl", [6, 3], [1, 4], lr=scalar(0.0, f))
+  add = dict(steps[0])
+  add["grad"] = rand([2, 3], f)
+  W.add("ResourceSparseFtrl_zero_lr_mul_lr", "ResourceSparseApplyFtrl",
+        slots_for("Ftrl", [6, 3], f), steps + [add], attrs={"multiply_linear_by_lr": True},
+        resource=True)
+  for arg, value in (("lr", -0.1), ("l1", -1.0), ("lr_power", 0.5), ("l2_shrinkage", -0.2)):
+    W.add("SparseFtrlV2_bad_%s" % arg, "SparseApplyFtrlV2", slots_for("FtrlV2", [6, 3], f),
+          steps_with("FtrlV2", [6, 3], [1], **{arg: scalar(value, f)}))
+
+
 SCATTER_KINDS = ["Update", "Add", "Sub", "Mul", "Div", "Min", "Max"]
 INTS = [tf.int32, tf.int64, tf.int8, tf.uint8, tf.uint16, tf.int16, tf.uint32, tf.uint64]
 
@@ -543,6 +662,7 @@ def gather_cases():
 def main():
   dense_cases()
   dense_error_cases()
+  sparse_cases()
   scatter_cases()
   gather_cases()
   W.write()

@@ -5,6 +5,7 @@
 #include "graph/core/errors.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/indexing/index_coordinates.h"
 
 namespace sluice {
 namespace {
@@ -25,10 +26,12 @@ double ScalarValue(const Tensor& t) {
   }
 }
 
-bool ValueOk(ArgCheck::Kind kind, double v) {
+bool ValueOk(ArgCheck::Kind kind, double v, bool zero_allowed) {
   switch (kind) {
     case ArgCheck::kPositive:
       return v > 0;
+    case ArgCheck::kPositiveOrAllowedZero:
+      return v > 0 || (zero_allowed && v == 0);
     case ArgCheck::kNonNegative:
       return v >= 0;
     case ArgCheck::kNonPositive:
@@ -46,7 +49,7 @@ int64_t DimOrNone(const TensorShape& shape, int d) {
 }  // namespace
 
 absl::Status CheckArgs(OpKernelContext* ctx, const VariableInputs& vars,
-                       absl::Span<const ArgCheck> checks) {
+                       absl::Span<const ArgCheck> checks, bool zero_allowed) {
   auto arg = [&](int i) -> const Tensor& {
     return i < vars.count() ? vars.tensor(i) : ctx->input(i);
   };
@@ -56,9 +59,10 @@ absl::Status CheckArgs(OpKernelContext* ctx, const VariableInputs& vars,
       case ArgCheck::kScalar:
       case ArgCheck::kPositive:
       case ArgCheck::kNonNegative:
-      case ArgCheck::kNonPositive: {
+      case ArgCheck::kNonPositive:
+      case ArgCheck::kPositiveOrAllowedZero: {
         const Tensor& t = arg(check.input);
-        if (t.dims() != 0 || !ValueOk(check.kind, ScalarValue(t))) {
+        if (t.dims() != 0 || !ValueOk(check.kind, ScalarValue(t), zero_allowed)) {
           return errors::InvalidArgument(check.text, t.shape().DebugString());
         }
         break;
@@ -104,6 +108,21 @@ absl::Status CheckArgs(OpKernelContext* ctx, const VariableInputs& vars,
         break;
       }
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckRowIndices(const Tensor& indices, int64_t rows, bool gather_style) {
+  for (int64_t i = 0; i < indices.NumElements(); ++i) {
+    const int64_t index =
+        indices.dtype() == DT_INT32 ? indices.base<int32_t>()[i] : indices.base<int64_t>()[i];
+    if (index >= 0 && index < rows) continue;
+    if (gather_style) {
+      return errors::InvalidArgument("indices", SliceDebugString(indices.shape(), i), " = ", index,
+                                     " is not in [0, ", rows, ")");
+    }
+    return errors::InvalidArgument("Index ", index, " at offset ", i,
+                                   " in indices is out of range");
   }
   return absl::OkStatus();
 }

@@ -19,7 +19,10 @@ struct ArgCheck {
     kPositive,     // input is a scalar > 0 (TensorFlow checks the value on the CPU only).
     kNonNegative,  // input is a scalar >= 0.
     kNonPositive,  // input is a scalar <= 0.
-    kSameShape,    // variable or input `input` has var's shape. "<text><var shape> <shape>"
+    // input is a scalar > 0, or 0 when zero_allowed (sparse Ftrl's lr with
+    // multiply_linear_by_lr).
+    kPositiveOrAllowedZero,
+    kSameShape,  // variable or input `input` has var's shape. "<text><var shape> <shape>"
     // The sparse forms (grad is rows of var picked by the vector indices, input grad + 1):
     kVarAtLeast1D,      // "var must be at least 1 dimensional"
     kIndicesVector,     // "indices must be one-dimensional"
@@ -39,7 +42,12 @@ struct ArgCheck {
 // Runs `checks` in order; the first that fails is the result. Variables are read from `vars`,
 // other inputs from `ctx`. Values are read only after the scalar shape is checked.
 absl::Status CheckArgs(OpKernelContext* ctx, const VariableInputs& vars,
-                       absl::Span<const ArgCheck> checks);
+                       absl::Span<const ArgCheck> checks, bool zero_allowed = false);
+
+// Every entry of the vector `indices` (int32 or int64) in [0, rows), else TensorFlow's error
+// naming the first bad one: "indices[1] = 7 is not in [0, 5)" with `gather_style`, else
+// "Index 7 at offset 1 in indices is out of range".
+absl::Status CheckRowIndices(const Tensor& indices, int64_t rows, bool gather_style);
 
 }  // namespace sluice
 
