@@ -119,5 +119,9 @@ TEST(SessionGraphsTest, VariablesOnTwoCpus) { Replay("variables", 2); }
 
 TEST(SessionGraphsTest, ExplicitDevicesOnTwoCpus) { Replay("two_devices", 2); }
 
+// tf.compat.v1 optimizers' minimize() steps: dense and sparse updates of ref and resource
+// variables (kernels/cpu/training).
+TEST(SessionGraphsTest, Tf1OptimizersTrainStepByStep) { Replay("training", 1); }
+
 }  // namespace
 }  // namespace sluice
