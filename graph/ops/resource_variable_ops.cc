@@ -1,6 +1,9 @@
 // Resource (TF2) variables: VarHandleOp makes a DT_RESOURCE handle to a variable in the
 // session's resources; the other ops read, write and destroy the variable through it.
 // The handle carries the variable's dtype and shape as handle data for shape inference.
+// ResourceGather(Nd) read rows of a variable (embedding lookups); the ResourceScatter ops
+// update rows in place (TF2 optimizers' sparse updates).
+#include <cstdint>
 #include <vector>
 
 #include "graph/core/errors.h"
@@ -13,6 +16,7 @@
 namespace sluice {
 namespace {
 
+using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeAndType;
 using shape_inference::ShapeHandle;
@@ -68,6 +72,71 @@ absl::Status AssignVariableShape(InferenceContext* c) {
   RETURN_IF_ERROR(VariableFromHandle(c, &variable));
   ShapeHandle unused;
   return c->Merge(variable.shape, c->input(1), &unused);
+}
+
+// params[:batch_dims] + indices[batch_dims:] + params[batch_dims+1:], params being the
+// variable.
+absl::Status ResourceGatherShape(InferenceContext* c) {
+  ShapeAndType variable;
+  RETURN_IF_ERROR(VariableFromHandle(c, &variable));
+  const ShapeHandle indices = c->input(1);
+  int32_t batch_dims;
+  RETURN_IF_ERROR(c->GetAttr("batch_dims", &batch_dims));
+  if (batch_dims < 0) return errors::InvalidArgument("batch_dims is negative (", batch_dims, ")");
+  ShapeHandle unused;
+  RETURN_IF_ERROR(c->WithRankAtLeast(variable.shape, int64_t{batch_dims} + 1, &unused));
+  RETURN_IF_ERROR(c->WithRankAtLeast(indices, batch_dims, &unused));
+  ShapeHandle params_outer, params_inner, indices_inner, out;
+  RETURN_IF_ERROR(c->Subshape(variable.shape, 0, batch_dims, &params_outer));
+  RETURN_IF_ERROR(c->Subshape(variable.shape, int64_t{batch_dims} + 1, &params_inner));
+  RETURN_IF_ERROR(c->Subshape(indices, batch_dims, &indices_inner));
+  RETURN_IF_ERROR(c->Concatenate(params_outer, indices_inner, &out));
+  RETURN_IF_ERROR(c->Concatenate(out, params_inner, &out));
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
+// GatherNd's shape with the variable as params: indices[:-1] + params[indices.shape[-1]:].
+// As in TensorFlow, an input without handle data stands for itself (a scalar).
+absl::Status ResourceGatherNdShape(InferenceContext* c) {
+  ShapeHandle params = c->input(0);
+  if (c->input_handle_shapes_and_types(0) != nullptr) {
+    ShapeAndType variable;
+    RETURN_IF_ERROR(VariableFromHandle(c, &variable));
+    params = variable.shape;
+  }
+  ShapeHandle indices;
+  RETURN_IF_ERROR(c->WithRankAtLeast(c->input(1), 1, &indices));
+  const DimensionHandle depth = c->Dim(indices, -1);
+  if (!c->RankKnown(params) || !c->ValueKnown(depth)) {
+    c->set_output(0, c->UnknownShape());
+    return absl::OkStatus();
+  }
+  if (c->Value(depth) > c->Rank(params)) {
+    return errors::InvalidArgument(
+        "indices.shape[-1] must be <= params.rank, but saw indices shape: ",
+        c->DebugString(indices), " and params shape: ", c->DebugString(params));
+  }
+  ShapeHandle indices_outer, params_inner, out;
+  RETURN_IF_ERROR(c->Subshape(indices, 0, -1, &indices_outer));
+  RETURN_IF_ERROR(c->Subshape(params, c->Value(depth), &params_inner));
+  RETURN_IF_ERROR(c->Concatenate(indices_outer, params_inner, &out));
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
+// ResourceScatterXxx(resource, indices, updates): updates is indices.shape +
+// variable.shape[1:], or a scalar.
+absl::Status ResourceScatterUpdateShape(InferenceContext* c) {
+  ShapeAndType variable;
+  RETURN_IF_ERROR(VariableFromHandle(c, &variable));
+  ShapeHandle var_inner, rows, unused;
+  RETURN_IF_ERROR(c->Subshape(variable.shape, 1, &var_inner));
+  RETURN_IF_ERROR(c->Concatenate(c->input(1), var_inner, &rows));
+  if (InferenceContext::Rank(c->input(2)) != 0) {
+    RETURN_IF_ERROR(c->Merge(c->input(2), rows, &unused));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -130,5 +199,88 @@ REGISTER_OP("DestroyResourceOp")
     .Attr("ignore_lookup_error: bool = true")
     .SetIsStateful()
     .SetShapeFn(shape_inference::NoOutputs);
+
+REGISTER_OP("ResourceGather")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Output("output: dtype")
+    .Attr("batch_dims: int = 0")
+    .Attr("validate_indices: bool = true")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceGatherShape);
+
+REGISTER_OP("ResourceGatherNd")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Output("output: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceGatherNdShape);
+
+REGISTER_OP("ResourceScatterAdd")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
+
+REGISTER_OP("ResourceScatterSub")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
+
+REGISTER_OP("ResourceScatterMul")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
+
+REGISTER_OP("ResourceScatterDiv")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
+
+REGISTER_OP("ResourceScatterMin")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
+
+REGISTER_OP("ResourceScatterMax")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
+
+REGISTER_OP("ResourceScatterUpdate")
+    .Input("resource: resource")
+    .Input("indices: Tindices")
+    .Input("updates: dtype")
+    .Attr("dtype: type")
+    .Attr("Tindices: {int32, int64}")
+    .SetIsStateful()
+    .SetShapeFn(ResourceScatterUpdateShape);
 
 }  // namespace sluice

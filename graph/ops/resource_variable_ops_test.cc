@@ -108,6 +108,58 @@ TEST(DisableCopyOnReadShapeTest, NoOutputs) {
   EXPECT_EQ(Infer("DisableCopyOnRead", "", "?"), "");
 }
 
+TEST(ResourceGatherShapeTest, RowsOfTheVariable) {
+  EXPECT_EQ(Infer("ResourceGather", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2,2]"), "?");
+  EXPECT_EQ(InferWithHandle("ResourceGather", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2,2]",
+                            DT_FLOAT, "[10,3]"),
+            "[2,2,3]");
+  EXPECT_EQ(InferWithHandle("ResourceGather", "dtype=DT_FLOAT, Tindices=DT_INT64, batch_dims=1",
+                            "[];[4,5]", DT_FLOAT, "[4,10,3]"),
+            "[4,5,3]");
+  EXPECT_THAT(InferWithHandle("ResourceGather", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2]",
+                              DT_FLOAT, "[]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+  EXPECT_THAT(
+      InferWithHandle("ResourceGather", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2]", DT_INT32,
+                      "[4]"),
+      IsInvalidArgument("Trying to read variable with wrong dtype. Expected int32 got float"));
+  EXPECT_THAT(Infer("ResourceGather", "dtype=DT_FLOAT, Tindices=DT_INT32, batch_dims=-1", "[];[2]"),
+              IsInvalidArgument("batch_dims is negative (-1)"));
+}
+
+TEST(ResourceGatherNdShapeTest, IndexDepthSelectsVariableDims) {
+  EXPECT_EQ(InferWithHandle("ResourceGatherNd", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[4,2]",
+                            DT_FLOAT, "[5,6,7]"),
+            "[4,7]");
+  EXPECT_EQ(InferWithHandle("ResourceGatherNd", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[4,?]",
+                            DT_FLOAT, "[5,6,7]"),
+            "?");
+  EXPECT_THAT(InferWithHandle("ResourceGatherNd", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[4,4]",
+                              DT_FLOAT, "[5,6,7]"),
+              IsInvalidArgument("indices.shape[-1] must be <= params.rank"));
+  // Without handle data the scalar handle stands for the params, as in TensorFlow.
+  EXPECT_EQ(Infer("ResourceGatherNd", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[4,0]"), "[4]");
+  EXPECT_THAT(Infer("ResourceGatherNd", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[4,1]"),
+              IsInvalidArgument("indices.shape[-1] must be <= params.rank"));
+}
+
+TEST(ResourceScatterShapeTest, UpdatesAreIndicesShapeThenTheRowShape) {
+  EXPECT_EQ(Infer("ResourceScatterAdd", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2];[2,3]"), "");
+  EXPECT_EQ(InferWithHandle("ResourceScatterUpdate", "dtype=DT_FLOAT, Tindices=DT_INT32",
+                            "[];[2];[2,3]", DT_FLOAT, "[5,3]"),
+            "");
+  EXPECT_EQ(InferWithHandle("ResourceScatterMul", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2];[]",
+                            DT_FLOAT, "[5,3]"),
+            "");
+  EXPECT_THAT(InferWithHandle("ResourceScatterSub", "dtype=DT_FLOAT, Tindices=DT_INT32",
+                              "[];[2];[2,4]", DT_FLOAT, "[5,3]"),
+              IsInvalidArgument("Dimension 1 in both shapes must be equal"));
+  EXPECT_THAT(
+      InferWithHandle("ResourceScatterMax", "dtype=DT_FLOAT, Tindices=DT_INT32", "[];[2];[2,3]",
+                      DT_DOUBLE, "[5,3]"),
+      IsInvalidArgument("Trying to read variable with wrong dtype. Expected double got float"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -1,5 +1,6 @@
 // Ref-typed (TF1) variables: VariableV2 holds a tensor in the session's resources and
-// outputs a ref to it; Assign and friends update it through that ref.
+// outputs a ref to it; Assign and friends update it through that ref, the Scatter ops (TF1
+// optimizers' sparse updates, embeddings) row by row.
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
@@ -9,6 +10,7 @@ namespace sluice {
 namespace {
 
 using shape_inference::InferenceContext;
+using shape_inference::ShapeHandle;
 
 // With validate_shape the value must fit the variable's shape; without it the variable
 // takes whatever shape the value has.
@@ -17,6 +19,19 @@ absl::Status AssignShape(InferenceContext* c) {
   RETURN_IF_ERROR(c->GetAttr("validate_shape", &validate_shape));
   if (validate_shape) return shape_inference::MergeBothInputsShapeFn(c);
   c->set_output(0, c->input(1));
+  return absl::OkStatus();
+}
+
+// ScatterXxx(ref, indices, updates): updates is indices.shape + ref.shape[1:], or a scalar.
+absl::Status ScatterUpdateShape(InferenceContext* c) {
+  const ShapeHandle var_shape = c->input(0);
+  ShapeHandle var_inner, rows, unused;
+  RETURN_IF_ERROR(c->Subshape(var_shape, 1, &var_inner));
+  RETURN_IF_ERROR(c->Concatenate(c->input(1), var_inner, &rows));
+  if (InferenceContext::Rank(c->input(2)) != 0) {
+    RETURN_IF_ERROR(c->Merge(c->input(2), rows, &unused));
+  }
+  c->set_output(0, var_shape);
   return absl::OkStatus();
 }
 
@@ -63,5 +78,75 @@ REGISTER_OP("IsVariableInitialized")
     .Attr("dtype: type")
     .SetAllowsUninitializedInput()
     .SetShapeFn(shape_inference::ScalarShape);
+
+REGISTER_OP("ScatterUpdate")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: type")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = true")
+    .SetShapeFn(ScatterUpdateShape);
+
+REGISTER_OP("ScatterAdd")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
+
+REGISTER_OP("ScatterSub")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
+
+REGISTER_OP("ScatterMul")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
+
+REGISTER_OP("ScatterDiv")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: numbertype")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
+
+REGISTER_OP("ScatterMin")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: {half, bfloat16, float, double, int32, int64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
+
+REGISTER_OP("ScatterMax")
+    .Input("ref: Ref(T)")
+    .Input("indices: Tindices")
+    .Input("updates: T")
+    .Output("output_ref: Ref(T)")
+    .Attr("T: {half, bfloat16, float, double, int32, int64}")
+    .Attr("Tindices: {int32, int64}")
+    .Attr("use_locking: bool = false")
+    .SetShapeFn(ScatterUpdateShape);
 
 }  // namespace sluice

@@ -40,6 +40,19 @@ TEST(IsVariableInitializedShapeTest, Scalar) {
   EXPECT_EQ(Infer("IsVariableInitialized", "dtype=DT_STRING", "?"), "[]");
 }
 
+TEST(ScatterShapeTest, UpdatesAreIndicesShapeThenTheRowShape) {
+  EXPECT_EQ(Infer("ScatterAdd", "T=DT_FLOAT, Tindices=DT_INT32", "[5,3];[2];[2,3]"), "[5,3]");
+  EXPECT_EQ(Infer("ScatterUpdate", "T=DT_STRING, Tindices=DT_INT64", "[5,3];[2,2];[2,2,3]"),
+            "[5,3]");
+  EXPECT_EQ(Infer("ScatterMul", "T=DT_INT32, Tindices=DT_INT32", "[5,3];[2];[]"), "[5,3]");
+  EXPECT_EQ(Infer("ScatterMax", "T=DT_HALF, Tindices=DT_INT32", "?;[4];[?,7]"), "?");
+  EXPECT_EQ(Infer("ScatterDiv", "T=DT_DOUBLE, Tindices=DT_INT32", "[5];[];[]"), "[5]");
+  EXPECT_THAT(Infer("ScatterSub", "T=DT_FLOAT, Tindices=DT_INT32", "[5,3];[2];[2,4]"),
+              IsInvalidArgument("Dimension 1 in both shapes must be equal"));
+  EXPECT_THAT(Infer("ScatterMin", "T=DT_FLOAT, Tindices=DT_INT64", "[5,3];[2];[3]"),
+              IsInvalidArgument("Shapes must be equal rank"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

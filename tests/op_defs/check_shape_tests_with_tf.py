@@ -170,12 +170,16 @@ def tf_infer(op, attrs, shapes, tensors):
           if a.type == "type" and a.HasField("default_value")}
   full.update(values)
   dtypes = []
+  refs = []  # whether each input is a ref (fed by a VariableV2 of the given shape)
   for arg in op_def.input_arg:
     if arg.type_list_attr:
       dtypes += full[arg.type_list_attr]
+      refs += [False] * len(full[arg.type_list_attr])
       continue
     dt = tf.as_dtype(arg.type) if arg.type else full[arg.type_attr]
-    dtypes += [dt] * (full[arg.number_attr] if arg.number_attr else 1)
+    count = full[arg.number_attr] if arg.number_attr else 1
+    dtypes += [dt] * count
+    refs += [arg.is_ref] * count
   parts = shapes.split(";") if shapes else []
   graph = tf.Graph()
   with graph.as_default():
@@ -187,6 +191,8 @@ def tf_infer(op, attrs, shapes, tensors):
         if shape is not None and None not in shape and value.size == np.prod(shape):
           value = value.reshape(shape)  # e.g. an empty [0,2] matrix
         inputs.append(tf.constant(value))
+      elif refs[i]:
+        inputs.append(tf.raw_ops.VariableV2(shape=parse_shape(s), dtype=dt))
       else:
         inputs.append(tf.compat.v1.placeholder(dt, shape=parse_shape(s)))
     try:

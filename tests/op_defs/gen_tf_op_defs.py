@@ -167,6 +167,28 @@ OPS = [
     "LeakyReluGrad", "TanhGrad", "SigmoidGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
     "InvGrad", "BroadcastGradientArgs", "ConcatOffset", "BiasAddGrad", "DynamicStitch",
     "ParallelDynamicStitch",
+    # Training ops (optim): optimizers' updates and the scatter/gather ops on variables.
+    "ApplyGradientDescent", "ResourceApplyGradientDescent", "ApplyProximalGradientDescent",
+    "SparseApplyProximalGradientDescent", "ResourceApplyProximalGradientDescent",
+    "ResourceSparseApplyProximalGradientDescent", "ApplyAdadelta", "SparseApplyAdadelta",
+    "ResourceApplyAdadelta", "ResourceSparseApplyAdadelta", "ApplyAdagrad", "SparseApplyAdagrad",
+    "ResourceApplyAdagrad", "ResourceSparseApplyAdagrad", "ApplyAdagradV2", "SparseApplyAdagradV2",
+    "ResourceApplyAdagradV2", "ResourceSparseApplyAdagradV2", "ApplyProximalAdagrad",
+    "SparseApplyProximalAdagrad", "ResourceApplyProximalAdagrad",
+    "ResourceSparseApplyProximalAdagrad", "ApplyAdagradDA", "SparseApplyAdagradDA",
+    "ResourceApplyAdagradDA", "ResourceSparseApplyAdagradDA", "ApplyFtrl", "SparseApplyFtrl",
+    "ResourceApplyFtrl", "ResourceSparseApplyFtrl", "ApplyFtrlV2", "SparseApplyFtrlV2",
+    "ResourceApplyFtrlV2", "ResourceSparseApplyFtrlV2", "ApplyMomentum", "SparseApplyMomentum",
+    "ResourceApplyMomentum", "ResourceSparseApplyMomentum", "ResourceApplyKerasMomentum",
+    "ResourceSparseApplyKerasMomentum", "ApplyAdam", "ResourceApplyAdam",
+    "ResourceApplyAdamWithAmsgrad", "ApplyAdaMax", "ResourceApplyAdaMax", "ApplyRMSProp",
+    "SparseApplyRMSProp", "ResourceApplyRMSProp", "ResourceSparseApplyRMSProp",
+    "ApplyCenteredRMSProp", "SparseApplyCenteredRMSProp", "ResourceApplyCenteredRMSProp",
+    "ResourceSparseApplyCenteredRMSProp", "ApplyAddSign", "ResourceApplyAddSign", "ApplyPowerSign",
+    "ResourceApplyPowerSign", "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul",
+    "ScatterDiv", "ScatterMin", "ScatterMax", "ResourceGather", "ResourceGatherNd",
+    "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
+    "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate",
 ]
 
 

@@ -92,7 +92,48 @@ def two_devices():
     write("two_devices", g, steps, tf1.ConfigProto(device_count={"CPU": 2}))
 
 
+def training():
+    """TF1 optimizers' minimize() on ref and resource variables, dense and sparse."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [4], name="x")
+        t = tf.constant([1.0, -1.0, 0.5, 2.0])
+        w = tf1.Variable([0.5, -0.5, 1.0, 2.0], name="w", use_resource=False)
+        b = tf1.Variable([0.0, 0.1, 0.2, 0.3], name="b", use_resource=True)
+        loss = tf.reduce_sum(tf.square(w * x + b - t))
+        tf1.train.GradientDescentOptimizer(0.1).minimize(loss, name="sgd")
+        a = tf1.Variable([0.1, 0.2, 0.3, 0.4], name="a", use_resource=True)
+        tf1.train.AdamOptimizer(0.01).minimize(tf.reduce_sum(tf.square(a * x - t)), name="adam")
+        m = tf1.Variable([1.0, 1.0, -1.0, 0.0], name="m", use_resource=False)
+        tf1.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True).minimize(
+            tf.reduce_sum(tf.square(m * x - t)), name="momentum")
+        table = tf1.Variable([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]], name="table",
+                             use_resource=True)
+        rows = tf.nn.embedding_lookup(table, tf.constant([0, 2, 2]))
+        tf1.train.AdagradOptimizer(0.1).minimize(tf.reduce_sum(tf.square(rows - 1.0)),
+                                                 name="adagrad")
+        ref_table = tf1.Variable([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]], name="ref_table",
+                                 use_resource=False)
+        ref_rows = tf.gather(ref_table, tf.constant([1, 1, 2]))
+        tf1.train.GradientDescentOptimizer(0.1).minimize(
+            tf.reduce_sum(tf.square(ref_rows - 1.0)), name="sparse_sgd")
+        tf1.global_variables_initializer()
+    train = ["sgd", "adam", "momentum", "adagrad", "sparse_sgd"]
+    read = ["w:0", "b/Read/ReadVariableOp:0", "a/Read/ReadVariableOp:0", "m:0",
+            "table/Read/ReadVariableOp:0", "ref_table:0"]
+    steps = [(["init"], [], None)]
+    for step in range(3):
+        steps.append((train, [], ("x:0", [1.0, 2.0, -1.0, 0.5 * step])))
+        steps.append(([], read, None))
+    # Grappler off: its arithmetic optimizer reassociates w * x + b - t, which rounds
+    # differently from the graph as written (which Sluice runs).
+    config = tf1.ConfigProto()
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    write("training", g, steps, config)
+
+
 if __name__ == "__main__":
     tf1.disable_eager_execution()
     variables()
     two_devices()
+    training()
