@@ -631,14 +631,10 @@ absl::Status DirectSession::RunOnDevices(const RunOptions& run_options,
                                          const CallFrameDevices& devices,
                                          std::vector<Tensor>* outputs, RunMetadata* run_metadata,
                                          NodeOutputObserver* observer) {
+  // Without an output vector the fetched values are computed and dropped, as TensorFlow's
+  // session does (clients run assignments as fetches: session.Run({assign}, nullptr)).
   std::vector<Tensor> discarded;
-  if (outputs == nullptr) {
-    if (!output_tensor_names.empty()) {
-      return errors::InvalidArgument("Run fetches ", output_tensor_names.size(),
-                                     " tensors but was given no output vector");
-    }
-    outputs = &discarded;
-  }
+  if (outputs == nullptr) outputs = &discarded;
   outputs->clear();
   SessionStep step(next_step_id_.fetch_add(1, std::memory_order_relaxed), resource_mgr_.get());
   step.observer = observer;

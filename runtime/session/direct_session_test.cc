@@ -248,10 +248,14 @@ TEST(DirectSessionTest, ConstantsAndTargets) {
   s = session->Run({}, {}, {"noop"}, &outputs);
   ASSERT_TRUE(s.ok()) << s;
   EXPECT_TRUE(outputs.empty());
-  // No output vector is needed when nothing is fetched.
+  // No output vector is needed: fetched values are then computed and dropped, as in
+  // TensorFlow (a client fetches assignments with session.Run({assign}, nullptr)).
   s = session->Run(RunOptions(), {}, {}, {"noop"}, nullptr, nullptr);
   ASSERT_TRUE(s.ok()) << s;
   s = session->Run(RunOptions(), {}, {"c"}, {}, nullptr, nullptr);
+  EXPECT_TRUE(s.ok()) << s;
+  // A fetch that fails still fails without an output vector.
+  s = session->Run(RunOptions(), {}, {"missing"}, {}, nullptr, nullptr);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 

@@ -62,7 +62,7 @@ class Session {
   virtual absl::Status Extend(const GraphDef& graph) = 0;
 
   // Runs one step. `inputs` pairs tensor names ("x", "x:1") with values; `outputs` receives
-  // one tensor per output name, in order (it may be null when nothing is fetched).
+  // one tensor per output name, in order (it may be null: the fetched values are dropped).
   // `run_metadata` may be null; when not, it receives
   // step stats if run_options.trace_level asks for them and the partition graphs if
   // run_options.output_partition_graphs. On error *outputs is cleared.
