@@ -11,7 +11,7 @@ namespace {
 const std::map<std::string, std::string>& Endpoints() {
   static const auto* endpoints = new std::map<std::string, std::string>{
       {"ConcatV2", "Concat"}, {"Pack", "Stack"},        {"Unpack", "Unstack"},
-      {"TopKV2", "TopK"},     {"ReverseV2", "Reverse"},
+      {"TopKV2", "TopK"},     {"ReverseV2", "Reverse"}, {"VariableV2", "Variable"},
   };
   return *endpoints;
 }
