@@ -4,8 +4,9 @@
 Builds a few hundred small graphs the way users make them -- every Keras layer, `tf.math`,
 `tf.linalg`, `tf.image`, `tf.strings`, `tf.random`, parsing, sparse and control flow -- traces
 each with `tf.function`, freezes it (`convert_variables_to_constants_v2`) and collects the
-op types of the graph and its function library. It then reads Sluice's registry
-(`sluice ops --device cpu`) and prints, per op with no CPU kernel in Sluice, how many graphs
+op types of the graph and its function library. Each Keras layer is traced a second time as
+a training step's gradient ("grad:<layer>"), for the backprop ops. It then reads Sluice's
+registry (`sluice ops --device cpu`) and prints, per op with no CPU kernel in Sluice, how many graphs
 need it and which. Use it to choose what to add next; it needs TensorFlow
 (`pip install tensorflow-cpu`):
 
@@ -359,6 +360,25 @@ def parse_mixed(serialized):
     return tf.nest.flatten(tf.io.parse_example(serialized, spec), expand_composites=True)
 
 
+def gradient_graphs():
+    """("grad:" + layer, fn, specs): the gradient a training step of each Keras layer takes
+    (a GradientTape's gradients of the summed output with respect to the float inputs and the
+    layer's trainable variables), so the backprop ops TensorFlow emits are listed too."""
+    for name, layer, specs in keras_layers():
+        def step(*xs, layer=layer):
+            with tf.GradientTape() as tape:
+                for x in xs:
+                    if x.dtype.is_floating:
+                        tape.watch(x)
+                out = layer(*xs)
+                total = tf.add_n([tf.reduce_sum(tf.cast(o, tf.float32))
+                                  for o in tf.nest.flatten(out) if o.dtype.is_floating])
+            sources = [x for x in xs if x.dtype.is_floating]
+            sources += list(getattr(layer, "trainable_variables", []))
+            return [g for g in tape.gradient(total, sources) if g is not None]
+        yield "grad:" + name, step, specs
+
+
 def graph_ops(fn, specs):
     """The op types of fn traced on specs and frozen, function library included."""
     concrete = tf.function(fn, autograph=False).get_concrete_function(*specs)
@@ -394,7 +414,7 @@ def main():
 
     have = sluice_cpu_ops(args.sluice)
     needs = {}
-    for name, fn, specs in list(keras_layers()) + list(tf_functions()):
+    for name, fn, specs in list(keras_layers()) + list(tf_functions()) + list(gradient_graphs()):
         try:
             needs[name] = graph_ops(fn, specs)
         except Exception as error:  # A TF version without the API: say so, go on.
