@@ -63,7 +63,9 @@ gcc -std=c99 -Wall -Wextra -Werror -pedantic "$root/tests/install/load_custom_op
 echo "== C++ programs on libtensorflow_cc"
 g++ -std=c++17 -Wall -Werror "$root/compat/examples/tf_guide_example.cc" -o "$work/tf_guide" \
   $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
-"$root/compat/examples/compat_examples_test.sh" "$work/tf_guide"
+g++ -std=c++17 -Wall -Werror "$root/compat/examples/tf_train_example.cc" -o "$work/tf_train" \
+  $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
+"$root/compat/examples/compat_examples_test.sh" "$work/tf_guide" "$work/tf_train"
 g++ -std=c++17 -Wall -Werror "$root/tests/install/zero_out_client.cc" -o "$work/zero_out_client" \
   $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
 out=$("$work/zero_out_client" "$work/zero_out.so")

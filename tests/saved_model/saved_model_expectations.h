@@ -22,6 +22,12 @@ struct RecordedRun {
 // model with several tag sets, the tag set's name).
 absl::StatusOr<std::map<std::string, RecordedRun>> ReadExpectations(const std::string& model);
 
+// How far keras_mlp's float outputs may be from the recorded ones: TensorFlow's own results
+// for it move with the CPU's vector width (7 ulps between an AVX2 machine, where they were
+// recorded, and an AVX-512 one), and Sluice's float Softmax (oneDNN's primitive) rounds a
+// few values an ulp away from TensorFlow's Eigen kernel.
+constexpr int kKerasMlpFloatUlps = 16;
+
 // The directory of a model (relative to the test's working directory).
 std::string ModelDir(const std::string& model);
 

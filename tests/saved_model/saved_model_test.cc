@@ -92,14 +92,10 @@ TEST(SavedModelTest, Tf2TablesFromAnAssetAndAKerasStringLookup) {
   ExpectSignatureMatches("tf2_vocabulary", {"serve"}, "serving_default", "serving_default");
 }
 
-// Within 16 ulps: the recorded outputs are TensorFlow's on the machine that ran the generator,
-// and TensorFlow's own float results move with the CPU's vector width (on an AVX-512 machine
-// it gives 7 ulps away from the values recorded on an AVX2 one for this model's softmax
-// output). Sluice's float Softmax is oneDNN's primitive (kernels/cpu/nn/softmax_ops.cc),
-// whose exp and sum also round a few values an ulp away from TensorFlow's Eigen kernel.
+// Within kKerasMlpFloatUlps (saved_model_expectations.h says why).
 TEST(SavedModelTest, KerasExportedModel) {
   ExpectSignatureMatches("keras_mlp", {"serve"}, "serving_default", "serving_default",
-                         /*float_ulps=*/16);
+                         kKerasMlpFloatUlps);
 }
 
 // The TF1 model's signature returns the path its init op was fed for the asset; the recorded

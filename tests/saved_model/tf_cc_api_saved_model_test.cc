@@ -37,8 +37,9 @@ TEST(TfCcApiSavedModelTest, LoadAndRunTheServingSignature) {
       bundle.session->Run({{signature.inputs().at(input_key).name(), run.inputs.at(input_key)}},
                           {signature.outputs().at(output_key).name()}, {}, &outputs);
   ASSERT_TRUE(status.ok()) << status;
-  // Within 2 ulps, for the softmax's exp (saved_model_test.cc's KerasExportedModel says why).
-  EXPECT_EQ(sluice::saved_model_test::Difference(outputs[0], run.outputs.at(output_key), 2), "");
+  EXPECT_EQ(sluice::saved_model_test::Difference(outputs[0], run.outputs.at(output_key),
+                                                 sluice::saved_model_test::kKerasMlpFloatUlps),
+            "");
 }
 
 TEST(TfCcApiSavedModelTest, NewSessionForms) {
