@@ -113,6 +113,20 @@ absl::Status CheckOutputIndex(const GraphOutput& output) {
   return absl::OkStatus();
 }
 
+// Sorts the original node and function names of a NodeDef's debug info and drops repeats,
+// as TensorFlow's MergeDebugInfo of a NodeDef with itself does.
+void SortDebugNames(NodeDef* def) {
+  if (!def->has_experimental_debug_info()) return;
+  auto sort_unique = [](google::protobuf::RepeatedPtrField<std::string>* names) {
+    if (names->empty()) return;
+    const std::set<std::string> sorted(names->begin(), names->end());
+    names->Clear();
+    for (const std::string& name : sorted) names->Add()->assign(name);
+  };
+  sort_unique(def->mutable_experimental_debug_info()->mutable_original_node_names());
+  sort_unique(def->mutable_experimental_debug_info()->mutable_original_func_names());
+}
+
 // Adds the body's NodeDefs with their inputs in function form.
 absl::Status FillBody(const GraphToFunctionDefSpec& spec, const FunctionNames& names,
                       const absl::flat_hash_map<std::string, std::string>& renamed,
@@ -123,6 +137,7 @@ absl::Status FillBody(const GraphToFunctionDefSpec& spec, const FunctionNames& n
     NodeDef* def = fdef->add_node_def();
     *def = node->def();
     def->clear_input();
+    SortDebugNames(def);
     if (node->has_assigned_device_name()) def->set_device(node->assigned_device_name());
     def->set_name(names.Lookup(node->name()));
 

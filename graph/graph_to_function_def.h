@@ -13,18 +13,22 @@
 //    are made unique by appending "_<k>", k counting up per base name; output args are named
 //    first, then input args, then body nodes.
 //  - Body nodes keep their graph names, made unique against the args' names the same way
-//    (not normalized). Each NodeDef is the node's own, with its assigned device when it has
-//    one, and inputs in function form: an input arg's name, "<node>:<output arg>:<k>" for
-//    output k of one of the node's OpDef output args, then "^<node>" per control input sorted
-//    by the source's graph name. A control input from an input node names its arg.
+//    (not normalized). Each NodeDef is the node's own (debug info's original names sorted,
+//    without repeats), with its assigned device when it has one, and inputs in function form: an
+//    input arg's name, "<node>:<output arg>:<k>" for output k of one of the node's OpDef output
+//    args, then "^<node>" per control input sorted by the source's graph name. A control input from
+//    an input node names its arg.
 //  - Input arg attrs (arg_attr): the input node's attrs whose names start with '_', and its
 //    shape as "_output_shapes" (a list of one shape): from a `shape` attr unless the arg is a
-//    resource, or from a Const's `value`. An input node's "_resource_arg_unique_id" also goes
-//    to resource_arg_unique_id, keyed (as in TensorFlow) by the output index of the input.
+//    resource, or from a Const's `value`. A node's own "_output_shapes" wins over its shape
+//    (in TensorFlow the winner depends on the order of its attr map). An input node's
+//    "_resource_arg_unique_id" also goes to resource_arg_unique_id, keyed (as in TensorFlow) by the
+//    output index of the input.
 //  - ret maps each output arg to its tensor in function form (an input arg's name when an
 //    output is an input). An output on a _Retval node returns that node's input.
 //  - signature.is_stateful is set when a body node's op is stateful; an attr whose value is a
-//    placeholder becomes a signature attr of the OpDef attr's type.
+//    placeholder becomes a signature attr of the OpDef attr's type (a node's in attr-name
+//    order, where TensorFlow follows its attr map's order).
 //  - append_hash_to_name: the name is `name` + "_" + the FunctionDef's TensorFlow hash
 //    (function_def_hash.h, computed before control outputs are added) as 8 little-endian
 //    bytes in unpadded web-safe base64, with '-' as 'a' and '_' as 'A'.

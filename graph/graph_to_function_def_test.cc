@@ -166,8 +166,29 @@ TEST_F(GraphToFunctionDefTest, NamesCountOnPerBaseNameAsTensorFlow) {
   EXPECT_EQ(fdef.ret().at("X"), "y:output:0");
 }
 
-TEST_F(GraphToFunctionDefTest, AssignedDeviceAndDescription) {
-  Build(kChain);
+TEST_F(GraphToFunctionDefTest, AssignedDeviceDescriptionAndDebugInfo) {
+  Build(R"pb(
+    node {
+      name: "X"
+      op: "Placeholder"
+      attr {
+        key: "dtype"
+        value { type: DT_FLOAT }
+      }
+    }
+    node {
+      name: "x"
+      op: "Identity"
+      input: "X"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+      experimental_debug_info {
+        original_node_names: [ "b", "a", "b" ]
+        original_func_names: "f"
+      }
+    })pb");
   g_.FindNodeByName("x")->set_assigned_device_name("/job:localhost/replica:0/task:0/device:CPU:0");
   GraphToFunctionDefSpec spec;
   spec.name = "d";
@@ -180,6 +201,11 @@ TEST_F(GraphToFunctionDefTest, AssignedDeviceAndDescription) {
   EXPECT_EQ(fdef.signature().description(), "one identity");
   EXPECT_EQ(fdef.node_def(0).device(), "/job:localhost/replica:0/task:0/device:CPU:0");
   EXPECT_FALSE(fdef.signature().is_stateful());
+  const NodeDef::ExperimentalDebugInfo& got = fdef.node_def(0).experimental_debug_info();
+  EXPECT_EQ(
+      std::vector<std::string>(got.original_node_names().begin(), got.original_node_names().end()),
+      (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(got.original_func_names_size(), 1);
 }
 
 TEST_F(GraphToFunctionDefTest, RetvalOutputReturnsItsInput) {
