@@ -1,6 +1,6 @@
 // Functions (tensorflow/c/c_api.h): TF_Function as a FunctionDef, copied into and read out of
-// a graph's library. Building a function from a graph (TF_GraphToFunction) is not yet
-// implemented and says so.
+// a graph's library. Building one from a graph (TF_GraphToFunction) is in
+// c_api_graph_to_function.cc.
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -10,21 +10,6 @@
 
 using sluice::c_api::MessageToBuffer;
 using sluice::c_api::SetStatus;
-
-struct TF_Function {
-  sluice::FunctionDef fdef;
-};
-
-namespace {
-
-absl::Status FunctionsNotYet(const char* function) {
-  return absl::UnimplementedError(
-      absl::StrCat(function,
-                   " is not implemented by Sluice yet: build the function in TensorFlow and import "
-                   "its FunctionDef with TF_FunctionImportFunctionDef"));
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -60,24 +45,6 @@ int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func, TF_Stat
   }
   SetStatus(status, absl::OkStatus());
   return count;
-}
-
-TF_Function* TF_GraphToFunction(const TF_Graph*, const char*, unsigned char, int,
-                                const TF_Operation* const*, int, const TF_Output*, int,
-                                const TF_Output*, const char* const*, const TF_FunctionOptions*,
-                                const char*, TF_Status* status) {
-  SetStatus(status, FunctionsNotYet("TF_GraphToFunction"));
-  return nullptr;
-}
-
-TF_Function* TF_GraphToFunctionWithControlOutputs(const TF_Graph*, const char*, unsigned char, int,
-                                                  const TF_Operation* const*, int, const TF_Output*,
-                                                  int, const TF_Output*, const char* const*, int,
-                                                  const TF_Operation* const*, const char* const*,
-                                                  const TF_FunctionOptions*, const char*,
-                                                  TF_Status* status) {
-  SetStatus(status, FunctionsNotYet("TF_GraphToFunctionWithControlOutputs"));
-  return nullptr;
 }
 
 const char* TF_FunctionName(TF_Function* func) { return func->fdef.signature().name().c_str(); }

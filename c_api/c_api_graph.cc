@@ -34,7 +34,9 @@ absl::Status ValidateOutput(const TF_Output& output) {
 
 }  // namespace
 
-TF_Graph::TF_Graph() : graph(sluice::OpRegistry::Global()), refiner(sluice::OpRegistry::Global()) {
+// The refiner resolves ops as the graph does, so that an operation calling a function of the
+// graph's library (TF_GraphCopyFunction) by name gets that function's shape function.
+TF_Graph::TF_Graph() : graph(sluice::OpRegistry::Global()), refiner(graph.op_registry()) {
   sluice::VersionDef versions;
   versions.set_producer(sluice::kGraphDefVersion);
   versions.set_min_consumer(sluice::kGraphDefVersionMinConsumer);

@@ -36,6 +36,7 @@
 #include "graph/graph.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/shape_refiner.h"
+#include "proto/function.pb.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"
 #include "tensorflow/c/c_api.h"
@@ -142,6 +143,11 @@ struct TF_Session {
   bool closed ABSL_GUARDED_BY(mu) = false;
   // The callables made through TF_SessionMakeCallable, by handle.
   std::map<int64_t, TF_CallableMemory> callables ABSL_GUARDED_BY(mu);
+};
+
+// A function: its FunctionDef (c_api_functions.cc, c_api_graph_to_function.cc).
+struct TF_Function {
+  sluice::FunctionDef fdef;
 };
 
 struct TF_DeviceList {

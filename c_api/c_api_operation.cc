@@ -47,10 +47,16 @@ absl::Status ParseShapeProto(const void* proto, size_t proto_len, sluice::Tensor
   return absl::OkStatus();
 }
 
+// As TensorFlow's NodeBuilder stores a Tensor attr (SetAttrValue): the raw tensor_content
+// for more than one element, the typed *_val field for one or none.
 absl::Status TensorToProto(TF_Tensor* value, sluice::TensorProto* out) {
   absl::StatusOr<sluice::Tensor> tensor = sluice::c_api::TensorFromTF(value);
   if (!tensor.ok()) return tensor.status();
-  sluice::TensorToProtoContent(*tensor, out);
+  if (tensor->NumElements() > 1) {
+    sluice::TensorToProtoContent(*tensor, out);
+  } else {
+    sluice::TensorToProtoField(*tensor, out);
+  }
   return absl::OkStatus();
 }
 

@@ -281,6 +281,10 @@ class Lowerer {
     opts.default_device = n->requested_device();
     for (size_t i = 0; i < args.size(); ++i) {
       opts.input_map[{body.arg_nodes[i], 0}] = {args[i].node->name(), args[i].index};
+      // A control input from an argument ("^x", as TF_GraphToFunction writes one from an
+      // input node) waits for the node that gives the argument.
+      opts.input_map[{body.arg_nodes[i], Graph::kControlSlot}] = {args[i].node->name(),
+                                                                  Graph::kControlSlot};
     }
     for (Node* c : control_deps) opts.control_dependencies.push_back(c->name());
     for (const std::string& ret : body.rets) {

@@ -17,12 +17,14 @@
 namespace sluice {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // square_it(x: T) -> (y: T) = x * x; outer(x: float) -> (y: float) = square_it(x) + x, calling
 // square_it by name; effect() with no outputs and a control output; forever(x: float) -> (y:
-// float) calls itself.
+// float) calls itself; gated(x: float) -> (y: float) = -x with a control input from its
+// argument.
 constexpr char kLibrary[] = R"pb(
   library {
     function {
@@ -84,6 +86,24 @@ constexpr char kLibrary[] = R"pb(
       }
       node_def { name: "again" op: "forever" input: "x" }
       ret { key: "y" value: "again:y:0" }
+    }
+    function {
+      signature {
+        name: "gated"
+        input_arg { name: "x" type: DT_FLOAT }
+        output_arg { name: "y" type: DT_FLOAT }
+      }
+      node_def {
+        name: "neg"
+        op: "Neg"
+        input: "x"
+        input: "^x"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+      ret { key: "y" value: "neg:y:0" }
     }
     function {
       signature {
@@ -244,6 +264,21 @@ TEST_F(LowerFunctionCallsTest, CallWithoutOutputsKeepsItsControlEdges) {
   const std::vector<std::string> waits = ControlInputs("c");
   ASSERT_EQ(waits.size(), 1u);
   EXPECT_THAT(waits[0], HasSubstr("c/body"));
+}
+
+TEST_F(LowerFunctionCallsTest, ControlInputFromAnArgumentWaitsForItsSource) {
+  Build(R"pb(
+    node { name: "c" op: "gated" input: "a" })pb");
+  ASSERT_TRUE(Lower().ok());
+  const Node* neg = nullptr;
+  for (const Node* n : g_.op_nodes()) {
+    if (n->type_string() == "Neg") neg = n;
+  }
+  ASSERT_NE(neg, nullptr);
+  EXPECT_THAT(ControlInputs(neg->name()), Contains("a"));
+  const Node* x = nullptr;
+  ASSERT_TRUE(neg->input_node(0, &x).ok());
+  EXPECT_EQ(x->name(), "a");
 }
 
 TEST_F(LowerFunctionCallsTest, RecursionIsAnErrorNotACrash) {
