@@ -34,11 +34,7 @@ absl::Status StridedSliceShape(InferenceContext* c) {
     return absl::OkStatus();
   }
   StridedSliceMasks masks;
-  RETURN_IF_ERROR(c->GetAttr("begin_mask", &masks.begin_mask));
-  RETURN_IF_ERROR(c->GetAttr("end_mask", &masks.end_mask));
-  RETURN_IF_ERROR(c->GetAttr("ellipsis_mask", &masks.ellipsis_mask));
-  RETURN_IF_ERROR(c->GetAttr("new_axis_mask", &masks.new_axis_mask));
-  RETURN_IF_ERROR(c->GetAttr("shrink_axis_mask", &masks.shrink_axis_mask));
+  RETURN_IF_ERROR(ReadStridedSliceMasks(c, &masks));
   PartialTensorShape input_shape;
   RETURN_IF_ERROR(c->AsPartialTensorShape(input, &input_shape));
   StridedSliceSpec spec;

@@ -19,6 +19,7 @@
 #define SLUICE_GRAPH_OPS_STRIDED_SLICE_SPEC_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -35,6 +36,21 @@ struct StridedSliceMasks {
   int32_t new_axis_mask = 0;
   int32_t shrink_axis_mask = 0;
 };
+
+// Reads the five mask attrs through `ctx->GetAttr(name, int32_t*)`: a shape function's
+// InferenceContext or a kernel's OpKernelConstruction.
+template <typename AttrReader>
+absl::Status ReadStridedSliceMasks(AttrReader* ctx, StridedSliceMasks* masks) {
+  for (auto [name, mask] : {std::pair<const char*, int32_t*>{"begin_mask", &masks->begin_mask},
+                            {"end_mask", &masks->end_mask},
+                            {"ellipsis_mask", &masks->ellipsis_mask},
+                            {"new_axis_mask", &masks->new_axis_mask},
+                            {"shrink_axis_mask", &masks->shrink_axis_mask}}) {
+    absl::Status s = ctx->GetAttr(name, mask);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
 
 struct StridedSliceSpec {
   // The strided region per input dim (-1: unknown).

@@ -119,11 +119,7 @@ class SliceOp : public OpKernel {
 class StridedSliceOp : public OpKernel {
  public:
   explicit StridedSliceOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("begin_mask", &masks_.begin_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("end_mask", &masks_.end_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("ellipsis_mask", &masks_.ellipsis_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("new_axis_mask", &masks_.new_axis_mask));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("shrink_axis_mask", &masks_.shrink_axis_mask));
+    OP_REQUIRES_OK(ctx, ReadStridedSliceMasks(ctx, &masks_));
   }
 
   void Compute(OpKernelContext* ctx) override {
