@@ -371,8 +371,11 @@ def gradient_graphs():
                     if x.dtype.is_floating:
                         tape.watch(x)
                 out = layer(*xs)
-                total = tf.add_n([tf.reduce_sum(tf.cast(o, tf.float32))
-                                  for o in tf.nest.flatten(out) if o.dtype.is_floating])
+                sums = [tf.reduce_sum(tf.cast(o, tf.float32))
+                        for o in tf.nest.flatten(out) if o.dtype.is_floating]
+                total = tf.add_n(sums) if sums else None
+            if total is None:  # Lookups and hashing: nothing to differentiate.
+                return []
             sources = [x for x in xs if x.dtype.is_floating]
             sources += list(getattr(layer, "trainable_variables", []))
             return [g for g in tape.gradient(total, sources) if g is not None]
