@@ -72,7 +72,6 @@ SLUICE_UNARY_GRAD(Erf, ops::Mul(scope, dy,
                                          ops::Exp(scope, ops::Neg(scope, ops::Square(scope, x))))));
 SLUICE_UNARY_GRAD(Sign, ops::ZerosLike(scope, x));
 SLUICE_UNARY_GRAD(Identity, ops::Identity(scope, dy));
-SLUICE_UNARY_GRAD(Snapshot, ops::Identity(scope, dy));
 SLUICE_UNARY_GRAD(EnsureShape, ops::Identity(scope, dy));
 SLUICE_UNARY_GRAD(RefIdentity, ops::Identity(scope, dy));
 // A resource read passes its gradient back to the handle, as TensorFlow's C++ gradient does,
@@ -268,7 +267,7 @@ absl::Status MatMulGrad(const Scope& scope, const Operation& op, const GradList&
 }
 REGISTER_GRADIENT_OP("MatMul", MatMulGrad);
 
-// BatchMatMul (V1: equal batch shapes) and V2/V3 (broadcast batch dimensions, summed back).
+// BatchMatMul (V1: equal batch shapes) and V2 (broadcast batch dimensions, summed back).
 absl::Status BatchMatMulGrad(const Scope& scope, const Operation& op, const GradList& grads,
                              GradList* out) {
   bool adj_x = false, adj_y = false;
@@ -309,7 +308,6 @@ absl::Status BatchMatMulGrad(const Scope& scope, const Operation& op, const Grad
 }
 REGISTER_GRADIENT_OP("BatchMatMul", BatchMatMulGrad);
 REGISTER_GRADIENT_OP("BatchMatMulV2", BatchMatMulGrad);
-REGISTER_GRADIENT_OP("BatchMatMulV3", BatchMatMulGrad);
 
 absl::Status CumsumGrad(const Scope& scope, const Operation& op, const GradList& grads,
                         GradList* out) {

@@ -251,7 +251,7 @@ absl::Status AvgPoolGrad(const Scope& scope, const Operation& op, const GradList
 }
 REGISTER_GRADIENT_OP("AvgPool", AvgPoolGrad);
 
-// FusedBatchNorm, V2 and V3: x, scale and offset get gradients; mean and variance (inputs 3
+// FusedBatchNorm and V3: x, scale and offset get gradients; mean and variance (inputs 3
 // and 4) none. In training the saved batch statistics (reserve spaces) are used; in inference
 // the population mean and variance the op was given.
 absl::Status FusedBatchNormGrad(const Scope& scope, const Operation& op, const GradList& grads,
@@ -274,12 +274,6 @@ absl::Status FusedBatchNormGrad(const Scope& scope, const Operation& op, const G
                                            .DataFormat(data_format)
                                            .IsTraining(is_training));
     dx = g.x_backprop, dscale = g.scale_backprop, doffset = g.offset_backprop;
-  } else if (type == "FusedBatchNormV2") {
-    auto g = ops::FusedBatchNormGradV2(scope, grads[0], x, scale, saved_1, saved_2,
-                                       ops::FusedBatchNormGradV2::Epsilon(epsilon)
-                                           .DataFormat(data_format)
-                                           .IsTraining(is_training));
-    dx = g.x_backprop, dscale = g.scale_backprop, doffset = g.offset_backprop;
   } else {
     auto g = ops::FusedBatchNormGrad(
         scope, grads[0], x, scale, saved_1, saved_2,
@@ -290,7 +284,6 @@ absl::Status FusedBatchNormGrad(const Scope& scope, const Operation& op, const G
   return scope.status();
 }
 REGISTER_GRADIENT_OP("FusedBatchNorm", FusedBatchNormGrad);
-REGISTER_GRADIENT_OP("FusedBatchNormV2", FusedBatchNormGrad);
 REGISTER_GRADIENT_OP("FusedBatchNormV3", FusedBatchNormGrad);
 
 }  // namespace

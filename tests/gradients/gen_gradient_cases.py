@@ -182,6 +182,33 @@ case("GatherV2_axis1", [normal(2, 5, 3)], lambda xs: raw.GatherV2(
     params=xs[0], indices=[4, 0, 4], axis=1))
 case("Gather", [normal(4, 2)], lambda xs: raw.Gather(params=xs[0], indices=[1, 1, 3]))
 
+# ---- Forms the sections above leave out ----
+case("Inv", [uniform(0.5, 3.0, 3, 4)], lambda xs: raw.Inv(x=xs[0]))
+case("EnsureShape", [normal(3, 4)], lambda xs: raw.EnsureShape(input=xs[0], shape=[3, 4]))
+case("Concat_v1", [normal(2, 3), normal(2, 2)], lambda xs: raw.Concat(concat_dim=1, values=xs))
+case("ConcatV2_axis0", [normal(1, 3), normal(2, 3)], lambda xs: raw.ConcatV2(values=xs, axis=0))
+case("MaxPoolV2", [normal(2, 4, 4, 3)], lambda xs: raw.MaxPoolV2(
+    input=xs[0], ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID"))
+case("FusedBatchNorm_train", [normal(2, 3, 3, 4), uniform(0.5, 1.5, 4), normal(4)],
+     lambda xs: raw.FusedBatchNorm(x=xs[0], scale=xs[1], offset=xs[2], mean=tf.zeros([0]),
+                                   variance=tf.zeros([0]), is_training=True)[0])
+case("DepthwiseConv2dNative_strided", [normal(1, 7, 7, 2), normal(3, 3, 2, 3)],
+     lambda xs: raw.DepthwiseConv2dNative(input=xs[0], filter=xs[1], strides=[1, 2, 2, 1],
+                                          padding="VALID"))
+# Both outputs of the loss used: the second-order term of the backprop output.
+backprop_weights = normal(3, 5)
+case("SoftmaxCrossEntropyWithLogits_both_outputs", [normal(3, 5), labels],
+     lambda xs: (lambda out: raw.AddV2(
+         x=raw.Sum(input=out[0], axis=[0]),
+         y=raw.Sum(input=raw.Mul(x=out[1], y=tf.constant(backprop_weights)), axis=[0, 1])))(
+             raw.SoftmaxCrossEntropyWithLogits(features=xs[0], labels=xs[1])))
+case("Mean_all_keep", [normal(2, 3)], lambda xs: raw.Mean(
+    input=xs[0], axis=tf.constant([0, 1]), keep_dims=True))
+case("Sum_no_axes", [normal(2, 3)], lambda xs: raw.Sum(
+    input=xs[0], axis=tf.constant([], tf.int32), keep_dims=False))
+case("Max_vector", [np.array([1., 3., 3., 2.], np.float32)], lambda xs: raw.Max(
+    input=xs[0], axis=tf.constant(0), keep_dims=False))
+
 # ---- Compositions: what a training step differentiates ----
 def mlp(xs):
   h = raw.Relu(features=raw.BiasAdd(value=raw.MatMul(a=xs[0], b=xs[1]), bias=xs[2]))
