@@ -61,6 +61,12 @@ extern "C" {
 
 void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix, TF_Output* y, int ny, TF_Output* x,
                                int nx, TF_Output* dx, TF_Status* status, TF_Output* dy) {
+  if (g == nullptr) {
+    return SetStatus(status, absl::InvalidArgumentError("'g' is null"));
+  }
+  if (nx > 0 && dy == nullptr) {
+    return SetStatus(status, absl::InvalidArgumentError("'dy' is null"));
+  }
   absl::MutexLock lock(&g->mu);
   absl::Status checked = CheckOutputs(g->graph, y, ny, "y");
   if (checked.ok()) checked = CheckOutputs(g->graph, x, nx, "x");

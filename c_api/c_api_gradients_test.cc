@@ -173,6 +173,14 @@ TEST_F(GradientsTest, ErrorsAsTensorFlow) {
   ASSERT_EQ(TF_GetCode(status_), TF_OK) << TF_Message(status_);
   EXPECT_EQ(dx.oper, nullptr);
 
+  // Missing arrays are errors, not crashes.
+  TF_AddGradients(graph_, &y, 1, &a, 1, nullptr, status_, nullptr);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  TF_AddGradients(graph_, &y, 1, nullptr, 1, nullptr, status_, &dx);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  TF_AddGradients(nullptr, &y, 1, &a, 1, nullptr, status_, &dx);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+
   // An output index the operation does not have.
   TF_Output bad = {y.oper, 3};
   TF_AddGradients(graph_, &bad, 1, &a, 1, nullptr, status_, &dx);
