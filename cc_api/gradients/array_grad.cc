@@ -89,7 +89,7 @@ REGISTER_GRADIENT_OP("Unpack", UnpackGrad);
 // its offset along the axis.
 absl::Status ConcatGradFor(const Scope& scope, const Operation& op, const GradList& grads,
                            int first_value, int num_values, const Output& axis, GradList* out) {
-  std::vector<Output> values, shapes;
+  std::vector<Output> values;
   for (int i = 0; i < num_values; ++i) values.push_back(op.input(first_value + i));
   auto shape_n = ops::ShapeN(scope, values);
   auto offsets = ops::ConcatOffset(scope, axis, shape_n.output);
