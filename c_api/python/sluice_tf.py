@@ -75,6 +75,11 @@ def _declare(lib):
         "TF_GraphImportGraphDef": (None, [p, ctypes.POINTER(_Buffer), p, p]),
         "TF_GraphOperationByName": (p, [p, ctypes.c_char_p]),
         "TF_OperationNumOutputs": (i, [p]),
+        "TF_OperationName": (ctypes.c_char_p, [p]),
+        "TF_AddGradientsWithPrefix": (None, [p, ctypes.c_char_p, ctypes.POINTER(_Output), i,
+                                             ctypes.POINTER(_Output), i,
+                                             ctypes.POINTER(_Output), p,
+                                             ctypes.POINTER(_Output)]),
         "TF_NewSessionOptions": (p, []), "TF_DeleteSessionOptions": (None, [p]),
         "TF_NewSession": (p, [p, p, p]), "TF_CloseSession": (None, [p, p]),
         "TF_DeleteSession": (None, [p, p]),
@@ -205,6 +210,27 @@ class Graph:
         if not op:
             raise TFError(5, "no operation named '%s' in the graph" % op_name)
         return _Output(op, index)
+
+    def add_gradients(self, ys, xs, dys=None, prefix=None):
+        """Adds the gradients of sum(ys) with respect to xs (TF_AddGradientsWithPrefix), seeded
+        with the tensors named in `dys` if given; returns one "op:index" name per x, None where
+        no gradient reaches it. Names are as `output` takes them."""
+        def outputs(names):
+            return (_Output * max(len(names), 1))(*[self.output(n) for n in names])
+
+        y, x = outputs(ys), outputs(xs)
+        dx = None if dys is None else outputs(dys)
+        grads = (_Output * max(len(xs), 1))()
+        c = self.lib.c
+        status = c.TF_NewStatus()
+        try:
+            c.TF_AddGradientsWithPrefix(self.handle, prefix.encode() if prefix else None, y,
+                                        len(ys), x, len(xs), dx, status, grads)
+            self.lib._check(status)
+        finally:
+            c.TF_DeleteStatus(status)
+        return [None if not g.oper else "%s:%d" % (c.TF_OperationName(g.oper).decode(), g.index)
+                for g in grads[:len(xs)]]
 
     def close(self):
         if self.handle:

@@ -98,6 +98,27 @@ class BindingTest(unittest.TestCase):
             self.assertIn("released", caught.exception.message)
         graph.close()
 
+    def test_gradients_added_to_an_imported_graph(self):
+        # z = x * x + Neg(x): dz/dx = 2x - 1; the seed dz scales it.
+        graph = self.lib.import_graph_def(
+            _graph(_node("x", "Placeholder", dtype=1), _node("seed", "Placeholder", dtype=1),
+                   _node("sq", "Square", ["x"], dtype=1), _node("neg", "Neg", ["x"], dtype=1),
+                   _node("z", "AddV2", ["sq", "neg"], dtype=1)))
+        (dx,) = graph.add_gradients(["z"], ["x"])
+        self.assertTrue(dx.startswith("gradients/"), dx)
+        (seeded,) = graph.add_gradients(["z"], ["x"], dys=["seed"], prefix="seeded")
+        self.assertTrue(seeded.startswith("seeded/"), seeded)
+        x = np.array([0.5, -2.0, 3.0], np.float32)
+        with self.lib.session(graph) as session:
+            got, got_seeded = session.run({"x": x, "seed": np.full(3, 2.0, np.float32)},
+                                          [dx, seeded])
+        np.testing.assert_array_equal(got, 2 * x - 1)
+        np.testing.assert_array_equal(got_seeded, 2 * (2 * x - 1))
+        with self.assertRaises(sluice_tf.TFError) as caught:
+            graph.add_gradients(["z"], ["seed"])  # z does not depend on seed
+        self.assertEqual(caught.exception.code_name, "INVALID_ARGUMENT")
+        graph.close()
+
     def test_errors_carry_the_code(self):
         with self.assertRaises(sluice_tf.TFError) as caught:
             self.lib.import_graph_def(b"\xff\xff\xff")
