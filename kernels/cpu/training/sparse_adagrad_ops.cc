@@ -22,6 +22,7 @@ namespace sluice {
 namespace {
 
 using training::Abs;
+using training::AdadeltaElementUpdate;
 using training::Max;
 using training::Rsqrt;
 using training::Sign;
@@ -183,12 +184,7 @@ struct SparseAdadeltaRule {
           epsilon(ScalarInput<T>(ctx, 5)),
           one_minus_rho(T(1) - rho) {}
     void operator()(T* const* v, T g, int64_t i) const {
-      const T accum = v[1][i] * rho + g * g * one_minus_rho;
-      v[1][i] = accum;
-      const T accum_update = v[2][i];
-      const T update = Sqrt(accum_update + epsilon) * Rsqrt(accum + epsilon) * g;
-      v[0][i] = v[0][i] - update * lr;
-      v[2][i] = accum_update * rho + update * update * one_minus_rho;
+      AdadeltaElementUpdate(v, g, i, lr, rho, epsilon, one_minus_rho);
     }
   };
 };

@@ -13,6 +13,7 @@
 #define SLUICE_KERNELS_CPU_TRAINING_UPDATE_MATH_H_
 
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
 #include "graph/core/types.h"
@@ -62,6 +63,19 @@ inline T Max(T a, T b) {
 template <typename T>
 inline T Min(T a, T b) {
   return b < a ? b : a;
+}
+
+// One Adadelta update of element i of var (v[0]), accum (v[1]) and accum_update (v[2]) by
+// gradient g, in TensorFlow's order of operations: the same for the dense and sparse kernels.
+template <typename T>
+inline void AdadeltaElementUpdate(T* const* v, T g, int64_t i, T lr, T rho, T epsilon,
+                                  T one_minus_rho) {
+  const T accum = v[1][i] * rho + g * g * one_minus_rho;
+  v[1][i] = accum;
+  const T accum_update = v[2][i];
+  const T update = Sqrt(accum_update + epsilon) * Rsqrt(accum + epsilon) * g;
+  v[0][i] = v[0][i] - update * lr;
+  v[2][i] = accum_update * rho + update * update * one_minus_rho;
 }
 
 }  // namespace training
