@@ -16,7 +16,7 @@ absl::Status BroadcastReducedGrads(const Scope& scope, const Output& x, const Ou
                                    std::vector<Output>* grad_outputs) {
   auto x_shape = ops::Shape(scope, x);
   auto y_shape = ops::Shape(scope, y);
-  auto axes = ops::BroadcastGradientArgs(scope, x_shape, y_shape);
+  auto axes = ops::internal::BroadcastGradientArgs(scope, x_shape, y_shape);
   grad_outputs->push_back(ops::Reshape(scope, ops::Sum(scope, gx, axes.r0), x_shape));
   grad_outputs->push_back(ops::Reshape(scope, ops::Sum(scope, gy, axes.r1), y_shape));
   return scope.status();
@@ -25,7 +25,7 @@ absl::Status BroadcastReducedGrads(const Scope& scope, const Output& x, const Ou
 Output ReduceToShapeOf(const Scope& scope, const Output& grad, const Output& operand,
                        const Output& output) {
   auto operand_shape = ops::Shape(scope, operand);
-  auto axes = ops::BroadcastGradientArgs(scope, operand_shape, ops::Shape(scope, output));
+  auto axes = ops::internal::BroadcastGradientArgs(scope, operand_shape, ops::Shape(scope, output));
   return ops::Reshape(scope, ops::Sum(scope, grad, axes.r0), operand_shape);
 }
 

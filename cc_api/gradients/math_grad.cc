@@ -32,11 +32,11 @@ using GradList = std::vector<Output>;
 
 SLUICE_UNARY_GRAD(Abs, ops::Mul(scope, dy, ops::Sign(scope, x)));
 SLUICE_UNARY_GRAD(Neg, ops::Neg(scope, dy));
-SLUICE_UNARY_GRAD(Reciprocal, ops::ReciprocalGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Inv, ops::ReciprocalGrad(scope, y, dy));
+SLUICE_UNARY_GRAD(Reciprocal, ops::internal::ReciprocalGrad(scope, y, dy));
+SLUICE_UNARY_GRAD(Inv, ops::internal::ReciprocalGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Square, ops::Mul(scope, dy, ops::Mul(scope, ScalarOf(scope, 2, t), x)));
-SLUICE_UNARY_GRAD(Sqrt, ops::SqrtGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Rsqrt, ops::RsqrtGrad(scope, y, dy));
+SLUICE_UNARY_GRAD(Sqrt, ops::internal::SqrtGrad(scope, y, dy));
+SLUICE_UNARY_GRAD(Rsqrt, ops::internal::RsqrtGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Exp, ops::Mul(scope, dy, y));
 SLUICE_UNARY_GRAD(Expm1, ops::Mul(scope, dy, ops::Exp(scope, x)));
 SLUICE_UNARY_GRAD(Log, ops::Mul(scope, dy, ops::Reciprocal(scope, x)));
@@ -45,13 +45,13 @@ SLUICE_UNARY_GRAD(Log1p,
                            ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t), x))));
 SLUICE_UNARY_GRAD(Sinh, ops::Mul(scope, dy, ops::Cosh(scope, x)));
 SLUICE_UNARY_GRAD(Cosh, ops::Mul(scope, dy, ops::Sinh(scope, x)));
-SLUICE_UNARY_GRAD(Tanh, ops::TanhGrad(scope, y, dy));
+SLUICE_UNARY_GRAD(Tanh, ops::internal::TanhGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Asinh, ops::Mul(scope, dy, ops::Reciprocal(scope, ops::Cosh(scope, y))));
 SLUICE_UNARY_GRAD(Acosh, ops::Mul(scope, dy, ops::Reciprocal(scope, ops::Sinh(scope, y))));
 SLUICE_UNARY_GRAD(Atanh, ops::Mul(scope, dy,
                                   ops::Reciprocal(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
                                                                   ops::Square(scope, x)))));
-SLUICE_UNARY_GRAD(Sigmoid, ops::SigmoidGrad(scope, y, dy));
+SLUICE_UNARY_GRAD(Sigmoid, ops::internal::SigmoidGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Sin, ops::Mul(scope, dy, ops::Cos(scope, x)));
 SLUICE_UNARY_GRAD(Cos, ops::Mul(scope, dy, ops::Neg(scope, ops::Sin(scope, x))));
 SLUICE_UNARY_GRAD(Tan, ops::Mul(scope, dy,
@@ -159,7 +159,7 @@ SLUICE_BINARY_GRAD(
              ops::Mul(scope, y, ops::Pow(scope, x, ops::Sub(scope, y, ScalarOf(scope, 1, t))))),
     ops::Mul(scope, dz,
              ops::Mul(scope, z,
-                      ops::Select(scope, ops::Greater(scope, x, ops::ZerosLike(scope, x)),
+                      ops::Where3(scope, ops::Greater(scope, x, ops::ZerosLike(scope, x)),
                                   ops::Log(scope, x), ops::ZerosLike(scope, x)))));
 // The larger (smaller) operand takes the gradient; x wins ties, as in TensorFlow.
 SLUICE_BINARY_GRAD(
@@ -301,7 +301,7 @@ absl::Status BatchMatMulGrad(const Scope& scope, const Operation& op, const Grad
   auto y_shape = ops::Shape(scope, y);
   auto x_batch = ops::Slice(scope, x_shape, {0}, ops::Sub(scope, ops::Size(scope, x_shape), {2}));
   auto y_batch = ops::Slice(scope, y_shape, {0}, ops::Sub(scope, ops::Size(scope, y_shape), {2}));
-  auto axes = ops::BroadcastGradientArgs(scope, x_batch, y_batch);
+  auto axes = ops::internal::BroadcastGradientArgs(scope, x_batch, y_batch);
   out->push_back(ops::Reshape(scope, ops::Sum(scope, gx, axes.r0), x_shape));
   out->push_back(ops::Reshape(scope, ops::Sum(scope, gy, axes.r1), y_shape));
   return scope.status();
@@ -328,8 +328,8 @@ absl::Status SelectGrad(const Scope& scope, const Operation& op, const GradList&
   const Output c = op.input(0), dz = grads[0];
   auto zeros = ops::ZerosLike(scope, dz);
   out->push_back(NoGradient());
-  out->push_back(ops::Select(scope, c, dz, zeros));
-  out->push_back(ops::Select(scope, c, zeros, dz));
+  out->push_back(ops::Where3(scope, c, dz, zeros));
+  out->push_back(ops::Where3(scope, c, zeros, dz));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Select", SelectGrad);

@@ -19,14 +19,14 @@ using GradList = std::vector<Output>;
 
 absl::Status ReluGrad(const Scope& scope, const Operation& op, const GradList& grads,
                       GradList* out) {
-  out->push_back(ops::ReluGrad(scope, grads[0], op.input(0)));
+  out->push_back(ops::internal::ReluGrad(scope, grads[0], op.input(0)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Relu", ReluGrad);
 
 absl::Status Relu6Grad(const Scope& scope, const Operation& op, const GradList& grads,
                        GradList* out) {
-  out->push_back(ops::Relu6Grad(scope, grads[0], op.input(0)));
+  out->push_back(ops::internal::Relu6Grad(scope, grads[0], op.input(0)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Relu6", Relu6Grad);
@@ -34,14 +34,14 @@ REGISTER_GRADIENT_OP("Relu6", Relu6Grad);
 // Elu and Selu differentiate through their outputs.
 absl::Status EluGrad(const Scope& scope, const Operation& op, const GradList& grads,
                      GradList* out) {
-  out->push_back(ops::EluGrad(scope, grads[0], op.output(0)));
+  out->push_back(ops::internal::EluGrad(scope, grads[0], op.output(0)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Elu", EluGrad);
 
 absl::Status SeluGrad(const Scope& scope, const Operation& op, const GradList& grads,
                       GradList* out) {
-  out->push_back(ops::SeluGrad(scope, grads[0], op.output(0)));
+  out->push_back(ops::internal::SeluGrad(scope, grads[0], op.output(0)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Selu", SeluGrad);
@@ -50,22 +50,22 @@ absl::Status LeakyReluGrad(const Scope& scope, const Operation& op, const GradLi
                            GradList* out) {
   float alpha = 0.2f;
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "alpha", &alpha));
-  out->push_back(
-      ops::LeakyReluGrad(scope, grads[0], op.input(0), ops::LeakyReluGrad::Alpha(alpha)));
+  out->push_back(ops::internal::LeakyReluGrad(scope, grads[0], op.input(0),
+                                              ops::internal::LeakyReluGrad::Alpha(alpha)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("LeakyRelu", LeakyReluGrad);
 
 absl::Status SoftplusGrad(const Scope& scope, const Operation& op, const GradList& grads,
                           GradList* out) {
-  out->push_back(ops::SoftplusGrad(scope, grads[0], op.input(0)));
+  out->push_back(ops::internal::SoftplusGrad(scope, grads[0], op.input(0)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Softplus", SoftplusGrad);
 
 absl::Status SoftsignGrad(const Scope& scope, const Operation& op, const GradList& grads,
                           GradList* out) {
-  out->push_back(ops::SoftsignGrad(scope, grads[0], op.input(0)));
+  out->push_back(ops::internal::SoftsignGrad(scope, grads[0], op.input(0)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Softsign", SoftsignGrad);
@@ -110,7 +110,7 @@ absl::Status SoftmaxCrossEntropyWithLogitsGrad(const Scope& scope, const Operati
     auto projected = ops::Squeeze(scope,
                                   ops::BatchMatMulV2(scope, ops::ExpandDims(scope, dbackprop, 1),
                                                      ops::ExpandDims(scope, softmax, 2)),
-                                  ops::Squeeze::SqueezeDims({1}));
+                                  ops::Squeeze::Axis({1}));
     dlogits =
         ops::Add(scope, dlogits, ops::Mul(scope, ops::Sub(scope, dbackprop, projected), softmax));
   }
@@ -214,9 +214,9 @@ absl::Status MaxPoolGrad(const Scope& scope, const Operation& op, const GradList
   RETURN_IF_ERROR(GetNodeAttr(a, "padding", &padding));
   RETURN_IF_ERROR(GetNodeAttr(a, "data_format", &data_format));
   TryGetNodeAttr(a, "explicit_paddings", &explicit_paddings);
-  out->push_back(ops::MaxPoolGrad(
+  out->push_back(ops::internal::MaxPoolGrad(
       scope, op.input(0), op.output(0), grads[0], ksize, strides, padding,
-      ops::MaxPoolGrad::DataFormat(data_format).ExplicitPaddings(explicit_paddings)));
+      ops::internal::MaxPoolGrad::DataFormat(data_format).ExplicitPaddings(explicit_paddings)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("MaxPool", MaxPoolGrad);
@@ -245,8 +245,9 @@ absl::Status AvgPoolGrad(const Scope& scope, const Operation& op, const GradList
   RETURN_IF_ERROR(GetNodeAttr(a, "strides", &strides));
   RETURN_IF_ERROR(GetNodeAttr(a, "padding", &padding));
   RETURN_IF_ERROR(GetNodeAttr(a, "data_format", &data_format));
-  out->push_back(ops::AvgPoolGrad(scope, ops::Shape(scope, op.input(0)), grads[0], ksize, strides,
-                                  padding, ops::AvgPoolGrad::DataFormat(data_format)));
+  out->push_back(ops::internal::AvgPoolGrad(scope, ops::Shape(scope, op.input(0)), grads[0], ksize,
+                                            strides, padding,
+                                            ops::internal::AvgPoolGrad::DataFormat(data_format)));
   return scope.status();
 }
 REGISTER_GRADIENT_OP("AvgPool", AvgPoolGrad);

@@ -7,7 +7,8 @@
 #     libtensorflow.so.2;
 #   - the four ZeroOut custom-op libraries with g++ -shared (pkg-config tensorflow_framework),
 #     loaded by a C program through TF_LoadLibrary;
-#   - a C++ program of TensorFlow's C++ guide and a C++ custom-op client on libtensorflow_cc
+#   - the C++ programs of compat/examples (TensorFlow's C++ guide, training, its renamed
+#     wrappers through the per-family headers) and a C++ custom-op client on libtensorflow_cc
 #     (pkg-config tensorflow_cc).
 # Usage: install_test.sh TREE.tar
 set -euo pipefail
@@ -65,7 +66,9 @@ g++ -std=c++17 -Wall -Werror "$root/compat/examples/tf_guide_example.cc" -o "$wo
   $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
 g++ -std=c++17 -Wall -Werror "$root/compat/examples/tf_train_example.cc" -o "$work/tf_train" \
   $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
-"$root/compat/examples/compat_examples_test.sh" "$work/tf_guide" "$work/tf_train"
+g++ -std=c++17 -Wall -Werror "$root/compat/examples/tf_ops_names_example.cc" -o "$work/tf_ops_names" \
+  $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
+"$root/compat/examples/compat_examples_test.sh" "$work/tf_guide" "$work/tf_train" "$work/tf_ops_names"
 g++ -std=c++17 -Wall -Werror "$root/tests/install/zero_out_client.cc" -o "$work/zero_out_client" \
   $(pkg-config --cflags --libs tensorflow_cc) "$rpath"
 out=$("$work/zero_out_client" "$work/zero_out.so")

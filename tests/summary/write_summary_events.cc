@@ -53,7 +53,7 @@ absl::Status Run(const std::string& logdir) {
        ImageSummary(root, std::string("pixels"), pixels, ImageSummary::MaxImages(2)),
        TensorSummaryV2(root, std::string("accuracy"), accuracy, Metadata("scalars")),
        TensorSummaryV2(root, std::string("matrix"), matrix, Metadata("sluice_matrix")),
-       AudioSummaryV2(root, std::string("sound"), sound, 8000.0f, AudioSummaryV2::MaxOutputs(1))});
+       AudioSummary(root, std::string("sound"), sound, 8000.0f, AudioSummary::MaxOutputs(1))});
   if (!root.status().ok()) return root.status();
   ClientSession session(root);
 

@@ -1,6 +1,7 @@
 #include "tools/op_gen/cc_op_gen.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -102,23 +103,31 @@ struct AttrInfo {
   AttrType type;
 };
 
+// A constructor parameter: inputs[index] or required[index] of its OpInfo.
+struct CtorParam {
+  bool is_input = false;
+  size_t index = 0;
+};
+
 struct OpInfo {
   std::string class_name;
   std::vector<std::string> aliases;
+  bool internal = false;
   const OpDef* def = nullptr;
   std::vector<ArgInfo> inputs;
   std::vector<ArgInfo> outputs;
   std::vector<AttrInfo> required;
   std::vector<AttrInfo> optional;
   std::vector<std::string> inferred;
+  std::vector<CtorParam> ctor_params;
   bool has_list_output = false;
 };
 
-ArgInfo MakeArg(const OpDef& op, const OpDef::ArgDef& arg, bool is_input,
+ArgInfo MakeArg(const OpDef::ArgDef& arg, const std::string& cpp_name,
                 const std::string& class_name) {
   ArgInfo info;
   info.graph_name = arg.name();
-  std::string name = is_input ? ApiArgName(op.name(), arg.name()) : arg.name();
+  std::string name = cpp_name;
   if (name == class_name) name += "_";
   info.cpp_name = SafeName(name);
   info.is_list = !arg.number_attr().empty() || !arg.type_list_attr().empty();
@@ -129,20 +138,53 @@ ArgInfo MakeArg(const OpDef& op, const OpDef::ArgDef& arg, bool is_input,
   return info;
 }
 
+// `name`'s entry in `renames`, else `name`.
+std::string Renamed(const std::map<std::string, std::string>& renames, const std::string& name) {
+  auto it = renames.find(name);
+  return it == renames.end() ? name : it->second;
+}
+
+// The constructor's parameter order: TensorFlow's when it names exactly the op's inputs and
+// required attrs (it may not for a custom op that shares a TensorFlow op's name), else the
+// inputs then the required attrs.
+void OrderParams(const ApiNames& names, OpInfo* info) {
+  std::map<std::string, CtorParam> by_name;
+  for (size_t i = 0; i < info->inputs.size(); ++i) {
+    by_name[info->inputs[i].graph_name] = {true, i};
+  }
+  for (size_t i = 0; i < info->required.size(); ++i) {
+    by_name[info->required[i].def->name()] = {false, i};
+  }
+  std::set<std::string> seen;
+  for (const ApiNames::Param& p : names.params) {
+    if (!by_name.count(p.graph_name) || !seen.insert(p.graph_name).second) break;
+  }
+  if (seen.size() == by_name.size() && names.params.size() == by_name.size()) {
+    for (const ApiNames::Param& p : names.params)
+      info->ctor_params.push_back(by_name[p.graph_name]);
+    return;
+  }
+  for (size_t i = 0; i < info->inputs.size(); ++i) info->ctor_params.push_back({true, i});
+  for (size_t i = 0; i < info->required.size(); ++i) info->ctor_params.push_back({false, i});
+}
+
 OpInfo MakeOpInfo(const OpDef& op, const ApiNames& names) {
   OpInfo info;
   info.class_name = names.class_name;
   info.aliases = names.aliases;
+  info.internal = names.internal;
   info.def = &op;
+  std::map<std::string, std::string> param_names;
+  for (const ApiNames::Param& p : names.params) param_names[p.graph_name] = p.cpp_name;
   std::set<std::string> inferred;
   for (const auto& arg : op.input_arg()) {
-    info.inputs.push_back(MakeArg(op, arg, true, info.class_name));
+    info.inputs.push_back(MakeArg(arg, Renamed(param_names, arg.name()), info.class_name));
     for (const std::string* a : {&arg.type_attr(), &arg.number_attr(), &arg.type_list_attr()}) {
       if (!a->empty()) inferred.insert(*a);
     }
   }
   for (const auto& arg : op.output_arg()) {
-    info.outputs.push_back(MakeArg(op, arg, false, info.class_name));
+    info.outputs.push_back(MakeArg(arg, Renamed(names.outputs, arg.name()), info.class_name));
     info.has_list_output |= info.outputs.back().is_list;
   }
   for (const auto& attr : op.attr()) {
@@ -152,11 +194,18 @@ OpInfo MakeOpInfo(const OpDef& op, const ApiNames& names) {
     }
     AttrInfo a;
     a.def = &attr;
-    a.cpp_name = SafeName(attr.name());
-    a.setter = ToCamelCase(attr.name());
     a.type = CppTypeOfAttr(attr.type());
-    (attr.has_default_value() ? info.optional : info.required).push_back(a);
+    if (attr.has_default_value()) {
+      a.cpp_name = SafeName(attr.name());
+      auto setter = names.setters.find(attr.name());
+      a.setter = setter == names.setters.end() ? ToCamelCase(attr.name()) : setter->second;
+      info.optional.push_back(a);
+    } else {
+      a.cpp_name = SafeName(Renamed(param_names, attr.name()));
+      info.required.push_back(a);
+    }
   }
+  OrderParams(names, &info);
   return info;
 }
 
@@ -187,10 +236,16 @@ std::string ClassComment(const OpInfo& op) {
   if (!def.summary().empty()) absl::StrAppend(&text, def.summary(), "\n\n");
   if (!def.description().empty()) absl::StrAppend(&text, def.description(), "\n\n");
   absl::StrAppend(&text, "Adds a `", def.name(), "` node.\n\nArgs:\n* scope: a Scope\n");
-  for (const ArgInfo& in : op.inputs)
-    absl::StrAppend(&text, "* ", in.cpp_name, ": ", in.type, "\n");
-  for (const AttrInfo& a : op.required) {
-    absl::StrAppend(&text, "* ", AttrDescription(*a.def), "\n");
+  for (const CtorParam& p : op.ctor_params) {
+    if (p.is_input) {
+      const ArgInfo& in = op.inputs[p.index];
+      absl::StrAppend(&text, "* ", in.cpp_name, ": ", in.type, "\n");
+    } else {
+      const AttrInfo& a = op.required[p.index];
+      const bool renamed = a.cpp_name != a.def->name();
+      absl::StrAppend(&text, "* ", renamed ? absl::StrCat(a.cpp_name, ": the attr ") : "",
+                      AttrDescription(*a.def), "\n");
+    }
   }
   if (!op.optional.empty()) {
     absl::StrAppend(&text, "\nOptional attributes (see `Attrs`):\n");
@@ -214,19 +269,24 @@ std::string ClassComment(const OpInfo& op) {
 // "const ::sluice::Scope& scope, ::sluice::Input a, ..., int64_t num_split".
 std::string ParamList(const OpInfo& op) {
   std::vector<std::string> params = {"const ::sluice::Scope& scope"};
-  for (const ArgInfo& in : op.inputs) {
-    params.push_back(
-        absl::StrCat(in.is_list ? "::sluice::InputList " : "::sluice::Input ", in.cpp_name));
+  for (const CtorParam& p : op.ctor_params) {
+    if (p.is_input) {
+      const ArgInfo& in = op.inputs[p.index];
+      params.push_back(
+          absl::StrCat(in.is_list ? "::sluice::InputList " : "::sluice::Input ", in.cpp_name));
+    } else {
+      const AttrInfo& a = op.required[p.index];
+      params.push_back(absl::StrCat(a.type.param, " ", a.cpp_name));
+    }
   }
-  for (const AttrInfo& a : op.required)
-    params.push_back(absl::StrCat(a.type.param, " ", a.cpp_name));
   return absl::StrJoin(params, ", ");
 }
 
 std::string ArgNames(const OpInfo& op) {
   std::vector<std::string> names = {"scope"};
-  for (const ArgInfo& in : op.inputs) names.push_back(in.cpp_name);
-  for (const AttrInfo& a : op.required) names.push_back(a.cpp_name);
+  for (const CtorParam& p : op.ctor_params) {
+    names.push_back(p.is_input ? op.inputs[p.index].cpp_name : op.required[p.index].cpp_name);
+  }
   return absl::StrJoin(names, ", ");
 }
 
@@ -363,13 +423,27 @@ GeneratedCode GenerateCcOps(const OpList& ops, const std::string& header_include
   absl::StrAppend(&cc, "// Generated by //tools/op_gen from the registered OpDefs. Do not edit.\n",
                   "#include \"", header_include, "\"\n\n#include <utility>\n\n",
                   "#include \"cc_api/node_builder.h\"\n\nnamespace sluice {\nnamespace ops {\n\n");
+  // TensorFlow's hidden ops go into ops::internal, after the others.
+  std::vector<OpInfo> public_ops, internal_ops;
   for (const OpDef* op : sorted) {
     if (absl::StartsWith(op->name(), "_") || op->name() == "Const") continue;
     const ApiNames names = ApiNamesForOp(op->name());
     if (!names.visible) continue;
-    const OpInfo info = MakeOpInfo(*op, names);
+    (names.internal ? internal_ops : public_ops).push_back(MakeOpInfo(*op, names));
+  }
+  for (const OpInfo& info : public_ops) {
     AppendClass(info, &h);
     AppendDefinition(info, &cc);
+  }
+  if (!internal_ops.empty()) {
+    absl::StrAppend(&h, "namespace internal {\n\n");
+    absl::StrAppend(&cc, "namespace internal {\n\n");
+    for (const OpInfo& info : internal_ops) {
+      AppendClass(info, &h);
+      AppendDefinition(info, &cc);
+    }
+    absl::StrAppend(&h, "}  // namespace internal\n");
+    absl::StrAppend(&cc, "}  // namespace internal\n");
   }
   absl::StrAppend(&h, "}  // namespace ops\n}  // namespace sluice\n\n#endif  // ", guard, "\n");
   absl::StrAppend(&cc, "}  // namespace ops\n}  // namespace sluice\n");

@@ -1,5 +1,8 @@
 #include "tools/op_gen/cc_op_gen.h"
 
+#include <string>
+#include <vector>
+
 #include "absl/strings/match.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
@@ -120,13 +123,101 @@ TEST(CcOpGenTest, OutputIsDeterministic) {
             GenerateCcOps(ParseOps(kOps), "ops.h").header);
 }
 
+// The names below are TensorFlow's (its generated tensorflow/cc/ops headers).
 TEST(ApiNamesTest, TensorFlowEndpoints) {
   EXPECT_EQ(ApiNamesForOp("TopKV2").class_name, "TopK");
   EXPECT_EQ(ApiNamesForOp("Unpack").class_name, "Unstack");
   EXPECT_EQ(ApiNamesForOp("MatMul").class_name, "MatMul");
+  EXPECT_EQ(ApiNamesForOp("VariableV2").class_name, "Variable");
+  EXPECT_EQ(ApiNamesForOp("TensorArrayReadV3").class_name, "TensorArrayRead");
+  const ApiNames mul = ApiNamesForOp("Mul");
+  EXPECT_EQ(mul.class_name, "Multiply");
+  EXPECT_EQ(mul.aliases, std::vector<std::string>{"Mul"});
+  // Superseded versions whose name a newer version's wrapper took get none.
   EXPECT_FALSE(ApiNamesForOp("Concat").visible);
-  EXPECT_EQ(ApiArgName("ExpandDims", "dim"), "axis");
-  EXPECT_EQ(ApiArgName("Reshape", "shape"), "shape");
+  EXPECT_FALSE(ApiNamesForOp("Variable").visible);
+  EXPECT_TRUE(ApiNamesForOp("ConcatV2").visible);
+}
+
+TEST(ApiNamesTest, HiddenOpsAreInternal) {
+  EXPECT_TRUE(ApiNamesForOp("ReluGrad").internal);
+  EXPECT_TRUE(ApiNamesForOp("BroadcastGradientArgs").internal);
+  EXPECT_TRUE(ApiNamesForOp("Enter").internal);
+  EXPECT_FALSE(ApiNamesForOp("Relu").internal);
+}
+
+TEST(ApiNamesTest, RenamedParamsSettersAndOutputs) {
+  const ApiNames select = ApiNamesForOp("Select");
+  EXPECT_EQ(select.class_name, "Where3");
+  ASSERT_EQ(select.params.size(), 3);
+  EXPECT_EQ(select.params[1].graph_name, "t");
+  EXPECT_EQ(select.params[1].cpp_name, "x");
+  EXPECT_EQ(select.params[2].cpp_name, "y");
+  const ApiNames sum = ApiNamesForOp("Sum");
+  ASSERT_EQ(sum.params.size(), 2);
+  EXPECT_EQ(sum.params[1].graph_name, "reduction_indices");
+  EXPECT_EQ(sum.params[1].cpp_name, "axis");
+  EXPECT_EQ(sum.setters.at("keep_dims"), "KeepDims");
+  EXPECT_EQ(ApiNamesForOp("Squeeze").setters.at("squeeze_dims"), "Axis");
+  EXPECT_EQ(ApiNamesForOp("Unique").outputs.at("idx"), "idx");
+}
+
+TEST(ApiNamesTest, OpsTensorFlowDoesNotWrapKeepTheirNames) {
+  const ApiNames custom = ApiNamesForOp("ZeroOut");
+  EXPECT_TRUE(custom.visible);
+  EXPECT_FALSE(custom.internal);
+  EXPECT_EQ(custom.class_name, "ZeroOut");
+  EXPECT_TRUE(custom.params.empty());
+}
+
+// Every class TensorFlow records is generated for the op it names, with its names: the
+// generator applied to a one-op OpList shows the class, parameters, setters and outputs.
+TEST(CcOpGenTest, GeneratesTensorFlowsNames) {
+  const char* kSelectAndSqueeze = R"pb(
+    op {
+      name: "Select"
+      input_arg { name: "condition" type: DT_BOOL }
+      input_arg { name: "t" type_attr: "T" }
+      input_arg { name: "e" type_attr: "T" }
+      output_arg { name: "output" type_attr: "T" }
+      attr { name: "T" type: "type" }
+    }
+    op {
+      name: "Squeeze"
+      input_arg { name: "input" type_attr: "T" }
+      output_arg { name: "output" type_attr: "T" }
+      attr { name: "T" type: "type" }
+      attr {
+        name: "squeeze_dims"
+        type: "list(int)"
+        default_value { list {} }
+        has_minimum: true
+      }
+    }
+    op {
+      name: "ReluGrad"
+      input_arg { name: "gradients" type_attr: "T" }
+      input_arg { name: "features" type_attr: "T" }
+      output_arg { name: "backprops" type_attr: "T" }
+      attr { name: "T" type: "type" }
+    }
+  )pb";
+  GeneratedCode code = GenerateCcOps(ParseOps(kSelectAndSqueeze), "ops.h");
+  EXPECT_TRUE(absl::StrContains(
+      code.header,
+      "Where3(const ::sluice::Scope& scope, ::sluice::Input condition, ::sluice::Input x, "
+      "::sluice::Input y);"))
+      << code.header;
+  EXPECT_TRUE(absl::StrContains(code.source, "\"Where3\"), \"Select\")"));
+  EXPECT_FALSE(absl::StrContains(code.header, "class Select "));
+  EXPECT_TRUE(absl::StrContains(code.header, "static Attrs Axis(absl::Span<const int> x)"));
+  EXPECT_TRUE(absl::StrContains(code.source, "builder.Attr(\"squeeze_dims\""));
+  // Hidden ops follow the others, in ops::internal.
+  const size_t internal = code.header.find("namespace internal {");
+  ASSERT_NE(internal, std::string::npos);
+  EXPECT_GT(code.header.find("class ReluGrad {"), internal);
+  EXPECT_LT(code.header.find("class Where3 {"), internal);
+  EXPECT_TRUE(absl::StrContains(code.source, "namespace internal {"));
 }
 
 }  // namespace
