@@ -94,6 +94,10 @@ struct TF_Graph {
   // Sessions made on this graph and not yet deleted; TF_DeleteGraph defers to the last one.
   int num_sessions ABSL_GUARDED_BY(mu) = 0;
   bool delete_requested ABSL_GUARDED_BY(mu) = false;
+  // Set once by TF_NewWhile on the cond and body graphs it makes: the graph the loop goes into
+  // and the caller's loop inputs, so TF_FinishWhile can tell params it made from others.
+  TF_Graph* parent = nullptr;
+  const TF_Output* parent_inputs = nullptr;
 };
 
 struct TF_OperationDescription {

@@ -20,19 +20,6 @@ void NotYet(TF_Status* status, const char* function, const char* advice = "") {
 
 extern "C" {
 
-TF_WhileParams TF_NewWhile(TF_Graph*, TF_Output*, int, TF_Status* status) {
-  NotYet(status, "TF_NewWhile",
-         ": import a GraphDef with the loop built by TensorFlow (tf.while_loop) instead");
-  TF_WhileParams params = {0, nullptr, nullptr, {nullptr, 0}, nullptr, nullptr, nullptr, nullptr};
-  return params;
-}
-
-void TF_FinishWhile(const TF_WhileParams*, TF_Status* status, TF_Output*) {
-  NotYet(status, "TF_FinishWhile");
-}
-
-void TF_AbortWhile(const TF_WhileParams*) {}
-
 unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, TF_Status* status) {
   *result = nullptr;
   NotYet(status, "TF_TryEvaluateConstant", ": run the output in a TF_Session");
