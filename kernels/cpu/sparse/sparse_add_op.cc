@@ -134,9 +134,9 @@ class SparseAddOp : public OpKernel {
       sums[n] = b_vals[j];
     }
     Tensor* out_indices = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, ndims}), &out_indices));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {n, ndims}, &out_indices));
     Tensor* out_values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n}), &out_values));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {n}, &out_values));
     int64_t* ox = static_cast<int64_t*>(out_indices->raw_data());
     T* ov = out_values->flat<T>().data();
     for (int64_t k = 0; k < n; ++k) {
@@ -180,9 +180,9 @@ class SparseAddGradOp : public OpKernel {
     const int64_t b_nnz = b_indices.dim_size(0);
     const int64_t sum_nnz = grad.NumElements();
     Tensor* a_grad = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({a_nnz}), &a_grad));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {a_nnz}, &a_grad));
     Tensor* b_grad = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({b_nnz}), &b_grad));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {b_nnz}, &b_grad));
     T* ag = a_grad->flat<T>().data();
     T* bg = b_grad->flat<T>().data();
     for (int64_t i = 0; i < a_nnz; ++i) ag[i] = T(0);

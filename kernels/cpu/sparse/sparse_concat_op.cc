@@ -87,6 +87,7 @@ class SparseConcatOp : public OpKernel {
     ScratchArray<int64_t> ix;
     OP_REQUIRES_OK(ctx, ix.Allocate(ctx, total * rank));
     Tensor all_values;
+    // shape-safe: a sum of the inputs' row counts, each a dim of a tensor in memory
     OP_REQUIRES_OK(ctx, ctx->allocate_temp(vals[0].dtype(), TensorShape({total}), &all_values));
     int64_t row = 0;
     uint64_t offset = 0;
@@ -109,14 +110,14 @@ class SparseConcatOp : public OpKernel {
     OP_REQUIRES_OK(ctx, perm.Allocate(ctx, total));
     sparse::SortRows(ix.data(), total, rank, perm.data());
     Tensor* out_indices = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({total, rank}), &out_indices));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {total, rank}, &out_indices));
     Tensor* out_values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({total}), &out_values));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {total}, &out_values));
     sparse::GatherRows(ix.data(), perm.data(), total, rank,
                        static_cast<int64_t*>(out_indices->raw_data()));
     sparse::GatherElements(all_values, perm.data(), total, out_values);
     Tensor* out_shape = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({rank}), &out_shape));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 2, {rank}, &out_shape));
     int64_t* os = static_cast<int64_t*>(out_shape->raw_data());
     for (int64_t d = 0; d < rank; ++d) os[d] = d == dim ? concat_size : Int64s(shapes[0])[d];
   }

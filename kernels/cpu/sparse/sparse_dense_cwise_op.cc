@@ -101,7 +101,7 @@ class SparseDenseCwiseOp : public OpKernel {
     const int rank = shape.dims();
     const int64_t nnz = indices.dim_size(0);
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({nnz}), &out));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {nnz}, &out));
     OP_REQUIRES(
         ctx, rank >= 1 && rank <= 5,
         errors::InvalidArgument("Only tensors with ranks between 1 and 5 are currently supported.  "

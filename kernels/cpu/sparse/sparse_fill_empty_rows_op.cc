@@ -68,17 +68,17 @@ class SparseFillEmptyRowsOp : public OpKernel {
         ctx, dense_rows >= 0,
         errors::InvalidArgument("Expected shape dimensions to be non-negative, got ", dense_rows));
     Tensor* empty_rows = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(2, TensorShape({dense_rows}), &empty_rows));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 2, {dense_rows}, &empty_rows));
     Tensor* reverse_map = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(3, TensorShape({n}), &reverse_map));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 3, {n}, &reverse_map));
     if (dense_rows == 0) {
       OP_REQUIRES(ctx, n == 0,
                   errors::InvalidArgument("Received SparseTensor with dense_shape[0] = 0 but "
                                           "indices.shape[0] = ",
                                           n));
       Tensor* unused = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({0, rank}), &unused));
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({0}), &unused));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {0, rank}, &unused));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {0}, &unused));
       return;
     }
     // Entries are placed by their row, the first index column; a tensor of rank 0 has none.
@@ -117,9 +117,9 @@ class SparseFillEmptyRowsOp : public OpKernel {
     }
     const int64_t n_full = row_end[dense_rows - 1];
     Tensor* out_indices = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n_full, rank}), &out_indices));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {n_full, rank}, &out_indices));
     Tensor* out_values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n_full}), &out_values));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {n_full}, &out_values));
     int64_t* out_ix = static_cast<int64_t*>(out_indices->raw_data());
     ScratchArray<int64_t> filled;  // entries written so far, per row
     OP_REQUIRES_OK(ctx, filled.Allocate(ctx, dense_rows));
@@ -170,9 +170,9 @@ class SparseFillEmptyRowsGradOp : public OpKernel {
     const int64_t n = reverse_map.dim_size(0);
     const int64_t n_full = grad.dim_size(0);
     Tensor* d_values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n}), &d_values));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {n}, &d_values));
     Tensor* d_default = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({}), &d_default));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {}, &d_default));
     ScratchArray<bool> visited;
     OP_REQUIRES_OK(ctx, visited.Allocate(ctx, n_full));
     const int64_t* map = static_cast<const int64_t*>(reverse_map.raw_data());

@@ -128,9 +128,9 @@ class SparseReduceOp : public OpKernel {
       for (int64_t i = 0; i < nnz; ++i) groups += (i == 0 || !same_group(i - 1, i)) ? 1 : 0;
       const int out_rank = plan.out_shape.dims();
       Tensor* out_indices = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({groups, out_rank}), &out_indices));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {groups, out_rank}, &out_indices));
       Tensor* out_values = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({groups}), &out_values));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {groups}, &out_values));
       OP_REQUIRES_OK(ctx, sparse::OutputShapeVector(ctx, 2, plan.out_shape.dim_sizes()));
       int64_t* ox = static_cast<int64_t*>(out_indices->raw_data());
       std::fill_n(ox, groups * out_rank, 0);

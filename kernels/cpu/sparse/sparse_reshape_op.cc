@@ -104,7 +104,7 @@ class SparseReshapeOp : public OpKernel {
     const int in_rank = input_shape.dims();
     const int out_rank = output_shape.dims();
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({nnz, out_rank}), &out));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {nnz, out_rank}, &out));
     if (nnz == 0) return;
     OP_REQUIRES(
         ctx, input_shape.num_elements() > 0 && product > 0,

@@ -79,9 +79,9 @@ class SparseSliceOp : public OpKernel {
       if (hit(i)) kept[count++] = i;
     }
     Tensor* out_indices = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({count, rank}), &out_indices));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {count, rank}, &out_indices));
     Tensor* out_values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({count}), &out_values));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {count}, &out_values));
     OP_REQUIRES_OK(ctx, sparse::OutputShapeVector(ctx, 2, out_shape.dim_sizes()));
     int64_t* ox = static_cast<int64_t*>(out_indices->raw_data());
     for (int64_t k = 0; k < count; ++k) {

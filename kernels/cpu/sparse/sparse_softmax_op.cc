@@ -48,7 +48,7 @@ class SparseSoftmaxOp : public OpKernel {
     OP_REQUIRES_OK(ctx, perm.Allocate(ctx, nnz));
     sparse::SortRows(ix, nnz, rank, perm.data());
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({nnz}), &out));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {nnz}, &out));
     const T* v = values.flat<T>().data();
     T* o = out->flat<T>().data();
     int64_t begin = 0;

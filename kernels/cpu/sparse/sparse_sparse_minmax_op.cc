@@ -86,9 +86,9 @@ class SparseSparseMinMaxOp : public OpKernel {
       ++n;
     }
     Tensor* out_indices = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({n, ndims}), &out_indices));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {n, ndims}, &out_indices));
     Tensor* out_values = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({n}), &out_values));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 1, {n}, &out_values));
     int64_t* ox = static_cast<int64_t*>(out_indices->raw_data());
     T* ov = out_values->flat<T>().data();
     for (int64_t k = 0; k < n; ++k) {

@@ -91,9 +91,9 @@ class SparseSplitOp : public OpKernel {
     for (int p = 0; p < num_split_; ++p) {
       const int64_t count = counts[p];
       Tensor* out_indices = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(p, TensorShape({count, rank}), &out_indices));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, p, {count, rank}, &out_indices));
       Tensor* out_values = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(num_split_ + p, TensorShape({count}), &out_values));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, num_split_ + p, {count}, &out_values));
       int64_t k = 0;
       for (int64_t i = 0; i < nnz; ++i) {
         if (piece[i] == p) members[k++] = i;
@@ -104,8 +104,7 @@ class SparseSplitOp : public OpKernel {
       for (int64_t j = 0; j < count; ++j) ox[j * rank + axis] -= start_of(p);
       sparse::GatherElements(values, members.data(), count, out_values);
       Tensor* out_shape = nullptr;
-      OP_REQUIRES_OK(ctx,
-                     ctx->allocate_output(2 * num_split_ + p, TensorShape({rank}), &out_shape));
+      OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 2 * num_split_ + p, {rank}, &out_shape));
       int64_t* os = static_cast<int64_t*>(out_shape->raw_data());
       for (int64_t d = 0; d < rank; ++d) {
         os[d] = d == axis ? split_size + (p < residual ? 1 : 0) : shape.dim_size(d);

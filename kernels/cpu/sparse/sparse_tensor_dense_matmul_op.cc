@@ -9,6 +9,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/sparse/sparse_tensor_util.h"
 #include "kernels/cpu/sparse/sparse_value_math.h"
 #include "runtime/framework/op_kernel.h"
 
@@ -66,7 +67,7 @@ class SparseTensorDenseMatMulOp : public OpKernel {
         ctx, outer_left >= 0,
         errors::InvalidArgument("Expected shape dimensions to be non-negative, got ", outer_left));
     Tensor* out = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({outer_left, outer_right}), &out));
+    OP_REQUIRES_OK(ctx, sparse::AllocateOutput(ctx, 0, {outer_left, outer_right}, &out));
     if (out->NumElements() == 0) return;
     T* o = out->flat<T>().data();
     for (int64_t i = 0; i < out->NumElements(); ++i) o[i] = T(0);

@@ -156,10 +156,16 @@ void GatherRows(const int64_t* src, const int64_t* perm, int64_t n, int64_t widt
   }
 }
 
+absl::Status AllocateOutput(OpKernelContext* ctx, int index, absl::Span<const int64_t> dims,
+                            Tensor** out) {
+  TensorShape shape;
+  RETURN_IF_ERROR(TensorShape::BuildTensorShape(dims, &shape));
+  return ctx->allocate_output(index, shape, out);
+}
+
 absl::Status OutputShapeVector(OpKernelContext* ctx, int index, absl::Span<const int64_t> values) {
   Tensor* out = nullptr;
-  RETURN_IF_ERROR(
-      ctx->allocate_output(index, TensorShape({static_cast<int64_t>(values.size())}), &out));
+  RETURN_IF_ERROR(AllocateOutput(ctx, index, {static_cast<int64_t>(values.size())}, &out));
   std::copy(values.begin(), values.end(), static_cast<int64_t*>(out->raw_data()));
   return absl::OkStatus();
 }

@@ -59,6 +59,11 @@ void GatherElements(const Tensor& src, const int64_t* perm, int64_t n, Tensor* d
 // dst_rows[i] = src_rows[perm[i]] for rows of `width` int64 values.
 void GatherRows(const int64_t* src, const int64_t* perm, int64_t n, int64_t width, int64_t* dst);
 
+// ctx->allocate_output with the shape `dims` built by TensorShape::BuildTensorShape, so dims
+// that come from input values fail as INVALID_ARGUMENT instead of CHECK-failing.
+absl::Status AllocateOutput(OpKernelContext* ctx, int index, absl::Span<const int64_t> dims,
+                            Tensor** out);
+
 // Writes `values` to a new int64 vector output.
 absl::Status OutputShapeVector(OpKernelContext* ctx, int index, absl::Span<const int64_t> values);
 
