@@ -89,7 +89,13 @@ OPS = [
     "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
     # Keras preprocessing: hashing, crossing, lanczos resizing; transposed 3-D convolution.
     "AsString", "StringToHashBucketFast", "StringToHashBucketStrong", "StringToHashBucket",
-    "SparseToDense", "SparseCross", "SparseCrossV2", "SparseCrossHashed", "ScaleAndTranslate",
+    "SparseToDense", "SparseCross", "SparseCrossV2", "SparseCrossHashed",
+    "SparseFillEmptyRows", "SparseFillEmptyRowsGrad", "SparseReshape", "SparseReorder",
+    "SparseTensorDenseMatMul", "SparseAdd", "SparseAddGrad", "SparseTensorDenseAdd",
+    "SparseReduceSum", "SparseReduceSumSparse", "SparseReduceMax", "SparseReduceMaxSparse",
+    "SparseSlice", "SparseConcat", "SparseSoftmax", "SparseDenseCwiseAdd", "SparseDenseCwiseMul",
+    "SparseDenseCwiseDiv", "SparseSparseMaximum", "SparseSparseMinimum", "SparseSplit",
+    "ScaleAndTranslate",
     "Conv3DBackpropInputV2", "Conv3DBackpropInput",
     # Spectral and complex ops (MelSpectrogram, STFT), BroadcastArgs.
     "FFT", "IFFT", "FFT2D", "IFFT2D", "FFT3D", "IFFT3D", "RFFT", "IRFFT", "RFFT2D", "IRFFT2D",
