@@ -89,7 +89,7 @@ for dt, dname in [(np.float32, "f32"), (BF16, "bf16")]:
 K2, S2 = (1, 2, 2, 2, 1), (1, 2, 2, 2, 1)
 # Ties and near-ties: every entry within 1e-5 of the maximum gets the gradient.
 x = np.zeros((1, 2, 2, 2, 1), np.float32)
-x.ravel()[:] = [1.0, 1.0, 0.5, 1.000001, 1.00002, -3, 1.0, 0.0]
+x.ravel()[:] = [1.0, 1.0, 1.000005, 1.000001, 1.00002, -3, 1.0, 0.0]
 y = np.array(1.0, np.float32).reshape(1, 1, 1, 1, 1)
 w.add("max_ties", max_grad(K2, S2, "VALID"), [x, y, np.full((1, 1, 1, 1, 1), 3.0, np.float32)])
 w.add("max_ties_bf16", max_grad(K2, S2, "VALID"),
