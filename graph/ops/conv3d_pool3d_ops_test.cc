@@ -94,6 +94,54 @@ TEST(Pool3DShapeTest, Padding) {
               IsInvalidArgument("must be rank 5"));
 }
 
+TEST(Conv3DBackpropFilterShapeTest, Sizes) {
+  EXPECT_EQ(Infer("Conv3DBackpropFilterV2", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'",
+                  "?;[5];?", {{1, Ints({1, 2, 3, 4, 5})}}),
+            "[1,2,3,4,5]");
+  EXPECT_EQ(Infer("Conv3DBackpropFilterV2", "T=DT_HALF, strides=[1, 2, 2, 2, 1], padding='VALID'",
+                  "[1,7,7,7,3];[5];[1,3,3,3,4]"),
+            "[?,?,?,?,?]");
+  EXPECT_EQ(Infer("Conv3DBackpropFilterV2", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'",
+                  "?;?;?"),
+            "[?,?,?,?,?]");
+  EXPECT_THAT(Infer("Conv3DBackpropFilterV2", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'",
+                    "?;[4];?", {{1, Ints({1, 2, 3, 4})}}),
+              IsInvalidArgument("must be rank 5"));
+  EXPECT_THAT(Infer("Conv3DBackpropFilterV2", "T=DT_FLOAT, strides=[1, 1, 1, 1, 1], padding='SAME'",
+                    "?;[5,1];?"),
+              IsInvalidArgument("must be rank 1"));
+}
+
+TEST(Pool3DGradShapeTest, Shapes) {
+  EXPECT_EQ(Infer("MaxPool3DGrad",
+                  "T=DT_FLOAT, TInput=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], "
+                  "padding='VALID'",
+                  "[1,2,3,4,5];?;?"),
+            "[1,2,3,4,5]");
+  EXPECT_EQ(Infer("MaxPool3DGrad",
+                  "T=DT_FLOAT, TInput=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], "
+                  "padding='VALID'",
+                  "?;?;?"),
+            "[?,?,?,?,?]");
+  EXPECT_THAT(Infer("MaxPool3DGrad",
+                    "T=DT_FLOAT, TInput=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], "
+                    "padding='VALID'",
+                    "[1,2,3,4];?;?"),
+              IsInvalidArgument("must be rank 5"));
+  EXPECT_EQ(Infer("AvgPool3DGrad",
+                  "T=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='SAME'",
+                  "[5];?", {{0, Ints({1, 2, 3, 4, 5})}}),
+            "[1,2,3,4,5]");
+  EXPECT_EQ(Infer("AvgPool3DGrad",
+                  "T=DT_DOUBLE, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='SAME'",
+                  "?;[1,2,3]"),
+            "[?,?,?,?,?]");
+  EXPECT_THAT(Infer("AvgPool3DGrad",
+                    "T=DT_FLOAT, ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding='SAME'",
+                    "[4];?", {{0, Ints({1, 2, 3, 4})}}),
+              IsInvalidArgument("must be rank 5"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

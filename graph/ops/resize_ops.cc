@@ -1,6 +1,7 @@
 // Image resizing by bicubic convolution, by area averaging and by a sampling kernel with scale
-// and translation (ScaleAndTranslate, which Keras's Resizing emits for lanczos3/lanczos5).
-// (ResizeBilinear and ResizeNearestNeighbor live in image_ops.cc.)
+// and translation (ScaleAndTranslate, which Keras's Resizing emits for lanczos3/lanczos5), and
+// the gradients of the bilinear, nearest-neighbour and bicubic resizes (training graphs of
+// UpSampling2D and Resizing). (ResizeBilinear and ResizeNearestNeighbor live in image_ops.cc.)
 #include <cstdint>
 
 #include "graph/core/errors.h"
@@ -47,6 +48,41 @@ absl::Status ResizeShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// TensorFlow's ResizeNearestNeighborGrad shape: grads' shape with its rows and columns
+// replaced by the values of the 2-element `size` (unknown when they are).
+absl::Status ResizeNearestGradShape(InferenceContext* c) {
+  ShapeHandle grads;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &grads));
+  ShapeHandle size;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &size));
+  DimensionHandle unused;
+  RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
+  DimensionHandle height = c->UnknownDim();
+  DimensionHandle width = c->UnknownDim();
+  const Tensor* size_tensor = c->input_tensor(1);
+  if (size_tensor != nullptr) {
+    if (size_tensor->dtype() != DT_INT32 || size_tensor->NumElements() != 2) {
+      return errors::InvalidArgument("size must be a vector of 2 int32 values");
+    }
+    auto values = size_tensor->unaligned_flat<int32_t>();
+    for (int i = 0; i < 2; ++i) {
+      if (values(i) < -1) {
+        return errors::InvalidArgument("Dimension ", values(i), " must be >= 0");
+      }
+    }
+    height = c->MakeDim(int64_t{values(0)});
+    width = c->MakeDim(int64_t{values(1)});
+  }
+  c->set_output(0, c->MakeShape({c->Dim(grads, 0), height, width, c->Dim(grads, 3)}));
+  return absl::OkStatus();
+}
+
+// The gradient of an interpolating resize has the shape of the image that was resized.
+absl::Status OriginalImageShape(InferenceContext* c) {
+  c->set_output(0, c->input(1));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // Both always produce float, whatever the input type.
@@ -79,5 +115,35 @@ REGISTER_OP("ScaleAndTranslate")
     .Attr("kernel_type: string = 'lanczos3'")
     .Attr("antialias: bool = true")
     .SetShapeFn(ResizeShape);
+
+// The gradients of the resizes: grads [batch, resized rows, resized cols, channels] (float for
+// the interpolating ones) spread back over the original image's pixels.
+REGISTER_OP("ResizeBilinearGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, bfloat16, half, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(OriginalImageShape);
+
+REGISTER_OP("ResizeBicubicGrad")
+    .Input("grads: float")
+    .Input("original_image: T")
+    .Output("output: T")
+    .Attr("T: {float, double}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(OriginalImageShape);
+
+// `size` is the original image's [rows, cols].
+REGISTER_OP("ResizeNearestNeighborGrad")
+    .Input("grads: T")
+    .Input("size: int32")
+    .Output("output: T")
+    .Attr("T: {uint8, int8, int32, half, float, double, bfloat16}")
+    .Attr("align_corners: bool = false")
+    .Attr("half_pixel_centers: bool = false")
+    .SetShapeFn(ResizeNearestGradShape);
 
 }  // namespace sluice

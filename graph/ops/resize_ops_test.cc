@@ -39,6 +39,26 @@ TEST(ScaleAndTranslateShapeTest, Sizes) {
               IsInvalidArgument("must be rank 1"));
 }
 
+TEST(ResizeGradShapeTest, OriginalImage) {
+  EXPECT_EQ(Infer("ResizeBilinearGrad", "T=DT_FLOAT", "[2,5,6,3];[?,3,4,?]"), "[?,3,4,?]");
+  EXPECT_EQ(Infer("ResizeBilinearGrad", "T=DT_HALF", "[2,5,6,3];?"), "?");
+  EXPECT_EQ(Infer("ResizeBilinearGrad", "T=DT_FLOAT", "[2,5,6];[1,2,3,4]"), "[1,2,3,4]");
+  EXPECT_EQ(Infer("ResizeBicubicGrad", "T=DT_DOUBLE", "[2,5,6,3];[2,3,4,3]"), "[2,3,4,3]");
+}
+
+TEST(ResizeGradShapeTest, NearestNeighbor) {
+  EXPECT_EQ(Infer("ResizeNearestNeighborGrad", "T=DT_FLOAT", "[2,5,6,3];[2]", {{1, Ints({3, 4})}}),
+            "[2,3,4,3]");
+  EXPECT_EQ(Infer("ResizeNearestNeighborGrad", "T=DT_INT32", "[2,5,6,3];[2]"), "[2,?,?,3]");
+  EXPECT_EQ(Infer("ResizeNearestNeighborGrad", "T=DT_FLOAT", "?;?"), "[?,?,?,?]");
+  EXPECT_THAT(Infer("ResizeNearestNeighborGrad", "T=DT_FLOAT", "[2,5,6,3];[3]"),
+              IsInvalidArgument("must be 2"));
+  EXPECT_THAT(Infer("ResizeNearestNeighborGrad", "T=DT_FLOAT", "[2,5,6];[2]"),
+              IsInvalidArgument("must be rank 4"));
+  EXPECT_THAT(Infer("ResizeNearestNeighborGrad", "T=DT_FLOAT", "[2,5,6,3];[2,1]"),
+              IsInvalidArgument("must be rank 1"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

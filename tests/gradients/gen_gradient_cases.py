@@ -229,6 +229,28 @@ def cnn(xs):
 case("cnn_loss", [normal(2, 6, 6, 2), normal(3, 3, 2, 4), uniform(0.5, 1.5, 4), normal(4)], cnn,
      diff=[1, 2, 3])
 
+# ---- Resizes and 3-D convolution and pooling (nnback) ----
+for mode, align, half in [("legacy", False, False), ("align", True, False),
+                          ("half", False, True)]:
+  for op in ("ResizeBilinear", "ResizeBicubic", "ResizeNearestNeighbor"):
+    case(f"{op}_{mode}", [normal(2, 3, 4, 2)], lambda xs, op=op, align=align, half=half:
+         getattr(raw, op)(images=xs[0], size=[6, 7], align_corners=align,
+                          half_pixel_centers=half))
+case("ResizeBilinear_down", [normal(1, 6, 5, 3)], lambda xs: raw.ResizeBilinear(
+    images=xs[0], size=[4, 2], half_pixel_centers=True))
+case("ResizeBicubic_double", [normal(1, 3, 3, 2, dtype=np.float64)], lambda xs: raw.ResizeBicubic(
+    images=xs[0], size=[5, 4]))
+for pad in ("VALID", "SAME"):
+  case(f"Conv3D_{pad}", [normal(2, 4, 5, 4, 2), normal(2, 3, 2, 2, 3)],
+       lambda xs, pad=pad: raw.Conv3D(input=xs[0], filter=xs[1], strides=[1, 1, 1, 1, 1],
+                                      padding=pad))
+  case(f"MaxPool3D_{pad}", [normal(2, 4, 5, 3, 2)], lambda xs, pad=pad: raw.MaxPool3D(
+      input=xs[0], ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding=pad))
+  case(f"AvgPool3D_{pad}", [normal(2, 4, 5, 3, 2)], lambda xs, pad=pad: raw.AvgPool3D(
+      input=xs[0], ksize=[1, 2, 3, 2, 1], strides=[1, 2, 2, 1, 1], padding=pad))
+case("Conv3D_strided", [normal(1, 5, 5, 5, 2), normal(3, 3, 3, 2, 2)],
+     lambda xs: raw.Conv3D(input=xs[0], filter=xs[1], strides=[1, 2, 2, 2, 1], padding="SAME"))
+
 
 def write():
   graph = tf.Graph()

@@ -168,6 +168,9 @@ OPS = [
     "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter", "MaxPoolGrad",
     "MaxPoolGradV2", "AvgPoolGrad", "FusedBatchNormGrad", "FusedBatchNormGradV2",
     "FusedBatchNormGradV3",
+    # Resize and 3-D convolution/pooling backprop ops (nnback).
+    "ResizeBilinearGrad", "ResizeNearestNeighborGrad", "ResizeBicubicGrad",
+    "Conv3DBackpropFilterV2", "MaxPool3DGrad", "AvgPool3DGrad",
     # Gradient ops (gradops)
     "ReluGrad", "Relu6Grad", "EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad",
     "LeakyReluGrad", "TanhGrad", "SigmoidGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",

@@ -10,8 +10,10 @@
 namespace sluice {
 namespace {
 
+// As TensorFlow's CalculateResizeScale: align_corners maps corners onto corners only when both
+// sizes exceed 1 (a 1-pixel image keeps in / out, which gradients see in their weights).
 float ResizeScale(int64_t in_size, int64_t out_size, bool align_corners) {
-  return (align_corners && out_size > 1)
+  return (align_corners && in_size > 1 && out_size > 1)
              ? static_cast<float>(in_size - 1) / static_cast<float>(out_size - 1)
              : static_cast<float>(in_size) / static_cast<float>(out_size);
 }
@@ -77,6 +79,51 @@ bool ImageResizerState::Validate(OpKernelContext* ctx) {
   TensorShape shape;
   absl::Status status =
       TensorShape::BuildTensorShape({batch_size, out_height, out_width, channels}, &shape);
+  if (status.ok()) status = ctx->allocate_output(0, shape, &output);
+  if (!status.ok()) return fail(status);
+  return true;
+}
+
+bool ImageResizerGradientState::Validate(OpKernelContext* ctx) {
+  auto fail = [ctx](const absl::Status& status) {
+    ctx->CtxFailure(status);
+    return false;
+  };
+  if (half_pixel_centers && align_corners) {
+    return fail(
+        errors::InvalidArgument("If half_pixel_centers is True, align_corners must be False."));
+  }
+  const Tensor& grads = ctx->input(0);
+  if (grads.dims() != 4) {
+    return fail(
+        errors::InvalidArgument("input_grad must be 4-dimensional", grads.shape().DebugString()));
+  }
+  batch_size = grads.dim_size(0);
+  resized_height = grads.dim_size(1);
+  resized_width = grads.dim_size(2);
+  channels = grads.dim_size(3);
+  if (resized_height <= 0 || resized_width <= 0) {
+    return fail(errors::InvalidArgument("resized dimensions must be positive"));
+  }
+  const TensorShape& original = ctx->input(1).shape();
+  if (original.dims() != 4) {
+    return fail(
+        errors::InvalidArgument("original_image must be 4-dimensional", original.DebugString()));
+  }
+  original_height = original.dim_size(1);
+  original_width = original.dim_size(2);
+  if (original_height <= 0 || original_width <= 0) {
+    return fail(errors::InvalidArgument("original dimensions must be positive"));
+  }
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  if (original_height >= kInt32Max || original_width >= kInt32Max) {
+    return fail(errors::InvalidArgument("original sizes must be between 0 and max int32"));
+  }
+  height_scale = ResizeScale(original_height, resized_height, align_corners);
+  width_scale = ResizeScale(original_width, resized_width, align_corners);
+  TensorShape shape;
+  absl::Status status = TensorShape::BuildTensorShape(
+      {batch_size, original_height, original_width, channels}, &shape);
   if (status.ok()) status = ctx->allocate_output(0, shape, &output);
   if (!status.ok()) return fail(status);
   return true;

@@ -8,7 +8,7 @@
 // [batch, out_height, out_width, channels]. On failure it sets the status on ctx and
 // returns false; the kernel then returns.
 //
-// The scale of a dim is in/out, or (in-1)/(out-1) with align_corners (out > 1), in float as
+// The scale of a dim is in/out, or (in-1)/(out-1) with align_corners (in, out > 1), in float as
 // in TensorFlow: every coordinate transform below is float arithmetic so that results match
 // TensorFlow bit for bit.
 #ifndef SLUICE_KERNELS_CPU_IMAGE_IMAGE_RESIZER_STATE_H_
@@ -37,6 +37,32 @@ struct ImageResizerState {
   int64_t channels = 0;
   int64_t out_height = 0;
   int64_t out_width = 0;
+  float height_scale = 0;
+  float width_scale = 0;
+  Tensor* output = nullptr;
+};
+
+// The checks and scales of the interpolating resizes' gradients (ResizeBilinearGrad,
+// ResizeBicubicGrad), TensorFlow's ImageResizerGradientState: grads (input 0) is
+// [batch, resized_height, resized_width, channels] with positive resized sizes, and
+// original_image (input 1) a 4-D image of positive rows and columns below 2**31 - 1, of which
+// only those two sizes are read. The scales map resized coordinates onto the original image,
+// as the forward op's did, and output 0 is allocated as [batch, original_height,
+// original_width, channels]. On failure Validate sets the status on ctx and returns false.
+struct ImageResizerGradientState {
+  ImageResizerGradientState(bool align_corners, bool half_pixel_centers)
+      : align_corners(align_corners), half_pixel_centers(half_pixel_centers) {}
+
+  bool Validate(OpKernelContext* ctx);
+
+  const bool align_corners;
+  const bool half_pixel_centers;
+  int64_t batch_size = 0;
+  int64_t channels = 0;
+  int64_t resized_height = 0;
+  int64_t resized_width = 0;
+  int64_t original_height = 0;
+  int64_t original_width = 0;
   float height_scale = 0;
   float width_scale = 0;
   Tensor* output = nullptr;

@@ -43,6 +43,7 @@
 #include "graph/core/tensor_shape.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/linalg/conv3d_params.h"
 #include "kernels/cpu/linalg/conv_params.h"
 #include "kernels/cpu/parallel_for.h"
 #include "kernels/cpu/scratch.h"
@@ -220,11 +221,6 @@ class Conv3DOp : public OpKernel {
   Padding padding_ = VALID;
 };
 
-// The geometry of one spatial dim of Conv3D's input gradient.
-struct SpatialDim {
-  int64_t in = 0, window = 0, stride = 1, pad = 0, out = 0;
-};
-
 // input_sizes as a shape, as TensorFlow's tensor::MakeShape reads it.
 absl::Status ShapeFromSizes(const Tensor& sizes, TensorShape* shape) {
   if (sizes.dims() != 1) {
@@ -239,53 +235,11 @@ absl::Status ShapeFromSizes(const Tensor& sizes, TensorShape* shape) {
   return TensorShape::BuildTensorShape(values, shape);
 }
 
-// TensorFlow's ConvBackpropComputeDimensions for 3 spatial dims of an NDHWC convolution, with
-// its label and messages.
-absl::Status BackpropInputDims(const TensorShape& input, const TensorShape& filter,
-                               const TensorShape& out_backprop, const std::vector<int32_t>& strides,
-                               Padding padding, SpatialDim dims[3]) {
-  constexpr char kLabel[] = "Conv3DBackpropInputOp";
-  if (input.dim_size(0) != out_backprop.dim_size(0)) {
-    return errors::InvalidArgument(
-        kLabel,
-        ": input and out_backprop must have the same batch size. Input batch: ", input.dim_size(0),
-        ", outbackprop batch: ", out_backprop.dim_size(0), ", batch_dim: 0");
-  }
-  if (filter.dim_size(3) <= 0) {
-    return errors::InvalidArgument(kLabel, ": filter depth must be strictly greated than zero");
-  }
-  if (input.dim_size(4) % filter.dim_size(3) != 0) {
-    return errors::InvalidArgument(kLabel,
-                                   ": input depth must be evenly divisible by filter depth");
-  }
-  if (filter.dim_size(4) != out_backprop.dim_size(4)) {
-    return errors::InvalidArgument(kLabel,
-                                   ": filter and out_backprop must have the same out_depth");
-  }
-  for (int d = 0; d < 3; ++d) {
-    SpatialDim& dim = dims[d];
-    dim.in = input.dim_size(d + 1);
-    dim.window = filter.dim_size(d);
-    dim.stride = strides[d + 1];
-    int64_t computed = 0, pad_after = 0;
-    RETURN_IF_ERROR(WindowedOutputSize(dim.in, dim.window, /*dilation=*/1, dim.stride, padding,
-                                       &computed, &dim.pad, &pad_after));
-    dim.out = out_backprop.dim_size(d + 1);
-    if (dim.out != computed) {
-      return errors::InvalidArgument(
-          kLabel, ": Size of out_backprop doesn't match computed: actual = ", dim.out,
-          ", computed = ", computed, " spatial_dim: ", d + 1, " input: ", dim.in,
-          " filter: ", dim.window, " output: ", dim.out, " stride: ", dim.stride, " dilation: 1");
-    }
-  }
-  return absl::OkStatus();
-}
-
 // in_grad = the gradient of Conv3D(input, filter) with respect to its input, given
 // out_backprop; in_grad is [batch, dims[].in, in_depth], out_backprop [batch, dims[].out,
 // out_depth], neither empty.
 template <typename T>
-absl::Status BackpropInput(OpKernelContext* ctx, const SpatialDim dims[3], int64_t batch,
+absl::Status BackpropInput(OpKernelContext* ctx, const Conv3DSpatialDim dims[3], int64_t batch,
                            int64_t in_depth, int64_t out_depth, const Tensor& filter_t,
                            const T* out_backprop, T* in_grad) {
   using C = ComputeType<T>;
@@ -382,32 +336,9 @@ template <typename T, bool kTakesShape>
 class Conv3DBackpropInputOp : public OpKernel {
  public:
   explicit Conv3DBackpropInputOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
-    if (kTakesShape) {
-      std::string data_format;
-      OP_REQUIRES_OK(ctx, ctx->GetAttr("data_format", &data_format));
-      OP_REQUIRES(ctx, data_format == "NDHWC",
-                  errors::InvalidArgument("Conv3DBackpropInputOpV2 only supports NDHWC on the "
-                                          "CPU."));
-    }
-    std::vector<int32_t> dilations;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("dilations", &dilations));
-    OP_REQUIRES(ctx, dilations.size() == 5,
-                errors::InvalidArgument("Dilation rates field must specify 5 dimensions"));
-    OP_REQUIRES(ctx, dilations[0] == 1 && dilations[4] == 1,
-                errors::InvalidArgument("Current implementation does not yet support dilation "
-                                        "rates in the batch and depth dimensions."));
-    OP_REQUIRES(ctx, dilations[1] == 1 && dilations[2] == 1 && dilations[3] == 1,
-                errors::InvalidArgument("Current CPU implementation does not yet support "
-                                        "dilation rates larger than 1."));
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("strides", &strides_));
-    OP_REQUIRES(ctx, strides_.size() == 5,
-                errors::InvalidArgument("Sliding window strides field must specify 5 dimensions"));
-    OP_REQUIRES(ctx, strides_[0] == 1 && strides_[4] == 1,
-                errors::InvalidArgument("Current implementation does not yet support strides in "
-                                        "the batch and depth dimensions."));
-    std::string padding;
-    OP_REQUIRES_OK(ctx, ctx->GetAttr("padding", &padding));
-    OP_REQUIRES_OK(ctx, GetPaddingFromString(padding, &padding_));
+    OP_REQUIRES_OK(ctx,
+                   ReadConv3DBackpropAttrs(ctx, kTakesShape ? "Conv3DBackpropInputOpV2" : nullptr,
+                                           &strides_, &padding_));
   }
 
   void Compute(OpKernelContext* ctx) override {
@@ -435,9 +366,9 @@ class Conv3DBackpropInputOp : public OpKernel {
                                         "of channels. Got ",
                                         out_backprop.dim_size(4), " for out_backprop and ",
                                         filter.dim_size(4), " for filter_sizes"));
-    SpatialDim dims[3];
-    OP_REQUIRES_OK(ctx, BackpropInputDims(input_shape, filter.shape(), out_backprop.shape(),
-                                          strides_, padding_, dims));
+    Conv3DSpatialDim dims[3];
+    OP_REQUIRES_OK(ctx, Conv3DBackpropDims("Conv3DBackpropInputOp", input_shape, filter.shape(),
+                                           out_backprop.shape(), strides_, padding_, dims));
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, input_shape, &output));
     const int64_t in_depth = input_shape.dim_size(4);

@@ -1,0 +1,67 @@
+// Gradient functions of the image resizes (UpSampling2D and Resizing layers): ResizeBilinear,
+// ResizeNearestNeighbor and ResizeBicubic, as TensorFlow defines them. The size input gets no
+// gradient.
+#include <vector>
+
+#include "cc_api/grad_op_registry.h"
+#include "cc_api/gradients.h"
+#include "cc_api/standard_ops.h"
+#include "graph/core/errors.h"
+#include "graph/op/node_def_util.h"
+
+namespace sluice {
+namespace gradients {
+namespace {
+
+using GradList = std::vector<Output>;
+
+absl::Status ReadResizeAttrs(const Operation& op, bool* align_corners, bool* half_pixel_centers) {
+  const AttrSlice a = op.node()->attrs();
+  RETURN_IF_ERROR(GetNodeAttr(a, "align_corners", align_corners));
+  return GetNodeAttr(a, "half_pixel_centers", half_pixel_centers);
+}
+
+// The interpolating resizes differentiate through the image they resized (only its shape is
+// read).
+absl::Status ResizeBilinearGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                GradList* out) {
+  bool align_corners = false, half_pixel_centers = false;
+  RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
+  out->push_back(ops::ResizeBilinearGrad(
+      scope, grads[0], op.input(0),
+      ops::ResizeBilinearGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ResizeBilinear", ResizeBilinearGrad);
+
+absl::Status ResizeBicubicGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                               GradList* out) {
+  bool align_corners = false, half_pixel_centers = false;
+  RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
+  out->push_back(ops::ResizeBicubicGrad(
+      scope, grads[0], op.input(0),
+      ops::ResizeBicubicGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ResizeBicubic", ResizeBicubicGrad);
+
+// The nearest-neighbour gradient takes the image's [rows, cols].
+absl::Status ResizeNearestNeighborGrad(const Scope& scope, const Operation& op,
+                                       const GradList& grads, GradList* out) {
+  bool align_corners = false, half_pixel_centers = false;
+  RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
+  const Output rows_cols = ops::Slice(scope, ops::Shape(scope, op.input(0)), {1}, {2});
+  out->push_back(
+      ops::ResizeNearestNeighborGrad(scope, grads[0], rows_cols,
+                                     ops::ResizeNearestNeighborGrad::AlignCorners(align_corners)
+                                         .HalfPixelCenters(half_pixel_centers)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ResizeNearestNeighbor", ResizeNearestNeighborGrad);
+
+}  // namespace
+}  // namespace gradients
+}  // namespace sluice
