@@ -124,13 +124,15 @@ TEST_P(TrainingGraphsTest, TrainsAsTensorFlow) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, TrainingGraphsTest,
-                         ::testing::Values("mlp_sgd_ref", "mlp_sgd_resource", "mlp_momentum",
-                                           "mlp_nesterov_resource", "mlp_adam", "mlp_adam_resource",
-                                           "mlp_rmsprop", "mlp_rmsprop_centered", "mlp_adagrad",
-                                           "mlp_adadelta", "mlp_ftrl", "cnn_sgd", "cnn_adam_ref",
-                                           "embedding_sgd_ref", "embedding_sgd_resource",
-                                           "embedding_adagrad"));
+INSTANTIATE_TEST_SUITE_P(
+    Models, TrainingGraphsTest,
+    ::testing::Values("mlp_sgd_ref", "mlp_sgd_resource", "mlp_momentum", "mlp_nesterov_resource",
+                      "mlp_adam", "mlp_adam_resource", "mlp_rmsprop", "mlp_rmsprop_centered",
+                      "mlp_adagrad", "mlp_adadelta", "mlp_ftrl", "cnn_sgd", "cnn_adam_ref",
+                      "embedding_sgd_ref", "embedding_sgd_resource", "embedding_adagrad",
+                      // TF1 loops, differentiated by TensorFlow.
+                      "while_sgd_resource", "while_sgd_ref", "basic_lstm_adam",
+                      "peephole_lstm_adam_ref", "gru_adam", "scan_map_fn_momentum"));
 
 }  // namespace
 }  // namespace sluice
