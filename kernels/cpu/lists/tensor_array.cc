@@ -135,7 +135,6 @@ absl::Status TensorArray::AggregateLocked(OpKernelContext* ctx, int64_t index, S
   RETURN_IF_ERROR(AddTensors(slot->value, value, &sum));
   slot->value = sum;
   slot->own_sum = true;
-  gradients_disallowed_ = true;
   return absl::OkStatus();
 }
 
@@ -423,21 +422,20 @@ void TensorArray::Close() {
 absl::Status TensorArray::MakeGradient(std::string name, const TensorShape* shape_to_prepend,
                                        TensorArray** gradient) {
   absl::MutexLock lock(&mu_);
+  // TensorFlow keeps gradient arrays in a container of their own and refuses them here.
+  if (is_grad_) {
+    return errors::InvalidArgument("Wrong input container. _tensor_array_grads", name_);
+  }
   // Once gradients are being computed, the forward array no longer grows.
   dynamic_size_ = false;
   RETURN_IF_ERROR(CheckOpenLocked());
-  if (gradients_disallowed_) {
-    return errors::InvalidArgument(
-        "Unable to create a gradients TensorArray for ", name_,
-        ".  Perhaps you used the multiple_writes_aggregate flag on a previous write?  Gradient "
-        "calculation is impossible when multiple writes are performed to the same index.");
-  }
   Options options;
   options.dtype = dtype_;
   options.element_shape = element_shape_;
   if (shape_to_prepend != nullptr && !element_shape_.unknown_rank()) {
-    RETURN_IF_ERROR(PartialTensorShape(*shape_to_prepend)
-                        .ConcatenateWithStatus(element_shape_, &options.element_shape));
+    // shape-safe: converts a TensorShape, which is valid
+    const PartialTensorShape prefix(*shape_to_prepend);
+    RETURN_IF_ERROR(prefix.ConcatenateWithStatus(element_shape_, &options.element_shape));
   } else if (shape_to_prepend != nullptr) {
     options.element_shape = PartialTensorShape();
   }

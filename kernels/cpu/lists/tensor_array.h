@@ -13,9 +13,9 @@
 // forward array's size and element shape, its slots marked with the shapes of the forward
 // array's written elements (reading such a slot before any write gives zeros of that shape).
 // Writes to one slot add up (multiple_writes_aggregate), and reads past the end or of
-// unwritten slots give zeros, since backprop may read gradients no one wrote. Once a write
-// added up, no gradient array may be made of that array; once a gradient array is made, the
-// forward array no longer grows.
+// unwritten slots give zeros, since backprop may read gradients no one wrote. A gradient
+// array has no gradient array of its own; once one is made, the forward array no longer
+// grows.
 //
 // Values are where the kernels that write them keep values: host memory on the CPU, a GPU's
 // memory for the ops registered for GPUs (the placer keeps an array's ops on one device).
@@ -88,7 +88,7 @@ class TensorArray : public ResourceBase {
   // Makes the gradient array of this one (TensorArrayGradV3), named `name`; with
   // `shape_to_prepend` (TensorArrayGradWithShape; may be null) its elements have those dims
   // followed by this array's element dims. Stops this array from growing. The caller owns
-  // the reference.
+  // the reference. INVALID_ARGUMENT for a gradient array, as TensorFlow's.
   absl::Status MakeGradient(std::string name, const TensorShape* shape_to_prepend,
                             TensorArray** gradient);
 
@@ -122,8 +122,6 @@ class TensorArray : public ResourceBase {
   // Cleared when a gradient array is made.
   bool dynamic_size_ ABSL_GUARDED_BY(mu_);
   int64_t marked_size_ ABSL_GUARDED_BY(mu_);
-  // Set when writes added up.
-  bool gradients_disallowed_ ABSL_GUARDED_BY(mu_) = false;
   // Narrowed by the first write when identical_element_shapes.
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   // on the heap, bounded: the array's state, one Slot per element; every growth checked by
