@@ -3,7 +3,9 @@
 // Sluice session, as a client that exports a graph from Python and trains it from C or C++
 // does: the initializers, then per step the train op with the loss fetched. Each step's loss
 // and every variable's final value are compared with what TensorFlow computed on the same
-// feeds.
+// feeds. The loop models (TF1 while loops, dynamic_rnn, tf.scan, tf.map_fn) also run
+// TensorFlow's backward loops: stacks of the forward loop's intermediates and gradient
+// TensorArrays.
 #include <cmath>
 #include <map>
 #include <memory>

@@ -1,7 +1,7 @@
 // The stack kernels on stacks made by StackV2 in the harness's step container: last-in
 // first-out order, the bound, and TensorFlow's errors (its messages, recorded from TensorFlow
-// in tests/kernels/gen_stack.py). TF1 training graphs whose loop gradients use them are in
-// tests/training/.
+// in tests/kernels/gen_stack_tensor_array.py). TF1 training graphs whose loop gradients use them
+// are in tests/training/.
 #include <cstdint>
 #include <string>
 #include <vector>
