@@ -1,7 +1,9 @@
 // TensorFlow 1's TensorArray ops: TensorArrayV3 makes an array resource for the step (its
 // DT_RESOURCE handle and a float "flow" scalar that orders the ops that use it); Write, Read,
 // Gather, Scatter, Concat, Split, Size and Close use it. TF1's dynamic_rnn, tf.map_fn and
-// while loops collect their results in them. The kernels are in kernels/cpu/lists/.
+// while loops collect their results in them. TensorArrayGradV3 and TensorArrayGradWithShape
+// look up (or make) the array that collects an array's gradients, for TF1's gradients of
+// those loops. The kernels are in kernels/cpu/lists/.
 //
 // The handle's inferred shape is [2], as TensorFlow's shape function says (a remnant of the
 // string handles of earlier versions), although the kernel makes a scalar handle, as
@@ -21,6 +23,18 @@ using shape_inference::ShapeHandle;
 absl::Status CreationShape(InferenceContext* c) {
   ShapeHandle unused;
   RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
+  c->set_output(0, c->Vector(2));
+  c->set_output(1, c->Scalar());
+  return absl::OkStatus();
+}
+
+// The gradient arrays' ops check that the forward handle could be a two-element vector, as
+// TensorFlow's do.
+absl::Status GradShape(InferenceContext* c) {
+  ShapeHandle handle;
+  shape_inference::DimensionHandle unused;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), 1, &handle));
+  RETURN_IF_ERROR(c->WithValue(c->Dim(handle, 0), 2, &unused));
   c->set_output(0, c->Vector(2));
   c->set_output(1, c->Scalar());
   return absl::OkStatus();
@@ -130,6 +144,25 @@ REGISTER_OP("TensorArraySizeV3")
     .Output("size: int32")
     .SetIsStateful()
     .SetShapeFn(shape_inference::ScalarShape);
+
+REGISTER_OP("TensorArrayGradV3")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Output("grad_handle: resource")
+    .Output("flow_out: float")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(GradShape);
+
+REGISTER_OP("TensorArrayGradWithShape")
+    .Input("handle: resource")
+    .Input("flow_in: float")
+    .Input("shape_to_prepend: int32")
+    .Output("grad_handle: resource")
+    .Output("flow_out: float")
+    .Attr("source: string")
+    .SetIsStateful()
+    .SetShapeFn(GradShape);
 
 REGISTER_OP("TensorArrayCloseV3")
     .Input("handle: resource")

@@ -29,6 +29,21 @@ TEST(TensorArrayConcatV3ShapeTest, UnknownValueAndLengths) {
             "?;[?]");
 }
 
+TEST(TensorArrayGradV3ShapeTest, HandleAndFlow) {
+  EXPECT_EQ(Infer("TensorArrayGradV3", "source='gradients'", "[2];[]"), "[2];[]");
+  EXPECT_EQ(Infer("TensorArrayGradV3", "source='gradients'", "?;?"), "[2];[]");
+  EXPECT_THAT(Infer("TensorArrayGradV3", "source='gradients'", "[];[]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("TensorArrayGradV3", "source='gradients'", "[3];[]"),
+              IsInvalidArgument("must be 2 but is 3"));
+}
+
+TEST(TensorArrayGradWithShapeShapeTest, HandleAndFlow) {
+  EXPECT_EQ(Infer("TensorArrayGradWithShape", "source='g'", "[2];[];[2]"), "[2];[]");
+  EXPECT_THAT(Infer("TensorArrayGradWithShape", "source='g'", "[2,1];[];[2]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

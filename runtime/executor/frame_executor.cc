@@ -511,6 +511,12 @@ bool FrameStepState::ForwardWithoutKernel(const TaggedNode& tagged, InputSlot* s
                                           TaggedReadyList* more) {
   const ControlFlowNode& cf = info_.node(tagged.id);
   const int num_inputs = layout_.node(tagged.id).num_inputs;
+  // A slot that holds a ref (a ref variable read by an Identity, Enter or Switch of a non-ref
+  // type, as TF1 loops over ref variables have) has no value here: the kernel path reads it
+  // under its mutex.
+  for (int i = 0; i < num_inputs; ++i) {
+    if (slots[i].ref != nullptr) return false;
+  }
   // Which input goes to which output, and Merge's index.
   int input = 0, output = 0;
   const Tensor* index = nullptr;

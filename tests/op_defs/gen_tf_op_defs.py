@@ -86,7 +86,10 @@ OPS = [
     "TensorListPushBack", "TensorListPopBack", "TensorListResize", "TensorListStack",
     "TensorListGather", "TensorListConcatV2", "TensorArrayV3", "TensorArrayWriteV3",
     "TensorArrayReadV3", "TensorArrayGatherV3", "TensorArrayScatterV3", "TensorArrayConcatV3",
-    "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3",
+    "TensorArraySplitV3", "TensorArraySizeV3", "TensorArrayCloseV3", "TensorArrayGradV3",
+    "TensorArrayGradWithShape",
+    # Stacks (TF1's gradients of while loops).
+    "StackV2", "StackPushV2", "StackPopV2", "StackCloseV2",
     # Keras preprocessing: hashing, crossing, lanczos resizing; transposed 3-D convolution.
     "AsString", "StringToHashBucketFast", "StringToHashBucketStrong", "StringToHashBucket",
     "SparseToDense", "SparseCross", "SparseCrossV2", "SparseCrossHashed",

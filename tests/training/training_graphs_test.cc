@@ -3,7 +3,9 @@
 // Sluice session, as a client that exports a graph from Python and trains it from C or C++
 // does: the initializers, then per step the train op with the loss fetched. Each step's loss
 // and every variable's final value are compared with what TensorFlow computed on the same
-// feeds.
+// feeds. The loop models (TF1 while loops, dynamic_rnn, tf.scan, tf.map_fn) also run
+// TensorFlow's backward loops: stacks of the forward loop's intermediates and gradient
+// TensorArrays.
 #include <cmath>
 #include <map>
 #include <memory>
@@ -124,13 +126,15 @@ TEST_P(TrainingGraphsTest, TrainsAsTensorFlow) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, TrainingGraphsTest,
-                         ::testing::Values("mlp_sgd_ref", "mlp_sgd_resource", "mlp_momentum",
-                                           "mlp_nesterov_resource", "mlp_adam", "mlp_adam_resource",
-                                           "mlp_rmsprop", "mlp_rmsprop_centered", "mlp_adagrad",
-                                           "mlp_adadelta", "mlp_ftrl", "cnn_sgd", "cnn_adam_ref",
-                                           "embedding_sgd_ref", "embedding_sgd_resource",
-                                           "embedding_adagrad"));
+INSTANTIATE_TEST_SUITE_P(
+    Models, TrainingGraphsTest,
+    ::testing::Values("mlp_sgd_ref", "mlp_sgd_resource", "mlp_momentum", "mlp_nesterov_resource",
+                      "mlp_adam", "mlp_adam_resource", "mlp_rmsprop", "mlp_rmsprop_centered",
+                      "mlp_adagrad", "mlp_adadelta", "mlp_ftrl", "cnn_sgd", "cnn_adam_ref",
+                      "embedding_sgd_ref", "embedding_sgd_resource", "embedding_adagrad",
+                      // TF1 loops, differentiated by TensorFlow.
+                      "while_sgd_resource", "while_sgd_ref", "basic_lstm_adam",
+                      "peephole_lstm_adam_ref", "gru_adam", "scan_map_fn_momentum"));
 
 }  // namespace
 }  // namespace sluice

@@ -3,10 +3,19 @@
 // TensorFlow's semantics.
 //
 // An array holds `size` slots of one dtype, each written at most once (a second write is an
-// error), read any number of times unless clear_after_read empties a slot at its first
-// read. An unwritten slot reads as zeros when the element shape is fully known, and is an
-// error otherwise. A dynamic_size array grows when written past its end. With
-// identical_element_shapes, the first write fixes the element shape.
+// error) and never after it was read, read any number of times unless clear_after_read
+// empties a slot at its first read. An unwritten slot reads as zeros when the element shape
+// is fully known, and is an error otherwise. A dynamic_size array grows when written past its
+// end. With identical_element_shapes, the first write fixes the element shape.
+//
+// Gradient arrays (TensorArrayGradV3: MakeGradient) collect the gradients of an array's
+// elements during backprop. One is made per forward array and gradient source, of the
+// forward array's size and element shape, its slots marked with the shapes of the forward
+// array's written elements (reading such a slot before any write gives zeros of that shape).
+// Writes to one slot add up (multiple_writes_aggregate), and reads past the end or of
+// unwritten slots give zeros, since backprop may read gradients no one wrote. A gradient
+// array has no gradient array of its own; once one is made, the forward array no longer
+// grows.
 //
 // Values are where the kernels that write them keep values: host memory on the CPU, a GPU's
 // memory for the ops registered for GPUs (the placer keeps an array's ops on one device).
@@ -41,6 +50,11 @@ class TensorArray : public ResourceBase {
     bool dynamic_size = false;
     bool clear_after_read = true;
     bool identical_element_shapes = false;
+    // Set for gradient arrays.
+    bool multiple_writes_aggregate = false;
+    bool is_grad = false;
+    // The size Concat reads of a gradient array: the forward array's last Split's, or -1.
+    int64_t marked_size = -1;
   };
   TensorArray(std::string name, int64_t size, Options options);
 
@@ -48,8 +62,9 @@ class TensorArray : public ResourceBase {
   const std::string& name() const { return name_; }
   DataType dtype() const { return dtype_; }
 
-  // Writes `value` at `index`, growing a dynamic array to fit.
-  absl::Status Write(int64_t index, const Tensor& value);
+  // Writes `value` at `index`, growing a dynamic array to fit; adds it to what is there in an
+  // array whose writes aggregate.
+  absl::Status Write(OpKernelContext* ctx, int64_t index, const Tensor& value);
   // The value at `index` (zeros of the element shape for an unwritten slot whose shape is
   // known), emptying the slot when clear_after_read.
   absl::Status Read(OpKernelContext* ctx, int64_t index, Tensor* value);
@@ -70,23 +85,43 @@ class TensorArray : public ResourceBase {
   // Later calls fail with "has already been closed".
   void Close();
 
+  // Makes the gradient array of this one (TensorArrayGradV3), named `name`; with
+  // `shape_to_prepend` (TensorArrayGradWithShape; may be null) its elements have those dims
+  // followed by this array's element dims. Stops this array from growing. The caller owns
+  // the reference. INVALID_ARGUMENT for a gradient array, as TensorFlow's.
+  absl::Status MakeGradient(std::string name, const TensorShape* shape_to_prepend,
+                            TensorArray** gradient);
+
  private:
   struct Slot {
+    // Unset (or empty) in a written slot means zeros of `shape`: a gradient array's slots
+    // start so.
     Tensor value;
+    TensorShape shape;
     bool written = false;
+    bool read = false;
     bool cleared = false;
+    // `value` is the array's own sum of several writes, which later writes add to in place.
+    bool own_sum = false;
   };
   absl::Status CheckOpenLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  absl::Status WriteLocked(int64_t index, const Tensor& value) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status WriteLocked(OpKernelContext* ctx, int64_t index, const Tensor& value)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status AggregateLocked(OpKernelContext* ctx, int64_t index, Slot* slot, const Tensor& value)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status ReadLocked(OpKernelContext* ctx, int64_t index, Tensor* value)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string name_;
   const DataType dtype_;
-  const bool dynamic_size_;
   const bool clear_after_read_;
   const bool identical_element_shapes_;
+  const bool multiple_writes_aggregate_;
+  const bool is_grad_;
   absl::Mutex mu_;
+  // Cleared when a gradient array is made.
+  bool dynamic_size_ ABSL_GUARDED_BY(mu_);
+  int64_t marked_size_ ABSL_GUARDED_BY(mu_);
   // Narrowed by the first write when identical_element_shapes.
   PartialTensorShape element_shape_ ABSL_GUARDED_BY(mu_);
   // on the heap, bounded: the array's state, one Slot per element; every growth checked by

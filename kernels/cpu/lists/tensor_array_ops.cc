@@ -1,7 +1,8 @@
 // TensorFlow 1's TensorArray ops (TensorArrayV3 and its Read/Write/Gather/Scatter/Concat/
-// Split/Size/Close) on the CPU and GPUs. Each array is a TensorArray resource in the step's
-// container (tensor_array.h); the ops pass its DT_RESOURCE handle and a float "flow" scalar that
-// only orders them in the graph.
+// Split/Size/Close) on the CPU and GPUs, and TensorArrayGradV3 / TensorArrayGradWithShape
+// on the CPU. Each array is a TensorArray resource in the step's container (tensor_array.h);
+// the ops pass its DT_RESOURCE handle and a float "flow" scalar that only orders them in the
+// graph.
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -67,6 +68,17 @@ absl::Status CheckDtype(const TensorArray& array, DataType requested) {
   return absl::OkStatus();
 }
 
+// Write, Scatter and Split check the value's dtype before touching the array, as
+// TensorFlow's kernels do.
+absl::Status CheckWriteDtype(const TensorArray& array, DataType written) {
+  if (array.dtype() != written) {
+    return errors::InvalidArgument("TensorArray dtype is ", DataTypeString(array.dtype()),
+                                   " but Op is trying to write dtype ", DataTypeString(written),
+                                   ".");
+  }
+  return absl::OkStatus();
+}
+
 // Write, Scatter and Split pass their flow input on.
 void ForwardFlow(OpKernelContext* ctx, int flow_input) {
   ctx->set_output(0, ctx->input(flow_input));
@@ -114,6 +126,60 @@ class TensorArrayOp : public OpKernel {
   std::string array_name_;
 };
 
+// TensorArrayGradV3 and TensorArrayGradWithShape: the gradient array of the array input 0
+// names for the attr `source` (one per gradient computation: "gradients", "gradients_1"),
+// made by the first run in a step and looked up by later ones (a backward while loop runs the
+// op once per iteration).
+class TensorArrayGradOp : public OpKernel {
+ public:
+  explicit TensorArrayGradOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    OP_REQUIRES_OK(ctx, ctx->GetAttr("source", &source_));
+  }
+  void Compute(OpKernelContext* ctx) override {
+    ScopedStepContainer* step = ctx->step_container();
+    OP_REQUIRES(ctx, step != nullptr,
+                errors::Internal(type_string(), " needs a step container, and ", name(),
+                                 " runs without one"));
+    ArrayRef array;
+    OP_REQUIRES_OK(ctx, array.Lookup(ctx));
+    TensorShape shape_to_prepend;
+    const bool with_shape = ctx->num_inputs() > 2;
+    if (with_shape) OP_REQUIRES_OK(ctx, ShapeToPrepend(ctx->input(2), &shape_to_prepend));
+    const std::string grad_name = absl::StrCat(array->name(), "@", source_);
+    const ResourceHandleProto handle =
+        MakeResourceHandle<TensorArray>(ctx, step->name(), grad_name);
+    step->MarkUsed();
+    TensorArray* gradient = nullptr;
+    OP_REQUIRES_OK(
+        ctx, LookupOrCreateResource<TensorArray>(ctx, handle, &gradient, [&](TensorArray** made) {
+          return array->MakeGradient(grad_name, with_shape ? &shape_to_prepend : nullptr, made);
+        }));
+    gradient->Unref();
+    ctx->set_output(0, Tensor(handle));
+    Tensor* flow;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(1, TensorShape({}), &flow));
+    OP_REQUIRES_OK(ctx, ZeroElements(ctx, flow, 0, 1));
+  }
+
+ private:
+  // TensorFlow reads the shape as tensor::MakeShape does: an int32 or int64 vector of dims
+  // >= 0.
+  static absl::Status ShapeToPrepend(const Tensor& t, TensorShape* shape) {
+    if (t.dims() != 1 || (t.dtype() != DT_INT32 && t.dtype() != DT_INT64)) {
+      return errors::InvalidArgument("shape must be a vector of {int32,int64}, got shape ",
+                                     t.shape().DebugString());
+    }
+    if (t.NumElements() > TensorShape::kMaxDims) {
+      return errors::InvalidArgument("Too many dimensions in tensor: ", t.NumElements());
+    }
+    IntegerValues dims;
+    RETURN_IF_ERROR(IntegerTensorValues(t, &dims));
+    return TensorShape::BuildTensorShape(dims, shape);
+  }
+
+  std::string source_;
+};
+
 class TensorArrayWriteOp : public OpKernel {
  public:
   explicit TensorArrayWriteOp(OpKernelConstruction* ctx) : OpKernel(ctx) {}
@@ -122,7 +188,8 @@ class TensorArrayWriteOp : public OpKernel {
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
     int64_t index;
     OP_REQUIRES_OK(ctx, ScalarIndex(ctx->input(1), "index", &index));
-    OP_REQUIRES_OK(ctx, array->Write(index, ctx->input(2)));
+    OP_REQUIRES_OK(ctx, CheckWriteDtype(*array, ctx->input(2).dtype()));
+    OP_REQUIRES_OK(ctx, array->Write(ctx, index, ctx->input(2)));
     ForwardFlow(ctx, 3);
   }
 };
@@ -175,7 +242,7 @@ class TensorArrayScatterOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array, ctx->input(2).dtype()));
+    OP_REQUIRES_OK(ctx, CheckWriteDtype(*array, ctx->input(2).dtype()));
     ScratchArray<int64_t> indices;
     OP_REQUIRES_OK(ctx, VectorValues(ctx, ctx->input(1), "indices", &indices));
     OP_REQUIRES_OK(ctx, array->Scatter(ctx, indices.span(), ctx->input(2)));
@@ -211,7 +278,7 @@ class TensorArraySplitOp : public OpKernel {
   void Compute(OpKernelContext* ctx) override {
     ArrayRef array;
     OP_REQUIRES_OK(ctx, array.Lookup(ctx));
-    OP_REQUIRES_OK(ctx, CheckDtype(*array, ctx->input(1).dtype()));
+    OP_REQUIRES_OK(ctx, CheckWriteDtype(*array, ctx->input(1).dtype()));
     ScratchArray<int64_t> lengths;
     OP_REQUIRES_OK(ctx, VectorValues(ctx, ctx->input(2), "lengths", &lengths));
     OP_REQUIRES_OK(ctx, array->Split(ctx, ctx->input(1), lengths.span()));
@@ -250,8 +317,11 @@ REGISTER_KERNEL_BUILDER(Name("TensorArrayConcatV3").Device(DEVICE_CPU), TensorAr
 REGISTER_KERNEL_BUILDER(Name("TensorArraySplitV3").Device(DEVICE_CPU), TensorArraySplitOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArraySizeV3").Device(DEVICE_CPU), TensorArraySizeOp);
 REGISTER_KERNEL_BUILDER(Name("TensorArrayCloseV3").Device(DEVICE_CPU), TensorArrayCloseOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGradV3").Device(DEVICE_CPU), TensorArrayGradOp);
+REGISTER_KERNEL_BUILDER(Name("TensorArrayGradWithShape").Device(DEVICE_CPU), TensorArrayGradOp);
 
-// GPUs, with TensorFlow's memory types: the array (a resource) and the integer arguments in
+// GPUs, with TensorFlow's memory types (the gradient ops stay on the CPU: a gradient array adds
+// up its writes on the host): the array (a resource) and the integer arguments in
 // host memory, the values and the flow in device memory, for the dtypes a GPU keeps there
 // (arrays of other dtypes stay on the CPU: the placer keeps a resource's ops together).
 #define SLUICE_ARRAY_ON_GPU(op, type_attr) \

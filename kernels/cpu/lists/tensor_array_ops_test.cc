@@ -244,6 +244,69 @@ TEST_F(TensorArrayOpsTest, SplitConcatScatter) {
   EXPECT_EQ(Values<int64_t>(*GetOutput(1)), (std::vector<int64_t>{2, 2, 2}));
 }
 
+// What the graph cases of tests/kernels/gen_stack_tensor_array.py (recorded from TensorFlow)
+// cannot show: one gradient array per source across runs of the op, in place sums, and bad
+// shapes to prepend.
+class TensorArrayGradTest : public TensorArrayOpsTest {
+ protected:
+  absl::Status Grad(const Tensor& handle, const std::string& source, Tensor* grad,
+                    const Tensor* shape_to_prepend = nullptr) {
+    NodeDefBuilder builder("grad",
+                           shape_to_prepend ? "TensorArrayGradWithShape" : "TensorArrayGradV3");
+    builder.Input("h").Input("flow");
+    if (shape_to_prepend) builder.Input("shape");
+    RETURN_IF_ERROR(InitOp(builder.Attr("source", source).Build()));
+    AddInput(handle);
+    AddInput(Tensor(0.25f));
+    if (shape_to_prepend) AddInput(*shape_to_prepend);
+    RETURN_IF_ERROR(RunOpKernel());
+    EXPECT_EQ(GetOutput(1)->scalar<float>()(), 0.0f);  // a new flow, as TensorFlow's
+    *grad = *GetOutput(0);
+    return absl::OkStatus();
+  }
+};
+
+TEST_F(TensorArrayGradTest, OneGradientArrayPerSourceAddingUpItsWrites) {
+  const Tensor ta = Create(2, PartialTensorShape({2}));
+  ASSERT_TRUE(Write(ta, 1, Vec({1, 2})).ok());
+  Tensor grad, again, other;
+  ASSERT_TRUE(Grad(ta, "gradients", &grad).ok());
+  ASSERT_TRUE(Grad(ta, "gradients", &again).ok());
+  ASSERT_TRUE(Grad(ta, "gradients_1", &other).ok());
+  const Tensor first = Vec({1, 1});
+  ASSERT_TRUE(Write(grad, 1, first).ok());
+  ASSERT_TRUE(Write(again, 1, Vec({2, 3})).ok());
+  ASSERT_TRUE(Write(again, 1, Vec({4, 5})).ok());
+  // The first written value is not touched by the sums.
+  EXPECT_EQ(Values<float>(first), (std::vector<float>{1, 1}));
+  Tensor value;
+  ASSERT_TRUE(Read(grad, 1, &value).ok());
+  EXPECT_EQ(Values<float>(value), (std::vector<float>{7, 9}));
+  ASSERT_TRUE(Read(other, 1, &value).ok());
+  EXPECT_EQ(Values<float>(value), (std::vector<float>{0, 0}));
+  // Gradient arrays clear after a read.
+  absl::Status s = Read(grad, 1, &value);
+  EXPECT_NE(s.message().find("twice because it was cleared"), std::string::npos) << s;
+}
+
+TEST_F(TensorArrayGradTest, ShapeToPrependMustBeAVectorOfDims) {
+  const Tensor ta = Create(1, PartialTensorShape({2}));
+  Tensor grad;
+  const Tensor matrix = MakeTensor<int32_t>(TensorShape({1, 1}), {3});
+  absl::Status s = Grad(ta, "g", &grad, &matrix);
+  EXPECT_NE(s.message().find("shape must be a vector of {int32,int64}, got shape [1,1]"),
+            std::string::npos)
+      << s;
+  const Tensor negative = MakeTensor<int32_t>(TensorShape({1}), {-3});
+  s = Grad(ta, "g", &grad, &negative);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  const Tensor good = MakeTensor<int32_t>(TensorShape({2}), {3, 1});
+  ASSERT_TRUE(Grad(ta, "g", &grad, &good).ok());
+  Tensor value;
+  ASSERT_TRUE(Read(grad, 0, &value).ok());
+  EXPECT_EQ(value.shape(), TensorShape({3, 1, 2}));
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace sluice
