@@ -70,6 +70,16 @@ SLUICE_UNARY_GRAD(Atan, ops::Mul(scope, dy,
 SLUICE_UNARY_GRAD(Erf, ops::Mul(scope, dy,
                                 ops::Mul(scope, ScalarOf(scope, 1.1283791670955126, t),
                                          ops::Exp(scope, ops::Neg(scope, ops::Square(scope, x))))));
+// d/dx erfinv(x) = sqrt(pi)/2 * exp(erfinv(x)^2).
+SLUICE_UNARY_GRAD(Erfinv, ops::Mul(scope, dy,
+                                   ops::Mul(scope, ScalarOf(scope, 0.88622692545275801, t),
+                                            ops::Exp(scope, ops::Square(scope, y)))));
+// d/dx ndtri(x) = sqrt(2 pi) * exp(ndtri(x)^2 / 2).
+SLUICE_UNARY_GRAD(Ndtri, ops::Mul(scope, dy,
+                                  ops::Mul(scope, ScalarOf(scope, 2.5066282746310002, t),
+                                           ops::Exp(scope, ops::Mul(scope, ScalarOf(scope, 0.5, t),
+                                                                    ops::Square(scope, y))))));
+SLUICE_UNARY_GRAD(Lgamma, ops::Mul(scope, dy, ops::Digamma(scope, x)));
 SLUICE_UNARY_GRAD(Sign, ops::ZerosLike(scope, x));
 SLUICE_UNARY_GRAD(Identity, ops::Identity(scope, dy));
 SLUICE_UNARY_GRAD(EnsureShape, ops::Identity(scope, dy));
@@ -89,6 +99,7 @@ REGISTER_NO_GRADIENT_OP("FloorDiv");
 REGISTER_NO_GRADIENT_OP("TruncateDiv");
 REGISTER_NO_GRADIENT_OP("Equal");
 REGISTER_NO_GRADIENT_OP("NotEqual");
+REGISTER_NO_GRADIENT_OP("ApproximateEqual");
 REGISTER_NO_GRADIENT_OP("Less");
 REGISTER_NO_GRADIENT_OP("LessEqual");
 REGISTER_NO_GRADIENT_OP("Greater");
@@ -344,6 +355,167 @@ absl::Status SelectV2Grad(const Scope& scope, const Operation& op, const GradLis
   return scope.status();
 }
 REGISTER_GRADIENT_OP("SelectV2", SelectV2Grad);
+
+// ---- Complex numbers: gradients of real functions of complex values are complex, with the
+// real and imaginary parts as the partial derivatives along each ------------------------
+
+absl::Status RealGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const DataType part = op.output_type(0);
+  out->push_back(ops::Complex(scope, grads[0], ScalarOf(scope, 0, part),
+                              ops::Complex::Tout(op.input_type(0))));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Real", RealGrad);
+
+absl::Status ImagGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const DataType part = op.output_type(0);
+  out->push_back(ops::Complex(scope, ScalarOf(scope, 0, part), grads[0],
+                              ops::Complex::Tout(op.input_type(0))));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Imag", ImagGrad);
+
+// Complex(re, im), with broadcasting: each part takes its part of dz.
+absl::Status ComplexGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                         GradList* out) {
+  const DataType part = op.input_type(0);
+  return BroadcastReducedGrads(scope, op.input(0), op.input(1),
+                               ops::Real(scope, grads[0], ops::Real::Tout(part)),
+                               ops::Imag(scope, grads[0], ops::Imag::Tout(part)), out);
+}
+REGISTER_GRADIENT_OP("Complex", ComplexGrad);
+
+// Angle(z) = atan2(im, re): dz = -dy / (im + i re).
+absl::Status AngleGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                       GradList* out) {
+  const Output z = op.input(0);
+  const DataType part = op.output_type(0), whole = op.input_type(0);
+  auto re = ops::Real(scope, z, ops::Real::Tout(part));
+  auto im = ops::Imag(scope, z, ops::Imag::Tout(part));
+  auto flipped_inverse =
+      ops::Reciprocal(scope, ops::Complex(scope, im, re, ops::Complex::Tout(whole)));
+  auto dy = ops::Complex(scope, grads[0], ScalarOf(scope, 0, part), ops::Complex::Tout(whole));
+  out->push_back(ops::Neg(scope, ops::Mul(scope, dy, flipped_inverse)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Angle", AngleGrad);
+
+absl::Status ConjGrad(const Scope& scope, const Operation&, const GradList& grads, GradList* out) {
+  out->push_back(ops::Conj(scope, grads[0]));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Conj", ConjGrad);
+
+// ClipByValue(x, lo, hi), lo and hi broadcast to x: where x was clipped, the bound it was
+// clipped to takes the gradient; elsewhere x does.
+absl::Status ClipByValueGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                             GradList* out) {
+  const Output x = op.input(0), lo = op.input(1), hi = op.input(2), dz = grads[0];
+  auto zeros = ops::ZerosLike(scope, dz);
+  auto below = ops::Less(scope, x, lo);
+  auto above = ops::Greater(scope, x, hi);
+  auto clipped = ops::LogicalOr(scope, below, above);
+  out->push_back(ops::SelectV2(scope, clipped, zeros, dz));
+  out->push_back(ReduceToShapeOf(scope, ops::SelectV2(scope, below, dz, zeros), lo, x));
+  out->push_back(ReduceToShapeOf(scope, ops::SelectV2(scope, above, dz, zeros), hi, x));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ClipByValue", ClipByValueGrad);
+
+// ---- Products ---------------------------------------------------------------------------
+
+// Prod: each element's gradient is the product of the other elements of its group, taken as
+// the product of the exclusive cumulative products from either side (no division, so that
+// zeros are exact). The reduced axes are moved to the front and flattened into one.
+absl::Status ProdGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const Output x = op.input(0);
+  auto axes = ops::Reshape(scope, ops::Cast(scope, op.input(1), DT_INT32), {-1});
+  auto input_shape = ops::Shape(scope, x);
+  auto kept = ReducedShapeKeepingDims(scope, input_shape, axes);
+  auto spread = ops::BroadcastTo(scope, ops::Reshape(scope, grads[0], kept), input_shape);
+
+  auto rank = ops::Rank(scope, x);
+  auto reduced = ops::FloorMod(scope, ops::Add(scope, axes, rank), rank);
+  auto others = ops::ListDiff(scope, ops::Range(scope, 0, rank, 1), reduced).out;
+  auto perm = ops::Concat(scope, {reduced, others}, 0);
+  auto reduced_size = ops::Prod(scope, ops::Gather(scope, input_shape, reduced), 0);
+  auto others_size = ops::Prod(scope, ops::Gather(scope, input_shape, others), 0);
+  auto permuted = ops::Transpose(scope, x, perm);
+  auto groups = ops::Reshape(scope, permuted, ops::Stack(scope, {reduced_size, others_size}));
+  auto before = ops::Cumprod(scope, groups, 0, ops::Cumprod::Exclusive(true));
+  auto after = ops::Cumprod(scope, groups, 0, ops::Cumprod::Exclusive(true).Reverse(true));
+  auto others_product =
+      ops::Reshape(scope, ops::Mul(scope, before, after), ops::Shape(scope, permuted));
+  auto unpermuted = ops::Transpose(scope, others_product, ops::InvertPermutation(scope, perm));
+  out->push_back(ops::Reshape(scope, ops::Mul(scope, spread, unpermuted), input_shape));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Prod", ProdGrad);
+
+// ---- Segment reductions -----------------------------------------------------------------
+
+// SegmentSum(data, ids): each row of data takes the gradient of its segment.
+absl::Status SegmentSumGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                            GradList* out) {
+  out->push_back(ops::Gather(scope, grads[0], op.input(1)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("SegmentSum", SegmentSumGrad);
+
+// The unsorted segment ops drop the rows whose id is negative. `ids` shaped like data's
+// leading dimensions; `rows` has one row per segment.
+struct SegmentRows {
+  Output clipped_ids;  // negative ids read row 0, masked out afterwards
+  Output kept;         // ids >= 0, shaped to broadcast against the gathered rows
+};
+
+SegmentRows SegmentRowsOf(const Scope& scope, const Output& rows, const Output& ids) {
+  SegmentRows s;
+  s.clipped_ids = ops::Maximum(scope, ids, ops::ZerosLike(scope, ids));
+  auto kept = ops::GreaterEqual(scope, ids, ops::ZerosLike(scope, ids));
+  auto ones =
+      ops::Fill(scope, ops::ExpandDims(scope, ops::Sub(scope, ops::Rank(scope, rows), 1), 0), 1);
+  s.kept = ops::Reshape(scope, kept, ops::Concat(scope, {ops::Shape(scope, kept), ones}, 0));
+  return s;
+}
+
+// rows[ids], zero where the id is negative.
+Output GatherKeptRows(const Scope& scope, const Output& rows, const SegmentRows& s) {
+  auto gathered = ops::Gather(scope, rows, s.clipped_ids);
+  return ops::SelectV2(scope, s.kept, gathered, ops::ZerosLike(scope, gathered));
+}
+
+absl::Status UnsortedSegmentSumGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                    GradList* out) {
+  out->push_back(GatherKeptRows(scope, grads[0], SegmentRowsOf(scope, grads[0], op.input(1))));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("UnsortedSegmentSum", UnsortedSegmentSumGrad);
+
+// UnsortedSegmentMax/Min: the elements equal to their segment's result share its gradient.
+absl::Status UnsortedSegmentMinOrMaxGrad(const Scope& scope, const Operation& op,
+                                         const GradList& grads, GradList* out) {
+  const Output data = op.input(0), ids = op.input(1), result = op.output(0), dy = grads[0];
+  const SegmentRows s = SegmentRowsOf(scope, result, ids);
+  auto selected =
+      ops::LogicalAnd(scope, ops::Equal(scope, data, GatherKeptRows(scope, result, s)), s.kept);
+  auto count =
+      ops::UnsortedSegmentSum(scope, ops::Cast(scope, selected, dy.type()), ids, op.input(2));
+  auto shared = GatherKeptRows(scope, ops::Div(scope, dy, count), s);
+  out->push_back(ops::SelectV2(scope, selected, shared, ops::ZerosLike(scope, shared)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("UnsortedSegmentMax", UnsortedSegmentMinOrMaxGrad);
+REGISTER_GRADIENT_OP("UnsortedSegmentMin", UnsortedSegmentMinOrMaxGrad);
 
 }  // namespace
 }  // namespace gradients
