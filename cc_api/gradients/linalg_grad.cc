@@ -164,11 +164,8 @@ absl::Status EinsumGrad(const Scope& scope, const Operation& op, const GradList&
     if (!absl::StrContains(x_subs, kEllipsis)) absl::StrAppend(&x_subs, kEllipsis);
     if (!absl::StrContains(y_subs, kEllipsis)) absl::StrAppend(&y_subs, kEllipsis);
   }
-  Output x = op.input(0), y = op.input(1);
-  if (x.type() == DT_COMPLEX64 || x.type() == DT_COMPLEX128) {
-    x = ops::Conj(scope, x);
-    y = ops::Conj(scope, y);
-  }
+  const Output x = ConjugateIfComplex(scope, op.input(0));
+  const Output y = ConjugateIfComplex(scope, op.input(1));
   auto x_shape = ops::Shape(scope, x);
   auto y_shape = ops::Shape(scope, y);
   Output dx, dy_other;

@@ -1,5 +1,8 @@
-// Gradient functions of the elementwise math ops, their reductions and the matrix products.
-// Each computes the derivative TensorFlow's gradient of the op defines, on real types.
+// Gradient functions of the elementwise math ops, their reductions, the matrix products, the
+// complex-number ops and the segment reductions. Each computes the derivative TensorFlow's
+// gradient of the op defines; for complex values, TensorFlow's convention: the gradient of a
+// real loss L with respect to z is dL/d(re z) + i dL/d(im z), so that derivatives enter
+// conjugated.
 #include <vector>
 
 #include "cc_api/const_op.h"
@@ -30,56 +33,50 @@ using GradList = std::vector<Output>;
   }                                                                                       \
   REGISTER_GRADIENT_OP(#Name, Name##Grad)
 
+// dx = dy * conj(f'(x)): for complex x, the gradient TensorFlow defines is the conjugate
+// derivative's product with dy.
+#define SLUICE_CHAIN_GRAD(Name, derivative) \
+  SLUICE_UNARY_GRAD(Name, ops::Mul(scope, dy, ConjugateIfComplex(scope, derivative)))
+
 SLUICE_UNARY_GRAD(Abs, ops::Mul(scope, dy, ops::Sign(scope, x)));
 SLUICE_UNARY_GRAD(Neg, ops::Neg(scope, dy));
 SLUICE_UNARY_GRAD(Reciprocal, ops::ReciprocalGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Inv, ops::ReciprocalGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Square, ops::Mul(scope, dy, ops::Mul(scope, ScalarOf(scope, 2, t), x)));
+SLUICE_CHAIN_GRAD(Square, ops::Mul(scope, ScalarOf(scope, 2, t), x));
 SLUICE_UNARY_GRAD(Sqrt, ops::SqrtGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Rsqrt, ops::RsqrtGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Exp, ops::Mul(scope, dy, y));
-SLUICE_UNARY_GRAD(Expm1, ops::Mul(scope, dy, ops::Exp(scope, x)));
-SLUICE_UNARY_GRAD(Log, ops::Mul(scope, dy, ops::Reciprocal(scope, x)));
-SLUICE_UNARY_GRAD(Log1p,
-                  ops::Mul(scope, dy,
-                           ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t), x))));
-SLUICE_UNARY_GRAD(Sinh, ops::Mul(scope, dy, ops::Cosh(scope, x)));
-SLUICE_UNARY_GRAD(Cosh, ops::Mul(scope, dy, ops::Sinh(scope, x)));
-SLUICE_UNARY_GRAD(Tanh, ops::TanhGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Asinh, ops::Mul(scope, dy, ops::Reciprocal(scope, ops::Cosh(scope, y))));
-SLUICE_UNARY_GRAD(Acosh, ops::Mul(scope, dy, ops::Reciprocal(scope, ops::Sinh(scope, y))));
-SLUICE_UNARY_GRAD(Atanh, ops::Mul(scope, dy,
-                                  ops::Reciprocal(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
-                                                                  ops::Square(scope, x)))));
-SLUICE_UNARY_GRAD(Sigmoid, ops::SigmoidGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Sin, ops::Mul(scope, dy, ops::Cos(scope, x)));
-SLUICE_UNARY_GRAD(Cos, ops::Mul(scope, dy, ops::Neg(scope, ops::Sin(scope, x))));
-SLUICE_UNARY_GRAD(Tan, ops::Mul(scope, dy,
-                                ops::Square(scope, ops::Reciprocal(scope, ops::Cos(scope, x)))));
-SLUICE_UNARY_GRAD(Asin, ops::Mul(scope, dy,
-                                 ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
-                                                            ops::Square(scope, x)))));
-SLUICE_UNARY_GRAD(Acos,
-                  ops::Neg(scope, ops::Mul(scope, dy,
-                                           ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
-                                                                      ops::Square(scope, x))))));
-SLUICE_UNARY_GRAD(Atan, ops::Mul(scope, dy,
-                                 ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t),
-                                                                 ops::Square(scope, x)))));
+SLUICE_CHAIN_GRAD(Exp, y);
+SLUICE_CHAIN_GRAD(Expm1, ops::Exp(scope, x));
+SLUICE_CHAIN_GRAD(Log, ops::Reciprocal(scope, x));
+SLUICE_CHAIN_GRAD(Log1p, ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t), x)));
+SLUICE_CHAIN_GRAD(Sinh, ops::Cosh(scope, x));
+SLUICE_CHAIN_GRAD(Cosh, ops::Sinh(scope, x));
+SLUICE_UNARY_GRAD(Tanh, ops::TanhGrad(scope, ConjugateIfComplex(scope, y), dy));
+SLUICE_CHAIN_GRAD(Asinh, ops::Reciprocal(scope, ops::Cosh(scope, y)));
+SLUICE_CHAIN_GRAD(Acosh, ops::Reciprocal(scope, ops::Sinh(scope, y)));
+SLUICE_CHAIN_GRAD(Atanh, ops::Reciprocal(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
+                                                         ops::Square(scope, x))));
+SLUICE_UNARY_GRAD(Sigmoid, ops::SigmoidGrad(scope, ConjugateIfComplex(scope, y), dy));
+SLUICE_CHAIN_GRAD(Sin, ops::Cos(scope, x));
+SLUICE_CHAIN_GRAD(Cos, ops::Neg(scope, ops::Sin(scope, x)));
+SLUICE_CHAIN_GRAD(Tan, ops::Square(scope, ops::Reciprocal(scope, ops::Cos(scope, x))));
+SLUICE_CHAIN_GRAD(Asin,
+                  ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t), ops::Square(scope, x))));
+SLUICE_CHAIN_GRAD(Acos, ops::Neg(scope, ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
+                                                                   ops::Square(scope, x)))));
+SLUICE_CHAIN_GRAD(Atan, ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t),
+                                                        ops::Square(scope, x))));
 // d/dx erf(x) = 2/sqrt(pi) * exp(-x^2).
-SLUICE_UNARY_GRAD(Erf, ops::Mul(scope, dy,
-                                ops::Mul(scope, ScalarOf(scope, 1.1283791670955126, t),
-                                         ops::Exp(scope, ops::Neg(scope, ops::Square(scope, x))))));
+SLUICE_CHAIN_GRAD(Erf, ops::Mul(scope, ScalarOf(scope, 1.1283791670955126, t),
+                                ops::Exp(scope, ops::Neg(scope, ops::Square(scope, x)))));
 // d/dx erfinv(x) = sqrt(pi)/2 * exp(erfinv(x)^2).
-SLUICE_UNARY_GRAD(Erfinv, ops::Mul(scope, dy,
-                                   ops::Mul(scope, ScalarOf(scope, 0.88622692545275801, t),
-                                            ops::Exp(scope, ops::Square(scope, y)))));
+SLUICE_CHAIN_GRAD(Erfinv, ops::Mul(scope, ScalarOf(scope, 0.88622692545275801, t),
+                                   ops::Exp(scope, ops::Square(scope, y))));
 // d/dx ndtri(x) = sqrt(2 pi) * exp(ndtri(x)^2 / 2).
-SLUICE_UNARY_GRAD(Ndtri, ops::Mul(scope, dy,
-                                  ops::Mul(scope, ScalarOf(scope, 2.5066282746310002, t),
-                                           ops::Exp(scope, ops::Mul(scope, ScalarOf(scope, 0.5, t),
-                                                                    ops::Square(scope, y))))));
-SLUICE_UNARY_GRAD(Lgamma, ops::Mul(scope, dy, ops::Digamma(scope, x)));
+SLUICE_CHAIN_GRAD(Ndtri, ops::Mul(scope, ScalarOf(scope, 2.5066282746310002, t),
+                                  ops::Exp(scope, ops::Mul(scope, ScalarOf(scope, 0.5, t),
+                                                           ops::Square(scope, y)))));
+SLUICE_CHAIN_GRAD(Lgamma, ops::Digamma(scope, x));
 SLUICE_UNARY_GRAD(Sign, ops::ZerosLike(scope, x));
 SLUICE_UNARY_GRAD(Identity, ops::Identity(scope, dy));
 SLUICE_UNARY_GRAD(EnsureShape, ops::Identity(scope, dy));
@@ -88,6 +85,7 @@ SLUICE_UNARY_GRAD(RefIdentity, ops::Identity(scope, dy));
 // so that a client differentiating with respect to the read value gets it.
 SLUICE_UNARY_GRAD(ReadVariableOp, ops::Identity(scope, dy));
 
+#undef SLUICE_CHAIN_GRAD
 #undef SLUICE_UNARY_GRAD
 
 // The ops whose outputs are piecewise constant or not differentiable.
@@ -134,44 +132,64 @@ REGISTER_GRADIENT_OP("Cast", CastGrad);
 
 // ---- Binary elementwise ops, with broadcasting -----------------------------------------
 
-#define SLUICE_BINARY_GRAD(Name, gx_expr, gy_expr)                                        \
-  absl::Status Name##Grad(const Scope& scope, const Operation& op, const GradList& grads, \
-                          GradList* out) {                                                \
-    [[maybe_unused]] const Output x = op.input(0);                                        \
-    [[maybe_unused]] const Output y = op.input(1);                                        \
-    [[maybe_unused]] const Output z = op.output(0);                                       \
-    [[maybe_unused]] const Output dz = grads[0];                                          \
-    [[maybe_unused]] const DataType t = x.type();                                         \
-    return BroadcastReducedGrads(scope, x, y, gx_expr, gy_expr, out);                     \
-  }                                                                                       \
+#define SLUICE_BINARY_GRAD(Name, gx_expr, gy_expr)                                              \
+  absl::Status Name##Grad(const Scope& scope, const Operation& op, const GradList& grads,       \
+                          GradList* out) {                                                      \
+    [[maybe_unused]] const Output x = op.input(0);                                              \
+    [[maybe_unused]] const Output y = op.input(1);                                              \
+    [[maybe_unused]] const Output z = op.output(0);                                             \
+    [[maybe_unused]] const Output dz = grads[0];                                                \
+    [[maybe_unused]] const DataType t = x.type();                                               \
+    [[maybe_unused]] auto conj = [&](const Output& o) { return ConjugateIfComplex(scope, o); }; \
+    return BroadcastReducedGrads(scope, x, y, gx_expr, gy_expr, out);                           \
+  }                                                                                             \
   REGISTER_GRADIENT_OP(#Name, Name##Grad)
 
 SLUICE_BINARY_GRAD(Add, dz, dz);
 SLUICE_BINARY_GRAD(AddV2, dz, dz);
 SLUICE_BINARY_GRAD(Sub, dz, ops::Neg(scope, dz));
-SLUICE_BINARY_GRAD(Mul, ops::Mul(scope, dz, y), ops::Mul(scope, x, dz));
-SLUICE_BINARY_GRAD(Div, ops::Div(scope, dz, y),
-                   ops::Mul(scope, dz, ops::Div(scope, ops::Div(scope, ops::Neg(scope, x), y), y)));
-SLUICE_BINARY_GRAD(RealDiv, ops::RealDiv(scope, dz, y),
+// Complex operands enter conjugated, as in TensorFlow's gradients.
+SLUICE_BINARY_GRAD(Mul, ops::Mul(scope, dz, conj(y)), ops::Mul(scope, conj(x), dz));
+SLUICE_BINARY_GRAD(Div, ops::Div(scope, dz, conj(y)),
                    ops::Mul(scope, dz,
-                            ops::RealDiv(scope, ops::RealDiv(scope, ops::Neg(scope, x), y), y)));
-SLUICE_BINARY_GRAD(DivNoNan, ops::DivNoNan(scope, dz, y),
+                            ops::Div(scope, ops::Div(scope, ops::Neg(scope, conj(x)), conj(y)),
+                                     conj(y))));
+SLUICE_BINARY_GRAD(
+    RealDiv, ops::RealDiv(scope, dz, conj(y)),
+    ops::Mul(scope, dz,
+             ops::RealDiv(scope, ops::RealDiv(scope, ops::Neg(scope, conj(x)), conj(y)), conj(y))));
+SLUICE_BINARY_GRAD(DivNoNan, ops::DivNoNan(scope, dz, conj(y)),
                    ops::Mul(scope, dz,
-                            ops::DivNoNan(scope, ops::DivNoNan(scope, ops::Neg(scope, x), y), y)));
+                            ops::DivNoNan(scope,
+                                          ops::DivNoNan(scope, ops::Neg(scope, conj(x)), conj(y)),
+                                          conj(y))));
 SLUICE_BINARY_GRAD(SquaredDifference,
                    ops::Mul(scope, ops::Mul(scope, ScalarOf(scope, 2, t), dz),
-                            ops::Sub(scope, x, y)),
+                            conj(ops::Sub(scope, x, y))),
                    ops::Neg(scope, ops::Mul(scope, ops::Mul(scope, ScalarOf(scope, 2, t), dz),
-                                            ops::Sub(scope, x, y))));
-// d/dx x^y = y x^(y-1); d/dy x^y = x^y log(x), taken as 0 where x <= 0.
-SLUICE_BINARY_GRAD(
-    Pow,
-    ops::Mul(scope, dz,
-             ops::Mul(scope, y, ops::Pow(scope, x, ops::Sub(scope, y, ScalarOf(scope, 1, t))))),
-    ops::Mul(scope, dz,
-             ops::Mul(scope, z,
-                      ops::Select(scope, ops::Greater(scope, x, ops::ZerosLike(scope, x)),
-                                  ops::Log(scope, x), ops::ZerosLike(scope, x)))));
+                                            conj(ops::Sub(scope, x, y)))));
+
+// d/dx x^y = y x^(y-1); d/dy x^y = x^y log(x), taken as 0 where x <= 0 (x == 0 for complex
+// x, whose logarithm is defined elsewhere).
+absl::Status PowGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                     GradList* out) {
+  const Output x = ConjugateIfComplex(scope, op.input(0));
+  const Output y = ConjugateIfComplex(scope, op.input(1));
+  const Output z = ConjugateIfComplex(scope, op.output(0));
+  const Output dz = grads[0];
+  const DataType t = x.type();
+  auto zeros = ops::ZerosLike(scope, x);
+  const bool complex = t == DT_COMPLEX64 || t == DT_COMPLEX128;
+  Output has_log =
+      complex ? Output(ops::NotEqual(scope, x, zeros)) : Output(ops::Greater(scope, x, zeros));
+  auto log_x = ops::Select(scope, has_log, ops::Log(scope, x), zeros);
+  auto gx = ops::Mul(
+      scope, dz, ops::Mul(scope, y, ops::Pow(scope, x, ops::Sub(scope, y, ScalarOf(scope, 1, t)))));
+  auto gy = ops::Mul(scope, dz, ops::Mul(scope, z, log_x));
+  return BroadcastReducedGrads(scope, op.input(0), op.input(1), gx, gy, out);
+}
+REGISTER_GRADIENT_OP("Pow", PowGrad);
+
 // The larger (smaller) operand takes the gradient; x wins ties, as in TensorFlow.
 SLUICE_BINARY_GRAD(
     Maximum, ops::SelectV2(scope, ops::GreaterEqual(scope, x, y), dz, ops::ZerosLike(scope, dz)),
@@ -257,7 +275,10 @@ absl::Status MatMulGrad(const Scope& scope, const Operation& op, const GradList&
   bool ta = false, tb = false;
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "transpose_a", &ta));
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "transpose_b", &tb));
-  const Output a = op.input(0), b = op.input(1), dy = grads[0];
+  // Complex operands conjugated: the transposes below are plain ones.
+  const Output a = ConjugateIfComplex(scope, op.input(0));
+  const Output b = ConjugateIfComplex(scope, op.input(1));
+  const Output dy = grads[0];
   auto mm = [&](const Output& l, const Output& r, bool tl, bool tr) {
     return ops::MatMul(scope, l, r, ops::MatMul::TransposeA(tl).TransposeB(tr));
   };

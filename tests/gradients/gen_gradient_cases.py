@@ -27,6 +27,8 @@ rng = np.random.default_rng(20261207)
 
 
 def normal(*shape, dtype=np.float32):
+  if np.issubdtype(dtype, np.complexfloating):
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
   return rng.standard_normal(shape).astype(dtype)
 
 
@@ -39,7 +41,7 @@ CASES = []
 
 def case(name, inputs, fn, diff=None):
   """inputs: arrays (the x's); fn: builds y from the Const tensors; diff: indices of the x's
-  to differentiate (all floating ones by default)."""
+  to differentiate (all floating and complex ones by default)."""
   CASES.append((name, inputs, fn, diff))
 
 
@@ -347,6 +349,21 @@ case("ParallelDynamicStitch", [normal(3), normal(2, 2)], lambda xs: raw.Parallel
 case("Roll", [normal(3, 4)], lambda xs: raw.Roll(input=xs[0], shift=[1, -2], axis=[0, 1]))
 case("Roll_same_axis_twice", [normal(5)], lambda xs: raw.Roll(
     input=xs[0], shift=tf.constant([2, 4], tf.int64), axis=[0, 0]))
+# Complex values: TensorFlow's gradients conjugate the derivatives.
+cnormal = lambda *shape: normal(*shape, dtype=np.complex64)
+for op in ["Square", "Exp", "Expm1", "Log", "Log1p", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh",
+           "Atanh", "Sigmoid", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Reciprocal", "Sqrt",
+           "Rsqrt", "Neg", "Conj"]:
+  case(f"{op}_complex64", [cnormal(3, 4)], lambda xs, op=op: getattr(raw, op)(
+      **{"input" if op == "Conj" else "x": xs[0]}))
+# (Binary ops and matrix products of complex values are left out: Sluice's Sum, AddN, MatMul
+# and BatchMatMulV2 have no complex kernels, which their gradients need.)
+case("Einsum_complex64", [cnormal(3, 4), cnormal(4, 5)],
+     lambda xs: raw.Einsum(inputs=xs, equation="ij,jk->ik"))
+case("Real_of_complex_input", [cnormal(3, 4)], lambda xs: raw.Real(input=xs[0]))
+case("Imag_of_complex128_input", [normal(3, 4, dtype=np.complex128)],
+     lambda xs: raw.Imag(input=xs[0], Tout=tf.float64))
+case("Angle_of_complex_input", [cnormal(3, 4)], lambda xs: raw.Angle(input=xs[0]))
 rng = rng_before_block
 
 
@@ -362,7 +379,7 @@ def write():
         dy = tf.constant(normal(*y.shape.as_list(), dtype=y.dtype.as_numpy_dtype), name="dy")
         forward.update(op.name for op in graph.get_operations())
         wanted = [i for i in (diff if diff is not None else range(len(xs)))
-                  if xs[i].dtype.is_floating]
+                  if xs[i].dtype.is_floating or xs[i].dtype.is_complex]
         grads = tf.gradients(y, [xs[i] for i in wanted], grad_ys=dy)
         names.append((name, wanted, grads))
   with v1.Session(graph=graph) as sess:
