@@ -1,7 +1,9 @@
 // Gradient functions of the ops that move, reshape, join, split, slice, pad, tile and gather
 // elements: each routes dy back to where the elements came from.
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cc_api/const_op.h"
 #include "cc_api/grad_op_registry.h"
 #include "cc_api/gradients.h"
@@ -249,47 +251,183 @@ absl::Status GatherGrad(const Scope& scope, const Operation& op, const GradList&
 }
 REGISTER_GRADIENT_OP("Gather", GatherGrad);
 
-// GatherV2 along any axis: the axis moved to the front, gathered there, moved back.
+// GatherV2(params, indices, axis) with `batch_dims` leading dimensions shared by params and
+// indices. dy's dimensions are [batch, outer, index dims, inner] and params' are
+// [batch, outer, N, inner]: dy is transposed to [batch, index dims, outer, inner], the batches
+// are flattened with each batch's indices offset by batch * N, the rows summed into their
+// segments of params transposed to [batch, N, outer, inner], and that transposition undone.
 absl::Status GatherV2Grad(const Scope& scope, const Operation& op, const GradList& grads,
                           GradList* out) {
   int64_t batch_dims = 0;
-  TryGetNodeAttr(op.node()->attrs(), "batch_dims", &batch_dims);
-  if (batch_dims != 0) {
-    return absl::UnimplementedError("The gradient of GatherV2 with batch_dims is not implemented.");
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "batch_dims", &batch_dims));
+  if (batch_dims < 0) {
+    return absl::InvalidArgumentError(
+        "C++ GatherV2 gradient does not support negative batch_dims.");
   }
   const Output params = op.input(0), indices = op.input(1), dy = grads[0];
+  const int batch = static_cast<int>(batch_dims);
   auto params_shape = ops::Shape(scope, params);
   auto params_rank = ops::Size(scope, params_shape);
   auto axis = ops::FloorMod(scope, ops::Cast(scope, op.input(2), DT_INT32), params_rank);
-  auto indices_rank = ops::Rank(scope, indices);
-  auto dy_rank = ops::Rank(scope, dy);
-  // dy's dimensions: [outer (axis of them), indices' dims, inner]. Bring the indices' dims to
-  // the front: perm = [axis .. axis+indices_rank), [0 .. axis), [axis+indices_rank .. dy_rank).
-  auto index_end = ops::Add(scope, axis, indices_rank);
-  auto perm = ops::Concat(scope,
-                          {ops::Range(scope, axis, index_end, 1), ops::Range(scope, 0, axis, 1),
-                           ops::Range(scope, index_end, dy_rank, 1)},
-                          0);
-  auto moved_dy = ops::Transpose(scope, dy, perm);
-  // params with `axis` in front, and the inverse permutation to put it back.
-  auto params_perm = ops::Concat(scope,
-                                 {ops::ExpandDims(scope, axis, 0), ops::Range(scope, 0, axis, 1),
-                                  ops::Range(scope, ops::Add(scope, axis, 1), params_rank, 1)},
-                                 0);
+  auto index_end =
+      ops::Add(scope, axis, ops::Sub(scope, ops::Rank(scope, indices), batch));  // in dy
+  auto batch_axes = ops::Range(scope, 0, batch, 1);
+  auto dy_perm = ops::Concat(
+      scope,
+      {batch_axes, ops::Range(scope, axis, index_end, 1), ops::Range(scope, batch, axis, 1),
+       ops::Range(scope, index_end, ops::Rank(scope, dy), 1)},
+      0);
+  auto params_perm =
+      ops::Concat(scope,
+                  {batch_axes, ops::ExpandDims(scope, axis, 0), ops::Range(scope, batch, axis, 1),
+                   ops::Range(scope, ops::Add(scope, axis, 1), params_rank, 1)},
+                  0);
   auto moved_params_shape = ops::Gather(scope, params_shape, params_perm);
-  auto num_rows = ops::Slice(scope, moved_params_shape, {0}, {1});
-  auto row_shape = ops::Slice(scope, moved_params_shape, {1}, {-1});
+  auto num_batches = ops::Prod(scope, ops::Slice(scope, params_shape, {0}, {batch}), 0);
+  auto rows_per_batch = ops::Gather(scope, params_shape, axis);
+  // Indices as [batch, K], offset to their batch's rows, flattened.
+  auto offsets = ops::Cast(
+      scope,
+      ops::Reshape(scope, ops::Mul(scope, ops::Range(scope, 0, num_batches, 1), rows_per_batch),
+                   {-1, 1}),
+      indices.type());
+  auto flat_indices = ops::Reshape(
+      scope,
+      ops::Add(scope, ops::Reshape(scope, indices, ops::Stack(scope, {num_batches, -1})), offsets),
+      {-1});
+  auto row_shape = ops::Slice(scope, moved_params_shape, {batch + 1}, {-1});
   auto values_shape =
       ops::Concat(scope, {ops::ExpandDims(scope, ops::Size(scope, indices), 0), row_shape}, 0);
-  auto summed = ops::UnsortedSegmentSum(scope, ops::Reshape(scope, moved_dy, values_shape),
-                                        ops::Reshape(scope, indices, {-1}),
-                                        ops::Reshape(scope, num_rows, ops::Const(scope, 0, {0})));
-  out->push_back(ops::Transpose(scope, summed, ops::InvertPermutation(scope, params_perm)));
+  auto values = ops::Reshape(scope, ops::Transpose(scope, dy, dy_perm), values_shape);
+  auto summed = ops::UnsortedSegmentSum(scope, values, flat_indices,
+                                        ops::Mul(scope, num_batches, rows_per_batch));
+  out->push_back(ops::Transpose(scope, ops::Reshape(scope, summed, moved_params_shape),
+                                ops::InvertPermutation(scope, params_perm)));
   out->push_back(NoGradient());
   out->push_back(NoGradient());
   return scope.status();
 }
 REGISTER_GRADIENT_OP("GatherV2", GatherV2Grad);
+
+// SpaceToBatchND and BatchToSpaceND undo each other, with the same block shape and
+// paddings (crops).
+absl::Status SpaceToBatchNDGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                GradList* out) {
+  out->push_back(ops::BatchToSpaceND(scope, grads[0], op.input(1), op.input(2)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("SpaceToBatchND", SpaceToBatchNDGrad);
+
+absl::Status BatchToSpaceNDGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                GradList* out) {
+  out->push_back(ops::SpaceToBatchND(scope, grads[0], op.input(1), op.input(2)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("BatchToSpaceND", BatchToSpaceNDGrad);
+
+// SpaceToDepth and DepthToSpace: the other one, with the same block size and data format.
+absl::Status SpaceToDepthGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                              GradList* out) {
+  int64_t block_size = 0;
+  std::string data_format = "NHWC";
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "block_size", &block_size));
+  TryGetNodeAttr(op.node()->attrs(), "data_format", &data_format);
+  out->push_back(
+      ops::DepthToSpace(scope, grads[0], block_size, ops::DepthToSpace::DataFormat(data_format)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("SpaceToDepth", SpaceToDepthGrad);
+
+absl::Status DepthToSpaceGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                              GradList* out) {
+  int64_t block_size = 0;
+  std::string data_format = "NHWC";
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "block_size", &block_size));
+  TryGetNodeAttr(op.node()->attrs(), "data_format", &data_format);
+  out->push_back(
+      ops::SpaceToDepth(scope, grads[0], block_size, ops::SpaceToDepth::DataFormat(data_format)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("DepthToSpace", DepthToSpaceGrad);
+
+// The gradient is checked too, with TensorFlow's message naming the forward op's.
+absl::Status CheckNumericsGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                               GradList* out) {
+  std::string message;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "message", &message));
+  out->push_back(ops::CheckNumerics(
+      scope, grads[0],
+      absl::StrCat("Not a number (NaN) or infinity (Inf) values detected in gradient. ", message)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("CheckNumerics", CheckNumericsGrad);
+
+// Diagonals: placing and reading them are each other's gradients.
+absl::Status DiagGrad(const Scope& scope, const Operation&, const GradList& grads, GradList* out) {
+  out->push_back(ops::DiagPart(scope, grads[0]));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Diag", DiagGrad);
+
+absl::Status DiagPartGrad(const Scope& scope, const Operation&, const GradList& grads,
+                          GradList* out) {
+  out->push_back(ops::Diag(scope, grads[0]));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("DiagPart", DiagPartGrad);
+
+absl::Status MatrixDiagGrad(const Scope& scope, const Operation&, const GradList& grads,
+                            GradList* out) {
+  out->push_back(ops::MatrixDiagPart(scope, grads[0]));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("MatrixDiag", MatrixDiagGrad);
+
+absl::Status MatrixBandPartGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                GradList* out) {
+  out->push_back(ops::MatrixBandPart(scope, grads[0], op.input(1), op.input(2)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("MatrixBandPart", MatrixBandPartGrad);
+
+// GatherNd(params, indices) and ScatterNd(indices, updates, shape) move the same slices in
+// opposite directions; repeated indices sum in ScatterNd, as their gradients must.
+absl::Status GatherNdGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                          GradList* out) {
+  const Output indices = op.input(1);
+  auto shape = ops::Shape(scope, op.input(0), ops::Shape::OutType(indices.type()));
+  out->push_back(ops::ScatterNd(scope, indices, grads[0], shape));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("GatherNd", GatherNdGrad);
+
+absl::Status ScatterNdGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                           GradList* out) {
+  out->push_back(NoGradient());
+  out->push_back(ops::GatherNd(scope, grads[0], op.input(0)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ScatterNd", ScatterNdGrad);
+
+absl::Status ReverseSequenceGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                 GradList* out) {
+  int64_t seq_dim = 0, batch_dim = 0;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "seq_dim", &seq_dim));
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "batch_dim", &batch_dim));
+  out->push_back(ops::ReverseSequence(scope, grads[0], op.input(1), seq_dim,
+                                      ops::ReverseSequence::BatchDim(batch_dim)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ReverseSequence", ReverseSequenceGrad);
 
 }  // namespace
 }  // namespace gradients

@@ -11,6 +11,11 @@ Output ScalarOf(const Scope& scope, double value, DataType dtype) {
   return ops::Cast(scope, ops::Const(scope, static_cast<float>(value)), dtype);
 }
 
+Output ConjugateIfComplex(const Scope& scope, const Output& x) {
+  if (x.type() == DT_COMPLEX64 || x.type() == DT_COMPLEX128) return ops::Conj(scope, x);
+  return x;
+}
+
 absl::Status BroadcastReducedGrads(const Scope& scope, const Output& x, const Output& y,
                                    const Output& gx, const Output& gy,
                                    std::vector<Output>* grad_outputs) {

@@ -16,6 +16,9 @@ namespace gradients {
 // types work alike).
 Output ScalarOf(const Scope& scope, double value, DataType dtype);
 
+// conj(x) for complex x; x itself (no new node) for the other types.
+Output ConjugateIfComplex(const Scope& scope, const Output& x);
+
 // For an elementwise binary op whose operands x and y broadcast: sums `gx` and `gy` (gradients
 // shaped like the op's output) over the dimensions each operand was broadcast along and
 // reshapes them to x's and y's shapes; appends both to `grad_outputs`.

@@ -27,9 +27,9 @@ absl::Status ResizeBilinearGrad(const Scope& scope, const Operation& op, const G
                                 GradList* out) {
   bool align_corners = false, half_pixel_centers = false;
   RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
-  out->push_back(ops::ResizeBilinearGrad(
+  out->push_back(ops::internal::ResizeBilinearGrad(
       scope, grads[0], op.input(0),
-      ops::ResizeBilinearGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
+      ops::internal::ResizeBilinearGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
   out->push_back(NoGradient());
   return scope.status();
 }
@@ -39,9 +39,9 @@ absl::Status ResizeBicubicGrad(const Scope& scope, const Operation& op, const Gr
                                GradList* out) {
   bool align_corners = false, half_pixel_centers = false;
   RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
-  out->push_back(ops::ResizeBicubicGrad(
+  out->push_back(ops::internal::ResizeBicubicGrad(
       scope, grads[0], op.input(0),
-      ops::ResizeBicubicGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
+      ops::internal::ResizeBicubicGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
   out->push_back(NoGradient());
   return scope.status();
 }
@@ -54,8 +54,8 @@ absl::Status ResizeNearestNeighborGrad(const Scope& scope, const Operation& op,
   RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
   const Output rows_cols = ops::Slice(scope, ops::Shape(scope, op.input(0)), {1}, {2});
   out->push_back(
-      ops::ResizeNearestNeighborGrad(scope, grads[0], rows_cols,
-                                     ops::ResizeNearestNeighborGrad::AlignCorners(align_corners)
+      ops::internal::ResizeNearestNeighborGrad(scope, grads[0], rows_cols,
+                                     ops::internal::ResizeNearestNeighborGrad::AlignCorners(align_corners)
                                          .HalfPixelCenters(half_pixel_centers)));
   out->push_back(NoGradient());
   return scope.status();

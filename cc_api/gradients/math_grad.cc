@@ -1,5 +1,8 @@
-// Gradient functions of the elementwise math ops, their reductions and the matrix products.
-// Each computes the derivative TensorFlow's gradient of the op defines, on real types.
+// Gradient functions of the elementwise math ops, their reductions, the matrix products, the
+// complex-number ops and the segment reductions. Each computes the derivative TensorFlow's
+// gradient of the op defines; for complex values, TensorFlow's convention: the gradient of a
+// real loss L with respect to z is dL/d(re z) + i dL/d(im z), so that derivatives enter
+// conjugated.
 #include <vector>
 
 #include "cc_api/const_op.h"
@@ -30,46 +33,50 @@ using GradList = std::vector<Output>;
   }                                                                                       \
   REGISTER_GRADIENT_OP(#Name, Name##Grad)
 
+// dx = dy * conj(f'(x)): for complex x, the gradient TensorFlow defines is the conjugate
+// derivative's product with dy.
+#define SLUICE_CHAIN_GRAD(Name, derivative) \
+  SLUICE_UNARY_GRAD(Name, ops::Mul(scope, dy, ConjugateIfComplex(scope, derivative)))
+
 SLUICE_UNARY_GRAD(Abs, ops::Mul(scope, dy, ops::Sign(scope, x)));
 SLUICE_UNARY_GRAD(Neg, ops::Neg(scope, dy));
 SLUICE_UNARY_GRAD(Reciprocal, ops::internal::ReciprocalGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Inv, ops::internal::ReciprocalGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Square, ops::Mul(scope, dy, ops::Mul(scope, ScalarOf(scope, 2, t), x)));
+SLUICE_CHAIN_GRAD(Square, ops::Mul(scope, ScalarOf(scope, 2, t), x));
 SLUICE_UNARY_GRAD(Sqrt, ops::internal::SqrtGrad(scope, y, dy));
 SLUICE_UNARY_GRAD(Rsqrt, ops::internal::RsqrtGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Exp, ops::Mul(scope, dy, y));
-SLUICE_UNARY_GRAD(Expm1, ops::Mul(scope, dy, ops::Exp(scope, x)));
-SLUICE_UNARY_GRAD(Log, ops::Mul(scope, dy, ops::Reciprocal(scope, x)));
-SLUICE_UNARY_GRAD(Log1p,
-                  ops::Mul(scope, dy,
-                           ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t), x))));
-SLUICE_UNARY_GRAD(Sinh, ops::Mul(scope, dy, ops::Cosh(scope, x)));
-SLUICE_UNARY_GRAD(Cosh, ops::Mul(scope, dy, ops::Sinh(scope, x)));
-SLUICE_UNARY_GRAD(Tanh, ops::internal::TanhGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Asinh, ops::Mul(scope, dy, ops::Reciprocal(scope, ops::Cosh(scope, y))));
-SLUICE_UNARY_GRAD(Acosh, ops::Mul(scope, dy, ops::Reciprocal(scope, ops::Sinh(scope, y))));
-SLUICE_UNARY_GRAD(Atanh, ops::Mul(scope, dy,
-                                  ops::Reciprocal(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
-                                                                  ops::Square(scope, x)))));
-SLUICE_UNARY_GRAD(Sigmoid, ops::internal::SigmoidGrad(scope, y, dy));
-SLUICE_UNARY_GRAD(Sin, ops::Mul(scope, dy, ops::Cos(scope, x)));
-SLUICE_UNARY_GRAD(Cos, ops::Mul(scope, dy, ops::Neg(scope, ops::Sin(scope, x))));
-SLUICE_UNARY_GRAD(Tan, ops::Mul(scope, dy,
-                                ops::Square(scope, ops::Reciprocal(scope, ops::Cos(scope, x)))));
-SLUICE_UNARY_GRAD(Asin, ops::Mul(scope, dy,
-                                 ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
-                                                            ops::Square(scope, x)))));
-SLUICE_UNARY_GRAD(Acos,
-                  ops::Neg(scope, ops::Mul(scope, dy,
-                                           ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
-                                                                      ops::Square(scope, x))))));
-SLUICE_UNARY_GRAD(Atan, ops::Mul(scope, dy,
-                                 ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t),
-                                                                 ops::Square(scope, x)))));
+SLUICE_CHAIN_GRAD(Exp, y);
+SLUICE_CHAIN_GRAD(Expm1, ops::Exp(scope, x));
+SLUICE_CHAIN_GRAD(Log, ops::Reciprocal(scope, x));
+SLUICE_CHAIN_GRAD(Log1p, ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t), x)));
+SLUICE_CHAIN_GRAD(Sinh, ops::Cosh(scope, x));
+SLUICE_CHAIN_GRAD(Cosh, ops::Sinh(scope, x));
+SLUICE_UNARY_GRAD(Tanh, ops::internal::TanhGrad(scope, ConjugateIfComplex(scope, y), dy));
+SLUICE_CHAIN_GRAD(Asinh, ops::Reciprocal(scope, ops::Cosh(scope, y)));
+SLUICE_CHAIN_GRAD(Acosh, ops::Reciprocal(scope, ops::Sinh(scope, y)));
+SLUICE_CHAIN_GRAD(Atanh, ops::Reciprocal(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
+                                                         ops::Square(scope, x))));
+SLUICE_UNARY_GRAD(Sigmoid, ops::internal::SigmoidGrad(scope, ConjugateIfComplex(scope, y), dy));
+SLUICE_CHAIN_GRAD(Sin, ops::Cos(scope, x));
+SLUICE_CHAIN_GRAD(Cos, ops::Neg(scope, ops::Sin(scope, x)));
+SLUICE_CHAIN_GRAD(Tan, ops::Square(scope, ops::Reciprocal(scope, ops::Cos(scope, x))));
+SLUICE_CHAIN_GRAD(Asin,
+                  ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t), ops::Square(scope, x))));
+SLUICE_CHAIN_GRAD(Acos, ops::Neg(scope, ops::Rsqrt(scope, ops::Sub(scope, ScalarOf(scope, 1, t),
+                                                                   ops::Square(scope, x)))));
+SLUICE_CHAIN_GRAD(Atan, ops::Reciprocal(scope, ops::Add(scope, ScalarOf(scope, 1, t),
+                                                        ops::Square(scope, x))));
 // d/dx erf(x) = 2/sqrt(pi) * exp(-x^2).
-SLUICE_UNARY_GRAD(Erf, ops::Mul(scope, dy,
-                                ops::Mul(scope, ScalarOf(scope, 1.1283791670955126, t),
-                                         ops::Exp(scope, ops::Neg(scope, ops::Square(scope, x))))));
+SLUICE_CHAIN_GRAD(Erf, ops::Mul(scope, ScalarOf(scope, 1.1283791670955126, t),
+                                ops::Exp(scope, ops::Neg(scope, ops::Square(scope, x)))));
+// d/dx erfinv(x) = sqrt(pi)/2 * exp(erfinv(x)^2).
+SLUICE_CHAIN_GRAD(Erfinv, ops::Mul(scope, ScalarOf(scope, 0.88622692545275801, t),
+                                   ops::Exp(scope, ops::Square(scope, y))));
+// d/dx ndtri(x) = sqrt(2 pi) * exp(ndtri(x)^2 / 2).
+SLUICE_CHAIN_GRAD(Ndtri, ops::Mul(scope, ScalarOf(scope, 2.5066282746310002, t),
+                                  ops::Exp(scope, ops::Mul(scope, ScalarOf(scope, 0.5, t),
+                                                           ops::Square(scope, y)))));
+SLUICE_CHAIN_GRAD(Lgamma, ops::Digamma(scope, x));
 SLUICE_UNARY_GRAD(Sign, ops::ZerosLike(scope, x));
 SLUICE_UNARY_GRAD(Identity, ops::Identity(scope, dy));
 SLUICE_UNARY_GRAD(EnsureShape, ops::Identity(scope, dy));
@@ -78,6 +85,7 @@ SLUICE_UNARY_GRAD(RefIdentity, ops::Identity(scope, dy));
 // so that a client differentiating with respect to the read value gets it.
 SLUICE_UNARY_GRAD(ReadVariableOp, ops::Identity(scope, dy));
 
+#undef SLUICE_CHAIN_GRAD
 #undef SLUICE_UNARY_GRAD
 
 // The ops whose outputs are piecewise constant or not differentiable.
@@ -89,6 +97,7 @@ REGISTER_NO_GRADIENT_OP("FloorDiv");
 REGISTER_NO_GRADIENT_OP("TruncateDiv");
 REGISTER_NO_GRADIENT_OP("Equal");
 REGISTER_NO_GRADIENT_OP("NotEqual");
+REGISTER_NO_GRADIENT_OP("ApproximateEqual");
 REGISTER_NO_GRADIENT_OP("Less");
 REGISTER_NO_GRADIENT_OP("LessEqual");
 REGISTER_NO_GRADIENT_OP("Greater");
@@ -123,44 +132,64 @@ REGISTER_GRADIENT_OP("Cast", CastGrad);
 
 // ---- Binary elementwise ops, with broadcasting -----------------------------------------
 
-#define SLUICE_BINARY_GRAD(Name, gx_expr, gy_expr)                                        \
-  absl::Status Name##Grad(const Scope& scope, const Operation& op, const GradList& grads, \
-                          GradList* out) {                                                \
-    [[maybe_unused]] const Output x = op.input(0);                                        \
-    [[maybe_unused]] const Output y = op.input(1);                                        \
-    [[maybe_unused]] const Output z = op.output(0);                                       \
-    [[maybe_unused]] const Output dz = grads[0];                                          \
-    [[maybe_unused]] const DataType t = x.type();                                         \
-    return BroadcastReducedGrads(scope, x, y, gx_expr, gy_expr, out);                     \
-  }                                                                                       \
+#define SLUICE_BINARY_GRAD(Name, gx_expr, gy_expr)                                              \
+  absl::Status Name##Grad(const Scope& scope, const Operation& op, const GradList& grads,       \
+                          GradList* out) {                                                      \
+    [[maybe_unused]] const Output x = op.input(0);                                              \
+    [[maybe_unused]] const Output y = op.input(1);                                              \
+    [[maybe_unused]] const Output z = op.output(0);                                             \
+    [[maybe_unused]] const Output dz = grads[0];                                                \
+    [[maybe_unused]] const DataType t = x.type();                                               \
+    [[maybe_unused]] auto conj = [&](const Output& o) { return ConjugateIfComplex(scope, o); }; \
+    return BroadcastReducedGrads(scope, x, y, gx_expr, gy_expr, out);                           \
+  }                                                                                             \
   REGISTER_GRADIENT_OP(#Name, Name##Grad)
 
 SLUICE_BINARY_GRAD(Add, dz, dz);
 SLUICE_BINARY_GRAD(AddV2, dz, dz);
 SLUICE_BINARY_GRAD(Sub, dz, ops::Neg(scope, dz));
-SLUICE_BINARY_GRAD(Mul, ops::Mul(scope, dz, y), ops::Mul(scope, x, dz));
-SLUICE_BINARY_GRAD(Div, ops::Div(scope, dz, y),
-                   ops::Mul(scope, dz, ops::Div(scope, ops::Div(scope, ops::Neg(scope, x), y), y)));
-SLUICE_BINARY_GRAD(RealDiv, ops::RealDiv(scope, dz, y),
+// Complex operands enter conjugated, as in TensorFlow's gradients.
+SLUICE_BINARY_GRAD(Mul, ops::Mul(scope, dz, conj(y)), ops::Mul(scope, conj(x), dz));
+SLUICE_BINARY_GRAD(Div, ops::Div(scope, dz, conj(y)),
                    ops::Mul(scope, dz,
-                            ops::RealDiv(scope, ops::RealDiv(scope, ops::Neg(scope, x), y), y)));
-SLUICE_BINARY_GRAD(DivNoNan, ops::DivNoNan(scope, dz, y),
+                            ops::Div(scope, ops::Div(scope, ops::Neg(scope, conj(x)), conj(y)),
+                                     conj(y))));
+SLUICE_BINARY_GRAD(
+    RealDiv, ops::RealDiv(scope, dz, conj(y)),
+    ops::Mul(scope, dz,
+             ops::RealDiv(scope, ops::RealDiv(scope, ops::Neg(scope, conj(x)), conj(y)), conj(y))));
+SLUICE_BINARY_GRAD(DivNoNan, ops::DivNoNan(scope, dz, conj(y)),
                    ops::Mul(scope, dz,
-                            ops::DivNoNan(scope, ops::DivNoNan(scope, ops::Neg(scope, x), y), y)));
+                            ops::DivNoNan(scope,
+                                          ops::DivNoNan(scope, ops::Neg(scope, conj(x)), conj(y)),
+                                          conj(y))));
 SLUICE_BINARY_GRAD(SquaredDifference,
                    ops::Mul(scope, ops::Mul(scope, ScalarOf(scope, 2, t), dz),
-                            ops::Sub(scope, x, y)),
+                            conj(ops::Sub(scope, x, y))),
                    ops::Neg(scope, ops::Mul(scope, ops::Mul(scope, ScalarOf(scope, 2, t), dz),
-                                            ops::Sub(scope, x, y))));
-// d/dx x^y = y x^(y-1); d/dy x^y = x^y log(x), taken as 0 where x <= 0.
-SLUICE_BINARY_GRAD(
-    Pow,
-    ops::Mul(scope, dz,
-             ops::Mul(scope, y, ops::Pow(scope, x, ops::Sub(scope, y, ScalarOf(scope, 1, t))))),
-    ops::Mul(scope, dz,
-             ops::Mul(scope, z,
-                      ops::Where3(scope, ops::Greater(scope, x, ops::ZerosLike(scope, x)),
-                                  ops::Log(scope, x), ops::ZerosLike(scope, x)))));
+                                            conj(ops::Sub(scope, x, y)))));
+
+// d/dx x^y = y x^(y-1); d/dy x^y = x^y log(x), taken as 0 where x <= 0 (x == 0 for complex
+// x, whose logarithm is defined elsewhere).
+absl::Status PowGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                     GradList* out) {
+  const Output x = ConjugateIfComplex(scope, op.input(0));
+  const Output y = ConjugateIfComplex(scope, op.input(1));
+  const Output z = ConjugateIfComplex(scope, op.output(0));
+  const Output dz = grads[0];
+  const DataType t = x.type();
+  auto zeros = ops::ZerosLike(scope, x);
+  const bool complex = t == DT_COMPLEX64 || t == DT_COMPLEX128;
+  Output has_log =
+      complex ? Output(ops::NotEqual(scope, x, zeros)) : Output(ops::Greater(scope, x, zeros));
+  auto log_x = ops::Where3(scope, has_log, ops::Log(scope, x), zeros);
+  auto gx = ops::Mul(
+      scope, dz, ops::Mul(scope, y, ops::Pow(scope, x, ops::Sub(scope, y, ScalarOf(scope, 1, t)))));
+  auto gy = ops::Mul(scope, dz, ops::Mul(scope, z, log_x));
+  return BroadcastReducedGrads(scope, op.input(0), op.input(1), gx, gy, out);
+}
+REGISTER_GRADIENT_OP("Pow", PowGrad);
+
 // The larger (smaller) operand takes the gradient; x wins ties, as in TensorFlow.
 SLUICE_BINARY_GRAD(
     Maximum, ops::SelectV2(scope, ops::GreaterEqual(scope, x, y), dz, ops::ZerosLike(scope, dz)),
@@ -246,7 +275,10 @@ absl::Status MatMulGrad(const Scope& scope, const Operation& op, const GradList&
   bool ta = false, tb = false;
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "transpose_a", &ta));
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "transpose_b", &tb));
-  const Output a = op.input(0), b = op.input(1), dy = grads[0];
+  // Complex operands conjugated: the transposes below are plain ones.
+  const Output a = ConjugateIfComplex(scope, op.input(0));
+  const Output b = ConjugateIfComplex(scope, op.input(1));
+  const Output dy = grads[0];
   auto mm = [&](const Output& l, const Output& r, bool tl, bool tr) {
     return ops::MatMul(scope, l, r, ops::MatMul::TransposeA(tl).TransposeB(tr));
   };
@@ -344,6 +376,167 @@ absl::Status SelectV2Grad(const Scope& scope, const Operation& op, const GradLis
   return scope.status();
 }
 REGISTER_GRADIENT_OP("SelectV2", SelectV2Grad);
+
+// ---- Complex numbers: gradients of real functions of complex values are complex, with the
+// real and imaginary parts as the partial derivatives along each ------------------------
+
+absl::Status RealGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const DataType part = op.output_type(0);
+  out->push_back(ops::Complex(scope, grads[0], ScalarOf(scope, 0, part),
+                              ops::Complex::Tout(op.input_type(0))));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Real", RealGrad);
+
+absl::Status ImagGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const DataType part = op.output_type(0);
+  out->push_back(ops::Complex(scope, ScalarOf(scope, 0, part), grads[0],
+                              ops::Complex::Tout(op.input_type(0))));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Imag", ImagGrad);
+
+// Complex(re, im), with broadcasting: each part takes its part of dz.
+absl::Status ComplexGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                         GradList* out) {
+  const DataType part = op.input_type(0);
+  return BroadcastReducedGrads(scope, op.input(0), op.input(1),
+                               ops::Real(scope, grads[0], ops::Real::Tout(part)),
+                               ops::Imag(scope, grads[0], ops::Imag::Tout(part)), out);
+}
+REGISTER_GRADIENT_OP("Complex", ComplexGrad);
+
+// Angle(z) = atan2(im, re): dz = -dy / (im + i re).
+absl::Status AngleGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                       GradList* out) {
+  const Output z = op.input(0);
+  const DataType part = op.output_type(0), whole = op.input_type(0);
+  auto re = ops::Real(scope, z, ops::Real::Tout(part));
+  auto im = ops::Imag(scope, z, ops::Imag::Tout(part));
+  auto flipped_inverse =
+      ops::Reciprocal(scope, ops::Complex(scope, im, re, ops::Complex::Tout(whole)));
+  auto dy = ops::Complex(scope, grads[0], ScalarOf(scope, 0, part), ops::Complex::Tout(whole));
+  out->push_back(ops::Neg(scope, ops::Mul(scope, dy, flipped_inverse)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Angle", AngleGrad);
+
+absl::Status ConjGrad(const Scope& scope, const Operation&, const GradList& grads, GradList* out) {
+  out->push_back(ops::Conj(scope, grads[0]));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Conj", ConjGrad);
+
+// ClipByValue(x, lo, hi), lo and hi broadcast to x: where x was clipped, the bound it was
+// clipped to takes the gradient; elsewhere x does.
+absl::Status ClipByValueGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                             GradList* out) {
+  const Output x = op.input(0), lo = op.input(1), hi = op.input(2), dz = grads[0];
+  auto zeros = ops::ZerosLike(scope, dz);
+  auto below = ops::Less(scope, x, lo);
+  auto above = ops::Greater(scope, x, hi);
+  auto clipped = ops::LogicalOr(scope, below, above);
+  out->push_back(ops::SelectV2(scope, clipped, zeros, dz));
+  out->push_back(ReduceToShapeOf(scope, ops::SelectV2(scope, below, dz, zeros), lo, x));
+  out->push_back(ReduceToShapeOf(scope, ops::SelectV2(scope, above, dz, zeros), hi, x));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("ClipByValue", ClipByValueGrad);
+
+// ---- Products ---------------------------------------------------------------------------
+
+// Prod: each element's gradient is the product of the other elements of its group, taken as
+// the product of the exclusive cumulative products from either side (no division, so that
+// zeros are exact). The reduced axes are moved to the front and flattened into one.
+absl::Status ProdGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                      GradList* out) {
+  const Output x = op.input(0);
+  auto axes = ops::Reshape(scope, ops::Cast(scope, op.input(1), DT_INT32), {-1});
+  auto input_shape = ops::Shape(scope, x);
+  auto kept = ReducedShapeKeepingDims(scope, input_shape, axes);
+  auto spread = ops::BroadcastTo(scope, ops::Reshape(scope, grads[0], kept), input_shape);
+
+  auto rank = ops::Rank(scope, x);
+  auto reduced = ops::FloorMod(scope, ops::Add(scope, axes, rank), rank);
+  auto others = ops::SetDiff1D(scope, ops::Range(scope, 0, rank, 1), reduced).out;
+  auto perm = ops::Concat(scope, {reduced, others}, 0);
+  auto reduced_size = ops::Prod(scope, ops::Gather(scope, input_shape, reduced), 0);
+  auto others_size = ops::Prod(scope, ops::Gather(scope, input_shape, others), 0);
+  auto permuted = ops::Transpose(scope, x, perm);
+  auto groups = ops::Reshape(scope, permuted, ops::Stack(scope, {reduced_size, others_size}));
+  auto before = ops::Cumprod(scope, groups, 0, ops::Cumprod::Exclusive(true));
+  auto after = ops::Cumprod(scope, groups, 0, ops::Cumprod::Exclusive(true).Reverse(true));
+  auto others_product =
+      ops::Reshape(scope, ops::Mul(scope, before, after), ops::Shape(scope, permuted));
+  auto unpermuted = ops::Transpose(scope, others_product, ops::InvertPermutation(scope, perm));
+  out->push_back(ops::Reshape(scope, ops::Mul(scope, spread, unpermuted), input_shape));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Prod", ProdGrad);
+
+// ---- Segment reductions -----------------------------------------------------------------
+
+// SegmentSum(data, ids): each row of data takes the gradient of its segment.
+absl::Status SegmentSumGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                            GradList* out) {
+  out->push_back(ops::Gather(scope, grads[0], op.input(1)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("SegmentSum", SegmentSumGrad);
+
+// The unsorted segment ops drop the rows whose id is negative. `ids` shaped like data's
+// leading dimensions; `rows` has one row per segment.
+struct SegmentRows {
+  Output clipped_ids;  // negative ids read row 0, masked out afterwards
+  Output kept;         // ids >= 0, shaped to broadcast against the gathered rows
+};
+
+SegmentRows SegmentRowsOf(const Scope& scope, const Output& rows, const Output& ids) {
+  SegmentRows s;
+  s.clipped_ids = ops::Maximum(scope, ids, ops::ZerosLike(scope, ids));
+  auto kept = ops::GreaterEqual(scope, ids, ops::ZerosLike(scope, ids));
+  auto ones =
+      ops::Fill(scope, ops::ExpandDims(scope, ops::Sub(scope, ops::Rank(scope, rows), 1), 0), 1);
+  s.kept = ops::Reshape(scope, kept, ops::Concat(scope, {ops::Shape(scope, kept), ones}, 0));
+  return s;
+}
+
+// rows[ids], zero where the id is negative.
+Output GatherKeptRows(const Scope& scope, const Output& rows, const SegmentRows& s) {
+  auto gathered = ops::Gather(scope, rows, s.clipped_ids);
+  return ops::SelectV2(scope, s.kept, gathered, ops::ZerosLike(scope, gathered));
+}
+
+absl::Status UnsortedSegmentSumGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                    GradList* out) {
+  out->push_back(GatherKeptRows(scope, grads[0], SegmentRowsOf(scope, grads[0], op.input(1))));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("UnsortedSegmentSum", UnsortedSegmentSumGrad);
+
+// UnsortedSegmentMax/Min: the elements equal to their segment's result share its gradient.
+absl::Status UnsortedSegmentMinOrMaxGrad(const Scope& scope, const Operation& op,
+                                         const GradList& grads, GradList* out) {
+  const Output data = op.input(0), ids = op.input(1), result = op.output(0), dy = grads[0];
+  const SegmentRows s = SegmentRowsOf(scope, result, ids);
+  auto selected =
+      ops::LogicalAnd(scope, ops::Equal(scope, data, GatherKeptRows(scope, result, s)), s.kept);
+  auto count =
+      ops::UnsortedSegmentSum(scope, ops::Cast(scope, selected, dy.type()), ids, op.input(2));
+  auto shared = GatherKeptRows(scope, ops::Div(scope, dy, count), s);
+  out->push_back(ops::SelectV2(scope, selected, shared, ops::ZerosLike(scope, shared)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("UnsortedSegmentMax", UnsortedSegmentMinOrMaxGrad);
+REGISTER_GRADIENT_OP("UnsortedSegmentMin", UnsortedSegmentMinOrMaxGrad);
 
 }  // namespace
 }  // namespace gradients

@@ -56,6 +56,19 @@ absl::Status LeakyReluGrad(const Scope& scope, const Operation& op, const GradLi
 }
 REGISTER_GRADIENT_OP("LeakyRelu", LeakyReluGrad);
 
+// LeakyReluGrad(dy, x) is linear in dy with the same slopes; x (where the slope changes)
+// gets none.
+absl::Status LeakyReluGradGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                               GradList* out) {
+  float alpha = 0.2f;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "alpha", &alpha));
+  out->push_back(
+      ops::internal::LeakyReluGrad(scope, grads[0], op.input(1), ops::internal::LeakyReluGrad::Alpha(alpha)));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("LeakyReluGrad", LeakyReluGradGrad);
+
 absl::Status SoftplusGrad(const Scope& scope, const Operation& op, const GradList& grads,
                           GradList* out) {
   out->push_back(ops::internal::SoftplusGrad(scope, grads[0], op.input(0)));
@@ -184,6 +197,28 @@ absl::Status Conv2DGrad(const Scope& scope, const Operation& op, const GradList&
   return scope.status();
 }
 REGISTER_GRADIENT_OP("Conv2D", Conv2DGrad);
+
+// Conv2DBackpropInput(input_sizes, filter, dy) is linear in filter and in dy: its gradient
+// with respect to dy is the forward convolution, and with respect to the filter the filter
+// backprop of that convolution with the roles of input and output exchanged.
+absl::Status Conv2DBackpropInputGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                     GradList* out) {
+  ConvAttrs c;
+  RETURN_IF_ERROR(ReadConvAttrs(op, &c));
+  const Output filter = op.input(1), dy = op.input(2), g = grads[0];
+  out->push_back(NoGradient());
+  out->push_back(ops::Conv2DBackpropFilter(scope, g, ops::Shape(scope, filter), dy, c.strides,
+                                           c.padding,
+                                           ops::Conv2DBackpropFilter::DataFormat(c.data_format)
+                                               .Dilations(c.dilations)
+                                               .ExplicitPaddings(c.explicit_paddings)));
+  out->push_back(ops::Conv2D(scope, g, filter, c.strides, c.padding,
+                             ops::Conv2D::DataFormat(c.data_format)
+                                 .Dilations(c.dilations)
+                                 .ExplicitPaddings(c.explicit_paddings)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("Conv2DBackpropInput", Conv2DBackpropInputGrad);
 
 absl::Status DepthwiseConv2dNativeGrad(const Scope& scope, const Operation& op,
                                        const GradList& grads, GradList* out) {

@@ -27,6 +27,8 @@ rng = np.random.default_rng(20261207)
 
 
 def normal(*shape, dtype=np.float32):
+  if np.issubdtype(dtype, np.complexfloating):
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
   return rng.standard_normal(shape).astype(dtype)
 
 
@@ -39,7 +41,7 @@ CASES = []
 
 def case(name, inputs, fn, diff=None):
   """inputs: arrays (the x's); fn: builds y from the Const tensors; diff: indices of the x's
-  to differentiate (all floating ones by default)."""
+  to differentiate (all floating and complex ones by default)."""
   CASES.append((name, inputs, fn, diff))
 
 
@@ -252,20 +254,156 @@ case("Conv3D_strided", [normal(1, 5, 5, 5, 2), normal(3, 3, 3, 2, 2)],
      lambda xs: raw.Conv3D(input=xs[0], filter=xs[1], strides=[1, 2, 2, 2, 1], padding="SAME"))
 
 
+# ---- TensorFlow's C++ registry, more of it: complex parts, special functions, products,
+# segments, clipping, space/depth moves, diagonals, gather/scatter, batched gathers, einsum,
+# stitching, rolling, second-order backprops. The block draws its inputs from a generator of
+# its own, so that the cases before it keep their values. ----
+rng_before_block, rng = rng, np.random.default_rng(20261208)
+case("Erfinv", [uniform(-0.9, 0.9, 3, 4)], lambda xs: raw.Erfinv(x=xs[0]))
+case("Ndtri", [uniform(0.05, 0.95, 3, 4)], lambda xs: raw.Ndtri(x=xs[0]))
+case("Lgamma", [uniform(0.5, 4.0, 3, 4)], lambda xs: raw.Lgamma(x=xs[0]))
+case("ApproximateEqual_no_gradient", [np.array([1.0, 2.0, 3.0], np.float32)],
+     lambda xs: raw.Mul(x=xs[0], y=raw.Cast(x=raw.ApproximateEqual(
+         x=xs[0], y=tf.constant([1.0, 2.5, 3.0]), tolerance=0.1), DstT=tf.float32)))
+case("Pow_zero_base", [np.array([0.0, 0.0, 2.0, 0.5], np.float32),
+                       np.array([2.0, 1.0, 3.0, 3.0], np.float32)],
+     lambda xs: raw.Pow(x=xs[0], y=xs[1]))
+
+
+# One Complex node per use: Sluice's AddN, which would sum their complex gradients, has no
+# complex kernel.
+def complex_parts(xs):
+  c = lambda: raw.Complex(real=xs[0], imag=xs[1])
+  return raw.AddV2(x=raw.Mul(x=raw.Real(input=c()), y=raw.Imag(input=c())),
+                   y=raw.Imag(input=raw.Conj(input=c())))
+case("Complex_Real_Imag_Conj", [normal(3, 4), normal(4)], complex_parts)
+case("Angle", [normal(3, 4), normal(3, 4)],
+     lambda xs: raw.Angle(input=raw.Complex(real=xs[0], imag=xs[1])))
+case("Angle_complex128", [normal(5, dtype=np.float64), normal(5, dtype=np.float64)],
+     lambda xs: raw.Angle(input=raw.Complex(real=xs[0], imag=xs[1], Tout=tf.complex128),
+                          Tout=tf.float64))
+clip_x = np.array([[-2.0, -0.5, 0.1, 3.0], [0.9, -1.5, 2.5, 0.0], [-0.2, 1.7, -3.0, 0.4]],
+                  np.float32)
+case("ClipByValue_broadcast_bounds", [clip_x, np.float32(-1.0),
+                                      np.array([1.0, 2.0, 0.5, 1.0], np.float32)],
+     lambda xs: raw.ClipByValue(t=xs[0], clip_value_min=xs[1], clip_value_max=xs[2]))
+prod_x = uniform(0.5, 1.5, 2, 3, 4)
+prod_x[0, 1, 2] = 0.0
+prod_x[1, :, 3] = 0.0
+for axes, keep in [([1], False), ([0, 2], True), ([-1], False), ([0, 1, 2], False)]:
+  case(f"Prod_{'_'.join(map(str, axes)).replace('-', 'm')}_{'keep' if keep else 'drop'}",
+       [prod_x], lambda xs, axes=axes, keep=keep: raw.Prod(
+           input=xs[0], axis=tf.constant(axes, tf.int32), keep_dims=keep))
+# SegmentSum's output rows depend on the ids' values: a Reshape gives y a static shape.
+case("SegmentSum", [normal(5, 3)], lambda xs: raw.Reshape(tensor=raw.SegmentSum(
+    data=xs[0], segment_ids=tf.constant([0, 0, 1, 3, 3])), shape=[4, 3]))
+case("UnsortedSegmentSum_negative_ids", [normal(5, 2, 3)], lambda xs: raw.UnsortedSegmentSum(
+    data=xs[0], segment_ids=tf.constant([2, 0, -1, 2, 1]), num_segments=4))
+seg_x = normal(6, 3)
+seg_x[1] = seg_x[0]  # ties share the gradient
+for op in ["UnsortedSegmentMax", "UnsortedSegmentMin"]:
+  case(op, [seg_x], lambda xs, op=op: getattr(raw, op)(
+      data=xs[0], segment_ids=tf.constant([0, 0, 2, -1, 2, 0]), num_segments=4))
+case("SpaceToBatchND", [normal(2, 4, 6, 3)], lambda xs: raw.SpaceToBatchND(
+    input=xs[0], block_shape=[2, 3], paddings=[[0, 2], [1, 2]]))
+case("BatchToSpaceND", [normal(12, 2, 3, 2)], lambda xs: raw.BatchToSpaceND(
+    input=xs[0], block_shape=[2, 3], crops=[[1, 0], [0, 2]]))
+case("SpaceToDepth", [normal(2, 4, 6, 3)], lambda xs: raw.SpaceToDepth(
+    input=xs[0], block_size=2))
+case("DepthToSpace", [normal(2, 2, 3, 8)], lambda xs: raw.DepthToSpace(
+    input=xs[0], block_size=2))
+case("CheckNumerics", [normal(3, 4)], lambda xs: raw.CheckNumerics(
+    tensor=xs[0], message="forward"))
+case("Diag", [normal(2, 3)], lambda xs: raw.Diag(diagonal=xs[0]))
+case("DiagPart", [normal(3, 2, 3, 2)], lambda xs: raw.DiagPart(input=xs[0]))
+case("MatrixDiag", [normal(2, 3)], lambda xs: raw.MatrixDiag(diagonal=xs[0]))
+case("MatrixBandPart", [normal(2, 4, 5)], lambda xs: raw.MatrixBandPart(
+    input=xs[0], num_lower=1, num_upper=2))
+case("GatherNd_rows_repeated", [normal(4, 3)], lambda xs: raw.GatherNd(
+    params=xs[0], indices=tf.constant([[1], [3], [1]])))
+case("GatherNd_elements_int64", [normal(3, 4)], lambda xs: raw.GatherNd(
+    params=xs[0], indices=tf.constant([[0, 1], [2, 3], [0, 1]], tf.int64)))
+case("ScatterNd", [normal(3, 2)], lambda xs: raw.ScatterNd(
+    indices=tf.constant([[1], [3], [1]]), updates=xs[0], shape=[5, 2]))
+case("ReverseSequence", [normal(3, 5, 2)], lambda xs: raw.ReverseSequence(
+    input=xs[0], seq_lengths=tf.constant([2, 5, 1], tf.int64), seq_dim=1, batch_dim=0))
+case("ReverseSequence_batch_dim_2", [normal(4, 2, 3)], lambda xs: raw.ReverseSequence(
+    input=xs[0], seq_lengths=tf.constant([3, 0]), seq_dim=0, batch_dim=1))
+case("GatherV2_batch_dims_1", [normal(2, 5, 3)], lambda xs: raw.GatherV2(
+    params=xs[0], indices=tf.constant([[0, 4, 4], [1, 1, 2]]), axis=1, batch_dims=1))
+case("GatherV2_batch_dims_1_axis_2", [normal(2, 3, 5)], lambda xs: raw.GatherV2(
+    params=xs[0], indices=tf.constant([[4, 0], [2, 2]], tf.int64), axis=2, batch_dims=1))
+case("GatherV2_batch_dims_2", [normal(2, 3, 4, 2)], lambda xs: raw.GatherV2(
+    params=xs[0], indices=tf.constant([[[3, 0], [1, 1], [2, 0]], [[0, 0], [3, 2], [1, 3]]]),
+    axis=2, batch_dims=2))
+case("GatherV2_negative_axis_scalar_index", [normal(2, 5, 3)], lambda xs: raw.GatherV2(
+    params=xs[0], indices=tf.constant(4), axis=-2))
+case("Conv2DBackpropInput", [normal(3, 3, 2, 4), normal(2, 5, 5, 4)],
+     lambda xs: raw.Conv2DBackpropInput(input_sizes=[2, 5, 5, 2], filter=xs[0],
+                                        out_backprop=xs[1], strides=[1, 1, 1, 1], padding="SAME"))
+case("Conv2DBackpropInput_strided", [normal(3, 3, 2, 3), normal(1, 3, 3, 3)],
+     lambda xs: raw.Conv2DBackpropInput(input_sizes=[1, 7, 7, 2], filter=xs[0],
+                                        out_backprop=xs[1], strides=[1, 2, 2, 1],
+                                        padding="VALID"))
+case("LeakyReluGrad", [normal(3, 4)], lambda xs: raw.LeakyReluGrad(
+    gradients=xs[0], features=tf.constant(normal(3, 4)), alpha=0.3))
+for name, eq, shapes in [
+    ("matmul", "ij,jk->ik", [(3, 4), (4, 5)]),
+    ("batch", "bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ellipsis_one_side", "...ij,jk->...ik", [(2, 3, 4), (4, 5)]),
+    ("ellipsis_broadcast", "...ij,...jk->...ik", [(2, 1, 3, 4), (3, 4, 5)]),
+    ("reduced_label", "abc,cd->ad", [(2, 3, 4), (4, 5)]),
+    ("dot", "ij,ij->", [(3, 4), (3, 4)]),
+    ("outer", "i,j->ij", [(3,), (4,)]),
+    ("transpose", "ijk->kij", [(2, 3, 4)]),
+    ("sum", "ijk->ik", [(2, 3, 4)]),
+    ("sum_transposed", "ijk->ki", [(2, 3, 4)]),
+    ("trace", "ii->", [(4, 4)]),
+    ("diagonal", "ii->i", [(4, 4)]),
+]:
+  case(f"Einsum_{name}", [normal(*s) for s in shapes],
+       lambda xs, eq=eq: raw.Einsum(inputs=xs, equation=eq))
+case("DynamicStitch_overlapping", [normal(2, 3), normal(3, 3)], lambda xs: raw.DynamicStitch(
+    indices=[tf.constant([0, 2]), tf.constant([1, 2, 3])], data=xs))
+case("ParallelDynamicStitch", [normal(3), normal(2, 2)], lambda xs: raw.ParallelDynamicStitch(
+    indices=[tf.constant([[0], [4], [2]]), tf.constant([[1, 3], [5, 6]])],
+    data=[raw.Reshape(tensor=xs[0], shape=[3, 1]), xs[1]]))
+case("Roll", [normal(3, 4)], lambda xs: raw.Roll(input=xs[0], shift=[1, -2], axis=[0, 1]))
+case("Roll_same_axis_twice", [normal(5)], lambda xs: raw.Roll(
+    input=xs[0], shift=tf.constant([2, 4], tf.int64), axis=[0, 0]))
+# Complex values: TensorFlow's gradients conjugate the derivatives.
+cnormal = lambda *shape: normal(*shape, dtype=np.complex64)
+for op in ["Square", "Exp", "Expm1", "Log", "Log1p", "Sinh", "Cosh", "Tanh", "Asinh", "Acosh",
+           "Atanh", "Sigmoid", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Reciprocal", "Sqrt",
+           "Rsqrt", "Neg", "Conj"]:
+  case(f"{op}_complex64", [cnormal(3, 4)], lambda xs, op=op: getattr(raw, op)(
+      **{"input" if op == "Conj" else "x": xs[0]}))
+# (Binary ops and matrix products of complex values are left out: Sluice's Sum, AddN, MatMul
+# and BatchMatMulV2 have no complex kernels, which their gradients need.)
+case("Einsum_complex64", [cnormal(3, 4), cnormal(4, 5)],
+     lambda xs: raw.Einsum(inputs=xs, equation="ij,jk->ik"))
+case("Real_of_complex_input", [cnormal(3, 4)], lambda xs: raw.Real(input=xs[0]))
+case("Imag_of_complex128_input", [normal(3, 4, dtype=np.complex128)],
+     lambda xs: raw.Imag(input=xs[0], Tout=tf.float64))
+case("Angle_of_complex_input", [cnormal(3, 4)], lambda xs: raw.Angle(input=xs[0]))
+rng = rng_before_block
+
+
 def write():
   graph = tf.Graph()
   names = []
-  forward = set()
+  gradient_ops = set()
   with graph.as_default():
     for name, inputs, fn, diff in CASES:
       with tf.name_scope(name + "/"):
         xs = [tf.constant(v, name=f"x{i}") for i, v in enumerate(inputs)]
         y = tf.identity(fn(xs), name="y")
         dy = tf.constant(normal(*y.shape.as_list(), dtype=y.dtype.as_numpy_dtype), name="dy")
-        forward.update(op.name for op in graph.get_operations())
         wanted = [i for i in (diff if diff is not None else range(len(xs)))
-                  if xs[i].dtype.is_floating]
+                  if xs[i].dtype.is_floating or xs[i].dtype.is_complex]
+        before = {op.name for op in graph.get_operations()}
         grads = tf.gradients(y, [xs[i] for i in wanted], grad_ys=dy)
+        gradient_ops.update(op.name for op in graph.get_operations() if op.name not in before)
         names.append((name, wanted, grads))
   with v1.Session(graph=graph) as sess:
     values = sess.run([[tf.convert_to_tensor(g) for g in grads if g is not None]
@@ -273,7 +411,7 @@ def write():
   # The file holds only the forward graphs, the seeds and the expected values: TensorFlow's
   # own gradient nodes are left out, so that Sluice must build its own.
   gd = graph.as_graph_def()
-  kept = [n for n in gd.node if n.name in forward]
+  kept = [n for n in gd.node if n.name not in gradient_ops]
   del gd.node[:]
   gd.node.extend(kept)
   for (name, wanted, grads), computed in zip(names, values):

@@ -51,7 +51,8 @@ std::vector<Case> ReadCases() {
   return cases;
 }
 
-// Elements as doubles, for any of the floating types the cases use.
+// Elements as doubles, for any of the floating types the cases use (complex ones as real and
+// imaginary parts).
 std::vector<double> Values(const Tensor& t) {
   std::vector<double> v;
   if (t.dtype() == DT_FLOAT) {
@@ -60,6 +61,12 @@ std::vector<double> Values(const Tensor& t) {
   } else if (t.dtype() == DT_DOUBLE) {
     auto flat = t.flat<double>();
     for (int64_t i = 0; i < flat.size(); ++i) v.push_back(flat(i));
+  } else if (t.dtype() == DT_COMPLEX64) {
+    auto flat = t.flat<complex64>();
+    for (int64_t i = 0; i < flat.size(); ++i) v.insert(v.end(), {flat(i).real(), flat(i).imag()});
+  } else if (t.dtype() == DT_COMPLEX128) {
+    auto flat = t.flat<complex128>();
+    for (int64_t i = 0; i < flat.size(); ++i) v.insert(v.end(), {flat(i).real(), flat(i).imag()});
   } else {
     ADD_FAILURE() << "unexpected dtype " << DataTypeString(t.dtype());
   }
@@ -75,7 +82,8 @@ void ExpectClose(const std::string& what, const Tensor& got, const Tensor& want)
   const std::vector<double> g = Values(got), w = Values(want);
   double scale = 0;
   for (double x : w) scale = std::max(scale, std::fabs(x));
-  const double eps = got.dtype() == DT_DOUBLE ? 1e-13 : 2e-6;
+  const bool wide = got.dtype() == DT_DOUBLE || got.dtype() == DT_COMPLEX128;
+  const double eps = wide ? 1e-13 : 2e-6;
   for (size_t i = 0; i < g.size(); ++i) {
     EXPECT_NEAR(g[i], w[i], eps * (1 + scale) + eps * std::fabs(w[i])) << what << " element " << i;
   }
