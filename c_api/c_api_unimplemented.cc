@@ -20,12 +20,6 @@ void NotYet(TF_Status* status, const char* function, const char* advice = "") {
 
 extern "C" {
 
-unsigned char TF_TryEvaluateConstant(TF_Graph*, TF_Output, TF_Tensor** result, TF_Status* status) {
-  *result = nullptr;
-  NotYet(status, "TF_TryEvaluateConstant", ": run the output in a TF_Session");
-  return 0;
-}
-
 TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer*, TF_Status* status) {
   NotYet(status, "TF_NewApiDefMap");
   return nullptr;

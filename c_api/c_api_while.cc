@@ -164,6 +164,14 @@ TF_WhileParams TF_NewWhile(TF_Graph* g, TF_Output* inputs, int ninputs, TF_Statu
     SetStatus(status, absl::InvalidArgumentError("TF_NewWhile() needs a graph and its inputs"));
     return EmptyWhileParams();
   }
+  for (int i = 0; i < ninputs; ++i) {
+    const sluice::Node* node = ToNode(inputs[i].oper);
+    if (node == nullptr || inputs[i].index < 0 || inputs[i].index >= node->num_outputs()) {
+      SetStatus(status, absl::InvalidArgumentError(absl::StrCat("TF_NewWhile() input ", i,
+                                                                " is not an operation's output")));
+      return EmptyWhileParams();
+    }
+  }
   TF_Graph* cond_graph = TF_NewGraph();
   TF_Graph* body_graph = TF_NewGraph();
   cond_graph->parent = body_graph->parent = g;

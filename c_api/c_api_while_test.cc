@@ -278,6 +278,14 @@ TEST_F(WhileTest, NoInputsAndForeignParamsAreErrors) {
                "TF_WhileParams must be created by successful TF_NewWhile() call");
 }
 
+TEST_F(WhileTest, AnInputWithoutOperationIsAnError) {
+  TF_Output missing = {nullptr, 0};
+  TF_WhileParams p = TF_NewWhile(graph_, &missing, 1, status_);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
+  EXPECT_STREQ(TF_Message(status_), "TF_NewWhile() input 0 is not an operation's output");
+  EXPECT_EQ(p.cond_graph, nullptr);
+}
+
 TEST_F(WhileTest, AbortFreesTheGraphsAndAddsNothing) {
   TF_Output x = Placeholder("x");
   const std::set<std::string> before = NodeNames();
