@@ -62,8 +62,8 @@ absl::Status LeakyReluGradGrad(const Scope& scope, const Operation& op, const Gr
                                GradList* out) {
   float alpha = 0.2f;
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "alpha", &alpha));
-  out->push_back(
-      ops::internal::LeakyReluGrad(scope, grads[0], op.input(1), ops::internal::LeakyReluGrad::Alpha(alpha)));
+  out->push_back(ops::internal::LeakyReluGrad(scope, grads[0], op.input(1),
+                                              ops::internal::LeakyReluGrad::Alpha(alpha)));
   out->push_back(NoGradient());
   return scope.status();
 }

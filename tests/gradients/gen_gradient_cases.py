@@ -402,12 +402,14 @@ def write():
         wanted = [i for i in (diff if diff is not None else range(len(xs)))
                   if xs[i].dtype.is_floating or xs[i].dtype.is_complex]
         before = {op.name for op in graph.get_operations()}
-        grads = tf.gradients(y, [xs[i] for i in wanted], grad_ys=dy)
+        # IndexedSlices (GatherV2's gradient) become dense here, so that their conversion's
+        # ops count as gradient ops too.
+        grads = [None if g is None else tf.convert_to_tensor(g)
+                 for g in tf.gradients(y, [xs[i] for i in wanted], grad_ys=dy)]
         gradient_ops.update(op.name for op in graph.get_operations() if op.name not in before)
         names.append((name, wanted, grads))
   with v1.Session(graph=graph) as sess:
-    values = sess.run([[tf.convert_to_tensor(g) for g in grads if g is not None]
-                       for _, _, grads in names])
+    values = sess.run([[g for g in grads if g is not None] for _, _, grads in names])
   # The file holds only the forward graphs, the seeds and the expected values: TensorFlow's
   # own gradient nodes are left out, so that Sluice must build its own.
   gd = graph.as_graph_def()
