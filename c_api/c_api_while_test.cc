@@ -262,6 +262,8 @@ TEST_F(WhileTest, UnfilledParamsAreErrors) {
     EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT);
     EXPECT_STREQ(TF_Message(status_),
                  "BuildWhileLoop: 'cond' argument must return a boolean output, got int32");
+    // Unlike TensorFlow, which leaves the half-built loop behind, the graph is as before.
+    EXPECT_EQ(NodeNames(), (std::set<std::string>{"x", "y"}));
   }
 }
 

@@ -8,6 +8,7 @@
 #include "cc_api/standard_ops.h"
 #include "graph/core/errors.h"
 #include "graph/core/types.h"
+#include "graph/shape_refiner.h"
 
 namespace sluice {
 namespace ops {
@@ -85,12 +86,10 @@ absl::Status CreateBody(const Scope& scope, const BodyGraphBuilderFn& body,
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status BuildWhileLoop(const Scope& scope, const std::vector<Output>& inputs,
-                            const CondGraphBuilderFn& cond, const BodyGraphBuilderFn& body,
-                            const std::string& frame_name, OutputList* outputs,
-                            bool /*create_while_ctx*/, Output* cond_output) {
+// BuildWhileLoop's work, which may leave part of the loop behind on error.
+absl::Status BuildLoop(const Scope& scope, const std::vector<Output>& inputs,
+                       const CondGraphBuilderFn& cond, const BodyGraphBuilderFn& body,
+                       const std::string& frame_name, OutputList* outputs, Output* cond_output) {
   RETURN_IF_ERROR(scope.status());
   if (inputs.empty()) {
     return absl::InvalidArgumentError("BuildWhileLoop: 'inputs' must hold a loop variable");
@@ -129,6 +128,29 @@ absl::Status BuildWhileLoop(const Scope& scope, const std::vector<Output>& input
   for (size_t i = 0; i < n; ++i) (*outputs)[i] = internal::Exit(scope, exits_from[i]);
   if (cond_output != nullptr) *cond_output = loop_cond;
   return scope.status();
+}
+
+}  // namespace
+
+absl::Status BuildWhileLoop(const Scope& scope, const std::vector<Output>& inputs,
+                            const CondGraphBuilderFn& cond, const BodyGraphBuilderFn& body,
+                            const std::string& frame_name, OutputList* outputs,
+                            bool /*create_while_ctx*/, Output* cond_output) {
+  Graph* graph = scope.graph();
+  const int first_new_id = graph == nullptr ? 0 : graph->num_node_ids();
+  absl::Status s = BuildLoop(scope, inputs, cond, body, frame_name, outputs, cond_output);
+  if (!s.ok() && graph != nullptr) {
+    // A half-built loop (a Merge without its back edge) would make the graph invalid: take
+    // out every node this call added.
+    for (int id = graph->num_node_ids() - 1; id >= first_new_id; --id) {
+      Node* node = graph->FindNodeId(id);
+      if (node == nullptr) continue;
+      if (scope.refiner() != nullptr) scope.refiner()->RemoveNode(node);
+      graph->RemoveNode(node);
+    }
+    if (outputs != nullptr) outputs->clear();
+  }
+  return s;
 }
 
 }  // namespace ops

@@ -14,7 +14,8 @@
 // Errors: the scope's status; INVALID_ARGUMENT for no loop variables or a null `outputs`, a
 // `cond` that returns a non-boolean or invalid tensor, a `body` that returns the wrong number
 // of tensors, an invalid one or one of another type than its loop variable; whatever `cond` or
-// `body` return. On error the graph may hold part of the loop (as in TensorFlow).
+// `body` return. On error every node the call added is removed again (TensorFlow
+// leaves a half-built loop, whose Merge lacks its back edge, in the graph).
 //
 // Sluice records no WhileContext: `create_while_ctx` is accepted for TensorFlow's signature and
 // ignored, and AddSymbolicGradients through the loop's Exit nodes is UNIMPLEMENTED.

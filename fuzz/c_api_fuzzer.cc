@@ -6,9 +6,10 @@
 // index, attrs set through every TF_SetAttr* setter, usually of the type the OpDef declares);
 // query operations, attrs and tensor shapes with buffers of any size; make tensors with
 // TF_NewTensor, TF_AllocateTensor, TF_TensorFromProto and TF_TensorBitcastFrom; evaluate
-// constants; export the graph; run it in a session with feeds, fetches, targets and a
-// ConfigProto from the bytes. Handles are only ever the live ones this program made: the
-// inputs are the C API's arguments, not its preconditions.
+// constants; build while loops (TF_NewWhile, TF_FinishWhile, TF_AbortWhile); export the graph; run
+// it in a session with feeds, fetches, targets and a ConfigProto from the bytes. Handles are only
+// ever the live ones this program made: the inputs are the C API's arguments, not its
+// preconditions.
 //
 // Properties: nothing crashes, leaks (LeakSanitizer) or hangs (a step has a 2 s deadline,
 // and once a step has reached it the program runs no more steps: a step that waits for what
@@ -154,7 +155,7 @@ class Program {
 
   void Run() {
     for (int call = 0; call < kMaxCalls && bytes_.remaining() > 0; ++call) {
-      switch (bytes_.Below(8)) {
+      switch (bytes_.Below(9)) {
         case 0:
           ImportGraphDef();
           break;
@@ -176,6 +177,9 @@ class Program {
           break;
         case 7:
           RunSession();
+          break;
+        case 8:
+          BuildWhile();
           break;
       }
     }
@@ -599,6 +603,53 @@ class Program {
     TF_TryEvaluateConstant(graph_, output, &result, status_);
     CheckStatus(status_, "TF_TryEvaluateConstant");
     KeepTensor(result);
+  }
+
+  // A while loop through TF_NewWhile: loop variables from the graph, a condition and a body
+  // built from the two graphs' placeholders (or left unset), a name (or none), then
+  // TF_FinishWhile or TF_AbortWhile.
+  void BuildWhile() {
+    const int n = 1 + static_cast<int>(bytes_.Below(3));
+    TF_Output inputs[3];
+    for (int i = 0; i < n; ++i) {
+      if (!AnyOutput(&inputs[i])) return;
+    }
+    TF_WhileParams params = TF_NewWhile(graph_, inputs, n, status_);
+    CheckStatus(status_, "TF_NewWhile");
+    if (TF_GetCode(status_) != TF_OK) return;
+    if (!bytes_.OneIn(8))
+      params.cond_output = LoopPart(params.cond_graph, params.cond_inputs, n, "Less");
+    for (int i = 0; i < n; ++i) {
+      if (!bytes_.OneIn(8))
+        params.body_outputs[i] = LoopPart(params.body_graph, params.body_inputs, n, "AddV2");
+    }
+    const bool odd_name = bytes_.OneIn(8);
+    if (odd_name) odd_strings_ = true;
+    const std::string name = odd_name ? AnyName(&bytes_) : absl::StrCat("loop", next_name_++);
+    if (!bytes_.OneIn(8)) params.name = name.c_str();
+    if (bytes_.OneIn(6)) {
+      TF_AbortWhile(&params);
+      return;
+    }
+    TF_Output outputs[3];
+    TF_FinishWhile(&params, status_, outputs);
+    CheckStatus(status_, "TF_FinishWhile");
+    RefreshOperations();
+  }
+
+  // In a loop's cond or body graph: one of its placeholders, or `op` (sometimes another common
+  // op) of two of them; a null output when the op does not take them.
+  TF_Output LoopPart(TF_Graph* graph, const TF_Output* placeholders, int n, const char* op) {
+    const TF_Output a = placeholders[bytes_.Below(n)];
+    if (bytes_.OneIn(3)) return a;
+    const char* type = bytes_.OneIn(4) ? bytes_.Pick(absl::MakeConstSpan(kCommonOps)) : op;
+    TF_OperationDescription* desc =
+        TF_NewOperation(graph, type, absl::StrCat("part", next_name_++).c_str());
+    TF_AddInput(desc, a);
+    TF_AddInput(desc, placeholders[bytes_.Below(n)]);
+    TF_Operation* oper = TF_FinishOperation(desc, status_);
+    CheckStatus(status_, "TF_FinishOperation");
+    return TF_Output{oper, 0};
   }
 
   void ExportAndImportAgain() {
