@@ -76,6 +76,7 @@ def _declare(lib):
         "TF_GraphOperationByName": (p, [p, ctypes.c_char_p]),
         "TF_OperationNumOutputs": (i, [p]),
         "TF_OperationName": (ctypes.c_char_p, [p]),
+        "TF_TryEvaluateConstant": (ctypes.c_ubyte, [p, _Output, ctypes.POINTER(p), p]),
         "TF_AddGradientsWithPrefix": (None, [p, ctypes.c_char_p, ctypes.POINTER(_Output), i,
                                              ctypes.POINTER(_Output), i,
                                              ctypes.POINTER(_Output), p,
@@ -231,6 +232,25 @@ class Graph:
             c.TF_DeleteStatus(status)
         return [None if not g.oper else "%s:%d" % (c.TF_OperationName(g.oper).decode(), g.index)
                 for g in grads[:len(xs)]]
+
+    def try_evaluate_constant(self, name):
+        """The value of tensor `name` as a numpy array when it depends on nothing fed or
+        stateful (TF_TryEvaluateConstant), else None."""
+        c = self.lib.c
+        result = ctypes.c_void_p()
+        status = c.TF_NewStatus()
+        try:
+            evaluated = c.TF_TryEvaluateConstant(self.handle, self.output(name),
+                                                 ctypes.byref(result), status)
+            self.lib._check(status)
+        finally:
+            c.TF_DeleteStatus(status)
+        if not evaluated:
+            return None
+        try:
+            return self.lib.tensor_to_numpy(result.value)
+        finally:
+            c.TF_DeleteTensor(result.value)
 
     def close(self):
         if self.handle:

@@ -44,6 +44,16 @@ def _node(name, op, inputs=(), dtype=None):
     return body
 
 
+def _int_const(name, values):
+    """A serialized Const NodeDef holding the int32 vector `values`."""
+    shape = _field(2, _varint(1 << 3) + _varint(len(values)))  # TensorShapeProto.dim.size
+    packed = b"".join(_varint(v) for v in values)
+    tensor = _varint(1 << 3) + _varint(3) + _field(2, shape) + _field(7, packed)
+    dtype = _field(1, b"dtype") + _field(2, _varint(6 << 3) + _varint(3))
+    value = _field(1, b"value") + _field(2, _field(8, tensor))
+    return _field(1, name.encode()) + _field(2, b"Const") + _field(5, dtype) + _field(5, value)
+
+
 def _graph(*nodes):
     return b"".join(_field(1, n) for n in nodes)
 
@@ -117,6 +127,19 @@ class BindingTest(unittest.TestCase):
         with self.assertRaises(sluice_tf.TFError) as caught:
             graph.add_gradients(["z"], ["seed"])  # z does not depend on seed
         self.assertEqual(caught.exception.code_name, "INVALID_ARGUMENT")
+        graph.close()
+
+    def test_constants_evaluated_in_the_graph(self):
+        graph = self.lib.import_graph_def(
+            _graph(_int_const("a", [1, 2, 3]), _int_const("b", [10, 20, 30]),
+                   _node("sum", "AddV2", ["a", "b"], dtype=3),
+                   _node("x", "Placeholder", dtype=3),
+                   _node("fed", "AddV2", ["x", "a"], dtype=3)))
+        np.testing.assert_array_equal(graph.try_evaluate_constant("sum"), [11, 22, 33])
+        self.assertIsNone(graph.try_evaluate_constant("fed"))
+        with self.assertRaises(sluice_tf.TFError) as caught:
+            graph.try_evaluate_constant("sum:4")
+        self.assertEqual(caught.exception.code_name, "OUT_OF_RANGE")
         graph.close()
 
     def test_errors_carry_the_code(self):
