@@ -31,10 +31,11 @@ class CTCBeamSearchDecoderOp : public OpKernel {
     const Tensor& sequence_length = ctx->input(1);
     ctc::DecoderDims dims;
     OP_REQUIRES_OK(ctx, ctc::ValidateDecoderInputs(inputs, sequence_length, &dims));
-    Tensor* log_probability = nullptr;
+    TensorShape scores_shape;
     OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(3 * top_paths_, TensorShape({dims.batch_size, top_paths_}),
-                                        &log_probability));
+                   TensorShape::BuildTensorShape({dims.batch_size, top_paths_}, &scores_shape));
+    Tensor* log_probability = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(3 * top_paths_, scores_shape, &log_probability));
     ctc::DecodedPaths decoded;
     OP_REQUIRES_OK(ctx, decoded.Allocate(ctx, top_paths_, dims.batch_size, dims.max_time));
     // One row's paths before they are spread over the outputs.

@@ -65,7 +65,9 @@ absl::Status DecodedPaths::Output(OpKernelContext* ctx) {
     Tensor* indices = nullptr;
     Tensor* values = nullptr;
     Tensor* shape = nullptr;
+    // shape-safe: total <= batch_size * max_time, the size of the labels' scratch
     RETURN_IF_ERROR(ctx->allocate_output(p, TensorShape({total, 2}), &indices));
+    // shape-safe: as above
     RETURN_IF_ERROR(ctx->allocate_output(paths_ + p, TensorShape({total}), &values));
     RETURN_IF_ERROR(ctx->allocate_output(2 * paths_ + p, TensorShape({2}), &shape));
     int64_t* index = indices->flat<int64_t>().data();

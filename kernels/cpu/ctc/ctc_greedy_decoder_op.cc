@@ -29,6 +29,7 @@ class CTCGreedyDecoderOp : public OpKernel {
     ctc::DecoderDims dims;
     OP_REQUIRES_OK(ctx, ctc::ValidateDecoderInputs(inputs, sequence_length, &dims));
     Tensor* log_probability = nullptr;
+    // shape-safe: the logits' batch dim
     OP_REQUIRES_OK(ctx,
                    ctx->allocate_output(3, TensorShape({dims.batch_size, 1}), &log_probability));
     const int num_classes = dims.num_classes;
