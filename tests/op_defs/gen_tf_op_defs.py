@@ -201,6 +201,8 @@ OPS = [
     "ScatterDiv", "ScatterMin", "ScatterMax", "ResourceGather", "ResourceGatherNd",
     "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
     "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate",
+    # CTC loss and decoders.
+    "CTCLoss", "CTCLossV2", "CTCGreedyDecoder", "CTCBeamSearchDecoder",
 ]
 
 
