@@ -1,8 +1,10 @@
 // Advisories of the array ops (ReverseSequence, ReverseV2, SplitV, Transpose, Tile, Fill,
-// Reshape, Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount, BroadcastTo). Expectations are
+// Reshape, Range, ConcatV2, SpaceToBatchND, Bincount, DenseBincount, BroadcastTo,
+// (Parallel)DynamicStitch). Expectations are
 // TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -271,6 +273,43 @@ TEST(Advisories, Tfsa2022_146_BroadcastToShapeWithLeadingZero) {
     ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
     EXPECT_EQ(out[0].shape(), TensorShape(shape));
   }
+}
+
+TEST(Advisories, Tfsa2022_145_DynamicStitchMoreDataThanIndices) {
+  // One indices tensor and two data tensors (N is 1): the kernel read a data tensor for
+  // which there were no indices. The node does not match its OpDef.
+  AdvisoryCase c("DynamicStitch");
+  c.InputList({Values<int32_t>({0, 1}, {1, 2})})
+      .InputList({Values<int32_t>({5, 6}, {1, 2}), Values<int32_t>({7, 8}, {1, 2})});
+  c.Attr("N", int64_t{1}).Attr("T", DT_INT32);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2023_018_DynamicStitchNegativeIndex) {
+  // An index of 0xdeadbeef (negative as an int32) was read past the output.
+  for (const char* op : {"DynamicStitch", "ParallelDynamicStitch"}) {
+    const int n = std::string(op) == "DynamicStitch" ? 5 : 2;
+    const std::vector<int32_t> indices = {static_cast<int32_t>(0xdeadbeefu), 405, 519, 758, 1015};
+    const std::vector<float> data = {110.27793884277344f, 120.29475402832031f, 157.2418212890625f,
+                                     157.2626953125f, 188.45382690429688f};
+    std::vector<Tensor> index_list, data_list;
+    for (int i = 0; i < n; ++i) {
+      index_list.push_back(Values<int32_t>({indices[i]}));
+      data_list.push_back(Values<float>({data[i]}));
+    }
+    AdvisoryCase c(op);
+    c.InputList(index_list).InputList(data_list);
+    c.Attr("N", int64_t{n}).Attr("T", DT_FLOAT);
+    ExpectFailsBothWays(c, kInvalid);
+  }
+}
+
+TEST(Advisories, Tfsa2023_018_DynamicStitchDataShapeDisagrees) {
+  // Two indices with one datum: data's shape must be indices' shape plus the element shape.
+  AdvisoryCase c("DynamicStitch");
+  c.InputList({Values<int32_t>({0, 1})}).InputList({Values<float>({5})});
+  c.Attr("N", int64_t{1}).Attr("T", DT_FLOAT);
+  ExpectFailsBothWays(c, kInvalid);
 }
 
 }  // namespace

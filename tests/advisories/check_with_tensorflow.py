@@ -340,6 +340,174 @@ CASES += [
      [("data", arr([1.5], F32)), ("pred", arr(False, np.bool_))], {}, 1),
 ]
 
+
+# ---- the backprop, training and sparse kernels (ops once in the "no kernel" lists) ----
+F16, F64 = np.float16, np.float64
+CASES += [
+    ("Tfsa2021_013_Conv2DBackpropFilterEmptyInputDepth", "Conv2DBackpropFilter",
+     [("input", z([0, 0, 1, 0])), ("filter_sizes", arr([1, 1, 1, 1], I32)),
+      ("out_backprop", z([0, 0, 1, 1]))], dict(strides=[1, 66, 18, 1], padding="SAME")),
+    ("Tfsa2021_027_Conv2DBackpropFilterAllEmpty", "Conv2DBackpropFilter",
+     [("input", z([0, 0, 0, 0])), ("filter_sizes", arr([0, 0, 0, 0], I32)),
+      ("out_backprop", z([0, 0, 0, 0]))], CONV2D),
+    ("Tfsa2021_028_Conv2DBackpropFilterDepthMismatch", "Conv2DBackpropFilter",
+     [("input", arr([[[[386.078431372549, 386.07843139643234]]]], F32)),
+      ("filter_sizes", arr([1, 1, 1, 1], I32)), ("out_backprop", arr([[[[386.078431372549]]]], F32))],
+     dict(strides=[1, 66, 49, 1], padding="VALID")),
+    ("Tfsa2021_028_Conv2DBackpropFilterEmptyBatch", "Conv2DBackpropFilter",
+     [("input", z([0, 1, 1, 5])), ("filter_sizes", arr([3, 8, 1, 1], I32)),
+      ("out_backprop", z([0, 1, 1, 1]))], dict(strides=[1, 66, 49, 1], padding="VALID")),
+    ("Tfsa2022_070_Conv3DBackpropFilterScalarSizes", "Conv3DBackpropFilterV2",
+     [("input", np.full([2, 2, 2, 2, 1], .5053710941, F16)), ("filter_sizes", arr(0, I32)),
+      ("out_backprop", np.full([2, 2, 2, 2, 1], .5053710941, F16))],
+     dict(strides=[1, 1, 1, 1, 1], padding="VALID")),
+    ("Tfsa2022_071_DepthwiseBackpropFilterSizesOverflow", "DepthwiseConv2dNativeBackpropFilter",
+     [("input", np.ones([1, 4, 4, 3], F32)), ("filter_sizes", np.full([13], 1879048192, I32)),
+      ("out_backprop", np.ones([1, 4, 4, 3], F32))], CONV2D),
+    ("Tfsa2021_068_MaxPoolGradEmptyGrad", "MaxPoolGrad",
+     [("orig_input", z([1, 1, 1, 1])), ("orig_output", z([1, 1, 1, 1])), ("grad", z([0, 0, 0, 0]))],
+     dict(ksize=[1, 1, 1, 1], strides=[1, 1, 1, 1], padding="SAME")),
+    ("Tfsa2021_148_MaxPoolGradExplicitPaddingEmpty", "MaxPoolGrad",
+     [("orig_input", z([3, 0, 0, 2])), ("orig_output", z([3, 0, 0, 2])), ("grad", z([3, 0, 0, 2]))],
+     dict(ksize=[1, 16, 16, 1], strides=[1, 16, 18, 1], padding="EXPLICIT",
+          explicit_paddings=[0, 0, 14, 3, 15, 5, 0, 0])),
+    ("Tfsa2021_065_AvgPool3DGradShapeMismatch", "AvgPool3DGrad",
+     [("orig_input_shape", arr([10, 6, 3, 7, 7], I32)),
+      ("grad", arr([0.01, 0, 0], F32).reshape([3, 1, 1, 1, 1]))],
+     dict(ksize=[1, 1, 1, 1, 1], strides=[1, 1, 1, 1, 1], padding="SAME")),
+    ("Tfsa2022_100_AvgPoolGradNegativeShape", "AvgPoolGrad",
+     [("orig_input_shape", np.full([4], -536870912, I32)),
+      ("grad", np.full([1, 5, 7, 1], .0890338004362538, F64))],
+     dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")),
+    # TFSA-2022-094's title names AvgPool3DGrad, its graph is -100's; both ops here.
+    ("Tfsa2022_094_AvgPool3DGradNegativeShape", "AvgPool3DGrad",
+     [("orig_input_shape", np.full([5], -536870912, I32)),
+      ("grad", np.full([1, 5, 7, 3, 1], .0890338004362538, F32))],
+     dict(ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding="VALID")),
+    ("Tfsa2023_010_AvgPoolGradGradTooLarge", "AvgPoolGrad",
+     [("orig_input_shape", arr([11, 9, 78, 9], I32)),
+      ("grad", (np.arange(16 ** 4) % 257 - 128).astype(F32).reshape([16, 16, 16, 16]))],
+     dict(ksize=[1, 40, 128, 1], strides=[1, 128, 128, 30], padding="SAME")),
+    ("Tfsa2023_010_AvgPoolGradGradTooLargeUnitDepthStride", "AvgPoolGrad",
+     [("orig_input_shape", arr([11, 9, 78, 9], I32)),
+      ("grad", (np.arange(16 ** 4) % 257 - 128).astype(F32).reshape([16, 16, 16, 16]))],
+     dict(ksize=[1, 40, 128, 1], strides=[1, 128, 128, 1], padding="SAME")),
+    # The advisory's depth stride of 30: TensorFlow's AvgPoolGrad ignores it.
+    ("Tfsa2023_010_AvgPoolGradDepthStrideIgnored", "AvgPoolGrad",
+     [("orig_input_shape", arr([1, 4, 4, 2], I32)), ("grad", np.ones([1, 2, 2, 2], F32))],
+     dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 30], padding="SAME")),
+    ("Tfsa2023_019_AvgPoolGradZeroWindowNchw", "AvgPoolGrad",
+     [("orig_input_shape", arr([1, 0, 0, 0], I32)), ("grad", arr([[[[0.39117979]]]], F32))],
+     dict(ksize=[1, 0, 0, 0], strides=[1, 0, 0, 0], padding="SAME", data_format="NCHW")),
+    ("Tfsa2023_019_AvgPoolGradZeroWindowNhwc", "AvgPoolGrad",
+     [("orig_input_shape", arr([1, 0, 0, 0], I32)), ("grad", arr([[[[0.39117979]]]], F32))],
+     dict(ksize=[1, 0, 0, 0], strides=[1, 0, 0, 0], padding="SAME")),
+    ("Tfsa2021_169_FusedBatchNormGradShortReserveSpace", "FusedBatchNormGrad",
+     [("y_backprop", np.arange(9, dtype=F32).reshape([1, 1, 3, 3])),
+      ("x", np.arange(2, dtype=F32).reshape([1, 1, 1, 2])), ("scale", arr([1, 1], F32)),
+      ("reserve_space_1", arr([1, 1], F32)), ("reserve_space_2", arr([1, 1, 1], F32))],
+     dict(epsilon=1.0, data_format="NCHW", is_training=True)),
+    ("Tfsa2021_169_FusedBatchNormGradV3ShortReserveSpace", "FusedBatchNormGradV3",
+     [("y_backprop", np.arange(9, dtype=F32).reshape([1, 1, 3, 3])),
+      ("x", np.arange(2, dtype=F32).reshape([1, 1, 1, 2])), ("scale", arr([1, 1], F32)),
+      ("reserve_space_1", arr([1, 1], F32)), ("reserve_space_2", arr([1, 1, 1], F32)),
+      ("reserve_space_3", arr([0], F32))],
+     dict(epsilon=1.0, data_format="NCHW", is_training=True)),
+    ("Tfsa2021_133_SqrtGradEmptyDy", "SqrtGrad", [("y", arr([4, 16], F32)), ("dy", arr([], F32))], {}),
+    ("Tfsa2021_133_RsqrtGradShortDy", "RsqrtGrad",
+     [("y", arr([4, 16], F32)), ("dy", arr([1], F32))], {}),
+    ("Tfsa2021_133_TanhGradEmptyDy", "TanhGrad", [("y", arr([4, 16], F32)), ("dy", arr([], F32))], {}),
+    ("Tfsa2021_133_SigmoidGradEmptyDy", "SigmoidGrad",
+     [("y", arr([4, 16], F32)), ("dy", arr([], F32))], {}),
+    ("Tfsa2021_133_ReciprocalGradEmptyDy", "ReciprocalGrad",
+     [("y", arr([4, 16], F32)), ("dy", arr([], F32))], {}),
+    ("Tfsa2021_133_ReluGradEmptyGradients", "ReluGrad",
+     [("gradients", arr([], F32)), ("features", arr([4, 16], F32))], {}),
+    ("Tfsa2022_149_ResizeNearestNeighborGradHugeSize", "ResizeNearestNeighborGrad",
+     [("grads", np.ones([1, 8, 16, 3], F16)), ("size", arr([1879048192, 1879048192], I32))],
+     dict(align_corners=True, half_pixel_centers=False)),
+    ("Tfsa2022_145_DynamicStitchMoreDataThanIndices", "DynamicStitch",
+     [("indices", [arr([[0, 1]], I32)]), ("data", [arr([[5, 6]], I32), arr([[7, 8]], I32)])], {}),
+    ("Tfsa2023_018_DynamicStitchNegativeIndex", "DynamicStitch",
+     [("indices", [arr([0xdeadbeef - 2**32], I32), arr([405], I32), arr([519], I32),
+                   arr([758], I32), arr([1015], I32)]),
+      ("data", [arr([110.27793884277344], F32), arr([120.29475402832031], F32),
+                arr([157.2418212890625], F32), arr([157.2626953125], F32),
+                arr([188.45382690429688], F32)])], {}),
+    ("Tfsa2023_018_ParallelDynamicStitchNegativeIndex", "ParallelDynamicStitch",
+     [("indices", [arr([0xdeadbeef - 2**32], I32), arr([405], I32)]),
+      ("data", [arr([110.27793884277344], F32), arr([120.29475402832031], F32)])], {}),
+    ("Tfsa2023_018_DynamicStitchDataShapeMismatch", "DynamicStitch",
+     [("indices", [arr([0, 1], I32)]), ("data", [arr([5.0], F32)])], {}),
+    # ---- sparse ----
+    ("Tfsa2021_024_SparseConcatShapeOverflow", "SparseConcat",
+     [("indices", [arr([[514, 514], [514, 514]], I64), arr([[514, 530], [599, 877]], I64)]),
+      ("values", [z([0], I64), z([0], I64)]),
+      ("shapes", [arr([442, 514, 514, 515, 606, 347, 943, 61, 2], I64), z([9], I64)])],
+     dict(concat_dim=2)),
+    ("Tfsa2021_046_SparseSplitIndexOutOfShape", "SparseSplit",
+     [("split_dim", arr(0, I64)), ("indices", np.ones([1, 1], I64)), ("values", np.ones([1], I64)),
+      ("shape", np.ones([1], I64))], dict(num_split=1)),
+    ("Tfsa2021_071_SparseSplitShapeOverflow", "SparseSplit",
+     [("split_dim", arr(1, I64)),
+      ("indices", arr([[0, 0], [0, 1], [0, 2], [4, 3], [5, 0], [5, 1]], I64)),
+      ("values", np.ones([6], F32)), ("shape", arr([2**60 - 1, 2**60 - 1], I64))],
+     dict(num_split=2)),
+    ("Tfsa2022_029_SparseSplitVectorSplitDim", "SparseSplit",
+     [("split_dim", arr([1, 2], I64)), ("indices", arr([[0, 0, 0], [0, 1, 1]], I64)),
+      ("values", arr([1, 2], F32)), ("shape", arr([1, 32, 32], I64))], dict(num_split=3)),
+    ("Tfsa2021_053_SparseFillEmptyRowsEmptyDenseShape", "SparseFillEmptyRows",
+     [("indices", z([0, 0], I64)), ("values", z([0], I64)), ("dense_shape", z([0], I64)),
+      ("default_value", arr(0, I64))], {}),
+    ("Tfsa2021_172_SparseFillEmptyRowsValuesShort", "SparseFillEmptyRows",
+     [("indices", arr([[0, 0], [0, 0], [0, 0]], I64)), ("values", arr([b"s" * 63], object)),
+      ("dense_shape", arr([5, 3], I64)), ("default_value", arr(b"o", object))], {}),
+    ("Tfsa2020_021_SparseFillEmptyRowsGradIndexOutOfRange", "SparseFillEmptyRowsGrad",
+     [("reverse_index_map", arr([0, 5], I64)), ("grad_values", arr([1, 2], F32))], {}),
+    ("Tfsa2020_022_SparseFillEmptyRowsGradMatrixGradValues", "SparseFillEmptyRowsGrad",
+     [("reverse_index_map", arr([0, 1], I64)), ("grad_values", arr([[1, 2]], F32))], {}),
+    ("Tfsa2022_160_SparseFillEmptyRowsGradEmpty", "SparseFillEmptyRowsGrad",
+     [("reverse_index_map", z([0], I64)), ("grad_values", z([0]))], {}),
+    ("Tfsa2021_056_SparseDenseCwiseMulIndicesMismatch", "SparseDenseCwiseMul",
+     [("sp_indices", z([10, 0], I64)), ("sp_values", z([0], I64)), ("sp_shape", arr([0, 0], I64)),
+      ("dense", z([0], I64))], {}),
+    ("Tfsa2021_110_SparseDenseCwiseDivIntegerByZero", "SparseDenseCwiseDiv",
+     [("sp_indices", arr([[4]], I64)), ("sp_values", arr([-400], I64)),
+      ("sp_shape", arr([647], I64)), ("dense", arr([0], I64))], {}),
+    ("Tfsa2022_011_SparseDenseCwiseDivShapeOverflow", "SparseDenseCwiseDiv",
+     [("sp_indices", arr([[9]], I64)), ("sp_values", arr([5], I64)),
+      ("sp_shape", arr([92233720368, 92233720368], I64)), ("dense", arr([4], I64))], {}),
+    ("Tfsa2021_096_SparseAddEmptyShape", "SparseAdd",
+     [("a_indices", z([10, 97], I64)), ("a_values", z([10], I64)), ("a_shape", z([0], I64)),
+      ("b_indices", z([0, 0], I64)), ("b_values", z([0], I64)), ("b_shape", z([0], I64)),
+      ("thresh", arr(0, I64))], {}),
+    ("Tfsa2021_097_SparseSparseMinimumIndicesRankMismatch", "SparseSparseMinimum",
+     [("a_indices", np.ones([45, 92], I64)), ("a_values", np.ones([45], I64)),
+      ("a_shape", np.ones([1], I64)), ("b_indices", np.ones([1, 1], I64)),
+      ("b_values", np.ones([1], I64)), ("b_shape", np.ones([1], I64))], {}),
+    ("Tfsa2023_006_SparseSparseMaximumEmptyIndexRow", "SparseSparseMaximum",
+     [("a_indices", arr([[1]], I64)), ("a_values", arr([0.1], F32)), ("a_shape", arr([2], I64)),
+      ("b_indices", z([1, 0], I64)), ("b_values", arr([2], F32)), ("b_shape", arr([2], I64))], {}),
+    ("Tfsa2021_098_SparseReshapeIndicesShapeMismatch", "SparseReshape",
+     [("input_indices", arr([[41]], I64)), ("input_shape", z([11], I64)),
+      ("new_shape", z([1], I64))], {}),
+    ("Tfsa2021_114_SparseReshapeToEmptyShape", "SparseReshape",
+     [("input_indices", np.ones([1, 3], I64)), ("input_shape", arr([1, 1, 0], I64)),
+      ("new_shape", arr([1, 0], I64))], {}),
+    ("Tfsa2021_109_SparseReduceSumIndexOutOfShape", "SparseReduceSum",
+     [("input_indices", arr([[773, 773, 773], [773, 773, 773]], I64)),
+      ("input_values", arr([1, 1], I32)), ("input_shape", arr([337, 337, 337], I64)),
+      ("reduction_axes", arr(1, I32))], {}),
+    ("Tfsa2021_109_SparseReduceMaxIndexOutOfShape", "SparseReduceMax",
+     [("input_indices", arr([[773, 773, 773], [773, 773, 773]], I64)),
+      ("input_values", arr([1, 1], I32)), ("input_shape", arr([337, 337, 337], I64)),
+      ("reduction_axes", arr(1, I32))], {}),
+    ("Tfsa2022_074_SparseTensorDenseAddValuesShort", "SparseTensorDenseAdd",
+     [("a_indices", z([17, 2], I64)), ("a_values", z([0])), ("a_shape", arr([6, 12], I64)),
+      ("b", np.full([6, 12], -0.223668531, F32))], {}),
+]
+
+
 def list_case(build):
     """A case whose op consumes a TensorList made from Consts; `build(fed, feed)` returns the
     tensor to fetch (a list's length where the op makes a list, as a variant cannot be
@@ -495,6 +663,40 @@ SPECIAL = {
     "Tfsa2022_037_AssignUninitializedRhs": assign_uninitialized_rhs,
     "Tfsa2022_146_BroadcastToShapeWithLeadingZero": list_case(broadcast_to_leading_zero),
 }
+
+
+def on_variable(init, var_dtype, op, **kwargs):
+    """A case whose op works on a resource variable holding `init` (assigned first, in the
+    same run): kwargs are its other inputs (numpy arrays: Consts, or fed) and attrs; for the
+    scatter ops, which output nothing, the variable's value after the op is fetched."""
+    def build(fed, feed):
+        var = raw.VarHandleOp(dtype=var_dtype, shape=np.asarray(init).shape, shared_name="v")
+        assign = raw.AssignVariableOp(resource=var, value=tf.constant(init, dtype=var_dtype))
+        inputs = {k: value_or_fed(v, fed, feed) if isinstance(v, np.ndarray) else v
+                  for k, v in kwargs.items()}
+        with tf1.control_dependencies([assign]):
+            out = getattr(raw, op)(resource=var, **inputs)
+        if op.startswith("ResourceScatter"):
+            with tf1.control_dependencies([out]):
+                return raw.ReadVariableOp(resource=var, dtype=var_dtype)
+        return out
+    return list_case(build)
+
+
+SPECIAL.update({
+    "Tfsa2021_127_ResourceGatherBatchDimsOfEmpty": on_variable(
+        np.zeros([0, 1], np.uint32), tf.uint32, "ResourceGather",
+        indices=arr([0], I32), batch_dims=1, validate_indices=False, dtype=tf.uint32),
+    "Tfsa2021_128_ResourceGatherBatchDimsBeyondRank": on_variable(
+        arr([[1, 2], [3, 4], [5, 6]], np.uint32), tf.uint32, "ResourceGather",
+        indices=arr([0], I32), batch_dims=10, validate_indices=False, dtype=tf.uint32),
+    "Tfsa2021_129_ResourceScatterUpdateTooManyUpdates": on_variable(
+        arr([b"vvv"], object), tf.string, "ResourceScatterUpdate",
+        indices=arr([0], I32), updates=arr([b"1", b"2", b"3", b"4", b"5"], object)),
+    "Tfsa2021_115_ResourceScatterDivIntegerByZero": on_variable(
+        arr([1, 2, 3], I32), tf.int32, "ResourceScatterDiv",
+        indices=arr([1], I32), updates=arr([0], I32)),
+})
 
 
 def run_one(name, fed):

@@ -1,5 +1,6 @@
 // Advisories of the convolution ops (Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput,
-// Conv3D, Conv3DBackpropInputV2). Expectations are TensorFlow 2.21's, from
+// Conv2DBackpropFilter, DepthwiseConv2dNativeBackpropFilter, Conv3D, Conv3DBackpropInputV2,
+// Conv3DBackpropFilterV2). Expectations are TensorFlow 2.21's, from
 // check_with_tensorflow.py.
 #include <vector>
 
@@ -137,6 +138,68 @@ TEST(Advisories, Tfsa2022_101_Conv2DBackpropInputShortInputSizes) {
       .Input(Scalar<float>(0.0f));
   c.Attr("T", DT_FLOAT).Attr("strides", {1, 1, 1, 1}).Attr("padding", "SAME");
   ExpectFailsBothWays(c, kInvalid);
+}
+
+AdvisoryCase ConvBackpropFilter(const char* op, const Tensor& input, const Tensor& filter_sizes,
+                                const Tensor& out_backprop, std::vector<int64_t> strides,
+                                const char* padding) {
+  AdvisoryCase c(op);
+  c.Input(input).Input(filter_sizes).Input(out_backprop);
+  c.Attr("T", input.dtype()).Attr("strides", strides).Attr("padding", padding);
+  return c;
+}
+
+TEST(Advisories, Tfsa2021_013_Conv2DBackpropFilterEmptyInputDepth) {
+  // An input of depth 0 with filter_sizes [1, 1, 1, 1] took in_depth % 0. TensorFlow's own
+  // kernel refuses filter_sizes with more elements than the input's depth makes; oneDNN's
+  // returns a zero filter gradient.
+  ExpectFailsBothWays(ConvBackpropFilter("Conv2DBackpropFilter", Zeros(DT_FLOAT, {0, 0, 1, 0}),
+                                         Values<int32_t>({1, 1, 1, 1}),
+                                         Zeros(DT_FLOAT, {0, 0, 1, 1}), {1, 66, 18, 1}, "SAME"),
+                      kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_027_Conv2DBackpropFilterAllEmpty) {
+  // All-empty shapes made a work-unit size of 0 to divide by.
+  ExpectFailsBothWays(ConvBackpropFilter("Conv2DBackpropFilter", Zeros(DT_FLOAT, {0, 0, 0, 0}),
+                                         Values<int32_t>({0, 0, 0, 0}),
+                                         Zeros(DT_FLOAT, {0, 0, 0, 0}), {1, 1, 1, 1}, "SAME"),
+                      kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_028_Conv2DBackpropFilterSizesDisagree) {
+  // filter_sizes that disagree with the input's depth (1 against 2; 1 against 5 on an empty
+  // batch) sized a buffer that was then written as the input's.
+  ExpectFailsBothWays(
+      ConvBackpropFilter("Conv2DBackpropFilter",
+                         Values<float>({386.078431372549f, 386.07843139643234f}, {1, 1, 1, 2}),
+                         Values<int32_t>({1, 1, 1, 1}),
+                         Values<float>({386.078431372549f}, {1, 1, 1, 1}), {1, 66, 49, 1}, "VALID"),
+      kInvalid);
+  ExpectFailsBothWays(ConvBackpropFilter("Conv2DBackpropFilter", Zeros(DT_FLOAT, {0, 1, 1, 5}),
+                                         Values<int32_t>({3, 8, 1, 1}),
+                                         Zeros(DT_FLOAT, {0, 1, 1, 1}), {1, 66, 49, 1}, "VALID"),
+                      kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_070_Conv3DBackpropFilterScalarFilterSizes) {
+  // A scalar filter_sizes was read as a shape vector (a CHECK).
+  std::vector<half> ones(16, half(.5053710941f));
+  ExpectFailsBothWays(
+      ConvBackpropFilter("Conv3DBackpropFilterV2", Values<half>(ones, {2, 2, 2, 2, 1}),
+                         Scalar<int32_t>(0), Values<half>(ones, {2, 2, 2, 2, 1}), {1, 1, 1, 1, 1},
+                         "VALID"),
+      kInvalid, "rank");
+}
+
+TEST(Advisories, Tfsa2022_071_DepthwiseBackpropFilterSizesOverflow) {
+  // filter_sizes of thirteen entries of 1879048192 overflowed the element count (a CHECK).
+  ExpectFailsBothWays(ConvBackpropFilter("DepthwiseConv2dNativeBackpropFilter",
+                                         Values<float>(std::vector<float>(48, 1.0f), {1, 4, 4, 3}),
+                                         Values<int32_t>(std::vector<int32_t>(13, 1879048192)),
+                                         Values<float>(std::vector<float>(48, 1.0f), {1, 4, 4, 3}),
+                                         {1, 1, 1, 1}, "SAME"),
+                      kInvalid);
 }
 
 }  // namespace

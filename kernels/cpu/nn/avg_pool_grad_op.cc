@@ -98,8 +98,10 @@ class AvgPoolGradOp : public OpKernel {
                       "is: ",
                       absl::StrJoin(window_.ksize, ",")));
     }
+    // Only a depth window is refused: TensorFlow's AvgPoolGrad ignores the depth stride (a
+    // window of 1 reads each channel once whatever it is), unlike AvgPool's forward kernel.
     const int c = GetTensorDimIndex(window_.format, 'C', 4);
-    OP_REQUIRES(ctx, window_.ksize[c] == 1 && window_.strides[c] == 1,
+    OP_REQUIRES(ctx, window_.ksize[c] == 1,
                 errors::Unimplemented("Non-spatial pooling is not yet supported. Volunteers? :)"));
   }
 

@@ -60,6 +60,16 @@ class SparseConcatOp : public OpKernel {
                 errors::InvalidArgument("Concat dimension must be in range [", -rank, ", ", rank,
                                         "), got ", concat_dim_attr_));
     const int64_t dim = concat_dim_attr_ < 0 ? concat_dim_attr_ + rank : concat_dim_attr_;
+    // Every shape's element count is checked before the shapes are compared, as TensorFlow
+    // does (TFSA-2021-024: an overflowing shape is INTERNAL even when the shapes differ too).
+    for (int i = 0; i < n; ++i) {
+      int64_t elements = 1;
+      for (int64_t d = 0; d < rank; ++d) {
+        elements = MultiplyWithoutOverflow(elements, Int64s(shapes[i])[d]);
+      }
+      OP_REQUIRES(ctx, elements >= 0,
+                  errors::Internal("Encountered overflow from large input shape."));
+    }
     for (int i = 1; i < n; ++i) {
       for (int64_t d = 0; d < rank; ++d) {
         if (d == dim) continue;
@@ -72,12 +82,6 @@ class SparseConcatOp : public OpKernel {
     int64_t total = 0;
     int64_t concat_size = 0;
     for (int i = 0; i < n; ++i) {
-      int64_t elements = 1;
-      for (int64_t d = 0; d < rank; ++d) {
-        elements = MultiplyWithoutOverflow(elements, Int64s(shapes[i])[d]);
-      }
-      OP_REQUIRES(ctx, elements >= 0,
-                  errors::Internal("Encountered overflow from large input shape."));
       OP_REQUIRES_OK(ctx, sparse::ValidateCreate(inds[i], vals[i], rank));
       total += inds[i].dim_size(0);
       concat_size += Int64s(shapes[i])[dim];
