@@ -90,6 +90,8 @@ TEST(WhileLoopTest, BuilderErrors) {
       identity, "loop", &outputs);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s.message(), "BuildWhileLoop: 'cond' argument must return a boolean output, got int32");
+  // The half-built loop is taken out again: only the loop variable is left.
+  EXPECT_EQ(root.graph()->num_op_nodes(), 1);
 
   outputs.clear();
   s = ops::BuildWhileLoop(
