@@ -20,7 +20,7 @@ PACKAGES=(
   libpng-dev           # ImageSummary's PNG encoding (kernels/cpu/summary); brings zlib1g-dev
   libjpeg62-turbo-dev  # DecodeJpeg and DecodeImage (kernels/cpu/image/jpeg_decoder)
   libre2-dev           # user-given regular expressions (sluice run --capture-nodes)
-  libicu-dev           # StringLower/StringUpper with encoding utf-8 (third_party/system:icu)
+  libicu-dev           # StringLower/StringUpper, the Unicode ops (third_party/system:icu)
   libcpp-httplib-dev   # the HTTP server of sluice board (third_party/system:cpp_httplib)
   clang-format         # //tests/source:format_test checks every C++ file against .clang-format
   python3-numpy        # //c_api:python_ctypes_test: the ctypes binding moves numpy arrays

@@ -135,6 +135,9 @@ OPS = [
     "RegexReplace", "StaticRegexFullMatch", "RegexFullMatch",
     # Text preprocessing: splitting.
     "StringSplit", "StringSplitV2", "StringNGrams",
+    # Text preprocessing: Unicode decoding, encoding, transcoding and scripts.
+    "UnicodeDecode", "UnicodeDecodeWithOffsets", "UnicodeEncode", "UnicodeTranscode",
+    "UnicodeScript",
     # Ragged tensors made dense.
     "RaggedTensorToTensor",
     # Parsing strings.
