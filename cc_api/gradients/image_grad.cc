@@ -29,7 +29,8 @@ absl::Status ResizeBilinearGrad(const Scope& scope, const Operation& op, const G
   RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
   out->push_back(ops::internal::ResizeBilinearGrad(
       scope, grads[0], op.input(0),
-      ops::internal::ResizeBilinearGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
+      ops::internal::ResizeBilinearGrad::AlignCorners(align_corners)
+          .HalfPixelCenters(half_pixel_centers)));
   out->push_back(NoGradient());
   return scope.status();
 }
@@ -39,9 +40,10 @@ absl::Status ResizeBicubicGrad(const Scope& scope, const Operation& op, const Gr
                                GradList* out) {
   bool align_corners = false, half_pixel_centers = false;
   RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
-  out->push_back(ops::internal::ResizeBicubicGrad(
-      scope, grads[0], op.input(0),
-      ops::internal::ResizeBicubicGrad::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers)));
+  out->push_back(
+      ops::internal::ResizeBicubicGrad(scope, grads[0], op.input(0),
+                                       ops::internal::ResizeBicubicGrad::AlignCorners(align_corners)
+                                           .HalfPixelCenters(half_pixel_centers)));
   out->push_back(NoGradient());
   return scope.status();
 }
@@ -53,10 +55,10 @@ absl::Status ResizeNearestNeighborGrad(const Scope& scope, const Operation& op,
   bool align_corners = false, half_pixel_centers = false;
   RETURN_IF_ERROR(ReadResizeAttrs(op, &align_corners, &half_pixel_centers));
   const Output rows_cols = ops::Slice(scope, ops::Shape(scope, op.input(0)), {1}, {2});
-  out->push_back(
-      ops::internal::ResizeNearestNeighborGrad(scope, grads[0], rows_cols,
-                                     ops::internal::ResizeNearestNeighborGrad::AlignCorners(align_corners)
-                                         .HalfPixelCenters(half_pixel_centers)));
+  out->push_back(ops::internal::ResizeNearestNeighborGrad(
+      scope, grads[0], rows_cols,
+      ops::internal::ResizeNearestNeighborGrad::AlignCorners(align_corners)
+          .HalfPixelCenters(half_pixel_centers)));
   out->push_back(NoGradient());
   return scope.status();
 }

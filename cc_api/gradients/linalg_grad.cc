@@ -178,7 +178,7 @@ absl::Status EinsumGrad(const Scope& scope, const Operation& op, const GradList&
   }
   // Sum over the batch dimensions each operand was broadcast along.
   auto axes = ops::internal::BroadcastGradientArgs(scope, EllipsisDims(scope, x_shape, x_subs),
-                                         EllipsisDims(scope, y_shape, y_subs));
+                                                   EllipsisDims(scope, y_shape, y_subs));
   const int x_start = static_cast<int>(x_subs.find("..."));
   const int y_start = static_cast<int>(y_subs.find("..."));
   out->push_back(

@@ -389,6 +389,21 @@ case("Angle_of_complex_input", [cnormal(3, 4)], lambda xs: raw.Angle(input=xs[0]
 rng = rng_before_block
 
 
+# ---- The kernels the registry still lacked (kern2): MirrorPad and its fold, LRN, BatchMatMulV3,
+# complex sums, products and matrix products, CropAndResize. Its own generator, as above. ----
+rng_before_block, rng = rng, np.random.default_rng(20261209)
+for mode in ("REFLECT", "SYMMETRIC"):
+  case(f"MirrorPad_{mode}", [normal(3, 4)], lambda xs, mode=mode: raw.MirrorPad(
+      input=xs[0], paddings=[[1, 2], [2, 0]], mode=mode))
+  case(f"MirrorPadGrad_{mode}", [normal(6, 6)], lambda xs, mode=mode: raw.MirrorPadGrad(
+      input=xs[0], paddings=tf.constant([[1, 2], [2, 0]], tf.int64), mode=mode))
+case("MirrorPad_3d_int64_paddings", [normal(2, 3, 4)], lambda xs: raw.MirrorPad(
+    input=xs[0], paddings=tf.constant([[0, 1], [2, 2], [1, 1]], tf.int64), mode="SYMMETRIC"))
+case("LRN_defaults", [normal(2, 3, 3, 8)], lambda xs: raw.LRN(input=xs[0]))
+case("LRN_attrs", [normal(2, 2, 3, 6)], lambda xs: raw.LRN(
+    input=xs[0], depth_radius=2, bias=2.0, alpha=0.3, beta=0.75))
+rng = rng_before_block
+
 def write():
   graph = tf.Graph()
   names = []
@@ -405,13 +420,15 @@ def write():
         grads = tf.gradients(y, [xs[i] for i in wanted], grad_ys=dy)
         gradient_ops.update(op.name for op in graph.get_operations() if op.name not in before)
         names.append((name, wanted, grads))
+  # Densifying IndexedSlices gradients below adds TensorFlow nodes outside the cases' scopes.
+  forward_ops = {op.name for op in graph.get_operations()} - gradient_ops
   with v1.Session(graph=graph) as sess:
     values = sess.run([[tf.convert_to_tensor(g) for g in grads if g is not None]
                        for _, _, grads in names])
   # The file holds only the forward graphs, the seeds and the expected values: TensorFlow's
   # own gradient nodes are left out, so that Sluice must build its own.
   gd = graph.as_graph_def()
-  kept = [n for n in gd.node if n.name not in gradient_ops]
+  kept = [n for n in gd.node if n.name in forward_ops]
   del gd.node[:]
   gd.node.extend(kept)
   for (name, wanted, grads), computed in zip(names, values):

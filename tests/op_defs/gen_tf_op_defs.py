@@ -201,6 +201,8 @@ OPS = [
     "ScatterDiv", "ScatterMin", "ScatterMax", "ResourceGather", "ResourceGatherNd",
     "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
     "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate",
+    # Gradient ops and matmul forms of the C++ gradient registry (kern2).
+    "MirrorPadGrad", "LRNGrad",
 ]
 
 
