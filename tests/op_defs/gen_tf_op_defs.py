@@ -202,7 +202,7 @@ OPS = [
     "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
     "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate",
     # Gradient ops and matmul forms of the C++ gradient registry (kern2).
-    "MirrorPadGrad", "LRNGrad",
+    "MirrorPadGrad", "LRNGrad", "BatchMatMulV3",
 ]
 
 
