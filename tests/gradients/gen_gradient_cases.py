@@ -402,6 +402,31 @@ case("MirrorPad_3d_int64_paddings", [normal(2, 3, 4)], lambda xs: raw.MirrorPad(
 case("LRN_defaults", [normal(2, 3, 3, 8)], lambda xs: raw.LRN(input=xs[0]))
 case("LRN_attrs", [normal(2, 2, 3, 6)], lambda xs: raw.LRN(
     input=xs[0], depth_radius=2, bias=2.0, alpha=0.3, beta=0.75))
+case("BatchMatMulV3_broadcast", [normal(2, 1, 3, 4), normal(3, 4, 5)],
+     lambda xs: raw.BatchMatMulV3(x=xs[0], y=xs[1], Tout=tf.float32))
+case("BatchMatMulV3_adj_double", [normal(2, 4, 3, dtype=np.float64),
+                                  normal(2, 5, 4, dtype=np.float64)],
+     lambda xs: raw.BatchMatMulV3(x=xs[0], y=xs[1], Tout=tf.float64, adj_x=True, adj_y=True))
+# Complex values through the sums, products and matrix products their gradients need.
+c64 = lambda *shape: normal(*shape, dtype=np.complex64)
+for op, a, b in [("Mul", c64(3, 4), c64(4)), ("AddV2", c64(2, 3), c64(2, 1)),
+                 ("Sub", c64(3, 1), c64(1, 4)), ("RealDiv", c64(3, 4), c64(3, 4))]:
+  case(f"{op}_complex64_broadcast", [a, b], lambda xs, op=op: getattr(raw, op)(x=xs[0], y=xs[1]))
+case("AddN_complex64", [c64(2, 3), c64(2, 3), c64(2, 3)], lambda xs: raw.AddN(inputs=xs))
+case("Mul_complex64_shared_input", [c64(3)], lambda xs: raw.Mul(x=xs[0], y=raw.Exp(x=xs[0])))
+# (Prod of complex values is left out: its gradient's Cumprod has no complex kernel in Sluice.)
+for op in ("Sum", "Mean"):
+  case(f"{op}_complex64", [c64(2, 3, 4)], lambda xs, op=op: getattr(raw, op)(
+      input=xs[0], axis=tf.constant([0, 2]), keep_dims=False))
+for ta, tb in [(False, False), (True, True)]:
+  case(f"MatMul_complex64_{int(ta)}{int(tb)}",
+       [c64(4, 3) if ta else c64(3, 4), c64(5, 4) if tb else c64(4, 5)],
+       lambda xs, ta=ta, tb=tb: raw.MatMul(a=xs[0], b=xs[1], transpose_a=ta, transpose_b=tb))
+case("BatchMatMulV2_complex128_adj_broadcast",
+     [normal(2, 1, 4, 3, dtype=np.complex128), normal(3, 5, 4, dtype=np.complex128)],
+     lambda xs: raw.BatchMatMulV2(x=xs[0], y=xs[1], adj_x=True, adj_y=True))
+case("BatchMatMul_complex64_adj_x", [c64(2, 4, 3), c64(2, 4, 5)],
+     lambda xs: raw.BatchMatMul(x=xs[0], y=xs[1], adj_x=True))
 rng = rng_before_block
 
 def write():
