@@ -202,7 +202,8 @@ OPS = [
     "ResourceScatterAdd", "ResourceScatterSub", "ResourceScatterMul", "ResourceScatterDiv",
     "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate",
     # Gradient ops and matmul forms of the C++ gradient registry (kern2).
-    "MirrorPadGrad", "LRNGrad", "BatchMatMulV3",
+    "MirrorPadGrad", "LRNGrad", "BatchMatMulV3", "CropAndResizeGradImage",
+    "CropAndResizeGradBoxes",
 ]
 
 
