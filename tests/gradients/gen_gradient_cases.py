@@ -427,6 +427,23 @@ case("BatchMatMulV2_complex128_adj_broadcast",
      lambda xs: raw.BatchMatMulV2(x=xs[0], y=xs[1], adj_x=True, adj_y=True))
 case("BatchMatMul_complex64_adj_x", [c64(2, 4, 3), c64(2, 4, 5)],
      lambda xs: raw.BatchMatMul(x=xs[0], y=xs[1], adj_x=True))
+crop_boxes = np.array([[0.1, 0.2, 0.7, 0.9], [0.0, 0.0, 1.0, 1.0], [0.3, 0.1, 0.6, 0.8]],
+                      np.float32)
+for method in ("bilinear", "nearest"):
+  case(f"CropAndResize_{method}", [normal(2, 6, 7, 2), crop_boxes],
+       lambda xs, method=method: raw.CropAndResize(
+           image=xs[0], boxes=xs[1], box_ind=tf.constant([0, 1, 1]), crop_size=[4, 3],
+           method=method))
+case("CropAndResize_one_pixel_double", [normal(1, 5, 5, 1, dtype=np.float64), crop_boxes[:1]],
+     lambda xs: raw.CropAndResize(image=xs[0], boxes=xs[1], box_ind=tf.constant([0]),
+                                  crop_size=[1, 1]))
+# No gradient flows through the boxes' selection; the gathered scores carry it. The boxes are
+# apart, so three are selected (a Reshape gives y a static shape).
+nms_boxes = (np.arange(5, dtype=np.float32)[:, None] * 2 + np.array([0, 0, 1, 1], np.float32))
+case("NonMaxSuppressionV3_no_gradient", [uniform(0.1, 0.9, 5), nms_boxes],
+     lambda xs: raw.Reshape(tensor=raw.GatherV2(params=xs[0], indices=raw.NonMaxSuppressionV3(
+         boxes=xs[1], scores=xs[0], max_output_size=3, iou_threshold=0.5,
+         score_threshold=0.0), axis=0), shape=[3]))
 rng = rng_before_block
 
 def write():
