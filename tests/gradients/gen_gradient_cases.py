@@ -270,8 +270,8 @@ case("Pow_zero_base", [np.array([0.0, 0.0, 2.0, 0.5], np.float32),
      lambda xs: raw.Pow(x=xs[0], y=xs[1]))
 
 
-# One Complex node per use: Sluice's AddN, which would sum their complex gradients, has no
-# complex kernel.
+# One Complex node per use (written when Sluice's AddN had no complex kernel; kept so that the
+# recorded graph stays as it was).
 def complex_parts(xs):
   c = lambda: raw.Complex(real=xs[0], imag=xs[1])
   return raw.AddV2(x=raw.Mul(x=raw.Real(input=c()), y=raw.Imag(input=c())),
@@ -378,8 +378,8 @@ for op in ["Square", "Exp", "Expm1", "Log", "Log1p", "Sinh", "Cosh", "Tanh", "As
            "Rsqrt", "Neg", "Conj"]:
   case(f"{op}_complex64", [cnormal(3, 4)], lambda xs, op=op: getattr(raw, op)(
       **{"input" if op == "Conj" else "x": xs[0]}))
-# (Binary ops and matrix products of complex values are left out: Sluice's Sum, AddN, MatMul
-# and BatchMatMulV2 have no complex kernels, which their gradients need.)
+# (Binary ops and matrix products of complex values follow in the kern2 block below, once
+# Sluice's Sum, AddN, MatMul and BatchMatMulV2 had complex kernels.)
 case("Einsum_complex64", [cnormal(3, 4), cnormal(4, 5)],
      lambda xs: raw.Einsum(inputs=xs, equation="ij,jk->ik"))
 case("Real_of_complex_input", [cnormal(3, 4)], lambda xs: raw.Real(input=xs[0]))
