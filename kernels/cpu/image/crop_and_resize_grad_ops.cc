@@ -304,6 +304,7 @@ class CropAndResizeGradBoxesOp : public OpKernel {
                 errors::InvalidArgument("image, grads depth differ"));
     OP_REQUIRES_OK(ctx, CheckBoxes(grads, boxes, box_ind, &g));
     Tensor* output = nullptr;
+    // shape-safe: num_boxes is a dim of the boxes tensor (or 0)
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({g.num_boxes, 4}), &output));
     OP_REQUIRES_OK(ctx, CheckBoxIndices(box_ind, g.batch));
     if (g.num_boxes == 0) return;
