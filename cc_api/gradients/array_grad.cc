@@ -197,6 +197,28 @@ absl::Status PadGrad(const Scope& scope, const Operation& op, const GradList& gr
 REGISTER_GRADIENT_OP("Pad", PadGrad);
 REGISTER_GRADIENT_OP("PadV2", PadGrad);
 
+// MirrorPad's gradient folds the padded gradient back (MirrorPadGrad, the same paddings and
+// mode); MirrorPadGrad is linear too, and its gradient pads again.
+absl::Status MirrorPadGradient(const Scope& scope, const Operation& op, const GradList& grads,
+                               GradList* out) {
+  std::string mode;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "mode", &mode));
+  out->push_back(ops::internal::MirrorPadGrad(scope, grads[0], op.input(1), mode));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("MirrorPad", MirrorPadGradient);
+
+absl::Status MirrorPadGradGradient(const Scope& scope, const Operation& op, const GradList& grads,
+                                   GradList* out) {
+  std::string mode;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "mode", &mode));
+  out->push_back(ops::MirrorPad(scope, grads[0], op.input(1), mode));
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("MirrorPadGrad", MirrorPadGradGradient);
+
 // Tile(x, multiples): dy viewed as [m0, s0, m1, s1, ...] and summed over the m axes.
 absl::Status TileGrad(const Scope& scope, const Operation& op, const GradList& grads,
                       GradList* out) {

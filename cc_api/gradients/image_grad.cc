@@ -1,6 +1,7 @@
 // Gradient functions of the image resizes (UpSampling2D and Resizing layers): ResizeBilinear,
-// ResizeNearestNeighbor and ResizeBicubic, as TensorFlow defines them. The size input gets no
-// gradient.
+// ResizeNearestNeighbor and ResizeBicubic, as TensorFlow defines them (the size input gets no
+// gradient); CropAndResize's, and no gradient through the non-max suppressions.
+#include <string>
 #include <vector>
 
 #include "cc_api/grad_op_registry.h"
@@ -63,6 +64,32 @@ absl::Status ResizeNearestNeighborGrad(const Scope& scope, const Operation& op,
   return scope.status();
 }
 REGISTER_GRADIENT_OP("ResizeNearestNeighbor", ResizeNearestNeighborGrad);
+
+// CropAndResize: the image (its shape read at run time) and the boxes get gradients; the box
+// indices and the crop size none. Boxes always differentiate the bilinear crop, the only
+// method CropAndResizeGradBoxes has.
+absl::Status CropAndResizeGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                               GradList* out) {
+  std::string method;
+  DataType image_type;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "method", &method));
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "T", &image_type));
+  out->push_back(ops::CropAndResizeGradImage(scope, grads[0], op.input(1), op.input(2),
+                                             ops::Shape(scope, op.input(0)), image_type,
+                                             ops::CropAndResizeGradImage::Method(method)));
+  out->push_back(
+      ops::CropAndResizeGradBoxes(scope, grads[0], op.input(0), op.input(1), op.input(2)));
+  out->push_back(NoGradient());
+  out->push_back(NoGradient());
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("CropAndResize", CropAndResizeGrad);
+
+REGISTER_NO_GRADIENT_OP("NonMaxSuppression");
+REGISTER_NO_GRADIENT_OP("NonMaxSuppressionV2");
+REGISTER_NO_GRADIENT_OP("NonMaxSuppressionV3");
+REGISTER_NO_GRADIENT_OP("NonMaxSuppressionV4");
+REGISTER_NO_GRADIENT_OP("NonMaxSuppressionV5");
 
 }  // namespace
 }  // namespace gradients

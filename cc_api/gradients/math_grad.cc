@@ -299,14 +299,21 @@ absl::Status MatMulGrad(const Scope& scope, const Operation& op, const GradList&
 }
 REGISTER_GRADIENT_OP("MatMul", MatMulGrad);
 
-// BatchMatMul (V1: equal batch shapes) and V2 (broadcast batch dimensions, summed back).
+// BatchMatMul (V1: equal batch shapes), V2 and V3 (broadcast batch dimensions, summed back).
+// The batch ops' adjoints conjugate complex operands, so the products below are right for them
+// as they stand. V3's gradients are V3 products into dz's type, so that an 8-bit integer
+// operand times a bfloat16 gradient stays a product TensorFlow has a kernel for.
 absl::Status BatchMatMulGrad(const Scope& scope, const Operation& op, const GradList& grads,
                              GradList* out) {
   bool adj_x = false, adj_y = false;
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "adj_x", &adj_x));
   RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "adj_y", &adj_y));
   const Output x = op.input(0), y = op.input(1), dz = grads[0];
-  auto bmm = [&](const Output& l, const Output& r, bool al, bool ar) {
+  const bool v3 = op.node()->type_string() == "BatchMatMulV3";
+  auto bmm = [&](const Output& l, const Output& r, bool al, bool ar) -> Output {
+    if (v3) {
+      return ops::BatchMatMulV3(scope, l, r, dz.type(), ops::BatchMatMulV3::AdjX(al).AdjY(ar));
+    }
     return ops::BatchMatMulV2(scope, l, r, ops::BatchMatMulV2::AdjX(al).AdjY(ar));
   };
   Output gx, gy;
@@ -340,6 +347,7 @@ absl::Status BatchMatMulGrad(const Scope& scope, const Operation& op, const Grad
 }
 REGISTER_GRADIENT_OP("BatchMatMul", BatchMatMulGrad);
 REGISTER_GRADIENT_OP("BatchMatMulV2", BatchMatMulGrad);
+REGISTER_GRADIENT_OP("BatchMatMulV3", BatchMatMulGrad);
 
 absl::Status CumsumGrad(const Scope& scope, const Operation& op, const GradList& grads,
                         GradList* out) {

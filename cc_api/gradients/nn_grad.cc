@@ -287,6 +287,25 @@ absl::Status AvgPoolGrad(const Scope& scope, const Operation& op, const GradList
 }
 REGISTER_GRADIENT_OP("AvgPool", AvgPoolGrad);
 
+// LRN differentiates through its input and output with the forward op's attrs (TensorFlow's
+// C++ function passes LRNGrad's defaults instead, which is right only for an LRN with default
+// attrs; its Python gradient, which this follows, passes them on).
+absl::Status LrnGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                     GradList* out) {
+  const AttrSlice a = op.node()->attrs();
+  int64_t depth_radius = 5;
+  float bias = 1.0f, alpha = 1.0f, beta = 0.5f;
+  RETURN_IF_ERROR(GetNodeAttr(a, "depth_radius", &depth_radius));
+  RETURN_IF_ERROR(GetNodeAttr(a, "bias", &bias));
+  RETURN_IF_ERROR(GetNodeAttr(a, "alpha", &alpha));
+  RETURN_IF_ERROR(GetNodeAttr(a, "beta", &beta));
+  out->push_back(ops::internal::LRNGrad(
+      scope, grads[0], op.input(0), op.output(0),
+      ops::internal::LRNGrad::DepthRadius(depth_radius).Bias(bias).Alpha(alpha).Beta(beta)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("LRN", LrnGrad);
+
 // FusedBatchNorm and V3: x, scale and offset get gradients; mean and variance (inputs 3
 // and 4) none. In training the saved batch statistics (reserve spaces) are used; in inference
 // the population mean and variance the op was given.

@@ -138,6 +138,37 @@ REGISTER_OP("CropAndResize")
     .Attr("extrapolation_value: float = 0")
     .SetShapeFn(CropAndResizeShape);
 
+// CropAndResize's gradients. GradImage's output is the image shape `image_size` holds (rank
+// 4); GradBoxes' is the boxes' shape.
+REGISTER_OP("CropAndResizeGradImage")
+    .Input("grads: float")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Input("image_size: int32")
+    .Output("output: T")
+    .Attr("T: {float, half, double}")
+    .Attr("method: {'bilinear', 'nearest'} = 'bilinear'")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle out;
+      RETURN_IF_ERROR(c->MakeShapeFromShapeTensor(3, &out));
+      RETURN_IF_ERROR(c->WithRank(out, 4, &out));
+      c->set_output(0, out);
+      return absl::OkStatus();
+    });
+
+REGISTER_OP("CropAndResizeGradBoxes")
+    .Input("grads: float")
+    .Input("image: T")
+    .Input("boxes: float")
+    .Input("box_ind: int32")
+    .Output("output: float")
+    .Attr("T: {uint8, uint16, int8, int16, int32, int64, half, float, double}")
+    .Attr("method: {'bilinear'} = 'bilinear'")
+    .SetShapeFn([](InferenceContext* c) {
+      c->set_output(0, c->input(2));
+      return absl::OkStatus();
+    });
+
 REGISTER_OP("NonMaxSuppression")
     .Input("boxes: float")
     .Input("scores: float")

@@ -5,6 +5,19 @@ namespace sluice {
 namespace ops_test {
 namespace {
 
+TEST(CropAndResizeGradShapeTest, ImageSizeAndBoxes) {
+  EXPECT_EQ(Infer("CropAndResizeGradImage", "T=DT_FLOAT", "[5,3,3,2];[5,4];[5];[4]",
+                  {{3, Ints({2, 10, 12, 2})}}),
+            "[2,10,12,2]");
+  EXPECT_EQ(Infer("CropAndResizeGradImage", "T=DT_HALF", "?;?;?;[4]"), "[?,?,?,?]");
+  EXPECT_EQ(Infer("CropAndResizeGradImage", "T=DT_DOUBLE", "?;?;?;?"), "[?,?,?,?]");
+  EXPECT_THAT(Infer("CropAndResizeGradImage", "T=DT_FLOAT", "?;?;?;[3]"),
+              IsInvalidArgument("Shape must be rank 4 but is rank 3"));
+  EXPECT_EQ(Infer("CropAndResizeGradBoxes", "T=DT_UINT8", "[5,3,3,2];[2,10,12,2];[5,4];[5]"),
+            "[5,4]");
+  EXPECT_EQ(Infer("CropAndResizeGradBoxes", "T=DT_FLOAT", "?;?;?;?"), "?");
+}
+
 TEST(CropAndResizeShapeTest, BoxesAndCropSize) {
   EXPECT_EQ(Infer("CropAndResize", "T=DT_FLOAT", "[2,10,12,3];[5,4];[5];[2]"), "[5,?,?,3]");
   EXPECT_EQ(Infer("CropAndResize", "T=DT_UINT8", "[2,10,12,3];[5,4];[5];[2]", {{3, Ints({7, 8})}}),

@@ -471,6 +471,24 @@ REGISTER_OP("BatchMatMulV2")
     .Attr("grad_y: bool = false")
     .SetShapeFn(shape_inference::BatchMatMulV2Shape);
 
+// V2 with operand and output types of their own (the kernels cast the operands to Tout).
+REGISTER_OP("BatchMatMulV3")
+    .Input("x: Ta")
+    .Input("y: Tb")
+    .Output("output: Tout")
+    .Attr(
+        "Ta: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+        "complex128}")
+    .Attr(
+        "Tb: {bfloat16, half, float, double, uint8, int8, int16, int32, int64, complex64, "
+        "complex128}")
+    .Attr("Tout: {bfloat16, half, float, double, int16, int32, int64, complex64, complex128}")
+    .Attr("adj_x: bool = false")
+    .Attr("adj_y: bool = false")
+    .Attr("grad_x: bool = false")
+    .Attr("grad_y: bool = false")
+    .SetShapeFn(shape_inference::BatchMatMulV2Shape);
+
 // TensorFlow's CPU kernel takes one or two inputs (the equation says how many); T is any type,
 // kernels exist for the floating-point, int32, int64 and complex types.
 REGISTER_OP("Einsum")

@@ -157,6 +157,13 @@ TEST(BatchMatMulShapeTest, BatchDims) {
             "[5,2,4]");
   EXPECT_THAT(Infer("BatchMatMul", "T=DT_FLOAT", "[5,2,3];[1,3,4]"),
               IsInvalidArgument("Dimension 0 in both shapes must be equal"));
+  EXPECT_EQ(Infer("BatchMatMulV3", "Ta=DT_INT8, Tb=DT_UINT8, Tout=DT_INT32", "[5,1,2,3];[4,3,6]"),
+            "[5,4,2,6]");
+  EXPECT_EQ(
+      Infer("BatchMatMulV3", "Ta=DT_FLOAT, Tb=DT_FLOAT, Tout=DT_FLOAT, adj_x=true", "[4,3,2];?"),
+      "?");
+  EXPECT_THAT(Infer("BatchMatMulV3", "Ta=DT_FLOAT, Tb=DT_FLOAT, Tout=DT_FLOAT", "[5,2,3];[4,3,4]"),
+              IsInvalidArgument("Dimensions must be equal"));
   EXPECT_EQ(Infer("BatchMatMulV2", "T=DT_FLOAT", "[5,1,2,3];[4,3,6]"), "[5,4,2,6]");
   EXPECT_EQ(Infer("BatchMatMulV2", "T=DT_FLOAT, adj_y=true", "[2,3];[7,6,3]"), "[7,2,6]");
   EXPECT_THAT(Infer("BatchMatMulV2", "T=DT_FLOAT", "[5,2,3];[4,3,4]"),

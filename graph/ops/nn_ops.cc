@@ -25,6 +25,16 @@ absl::Status SoftmaxShape(InferenceContext* c) {
 
 absl::Status LrnShape(InferenceContext* c) { return shape_inference::UnchangedShapeWithRank(c, 4); }
 
+// LRNGrad: the incoming gradient, LRN's input and LRN's output, all one 4-D shape.
+absl::Status LrnGradShape(InferenceContext* c) {
+  ShapeHandle s;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &s));
+  RETURN_IF_ERROR(c->Merge(s, c->input(1), &s));
+  RETURN_IF_ERROR(c->Merge(s, c->input(2), &s));
+  c->set_output(0, s);
+  return absl::OkStatus();
+}
+
 // Both outputs are the input's shape with the last dim replaced by k; k may not exceed
 // that dim when both are known.
 absl::Status TopKV2Shape(InferenceContext* c) {
@@ -176,6 +186,18 @@ REGISTER_OP("LRN")
     .Attr("beta: float = 0.5")
     .Attr("T: {half, bfloat16, float} = DT_FLOAT")
     .SetShapeFn(LrnShape);
+
+REGISTER_OP("LRNGrad")
+    .Input("input_grads: T")
+    .Input("input_image: T")
+    .Input("output_image: T")
+    .Output("output: T")
+    .Attr("depth_radius: int = 5")
+    .Attr("bias: float = 1.0")
+    .Attr("alpha: float = 1.0")
+    .Attr("beta: float = 0.5")
+    .Attr("T: {half, bfloat16, float} = DT_FLOAT")
+    .SetShapeFn(LrnGradShape);
 
 // ---- Top-k ---------------------------------------------------------------------------
 

@@ -77,6 +77,18 @@ TEST(LrnShapeTest, NeedsRank4) {
               IsInvalidArgument("Shape must be rank 4 but is rank 3"));
 }
 
+TEST(LrnGradShapeTest, MergesTheThreeShapes) {
+  EXPECT_EQ(Infer("LRNGrad", "T=DT_FLOAT", "[1,2,3,4];[1,2,3,4];[1,2,3,4]"), "[1,2,3,4]");
+  EXPECT_EQ(Infer("LRNGrad", "T=DT_FLOAT", "[1,?,3,?];?;[?,2,?,?]"), "[1,2,3,?]");
+  EXPECT_EQ(Infer("LRNGrad", "T=DT_HALF", "?;?;?"), "[?,?,?,?]");
+  EXPECT_THAT(Infer("LRNGrad", "T=DT_FLOAT", "[1,2,3];?;?"),
+              IsInvalidArgument("Shape must be rank 4 but is rank 3"));
+  EXPECT_THAT(Infer("LRNGrad", "T=DT_FLOAT", "?;[1,2,3];?"),
+              IsInvalidArgument("Shapes must be equal rank, but are 4 and 3"));
+  EXPECT_THAT(Infer("LRNGrad", "T=DT_FLOAT", "[1,2,3,4];[1,2,3,4];[1,2,3,5]"),
+              IsInvalidArgument("Dimension 3 in both shapes must be equal, but are 4 and 5"));
+}
+
 TEST(TopKV2ShapeTest, LastDimBecomesK) {
   EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT", "[2,3];[]", {{1, Int(2)}}), "[2,2];[2,2]");
   EXPECT_EQ(Infer("TopKV2", "T=DT_FLOAT, index_type=DT_INT64", "[2,?];[]", {{1, Int(7)}}),

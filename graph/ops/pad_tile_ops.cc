@@ -1,4 +1,5 @@
-// Ops that grow a tensor: padding (constant, with a value, mirrored) and tiling.
+// Ops that grow a tensor: padding (constant, with a value, mirrored) and tiling, and
+// MirrorPadGrad, which folds a mirror padding back (MirrorPad's gradient).
 #include <cstdint>
 #include <vector>
 
@@ -61,6 +62,44 @@ absl::Status PadShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// MirrorPadGrad's output: each input dim less both of its paddings. Without the paddings'
+// values only the rank (paddings' first dim) is known.
+absl::Status MirrorPadGradShape(InferenceContext* c) {
+  ShapeHandle paddings;
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 2, &paddings));
+  const DimensionHandle rank_dim = c->Dim(paddings, 0);
+  if (!c->ValueKnown(rank_dim)) {
+    c->set_output(0, c->UnknownShape());
+    return absl::OkStatus();
+  }
+  const int64_t rank = c->Value(rank_dim);
+  ShapeHandle input;
+  RETURN_IF_ERROR(c->WithRank(c->input(0), rank, &input));
+  RETURN_IF_ERROR(c->Merge(paddings, c->Matrix(rank, 2), &paddings));
+  const Tensor* paddings_t = c->input_tensor(1);
+  if (paddings_t == nullptr) {
+    c->set_output(0, c->UnknownShapeOfRank(rank));
+    return absl::OkStatus();
+  }
+  IntegerValues amounts;
+  RETURN_IF_ERROR(IntegerTensorValues(*paddings_t, &amounts));
+  std::vector<DimensionHandle> dims(rank);
+  for (int64_t i = 0; i < rank; ++i) {
+    const int64_t before = amounts[2 * i];
+    const int64_t after = amounts[2 * i + 1];
+    if (before < 0 || after < 0) {
+      return errors::InvalidArgument("Paddings must be non-negative");
+    }
+    int64_t total;
+    if (__builtin_add_overflow(before, after, &total)) {
+      return errors::InvalidArgument("Paddings of dimension ", i, " overflow int64");
+    }
+    RETURN_IF_ERROR(c->Subtract(c->Dim(input, i), total, &dims[i]));
+  }
+  c->set_output(0, c->MakeShape(dims));
+  return absl::OkStatus();
+}
+
 // Each output dim is the input dim times its multiple. `multiples` is read as a shape so
 // that partly known values (-1 for unknown) still give partly known output dims.
 absl::Status TileShape(InferenceContext* c) {
@@ -113,6 +152,15 @@ REGISTER_OP("MirrorPad")
     .Attr("Tpaddings: {int32, int64} = DT_INT32")
     .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
     .SetShapeFn(PadShape);
+
+REGISTER_OP("MirrorPadGrad")
+    .Input("input: T")
+    .Input("paddings: Tpaddings")
+    .Output("output: T")
+    .Attr("T: type")
+    .Attr("Tpaddings: {int32, int64} = DT_INT32")
+    .Attr("mode: {'REFLECT', 'SYMMETRIC'}")
+    .SetShapeFn(MirrorPadGradShape);
 
 REGISTER_OP("Tile")
     .Input("input: T")

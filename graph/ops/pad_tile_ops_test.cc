@@ -27,6 +27,34 @@ TEST(PadShapeTest, UnknownPaddings) {
   EXPECT_EQ(Infer("Pad", "T=DT_FLOAT", "[2,3,4];?"), "[?,?,?]");
 }
 
+TEST(MirrorPadGradShapeTest, FoldsThePaddingsAway) {
+  EXPECT_EQ(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[2,2]",
+                  {{1, IntMatrix({{1, 1}, {0, 2}})}}),
+            "[2,3]");
+  EXPECT_EQ(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='SYMMETRIC'", "[4,?];[2,2]",
+                  {{1, IntMatrix({{1, 1}, {0, 2}})}}),
+            "[2,?]");
+  EXPECT_EQ(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[2,2]"), "[?,?]");
+  EXPECT_EQ(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "?;[3,2]"), "[?,?,?]");
+  EXPECT_EQ(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "?;[?,2]"), "?");
+  EXPECT_EQ(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "?;?"), "?");
+}
+
+TEST(MirrorPadGradShapeTest, RejectsBadPaddings) {
+  EXPECT_THAT(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[2,2]",
+                    {{1, IntMatrix({{-1, 1}, {0, 2}})}}),
+              IsInvalidArgument("Paddings must be non-negative"));
+  EXPECT_THAT(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[2,2]",
+                    {{1, IntMatrix({{3, 2}, {0, 2}})}}),
+              IsInvalidArgument("Negative dimension size"));
+  EXPECT_THAT(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[3,2]"),
+              IsInvalidArgument("Shape must be rank 3 but is rank 2"));
+  EXPECT_THAT(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[2,3]"),
+              IsInvalidArgument("Dimension 1 in both shapes must be equal"));
+  EXPECT_THAT(Infer("MirrorPadGrad", "T=DT_FLOAT, mode='REFLECT'", "[4,5];[2]"),
+              IsInvalidArgument("Shape must be rank 2 but is rank 1"));
+}
+
 TEST(PadShapeTest, RejectsBadPaddings) {
   EXPECT_THAT(Infer("Pad", "T=DT_FLOAT", "[2,3];[2,2]", {{1, IntMatrix({{-1, 1}, {0, 2}})}}),
               IsInvalidArgument("Paddings must be non-negative"));

@@ -1,10 +1,11 @@
-"""Writes fixtures/detection.pbtxt: CropAndResize, NonMaxSuppression, NonMaxSuppressionV2,
-NonMaxSuppressionWithOverlaps and CombinedNonMaxSuppression in TensorFlow.
+"""Writes fixtures/detection.pbtxt: CropAndResize and its gradients, NonMaxSuppression,
+NonMaxSuppressionV2, NonMaxSuppressionWithOverlaps and CombinedNonMaxSuppression in TensorFlow.
 
 Run from anywhere: python3 tests/kernels/gen_detection.py (needs TensorFlow 2.x and numpy).
 
 Every case is exact (no tolerance): CropAndResize follows TensorFlow's float arithmetic
-operation for operation, and the NMS forms its selection order, ties included.
+operation for operation, and the NMS forms its selection order, ties included; the gradients'
+sums get rtol/atol 1e-5 (half images 1e-2).
 Left out: CropAndResize boxes so far apart that a sample position is NaN (TensorFlow then
 indexes the image with an undefined conversion), and CombinedNonMaxSuppression inputs of
 rank 0 (TensorFlow reads their first dim before checking the rank).
@@ -284,4 +285,92 @@ add_error("err_combined_boxes_rank3", combined(), [CB1[:, :, 0]] + CARGS[1:],
 add_error("err_combined_scores_anchors", combined(), [CB1, CS[:, :10]] + CARGS[2:],
           "scores has incompatible shape")
 
+
+# ---- CropAndResizeGradImage, CropAndResizeGradBoxes (a generator of their own: the cases
+# above keep their values) ----
+grng = np.random.default_rng(20261210)
+
+
+def grad_image(t, method="bilinear"):
+  return lambda grads, boxes, box_ind, size: R.CropAndResizeGradImage(
+      grads=grads, boxes=boxes, box_ind=box_ind, image_size=size, T=t, method=method)
+
+
+def grad_boxes():
+  return lambda grads, image, boxes, box_ind: R.CropAndResizeGradBoxes(
+      grads=grads, image=image, boxes=boxes, box_ind=box_ind)
+
+
+SIZE = i32([2, 9, 11, 2])
+for crop_size in ((4, 5), (1, 1), (1, 6), (5, 1)):
+  g = grng.standard_normal((len(BOXES),) + crop_size + (2,)).astype(np.float32)
+  tag = "%dx%d" % crop_size
+  for method in ("bilinear", "nearest"):
+    for t, tn, tol in ((tf.float32, "f32", 1e-5), (tf.float64, "f64", 1e-5),
+                       (tf.float16, "f16", 1e-2)):
+      if tn != "f32" and crop_size != (4, 5):
+        continue
+      w.add("crop_grad_image_%s_%s_%s" % (tn, method, tag), grad_image(t, method),
+            [g, BOXES, IND, SIZE], rtol=tol, atol=tol)
+  for tn, dt in (("u8", np.uint8), ("u16", np.uint16), ("i8", np.int8), ("i16", np.int16),
+                 ("i32", np.int32), ("i64", np.int64), ("f16", np.float16), ("f32", np.float32),
+                 ("f64", np.float64)):
+    if tn not in ("f32", "u8") and crop_size != (4, 5):
+      continue
+    if np.issubdtype(dt, np.unsignedinteger):
+      image = grng.integers(0, 250, IMG.shape).astype(dt)
+    elif np.issubdtype(dt, np.integer):
+      image = grng.integers(-120, 120, IMG.shape).astype(dt)
+    else:
+      image = IMG.astype(dt)
+    w.add("crop_grad_boxes_%s_%s" % (tn, tag), grad_boxes(), [g, image, BOXES, IND],
+          rtol=1e-5, atol=1e-3)
+many = np.sort(grng.uniform(-0.2, 1.2, (24, 2, 2)), axis=1).reshape(24, 4)[:, [0, 2, 1, 3]]
+many_ind = grng.integers(0, 2, 24).astype(np.int32)
+many_g = grng.standard_normal((24, 7, 8, 2)).astype(np.float32)
+w.add("crop_grad_image_f32_random_large", grad_image(tf.float32),
+      [many_g, many.astype(np.float32), many_ind, i32([2, 21, 23, 2])], rtol=1e-5, atol=1e-5)
+w.add("crop_grad_boxes_f32_random_large", grad_boxes(),
+      [many_g, grng.standard_normal((2, 21, 23, 2)).astype(np.float32), many.astype(np.float32),
+       many_ind], rtol=1e-5, atol=1e-4)
+G = grng.standard_normal((len(BOXES), 3, 3, 2)).astype(np.float32)
+NO_BOXES = [np.zeros((0, 3, 3, 2), np.float32), np.zeros((0, 4), np.float32),
+            np.zeros((0,), np.int32)]
+w.add("crop_grad_image_no_boxes", grad_image(tf.float32), NO_BOXES + [SIZE])
+w.add("crop_grad_boxes_no_boxes", grad_boxes(),
+      [NO_BOXES[0], IMG.astype(np.float32)] + NO_BOXES[1:])
+w.add("crop_grad_image_empty_batch", grad_image(tf.float32), NO_BOXES + [i32([0, 3, 3, 2])])
+# (A NaN box is left out: its NaN sample positions pass TensorFlow's range test and crash it;
+# Sluice skips them as outside the image.)
+# Errors, in TensorFlow's order of checks.
+for name, args in [
+    ("grads_rank3", [G[0], BOXES, IND, SIZE]),
+    ("grads_no_rows", [np.zeros((6, 0, 3, 2), np.float32), BOXES, IND, SIZE]),
+    ("boxes_rank1", [G, BOXES.reshape(-1), IND, SIZE]),
+    ("boxes_3_columns", [G, BOXES[:, :3], IND, SIZE]),
+    ("box_ind_rank2", [G, BOXES, IND.reshape(2, 3), SIZE]),
+    ("box_ind_short", [G, BOXES, IND[:4], SIZE]),
+    ("grads_boxes_differ", [G[:4], BOXES, IND, SIZE]),
+    ("image_size_rank2", [G, BOXES, IND, SIZE.reshape(2, 2)]),
+    ("image_size_3", [G, BOXES, IND, SIZE[:3]]),
+    ("image_zero_height", [G, BOXES, IND, i32([2, 0, 11, 2])]),
+    ("depth_differs", [G, BOXES, IND, i32([2, 9, 11, 3])]),
+    ("negative_batch", [G, BOXES, IND, i32([-2, 9, 11, 2])]),
+    ("box_index_out_of_range", [G, BOXES, i32([0, 1, 2, 0, 0, 0]), SIZE]),
+    ("box_index_negative", [G, BOXES, i32([0, 1, -1, 0, 0, 0]), SIZE]),
+]:
+  w.add("err_crop_grad_image_" + name, grad_image(tf.float32), args)
+IMG32 = IMG.astype(np.float32)
+for name, args in [
+    ("grads_rank3", [G[0], IMG32, BOXES, IND]),
+    ("grads_no_columns", [np.zeros((6, 3, 0, 2), np.float32), IMG32, BOXES, IND]),
+    ("image_rank3", [G, IMG32[0], BOXES, IND]),
+    ("image_zero_width", [G, np.zeros((2, 9, 0, 2), np.float32), BOXES, IND]),
+    ("depth_differs", [G, np.zeros((2, 9, 11, 3), np.float32), BOXES, IND]),
+    ("boxes_3_columns", [G, IMG32, BOXES[:, :3], IND]),
+    ("box_ind_short", [G, IMG32, BOXES, IND[:4]]),
+    ("grads_boxes_differ", [G[:4], IMG32, BOXES, IND]),
+    ("box_index_out_of_range", [G, IMG32, BOXES, i32([0, 1, 2, 0, 0, 0])]),
+]:
+  w.add("err_crop_grad_boxes_" + name, grad_boxes(), args)
 w.write()

@@ -1,8 +1,8 @@
-"""Writes fixtures/indexing.pbtxt: Gather, GatherV2, GatherNd, OneHot, Where, Pad, PadV2 and
-MirrorPad cases recorded from TensorFlow (see oracle.py).
+"""Writes fixtures/indexing.pbtxt: Gather, GatherV2, GatherNd, OneHot, Where, Pad, PadV2,
+MirrorPad and MirrorPadGrad cases recorded from TensorFlow (see oracle.py).
 
-Every op here moves or compares elements without arithmetic, so every case is exact
-(rtol = atol = 0). Deterministic: fixed numpy seeds. Large shapes (the parallel paths) are
+Every op here but MirrorPadGrad moves or compares elements without arithmetic, so every case
+is exact (rtol = atol = 0); add_mirror_pad_grad states its tolerances. Deterministic: fixed numpy seeds. Large shapes (the parallel paths) are
 few and uint8 to keep the file small; the kernels' unit tests cover more of them.
 
     python3 tests/kernels/gen_indexing.py
@@ -279,6 +279,66 @@ def add_mirror_pad(w):
         [np.zeros([1] * 6, np.float32), np.zeros((6, 2), np.int32)])
 
 
+def add_mirror_pad_grad(w):
+  """MirrorPadGrad sums up to three elements into each folded one: float dtypes get rtol 1e-6
+  (half and bfloat16 1e-2) for TensorFlow's summation order; integers are exact (and wrap)."""
+  local = np.random.RandomState(11)
+  mpg = lambda mode: (lambda x, q: R.MirrorPadGrad(input=x, paddings=q, mode=mode))
+
+  def tol(dt):
+    if dt in (tf.float16, tf.bfloat16):
+      return 1e-2
+    return 1e-6 if (dt.is_floating or dt.is_complex) else 0.0
+
+  number_dtypes = [d for d in NUMBER_BOOL_STRING if d not in (tf.bool, tf.string)]
+  for mode in ("REFLECT", "SYMMETRIC"):
+    m = mode.lower()
+    for dt in number_dtypes:
+      w.add("mirrorpadgrad_%s_%s" % (m, dt.name), mpg(mode),
+            [sample(dt, (5, 6)), i32(1, 1, 2, 0).reshape(2, 2)], rtol=tol(dt))
+    full = 3 if mode == "SYMMETRIC" else 2
+    w.add("mirrorpadgrad_%s_1d_full" % m, mpg(mode),
+          [sample(tf.float32, (3 + 2 * full,)), i32(full, full).reshape(1, 2)], rtol=1e-6)
+    w.add("mirrorpadgrad_%s_3d_int64_paddings" % m, mpg(mode),
+          [sample(tf.int32, (4, 5, 5)), np.array([[1, 1], [0, 2], [2, 0]], np.int64)])
+    w.add("mirrorpadgrad_%s_5d" % m, mpg(mode),
+          [local.randn(3, 4, 3, 3, 4).astype(np.float32), np.tile(i32(1, 0), 5).reshape(5, 2)],
+          rtol=1e-6)
+    w.add("mirrorpadgrad_%s_random_f64" % m, mpg(mode),
+          [local.randn(6, 7, 5), i32(2, 1, 0, 3, 1, 1).reshape(3, 2)], rtol=1e-12)
+    # Large enough for the parallel path; uint8 and int8 sums wrap around.
+    w.add("mirrorpadgrad_%s_large_uint8" % m, mpg(mode),
+          [local.randint(0, 256, (40, 300)).astype(np.uint8), i32(3, 4, 20, 30).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_wrapping_int8" % m, mpg(mode),
+          [np.full((4, 3), 100, np.int8), i32(1, 1, 0, 0).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_no_padding" % m, mpg(mode),
+          [sample(tf.float32, (3, 4)), np.zeros((2, 2), np.int32)])
+    w.add("mirrorpadgrad_%s_scalar" % m, mpg(mode), [np.float32(2), np.zeros((0, 2), np.int32)])
+    # TensorFlow rejects an empty dim even when it is not padded.
+    w.add("mirrorpadgrad_%s_empty_dim" % m, mpg(mode),
+          [np.zeros((0, 6), np.float32), i32(0, 0, 1, 1).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_empty_dim_no_padding" % m, mpg(mode),
+          [np.zeros((3, 0), np.float32), np.zeros((2, 2), np.int32)])
+    # Errors.
+    p = sample(tf.float32, (5, 6))
+    w.add("mirrorpadgrad_%s_too_large" % m, mpg(mode), [p, i32(2, 2, 0, 0).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_after_too_large" % m, mpg(mode), [p, i32(0, 0, 1, 3).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_past_the_input" % m, mpg(mode), [p, i32(4, 4, 0, 0).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_negative" % m, mpg(mode), [p, i32(0, -1, 0, 0).reshape(2, 2)])
+    w.add("mirrorpadgrad_%s_int64_overflow" % m, mpg(mode),
+          [p, np.array([[2**62, 2**62], [0, 0]], np.int64)])
+  w.add("mirrorpadgrad_negative_before_total_too_large", mpg("SYMMETRIC"),
+        [sample(tf.float32, (5, 6)), i32(-1, 10, 0, 0).reshape(2, 2)])
+  w.add("mirrorpadgrad_paddings_not_matrix", mpg("REFLECT"), [sample(tf.float32, (5, 6)),
+                                                              i32(1, 1)])
+  w.add("mirrorpadgrad_paddings_three_columns", mpg("REFLECT"),
+        [sample(tf.float32, (5, 6)), i32(1, 1, 1, 1, 1, 1).reshape(2, 3)])
+  w.add("mirrorpadgrad_paddings_wrong_rows", mpg("REFLECT"),
+        [sample(tf.float32, (5, 6)), i32(1, 1).reshape(1, 2)])
+  w.add("mirrorpadgrad_rank6", mpg("SYMMETRIC"),
+        [np.zeros([1] * 6, np.float32), np.zeros((6, 2), np.int32)])
+
+
 def main():
   w = CaseWriter("indexing")
   add_gather(w)
@@ -287,6 +347,7 @@ def main():
   add_where(w)
   add_pad(w)
   add_mirror_pad(w)
+  add_mirror_pad_grad(w)
   w.write()
 
 

@@ -1,4 +1,4 @@
-"""Writes fixtures/linalg.pbtxt: MatMul, BatchMatMul(V2), Conv2D, DepthwiseConv2dNative and
+"""Writes fixtures/linalg.pbtxt: MatMul, BatchMatMul(V2, V3), Conv2D, DepthwiseConv2dNative and
 Conv2DBackpropInput in TensorFlow, replayed through kernels/cpu/linalg.
 
 Run from anywhere: python3 tests/kernels/gen_linalg.py (needs TensorFlow 2.x and numpy).
@@ -7,6 +7,7 @@ Tolerances (|got - want| <= atol + rtol * |want|), per element type:
   float64  rtol 1e-12, atol 1e-12
   float16  rtol 1e-2, atol 1e-2 (computed in float, rounded once)
   bfloat16 rtol 2e-2, atol 2e-2
+  complex  rtol 1e-5, atol 1e-5 (complex64), 1e-12 (complex128)
   integers exact (products wrap on overflow as in TensorFlow)
 Attr errors that TensorFlow's shape functions reject while building the graph cannot be
 recorded here, nor inputs of the wrong rank to the convolutions or negative input_sizes (TensorFlow's
@@ -266,4 +267,69 @@ add("bpi_out_depth_mismatch", bpi(),
     [sizes(1, 6, 7, 4), values((3, 3, 4, 5), np.float64), values((1, 4, 5, 3), np.float64)])
 add("bpi_batch_stride", bpi((2, 1, 1, 1)),
     [sizes(1, 6, 7, 4), values((3, 3, 4, 5), np.float32), values((1, 4, 5, 5), np.float32)])
+
+
+# ---- Complex matrix products, BatchMatMulV3 (own generator: the cases above
+# keep their values) ----
+rng = np.random.default_rng(12)
+CTOL = {np.complex64: (1e-5, 1e-5), np.complex128: (1e-12, 1e-12)}
+
+
+def cvalues(shape, dtype):
+  return (rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape)).astype(dtype)
+
+
+for dt, n in ((np.complex64, "c64"), (np.complex128, "c128")):
+  rtol, atol = CTOL[dt]
+  for ta in (False, True):
+    for tb in (False, True):
+      add("matmul_%s_t%d%d" % (n, ta, tb), matmul(ta, tb),
+          [cvalues((4, 3) if ta else (3, 4), dt), cvalues((5, 4) if tb else (4, 5), dt)],
+          rtol=rtol, atol=atol)
+  # The batch ops' adj_x/adj_y conjugate.
+  add("bmm_%s_adj" % n, bmm(V1, True, True), [cvalues((2, 4, 3), dt), cvalues((2, 5, 4), dt)],
+      rtol=rtol, atol=atol)
+  add("bmmv2_%s_bcast_adj_x" % n, bmm(V2, True, False),
+      [cvalues((2, 1, 4, 3), dt), cvalues((3, 4, 2), dt)], rtol=rtol, atol=atol)
+  add("bmmv2_%s_adj_y" % n, bmm(V2, False, True), [cvalues((2, 3, 4), dt), cvalues((5, 4), dt)],
+      rtol=rtol, atol=atol)
+add("matmul_c64_large", matmul(), [cvalues((24, 40), np.complex64),
+                                   cvalues((40, 24), np.complex64)], rtol=1e-5, atol=1e-5)
+# (TensorFlow registers int16 MatMul and BatchMatMul kernels, but their OpDefs exclude int16.)
+
+
+def bmm3(tout, ax=False, ay=False):
+  return lambda x, y: tf.raw_ops.BatchMatMulV3(x=x, y=y, Tout=tout, adj_x=ax, adj_y=ay)
+
+
+for dt in [np.float32, np.float64, BF16, np.int16, np.int32, np.int64]:
+  n = name_of(dt)
+  add("bmmv3_%s_bcast" % n, bmm3(tf.as_dtype(dt)),
+      [values((2, 1, 3, 4), dt), values((3, 4, 2), dt)])
+  add("bmmv3_%s_adj" % n, bmm3(tf.as_dtype(dt), True, True),
+      [values((2, 4, 3), dt), values((2, 5, 4), dt)])
+for dt, n in ((np.complex64, "c64"), (np.complex128, "c128")):
+  add("bmmv3_%s_adj_x" % n, bmm3(tf.as_dtype(dt), True, False),
+      [cvalues((2, 4, 3), dt), cvalues((4, 2), dt)], rtol=CTOL[dt][0], atol=CTOL[dt][1])
+u8 = lambda shape: rng.integers(0, 256, shape).astype(np.uint8)
+i8 = lambda shape: rng.integers(-128, 128, shape).astype(np.int8)
+eighths = lambda shape: (rng.integers(-8, 9, shape) / 8).astype(BF16)
+for xa, xn in ((u8, "u8"), (i8, "i8")):
+  for ya, yn in ((u8, "u8"), (i8, "i8")):
+    add("bmmv3_%s_%s_to_i32" % (xn, yn), bmm3(tf.int32), [xa((2, 3, 16)), ya((2, 16, 4))])
+  # TensorFlow sums these in bfloat16 (Sluice in float, rounding once): small integers times
+  # eighths keep every partial sum exact in bfloat16, so both agree exactly.
+  small = lambda shape, xa=xa: (xa(shape) % 8).astype(xa(()).dtype)
+  add("bmmv3_%s_bf16" % xn, bmm3(tf.bfloat16), [small((2, 3, 4)), eighths((4, 5))])
+  add("bmmv3_bf16_%s_adj_y" % xn, bmm3(tf.bfloat16, False, True),
+      [eighths((3, 4)), small((2, 5, 4))])
+add("bmmv3_f32_empty_batch", bmm3(tf.float32),
+    [values((0, 2, 3), np.float32), values((1, 3, 4), np.float32)])
+add("bmmv3_f32_zero_k", bmm3(tf.float32),
+    [values((2, 2, 0), np.float32), values((2, 0, 4), np.float32)])
+add("bmmv3_f32_batch_mismatch", bmm3(tf.float32),
+    [values((2, 3, 4), np.float32), values((3, 4, 5), np.float32)])
+add("bmmv3_f32_size_mismatch", bmm3(tf.float32),
+    [values((2, 3, 4), np.float32), values((2, 3, 5), np.float32)])
+add("bmmv3_i8_rank1", bmm3(tf.int32), [i8((4,)), i8((4, 2))])
 w.write()

@@ -1,4 +1,4 @@
-"""Writes fixtures/nn.pbtxt: pooling, batch normalization, softmax and LRN in TensorFlow.
+"""Writes fixtures/nn.pbtxt: pooling, batch normalization, softmax, LRN and LRNGrad in TensorFlow.
 
 Run from anywhere: python3 tests/kernels/gen_nn.py (needs TensorFlow 2.x and numpy).
 
@@ -10,6 +10,8 @@ Tolerances (|got - want| <= atol + rtol * |want|), per op and dtype:
   FusedBatchNorm(V3):        float 1e-4 (statistics accumulate in double here, in float in
                              TensorFlow), half 4e-3, bfloat16 3e-2 (y is rounded to T).
   LRN:                       float 1e-5, half 2e-3.
+  LRNGrad:                   float 1e-5 (atol 1e-6), half 1e-2 (both compute in T as
+                             TensorFlow's kernel; the sums' order and pow differ).
 TensorFlow's CPU runs float and bfloat16 pooling, softmax and 4-D batch norm through
 oneDNN; cases that only show oneDNN's own quirks (NaN handling of float softmax, ABORTED for
 a scalar float softmax, AvgPool over channels) use the dtypes TensorFlow's Eigen kernels
@@ -282,4 +284,49 @@ for name, dt, rtol in (("f32", np.float32, 1e-5), ("f16", np.float16, 2e-3)):
 w.add("lrn_f32_beta0", lrn(2, 2.0, 0.1, 0.0), [normal((1, 2, 2, 5))], rtol=1e-6)
 w.add("lrn_f32_radius_int_max", lrn(2**31 - 1), [normal((1, 1, 2, 3))])
 w.add("lrn_f32_empty", lrn(), [np.zeros((0, 2, 2, 3), np.float32)])
+
+# ---- LRNGrad: the incoming gradient, LRN's input and its output (from TensorFlow's LRN) ----
+grad_rng = np.random.default_rng(2025)
+
+
+def lrn_grad(radius=5, bias=1.0, alpha=1.0, beta=0.5):
+  return lambda dy, x, y: raw.LRNGrad(input_grads=dy, input_image=x, output_image=y,
+                                      depth_radius=radius, bias=bias, alpha=alpha, beta=beta)
+
+
+def lrn_grad_inputs(shape, dt, radius=5, bias=1.0, alpha=1.0, beta=0.5, zero_some_dy=False):
+  x = grad_rng.standard_normal(shape).astype(dt)
+  dy = grad_rng.standard_normal(shape).astype(dt)
+  if zero_some_dy:
+    dy[..., ::3] = 0
+  y = tf.raw_ops.LRN(input=x, depth_radius=radius, bias=bias, alpha=alpha, beta=beta)
+  return [dy, x, np.asarray(y).astype(dt)]
+
+
+for name, dt, rtol, atol in (("f32", np.float32, 1e-5, 1e-6), ("f16", np.float16, 1e-2, 1e-2)):
+  for tag, attrs in (("defaults", ()), ("r1_b075", (1, 2.0, 0.5, 0.75)),
+                     ("r2_b1", (2, 0.5, 0.1, 1.0)), ("r0", (0, 1.0, 2.0, 0.3)),
+                     ("radius_over_depth", (100, 1.0, 0.01, 0.5))):
+    w.add("lrngrad_%s_%s" % (name, tag), lrn_grad(*attrs),
+          lrn_grad_inputs((2, 3, 3, 8), dt, *attrs), rtol=rtol, atol=atol)
+  w.add("lrngrad_%s_rank3" % name, lrn_grad(), [a[0] for a in lrn_grad_inputs((2, 2, 2, 3), dt)])
+  w.add("lrngrad_%s_negative_radius" % name, lrn_grad(-1), lrn_grad_inputs((1, 2, 2, 3), dt))
+# Zero gradients skip their window, so an infinite input beside them stays out of dx.
+inf_inputs = lrn_grad_inputs((1, 2, 2, 6), np.float32, 1, 1.0, 0.5, 0.75, zero_some_dy=True)
+inf_inputs[1][0, 0, 0, 0] = np.inf
+w.add("lrngrad_f32_zero_dy_beside_inf", lrn_grad(1, 1.0, 0.5, 0.75), inf_inputs, rtol=1e-5,
+      atol=1e-6)
+w.add("lrngrad_f32_large", lrn_grad(2, 1.0, 1e-3, 0.75),
+      lrn_grad_inputs((2, 8, 8, 16), np.float32, 2, 1.0, 1e-3, 0.75), rtol=1e-5, atol=1e-6)
+w.add("lrngrad_f32_empty", lrn_grad(), [np.zeros((0, 2, 2, 3), np.float32)] * 3)
+w.add("lrngrad_f32_image_shape_differs", lrn_grad(),
+      [np.zeros((1, 2, 2, 3), np.float32), np.zeros((1, 2, 2, 4), np.float32),
+       np.zeros((1, 2, 2, 3), np.float32)])
+w.add("lrngrad_f32_output_shape_differs", lrn_grad(),
+      [np.zeros((1, 2, 2, 3), np.float32), np.zeros((1, 2, 2, 3), np.float32),
+       np.zeros((1, 2, 3, 3), np.float32)])
+w.add("lrngrad_f32_output_rank3", lrn_grad(),
+      [np.zeros((1, 2, 2, 3), np.float32), np.zeros((1, 2, 2, 3), np.float32),
+       np.zeros((2, 2, 3), np.float32)])
+w.add("lrngrad_f32_radius_int_max", lrn_grad(2**31 - 1), lrn_grad_inputs((1, 1, 2, 3), np.float32))
 w.write()

@@ -1,11 +1,12 @@
 """Writes fixtures/reduction.pbtxt: Sum, Mean, Prod, Max, Min, All, Any, ArgMax, ArgMin,
-Cumsum and TopKV2 in TensorFlow.
+Cumsum and TopKV2 in TensorFlow; complex Sum, Mean and Prod.
 
 Run from anywhere: python3 tests/kernels/gen_reduction.py (needs TensorFlow 2.x and numpy).
 
 Tolerances (|got - want| <= atol + rtol * |want|), per output dtype:
   float64  rtol 1e-12            float32  rtol 1e-5, atol 1e-6 (large sums: rtol 1e-4)
   float16  rtol 1e-2, atol 1e-2  bfloat16 rtol 2e-2, atol 2e-2
+  complex64 rtol 1e-5, atol 1e-5 complex128 rtol 1e-12, atol 1e-12
 Sums of floats may add in another order than TensorFlow's Eigen reductions, and Sluice
 accumulates half/bfloat16 in float where TensorFlow rounds to half after each step; hence
 the tolerances. Max, Min, the arg-reductions, TopKV2 and every integer or bool output are
@@ -279,5 +280,21 @@ w.add("topk_k_not_scalar", topk(), [np.ones((2, 3), np.float32), i32([1])],
       error_substr="k must be scalar")
 w.add("topk_scalar_input", topk(), [np.array(1.0, np.float32), i32(1)],
       error_substr="input must be >= 1-D")
+
+# ---- Complex Sum, Mean, Prod (a generator of their own: the cases above keep their values) ----
+crng = np.random.default_rng(20261209)
+CTOL = {np.complex64: dict(rtol=1e-5, atol=1e-5), np.complex128: dict(rtol=1e-12, atol=1e-12)}
+for dtype, name in ((np.complex64, "c64"), (np.complex128, "c128")):
+  x = (crng.uniform(-2, 2, (3, 4, 5)) + 1j * crng.uniform(-2, 2, (3, 4, 5))).astype(dtype)
+  for op in ("Sum", "Mean", "Prod"):
+    for axes, keep in (([1], False), ([0, 2], True), ([-1], False), ([0, 1, 2], False)):
+      w.add("%s_%s_axes_%s_%s" % (op.lower(), name, "_".join(map(str, axes)).replace("-", "m"),
+                                  "keep" if keep else "drop"),
+            reduce_op(op, keep), [x, i32(axes)], **CTOL[dtype])
+    w.add("%s_%s_empty_axis" % (op.lower(), name), reduce_op(op),
+          [np.zeros((0, 3), dtype), i32([0])], **CTOL[dtype])
+w.add("sum_c64_large", reduce_op("Sum"),
+      [(crng.uniform(-1, 1, (64, 300)) + 1j * crng.uniform(-1, 1, (64, 300))).astype(np.complex64),
+       i32([1])], rtol=1e-4, atol=1e-4)
 
 w.write()

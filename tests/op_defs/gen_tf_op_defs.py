@@ -206,6 +206,9 @@ OPS = [
     "ResourceScatterMin", "ResourceScatterMax", "ResourceScatterUpdate",
     # CTC loss and decoders.
     "CTCLoss", "CTCLossV2", "CTCGreedyDecoder", "CTCBeamSearchDecoder",
+    # Gradient ops and matmul forms of the C++ gradient registry.
+    "MirrorPadGrad", "LRNGrad", "BatchMatMulV3", "CropAndResizeGradImage",
+    "CropAndResizeGradBoxes",
 ]
 
 

@@ -100,8 +100,8 @@ class AddNOp : public OpKernel {
 
 #define REGISTER_ADD_N(T) \
   REGISTER_KERNEL_BUILDER(Name("AddN").Device(DEVICE_CPU).TypeConstraint<T>("T"), AddNOp<T>);
-SLUICE_CALL_FLOAT_TYPES(REGISTER_ADD_N)
-SLUICE_CALL_int32(REGISTER_ADD_N) SLUICE_CALL_int64(REGISTER_ADD_N)
+// TensorFlow's CPU registrations: every number type (TensorFlow also sums variants; Sluice not).
+SLUICE_CALL_NUMBER_TYPES(REGISTER_ADD_N)
 #undef REGISTER_ADD_N
 
 }  // namespace

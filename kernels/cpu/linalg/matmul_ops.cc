@@ -1,6 +1,8 @@
-// MatMul, BatchMatMul and BatchMatMulV2 on the CPU: out = op(x) * op(y) per batch entry, where
-// op transposes when transpose_a/transpose_b (adj_x/adj_y) say so (no conjugation: complex
-// types are not registered here).
+// MatMul, BatchMatMul, BatchMatMulV2 and BatchMatMulV3 on the CPU: out = op(x) * op(y) per batch
+// entry, where op transposes when transpose_a/transpose_b (adj_x/adj_y) say so; for complex
+// types the batch ops' adj_x/adj_y take the adjoint (conjugate transpose), MatMul's transposes
+// do not conjugate. BatchMatMulV3 casts x and y to Tout first (uint8/int8 with bfloat16 or
+// each other, as TensorFlow registers it) and then multiplies as V2 does.
 //
 // Algorithm:
 //  1. Validate as TensorFlow does (MatMul: both inputs matrices; BatchMatMul: equal ranks and
@@ -14,10 +16,12 @@
 //     for it and rounded back, as TensorFlow's CPU kernels compute half in float. Primitives
 //     are cached per kernel, keyed by the plan. A read-only float y (a Const) whose rows are
 //     a multiple of 4 KiB long is multiplied as a copy with padded rows (padded_rows.h).
-//  3. double and the integer types use a plain row loop split over the intra-op pool;
-//     integer products wrap on overflow as in TensorFlow (computed unsigned, so defined).
+//  3. double, complex and the integer types use a plain row loop split over the intra-op
+//     pool; integer products wrap on overflow as in TensorFlow (computed unsigned, so
+//     defined).
 // K == 0 gives zeros; an empty output returns at once.
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -79,11 +83,26 @@ bool PadsRowsOf(const MatMulPlan& p, const Tensor& y) {
 template <typename T>
 using AccumType = std::conditional_t<std::is_integral_v<T>, uint64_t, T>;
 
-// Rows [first, last) of the flattened (batch, m) output, one product per row. `acc` is
-// scratch of p.n accumulators.
 template <typename T>
-void ReferenceRows(const MatMulPlan& p, const T* x, const T* y, T* out, int64_t first, int64_t last,
-                   AccumType<T>* acc) {
+constexpr bool kIsComplex = std::is_same_v<T, complex64> || std::is_same_v<T, complex128>;
+
+// v, conjugated when `conjugate` is set and T is complex.
+template <typename T>
+inline T MaybeConj(T v, bool conjugate) {
+  if constexpr (kIsComplex<T>) {
+    return conjugate ? std::conj(v) : v;
+  } else {
+    return v;
+  }
+}
+
+// Rows [first, last) of the flattened (batch, m) output, one product per row. `acc` is
+// scratch of p.n accumulators. A transposed operand is conjugated too when `adjoint` is set.
+template <typename T>
+void ReferenceRows(const MatMulPlan& p, bool adjoint, const T* x, const T* y, T* out, int64_t first,
+                   int64_t last, AccumType<T>* acc) {
+  const bool conj_x = adjoint && p.adj_x;
+  const bool conj_y = adjoint && p.adj_y;
   using A = AccumType<T>;
   const size_t nb = p.batch.size();
   for (int64_t row = first; row < last; ++row) {
@@ -103,9 +122,11 @@ void ReferenceRows(const MatMulPlan& p, const T* x, const T* y, T* out, int64_t 
     const T* ym = y + y_off * p.k * p.n;
     std::fill(acc, acc + p.n, A(0));
     for (int64_t kk = 0; kk < p.k; ++kk) {
-      const A a = static_cast<A>(p.adj_x ? xm[kk * p.m + i] : xm[i * p.k + kk]);
+      const A a = static_cast<A>(MaybeConj(p.adj_x ? xm[kk * p.m + i] : xm[i * p.k + kk], conj_x));
       if (p.adj_y) {
-        for (int64_t j = 0; j < p.n; ++j) acc[j] += a * static_cast<A>(ym[j * p.k + kk]);
+        for (int64_t j = 0; j < p.n; ++j) {
+          acc[j] += a * static_cast<A>(MaybeConj(ym[j * p.k + kk], conj_y));
+        }
       } else {
         const T* yr = ym + kk * p.n;
         for (int64_t j = 0; j < p.n; ++j) acc[j] += a * static_cast<A>(yr[j]);
@@ -129,9 +150,11 @@ class MatMulOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ctx->GetAttr(matmul ? "transpose_b" : "adj_y", &adj_y_));
   }
 
-  void Compute(OpKernelContext* ctx) override {
-    const Tensor& x = ctx->input(0);
-    const Tensor& y = ctx->input(1);
+  void Compute(OpKernelContext* ctx) override { ComputeProduct(ctx, ctx->input(0), ctx->input(1)); }
+
+ protected:
+  // The product of x and y (the inputs, or BatchMatMulV3's inputs cast to T).
+  void ComputeProduct(OpKernelContext* ctx, const Tensor& x, const Tensor& y) {
     OP_REQUIRES_OK(ctx, Validate(flavor_, x.shape(), y.shape()));
     MatMulPlan plan;
     OP_REQUIRES_OK(ctx, MakePlan(flavor_, x.shape(), y.shape(), adj_x_, adj_y_, &plan));
@@ -168,13 +191,14 @@ class MatMulOp : public OpKernel {
       const T* xp = x.flat<T>().data();
       const T* yp = y.flat<T>().data();
       T* op = out->flat<T>().data();
+      const bool adjoint = flavor_ != Flavor::kMatMul;
       const int64_t rows = out->NumElements() / plan.n;
       const Eigen::TensorOpCost row_cost(sizeof(T) * (plan.k + plan.k * plan.n), sizeof(T) * plan.n,
                                          2.0 * plan.k * plan.n);
       OP_REQUIRES_OK(ctx, ParallelForWithScratch<AccumType<T>>(
                               ctx, rows, out->NumElements() * plan.k, row_cost, plan.n,
                               [&](int64_t first, int64_t last, AccumType<T>* acc) {
-                                ReferenceRows<T>(plan, xp, yp, op, first, last, acc);
+                                ReferenceRows<T>(plan, adjoint, xp, yp, op, first, last, acc);
                               }));
     }
   }
@@ -264,20 +288,70 @@ class FlavoredMatMulOp : public MatMulOp<T> {
   explicit FlavoredMatMulOp(OpKernelConstruction* ctx) : MatMulOp<T>(ctx, F) {}
 };
 
-#define REGISTER_MATMUL(T)                                                               \
-  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),      \
-                          FlavoredMatMulOp<T, Flavor::kMatMul>);                         \
-  REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
-                          FlavoredMatMulOp<T, Flavor::kBatchMatMul>);
-#define REGISTER_BATCH_MATMUL_V2(T)                                                        \
+// BatchMatMulV3: x (Ta) and y (Tb) cast to Tout where they differ from it, then V2's product.
+template <typename Ta, typename Tb, typename Tout>
+class BatchMatMulV3Op : public MatMulOp<Tout> {
+ public:
+  explicit BatchMatMulV3Op(OpKernelConstruction* ctx)
+      : MatMulOp<Tout>(ctx, Flavor::kBatchMatMulV2) {}
+
+  void Compute(OpKernelContext* ctx) override {
+    Tensor x, y;
+    OP_REQUIRES_OK(ctx, AsTout<Ta>(ctx, ctx->input(0), &x));
+    OP_REQUIRES_OK(ctx, AsTout<Tb>(ctx, ctx->input(1), &y));
+    this->ComputeProduct(ctx, x, y);
+  }
+
+ private:
+  template <typename T>
+  static absl::Status AsTout(OpKernelContext* ctx, const Tensor& in, Tensor* out) {
+    if constexpr (std::is_same_v<T, Tout>) {
+      *out = in;
+    } else {
+      RETURN_IF_ERROR(ctx->allocate_temp(DataTypeToEnum<Tout>::value, in.shape(), out));
+      out->flat<Tout>() = in.flat<T>().template cast<Tout>();
+    }
+    return absl::OkStatus();
+  }
+};
+
+// TensorFlow's CPU registrations: MatMul, BatchMatMul and BatchMatMulV2 take the floating-point,
+// int16, int32, int64 and complex types (V2's OpDef allows more); V3 the same types alike for
+// Ta, Tb and Tout (but half), and the 8-bit integers with bfloat16 or, into int32, each other.
+#define REGISTER_MATMUL(T)                                                                 \
+  REGISTER_KERNEL_BUILDER(Name("MatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),        \
+                          FlavoredMatMulOp<T, Flavor::kMatMul>);                           \
+  REGISTER_KERNEL_BUILDER(Name("BatchMatMul").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
+                          FlavoredMatMulOp<T, Flavor::kBatchMatMul>);                      \
   REGISTER_KERNEL_BUILDER(Name("BatchMatMulV2").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           FlavoredMatMulOp<T, Flavor::kBatchMatMulV2>);
+#define REGISTER_BATCH_MATMUL_V3(Ta, Tb, Tout)               \
+  REGISTER_KERNEL_BUILDER(Name("BatchMatMulV3")              \
+                              .Device(DEVICE_CPU)            \
+                              .TypeConstraint<Ta>("Ta")      \
+                              .TypeConstraint<Tb>("Tb")      \
+                              .TypeConstraint<Tout>("Tout"), \
+                          BatchMatMulV3Op<Ta, Tb, Tout>);
+#define REGISTER_BATCH_MATMUL_V3_SAME(T) REGISTER_BATCH_MATMUL_V3(T, T, T)
 SLUICE_CALL_FLOAT_TYPES(REGISTER_MATMUL)
-SLUICE_CALL_int32(REGISTER_MATMUL) SLUICE_CALL_int64(REGISTER_MATMUL)
-    SLUICE_CALL_FLOAT_TYPES(REGISTER_BATCH_MATMUL_V2) SLUICE_CALL_int16(REGISTER_BATCH_MATMUL_V2)
-        SLUICE_CALL_int32(REGISTER_BATCH_MATMUL_V2) SLUICE_CALL_int64(REGISTER_BATCH_MATMUL_V2)
+SLUICE_CALL_int16(REGISTER_MATMUL) SLUICE_CALL_int32(REGISTER_MATMUL)
+    SLUICE_CALL_int64(REGISTER_MATMUL) SLUICE_CALL_COMPLEX_TYPES(REGISTER_MATMUL)
+        SLUICE_CALL_bfloat16(REGISTER_BATCH_MATMUL_V3_SAME) SLUICE_CALL_float(
+            REGISTER_BATCH_MATMUL_V3_SAME) SLUICE_CALL_double(REGISTER_BATCH_MATMUL_V3_SAME)
+            SLUICE_CALL_int16(REGISTER_BATCH_MATMUL_V3_SAME) SLUICE_CALL_int32(
+                REGISTER_BATCH_MATMUL_V3_SAME) SLUICE_CALL_int64(REGISTER_BATCH_MATMUL_V3_SAME)
+                SLUICE_CALL_COMPLEX_TYPES(REGISTER_BATCH_MATMUL_V3_SAME)
+                    REGISTER_BATCH_MATMUL_V3(uint8_t, bfloat16, bfloat16)
+                        REGISTER_BATCH_MATMUL_V3(int8_t, bfloat16, bfloat16)
+                            REGISTER_BATCH_MATMUL_V3(bfloat16, uint8_t, bfloat16)
+                                REGISTER_BATCH_MATMUL_V3(bfloat16, int8_t, bfloat16)
+                                    REGISTER_BATCH_MATMUL_V3(uint8_t, uint8_t, int32_t)
+                                        REGISTER_BATCH_MATMUL_V3(int8_t, uint8_t, int32_t)
+                                            REGISTER_BATCH_MATMUL_V3(uint8_t, int8_t, int32_t)
+                                                REGISTER_BATCH_MATMUL_V3(int8_t, int8_t, int32_t)
 #undef REGISTER_MATMUL
-#undef REGISTER_BATCH_MATMUL_V2
+#undef REGISTER_BATCH_MATMUL_V3_SAME
+#undef REGISTER_BATCH_MATMUL_V3
 
 }  // namespace
 }  // namespace sluice

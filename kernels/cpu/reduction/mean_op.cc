@@ -1,4 +1,4 @@
-// Mean on the CPU, for every real number type (complex is not registered).
+// Mean on the CPU, for every number type (real and complex, as TensorFlow registers).
 #include "kernels/cpu/reduction/reducers.h"
 #include "kernels/cpu/reduction/reduction_op.h"
 
@@ -9,7 +9,7 @@ namespace {
 #define REGISTER_CPU(T)                                                           \
   REGISTER_KERNEL_BUILDER(Name("Mean").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ReductionOp<T, MeanReducer>);
-SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
+SLUICE_CALL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
 
 }  // namespace

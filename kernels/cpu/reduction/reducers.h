@@ -11,7 +11,7 @@
 //    accurate than TensorFlow, which rounds to half after every step);
 //  - signed integers wrap on overflow (computed unsigned, so it is defined behaviour);
 //  - Mean of int8/16/32 (uint8/16/32) sums in int64 (uint64) and divides with truncation;
-//    an empty Mean is NaN for floating types and 0 for integers;
+//    an empty Mean is NaN for floating types and 0 for integers and complex types;
 //  - Max and Min propagate NaN; empty Max is -inf (lowest for integers), Min +inf (max).
 #ifndef SLUICE_KERNELS_CPU_REDUCTION_REDUCERS_H_
 #define SLUICE_KERNELS_CPU_REDUCTION_REDUCERS_H_
@@ -85,7 +85,8 @@ struct MeanReducer {
   static Acc Identity() { return Acc(0); }
   static Acc Combine(Acc a, Acc b) { return WrappingAdd(a, b); }
   static T Finalize(Acc a, int64_t count) {
-    if constexpr (std::is_integral_v<Acc>) {
+    if constexpr (std::is_integral_v<Acc> || std::is_same_v<T, complex64> ||
+                  std::is_same_v<T, complex128>) {
       return count == 0 ? T(0) : static_cast<T>(a / static_cast<Acc>(count));
     } else {
       return static_cast<T>(a / static_cast<Acc>(count));

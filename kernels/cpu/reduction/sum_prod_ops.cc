@@ -1,4 +1,4 @@
-// Sum and Prod on the CPU, for every real number type (complex is not registered).
+// Sum and Prod on the CPU, for every number type (real and complex, as TensorFlow registers).
 #include "kernels/cpu/reduction/reducers.h"
 #include "kernels/cpu/reduction/reduction_op.h"
 
@@ -11,7 +11,7 @@ namespace {
                           ReductionOp<T, SumReducer>);                            \
   REGISTER_KERNEL_BUILDER(Name("Prod").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
                           ReductionOp<T, ProdReducer>);
-SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
+SLUICE_CALL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
 
 // On GPUs, int32 in host memory (TensorFlow's registrations).
