@@ -368,6 +368,20 @@ case("DynamicStitch_overlapping", [normal(2, 3), normal(3, 3)], lambda xs: raw.D
 case("ParallelDynamicStitch", [normal(3), normal(2, 2)], lambda xs: raw.ParallelDynamicStitch(
     indices=[tf.constant([[0], [4], [2]]), tf.constant([[1, 3], [5, 6]])],
     data=[raw.Reshape(tensor=xs[0], shape=[3, 1]), xs[1]]))
+# QuantizeAndDequantize: straight through (V2, V3), masked to [min, max] (V4).
+case("QuantizeAndDequantizeV2", [normal(3, 4), np.float32(-1), np.float32(1)],
+     lambda xs: raw.QuantizeAndDequantizeV2(input=xs[0], input_min=xs[1], input_max=xs[2],
+                                           range_given=True), diff=[0])
+case("QuantizeAndDequantizeV3", [normal(3, 4), np.float32(-1), np.float32(1), np.int32(4)],
+     lambda xs: raw.QuantizeAndDequantizeV3(input=xs[0], input_min=xs[1], input_max=xs[2],
+                                           num_bits=xs[3]), diff=[0])
+case("QuantizeAndDequantizeV4", [normal(3, 4), np.float32(-0.5), np.float32(1)],
+     lambda xs: raw.QuantizeAndDequantizeV4(input=xs[0], input_min=xs[1], input_max=xs[2],
+                                           range_given=True))
+case("QuantizeAndDequantizeV4_axis", [normal(3, 4), np.float32([-1, 0, -0.5, 0.2]),
+                                      np.float32([1, 0.5, 2, 0.3])],
+     lambda xs: raw.QuantizeAndDequantizeV4(input=xs[0], input_min=xs[1], input_max=xs[2],
+                                           axis=1))
 case("Roll", [normal(3, 4)], lambda xs: raw.Roll(input=xs[0], shift=[1, -2], axis=[0, 1]))
 case("Roll_same_axis_twice", [normal(5)], lambda xs: raw.Roll(
     input=xs[0], shift=tf.constant([2, 4], tf.int64), axis=[0, 0]))

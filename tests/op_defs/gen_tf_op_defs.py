@@ -117,6 +117,9 @@ OPS = [
     "RandomShuffle",
     # Fake quantization of quantization-aware training.
     "FakeQuantWithMinMaxArgs", "FakeQuantWithMinMaxVars", "FakeQuantWithMinMaxVarsPerChannel",
+    # Quantization to integer types and back; quantize-dequantize rounding (gen_quantize.py).
+    "QuantizeV2", "Dequantize", "QuantizeAndDequantizeV2", "QuantizeAndDequantizeV3",
+    "QuantizeAndDequantizeV4", "QuantizeAndDequantizeV4Grad",
     # Decoding encoded images.
     "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "ExtractJpegShape",
     "Timestamp",
