@@ -267,7 +267,7 @@ expect "$tmp/unregistered.err" "NOT_FOUND"
 expect "$tmp/unregistered.err" "3 op types not registered in binary running on this host: \
 'EncodePng' (node table/HashTable), 'Mfcc' (nodes table/find_0, \
 table/find_1, table/find_2, table/find_3, table/find_4 and \
-2 more), 'UnicodeDecode' (node table/insert); Sluice cannot run \
+2 more), 'SdcaFprint' (node table/insert); Sluice cannot run \
 this graph"
 printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
   'node { name: "list" op: "EncodePng" input: "x" input: "x" }' \
@@ -449,7 +449,7 @@ expect "$tmp/inspect_unregistered.out" "  Mfcc (7 nodes): table/find_0, \
 table/find_1, table/find_2, table/find_3, table/find_4 and 2 more"
 expect "$tmp/inspect_unregistered.out" "Parameters: 2 values in 2 Consts, 8 bytes"
 expect "$tmp/inspect_unregistered.err" "sluice inspect: this graph cannot run in this build: \
-op types not registered: EncodePng, Mfcc, UnicodeDecode"
+op types not registered: EncodePng, Mfcc, SdcaFprint"
 run inspect_unregistered_json 3 inspect --json "$data/unregistered_ops.pbtxt"
 expect "$tmp/inspect_unregistered_json.out" \
   '"inputs":[{"name":"x","dtype":"float","shape":[-1,3],"has_default":false,"needed":true}]'

@@ -20,10 +20,14 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/image/crop_sampling.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {
+
+using crop_sampling::SamplePosition;
+using crop_sampling::Scale;
 
 // The sizes both gradients work with.
 struct CropGradGeometry {
@@ -35,18 +39,6 @@ struct CropGradGeometry {
   int64_t crop_height = 0;
   int64_t crop_width = 0;
 };
-
-// Where sample i of `crop` samples lies along an image axis of `size` pixels between the
-// normalized box edges lo and hi (the forward kernel's arithmetic); `scale` is Scale(...).
-inline float SamplePosition(float lo, float hi, int64_t size, int64_t crop, float scale,
-                            int64_t i) {
-  if (crop > 1) return lo * static_cast<float>(size - 1) + static_cast<float>(i) * scale;
-  return static_cast<float>(0.5 * static_cast<double>(lo + hi) * static_cast<double>(size - 1));
-}
-
-inline float Scale(float lo, float hi, int64_t size, int64_t crop) {
-  return crop > 1 ? (hi - lo) * static_cast<float>(size - 1) / static_cast<float>(crop - 1) : 0.0f;
-}
 
 // False for positions outside the image, NaN included (the forward kernel's test).
 inline bool InImage(float v, int64_t size) { return v >= 0 && v <= static_cast<float>(size - 1); }

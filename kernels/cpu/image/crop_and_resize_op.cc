@@ -15,11 +15,15 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/image/crop_sampling.h"
 #include "kernels/cpu/parallel_for.h"
 #include "runtime/framework/op_kernel.h"
 
 namespace sluice {
 namespace {
+
+using crop_sampling::SamplePosition;
+using crop_sampling::Scale;
 
 // The validated sizes of one call.
 struct CropGeometry {
@@ -30,18 +34,6 @@ struct CropGeometry {
   int64_t crop_height = 0;
   int64_t crop_width = 0;
 };
-
-// The position in the image (pixels) of sample `i` of `crop` along one axis of `size` pixels
-// between normalized box edges lo and hi; `scale` is (hi - lo) * (size - 1) / (crop - 1).
-inline float SamplePosition(float lo, float hi, int64_t size, int64_t crop, float scale,
-                            int64_t i) {
-  if (crop > 1) return lo * static_cast<float>(size - 1) + static_cast<float>(i) * scale;
-  return static_cast<float>(0.5 * static_cast<double>(lo + hi) * static_cast<double>(size - 1));
-}
-
-inline float Scale(float lo, float hi, int64_t size, int64_t crop) {
-  return crop > 1 ? (hi - lo) * static_cast<float>(size - 1) / static_cast<float>(crop - 1) : 0.0f;
-}
 
 template <typename T>
 void CropBox(const T* image, const CropGeometry& g, const float* box, bool bilinear,
