@@ -8,6 +8,7 @@
 #include "graph/core/tensor_format.h"
 #include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
+#include "graph/ops/resize_shape.h"
 #include "graph/shape/common_shape_fns.h"
 #include "graph/shape/shape_inference.h"
 
@@ -60,35 +61,6 @@ absl::Status SpaceDepthShape(InferenceContext* c, bool space_to_depth) {
 
 absl::Status SpaceToDepthShape(InferenceContext* c) { return SpaceDepthShape(c, true); }
 absl::Status DepthToSpaceShape(InferenceContext* c) { return SpaceDepthShape(c, false); }
-
-// [batch, new_height, new_width, channels] from a 4-D NHWC image and the 2-element `size`.
-absl::Status ResizeShape(InferenceContext* c) {
-  ShapeHandle input;
-  RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
-  ShapeHandle size;
-  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &size));
-  DimensionHandle unused;
-  RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
-  DimensionHandle height = c->UnknownDim();
-  DimensionHandle width = c->UnknownDim();
-  const Tensor* size_tensor = c->input_tensor(1);
-  if (size_tensor != nullptr) {
-    if (size_tensor->dtype() != DT_INT32 || size_tensor->NumElements() != 2) {
-      return errors::InvalidArgument("size must be a vector of 2 int32 values");
-    }
-    auto values = size_tensor->unaligned_flat<int32_t>();
-    // -1 stands for an unknown size; other negatives are errors.
-    for (int i = 0; i < 2; ++i) {
-      if (values(i) < -1) {
-        return errors::InvalidArgument("Dimension ", values(i), " must be >= 0");
-      }
-    }
-    height = c->MakeDim(int64_t{values(0)});
-    width = c->MakeDim(int64_t{values(1)});
-  }
-  c->set_output(0, c->MakeShape({c->Dim(input, 0), height, width, c->Dim(input, 3)}));
-  return absl::OkStatus();
-}
 
 // NonMaxSuppressionV3/V4: boxes [num_boxes, 4], scores [num_boxes] and three scalars
 // (max_output_size, iou_threshold, score_threshold); the selected indices are a vector of

@@ -8,6 +8,7 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
+#include "graph/ops/resize_shape.h"
 #include "graph/shape/shape_inference.h"
 
 namespace sluice {
@@ -16,66 +17,6 @@ namespace {
 using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeHandle;
-
-// TensorFlow's ResizeShapeFn: [batch, new_height, new_width, channels] from a 4-D NHWC image
-// and the 2-element int32 `size` (its values when known). The same rule as image_ops.cc's
-// ResizeShape for ResizeBilinear.
-absl::Status ResizeShape(InferenceContext* c) {
-  ShapeHandle input;
-  RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
-  ShapeHandle size;
-  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &size));
-  DimensionHandle unused;
-  RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
-  DimensionHandle height = c->UnknownDim();
-  DimensionHandle width = c->UnknownDim();
-  const Tensor* size_tensor = c->input_tensor(1);
-  if (size_tensor != nullptr) {
-    if (size_tensor->dtype() != DT_INT32 || size_tensor->NumElements() != 2) {
-      return errors::InvalidArgument("size must be a vector of 2 int32 values");
-    }
-    auto values = size_tensor->unaligned_flat<int32_t>();
-    // -1 stands for an unknown size; other negatives are errors.
-    for (int i = 0; i < 2; ++i) {
-      if (values(i) < -1) {
-        return errors::InvalidArgument("Dimension ", values(i), " must be >= 0");
-      }
-    }
-    height = c->MakeDim(int64_t{values(0)});
-    width = c->MakeDim(int64_t{values(1)});
-  }
-  c->set_output(0, c->MakeShape({c->Dim(input, 0), height, width, c->Dim(input, 3)}));
-  return absl::OkStatus();
-}
-
-// TensorFlow's ResizeNearestNeighborGrad shape: grads' shape with its rows and columns
-// replaced by the values of the 2-element `size` (unknown when they are).
-absl::Status ResizeNearestGradShape(InferenceContext* c) {
-  ShapeHandle grads;
-  RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &grads));
-  ShapeHandle size;
-  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &size));
-  DimensionHandle unused;
-  RETURN_IF_ERROR(c->WithValue(c->Dim(size, 0), 2, &unused));
-  DimensionHandle height = c->UnknownDim();
-  DimensionHandle width = c->UnknownDim();
-  const Tensor* size_tensor = c->input_tensor(1);
-  if (size_tensor != nullptr) {
-    if (size_tensor->dtype() != DT_INT32 || size_tensor->NumElements() != 2) {
-      return errors::InvalidArgument("size must be a vector of 2 int32 values");
-    }
-    auto values = size_tensor->unaligned_flat<int32_t>();
-    for (int i = 0; i < 2; ++i) {
-      if (values(i) < -1) {
-        return errors::InvalidArgument("Dimension ", values(i), " must be >= 0");
-      }
-    }
-    height = c->MakeDim(int64_t{values(0)});
-    width = c->MakeDim(int64_t{values(1)});
-  }
-  c->set_output(0, c->MakeShape({c->Dim(grads, 0), height, width, c->Dim(grads, 3)}));
-  return absl::OkStatus();
-}
 
 // The gradient of an interpolating resize has the shape of the image that was resized.
 absl::Status OriginalImageShape(InferenceContext* c) {
@@ -144,6 +85,6 @@ REGISTER_OP("ResizeNearestNeighborGrad")
     .Attr("T: {uint8, int8, int32, half, float, double, bfloat16}")
     .Attr("align_corners: bool = false")
     .Attr("half_pixel_centers: bool = false")
-    .SetShapeFn(ResizeNearestGradShape);
+    .SetShapeFn(ResizeShape);
 
 }  // namespace sluice
