@@ -726,9 +726,12 @@ TEST(LibraryTest, VersionOpListAndKernels) {
 
 TEST(UnimplementedTest, FailCleanlyNamingTheFunction) {
   StatusPtr s(TF_NewStatus());
-  EXPECT_EQ(TF_NewApiDefMap(nullptr, s.get()), nullptr);
+  EXPECT_EQ(TF_NewServer(nullptr, 0, s.get()), nullptr);
   EXPECT_EQ(TF_GetCode(s.get()), TF_UNIMPLEMENTED);
-  EXPECT_NE(Message(s.get()).find("TF_NewApiDefMap"), std::string::npos);
+  EXPECT_NE(Message(s.get()).find("TF_NewServer"), std::string::npos);
+  TF_ServerStart(nullptr, s.get());
+  EXPECT_EQ(TF_GetCode(s.get()), TF_UNIMPLEMENTED);
+  EXPECT_NE(Message(s.get()).find("TF_ServerStart"), std::string::npos);
 }
 
 }  // namespace

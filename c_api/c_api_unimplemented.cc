@@ -1,6 +1,6 @@
-// Functions of tensorflow/c/c_api.h that Sluice does not implement yet. Each is exported, so
-// programs that reference them link, and each fails cleanly: TF_UNIMPLEMENTED with a message
-// naming it and, where there is one, what to do instead.
+// The functions of tensorflow/c/c_api.h that Sluice does not implement: the distributed
+// runtime's servers (Sluice runs in-process sessions only). Each is exported, so programs that
+// reference them link, and each fails cleanly: TF_UNIMPLEMENTED with a message naming it.
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -10,31 +10,15 @@ using sluice::c_api::SetStatus;
 
 namespace {
 
-void NotYet(TF_Status* status, const char* function, const char* advice = "") {
+void NotYet(TF_Status* status, const char* function) {
   if (status == nullptr) return;
-  SetStatus(status, absl::UnimplementedError(
-                        absl::StrCat(function, " is not implemented by Sluice yet", advice)));
+  SetStatus(status,
+            absl::UnimplementedError(absl::StrCat(function, " is not implemented by Sluice yet")));
 }
 
 }  // namespace
 
 extern "C" {
-
-TF_ApiDefMap* TF_NewApiDefMap(TF_Buffer*, TF_Status* status) {
-  NotYet(status, "TF_NewApiDefMap");
-  return nullptr;
-}
-
-void TF_DeleteApiDefMap(TF_ApiDefMap*) {}
-
-void TF_ApiDefMapPut(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
-  NotYet(status, "TF_ApiDefMapPut");
-}
-
-TF_Buffer* TF_ApiDefMapGet(TF_ApiDefMap*, const char*, size_t, TF_Status* status) {
-  NotYet(status, "TF_ApiDefMapGet");
-  return nullptr;
-}
 
 TF_Server* TF_NewServer(const void*, size_t, TF_Status* status) {
   SetStatus(status,
