@@ -195,13 +195,23 @@ AdvisoryCase FakeQuant(const char* op, std::vector<int64_t> inputs, std::vector<
 
 TEST(Advisories, Tfsa2022_103_FakeQuantWithMinMaxVarsMatrixMinMax) {
   // min and max of shape [2, 3] failed a CHECK reading them as scalars.
-  ExpectFailsBothWays(FakeQuant("FakeQuantWithMinMaxVars", {2, 3}, {2, 3}, {2, 3}), kInvalid);
+  const AdvisoryCase c = FakeQuant("FakeQuantWithMinMaxVars", {2, 3}, {2, 3}, {2, 3});
+  ExpectFailsBothWays(c, kInvalid);
+  const absl::Status fed = c.Run(Feed::kPlaceholder);
+  EXPECT_NE(std::string(fed.message()).find("`min` must be rank 0 but is rank 2"),
+            std::string::npos)
+      << fed;
 }
 
 TEST(Advisories, Tfsa2022_106_FakeQuantPerChannelRank3Min) {
   // A min of rank 3 failed a CHECK reading it as a vector.
-  ExpectFailsBothWays(FakeQuant("FakeQuantWithMinMaxVarsPerChannel", {4}, {4, 0, 0}, {4}),
-                      kInvalid);
+  // TensorFlow's kernel names the rank; Sluice's named the size (0 for 4) until this case.
+  const AdvisoryCase c = FakeQuant("FakeQuantWithMinMaxVarsPerChannel", {4}, {4, 0, 0}, {4});
+  ExpectFailsBothWays(c, kInvalid);
+  const absl::Status fed = c.Run(Feed::kPlaceholder);
+  EXPECT_NE(std::string(fed.message()).find("`min` must be rank 1 but is rank 3"),
+            std::string::npos)
+      << fed;
 }
 
 }  // namespace
