@@ -91,6 +91,15 @@ TEST(Advisories, Tfsa2019_002_UnsortedSegmentSumSegmentsBeyondInt32) {
   }
 }
 
+TEST(Advisories, Tfsa2019_002_UnsortedSegmentSumSegmentsNegativeAsInt32) {
+  // 2^31 + 1 segments turn negative once cast to the int32 ids' type.
+  AdvisoryCase c("UnsortedSegmentSum");
+  c.Input(Zeros(DT_FLOAT, {1, 0})).Input(Values<int32_t>({0}));
+  c.Input(Scalar<int64_t>((int64_t{1} << 31) + 1));
+  c.Attr("T", DT_FLOAT).Attr("Tindices", DT_INT32).Attr("Tnumsegments", DT_INT64);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
 TEST(Advisories, Tfsa2022_080_HistogramFixedWidthNan) {
   // A NaN value was cast to an int32 bin index.
   AdvisoryCase c("HistogramFixedWidth");
@@ -138,6 +147,22 @@ TEST(Advisories, Tfsa2021_048_RaggedTensorToTensorSplitsOfRank2) {
       RaggedToTensor(Values<int64_t>({10, 10}), Values<int64_t>({0}), Scalar<int64_t>(0),
                      {Values<int64_t>(splits, {5, 43})}, {"ROW_SPLITS"}),
       kInvalid);
+}
+
+TEST(Advisories, Tfsa2021_048_RaggedTensorToTensorFlatSplits) {
+  // The same 215 splits as a vector: 214 rows, the first of length -849 and the others empty,
+  // so no value is placed (the last split, 0, is the count) and the output is all default.
+  std::vector<int64_t> splits(215, 0);
+  splits[0] = 849;
+  const AdvisoryCase c =
+      RaggedToTensor(Values<int64_t>({10, 10}), Values<int64_t>({0}), Scalar<int64_t>(0),
+                     {Values<int64_t>(splits)}, {"ROW_SPLITS"});
+  for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+    std::vector<Tensor> out;
+    ASSERT_TRUE(c.Run(feed, &out).ok()) << c.Run(feed);
+    EXPECT_EQ(out[0].shape(), TensorShape({10, 10}));
+    EXPECT_EQ(Elements<int64_t>(out[0]), std::vector<int64_t>(100, 0));
+  }
 }
 
 TEST(Advisories, Tfsa2021_095_RaggedTensorToTensorEmptyValues) {
