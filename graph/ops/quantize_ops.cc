@@ -56,6 +56,17 @@ absl::Status RangeShape(InferenceContext* c, int64_t axis, int min_index, bool m
   return absl::OkStatus();
 }
 
+// The QuantizeAndDequantize ops check the ranges' ranks (scalars for axis -1, vectors for any
+// other) before the axis itself, as TensorFlow's do: a scalar range with axis -2 is refused for
+// its rank (TFSA-2021-099).
+absl::Status QuantizeAndDequantizeRanges(InferenceContext* c, int64_t axis, int min_index,
+                                         ShapeHandle* minmax) {
+  RETURN_IF_ERROR(c->WithRank(c->input(min_index), axis == -1 ? 0 : 1, minmax));
+  RETURN_IF_ERROR(c->Merge(c->input(min_index + 1), *minmax, minmax));
+  RETURN_IF_ERROR(CheckQuantizeAndDequantizeAxis(axis));
+  return RangeShape(c, axis, min_index, /*merge_ranges=*/true, minmax);
+}
+
 absl::Status QuantizeOrDequantizeShape(InferenceContext* c, bool ranges_out) {
   int64_t axis = -1;
   RETURN_IF_ERROR(c->GetAttr("axis", &axis));
@@ -86,9 +97,8 @@ absl::Status QuantizeOrDequantizeShape(InferenceContext* c, bool ranges_out) {
 absl::Status QuantizeAndDequantizeShape(InferenceContext* c) {
   int64_t axis = -1;
   RETURN_IF_ERROR(c->GetAttr("axis", &axis));
-  RETURN_IF_ERROR(CheckQuantizeAndDequantizeAxis(axis));
   ShapeHandle minmax;
-  RETURN_IF_ERROR(RangeShape(c, axis, 1, /*merge_ranges=*/true, &minmax));
+  RETURN_IF_ERROR(QuantizeAndDequantizeRanges(c, axis, 1, &minmax));
   if (c->num_inputs() == 4) {  // V3's num_bits
     ShapeHandle unused;
     RETURN_IF_ERROR(c->WithRank(c->input(3), 0, &unused));
@@ -180,9 +190,8 @@ REGISTER_OP("QuantizeAndDequantizeV4Grad")
     .SetShapeFn([](InferenceContext* c) {
       int64_t axis = -1;
       RETURN_IF_ERROR(c->GetAttr("axis", &axis));
-      RETURN_IF_ERROR(CheckQuantizeAndDequantizeAxis(axis));
       ShapeHandle minmax;
-      RETURN_IF_ERROR(RangeShape(c, axis, 2, /*merge_ranges=*/true, &minmax));
+      RETURN_IF_ERROR(QuantizeAndDequantizeRanges(c, axis, 2, &minmax));
       ShapeHandle inputs;
       RETURN_IF_ERROR(c->Merge(c->input(0), c->input(1), &inputs));
       c->set_output(0, inputs);

@@ -66,6 +66,10 @@ TEST(QuantizeShapeTest, QuantizeAndDequantizeMergesTheRanges) {
               IsInvalidArgument("axis should be at least -1, got -2"));
   EXPECT_THAT(Infer("QuantizeAndDequantizeV3", "T=DT_FLOAT", "[5];[];[];[1]"),
               IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(Infer("QuantizeAndDequantizeV2", "T=DT_FLOAT, axis=-2", "[1];[];[]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("QuantizeAndDequantizeV4Grad", "T=DT_FLOAT, axis=-2", "?;?;[];?"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 0"));
   EXPECT_THAT(Infer("QuantizeAndDequantizeV2", "T=DT_FLOAT, axis=2147483647", "[1];[1];[1]"),
               IsInvalidArgument("Axis cannot be >= kint32max value, got 2147483647"));
   EXPECT_THAT(Infer("QuantizeAndDequantizeV4Grad", "T=DT_FLOAT, axis=2147483647", "?;?;[1];[1]"),

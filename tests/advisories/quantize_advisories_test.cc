@@ -52,10 +52,20 @@ TEST(Advisories, Tfsa2020_027_QuantizeAndDequantizeV2AxisBeyondRank) {
 }
 
 TEST(Advisories, Tfsa2021_099_QuantizeAndDequantizeV2AxisBelowMinusOne) {
-  // axis -2 passed a check that allowed -1 or anything below the rank.
-  ExpectFailsBothWays(Qad("QuantizeAndDequantizeV2", Values<float>({0}), Scalar<float>(-10),
-                          Scalar<float>(-10), -2, false, 1),
-                      kInvalid, "axis should be at least -1, got -2");
+  // axis -2 passed a check that allowed -1 or anything below the rank. The shape function checks
+  // the ranges first: with Consts it refuses the scalar ranges (an axis other than -1 needs
+  // vectors), fed it refuses the axis. Sluice named the axis both ways until this case.
+  const AdvisoryCase c = Qad("QuantizeAndDequantizeV2", Values<float>({0}), Scalar<float>(-10),
+                             Scalar<float>(-10), -2, false, 1);
+  ExpectFailsBothWays(c, kInvalid);
+  const absl::Status with_consts = c.Run(Feed::kConst);
+  EXPECT_NE(std::string(with_consts.message()).find("Shape must be rank 1 but is rank 0"),
+            std::string::npos)
+      << with_consts;
+  const absl::Status fed = c.Run(Feed::kPlaceholder);
+  EXPECT_NE(std::string(fed.message()).find("axis should be at least -1, got -2"),
+            std::string::npos)
+      << fed;
 }
 
 TEST(Advisories, Tfsa2021_040_QuantizeAndDequantizeV3AxisBeyondRank) {
