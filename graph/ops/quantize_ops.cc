@@ -3,6 +3,9 @@
 // the QuantizeAndDequantize V2/V3/V4 ops that round a float tensor to a num_bits grid in place
 // (with V4's gradient). Graphs from post-training quantization tools and Keras int8 layers
 // carry them.
+#include <cstdint>
+#include <limits>
+
 #include "graph/core/errors.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
@@ -15,8 +18,20 @@ using shape_inference::ShapeHandle;
 
 namespace {
 
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
 absl::Status CheckAxisAtLeastMinusOne(int64_t axis) {
   if (axis < -1) return errors::InvalidArgument("axis should be at least -1, got ", axis);
+  return absl::OkStatus();
+}
+
+// The QuantizeAndDequantize ops refuse an axis of int32's maximum before computing axis + 1
+// (TFSA-2022-168, TFSA-2023-002).
+absl::Status CheckQuantizeAndDequantizeAxis(int64_t axis) {
+  RETURN_IF_ERROR(CheckAxisAtLeastMinusOne(axis));
+  if (axis >= kInt32Max) {
+    return errors::InvalidArgument("Axis cannot be >= kint32max value, got ", axis);
+  }
   return absl::OkStatus();
 }
 
@@ -41,6 +56,17 @@ absl::Status RangeShape(InferenceContext* c, int64_t axis, int min_index, bool m
   return absl::OkStatus();
 }
 
+// The QuantizeAndDequantize ops check the ranges' ranks (scalars for axis -1, vectors for any
+// other) before the axis itself, as TensorFlow's do: a scalar range with axis -2 is refused for
+// its rank (TFSA-2021-099).
+absl::Status QuantizeAndDequantizeRanges(InferenceContext* c, int64_t axis, int min_index,
+                                         ShapeHandle* minmax) {
+  RETURN_IF_ERROR(c->WithRank(c->input(min_index), axis == -1 ? 0 : 1, minmax));
+  RETURN_IF_ERROR(c->Merge(c->input(min_index + 1), *minmax, minmax));
+  RETURN_IF_ERROR(CheckQuantizeAndDequantizeAxis(axis));
+  return RangeShape(c, axis, min_index, /*merge_ranges=*/true, minmax);
+}
+
 absl::Status QuantizeOrDequantizeShape(InferenceContext* c, bool ranges_out) {
   int64_t axis = -1;
   RETURN_IF_ERROR(c->GetAttr("axis", &axis));
@@ -48,8 +74,10 @@ absl::Status QuantizeOrDequantizeShape(InferenceContext* c, bool ranges_out) {
   if (!ranges_out && axis != -1) {
     // Dequantize compares the axis with the input's rank before the ranges, even when the rank
     // is unknown (-1), so that TensorFlow 2.21 refuses an axis on an input of unknown rank.
+    // TensorFlow computes axis + 1 in int32, so for an axis of int32's maximum the rank check
+    // passes and the comparison below names the axis (TFSA-2022-003/-004).
     ShapeHandle input;
-    RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), axis + 1, &input));
+    if (axis < kInt32Max) RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), axis + 1, &input));
     const int32_t rank = InferenceContext::Rank(c->input(0));
     if (axis >= rank) {
       return errors::InvalidArgument("Axis must be less than input dimension(", rank, "), got ",
@@ -69,9 +97,8 @@ absl::Status QuantizeOrDequantizeShape(InferenceContext* c, bool ranges_out) {
 absl::Status QuantizeAndDequantizeShape(InferenceContext* c) {
   int64_t axis = -1;
   RETURN_IF_ERROR(c->GetAttr("axis", &axis));
-  RETURN_IF_ERROR(CheckAxisAtLeastMinusOne(axis));
   ShapeHandle minmax;
-  RETURN_IF_ERROR(RangeShape(c, axis, 1, /*merge_ranges=*/true, &minmax));
+  RETURN_IF_ERROR(QuantizeAndDequantizeRanges(c, axis, 1, &minmax));
   if (c->num_inputs() == 4) {  // V3's num_bits
     ShapeHandle unused;
     RETURN_IF_ERROR(c->WithRank(c->input(3), 0, &unused));
@@ -163,9 +190,8 @@ REGISTER_OP("QuantizeAndDequantizeV4Grad")
     .SetShapeFn([](InferenceContext* c) {
       int64_t axis = -1;
       RETURN_IF_ERROR(c->GetAttr("axis", &axis));
-      RETURN_IF_ERROR(CheckAxisAtLeastMinusOne(axis));
       ShapeHandle minmax;
-      RETURN_IF_ERROR(RangeShape(c, axis, 2, /*merge_ranges=*/true, &minmax));
+      RETURN_IF_ERROR(QuantizeAndDequantizeRanges(c, axis, 2, &minmax));
       ShapeHandle inputs;
       RETURN_IF_ERROR(c->Merge(c->input(0), c->input(1), &inputs));
       c->set_output(0, inputs);

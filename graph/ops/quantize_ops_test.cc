@@ -41,6 +41,11 @@ TEST(QuantizeShapeTest, DequantizeKeepsTheInputShape) {
   EXPECT_THAT(Infer("Dequantize", "T=DT_QINT8, axis=0", "?;[];?"),
               IsInvalidArgument("Axis must be less than input dimension(-1), got 0"));
   EXPECT_EQ(Infer("Dequantize", "T=DT_QINT8, axis=1", "[?,?];[?];[?]"), "[?,?]");
+  // An axis of int32's maximum is named as such, whether the rank is known or not.
+  EXPECT_THAT(Infer("Dequantize", "T=DT_QINT32, axis=2147483647", "[2];[1];[1]"),
+              IsInvalidArgument("Axis must be less than input dimension(1), got 2147483647"));
+  EXPECT_THAT(Infer("Dequantize", "T=DT_QINT32, axis=2147483647", "?;[1];[1]"),
+              IsInvalidArgument("Axis must be less than input dimension(-1), got 2147483647"));
 }
 
 TEST(QuantizeShapeTest, QuantizeAndDequantizeMergesTheRanges) {
@@ -61,6 +66,14 @@ TEST(QuantizeShapeTest, QuantizeAndDequantizeMergesTheRanges) {
               IsInvalidArgument("axis should be at least -1, got -2"));
   EXPECT_THAT(Infer("QuantizeAndDequantizeV3", "T=DT_FLOAT", "[5];[];[];[1]"),
               IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(Infer("QuantizeAndDequantizeV2", "T=DT_FLOAT, axis=-2", "[1];[];[]"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("QuantizeAndDequantizeV4Grad", "T=DT_FLOAT, axis=-2", "?;?;[];?"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("QuantizeAndDequantizeV2", "T=DT_FLOAT, axis=2147483647", "[1];[1];[1]"),
+              IsInvalidArgument("Axis cannot be >= kint32max value, got 2147483647"));
+  EXPECT_THAT(Infer("QuantizeAndDequantizeV4Grad", "T=DT_FLOAT, axis=2147483647", "?;?;[1];[1]"),
+              IsInvalidArgument("Axis cannot be >= kint32max value, got 2147483647"));
 }
 
 TEST(QuantizeShapeTest, QuantizeAndDequantizeV4GradOutputsTheRangeShapes) {

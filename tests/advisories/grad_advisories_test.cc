@@ -1,6 +1,6 @@
 // Advisories of the backprop kernels: MaxPoolGrad, AvgPoolGrad, AvgPool3DGrad,
-// FusedBatchNormGrad(V3), the same-shape cwise gradients (SqrtGrad and the others, ReluGrad)
-// and ResizeNearestNeighborGrad. Expectations are TensorFlow 2.21's, from
+// FusedBatchNormGrad(V3), the same-shape cwise gradients (SqrtGrad and the others, ReluGrad),
+// ResizeNearestNeighborGrad, LRNGrad and MirrorPadGrad. Expectations are TensorFlow 2.21's, from
 // check_with_tensorflow.py.
 #include <cstdint>
 #include <string>
@@ -164,6 +164,26 @@ TEST(Advisories, Tfsa2022_149_ResizeNearestNeighborGradHugeSize) {
   AdvisoryCase c("ResizeNearestNeighborGrad");
   c.Input(Values<half>(grads, {1, 8, 16, 3})).Input(Values<int32_t>({1879048192, 1879048192}));
   c.Attr("T", DT_HALF).Attr("align_corners", true).Attr("half_pixel_centers", false);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_116_LRNGradRank6OutputImage) {
+  // An output_image of rank 6 failed a CHECK reading it as a 4-D tensor.
+  AdvisoryCase c("LRNGrad");
+  c.Input(Values<float>(std::vector<float>(256, 1.0f), {4, 4, 4, 4}))
+      .Input(Values<float>(std::vector<float>(256, 1.0f), {4, 4, 4, 4}))
+      .Input(Values<float>(std::vector<float>(4096, 1.0f), {4, 4, 4, 4, 4, 4}));
+  c.Attr("T", DT_FLOAT).Attr("depth_radius", int64_t{1}).Attr("bias", 1.59018219f);
+  c.Attr("alpha", 0.117728651f).Attr("beta", 0.404427052f);
+  ExpectFailsBothWays(c, kInvalid);
+}
+
+TEST(Advisories, Tfsa2022_157_MirrorPadGradHugePaddings) {
+  // Paddings [0x77f00000, 0xa000000] on a one-element input: the output size went negative and
+  // the kernel read outside the input.
+  AdvisoryCase c("MirrorPadGrad");
+  c.Input(Values<int32_t>({1})).Input(Values<int32_t>({0x77f00000, 0xa000000}, {1, 2}));
+  c.Attr("T", DT_INT32).Attr("Tpaddings", DT_INT32).Attr("mode", "REFLECT");
   ExpectFailsBothWays(c, kInvalid);
 }
 

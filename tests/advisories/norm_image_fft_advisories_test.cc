@@ -1,7 +1,8 @@
-// Advisories of FusedBatchNorm(V3), NonMaxSuppressionV4/V5, the resize ops, MaxPool, MaxPool3D,
-// AvgPool and RFFT/IRFFT/RFFT2D.
+// Advisories of FusedBatchNorm(V3), NonMaxSuppressionV4/V5, the resize ops, CropAndResize,
+// MaxPool, MaxPool3D, AvgPool and RFFT/IRFFT/RFFT2D.
 // Expectations are TensorFlow 2.21's, from check_with_tensorflow.py.
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -163,6 +164,21 @@ TEST(Advisories, Tfsa2021_199_MaxPool3DNonPositiveWindow) {
         .Attr("padding", "VALID");
     SCOPED_TRACE(ksize[2] + ksize[3]);
     ExpectFailsBothWays(c, kInvalid);
+  }
+}
+
+TEST(Advisories, Tfsa2020_028_CropAndResizeNonFiniteBox) {
+  // A box coordinate too large for float (infinite) or NaN was cast to an integer index; boxes
+  // must be finite.
+  for (float y1 :
+       {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    AdvisoryCase c("CropAndResize");
+    c.Input(Values<float>({1, 1, 1, 1}, {1, 2, 2, 1}))
+        .Input(Values<float>({y1, 0, 1, 1}, {1, 4}))
+        .Input(Values<int32_t>({0}))
+        .Input(Values<int32_t>({2, 2}));
+    c.Attr("T", DT_FLOAT);
+    ExpectFailsBothWays(c, kInvalid, "Boxes contains at least one element that is not finite");
   }
 }
 

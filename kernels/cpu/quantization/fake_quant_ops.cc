@@ -152,13 +152,18 @@ class FakeQuantWithMinMaxVarsPerChannelOp : public OpKernel {
     OP_REQUIRES(ctx, input.dims() >= 1,
                 errors::InvalidArgument("inputs must be at least rank 1, got shape ",
                                         input.shape().DebugString()));
+    // The ranks first, then the sizes, as TensorFlow reports them (TFSA-2022-106).
+    OP_REQUIRES(ctx, min.dims() == 1,
+                errors::InvalidArgument("`min` must be rank 1 but is rank ", min.dims()));
+    OP_REQUIRES(ctx, max.dims() == 1,
+                errors::InvalidArgument("`max` must be rank 1 but is rank ", max.dims()));
     const int64_t depth = input.dim_size(input.dims() - 1);
-    OP_REQUIRES(ctx, min.dims() == 1 && min.dim_size(0) == depth,
+    OP_REQUIRES(ctx, min.dim_size(0) == depth,
                 errors::InvalidArgument("min has incorrect size, expected ", depth, " was ",
-                                        min.dims() == 1 ? min.dim_size(0) : min.NumElements()));
-    OP_REQUIRES(ctx, max.dims() == 1 && max.dim_size(0) == depth,
+                                        min.dim_size(0)));
+    OP_REQUIRES(ctx, max.dim_size(0) == depth,
                 errors::InvalidArgument("max has incorrect size, expected ", depth, " was ",
-                                        max.dims() == 1 ? max.dim_size(0) : max.NumElements()));
+                                        max.dim_size(0)));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->forward_input_or_allocate_output({0}, 0, input.shape(), &out));
     const int64_t rows = depth == 0 ? 0 : input.NumElements() / depth;
