@@ -409,6 +409,12 @@ w.add("ss_grad_negative_stride", ssg(), [i32(3, 4, 5), i32(2, -1), i32(0, 0), i3
                                          vals(np.float32, (2, 2, 5))])
 w.add("ss_grad_masks", ssg(begin_mask=1, end_mask=2), [i64(3, 4, 5), i64(2, 1), i64(1, 3),
                                                        i64(1, 1), vals(np.float64, (1, 3, 5))])
+# An empty forward input (no output buffer at all), and an empty region of a non-empty one.
+for dt in (np.float32, np.object_):
+  w.add("ss_grad_empty_input_%s" % tname(dt), ssg(), [i32(0, 3), i32(0, 0), i32(0, 3),
+                                                      i32(1, 1), vals(dt, (0, 3))])
+w.add("ss_grad_empty_region", ssg(), [i32(4, 5), i32(2, 0), i32(2, 5), i32(1, 1),
+                                      vals(np.int32, (0, 5))])
 w.add("ss_grad_ellipsis_new_axis", ssg(ellipsis_mask=1, new_axis_mask=2),
       [i32(3, 4, 5), i32(0, 0), i32(0, 0), i32(1, 1), vals(np.int32, (3, 4, 5, 1))])
 w.add("ss_grad_shrink", ssg(shrink_axis_mask=3), [i32(3, 4, 5), i32(-1, -2), i32(0, 0),

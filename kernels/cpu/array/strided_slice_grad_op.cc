@@ -97,7 +97,10 @@ class StridedSliceGradOp : public OpKernel {
     const bool movable = VisitByElementSize(dy.dtype(), [&](auto tag) {
       using U = typename decltype(tag)::type;
       U* dst = MutableElementsAs<U>(out);
-      if constexpr (std::is_trivially_copyable_v<U>) {
+      if (out->NumElements() == 0) {
+        // An empty output has no buffer, and memset must not be given a null pointer even
+        // for zero bytes.
+      } else if constexpr (std::is_trivially_copyable_v<U>) {
         // All-zero bytes are zero in every numeric type and false for bool.
         std::memset(static_cast<void*>(dst), 0,
                     static_cast<size_t>(out->NumElements()) * sizeof(U));
