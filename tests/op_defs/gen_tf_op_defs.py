@@ -58,7 +58,9 @@ OPS = [
     "SplitV", "Slice", "StridedSlice", "StridedSliceGrad", "Transpose", "Pad", "PadV2", "MirrorPad",
     "Tile",
     "Gather", "GatherV2", "GatherNd", "OneHot", "BroadcastTo", "ReverseV2", "Cumsum",
-    "TopKV2", "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
+    "TopKV2", "TopK", "LinSpace", "ConjugateTranspose", "DynamicPartition", "BiasAddV1",
+    "FusedBatchNormV2", "DataFormatDimMap", "DataFormatVecPermute",
+    "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
     "ResizeNearestNeighbor",
     # Control flow (v1).
     "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
