@@ -133,6 +133,8 @@ OPS = [
     "SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin", "SparseSegmentSum",
     "SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSumWithNumSegments",
     "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
+    "SparseSegmentSumGrad", "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad",
+    "SparseSegmentSumGradV2", "SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2",
     "EuclideanNorm", "L2Loss", "CumulativeLogsumexp",
     # Text preprocessing: string transforms, regular expressions.
     "StringJoin", "ReduceJoin", "StringLower", "StringUpper", "StringLength", "StringStrip",
