@@ -42,6 +42,42 @@ TEST(BlockLSTMShapeTest, TimeAndBatchOfXAndAQuarterOfB) {
               IsInvalidArgument("Dimension size must be evenly divisible by 4 but is 18"));
 }
 
+TEST(GRUBlockCellGradShapeTest, XAndBatchByCellAndBatchByWRuColumns) {
+  EXPECT_EQ(Infer("GRUBlockCellGrad", "T=DT_FLOAT", "[2,3];[2,4];[7,8];?;?;?;?;?;?;?"),
+            "[2,3];[2,4];[2,4];[2,8]");
+  EXPECT_EQ(Infer("GRUBlockCellGrad", "T=DT_FLOAT", "?;?;?;?;?;?;?;?;?;?"),
+            "[?,?];[?,?];[?,?];[?,?]");
+  EXPECT_THAT(Infer("GRUBlockCellGrad", "T=DT_FLOAT", "[2,3];[2,4];[7];?;?;?;?;?;?;?"),
+              IsInvalidArgument("Shape must be rank 2 but is rank 1"));
+}
+
+TEST(LSTMBlockCellGradShapeTest, GatesAreFourCells) {
+  EXPECT_EQ(Infer("LSTMBlockCellGrad", "T=DT_FLOAT, use_peephole=false",
+                  "[2,3];[2,5];?;?;?;?;?;?;?;?;?;?;?;?;?;?"),
+            "[2,5];[2,20];[5];[5];[5]");
+  EXPECT_EQ(
+      Infer("LSTMBlockCellGrad", "T=DT_HALF, use_peephole=true", "?;?;?;?;?;?;?;?;?;?;?;?;?;?;?;?"),
+      "[?,?];[?,?];[?];[?];[?]");
+  EXPECT_THAT(Infer("LSTMBlockCellGrad", "T=DT_FLOAT, use_peephole=false",
+                    "[2,3];[5];?;?;?;?;?;?;?;?;?;?;?;?;?;?"),
+              IsInvalidArgument("Shape must be rank 2 but is rank 1"));
+}
+
+TEST(BlockLSTMGradShapeTest, EachGradientHasItsInputsShape) {
+  EXPECT_EQ(Infer("BlockLSTMGrad", "T=DT_FLOAT, use_peephole=true",
+                  "[];[7,2,3];[2,4];[2,4];[7,16];[4];[5];[6];[16];?;?;?;?;?;?;?;?;?"),
+            "[7,2,3];[2,4];[2,4];[7,16];[4];[5];[6];[16]");
+  EXPECT_EQ(Infer("BlockLSTMGradV2", "T=DT_HALF, use_peephole=false",
+                  "?;?;?;?;?;?;?;?;?;?;?;?;?;?;?;?;?;?"),
+            "[?,?,?];[?,?];[?,?];[?,?];[?];[?];[?];[?]");
+  EXPECT_THAT(Infer("BlockLSTMGrad", "T=DT_FLOAT, use_peephole=true",
+                    "[];[7,2,3];[2,4];[2,4];[7,16];[4];[4,1];[4];[16];?;?;?;?;?;?;?;?;?"),
+              IsInvalidArgument("Shape must be rank 1 but is rank 2"));
+  EXPECT_THAT(Infer("BlockLSTMGradV2", "T=DT_FLOAT, use_peephole=false",
+                    "[];[7,2];[2,4];[2,4];[7,16];[4];[4];[4];[16];?;?;?;?;?;?;?;?;?"),
+              IsInvalidArgument("Shape must be rank 3 but is rank 2"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -213,7 +213,8 @@ OPS = [
     "MirrorPadGrad", "LRNGrad", "BatchMatMulV3", "CropAndResizeGradImage",
     "CropAndResizeGradBoxes",
     # Fused recurrent cells (tf.contrib.rnn).
-    "GRUBlockCell", "LSTMBlockCell", "BlockLSTM", "BlockLSTMV2",
+    "GRUBlockCell", "LSTMBlockCell", "BlockLSTM", "BlockLSTMV2", "GRUBlockCellGrad",
+    "LSTMBlockCellGrad", "BlockLSTMGrad", "BlockLSTMGradV2",
 ]
 
 
