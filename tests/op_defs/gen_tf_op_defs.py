@@ -216,6 +216,9 @@ OPS = [
     # Gradient ops and matmul forms of the C++ gradient registry.
     "MirrorPadGrad", "LRNGrad", "BatchMatMulV3", "CropAndResizeGradImage",
     "CropAndResizeGradBoxes",
+    # Fused recurrent cells (tf.contrib.rnn).
+    "GRUBlockCell", "LSTMBlockCell", "BlockLSTM", "BlockLSTMV2", "GRUBlockCellGrad",
+    "LSTMBlockCellGrad", "BlockLSTMGrad", "BlockLSTMGradV2",
 ]
 
 
