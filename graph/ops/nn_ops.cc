@@ -71,6 +71,24 @@ absl::Status TopKV2Shape(InferenceContext* c) {
   return TopKOutputShape(c, k);
 }
 
+// The input's shape without its last dim, which must exceed a known n.
+absl::Status NthElementShape(InferenceContext* c) {
+  ShapeHandle input;
+  RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 1, &input));
+  DimensionHandle n_dim;
+  RETURN_IF_ERROR(c->MakeDimForScalarInput(1, &n_dim));
+  if (c->ValueKnown(n_dim)) {
+    const DimensionHandle last = c->Dim(input, -1);
+    if (c->ValueKnown(last) && c->Value(last) <= c->Value(n_dim)) {
+      return errors::InvalidArgument("Input must have last dimension > n = ", c->Value(n_dim));
+    }
+  }
+  ShapeHandle out;
+  RETURN_IF_ERROR(c->Subshape(input, 0, -1, &out));
+  c->set_output(0, out);
+  return absl::OkStatus();
+}
+
 // TopK: k is an attr.
 absl::Status TopKShape(InferenceContext* c) {
   int64_t k = 0;
@@ -283,5 +301,14 @@ REGISTER_OP("TopK")
     .Attr("T: realnumbertype")
     .Deprecated(7, "Use TopKV2 instead")
     .SetShapeFn(TopKShape);
+
+// The n-th smallest (largest with reverse) entry of each row of the last dim.
+REGISTER_OP("NthElement")
+    .Input("input: T")
+    .Input("n: int32")
+    .Output("values: T")
+    .Attr("reverse: bool = false")
+    .Attr("T: realnumbertype")
+    .SetShapeFn(NthElementShape);
 
 }  // namespace sluice

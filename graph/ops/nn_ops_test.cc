@@ -153,6 +153,20 @@ TEST(DataFormatShapeTest, Unchanged) {
   EXPECT_EQ(Infer("DataFormatVecPermute", "T=DT_INT64", "[?]"), "[?]");
 }
 
+TEST(NthElementShapeTest, DropsTheLastDim) {
+  EXPECT_EQ(Infer("NthElement", "T=DT_FLOAT", "[2,3,5];[]", {{1, Int(4)}}), "[2,3]");
+  EXPECT_EQ(Infer("NthElement", "T=DT_INT32", "[5];[]", {{1, Int(0)}}), "[]");
+  EXPECT_EQ(Infer("NthElement", "T=DT_FLOAT", "[2,?];[]", {{1, Int(9)}}), "[2]");
+  EXPECT_EQ(Infer("NthElement", "T=DT_FLOAT", "[2,3];[]"), "[2]");
+  EXPECT_EQ(Infer("NthElement", "T=DT_FLOAT", "?;[]"), "?");
+  EXPECT_THAT(Infer("NthElement", "T=DT_FLOAT", "[2,3];[]", {{1, Int(3)}}),
+              IsInvalidArgument("Input must have last dimension > n = 3"));
+  EXPECT_THAT(Infer("NthElement", "T=DT_FLOAT", "[];[]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+  EXPECT_THAT(Infer("NthElement", "T=DT_FLOAT", "[2,3];[]", {{1, Int(-1)}}),
+              IsInvalidArgument("must be non-negative but is -1"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

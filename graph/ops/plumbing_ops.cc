@@ -142,6 +142,31 @@ REGISTER_OP("CheckNumerics")
     .SetIsStateful()
     .SetShapeFn(UnchangedShape);
 
+// CheckNumerics telling -Inf from +Inf in its message (tf.debugging.enable_check_numerics).
+REGISTER_OP("CheckNumericsV2")
+    .Input("tensor: T")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("message: string")
+    .SetIsStateful()
+    .SetShapeFn(UnchangedShape);
+
+// Promises that the input is constant over the session (tf.guarantee_const); an identity.
+REGISTER_OP("GuaranteeConst")
+    .Input("input: T")
+    .Output("output: T")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(UnchangedShape);
+
+// A copy of x in a buffer of its own.
+REGISTER_OP("DeepCopy")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: type")
+    .SetIsStateful()
+    .SetShapeFn(UnchangedShape);
+
 REGISTER_OP("EnsureShape")
     .Input("input: T")
     .Output("output: T")

@@ -66,6 +66,12 @@ TEST(EnsureShapeShapeTest, RejectsMismatch) {
               IsInvalidArgument("Shape must be rank -1 but is rank 2"));
 }
 
+TEST(CheckNumericsV2ShapeTest, Unchanged) {
+  EXPECT_EQ(Infer("CheckNumericsV2", "T=DT_FLOAT, message='m'", "[2,?]"), "[2,?]");
+  EXPECT_EQ(Infer("GuaranteeConst", "T=DT_STRING", "[3]"), "[3]");
+  EXPECT_EQ(Infer("DeepCopy", "T=DT_INT64", "?"), "?");
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

@@ -1,12 +1,14 @@
 // The identity family: Identity, StopGradient, PreventGradient, PlaceholderWithDefault
-// (whose kernel runs only when the placeholder is not fed) and IdentityN forward their inputs
-// without copying; Snapshot gives a value no one else can see change, copying unless the
-// input's buffer is unshared.
+// (whose kernel runs only when the placeholder is not fed), GuaranteeConst and IdentityN
+// forward their inputs without copying; Snapshot gives a value no one else can see change,
+// copying unless the input's buffer is unshared; DeepCopy always copies.
 //
 // Forwarding never reads elements, so the same kernels serve GPUs: values in device memory,
 // except int32, which GPUs keep in host memory (TensorFlow's registrations).
 #include <cstring>
 
+#include "graph/core/element_bytes.h"
+#include "graph/core/errors.h"
 #include "graph/core/tensor.h"
 #include "graph/core/types.h"
 #include "runtime/framework/op_kernel.h"
@@ -44,7 +46,41 @@ class SnapshotOp : public OpKernel {
   }
 };
 
+// tf.guarantee_const: an identity, refused for a resource handle (TensorFlow's message), whose
+// variable's value may change.
+class GuaranteeConstOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    OP_REQUIRES(ctx, ctx->input(0).dtype() != DT_RESOURCE,
+                errors::InvalidArgument("Input tensor cannot be a resource variable handle."));
+    ctx->set_output(0, ctx->input(0));
+  }
+  bool IsExpensive() override { return false; }
+};
+
+// A new output buffer from the device's allocator, element by element (graph/core/element_bytes.h:
+// strings, resources and variants included).
+class DeepCopyOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  void Compute(OpKernelContext* ctx) override {
+    const Tensor& x = ctx->input(0);
+    Tensor* y = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &y));
+    if (x.NumElements() == 0) return;
+    const bool copied = VisitByElementSize(x.dtype(), [&](auto unit) {
+      using U = typename decltype(unit)::type;
+      CopyUnits(ElementsAs<U>(x), MutableElementsAs<U>(y), x.NumElements());
+    });
+    OP_REQUIRES(ctx, copied,
+                errors::Unimplemented("DeepCopy cannot copy ", DataTypeString(x.dtype())));
+  }
+};
+
 REGISTER_KERNEL_BUILDER(Name("Identity").Device(DEVICE_CPU), IdentityOp);
+REGISTER_KERNEL_BUILDER(Name("GuaranteeConst").Device(DEVICE_CPU), GuaranteeConstOp);
+REGISTER_KERNEL_BUILDER(Name("DeepCopy").Device(DEVICE_CPU), DeepCopyOp);
 REGISTER_KERNEL_BUILDER(Name("StopGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PreventGradient").Device(DEVICE_CPU), IdentityOp);
 REGISTER_KERNEL_BUILDER(Name("PlaceholderWithDefault").Device(DEVICE_CPU), IdentityOp);

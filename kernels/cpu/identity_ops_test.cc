@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "graph/core/errors.h"
 #include "graph/core/tensor_types.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
@@ -15,7 +16,7 @@ using ::testing::ElementsAre;
 class IdentityOpsTest : public KernelTest {};
 
 TEST_F(IdentityOpsTest, ForwardingOpsShareTheInputBuffer) {
-  for (const char* op : {"Identity", "StopGradient", "PreventGradient"}) {
+  for (const char* op : {"Identity", "StopGradient", "PreventGradient", "GuaranteeConst"}) {
     ASSERT_TRUE(InitOp(NodeDefBuilder("i", op).Input("x").Attr("T", DT_INT32).Build()).ok()) << op;
     Tensor x = MakeTensor<int32_t>(TensorShape({3}), {1, 2, 3});
     AddInput(x);
@@ -82,6 +83,33 @@ TEST_F(IdentityOpsTest, SnapshotForwardsAnUnsharedInput) {
 TEST_F(IdentityOpsTest, SnapshotHasNoStringKernel) {
   absl::Status s = InitOp(NodeDefBuilder("s", "Snapshot").Input("x").Attr("T", DT_STRING).Build());
   EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+}
+
+// TensorFlow 2.21: tf.raw_ops.GuaranteeConst of a resource handle fails with this message.
+TEST_F(IdentityOpsTest, GuaranteeConstRefusesAResourceHandle) {
+  ASSERT_TRUE(
+      InitOp(NodeDefBuilder("g", "GuaranteeConst").Input("x").Attr("T", DT_RESOURCE).Build()).ok());
+  AddInput(Tensor(DT_RESOURCE, TensorShape({})));
+  const absl::Status s = RunOpKernel();
+  EXPECT_EQ(s, errors::InvalidArgument("Input tensor cannot be a resource variable handle."));
+}
+
+TEST_F(IdentityOpsTest, DeepCopyOwnsItsBuffer) {
+  for (DataType dtype : {DT_FLOAT, DT_STRING}) {
+    ASSERT_TRUE(InitOp(NodeDefBuilder("c", "DeepCopy").Input("x").Attr("T", dtype).Build()).ok());
+    Tensor x = dtype == DT_FLOAT ? MakeTensor<float>(TensorShape({2}), {1.5f, -2.0f})
+                                 : Tensor(std::string("abc"));
+    AddInput(x);
+    ASSERT_TRUE(RunOpKernel().ok());
+    const Tensor& y = *GetOutput(0);
+    EXPECT_FALSE(y.SharesBufferWith(x));
+    EXPECT_EQ(y.shape(), x.shape());
+    if (dtype == DT_FLOAT) {
+      EXPECT_THAT(Values<float>(y), ElementsAre(1.5f, -2.0f));
+    } else {
+      EXPECT_EQ(y.scalar<std::string>()(), "abc");
+    }
+  }
 }
 
 }  // namespace

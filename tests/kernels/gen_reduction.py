@@ -297,4 +297,28 @@ w.add("sum_c64_large", reduce_op("Sum"),
       [(crng.uniform(-1, 1, (64, 300)) + 1j * crng.uniform(-1, 1, (64, 300))).astype(np.complex64),
        i32([1])], rtol=1e-4, atol=1e-4)
 
+# ---- NthElement ---------------------------------------------------------------------------
+def nth(reverse=False):
+  return lambda x, n: R.NthElement(input=x, n=n, reverse=reverse)
+
+
+nth_rng = np.random.default_rng(7)  # apart from rng, so the cases above keep their inputs
+for dt in (np.float32, np.float64, np.float16, BF16, np.int32, np.int64, np.uint8, np.int8,
+           np.int16, np.uint16, np.uint32, np.uint64):
+  x = nth_rng.integers(0, 50, (3, 7)).astype(np.float32).astype(dt)
+  w.add("nth_element_%s" % tname(dt), nth(), [x, np.int32(2)])
+  w.add("nth_element_reverse_%s" % tname(dt), nth(True), [x, np.int32(0)])
+w.add("nth_element_vector", nth(), [np.float32([5, 1, 4, 2, 3]), np.int32(4)])
+w.add("nth_element_3d", nth(True), [nth_rng.standard_normal((2, 3, 9)).astype(np.float32),
+                                     np.int32(5)])
+w.add("nth_element_large", nth(), [nth_rng.standard_normal((400, 300)).astype(np.float32),
+                                    np.int32(150)])
+w.add("nth_element_nan", nth(), [np.float32([[3, np.nan, 1, 2], [np.nan, 0, np.nan, 5]]),
+                                  np.int32(3)])
+w.add("nth_element_empty_rows", nth(), [np.zeros((0, 4), np.float32), np.int32(1)])
+w.add("nth_element_n_too_big", nth(), [np.float32([[3, 1, 2]]), np.int32(3)])
+w.add("nth_element_negative_n", nth(), [np.float32([[3, 1, 2]]), np.int32(-1)])
+w.add("nth_element_scalar_input", nth(), [np.float32(3), np.int32(0)])
+w.add("nth_element_n_vector", nth(), [np.float32([3]), np.int32([0])])
+
 w.write()

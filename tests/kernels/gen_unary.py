@@ -324,4 +324,19 @@ w.add("ensureshape_bad_rank", ensure([None]), [m23],
 w.add("ensureshape_scalar_vs_vector", ensure([1]), [np.array(1.0, np.float32)],
       error_substr="Shape of tensor input0 [] is not compatible with expected shape [1].")
 
+# ---- CheckNumericsV2: the infinities apart ------------------------------------------------
+check_v2 = lambda x: raw.CheckNumericsV2(tensor=x, message="v2 check")
+for dtype in FLOATS:
+  n = dname(dtype)
+  w.add("checknumericsv2_ok_%s" % n, check_v2, [np.array([[1, -2.5], [0, 1e3]], dtype)])
+  for tag, values in (("nan", [1, np.nan]), ("neg_inf", [-np.inf, 2]), ("pos_inf", [np.inf]),
+                      ("both_inf", [np.inf, 1, -np.inf]), ("neg_inf_nan", [np.nan, -np.inf]),
+                      ("pos_inf_nan", [np.inf, np.nan]), ("all", [np.nan, np.inf, -np.inf])):
+    w.add("checknumericsv2_%s_%s" % (tag, n), check_v2, [np.array(values, dtype)])
+w.add("checknumericsv2_empty", check_v2, [np.zeros((0, 3), np.float32)])
+big_v2 = np.ones(100000, np.float32)
+big_v2[77777] = -np.inf
+big_v2[3] = np.nan
+w.add("checknumericsv2_large", check_v2, [big_v2])
+
 w.write()

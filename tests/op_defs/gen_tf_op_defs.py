@@ -59,7 +59,8 @@ OPS = [
     "Tile",
     "Gather", "GatherV2", "GatherNd", "OneHot", "BroadcastTo", "ReverseV2", "Cumsum",
     "TopKV2", "TopK", "LinSpace", "ConjugateTranspose", "DynamicPartition", "BiasAddV1",
-    "FusedBatchNormV2", "DataFormatDimMap", "DataFormatVecPermute",
+    "FusedBatchNormV2", "DataFormatDimMap", "DataFormatVecPermute", "NthElement",
+    "CheckNumericsV2", "GuaranteeConst", "DeepCopy",
     "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
     "ResizeNearestNeighbor",
     # Control flow (v1).

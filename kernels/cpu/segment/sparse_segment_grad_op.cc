@@ -115,25 +115,26 @@ class SparseSegmentGradOp : public OpKernel {
     OP_REQUIRES_OK(ctx, ReadEntries(ctx, kV2 ? "dense_output_dim0" : "output_dim0", &e));
     const int64_t dense_rows = e.output_rows;
     // V2's rows: the distinct indices, sorted (checked against dense_rows entry by entry).
-    // heap-ok: one per entry, V2's output index
-    std::vector<int64_t> unique;
+    ScratchArray<int64_t> unique;
+    int64_t unique_count = 0;
     if (kV2 && dense_rows != 0) {
-      unique.assign(e.indices.data(), e.indices.data() + e.n);
-      std::sort(unique.begin(), unique.end());
-      unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+      OP_REQUIRES_OK(ctx, unique.Allocate(ctx, e.n));
+      std::copy_n(e.indices.data(), e.n, unique.data());
+      std::sort(unique.data(), unique.data() + e.n);
+      unique_count = std::unique(unique.data(), unique.data() + e.n) - unique.data();
     }
     TensorShape out_shape = grad.shape();
-    OP_REQUIRES_OK(
-        ctx, out_shape.SetDimWithStatus(0, kV2 ? static_cast<int64_t>(unique.size()) : dense_rows));
+    OP_REQUIRES_OK(ctx, out_shape.SetDimWithStatus(0, kV2 ? unique_count : dense_rows));
     OP_REQUIRES(ctx, dense_rows >= 0,
                 errors::InvalidArgument("Expected a non-negative size, got ", dense_rows));
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, out_shape, &out));
     if (kV2) {
       Tensor* sorted = nullptr;
-      OP_REQUIRES_OK(ctx, ctx->allocate_output(
-                              1, TensorShape({static_cast<int64_t>(unique.size())}), &sorted));
-      for (size_t j = 0; j < unique.size(); ++j) {
+      TensorShape sorted_shape;
+      OP_REQUIRES_OK(ctx, sorted_shape.AddDimWithStatus(unique_count));
+      OP_REQUIRES_OK(ctx, ctx->allocate_output(1, sorted_shape, &sorted));
+      for (int64_t j = 0; j < unique_count; ++j) {
         if (sorted->dtype() == DT_INT32) {
           sorted->base<int32_t>()[j] = static_cast<int32_t>(unique[j]);
         } else {
@@ -170,7 +171,8 @@ class SparseSegmentGradOp : public OpKernel {
       OP_REQUIRES(ctx, id >= 0 && id < segments,
                   errors::InvalidArgument("Segment id ", id, " out of range [0, ", segments, ")."));
       const int64_t row =
-          kV2 ? std::lower_bound(unique.begin(), unique.end(), index) - unique.begin() : index;
+          kV2 ? std::lower_bound(unique.data(), unique.data() + unique_count, index) - unique.data()
+              : index;
       const A scale = kScale == Scale::kSum ? A(1) : static_cast<A>(scales[id]);
       AccumulateRow(g + id * cols, scale, !written[row], cols, acc + row * cols);
       written[row] = true;
