@@ -134,7 +134,7 @@ class DecodeImageOp : public OpKernel {
     ScratchArray<uint8_t> wide_source;  // the 8-bit pixels when the output is not uint8
     absl::Status status;
     const bool ok = DecodeJpeg(data, options, [&](int height, int width, int channels) {
-      // shape-safe: the decoder passes positive dims whose product is below 2^29
+      // The decoder passes positive dims whose product is below 2^29.
       status = ctx->allocate_output(0, ImageShape(height, width, channels), &out);
       if (!status.ok()) return static_cast<uint8_t*>(nullptr);
       if (dtype_ == DT_UINT8) return out->flat<uint8_t>().data();
@@ -148,9 +148,12 @@ class DecodeImageOp : public OpKernel {
     Widen(wide_source.data(), out);
   }
 
-  // The shape of one decoded image: DecodeGif's output has a frame dim.
+  // The shape of one decoded image: DecodeGif's output has a frame dim. The JPEG and PNG
+  // paths pass positive dims whose product they have checked.
   TensorShape ImageShape(int64_t height, int64_t width, int64_t channels) const {
+    // shape-safe: positive dims, a product below 2^29 (see above)
     if (op_ == "DecodeGif") return TensorShape({1, height, width, channels});
+    // shape-safe: positive dims, a product below 2^29 (see above)
     return TensorShape({height, width, channels});
   }
 
@@ -185,10 +188,12 @@ class DecodeImageOp : public OpKernel {
     const bool ok = DecodeGif(
         data, expand_animations_,
         [&](int frames, int width, int height, int channels) -> uint8_t* {
-          // shape-safe: giflib's frame sizes are 16-bit, and their count is positive
+          // giflib's frame sizes are 16-bit, and their count is positive.
           if (op_ == "DecodeGif" || (op_ == "DecodeImage" && expand_animations_)) {
+            // shape-safe: non-negative dims below 2^16, a positive frame count (an int)
             status = ctx->allocate_output(0, TensorShape({frames, height, width, channels}), &out);
           } else if (op_ == "DecodeImage" || frames == 1) {
+            // shape-safe: non-negative dims below 2^16
             status = ctx->allocate_output(0, TensorShape({height, width, channels}), &out);
           } else {
             status = errors::InvalidArgument(
@@ -251,7 +256,7 @@ class DecodeImageOp : public OpKernel {
                     width * height < (int64_t{1} << 29),
                 errors::InvalidArgument("PNG size too large for int: ", width, " by ", height));
     Tensor* out = nullptr;
-    // shape-safe: positive dims (Start refuses an empty image) checked just above
+    // Positive dims (Start refuses an empty image) checked just above.
     OP_REQUIRES_OK(ctx,
                    ctx->allocate_output(0, ImageShape(height, width, decoder.channels()), &out));
     OP_REQUIRES(ctx, op_ != "DecodeBmp",

@@ -55,7 +55,10 @@ class EncodePngOp : public OpKernel {
     OP_REQUIRES(ctx, channels >= 1 && channels <= 4,
                 errors::InvalidArgument("image must have 1, 2, 3, or 4 channels, got ", channels));
     TensorShape batch_shape;
-    for (int i = 0; i < batch_dims; ++i) batch_shape.AddDim(image.dim_size(i));
+    for (int i = 0; i < batch_dims; ++i) {
+      // shape-safe: a prefix of the input's own valid shape
+      batch_shape.AddDim(image.dim_size(i));
+    }
     Tensor* output = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, batch_shape, &output));
     const int64_t batches = batch_shape.num_elements();
