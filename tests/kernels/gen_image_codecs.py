@@ -231,13 +231,18 @@ def table(colors, size_bits):
   return bytes(flat) + bytes(3 * (1 << size_bits) - len(flat))
 
 
-def frame(indices, left=0, top=0, local=None, transparent=None, disposal=0, bits=2):
+def frame(indices, left=0, top=0, local=None, transparent=None, disposal=0, bits=2,
+          interlace=False):
   h, wd = indices.shape
   out = b""
   if transparent is not None or disposal:
     packed = (disposal << 2) | (1 if transparent is not None else 0)
     out += b"\x21\xf9\x04" + struct.pack("<BHB", packed, 10, transparent or 0) + b"\0"
   packed = (0x80 | (bits - 1)) if local is not None else 0
+  if interlace:
+    packed |= 0x40
+    indices = indices[np.concatenate([np.arange(0, h, 8), np.arange(4, h, 8), np.arange(2, h, 4),
+                                      np.arange(1, h, 2)])]
   out += b"\x2c" + struct.pack("<HHHHB", left, top, wd, h, packed)
   if local is not None:
     out += table(local, bits)
@@ -270,6 +275,10 @@ GIFS = {
     "frame_past_canvas": gif(6, 5, [frame(F0), frame(F0[:4, :5], left=3, top=2)], PALETTE),
     "local_table_only": gif(6, 5, [frame(F2, local=LOCAL, bits=3)]),
     "screen_larger": gif(20, 20, [frame(F0)], PALETTE),
+    "interlaced": gif(7, 11, [frame(rng.integers(0, 4, (11, 7)), interlace=True)], PALETTE),
+    "gif87a": b"GIF87a" + gif(6, 5, [frame(F0)], PALETTE)[6:],
+    "palette256": gif(16, 9, [frame(rng.integers(0, 256, (9, 16)), bits=8)],
+                      [(i, 255 - i, (7 * i) % 256) for i in range(256)], bits=8),
 }
 for name, data in GIFS.items():
   w.add("gif_%s" % name, lambda x: R.DecodeGif(contents=x), [s(data)])
