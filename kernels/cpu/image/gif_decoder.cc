@@ -3,7 +3,9 @@
 #include <gif_lib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 
@@ -40,6 +42,75 @@ struct GifCloser {
     if (gif != nullptr) DGifCloseFile(gif, &code);
   }
 };
+
+// giflib's DGifSlurp as TensorFlow's giflib runs it, with two differences. A frame's pixels
+// start as color index 0: giflib leaves those a failed read did not reach uninitialised, and
+// TensorFlow then decodes whatever they hold; Sluice's output stays deterministic. A frame of no
+// pixels ends the reading as an error giflib does not name, the frame not counted (*empty_frame),
+// as TensorFlow's newer giflib does; Debian's 5.2.1 reads on.
+bool Slurp(GifFileType* gif, bool* empty_frame) {
+  gif->ExtensionBlocks = nullptr;
+  gif->ExtensionBlockCount = 0;
+  GifRecordType type = UNDEFINED_RECORD_TYPE;
+  do {
+    if (DGifGetRecordType(gif, &type) == GIF_ERROR) return false;
+    if (type == IMAGE_DESC_RECORD_TYPE) {
+      if (DGifGetImageDesc(gif) == GIF_ERROR) return false;
+      SavedImage* image = &gif->SavedImages[gif->ImageCount - 1];
+      const int width = image->ImageDesc.Width, height = image->ImageDesc.Height;
+      if (width <= 0 || height <= 0 || width > std::numeric_limits<int>::max() / height) {
+        *empty_frame = true;
+        return false;
+      }
+      // heap-ok: giflib owns each frame's pixels and frees them with free()
+      image->RasterBits = static_cast<GifByteType*>(
+          std::calloc(static_cast<size_t>(width) * height, sizeof(GifByteType)));
+      if (image->RasterBits == nullptr) return false;
+      if (image->ImageDesc.Interlace) {
+        static constexpr int kFirstRow[] = {0, 4, 2, 1};
+        static constexpr int kRowStep[] = {8, 8, 4, 2};
+        for (int pass = 0; pass < 4; ++pass) {
+          for (int y = kFirstRow[pass]; y < height; y += kRowStep[pass]) {
+            if (DGifGetLine(gif, image->RasterBits + static_cast<size_t>(y) * width, width) ==
+                GIF_ERROR) {
+              return false;
+            }
+          }
+        }
+      } else if (DGifGetLine(gif, image->RasterBits, width * height) == GIF_ERROR) {
+        return false;
+      }
+      // The extensions read since the last frame (its graphics control block) are this one's.
+      if (gif->ExtensionBlocks != nullptr) {
+        image->ExtensionBlocks = gif->ExtensionBlocks;
+        image->ExtensionBlockCount = gif->ExtensionBlockCount;
+        gif->ExtensionBlocks = nullptr;
+        gif->ExtensionBlockCount = 0;
+      }
+    } else if (type == EXTENSION_RECORD_TYPE) {
+      int function = 0;
+      GifByteType* block = nullptr;
+      if (DGifGetExtension(gif, &function, &block) == GIF_ERROR) return false;
+      if (block != nullptr && GifAddExtensionBlock(&gif->ExtensionBlockCount, &gif->ExtensionBlocks,
+                                                   function, block[0], &block[1]) == GIF_ERROR) {
+        return false;
+      }
+      for (;;) {
+        if (DGifGetExtensionNext(gif, &block) == GIF_ERROR) return false;
+        if (block == nullptr) break;
+        if (GifAddExtensionBlock(&gif->ExtensionBlockCount, &gif->ExtensionBlocks,
+                                 CONTINUE_EXT_FUNC_CODE, block[0], &block[1]) == GIF_ERROR) {
+          return false;
+        }
+      }
+    }
+  } while (type != TERMINATE_RECORD_TYPE);
+  if (gif->ImageCount == 0) {
+    gif->Error = D_GIF_ERR_NO_IMAG_DSCR;
+    return false;
+  }
+  return true;
+}
 
 // Draws frame k of `gif` on `canvas` (height rows of width RGB pixels), which holds frame k - 1
 // already unless k is 0.
@@ -100,20 +171,10 @@ bool DecodeGif(absl::string_view data, bool all_frames,
     return false;
   }
   GifFileType* gif = file.gif;
-  bool slurped = DGifSlurp(gif) == GIF_OK;
-  int error_code = gif->Error;
-  // TensorFlow's giflib (newer than Debian's 5.2.1) stops at a frame of no pixels as at an
-  // error it does not name, keeping the frames before; Debian's reads on.
-  int count = gif->ImageCount;
-  for (int k = 0; k < count; ++k) {
-    const GifImageDesc& desc = gif->SavedImages[k].ImageDesc;
-    if (desc.Width <= 0 || desc.Height <= 0) {
-      count = k;
-      slurped = false;
-      error_code = D_GIF_SUCCEEDED;
-      break;
-    }
-  }
+  bool empty_frame = false;
+  const bool slurped = Slurp(gif, &empty_frame);
+  const int error_code = gif->Error;
+  const int count = empty_frame ? gif->ImageCount - 1 : gif->ImageCount;
   if (!slurped) {
     *error = absl::StrCat("failed to slurp gif file: ", ErrorText(error_code));
     // As TensorFlow: the frames read before a later error are kept, unless the data ended

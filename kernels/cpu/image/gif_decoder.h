@@ -2,7 +2,9 @@
 // previous one (disposal methods are ignored), a frame's transparent pixels keeping what is
 // beneath (black under the first frame), canvas parts the first frame leaves out black, and
 // the canvas as large as the largest frame (not the logical screen). Data giflib reads only
-// partly still gives the frames it read, unless it ended early. Messages are TensorFlow's.
+// partly still gives the frames it read, unless it ended early (the pixels a frame cut short
+// lacks have color index 0 where TensorFlow's are whatever its memory held). Messages are
+// TensorFlow's.
 #ifndef SLUICE_KERNELS_CPU_IMAGE_GIF_DECODER_H_
 #define SLUICE_KERNELS_CPU_IMAGE_GIF_DECODER_H_
 

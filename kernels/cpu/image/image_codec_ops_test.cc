@@ -210,6 +210,19 @@ TEST_F(ImageCodecOpsTest, GifFramesAreDrawnOverThePreviousOne) {
   EXPECT_EQ(v[36 + (1 * 4 + 1) * 3], 250);
 }
 
+TEST_F(ImageCodecOpsTest, GifCutInsideItsPixelsKeepsTheFrameWithIndexZeroForTheRest) {
+  // Cut inside the first frame's LZW data: giflib's read fails rather than its data ending
+  // early, so TensorFlow keeps the frame; the pixels never read are color 0 (red), where
+  // TensorFlow's are whatever its memory held.
+  const std::string gif(kGif, 40);
+  ASSERT_TRUE(Decode("DecodeGif", gif).ok());
+  EXPECT_EQ(GetOutput(0)->shape(), TensorShape({1, 3, 4, 3}));
+  const std::vector<uint8_t> v = Values<uint8_t>(*GetOutput(0));
+  EXPECT_EQ(v[33], 255);
+  EXPECT_EQ(v[34], 0);
+  EXPECT_EQ(v[35], 0);
+}
+
 TEST_F(ImageCodecOpsTest, TruncatedOrCorruptGifNeverCrashes) {
   const std::string gif(kGif, sizeof(kGif) - 1);
   for (size_t n = 1; n < gif.size(); ++n) {
