@@ -158,9 +158,9 @@ void TensorShape::AppendShape(const TensorShape& other) {
 }
 
 absl::Status TensorShape::SetDimWithStatus(int d, int64_t size) {
-  if (d < 0 || d >= dims()) {
-    return errors::InvalidArgument("Index ", d, " out of range for shape ", DebugString());
-  }
+  // TensorFlow's messages: kernels that set a dim of an input's shape pass them on.
+  if (d < 0) return errors::InvalidArgument("Index must be non-negative, got ", d);
+  if (d >= dims()) return errors::InvalidArgument("Index must be less than ", dims(), ", got ", d);
   if (size < 0) return errors::InvalidArgument("Expected a non-negative size, got ", size);
   const int64_t old_size = dims_[d];
   dims_[d] = size;

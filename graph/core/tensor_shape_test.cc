@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "graph/core/errors.h"
 #include "gtest/gtest.h"
 
 namespace sluice {
@@ -130,9 +131,11 @@ TEST(TensorShapeTest, SetDim) {
   TensorShape s({2, 3});
   s.set_dim(1, 7);
   EXPECT_EQ(s.num_elements(), 14);
-  EXPECT_EQ(s.SetDimWithStatus(2, 1).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(s.SetDimWithStatus(-1, 1).code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(s.SetDimWithStatus(0, -4).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.SetDimWithStatus(2, 1), errors::InvalidArgument("Index must be less than 2, got 2"));
+  EXPECT_EQ(s.SetDimWithStatus(-1, 1),
+            errors::InvalidArgument("Index must be non-negative, got -1"));
+  EXPECT_EQ(s.SetDimWithStatus(0, -4),
+            errors::InvalidArgument("Expected a non-negative size, got -4"));
   EXPECT_EQ(s.SetDimWithStatus(0, kInt64Max).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(s, TensorShape({2, 7}));
   EXPECT_EQ(s.num_elements(), 14);

@@ -457,6 +457,16 @@ REGISTER_OP("Transpose")
     .Attr("Tperm: {int32, int64} = DT_INT32")
     .SetShapeFn(TransposeShape);
 
+// Transpose that also conjugates complex elements (tf.transpose(conjugate=True),
+// tf.linalg.adjoint); other types are transposed unchanged.
+REGISTER_OP("ConjugateTranspose")
+    .Input("x: T")
+    .Input("perm: Tperm")
+    .Output("y: T")
+    .Attr("T: type")
+    .Attr("Tperm: {int32, int64} = DT_INT32")
+    .SetShapeFn(TransposeShape);
+
 REGISTER_OP("ReverseV2")
     .Input("tensor: T")
     .Input("axis: Tidx")

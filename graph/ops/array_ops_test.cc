@@ -260,6 +260,15 @@ TEST(UniqueV2ShapeTest, RejectsBadAxes) {
               IsInvalidArgument("axis expects a 1D vector."));
 }
 
+TEST(ConjugateTransposeShapeTest, AsTranspose) {
+  EXPECT_EQ(Infer("ConjugateTranspose", "T=DT_COMPLEX64", "[2,3,4];[3]", {{1, Ints({2, 0, 1})}}),
+            "[4,2,3]");
+  EXPECT_EQ(
+      Infer("ConjugateTranspose", "T=DT_FLOAT, Tperm=DT_INT64", "[2,?];[2]", {{1, Int64s({1, 0})}}),
+      "[?,2]");
+  EXPECT_EQ(Infer("ConjugateTranspose", "T=DT_COMPLEX128", "[2,3];[2]"), "[?,?]");
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

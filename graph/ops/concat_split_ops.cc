@@ -1,5 +1,5 @@
 // Ops that join tensors along an axis (Concat, ConcatV2, Pack) or cut one apart (Unpack,
-// Split, SplitV).
+// Split, SplitV, and DynamicPartition, which cuts by a per-element partition index).
 #include <cstdint>
 #include <vector>
 
@@ -176,6 +176,21 @@ absl::Status SplitVShape(InferenceContext* c) {
   return absl::OkStatus();
 }
 
+// Each output is [?] + data's dims past the partitions' rank; data's shape must start with
+// the partitions' shape.
+absl::Status DynamicPartitionShape(InferenceContext* c) {
+  ShapeHandle partitions = c->input(1);
+  if (!c->RankKnown(partitions)) return shape_inference::UnknownShape(c);
+  ShapeHandle unused;
+  RETURN_IF_ERROR(c->MergePrefix(c->input(0), partitions, &unused, &unused));
+  ShapeHandle suffix;
+  RETURN_IF_ERROR(c->Subshape(c->input(0), c->Rank(partitions), &suffix));
+  ShapeHandle out;
+  RETURN_IF_ERROR(c->Concatenate(c->Vector(InferenceContext::kUnknownDim), suffix, &out));
+  for (int i = 0; i < c->num_outputs(); ++i) c->set_output(i, out);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // Concat takes the axis first and needs at least two values (ConcatV2 takes it last).
@@ -229,5 +244,14 @@ REGISTER_OP("SplitV")
     .Attr("T: type")
     .Attr("Tlen: {int8, int32, int64} = DT_INT64")
     .SetShapeFn(SplitVShape);
+
+// Output i holds, in order, the slices data[j...] whose partitions[j...] is i.
+REGISTER_OP("DynamicPartition")
+    .Input("data: T")
+    .Input("partitions: int32")
+    .Output("outputs: num_partitions * T")
+    .Attr("num_partitions: int >= 1")
+    .Attr("T: type")
+    .SetShapeFn(DynamicPartitionShape);
 
 }  // namespace sluice

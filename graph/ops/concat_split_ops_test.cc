@@ -147,6 +147,20 @@ TEST(SplitVShapeTest, RejectsNonVectorSizesWithoutCrashing) {
       IsInvalidArgument("size_splits must be a vector"));
 }
 
+TEST(DynamicPartitionShapeTest, UnknownFirstDimAndDataSuffix) {
+  EXPECT_EQ(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=2", "[4,3];[4]"), "[?,3];[?,3]");
+  EXPECT_EQ(Infer("DynamicPartition", "T=DT_INT32, num_partitions=3", "[2,2,5];[2,2]"),
+            "[?,5];[?,5];[?,5]");
+  EXPECT_EQ(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=1", "[?,7];[6]"), "[?,7]");
+  EXPECT_EQ(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=2", "[];[]"), "[?];[?]");
+  EXPECT_EQ(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=2", "[4,3];?"), "?;?");
+  EXPECT_EQ(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=2", "?;[4]"), "?;?");
+  EXPECT_THAT(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=2", "[4,3];[3]"),
+              IsInvalidArgument("Dimensions must be equal, but are 4 and 3"));
+  EXPECT_THAT(Infer("DynamicPartition", "T=DT_FLOAT, num_partitions=2", "[4];[4,1]"),
+              IsInvalidArgument("Shape must be at least rank 2 but is rank 1"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

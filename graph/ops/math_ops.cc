@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "graph/core/errors.h"
+#include "graph/core/integer_tensor.h"
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_types.h"
 #include "graph/op/op_registry.h"
@@ -118,6 +119,26 @@ absl::Status RangeLengthFromTensors(const Tensor& start, const Tensor& limit, co
   }
   return RangeLength<T>(start.unaligned_flat<T>()(0), limit.unaligned_flat<T>()(0),
                         delta.unaligned_flat<T>()(0), length);
+}
+
+// A vector of `num` elements; start, stop and num are scalars and a known num is positive.
+absl::Status LinSpaceShape(InferenceContext* c) {
+  ShapeHandle unused;
+  const char* const kNames[] = {"start", "stop", "num"};
+  for (int i = 0; i < 3; ++i) {
+    absl::Status s = c->WithRank(c->input(i), 0, &unused);
+    if (!s.ok()) return errors::AppendToMessage(s, " for '", kNames[i], "'");
+  }
+  const Tensor* num_t = c->input_tensor(2);
+  if (num_t == nullptr) {
+    c->set_output(0, c->Vector(InferenceContext::kUnknownDim));
+    return absl::OkStatus();
+  }
+  int64_t num = 0;
+  RETURN_IF_ERROR(IntegerTensorScalar(*num_t, &num));
+  if (num <= 0) return errors::InvalidArgument("Requires num > 0: ", num);
+  c->set_output(0, c->Vector(num));
+  return absl::OkStatus();
 }
 
 absl::Status RangeShape(InferenceContext* c) {
@@ -430,6 +451,16 @@ REGISTER_OP("Range")
         "Tidx: {bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, "
         "uint64} = DT_INT32")
     .SetShapeFn(RangeShape);
+
+// num evenly spaced values from start to stop, both included.
+REGISTER_OP("LinSpace")
+    .Input("start: T")
+    .Input("stop: T")
+    .Input("num: Tidx")
+    .Output("output: T")
+    .Attr("T: {bfloat16, half, float, double}")
+    .Attr("Tidx: {int32, int64} = DT_INT32")
+    .SetShapeFn(LinSpaceShape);
 
 // ---- Matrix products -----------------------------------------------------------------
 

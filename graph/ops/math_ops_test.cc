@@ -291,6 +291,21 @@ TEST(DenseBincountShapeTest, VectorOrRows) {
               IsInvalidArgument("size (-1) must be non-negative"));
 }
 
+TEST(LinSpaceShapeTest, VectorOfNum) {
+  EXPECT_EQ(Infer("LinSpace", "T=DT_FLOAT", "[];[];[]", {{2, Int(5)}}), "[5]");
+  EXPECT_EQ(Infer("LinSpace", "T=DT_DOUBLE, Tidx=DT_INT64", "[];[];[]", {{2, Int64(1)}}), "[1]");
+  EXPECT_EQ(Infer("LinSpace", "T=DT_FLOAT", "[];[];[]"), "[?]");
+  EXPECT_EQ(Infer("LinSpace", "T=DT_FLOAT", "?;?;?"), "[?]");
+  EXPECT_THAT(Infer("LinSpace", "T=DT_FLOAT", "[];[];[]", {{2, Int(0)}}),
+              IsInvalidArgument("Requires num > 0: 0"));
+  EXPECT_THAT(Infer("LinSpace", "T=DT_FLOAT", "[1];[];[]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1 for 'start'"));
+  EXPECT_THAT(Infer("LinSpace", "T=DT_FLOAT", "[];[2];[]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1 for 'stop'"));
+  EXPECT_THAT(Infer("LinSpace", "T=DT_FLOAT", "[];[];[3]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1 for 'num'"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

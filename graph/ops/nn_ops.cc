@@ -37,6 +37,23 @@ absl::Status LrnGradShape(InferenceContext* c) {
 
 // Both outputs are the input's shape with the last dim replaced by k; k may not exceed
 // that dim when both are known.
+absl::Status TopKOutputShape(InferenceContext* c, DimensionHandle k) {
+  ShapeHandle input;
+  RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 1, &input));
+  DimensionHandle last = c->Dim(input, -1);
+  if (c->ValueKnown(last) && c->ValueKnown(k) && c->Value(last) < c->Value(k)) {
+    return errors::InvalidArgument("input must have last dimension >= k = ", c->Value(k),
+                                   " but is ", c->Value(last));
+  }
+  ShapeHandle out;
+  RETURN_IF_ERROR(c->Subshape(input, 0, -1, &out));
+  RETURN_IF_ERROR(c->Concatenate(out, c->Vector(k), &out));
+  c->set_output(0, out);
+  c->set_output(1, out);
+  return absl::OkStatus();
+}
+
+// TopKV2: k is input 1, known when constant.
 absl::Status TopKV2Shape(InferenceContext* c) {
   ShapeHandle input;
   RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 1, &input));
@@ -51,17 +68,14 @@ absl::Status TopKV2Shape(InferenceContext* c) {
     }
     k = c->MakeDim(value);
   }
-  DimensionHandle last = c->Dim(input, -1);
-  if (c->ValueKnown(last) && c->ValueKnown(k) && c->Value(last) < c->Value(k)) {
-    return errors::InvalidArgument("input must have last dimension >= k = ", c->Value(k),
-                                   " but is ", c->Value(last));
-  }
-  ShapeHandle out;
-  RETURN_IF_ERROR(c->Subshape(input, 0, -1, &out));
-  RETURN_IF_ERROR(c->Concatenate(out, c->Vector(k), &out));
-  c->set_output(0, out);
-  c->set_output(1, out);
-  return absl::OkStatus();
+  return TopKOutputShape(c, k);
+}
+
+// TopK: k is an attr.
+absl::Status TopKShape(InferenceContext* c) {
+  int64_t k = 0;
+  RETURN_IF_ERROR(c->GetAttr("k", &k));
+  return TopKOutputShape(c, c->MakeDim(k));
 }
 
 }  // namespace
@@ -73,6 +87,32 @@ REGISTER_OP("BiasAdd")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
     .Output("output: T")
     .SetShapeFn(shape_inference::BiasAddShape);
+
+// The first BiasAdd: the bias always runs along the last dim (no data_format attr).
+REGISTER_OP("BiasAddV1")
+    .Input("value: T")
+    .Input("bias: T")
+    .Output("output: T")
+    .Attr("T: numbertype")
+    .SetShapeFn(shape_inference::BiasAddShape);
+
+// Ints that name dims, or vectors indexed by dims, of one layout mapped to another
+// (TensorFlow's layout optimizer puts them where it converts NHWC to NCHW).
+REGISTER_OP("DataFormatDimMap")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("src_format: string = 'NHWC'")
+    .Attr("dst_format: string = 'NCHW'")
+    .SetShapeFn(UnchangedShape);
+
+REGISTER_OP("DataFormatVecPermute")
+    .Input("x: T")
+    .Output("y: T")
+    .Attr("T: {int32, int64} = DT_INT32")
+    .Attr("src_format: string = 'NHWC'")
+    .Attr("dst_format: string = 'NCHW'")
+    .SetShapeFn(UnchangedShape);
 
 // ---- Batch normalization -------------------------------------------------------------
 
@@ -89,6 +129,26 @@ REGISTER_OP("FusedBatchNorm")
     .Output("reserve_space_1: T")
     .Output("reserve_space_2: T")
     .Attr("T: {float}")
+    .Attr("epsilon: float = 0.0001")
+    .Attr("exponential_avg_factor: float = 1.0")
+    .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
+    .Attr("is_training: bool = true")
+    .SetShapeFn(shape_inference::FusedBatchNormShape);
+
+// V2 separates the data type T (half, bfloat16 or float) from the statistics' type U.
+REGISTER_OP("FusedBatchNormV2")
+    .Input("x: T")
+    .Input("scale: U")
+    .Input("offset: U")
+    .Input("mean: U")
+    .Input("variance: U")
+    .Output("y: T")
+    .Output("batch_mean: U")
+    .Output("batch_variance: U")
+    .Output("reserve_space_1: U")
+    .Output("reserve_space_2: U")
+    .Attr("T: {half, bfloat16, float}")
+    .Attr("U: {float}")
     .Attr("epsilon: float = 0.0001")
     .Attr("exponential_avg_factor: float = 1.0")
     .Attr("data_format: {'NHWC', 'NCHW'} = 'NHWC'")
@@ -211,5 +271,17 @@ REGISTER_OP("TopKV2")
     .Attr("Tk: {int16, int32, int64} = DT_INT32")
     .Attr("index_type: {int16, int32, int64} = DT_INT32")
     .SetShapeFn(TopKV2Shape);
+
+// The first TopK: k is an attr, the indices int32 (deprecated at GraphDef version 7 for
+// TopKV2, which graphs of TensorFlow 1.x still hold).
+REGISTER_OP("TopK")
+    .Input("input: T")
+    .Output("values: T")
+    .Output("indices: int32")
+    .Attr("k: int >= 0")
+    .Attr("sorted: bool = true")
+    .Attr("T: realnumbertype")
+    .Deprecated(7, "Use TopKV2 instead")
+    .SetShapeFn(TopKShape);
 
 }  // namespace sluice

@@ -75,6 +75,31 @@ absl::Status SparseSegmentReductionShape(InferenceContext* c, bool has_num_segme
   return absl::OkStatus();
 }
 
+// The gradients of SparseSegmentSum/Mean/SqrtN: grad's rows scattered to rows of the data.
+// The first version's output has output_dim0 rows (known when that input is constant); V2's
+// has one row per distinct index, and its second output lists those indices.
+absl::Status SparseSegmentGradShape(InferenceContext* c, bool unique_rows) {
+  ShapeHandle grad, indices, unused, inner, out;
+  RETURN_IF_ERROR(c->WithRankAtLeast(c->input(0), 1, &grad));
+  RETURN_IF_ERROR(c->WithRank(c->input(1), 1, &indices));
+  RETURN_IF_ERROR(c->Merge(c->input(2), indices, &unused));
+  RETURN_IF_ERROR(c->WithRank(c->input(3), 0, &unused));
+  RETURN_IF_ERROR(c->Subshape(grad, 1, &inner));
+  DimensionHandle rows = c->UnknownDim();
+  if (!unique_rows && c->input_tensor(3) != nullptr) {
+    int64_t dim0 = 0;
+    RETURN_IF_ERROR(IntegerTensorScalar(*c->input_tensor(3), &dim0));
+    if (dim0 < 0) {
+      return errors::InvalidArgument("Cannot specify a negative value for output_dim0");
+    }
+    rows = c->MakeDim(dim0);
+  }
+  RETURN_IF_ERROR(c->Concatenate(c->Vector(rows), inner, &out));
+  c->set_output(0, out);
+  if (unique_rows) c->set_output(1, c->Vector(InferenceContext::kUnknownDim));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 #define SLUICE_UNSORTED_SEGMENT_OP(NAME, TYPES, INDEX_TYPES) \
@@ -149,6 +174,41 @@ SLUICE_SPARSE_SEGMENT_WITH_NUM_SEGMENTS_OP("SparseSegmentSqrtNWithNumSegments",
 
 #undef SLUICE_SPARSE_SEGMENT_WITH_NUM_SEGMENTS_OP
 #undef SLUICE_SPARSE_SEGMENT_OP
+
+#define SLUICE_SPARSE_SEGMENT_GRAD_OP(NAME)           \
+  REGISTER_OP(NAME)                                   \
+      .Input("grad: T")                               \
+      .Input("indices: Tidx")                         \
+      .Input("segment_ids: Tsegmentids")              \
+      .Input("output_dim0: int32")                    \
+      .Output("output: T")                            \
+      .Attr("T: {bfloat16, half, float, double}")     \
+      .Attr("Tidx: {int32, int64} = DT_INT32")        \
+      .Attr("Tsegmentids: {int32, int64} = DT_INT32") \
+      .SetShapeFn([](InferenceContext* c) { return SparseSegmentGradShape(c, false); })
+
+#define SLUICE_SPARSE_SEGMENT_GRAD_V2_OP(NAME)        \
+  REGISTER_OP(NAME)                                   \
+      .Input("grad: T")                               \
+      .Input("indices: Tidx")                         \
+      .Input("segment_ids: Tsegmentids")              \
+      .Input("dense_output_dim0: int32")              \
+      .Output("output: T")                            \
+      .Output("sorted_unique_indices: Tidx")          \
+      .Attr("T: {bfloat16, half, float, double}")     \
+      .Attr("Tidx: {int32, int64} = DT_INT32")        \
+      .Attr("Tsegmentids: {int32, int64} = DT_INT32") \
+      .SetShapeFn([](InferenceContext* c) { return SparseSegmentGradShape(c, true); })
+
+SLUICE_SPARSE_SEGMENT_GRAD_OP("SparseSegmentSumGrad");
+SLUICE_SPARSE_SEGMENT_GRAD_OP("SparseSegmentMeanGrad");
+SLUICE_SPARSE_SEGMENT_GRAD_OP("SparseSegmentSqrtNGrad");
+SLUICE_SPARSE_SEGMENT_GRAD_V2_OP("SparseSegmentSumGradV2");
+SLUICE_SPARSE_SEGMENT_GRAD_V2_OP("SparseSegmentMeanGradV2");
+SLUICE_SPARSE_SEGMENT_GRAD_V2_OP("SparseSegmentSqrtNGradV2");
+
+#undef SLUICE_SPARSE_SEGMENT_GRAD_V2_OP
+#undef SLUICE_SPARSE_SEGMENT_GRAD_OP
 
 REGISTER_OP("EuclideanNorm")
     .Input("input: T")

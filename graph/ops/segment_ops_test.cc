@@ -93,6 +93,25 @@ TEST(CumulativeLogsumexpShapeTest, Unchanged) {
   EXPECT_EQ(Infer("CumulativeLogsumexp", "T=DT_DOUBLE, Tidx=DT_INT64", "?;[]"), "?");
 }
 
+TEST(SparseSegmentGradShapeTest, RowsFromOutputDim0OrUnique) {
+  EXPECT_EQ(Infer("SparseSegmentSumGrad", "T=DT_FLOAT", "[3,4];[5];[5];[]", {{3, Int(7)}}),
+            "[7,4]");
+  EXPECT_EQ(Infer("SparseSegmentMeanGrad", "T=DT_DOUBLE, Tidx=DT_INT64", "[3,4,2];[?];[5];[]"),
+            "[?,4,2]");
+  EXPECT_EQ(Infer("SparseSegmentSqrtNGrad", "T=DT_HALF", "?;[5];[?];[]", {{3, Int(2)}}), "?");
+  EXPECT_EQ(Infer("SparseSegmentSumGradV2", "T=DT_FLOAT", "[3,4];[5];[5];[]", {{3, Int(7)}}),
+            "[?,4];[?]");
+  EXPECT_EQ(Infer("SparseSegmentMeanGradV2", "T=DT_BFLOAT16", "[3];[5];[5];[]"), "[?];[?]");
+  EXPECT_THAT(Infer("SparseSegmentSumGrad", "T=DT_FLOAT", "[3,4];[5];[5];[]", {{3, Int(-1)}}),
+              IsInvalidArgument("Cannot specify a negative value for output_dim0"));
+  EXPECT_THAT(Infer("SparseSegmentMeanGrad", "T=DT_FLOAT", "[3,4];[5];[4];[]"),
+              IsInvalidArgument("Dimension 0 in both shapes must be equal, but are 4 and 5"));
+  EXPECT_THAT(Infer("SparseSegmentSqrtNGradV2", "T=DT_FLOAT", "[3,4];[5];[5];[1]"),
+              IsInvalidArgument("Shape must be rank 0 but is rank 1"));
+  EXPECT_THAT(Infer("SparseSegmentSumGrad", "T=DT_FLOAT", "[];[5];[5];[]"),
+              IsInvalidArgument("Shape must be at least rank 1 but is rank 0"));
+}
+
 }  // namespace
 }  // namespace ops_test
 }  // namespace sluice

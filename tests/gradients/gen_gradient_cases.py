@@ -460,6 +460,15 @@ case("NonMaxSuppressionV3_no_gradient", [uniform(0.1, 0.9, 5), nms_boxes],
          score_threshold=0.0), axis=0), shape=[3]))
 rng = rng_before_block
 
+# DynamicPartition: the gradients go back to the slices' positions (one partition empty).
+case("DynamicPartition", [normal(5, 2)], lambda xs: raw.Reshape(tensor=raw.ConcatV2(
+    values=raw.DynamicPartition(data=xs[0], partitions=tf.constant([2, 0, 2, 1, 0]),
+                                num_partitions=4), axis=0), shape=[5, 2]))
+case("DynamicPartition_2d_partitions", [normal(2, 3, 2)], lambda xs: raw.AddN(inputs=[
+    raw.Sum(input=p, axis=[0]) for p in raw.DynamicPartition(
+        data=xs[0], partitions=tf.constant([[0, 1, 1], [1, 0, 0]]), num_partitions=2)]))
+
+
 def write():
   graph = tf.Graph()
   names = []

@@ -433,6 +433,55 @@ w.add("ss_grad_shape_matrix", ssg(), [np.array([[4, 5]], np.int32), i32(0), i32(
 w.add("ss_grad_zero_stride", ssg(), [i32(4), i32(0), i32(2), i32(0), vals(np.float32, (2,))],
       error_substr="strides[0] must be non-zero")
 
+# ---- DynamicPartition ----------------------------------------------------------------------
+def dynpart(n):
+  return lambda d, p: R.DynamicPartition(data=d, partitions=p, num_partitions=n)
+
+
+for dt in ALL:
+  w.add("dynpart_%s" % tname(dt), dynpart(3), [vals(dt, (5, 2)), i32(2, 0, 2, 1, 0)])
+w.add("dynpart_2d_partitions", dynpart(2),
+      [vals(np.float32, (2, 3, 4)), np.array([[0, 1, 1], [1, 0, 0]], np.int32)])
+w.add("dynpart_scalar", dynpart(2), [np.float32(5), np.int32(1)])
+w.add("dynpart_unused_partitions", dynpart(4), [vals(np.int64, (3,)), i32(0, 0, 3)])
+w.add("dynpart_empty", dynpart(2), [np.zeros((0, 3), np.float32), np.zeros((0,), np.int32)])
+w.add("dynpart_empty_slices", dynpart(2), [np.zeros((3, 0), np.float32), i32(1, 0, 1)])
+w.add("dynpart_large", dynpart(3), [big(3000, 12), (np.arange(3000) % 3).astype(np.int32)])
+w.add("dynpart_out_of_range", dynpart(2), [vals(np.float32, (4,)), i32(0, 1, 0, 2)])
+w.add("dynpart_negative", dynpart(2), [vals(np.float32, (4,)), i32(0, -1, 0, 1)])
+w.add("dynpart_2d_out_of_range", dynpart(2),
+      [vals(np.int32, (2, 2)), np.array([[0, 1], [5, 0]], np.int32)])
+w.add("dynpart_shape_mismatch", dynpart(2), [vals(np.float32, (4,)), i32(0, 1, 0)])
+w.add("dynpart_scalar_data", dynpart(2), [np.float32(5), i32(1)])
+
+# ---- ConjugateTranspose --------------------------------------------------------------------
+ctr = lambda x, p: R.ConjugateTranspose(x=x, perm=p)
+for dt in (np.complex64, np.complex128, np.float32, np.int32, np.bool_, np.object_):
+  w.add("conj_transpose_%s" % tname(dt), ctr, [vals(dt, (2, 3)), i32(1, 0)])
+w.add("conj_transpose_identity", ctr, [vals(np.complex64, (2, 3)), i32(0, 1)])
+w.add("conj_transpose_unit_dims", ctr, [vals(np.complex128, (1, 3, 1)), i32(2, 1, 0)])
+w.add("conj_transpose_4d", ctr, [vals(np.complex128, (2, 3, 2, 2)), i64(1, 3, 0, 2)])
+w.add("conj_transpose_batched", ctr, [vals(np.complex64, (2, 17, 20)), i32(0, 2, 1)])
+w.add("conj_transpose_empty", ctr, [np.zeros((0, 3), np.complex64), i32(1, 0)])
+w.add("conj_transpose_scalar", ctr, [np.complex64(1 - 2j), np.zeros((0,), np.int32)])
+w.add("conj_transpose_perm_dup", ctr, [vals(np.complex64, (2, 3)), i32(0, 0)])
+
+# ---- LinSpace ------------------------------------------------------------------------------
+linspace = lambda a, b, n: R.LinSpace(start=a, stop=b, num=n)
+for dt in (np.float32, np.float64):
+  for nt in (np.int32, np.int64):
+    w.add("linspace_%s_%s" % (tname(dt), tname(nt)), linspace, [dt(-1.5), dt(2.25), nt(7)])
+  w.add("linspace_%s_long" % tname(dt), linspace, [dt(0.1), dt(1000.3), np.int32(1001)])
+  w.add("linspace_%s_descending" % tname(dt), linspace, [dt(10), dt(-3.7), np.int32(11)])
+w.add("linspace_one", linspace, [np.float32(3), np.float32(9), np.int32(1)])
+w.add("linspace_two", linspace, [np.float64(3), np.float64(9), np.int64(2)])
+w.add("linspace_equal_ends", linspace, [np.float32(2), np.float32(2), np.int32(4)])
+w.add("linspace_zero", linspace, [np.float32(0), np.float32(1), np.int32(0)])
+w.add("linspace_negative", linspace, [np.float32(0), np.float32(1), np.int64(-3)])
+w.add("linspace_start_vector", linspace, [np.float32([0]), np.float32(1), np.int32(3)])
+w.add("linspace_stop_vector", linspace, [np.float32(0), np.float32([1]), np.int32(3)])
+w.add("linspace_num_vector", linspace, [np.float32(0), np.float32(1), np.int32([3])])
+
 path = w.write()
 
 # TensorFlow stamps shape-producing ops with a full type (experimental_type) whose

@@ -424,4 +424,16 @@ for dt in COMPLEX:
   w.add("biasadd_%s_nchw" % n, bias_add("NCHW"), [cvalues(dt, (2, 3, 2)), cvalues(dt, (3,))],
         rtol=r)
 
+# ---- BiasAddV1: BiasAdd along the last dim, without data_format -----------------------------
+bias_add_v1 = lambda v, b: tf.raw_ops.BiasAddV1(value=v, bias=b)
+for dt in REAL:
+  lo = 0 if dt in UNSIGNED else -10
+  w.add("biasaddv1_%s" % dname(dt), bias_add_v1, [values(dt, (2, 2, 3), lo), values(dt, (3,), lo)],
+        rtol=tol(dt))
+w.add("biasaddv1_rank2", bias_add_v1, [values(f32, (4, 3)), values(f32, (3,))], rtol=1e-6)
+w.add("biasaddv1_empty", bias_add_v1, [np.zeros((0, 3, 3), f32), values(f32, (3,))])
+w.add("biasaddv1_rank1", bias_add_v1, [values(f32, (3,)), values(f32, (3,))])
+w.add("biasaddv1_bias_rank2", bias_add_v1, [values(f32, (2, 3)), values(f32, (1, 3))])
+w.add("biasaddv1_bias_size", bias_add_v1, [values(f32, (2, 3, 3)), values(f32, (2,))])
+
 w.write()

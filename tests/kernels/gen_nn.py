@@ -329,4 +329,64 @@ w.add("lrngrad_f32_output_rank3", lrn_grad(),
       [np.zeros((1, 2, 2, 3), np.float32), np.zeros((1, 2, 2, 3), np.float32),
        np.zeros((2, 2, 3), np.float32)])
 w.add("lrngrad_f32_radius_int_max", lrn_grad(2**31 - 1), lrn_grad_inputs((1, 1, 2, 3), np.float32))
+# ---- FusedBatchNormV2 (V1 with T apart from U) --------------------------------------------
+def batch_norm_v2(is_training, data_format, factor):
+  return lambda x, s, o, m, v: raw.FusedBatchNormV2(
+      x=x, scale=s, offset=o, mean=m, variance=v, epsilon=0.001, exponential_avg_factor=factor,
+      data_format=data_format, is_training=is_training)
+
+
+for name, dt in (("f32", np.float32), ("f16", np.float16), ("bf16", bf16)):
+  rtol, atol = BN_TOL[name]
+  for fmt, shape in (("NHWC", (2, 3, 4, 5)), ("NCHW", (2, 5, 3, 4))):
+    for training, factor in ((True, 1.0), (True, 0.5), (False, 1.0)):
+      if name == "f16" and not training:
+        continue  # TensorFlow's Eigen kernel leaves reserve_space_1/2 unwritten here.
+      w.add("fbn_v2_%s_%s_%s_f%g" % (name, fmt.lower(), "train" if training else "infer",
+                                       factor),
+            batch_norm_v2(training, fmt, factor), [normal(shape, dt)] + channel_stats(5),
+            rtol=rtol, atol=atol)
+
+# ---- DataFormatDimMap, DataFormatVecPermute ------------------------------------------------
+def dim_map(src, dst):
+  return lambda x: raw.DataFormatDimMap(x=x, src_format=src, dst_format=dst)
+
+
+def vec_permute(src, dst):
+  return lambda x: raw.DataFormatVecPermute(x=x, src_format=src, dst_format=dst)
+
+
+FORMATS = (("NHWC", "NCHW"), ("NCHW", "NHWC"), ("NHWC", "HWNC"), ("NHWC", "NWHC"),
+           ("NDHWC", "NCDHW"), ("NCDHW", "NDHWC"))
+for src, dst in FORMATS:
+  n = len(src)
+  tag = "%s_%s" % (src.lower(), dst.lower())
+  w.add("dim_map_" + tag, dim_map(src, dst), [np.arange(-3 * n, 3 * n, dtype=np.int32)])
+  w.add("vec_permute_" + tag, vec_permute(src, dst), [np.arange(10, 10 + n, dtype=np.int32)])
+  w.add("vec_permute_spatial_" + tag, vec_permute(src, dst),
+        [np.arange(10, 8 + n, dtype=np.int64)])
+  w.add("vec_permute_rows_" + tag, vec_permute(src, dst),
+        [np.arange(2 * n, dtype=np.int32).reshape(n, 2)])
+  w.add("vec_permute_spatial_rows_" + tag, vec_permute(src, dst),
+        [np.arange(2 * n - 4, dtype=np.int64).reshape(n - 2, 2)])
+w.add("dim_map_i64_matrix", dim_map("NHWC", "NCHW"), [np.array([[0, 1], [2, 3]], np.int64)])
+w.add("dim_map_extremes", dim_map("NHWC", "NCHW"),
+      [np.array([2**31 - 1, 2**31 - 3, -2**31, -2**31 + 1, 100, -100, 7], np.int32)])
+w.add("dim_map_i64_extremes", dim_map("NDHWC", "NCDHW"),
+      [np.array([2**63 - 1, 2**63 - 4, -2**63, -2**63 + 3, -7], np.int64)])
+w.add("dim_map_empty", dim_map("NHWC", "NCHW"), [np.zeros((0,), np.int32)])
+w.add("dim_map_scalar", dim_map("NCHW", "NHWC"), [np.int64(-3)])
+for op, fn in (("dim_map", dim_map), ("vec_permute", vec_permute)):
+  w.add(op + "_short_src", fn("NHW", "NCHW"), [np.arange(4, dtype=np.int32)])
+  w.add(op + "_long_dst", fn("NHWC", "NCHWXY"), [np.arange(4, dtype=np.int32)])
+  w.add(op + "_not_permutation", fn("NHWC", "NHWD"), [np.arange(4, dtype=np.int32)])
+  w.add(op + "_lengths_differ", fn("NHWC", "NCDHW"), [np.arange(4, dtype=np.int32)])
+w.add("vec_permute_scalar", vec_permute("NHWC", "NCHW"), [np.int32(3)])
+w.add("vec_permute_rank3", vec_permute("NHWC", "NCHW"), [np.zeros((1, 1, 1), np.int32)])
+w.add("vec_permute_size3", vec_permute("NHWC", "NCHW"), [np.arange(3, dtype=np.int32)])
+w.add("vec_permute_size4_5d", vec_permute("NDHWC", "NCDHW"), [np.arange(4, dtype=np.int32)])
+w.add("vec_permute_empty", vec_permute("NHWC", "NCHW"), [np.zeros((0,), np.int32)])
+w.add("vec_permute_rows3", vec_permute("NHWC", "NCHW"), [np.zeros((3, 2), np.int32)])
+w.add("vec_permute_cols3", vec_permute("NHWC", "NCHW"), [np.zeros((4, 3), np.int32)])
+
 w.write()

@@ -1,7 +1,7 @@
 """Writes fixtures/segment.pbtxt: segment reduction cases recorded from TensorFlow (see
 oracle.py): UnsortedSegmentSum/Prod/Max/Min, SegmentSum/Mean/Prod/Max/Min and
-SparseSegmentSum/Mean/SqrtN with and without num_segments; EuclideanNorm, L2Loss and
-CumulativeLogsumexp.
+SparseSegmentSum/Mean/SqrtN with and without num_segments and their gradients
+SparseSegment{Sum,Mean,SqrtN}Grad(V2); EuclideanNorm, L2Loss and CumulativeLogsumexp.
 
 Every case is exact (rtol = atol = 0): Sluice adds in TensorFlow's order, so float results
 round identically; the large random cases (many rows per segment, half and bfloat16 too)
@@ -321,6 +321,66 @@ def add_logsumexp(w):
   w.add("cumlogsumexp_f32_axis_vector", cle(), [randn(tf.float32, (2, 3)), i32(0)])
 
 
+def sparse_grad(op, v2=False):
+  fn = getattr(R, op + ("GradV2" if v2 else "Grad"))
+  if v2:
+    return lambda g, i, s, d: fn(grad=g, indices=i, segment_ids=s, dense_output_dim0=d)
+  return lambda g, i, s, d: fn(grad=g, indices=i, segment_ids=s, output_dim0=d)
+
+
+def add_sparse_grads(w):
+  # A separate generator, so that the cases above keep their random inputs.
+  grng = np.random.RandomState(17)
+  for op in ("SparseSegmentSum", "SparseSegmentMean", "SparseSegmentSqrtN"):
+    short = "ss" + op[len("SparseSegment"):].lower() + "_grad"
+    for v2 in (False, True):
+      name = short + ("v2" if v2 else "")
+      for dtype in FLOATS:
+        # Repeated indices (added in entry order), unused rows, segments of several entries.
+        g = sample(dtype, (4, 3))
+        w.add("%s_%s" % (name, dtype.name), sparse_grad(op, v2),
+              [g, i32(5, 0, 5, 2, 0, 7, 5), i32(0, 0, 1, 2, 2, 2, 3), np.int32(9)])
+        n, rows, segs = 600, 50, 40
+        ids = np.sort(grng.randint(0, segs, n)).astype(np.int64)
+        w.add("%s_%s_large" % (name, dtype.name), sparse_grad(op, v2),
+              [(grng.randn(segs, 5) * 3).astype(np.float32).astype(dtype.as_numpy_dtype),
+               grng.randint(0, rows, n).astype(np.int64), ids, np.int32(rows)])
+      f32 = tf.float32
+      w.add(name + "_unsorted_ids", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(4, 0, 4, 2, 0), i32(2, 0, 1, 0, 0), np.int32(6)])
+      w.add(name + "_rank3", sparse_grad(op, v2),
+            [sample(f32, (3, 2, 2)), i32(1, 1, 0), i32(0, 2, 2), np.int32(3)])
+      if v2:
+        # The first version's output is left unwritten by TensorFlow when there are no
+        # entries (Sluice writes zeros: see sparse_segment_grad_op.cc).
+        w.add(name + "_no_entries", sparse_grad(op, v2),
+              [sample(f32, (3, 4)), i32(), i32(), np.int32(3)])
+      w.add(name + "_zero_rows", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), i32(0, 1), np.int32(0)])
+      w.add(name + "_index_out_of_range", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(4, 0, 4, 2, 0), i32(0, 0, 1, 2, 2), np.int32(4)])
+      w.add(name + "_negative_index", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(1, -1), i32(0, 1), np.int32(4)])
+      w.add(name + "_too_many_segments", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), i32(0, 3), np.int32(4)])
+      w.add(name + "_segment_out_of_range", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1, 2), i32(0, 5, 1), np.int32(4)])
+      w.add(name + "_negative_segment", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), i32(-1, 0), np.int32(4)])
+      w.add(name + "_negative_dim0", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), i32(0, 1), np.int32(-1)])
+      w.add(name + "_sizes_differ", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), i32(0), np.int32(4)])
+      w.add(name + "_indices_matrix", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), np.zeros((2, 1), np.int32), i32(0, 1), np.int32(4)])
+      w.add(name + "_ids_matrix", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), np.zeros((2, 1), np.int32), np.int32(4)])
+      w.add(name + "_dim0_vector", sparse_grad(op, v2),
+            [sample(f32, (3, 4)), i32(0, 1), i32(0, 1), i32(4)])
+      w.add(name + "_scalar_grad", sparse_grad(op, v2),
+            [np.float32(1), i32(0, 1), i32(0, 0), np.int32(4)])
+
+
 def main():
   w = CaseWriter("segment")
   add_unsorted(w)
@@ -328,6 +388,7 @@ def main():
   add_sparse(w)
   add_norms(w)
   add_logsumexp(w)
+  add_sparse_grads(w)
   w.write()
 
 

@@ -58,7 +58,9 @@ OPS = [
     "SplitV", "Slice", "StridedSlice", "StridedSliceGrad", "Transpose", "Pad", "PadV2", "MirrorPad",
     "Tile",
     "Gather", "GatherV2", "GatherNd", "OneHot", "BroadcastTo", "ReverseV2", "Cumsum",
-    "TopKV2", "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
+    "TopKV2", "TopK", "LinSpace", "ConjugateTranspose", "DynamicPartition", "BiasAddV1",
+    "FusedBatchNormV2", "DataFormatDimMap", "DataFormatVecPermute",
+    "Where", "SpaceToDepth", "DepthToSpace", "ResizeBilinear",
     "ResizeNearestNeighbor",
     # Control flow (v1).
     "Switch", "RefSwitch", "Merge", "RefMerge", "Enter", "RefEnter", "Exit", "RefExit",
@@ -134,6 +136,8 @@ OPS = [
     "SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin", "SparseSegmentSum",
     "SparseSegmentMean", "SparseSegmentSqrtN", "SparseSegmentSumWithNumSegments",
     "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
+    "SparseSegmentSumGrad", "SparseSegmentMeanGrad", "SparseSegmentSqrtNGrad",
+    "SparseSegmentSumGradV2", "SparseSegmentMeanGradV2", "SparseSegmentSqrtNGradV2",
     "EuclideanNorm", "L2Loss", "CumulativeLogsumexp",
     # Text preprocessing: string transforms, regular expressions.
     "StringJoin", "ReduceJoin", "StringLower", "StringUpper", "StringLength", "StringStrip",
@@ -215,6 +219,9 @@ OPS = [
     # Gradient ops and matmul forms of the C++ gradient registry.
     "MirrorPadGrad", "LRNGrad", "BatchMatMulV3", "CropAndResizeGradImage",
     "CropAndResizeGradBoxes",
+    # Fused recurrent cells (tf.contrib.rnn).
+    "GRUBlockCell", "LSTMBlockCell", "BlockLSTM", "BlockLSTMV2", "GRUBlockCellGrad",
+    "LSTMBlockCellGrad", "BlockLSTMGrad", "BlockLSTMGradV2",
 ]
 
 

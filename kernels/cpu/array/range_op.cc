@@ -2,6 +2,10 @@
 // half and bfloat16. As in TensorFlow, the count and the values are computed in the element
 // type (element i is start + T(i) * delta), and a count beyond int64 is INVALID_ARGUMENT
 // before anything is allocated. Integer counts are computed without overflow.
+//
+// LinSpace: num values from start to stop for float and double. As in TensorFlow, element i
+// (i < num - 1) is start + step * T(i) with step = (stop - start) / T(num - 1), and the last
+// element is stop exactly.
 #include <cstdint>
 #include <type_traits>
 
@@ -87,15 +91,61 @@ SLUICE_CALL_int32(REGISTER_RANGE) SLUICE_CALL_int64(REGISTER_RANGE)
         SLUICE_CALL_half(REGISTER_RANGE) SLUICE_CALL_bfloat16(REGISTER_RANGE)
 #undef REGISTER_RANGE
 
-    // On GPUs, int32 in host memory (TensorFlow's registration).
-    REGISTER_KERNEL_BUILDER(Name("Range")
-                                .Device(DEVICE_GPU)
-                                .HostMemory("start")
-                                .HostMemory("limit")
-                                .HostMemory("delta")
-                                .HostMemory("output")
-                                .TypeConstraint<int32_t>("Tidx"),
-                            RangeOp<int32_t>);
+            template <typename T, typename Tnum>
+            class LinSpaceOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+
+  void Compute(OpKernelContext* ctx) override {
+    const char* names[] = {"start", "stop", "num"};
+    for (int i = 0; i < 3; ++i) {
+      const Tensor& t = ctx->input(i);
+      OP_REQUIRES(ctx, t.dims() == 0,
+                  errors::InvalidArgument(names[i], " must be a scalar, not shape ",
+                                          t.shape().DebugString()));
+    }
+    const T start = ctx->input(0).base<T>()[0];
+    const T stop = ctx->input(1).base<T>()[0];
+    const Tnum num = ctx->input(2).base<Tnum>()[0];
+    OP_REQUIRES(ctx, num > 0, errors::InvalidArgument("Requires num > 0: ", num));
+    Tensor* out = nullptr;
+    // shape-safe: 0 < num <= INT64_MAX, a single dim
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({static_cast<int64_t>(num)}), &out));
+    T* data = out->base<T>();
+    if (num == 1) {
+      data[0] = start;
+      return;
+    }
+    const T step = (stop - start) / static_cast<T>(num - 1);
+    for (Tnum i = 0; i < num - 1; ++i) data[i] = start + step * static_cast<T>(i);
+    data[num - 1] = stop;
+  }
+};
+
+#define REGISTER_LINSPACE(T, TNUM)                           \
+  REGISTER_KERNEL_BUILDER(Name("LinSpace")                   \
+                              .Device(DEVICE_CPU)            \
+                              .HostMemory("start")           \
+                              .HostMemory("stop")            \
+                              .HostMemory("num")             \
+                              .TypeConstraint<T>("T")        \
+                              .TypeConstraint<TNUM>("Tidx"), \
+                          (LinSpaceOp<T, TNUM>));
+REGISTER_LINSPACE(float, int32_t)
+REGISTER_LINSPACE(float, int64_t)
+REGISTER_LINSPACE(double, int32_t)
+REGISTER_LINSPACE(double, int64_t)
+#undef REGISTER_LINSPACE
+
+// On GPUs, int32 in host memory (TensorFlow's registration).
+REGISTER_KERNEL_BUILDER(Name("Range")
+                            .Device(DEVICE_GPU)
+                            .HostMemory("start")
+                            .HostMemory("limit")
+                            .HostMemory("delta")
+                            .HostMemory("output")
+                            .TypeConstraint<int32_t>("Tidx"),
+                        RangeOp<int32_t>);
 
 }  // namespace
 }  // namespace sluice

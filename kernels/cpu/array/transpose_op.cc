@@ -3,6 +3,10 @@
 // permutation keeping the innermost dim copies whole rows) and tiles true transposes (2-D
 // and batched) for cache locality. A permutation that moves only size-1 dims returns the
 // input's buffer under the new shape.
+//
+// ConjugateTranspose is the same kernel, then conjugates complex outputs (for other dtypes it
+// is Transpose, as in TensorFlow).
+#include <complex>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +27,22 @@ namespace {
 using array_internal::ArrayTypes;
 using array_internal::GpuArrayTypes;
 
+// *out = conj(in) elementwise, for complex64 and complex128 tensors of as many elements; `out`
+// may hold `in`'s buffer.
+void ConjugateInto(const Tensor& in, Tensor* out) {
+  const int64_t n = in.NumElements();
+  if (in.dtype() == DT_COMPLEX64) {
+    const complex64* x = in.base<complex64>();
+    complex64* y = out->base<complex64>();
+    for (int64_t i = 0; i < n; ++i) y[i] = std::conj(x[i]);
+  } else {
+    const complex128* x = in.base<complex128>();
+    complex128* y = out->base<complex128>();
+    for (int64_t i = 0; i < n; ++i) y[i] = std::conj(x[i]);
+  }
+}
+
+template <bool kConjugate>
 class TransposeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -70,6 +90,13 @@ class TransposeOp : public OpKernel {
     }
     const TensorShape shape(dims);  // shape-safe: the input's dims, permuted (checked above)
     if (in_order) {
+      if (kConjugate && DataTypeIsComplex(input.dtype())) {
+        // No element moves, but each changes: a new buffer, as the input's is not ours.
+        Tensor* out = nullptr;
+        OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
+        if (input.NumElements() > 0) ConjugateInto(input, out);
+        return;
+      }
       Tensor view;
       CHECK(view.CopyFrom(input, shape));
       ctx->set_output(0, view);
@@ -78,6 +105,9 @@ class TransposeOp : public OpKernel {
     Tensor* out = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &out));
     StridedCopy(ctx, input, 0, dims, strides, out);
+    if (kConjugate && DataTypeIsComplex(input.dtype()) && input.NumElements() > 0) {
+      ConjugateInto(*out, out);
+    }
   }
 };
 
@@ -85,12 +115,17 @@ REGISTER_KERNEL_BUILDER(Name("Transpose")
                             .Device(DEVICE_CPU)
                             .HostMemory("perm")
                             .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
-                        TransposeOp);
+                        TransposeOp<false>);
+REGISTER_KERNEL_BUILDER(Name("ConjugateTranspose")
+                            .Device(DEVICE_CPU)
+                            .HostMemory("perm")
+                            .TypeConstraint("T", ArrayTypes({DT_RESOURCE})),
+                        TransposeOp<true>);
 
 // On GPUs the same kernel copies with the GPU's strided copy (strided_copy.h).
 REGISTER_KERNEL_BUILDER(
     Name("Transpose").Device(DEVICE_GPU).HostMemory("perm").TypeConstraint("T", GpuArrayTypes()),
-    TransposeOp);
+    TransposeOp<false>);
 
 }  // namespace
 }  // namespace sluice

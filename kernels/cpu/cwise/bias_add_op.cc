@@ -2,7 +2,8 @@
 // data_format NHWC and dim 1 for NCHW, for any rank >= 2 (TensorFlow's rules and messages).
 // The bias is viewed as [C] (NHWC) or [C, 1, ..., 1] (NCHW) and added with BinaryOp's
 // broadcasting rows (binary_op.h), so each row is a contiguous run of one channel or of
-// all channels. The output takes value's buffer when unshared; integers wrap.
+// all channels. The output takes value's buffer when unshared; integers wrap. BiasAddV1, the
+// first version, has no data_format attr and is this kernel with NHWC.
 #include <cstdint>
 
 #include "absl/container/inlined_vector.h"
@@ -61,8 +62,11 @@ class BiasAddOp : public OpKernel {
   bool nchw_ = false;
 };
 
-#define REGISTER_BIAS_ADD(T) \
-  REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"), BiasAddOp<T>);
+#define REGISTER_BIAS_ADD(T)                                                           \
+  REGISTER_KERNEL_BUILDER(Name("BiasAdd").Device(DEVICE_CPU).TypeConstraint<T>("T"),   \
+                          BiasAddOp<T>);                                               \
+  REGISTER_KERNEL_BUILDER(Name("BiasAddV1").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          BiasAddOp<T>);
 SLUICE_CALL_NUMBER_TYPES(REGISTER_BIAS_ADD)
 #undef REGISTER_BIAS_ADD
 

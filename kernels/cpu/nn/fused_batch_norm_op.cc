@@ -1,4 +1,6 @@
-// FusedBatchNorm and FusedBatchNormV3 on the CPU, forward pass (TensorFlow's semantics).
+// FusedBatchNorm, FusedBatchNormV2 and FusedBatchNormV3 on the CPU, forward pass (TensorFlow's
+// semantics). V2 is V1 with the data type T (float, half or bfloat16) apart from the
+// statistics' type U (float).
 //
 //   y = (x - mean) * rsqrt(variance + epsilon) * scale + offset, per channel
 //
@@ -154,14 +156,24 @@ class FusedBatchNormOp : public OpKernel {
 
 REGISTER_KERNEL_BUILDER(Name("FusedBatchNorm").Device(DEVICE_CPU).TypeConstraint<float>("T"),
                         (FusedBatchNormOp<float, false>));
+#define REGISTER_FUSED_BATCH_NORM_V2(T)                    \
+  REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV2")         \
+                              .Device(DEVICE_CPU)          \
+                              .TypeConstraint<T>("T")      \
+                              .TypeConstraint<float>("U"), \
+                          (FusedBatchNormOp<T, false>));
+SLUICE_CALL_float(REGISTER_FUSED_BATCH_NORM_V2) SLUICE_CALL_half(REGISTER_FUSED_BATCH_NORM_V2)
+    SLUICE_CALL_bfloat16(REGISTER_FUSED_BATCH_NORM_V2)
+#undef REGISTER_FUSED_BATCH_NORM_V2
 #define REGISTER_FUSED_BATCH_NORM_V3(T)                    \
   REGISTER_KERNEL_BUILDER(Name("FusedBatchNormV3")         \
                               .Device(DEVICE_CPU)          \
                               .TypeConstraint<T>("T")      \
                               .TypeConstraint<float>("U"), \
                           (FusedBatchNormOp<T, true>));
-SLUICE_CALL_float(REGISTER_FUSED_BATCH_NORM_V3) SLUICE_CALL_half(REGISTER_FUSED_BATCH_NORM_V3)
-    SLUICE_CALL_bfloat16(REGISTER_FUSED_BATCH_NORM_V3)
+        SLUICE_CALL_float(REGISTER_FUSED_BATCH_NORM_V3)
+            SLUICE_CALL_half(REGISTER_FUSED_BATCH_NORM_V3)
+                SLUICE_CALL_bfloat16(REGISTER_FUSED_BATCH_NORM_V3)
 #undef REGISTER_FUSED_BATCH_NORM_V3
 
 }  // namespace

@@ -1,4 +1,6 @@
-// TopKV2 on the CPU: the k largest entries of each row (last dim) and their indices.
+// TopKV2 on the CPU: the k largest entries of each row (last dim) and their indices. TopK
+// (its first version, in graphs older than GraphDef version 7) is the same kernel with k an
+// attr and int32 indices.
 //
 // Order: larger values first; equal values by lower index first (TensorFlow's stable
 // order); NaN after every number. That is a strict total order, so the result does not
@@ -53,17 +55,22 @@ void TopKRow(const T* row, int64_t n, int64_t k, int64_t* order, T* values, Inde
   }
 }
 
-template <typename T, typename Index>
+template <typename T, typename Index, bool kKFromAttr>
 class TopKOp : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit TopKOp(OpKernelConstruction* ctx) : OpKernel(ctx) {
+    if (kKFromAttr) OP_REQUIRES_OK(ctx, ctx->GetAttr("k", &k_attr_));
+  }
 
   void Compute(OpKernelContext* ctx) override {
-    const Tensor& k_in = ctx->input(1);
-    OP_REQUIRES(
-        ctx, k_in.dims() == 0,
-        errors::InvalidArgument("k must be scalar, got shape ", k_in.shape().DebugString()));
-    const int64_t k = ScalarIndexValue(k_in);
+    int64_t k = k_attr_;
+    if (!kKFromAttr) {
+      const Tensor& k_in = ctx->input(1);
+      OP_REQUIRES(
+          ctx, k_in.dims() == 0,
+          errors::InvalidArgument("k must be scalar, got shape ", k_in.shape().DebugString()));
+      k = ScalarIndexValue(k_in);
+    }
     OP_REQUIRES(ctx, k >= 0, errors::InvalidArgument("Need k >= 0, got ", k));
     const Tensor& input = ctx->input(0);
     OP_REQUIRES(
@@ -96,6 +103,9 @@ class TopKOp : public OpKernel {
                               }
                             }));
   }
+
+ private:
+  int64_t k_attr_ = 0;
 };
 
 #define REGISTER_TOPK(T, INDEX)                                     \
@@ -103,11 +113,15 @@ class TopKOp : public OpKernel {
                               .Device(DEVICE_CPU)                   \
                               .TypeConstraint<T>("T")               \
                               .TypeConstraint<INDEX>("index_type"), \
-                          TopKOp<T, INDEX>);
+                          (TopKOp<T, INDEX, false>));
+#define REGISTER_TOPK_V1(T)                                                       \
+  REGISTER_KERNEL_BUILDER(Name("TopK").Device(DEVICE_CPU).TypeConstraint<T>("T"), \
+                          (TopKOp<T, int32_t, true>));
 #define REGISTER_CPU(T) \
-  REGISTER_TOPK(T, int16_t) REGISTER_TOPK(T, int32_t) REGISTER_TOPK(T, int64_t)
+  REGISTER_TOPK(T, int16_t) REGISTER_TOPK(T, int32_t) REGISTER_TOPK(T, int64_t) REGISTER_TOPK_V1(T)
 SLUICE_CALL_REAL_NUMBER_TYPES(REGISTER_CPU)
 #undef REGISTER_CPU
+#undef REGISTER_TOPK_V1
 #undef REGISTER_TOPK
 
 }  // namespace

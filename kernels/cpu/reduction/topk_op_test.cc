@@ -1,8 +1,12 @@
 // TopKV2 beyond the fixtures: many rows split over the pool, and sorted=false returning the
-// same (sorted) result, whose set of entries is TensorFlow's.
+// same (sorted) result, whose set of entries is TensorFlow's. TopK, the first version (k an
+// attr), which TensorFlow 2.21 no longer runs (no graph of its GraphDef version may hold it,
+// and its CPU kernel asks for an attr the op lacks): checked against TopKV2, whose results the
+// fixtures take from TensorFlow.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "graph/core/tensor.h"
@@ -66,6 +70,43 @@ TEST_F(TopKOpTest, UnsortedPicksTensorFlowsEntries) {
   std::sort(indices.begin(), indices.end());
   EXPECT_EQ(indices, (std::vector<int32_t>{1, 2}));
   EXPECT_EQ(Values<float>(*GetOutput(0)), (std::vector<float>{3, 3}));
+}
+
+TEST_F(TopKOpTest, FirstVersionTakesKFromItsAttr) {
+  const std::vector<float> x = {1, 3, 3, 2, 3, 0, 3, -1, 7, 7, 5, 0, 2, 9};
+  for (int k : {0, 2, 7}) {
+    Init(/*sorted=*/true);
+    AddInputFromArray<float>(TensorShape({2, 7}), x);
+    AddInputFromArray<int32_t>(TensorShape({}), {k});
+    ASSERT_TRUE(RunOpKernel().ok());
+    const std::vector<float> v2_values = Values<float>(*GetOutput(0));
+    const std::vector<int32_t> v2_indices = Values<int32_t>(*GetOutput(1));
+
+    ASSERT_TRUE(
+        InitOp(NodeDefBuilder("v1", "TopK").Input("x").Attr("T", DT_FLOAT).Attr("k", k).Build())
+            .ok());
+    AddInputFromArray<float>(TensorShape({2, 7}), x);
+    ASSERT_TRUE(RunOpKernel().ok());
+    EXPECT_EQ(GetOutput(0)->shape(), TensorShape({2, k}));
+    EXPECT_EQ(Values<float>(*GetOutput(0)), v2_values) << "k = " << k;
+    EXPECT_EQ(Values<int32_t>(*GetOutput(1)), v2_indices) << "k = " << k;
+    if (k == 2) {
+      EXPECT_EQ(Values<float>(*GetOutput(0)), (std::vector<float>{3, 3, 9, 7}));
+      EXPECT_EQ(Values<int32_t>(*GetOutput(1)), (std::vector<int32_t>{1, 2, 6, 1}));
+    }
+  }
+}
+
+TEST_F(TopKOpTest, FirstVersionRejectsKBeyondTheRow) {
+  ASSERT_TRUE(
+      InitOp(NodeDefBuilder("v1", "TopK").Input("x").Attr("T", DT_INT32).Attr("k", 4).Build())
+          .ok());
+  AddInputFromArray<int32_t>(TensorShape({3}), {1, 2, 3});
+  const absl::Status s = RunOpKernel();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("input must have at least k columns. Had 3, needed 4"),
+            std::string::npos)
+      << s;
 }
 
 }  // namespace

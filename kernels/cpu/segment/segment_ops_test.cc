@@ -1,6 +1,6 @@
 // Unit tests for what the TensorFlow fixture (tests/kernels/fixtures/segment.pbtxt) cannot
-// show: inputs on which TensorFlow's kernels trap, and shapes large enough for the parallel
-// paths (checked against sums computed here in the same order).
+// show: inputs on which TensorFlow's kernels trap or leave memory unwritten, and shapes large
+// enough for the parallel paths (checked against sums computed here in the same order).
 #include <cstdint>
 #include <vector>
 
@@ -58,6 +58,26 @@ TEST_F(SegmentOpsTest, LargeUnsortedSumAddsInInputOrder) {
   AddInputFromArray<int32_t>(TensorShape({}), {static_cast<int32_t>(segments)});
   ASSERT_TRUE(RunOpKernel().ok());
   EXPECT_EQ(Values<float>(*GetOutput(0)), want);
+}
+
+// With no entries TensorFlow's SparseSegmentSumGrad returns its output unwritten (whatever
+// the memory held); Sluice's is zeros.
+TEST_F(SegmentOpsTest, SparseSegmentGradWithoutEntriesIsZeros) {
+  ASSERT_TRUE(InitOp(NodeDefBuilder("g", "SparseSegmentSumGrad")
+                         .Input("g")
+                         .Input("i")
+                         .Input("s")
+                         .Input("d")
+                         .Attr("T", DT_FLOAT)
+                         .Build())
+                  .ok());
+  AddInputFromArray<float>(TensorShape({2, 2}), {1, 2, 3, 4});
+  AddInputFromArray<int32_t>(TensorShape({0}), {});
+  AddInputFromArray<int32_t>(TensorShape({0}), {});
+  AddInputFromArray<int32_t>(TensorShape({}), {3});
+  ASSERT_TRUE(RunOpKernel().ok());
+  EXPECT_EQ(GetOutput(0)->shape(), TensorShape({3, 2}));
+  EXPECT_EQ(Values<float>(*GetOutput(0)), std::vector<float>(6, 0.0f));
 }
 
 }  // namespace
