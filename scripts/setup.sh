@@ -18,7 +18,8 @@ PACKAGES=(
   libgmock-dev
   libbenchmark-dev
   libpng-dev           # ImageSummary's PNG encoding (kernels/cpu/summary); brings zlib1g-dev
-  libjpeg62-turbo-dev  # DecodeJpeg and DecodeImage (kernels/cpu/image/jpeg_decoder)
+  libjpeg62-turbo-dev  # DecodeJpeg, EncodeJpeg and DecodeImage (kernels/cpu/image/jpeg_*)
+  libgif-dev           # DecodeGif and DecodeImage (kernels/cpu/image/gif_decoder)
   libre2-dev           # user-given regular expressions (sluice run --capture-nodes)
   libicu-dev           # StringLower/StringUpper, the Unicode ops (third_party/system:icu)
   libcpp-httplib-dev   # the HTTP server of sluice board (third_party/system:cpp_httplib)

@@ -1,6 +1,7 @@
-// Decoding encoded images: DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeImage and
-// ExtractJpegShape. The output's height and width come from the data, so shape functions know
-// only the channels (from the attr; unknown when 0) and, for a crop, the window's size.
+// Decoding encoded images: DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeBmp, DecodeGif,
+// DecodeImage and ExtractJpegShape. The output's height and width come from the data, so shape
+// functions know only the channels (from the attr; unknown when 0; 3 for GIF's frames) and, for
+// a crop, the window's size.
 #include <cstdint>
 
 #include "graph/core/errors.h"
@@ -79,6 +80,22 @@ REGISTER_OP("DecodePng")
     .Attr("dtype: {uint8, uint16} = DT_UINT8")
     .Output("image: dtype")
     .SetShapeFn(DecodeImageShape);
+
+REGISTER_OP("DecodeBmp")
+    .Input("contents: string")
+    .Output("image: uint8")
+    .Attr("channels: int = 0")
+    .SetShapeFn(DecodeImageShape);
+
+REGISTER_OP("DecodeGif")
+    .Input("contents: string")
+    .Output("image: uint8")
+    .SetShapeFn([](InferenceContext* c) {
+      ShapeHandle unused;
+      RETURN_IF_ERROR(c->WithRank(c->input(0), 0, &unused));
+      c->set_output(0, c->MakeShape({c->UnknownDim(), c->UnknownDim(), c->UnknownDim(), 3}));
+      return absl::OkStatus();
+    });
 
 REGISTER_OP("DecodeImage")
     .Input("contents: string")

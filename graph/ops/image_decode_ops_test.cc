@@ -14,6 +14,14 @@ TEST(ImageDecodeShapeTest, ChannelsFromTheAttr) {
               IsInvalidArgument("channels must be non-negative"));
 }
 
+TEST(ImageDecodeShapeTest, BmpAndGif) {
+  EXPECT_EQ(Infer("DecodeBmp", "", "[]"), "[?,?,?]");
+  EXPECT_EQ(Infer("DecodeBmp", "channels=4", "?"), "[?,?,4]");
+  EXPECT_THAT(Infer("DecodeBmp", "", "[3]"), IsInvalidArgument("must be rank 0"));
+  EXPECT_EQ(Infer("DecodeGif", "", "[]"), "[?,?,?,3]");
+  EXPECT_THAT(Infer("DecodeGif", "", "[1]"), IsInvalidArgument("must be rank 0"));
+}
+
 TEST(ImageDecodeShapeTest, DecodeImageIsUnknownWhenAnimationsExpand) {
   EXPECT_EQ(Infer("DecodeImage", "", "[]"), "?");
   EXPECT_EQ(Infer("DecodeImage", "channels=1, expand_animations=false", "[]"), "[?,?,1]");

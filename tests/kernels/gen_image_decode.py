@@ -7,8 +7,8 @@ and 4:4:4, baseline and progressive, gray); the PNGs are TensorFlow's (gray, gra
 RGBA, 8 and 16 bits) plus a palette PNG with transparency and a 1-bit gray PNG written here
 chunk by chunk. Truncated and corrupt data cover the recovery attrs and the errors.
 
-Left out: GIF, BMP, WebP and JPEG XL data, which TensorFlow decodes and Sluice refuses as
-UNIMPLEMENTED (decode_image_ops_test checks that).
+Left out: GIF and BMP data, recorded by gen_image_codecs.py; WebP and JPEG XL data, which
+TensorFlow decodes and Sluice refuses as UNIMPLEMENTED (decode_image_ops_test checks that).
 """
 import os
 import struct

@@ -125,6 +125,9 @@ OPS = [
     "QuantizeAndDequantizeV4", "QuantizeAndDequantizeV4Grad",
     # Decoding encoded images.
     "DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeImage", "ExtractJpegShape",
+    "DecodeBmp", "DecodeGif",
+    # Encoding images.
+    "EncodePng", "EncodeJpeg", "EncodeJpegVariableQuality",
     "Timestamp",
     # Scatter into slices (gen_scatter.py).
     "ScatterNd", "TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",

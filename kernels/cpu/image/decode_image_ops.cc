@@ -1,8 +1,9 @@
-// DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeImage and ExtractJpegShape. As in
-// TensorFlow, the decoding ops look at the data's leading bytes rather than at their own name:
-// DecodeJpeg decodes a PNG and DecodePng a JPEG. Sluice decodes JPEG and PNG; GIF, WebP, BMP
-// and JPEG XL data is UNIMPLEMENTED (TensorFlow decodes them too), except that BMP data given
-// to an op that is not DecodeImage gets TensorFlow's INVALID_ARGUMENT.
+// DecodeJpeg, DecodeAndCropJpeg, DecodePng, DecodeBmp, DecodeGif, DecodeImage and
+// ExtractJpegShape. As in TensorFlow, the decoding ops look at the data's leading bytes rather
+// than at their own name: DecodeJpeg decodes a PNG or a one-frame GIF, DecodeGif a JPEG (as one
+// frame), and only DecodeBmp and DecodeImage take BMP, whose op decodes nothing else. Sluice
+// decodes JPEG, PNG, GIF and BMP; WebP and JPEG XL data is UNIMPLEMENTED (TensorFlow decodes
+// them too).
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -13,6 +14,8 @@
 #include "graph/core/tensor.h"
 #include "graph/core/tensor_shape.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/image/bmp_decoder.h"
+#include "kernels/cpu/image/gif_decoder.h"
 #include "kernels/cpu/image/jpeg_decoder.h"
 #include "kernels/cpu/image/png_decoder.h"
 #include "kernels/cpu/scratch.h"
@@ -63,6 +66,10 @@ class DecodeImageOp : public OpKernel {
     if (op_ == "DecodeImage") {
       OP_REQUIRES_OK(ctx, ctx->GetAttr("expand_animations", &expand_animations_));
     }
+    if (op_ == "DecodeGif") {  // no attr: GIF's frames are RGB
+      channels_ = 3;
+      return;
+    }
     int64_t channels = 0;
     OP_REQUIRES_OK(ctx, ctx->GetAttr("channels", &channels));
     OP_REQUIRES(ctx, channels == 0 || channels == 1 || channels == 3 || channels == 4,
@@ -85,19 +92,9 @@ class DecodeImageOp : public OpKernel {
       case Format::kPng:
         return DecodePngData(ctx, data);
       case Format::kBmp:
-        OP_REQUIRES(ctx, op_ == "DecodeImage",
-                    errors::InvalidArgument(
-                        op_ == "DecodeAndCropJpeg"
-                            ? std::string("DecodeAndCropJpeg operation can run on JPEG only, but "
-                                          "detected BMP.")
-                            : "Trying to decode BMP format using a wrong op. Use `decode_bmp` "
-                              "or `decode_image` instead. Op used: " +
-                                  op_));
-        ctx->SetStatus(errors::Unimplemented(op_, ": Sluice does not decode BMP images"));
-        return;
+        return DecodeBmpData(ctx, data);
       case Format::kGif:
-        ctx->SetStatus(errors::Unimplemented(op_, ": Sluice does not decode GIF images"));
-        return;
+        return DecodeGifData(ctx, data);
       case Format::kWebp:
         ctx->SetStatus(errors::Unimplemented(op_, ": Sluice does not decode WebP images"));
         return;
@@ -127,13 +124,18 @@ class DecodeImageOp : public OpKernel {
       options.crop_x = w(1);
       options.crop_height = w(2);
       options.crop_width = w(3);
+    } else if (op_ == "DecodeBmp") {
+      ctx->SetStatus(
+          errors::InvalidArgument("Trying to decode JPEG format using DecodeBmp op. Use "
+                                  "`decode_jpeg` or `decode_image` instead."));
+      return;
     }
     Tensor* out = nullptr;
     ScratchArray<uint8_t> wide_source;  // the 8-bit pixels when the output is not uint8
     absl::Status status;
     const bool ok = DecodeJpeg(data, options, [&](int height, int width, int channels) {
-      // shape-safe: the decoder passes positive dims whose product is below 2^29
-      status = ctx->allocate_output(0, TensorShape({height, width, channels}), &out);
+      // The decoder passes positive dims whose product is below 2^29.
+      status = ctx->allocate_output(0, ImageShape(height, width, channels), &out);
       if (!status.ok()) return static_cast<uint8_t*>(nullptr);
       if (dtype_ == DT_UINT8) return out->flat<uint8_t>().data();
       status = wide_source.Allocate(ctx, static_cast<int64_t>(height) * width * channels);
@@ -143,8 +145,21 @@ class DecodeImageOp : public OpKernel {
     OP_REQUIRES(
         ctx, ok,
         errors::InvalidArgument("jpeg::Uncompress failed. Invalid JPEG data or crop window."));
+    Widen(wide_source.data(), out);
+  }
+
+  // The shape of one decoded image: DecodeGif's output has a frame dim. The JPEG and PNG
+  // paths pass positive dims whose product they have checked.
+  TensorShape ImageShape(int64_t height, int64_t width, int64_t channels) const {
+    // shape-safe: positive dims, a product below 2^29 (see above)
+    if (op_ == "DecodeGif") return TensorShape({1, height, width, channels});
+    // shape-safe: positive dims, a product below 2^29 (see above)
+    return TensorShape({height, width, channels});
+  }
+
+  // Fills `out` (uint16 or float; nothing to do for uint8) from the 8-bit samples at `in`.
+  void Widen(const uint8_t* in, Tensor* out) const {
     const int64_t n = out->NumElements();
-    const uint8_t* in = wide_source.data();
     if (dtype_ == DT_UINT16) {
       uint16_t* o = out->flat<uint16_t>().data();
       for (int64_t i = 0; i < n; ++i) o[i] = static_cast<uint16_t>(in[i] * 256);
@@ -153,6 +168,81 @@ class DecodeImageOp : public OpKernel {
       float* o = out->flat<float>().data();
       for (int64_t i = 0; i < n; ++i) o[i] = static_cast<float>(in[i]) * scale;
     }
+  }
+
+  void DecodeGifData(OpKernelContext* ctx, absl::string_view data) {
+    OP_REQUIRES(ctx, channels_ == 0 || channels_ == 3,
+                errors::InvalidArgument("channels must be 0 or 3 for GIF, got ", channels_));
+    OP_REQUIRES(ctx, op_ != "DecodeBmp",
+                errors::InvalidArgument("Trying to decode GIF format using DecodeBmp op. Use "
+                                        "`decode_gif` or `decode_image` instead."));
+    OP_REQUIRES(ctx, op_ != "DecodeAndCropJpeg",
+                errors::InvalidArgument(
+                    "DecodeAndCropJpeg operation can run on JPEG only, but detected GIF."));
+    Tensor* out = nullptr;
+    ScratchArray<uint8_t> wide_source;  // the 8-bit pixels when the output is not uint8
+    absl::Status status;
+    std::string error;
+    // Only DecodeImage may ask for the first frame alone; DecodePng and DecodeJpeg count them
+    // all to refuse an animation.
+    const bool ok = DecodeGif(
+        data, expand_animations_,
+        [&](int frames, int width, int height, int channels) -> uint8_t* {
+          // giflib's frame sizes are 16-bit, and their count is positive.
+          if (op_ == "DecodeGif" || (op_ == "DecodeImage" && expand_animations_)) {
+            // shape-safe: non-negative dims below 2^16, a positive frame count (an int)
+            status = ctx->allocate_output(0, TensorShape({frames, height, width, channels}), &out);
+          } else if (op_ == "DecodeImage" || frames == 1) {
+            // shape-safe: non-negative dims below 2^16
+            status = ctx->allocate_output(0, TensorShape({height, width, channels}), &out);
+          } else {
+            status = errors::InvalidArgument(
+                "Got ", frames,
+                " frames, but animated gifs can only be decoded by tf.io.decode_gif or "
+                "tf.io.decode_image");
+          }
+          if (!status.ok()) return static_cast<uint8_t*>(nullptr);
+          if (dtype_ == DT_UINT8) return out->flat<uint8_t>().data();
+          status = wide_source.Allocate(ctx, out->NumElements());
+          return status.ok() ? wide_source.data() : nullptr;
+        },
+        &error);
+    OP_REQUIRES_OK(ctx, status);
+    OP_REQUIRES(ctx, ok,
+                errors::InvalidArgument("Invalid GIF data (size ", data.size(), "), ", error));
+    Widen(wide_source.data(), out);
+  }
+
+  void DecodeBmpData(OpKernelContext* ctx, absl::string_view data) {
+    OP_REQUIRES(
+        ctx, channels_ != 1,
+        errors::InvalidArgument("`channels` must be 0, 3 or 4 for BMP, but got ", channels_));
+    if (op_ != "DecodeBmp" && op_ != "DecodeImage") {
+      ctx->SetStatus(errors::InvalidArgument(
+          op_ == "DecodeAndCropJpeg"
+              ? std::string("DecodeAndCropJpeg operation can run on JPEG only, but detected BMP.")
+              : "Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
+                "`decode_image` instead. Op used: " +
+                    op_));
+      return;
+    }
+    BmpLayout layout;
+    OP_REQUIRES_OK(ctx, ReadBmpLayout(data, &layout));
+    const int channels = channels_ != 0 ? channels_ : layout.channels;
+    Tensor* out = nullptr;
+    // shape-safe: ReadBmpLayout keeps width * height below 2^28, both positive
+    OP_REQUIRES_OK(
+        ctx, ctx->allocate_output(0, TensorShape({layout.height, layout.width, channels}), &out));
+    if (dtype_ == DT_UINT8) {
+      DecodeBmpPixels(data, layout, channels, out->flat<uint8_t>().data());
+      return;
+    }
+    // TensorFlow sizes this buffer with the signed height and so fails on a top-down BMP;
+    // Sluice decodes it.
+    ScratchArray<uint8_t> narrow;
+    OP_REQUIRES_OK(ctx, narrow.Allocate(ctx, out->NumElements()));
+    DecodeBmpPixels(data, layout, channels, narrow.data());
+    Widen(narrow.data(), out);
   }
 
   void DecodePngData(OpKernelContext* ctx, absl::string_view data) {
@@ -166,9 +256,12 @@ class DecodeImageOp : public OpKernel {
                     width * height < (int64_t{1} << 29),
                 errors::InvalidArgument("PNG size too large for int: ", width, " by ", height));
     Tensor* out = nullptr;
-    // shape-safe: positive dims (Start refuses an empty image) checked just above
+    // Positive dims (Start refuses an empty image) checked just above.
     OP_REQUIRES_OK(ctx,
-                   ctx->allocate_output(0, TensorShape({height, width, decoder.channels()}), &out));
+                   ctx->allocate_output(0, ImageShape(height, width, decoder.channels()), &out));
+    OP_REQUIRES(ctx, op_ != "DecodeBmp",
+                errors::InvalidArgument("Trying to decode PNG format using DecodeBmp op. Use "
+                                        "`decode_png` or `decode_image` instead."));
     OP_REQUIRES(ctx, op_ != "DecodeAndCropJpeg",
                 errors::InvalidArgument(
                     "DecodeAndCropJpeg operation can run on JPEG only, but detected PNG."));
@@ -233,6 +326,8 @@ class ExtractJpegShapeOp : public OpKernel {
 REGISTER_KERNEL_BUILDER(Name("DecodeJpeg").Device(DEVICE_CPU), DecodeImageOp);
 REGISTER_KERNEL_BUILDER(Name("DecodeAndCropJpeg").Device(DEVICE_CPU), DecodeImageOp);
 REGISTER_KERNEL_BUILDER(Name("DecodePng").Device(DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("DecodeBmp").Device(DEVICE_CPU), DecodeImageOp);
+REGISTER_KERNEL_BUILDER(Name("DecodeGif").Device(DEVICE_CPU), DecodeImageOp);
 REGISTER_KERNEL_BUILDER(Name("DecodeImage").Device(DEVICE_CPU), DecodeImageOp);
 REGISTER_KERNEL_BUILDER(Name("ExtractJpegShape").Device(DEVICE_CPU), ExtractJpegShapeOp);
 
