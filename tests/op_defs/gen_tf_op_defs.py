@@ -212,6 +212,8 @@ OPS = [
     # Gradient ops and matmul forms of the C++ gradient registry.
     "MirrorPadGrad", "LRNGrad", "BatchMatMulV3", "CropAndResizeGradImage",
     "CropAndResizeGradBoxes",
+    # Audio: WAV files, spectrograms, MFCCs.
+    "DecodeWav", "EncodeWav", "AudioSpectrogram", "Mfcc",
 ]
 
 
