@@ -55,12 +55,14 @@ class MfccOp : public OpKernel {
         errors::InvalidArgument("Mfcc initialization failed for channel count ", bins,
                                 ", sample rate ", sample_rate, " and filterbank_channel_count ",
                                 params_.filterbank_channel_count));
-    Tensor* output = nullptr;
+    // Many frames of 2 bins with many coefficients could overflow the element count.
+    TensorShape shape;
     OP_REQUIRES_OK(
-        ctx, ctx->allocate_output(0,
-                                  TensorShape({spectrogram.dim_size(0), spectrogram.dim_size(1),
-                                               params_.dct_coefficient_count}),
-                                  &output));
+        ctx, TensorShape::BuildTensorShape(
+                 {spectrogram.dim_size(0), spectrogram.dim_size(1), params_.dct_coefficient_count},
+                 &shape));
+    Tensor* output = nullptr;
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
     const float* in = spectrogram.flat<float>().data();
     float* out = output->flat<float>().data();
     const int64_t channels = params_.filterbank_channel_count;

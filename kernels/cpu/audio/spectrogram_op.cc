@@ -50,8 +50,11 @@ class AudioSpectrogramOp : public OpKernel {
     const int64_t channels = input.dim_size(1);
     const int64_t bins = fft_length_ / 2 + 1;
     const int64_t windows = samples < window_size_ ? 0 : 1 + (samples - window_size_) / stride_;
+    // An input of 2^40 samples and a window of 2^29 would overflow the element count.
+    TensorShape shape;
+    OP_REQUIRES_OK(ctx, TensorShape::BuildTensorShape({channels, windows, bins}, &shape));
     Tensor* output = nullptr;
-    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({channels, windows, bins}), &output));
+    OP_REQUIRES_OK(ctx, ctx->allocate_output(0, shape, &output));
     if (output->NumElements() == 0) return;
 
     const double pi = std::atan(1.0) * 4;

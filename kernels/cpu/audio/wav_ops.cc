@@ -60,6 +60,7 @@ class DecodeWavOp : public OpKernel {
     OP_REQUIRES(ctx, channels >= 0,
                 errors::InvalidArgument("Output channel count must be >= 0, got ", channels));
     Tensor* audio = nullptr;
+    // shape-safe: two int32 dims, both checked >= 0 above
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, TensorShape({frames, channels}), &audio));
     float* out = audio->flat<float>().data();
     const char* data = wav.data() + layout.data_offset;
