@@ -66,7 +66,7 @@ std::string UnusedInputsGraph() {
 TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
   std::string text = Placeholder("x");
   for (int i = 0; i < 7; ++i) {
-    text += Unregistered("set_" + std::to_string(i), "Mfcc", "x");
+    text += Unregistered("set_" + std::to_string(i), "Skipgram", "x");
   }
   text += Unregistered("reserve", "EncodePng", "x") + Identity("y", "x") + kVersions;
   Model model;
@@ -74,7 +74,7 @@ TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
               HasSubstr("2 op types not registered in binary running on this host: "
-                        "'EncodePng' (node reserve), 'Mfcc' (nodes set_0, "
+                        "'EncodePng' (node reserve), 'Skipgram' (nodes set_0, "
                         "set_1, set_2, set_3, set_4 and 2 more); Sluice cannot run this graph"));
 
   status = LoadModel(WriteGraph("one_op.pbtxt",
