@@ -1,6 +1,6 @@
 // AudioSpectrogram on the CPU: for each channel of [samples, channels] float audio, the
 // squared magnitude (or, by default, the magnitude) of the FFT of each window of window_size
-// samples, window_stride apart, under a periodic Hann window (0.5 - 0.5 cos(2 pi i / n)), zero
+// samples, stride apart, under a periodic Hann window (0.5 - 0.5 cos(2 pi i / n)), zero
 // padded to the next power of two. The output is [channels, windows, fft_length / 2 + 1]:
 // windows = 1 + (samples - window_size) / stride, or 0 when a channel is shorter than a window.
 //
