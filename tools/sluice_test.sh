@@ -265,17 +265,16 @@ expect "$tmp/npy_missing.err" "NOT_FOUND"
 run unregistered 1 run "$data/unregistered_ops.pbtxt"
 expect "$tmp/unregistered.err" "NOT_FOUND"
 expect "$tmp/unregistered.err" "3 op types not registered in binary running on this host: \
-'EncodePng' (node table/HashTable), 'Mfcc' (nodes table/find_0, \
-table/find_1, table/find_2, table/find_3, table/find_4 and \
-2 more), 'SdcaFprint' (node table/insert); Sluice cannot run \
-this graph"
+'NegTrain' (node table/HashTable), 'SdcaFprint' (node table/insert), \
+'Skipgram' (nodes table/find_0, table/find_1, table/find_2, table/find_3, \
+table/find_4 and 2 more); Sluice cannot run this graph"
 printf '%s\n' 'node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } } }' \
-  'node { name: "list" op: "EncodePng" input: "x" input: "x" }' \
+  'node { name: "list" op: "NegTrain" input: "x" input: "x" }' \
   'node { name: "y" op: "Identity" input: "x" attr { key: "T" value { type: DT_FLOAT } } }' \
   >"$tmp/one_unregistered.pbtxt"
 run one_unregistered 1 run "$tmp/one_unregistered.pbtxt" --output y
 expect "$tmp/one_unregistered.err" \
-  "Op type not registered 'EncodePng' (node list) in binary running on this host"
+  "Op type not registered 'NegTrain' (node list) in binary running on this host"
 
 run no_kernel 1 run "$data/no_kernel.pbtxt"
 expect "$tmp/no_kernel.err" "no CPU kernel for op 'Relu' (node stop, T=qint8)"
@@ -440,22 +439,24 @@ expect "$tmp/inspect_unregistered.out" "x: float [?,3]"
 expect "$tmp/inspect_unregistered.out" "dense: float"
 expect "$tmp/inspect_unregistered.out" \
   "table/insert: unknown (its op is not registered)"
-expect "$tmp/inspect_unregistered.out" "Mfcc                         7  (not registered)"
+expect "$tmp/inspect_unregistered.out" "Skipgram                     7  (not registered)"
 expect "$tmp/inspect_unregistered.out" "Const                        2"
 expect "$tmp/inspect_unregistered.out" \
   "Unregistered ops (3 type(s), 9 node(s)); this graph cannot run in this build:"
-expect "$tmp/inspect_unregistered.out" "  EncodePng (1 node): table/HashTable"
-expect "$tmp/inspect_unregistered.out" "  Mfcc (7 nodes): table/find_0, \
+expect "$tmp/inspect_unregistered.out" "  NegTrain (1 node): table/HashTable"
+expect "$tmp/inspect_unregistered.out" "  SdcaFprint (1 node): table/insert"
+expect "$tmp/inspect_unregistered.out" "  Skipgram (7 nodes): table/find_0, \
 table/find_1, table/find_2, table/find_3, table/find_4 and 2 more"
 expect "$tmp/inspect_unregistered.out" "Parameters: 2 values in 2 Consts, 8 bytes"
 expect "$tmp/inspect_unregistered.err" "sluice inspect: this graph cannot run in this build: \
-op types not registered: EncodePng, Mfcc, SdcaFprint"
+op types not registered: NegTrain, SdcaFprint, Skipgram"
 run inspect_unregistered_json 3 inspect --json "$data/unregistered_ops.pbtxt"
 expect "$tmp/inspect_unregistered_json.out" \
   '"inputs":[{"name":"x","dtype":"float","shape":[-1,3],"has_default":false,"needed":true}]'
-expect "$tmp/inspect_unregistered_json.out" '"op_types":{"Mfcc":7,"Const":2,'
-expect "$tmp/inspect_unregistered_json.out" '"can_run":false,"unregistered_ops":[{"op":"EncodePng",\
-"node_count":1,"nodes":["table/HashTable"]},{"op":"Mfcc",\
+expect "$tmp/inspect_unregistered_json.out" '"op_types":{"Skipgram":7,"Const":2,'
+expect "$tmp/inspect_unregistered_json.out" '"can_run":false,"unregistered_ops":[{"op":"NegTrain",\
+"node_count":1,"nodes":["table/HashTable"]},{"op":"SdcaFprint",\
+"node_count":1,"nodes":["table/insert"]},{"op":"Skipgram",\
 "node_count":7,"nodes":["table/find_0",'
 # Calls of the graph's own functions (a node whose op is a function's name, as TF1's Defun
 # writes them): described as ordinary nodes, and run (the session inlines them).

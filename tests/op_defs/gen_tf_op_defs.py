@@ -223,6 +223,8 @@ OPS = [
     # Fused recurrent cells (tf.contrib.rnn).
     "GRUBlockCell", "LSTMBlockCell", "BlockLSTM", "BlockLSTMV2", "GRUBlockCellGrad",
     "LSTMBlockCellGrad", "BlockLSTMGrad", "BlockLSTMGradV2",
+    # Audio: WAV files, spectrograms, MFCCs.
+    "DecodeWav", "EncodeWav", "AudioSpectrogram", "Mfcc",
 ]
 
 

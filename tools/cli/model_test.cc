@@ -66,23 +66,23 @@ std::string UnusedInputsGraph() {
 TEST(LoadModelTest, NamesEachUnregisteredOpAndItsNodes) {
   std::string text = Placeholder("x");
   for (int i = 0; i < 7; ++i) {
-    text += Unregistered("set_" + std::to_string(i), "Mfcc", "x");
+    text += Unregistered("set_" + std::to_string(i), "Skipgram", "x");
   }
-  text += Unregistered("reserve", "EncodePng", "x") + Identity("y", "x") + kVersions;
+  text += Unregistered("reserve", "NegTrain", "x") + Identity("y", "x") + kVersions;
   Model model;
   absl::Status status = LoadModel(WriteGraph("two_ops.pbtxt", text), &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
               HasSubstr("2 op types not registered in binary running on this host: "
-                        "'EncodePng' (node reserve), 'Mfcc' (nodes set_0, "
+                        "'NegTrain' (node reserve), 'Skipgram' (nodes set_0, "
                         "set_1, set_2, set_3, set_4 and 2 more); Sluice cannot run this graph"));
 
-  status = LoadModel(WriteGraph("one_op.pbtxt",
-                                Placeholder("x") + Unregistered("r", "EncodePng", "x") + kVersions),
-                     &model);
+  status = LoadModel(
+      WriteGraph("one_op.pbtxt", Placeholder("x") + Unregistered("r", "NegTrain", "x") + kVersions),
+      &model);
   EXPECT_EQ(status.code(), absl::StatusCode::kNotFound) << status;
   EXPECT_THAT(std::string(status.message()),
-              HasSubstr("Op type not registered 'EncodePng' (node r) in binary running on "
+              HasSubstr("Op type not registered 'NegTrain' (node r) in binary running on "
                         "this host"));
 }
 
@@ -122,13 +122,13 @@ TEST(LoadModelTest, CallsOfTheGraphsFunctionsLoad) {
 
 TEST(LoadModelForInspectionTest, LoadsTheRestAndListsTheUnregistered) {
   const std::string path = WriteGraph(
-      "inspect.pbtxt", Placeholder("x") + Unregistered("r1", "EncodePng", "x") +
-                           Identity("y", "x") + Unregistered("r2", "EncodePng", "y") + kVersions);
+      "inspect.pbtxt", Placeholder("x") + Unregistered("r1", "NegTrain", "x") + Identity("y", "x") +
+                           Unregistered("r2", "NegTrain", "y") + kVersions);
   Model model;
   std::vector<UnregisteredOp> unregistered;
   ASSERT_TRUE(LoadModelForInspection(path, &model, &unregistered).ok());
   ASSERT_EQ(unregistered.size(), 1u);
-  EXPECT_EQ(unregistered[0].op, "EncodePng");
+  EXPECT_EQ(unregistered[0].op, "NegTrain");
   EXPECT_THAT(unregistered[0].nodes, ElementsAre("r1", "r2"));
   // Every node in its place; the registered ones got their default attrs, the others are as
   // read.
@@ -180,7 +180,7 @@ TEST(LikelyOutputsTest, LeavesOutNodesInsideLoops) {
 TEST(LoadModelForInspectionTest, RegisteredNodesAreStillValidated) {
   // y lacks Identity's T attr.
   const std::string path =
-      WriteGraph("invalid.pbtxt", Placeholder("x") + Unregistered("r", "EncodePng", "x") +
+      WriteGraph("invalid.pbtxt", Placeholder("x") + Unregistered("r", "NegTrain", "x") +
                                       "node { name: 'y' op: 'Identity' input: 'x' }\n" + kVersions);
   Model model;
   std::vector<UnregisteredOp> unregistered;
