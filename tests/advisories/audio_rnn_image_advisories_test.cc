@@ -164,7 +164,7 @@ std::string Bmp(int32_t width, int32_t height, int32_t offset = 54) {
   PutLe(&out, 24, 2);
   PutLe(&out, 0, 4);
   PutLe(&out, pixel_bytes, 4);
-  PutLe(&out, 0, 16);
+  out.append(16, '\0');  // resolutions and palette counts
   out.append(pixel_bytes, '\0');
   return out;
 }
