@@ -716,6 +716,27 @@ def png_header(width, height):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IEND", b"")
 
 
+def gif_without_color_map():
+    """A 1x1 GIF89a with neither a global nor a local color map: the screen descriptor's
+    and the image descriptor's flags are 0, then LZW data (minimum code size 2: clear,
+    index 0, end) and the trailer."""
+    import struct
+    screen = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0, 0, 0)
+    image = b"," + struct.pack("<HHHHB", 0, 0, 1, 1, 0)
+    return screen + image + bytes([2, 2, 0x44, 0x01, 0]) + b";"
+
+
+def bmp(width, height, offset=54):
+    """A 24-bit BMP with a 40-byte info header announcing width x height, pixel data at
+    `offset`, and zero pixel bytes for |width| x |height| (none when that is huge)."""
+    import struct
+    rows = abs(height) if abs(height) < 1000 else 0
+    pixels = b"\0" * (((abs(width) * 3 + 3) // 4 * 4) * rows)
+    header = struct.pack("<2sIHHi", b"BM", 54 + len(pixels), 0, 0, offset)
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, len(pixels), 0, 0, 0, 0)
+    return header + info + pixels
+
+
 QAD2 = dict(signed_input=True, num_bits=8, range_given=False, round_mode="HALF_TO_EVEN",
             narrow_range=False)
 
@@ -957,6 +978,75 @@ CASES += [
     ("Tfsa2022_157_MirrorPadGradHugePaddings", "MirrorPadGrad",
      [("input", arr([1], I32)), ("paddings", arr([[0x77f00000, 0xa000000]], I32))],
      dict(mode="REFLECT")),
+] + [
+    # ---- audio, RNN, image codec, ConjugateTranspose and data-format kernels (seventh pass) ----
+    ("Tfsa2022_158_MfccHugeFilterbankChannelCount", "Mfcc",
+     [("spectrogram", arr([[[1.38, 6.32, 5.75, 9.51]]], F32)), ("sample_rate", arr(2, I32))],
+     dict(upper_frequency_limit=5.0, lower_frequency_limit=1.0,
+          filterbank_channel_count=2**31 - 1, dct_coefficient_count=1)),
+    ("Tfsa2023_008_AudioSpectrogramZeroStride", "AudioSpectrogram",
+     [("input", arr([[14.0], [24.0]], F32))],
+     dict(window_size=1, stride=0, magnitude_squared=False)),
+    ("Tfsa2023_008_AudioSpectrogramZeroStrideWindow2", "AudioSpectrogram",
+     [("input", arr([[14.0], [24.0]], F32))],
+     dict(window_size=2, stride=0, magnitude_squared=False)),
+    ("Tfsa2022_069_LSTMBlockCellScalarWci", "LSTMBlockCell",
+     [("x", np.full([28, 29], 0.837607, F32)), ("cs_prev", z([28, 17])),
+      ("h_prev", np.full([28, 17], 0.592631638, F32)), ("w", np.full([46, 68], 0.887386262, F32)),
+      ("wci", z([])), ("wcf", z([17])), ("wco", np.full([28, 17], 0.592631638, F32)),
+      ("b", np.full([68], 0.75259006, F32))],
+     dict(forget_bias=1.0, cell_clip=0.0, use_peephole=False)),
+    ("Tfsa2022_096_BlockLSTMGradV2Rank3Everything", "BlockLSTMGradV2",
+     [("seq_len_max", arr(1, I64))] +
+     [(n, np.full([1, 1, 1], 0.504355371, F32)) for n in
+      ("x", "cs_prev", "h_prev", "w", "wci", "wcf", "wco", "b", "i", "cs", "f", "o", "ci",
+       "co", "h", "cs_grad", "h_grad")],
+     dict(use_peephole=False)),
+    ("Tfsa2023_020_GRUBlockCellGradScalarBc", "GRUBlockCellGrad",
+     [("x", arr([[21.1, 156.2], [83.3, 115.4]], F32)), ("h_prev", arr([[136.5], [136.6]], F32)),
+      ("w_ru", arr([[26.7, 0.8], [47.9, 26.1], [26.2, 26.3]], F32)),
+      ("w_c", arr([[0.4], [31.5], [0.6]], F32)), ("b_ru", arr([0.1, 0.2], F32)),
+      ("b_c", arr(0x41414141, F32)), ("r", arr([[0.3], [0.4]], F32)),
+      ("u", arr([[5.7], [5.8]], F32)), ("c", arr([[52.9], [53.1]], F32)),
+      ("d_h", arr([[172.2], [188.3]], F32))], {}),
+    ("Tfsa2019_001_DecodeGifNoColorMap", "DecodeGif",
+     [("contents", arr(gif_without_color_map(), S))], {}),
+    ("Tfsa2018_002_DecodeGifHeaderOnly", "DecodeGif",
+     [("contents", arr(b"GIF89a", S))], {}),
+    ("Tfsa2018_002_DecodeGifCutAfterScreen", "DecodeGif",
+     [("contents", arr(gif_without_color_map()[:13], S))], {}),
+    ("Tfsa2018_002_DecodeGifNoImage", "DecodeGif",
+     [("contents", arr(gif_without_color_map()[:13] + b";", S))], {}),
+    ("Tfsa2018_001_DecodeBmpCutInHeader", "DecodeBmp",
+     [("contents", arr(bmp(2, 2)[:20], S))], dict(channels=0)),
+    ("Tfsa2018_001_DecodeBmpNegativeWidth", "DecodeBmp",
+     [("contents", arr(bmp(-2, 2), S))], dict(channels=0)),
+    ("Tfsa2018_001_DecodeBmpOffsetPastEnd", "DecodeBmp",
+     [("contents", arr(bmp(2, 2, offset=0x7fffffff), S))], dict(channels=0)),
+    ("Tfsa2018_001_DecodeBmpNegativeOffset", "DecodeBmp",
+     [("contents", arr(bmp(2, 2, offset=-100), S))], dict(channels=0)),
+    ("Tfsa2018_001_DecodeBmpNoPixels", "DecodeBmp",
+     [("contents", arr(bmp(2, 2)[:54], S))], dict(channels=0)),
+    ("Tfsa2018_001_DecodeBmpHugeHeight", "DecodeBmp",
+     [("contents", arr(bmp(2, -0x7fffffff), S))], dict(channels=0)),
+    ("Tfsa2021_020_EncodePngEmpty", "EncodePng",
+     [("image", z([0, 0, 3], np.uint8))], dict(compression=-1)),
+    ("Tfsa2021_105_ConjugateTransposeComplexScalar", "ConjugateTranspose",
+     [("x", arr(1 + 2j, np.complex64)), ("perm", arr([], I32))], {}),
+] + [
+    ("Tfsa2020_030_DataFormatVecPermute_%s_%s_%s" % (src, dst, "x".join(
+        str(d) for d in np.shape(x))), "DataFormatVecPermute",
+     [("x", arr(x, I32))], dict(src_format=src, dst_format=dst))
+    for x, src, dst in [
+        ([1, 4], "1234", "1234"), ([1, 4], "HHHH", "WWWW"), ([1, 4], "H", "W"),
+        ([1, 2, 3, 4], "1234", "1253"), ([1, 2, 3, 4], "1234", "1223"),
+        ([1, 2, 3, 4], "1224", "1423"), ([1, 2, 3, 4], "1234", "432"),
+        ([1, 2, 3, 4], "12345678", "87654321"),
+        ([[1, 5], [2, 6], [3, 7], [4, 8]], "12345678", "87654321")]
+] + [
+    ("Tfsa2020_030_DataFormatDimMap_%s_%s" % (src, dst), "DataFormatDimMap",
+     [("x", arr([[1, 5], [2, 6], [3, 7], [4, 8]], I32))], dict(src_format=src, dst_format=dst))
+    for src, dst in [("1234", "8765"), ("NHWC", "NCHW")]
 ]
 
 

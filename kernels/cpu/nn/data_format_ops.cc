@@ -8,9 +8,9 @@
 // around, and where m is negative (x < -n, or x near the type's maximum) the last dim is named.
 // VecPermute: x is indexed by the dims of src_format (a vector of 4 or 5, or a [4 or 5, 2] matrix
 // of rows) and y holds the same entries ordered by dst_format; a vector of 2 or 3 (a [2 or 3, 2]
-// matrix) holds the spatial dims only, the formats' letters other than N and C. Formats are checked
-// when the kernel is built, with TensorFlow's messages: each 4 or 5 letters long, dst a permutation
-// of src.
+// matrix) holds the spatial dims only, the formats' H and W (and D); each must hold them once.
+// Formats are checked when the kernel is built, with TensorFlow's messages: each 4 or 5 letters
+// long, dst a permutation of src.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -111,13 +111,23 @@ class DataFormatVecPermuteOp : public OpKernel {
                                           "got shape ",
                                           x.shape().DebugString()));
     }
-    // Spatial vectors order the letters other than N and C.
+    // Spatial vectors order the formats' H and W (and D, for 5 letters), which each format
+    // must hold exactly once (TFSA-2020-030: "1234" has none, so a vector of 2 is refused).
     std::string src = src_;
     std::string dst = dst_;
     if (length == spatial) {
-      const auto not_spatial = [](char c) { return c == 'N' || c == 'C'; };
+      const auto not_spatial = [spatial](char c) {
+        return c != 'H' && c != 'W' && (spatial == 2 || c != 'D');
+      };
       src.erase(std::remove_if(src.begin(), src.end(), not_spatial), src.end());
       dst.erase(std::remove_if(dst.begin(), dst.end(), not_spatial), dst.end());
+      // TensorFlow's message says "2D case" for both.
+      OP_REQUIRES(ctx,
+                  static_cast<int64_t>(src.size()) == spatial &&
+                      static_cast<int64_t>(dst.size()) == spatial,
+                  errors::InvalidArgument(
+                      spatial == 3 ? "Format specifier must contain D, H and W for 2D case"
+                                   : "Format specifier must contain H and W for 2D case"));
     }
     Tensor* y = nullptr;
     OP_REQUIRES_OK(ctx, ctx->allocate_output(0, x.shape(), &y));
