@@ -37,6 +37,8 @@
 #include "graph/import/graph_constructor.h"
 #include "graph/shape_refiner.h"
 #include "proto/function.pb.h"
+#include "proto/tensor.pb.h"
+#include "proto/tensor_shape.pb.h"
 #include "runtime/device/session_options.h"
 #include "runtime/session/session.h"
 #include "tensorflow/c/c_api.h"
@@ -201,6 +203,13 @@ TF_Tensor* DeviceTensorToTF(const Tensor& src, const std::string& device);
 // Sends the graph's operations added since the last run to an open session (a closed one
 // answers the next call itself), as every run does first.
 absl::Status ExtendIfOpen(TF_Session* session);
+
+// A TensorShapeProto for `num_dims` dims (-1: unknown rank); a dim below 0 is unknown.
+TensorShapeProto ShapeProto(const int64_t* dims, int num_dims);
+
+// `value` as a Tensor attr holds it, the way TensorFlow's NodeBuilder stores one: the raw
+// tensor_content for more than one element, the typed *_val field for one or none.
+absl::Status TensorToProto(TF_Tensor* value, TensorProto* out);
 
 // "name:index" for an output, as a Session feeds and fetches by name.
 std::string OutputName(const TF_Output& output);

@@ -20,6 +20,8 @@
 
 using sluice::AttrValue;
 using sluice::c_api::SetStatus;
+using sluice::c_api::ShapeProto;
+using sluice::c_api::TensorToProto;
 using sluice::c_api::ToNode;
 using sluice::c_api::ToOperation;
 
@@ -29,33 +31,9 @@ void SetAttr(TF_OperationDescription* desc, const char* attr_name, AttrValue val
   desc->builder.Attr(attr_name, std::move(value));
 }
 
-// A TensorShapeProto for `num_dims` dims (-1: unknown rank); a dim of -1 is unknown.
-sluice::TensorShapeProto ShapeProto(const int64_t* dims, int num_dims) {
-  sluice::TensorShapeProto proto;
-  if (num_dims < 0) {
-    proto.set_unknown_rank(true);
-    return proto;
-  }
-  for (int i = 0; i < num_dims; ++i) proto.add_dim()->set_size(dims[i] < 0 ? -1 : dims[i]);
-  return proto;
-}
-
 absl::Status ParseShapeProto(const void* proto, size_t proto_len, sluice::TensorShapeProto* out) {
   if (!sluice::c_api::ParseFromBytes(proto, proto_len, out)) {
     return absl::InvalidArgumentError("Unparseable TensorShapeProto");
-  }
-  return absl::OkStatus();
-}
-
-// As TensorFlow's NodeBuilder stores a Tensor attr (SetAttrValue): the raw tensor_content
-// for more than one element, the typed *_val field for one or none.
-absl::Status TensorToProto(TF_Tensor* value, sluice::TensorProto* out) {
-  absl::StatusOr<sluice::Tensor> tensor = sluice::c_api::TensorFromTF(value);
-  if (!tensor.ok()) return tensor.status();
-  if (tensor->NumElements() > 1) {
-    sluice::TensorToProtoContent(*tensor, out);
-  } else {
-    sluice::TensorToProtoField(*tensor, out);
   }
   return absl::OkStatus();
 }
@@ -107,6 +85,36 @@ TF_Operation* FinishOperation(TF_OperationDescription* desc,
 }
 
 }  // namespace
+
+namespace sluice {
+namespace c_api {
+
+// A TensorShapeProto for `num_dims` dims (-1: unknown rank); a dim of -1 is unknown.
+TensorShapeProto ShapeProto(const int64_t* dims, int num_dims) {
+  TensorShapeProto proto;
+  if (num_dims < 0) {
+    proto.set_unknown_rank(true);
+    return proto;
+  }
+  for (int i = 0; i < num_dims; ++i) proto.add_dim()->set_size(dims[i] < 0 ? -1 : dims[i]);
+  return proto;
+}
+
+// As TensorFlow's NodeBuilder stores a Tensor attr (SetAttrValue): the raw tensor_content
+// for more than one element, the typed *_val field for one or none.
+absl::Status TensorToProto(TF_Tensor* value, TensorProto* out) {
+  absl::StatusOr<Tensor> tensor = c_api::TensorFromTF(value);
+  if (!tensor.ok()) return tensor.status();
+  if (tensor->NumElements() > 1) {
+    TensorToProtoContent(*tensor, out);
+  } else {
+    TensorToProtoField(*tensor, out);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace c_api
+}  // namespace sluice
 
 extern "C" {
 

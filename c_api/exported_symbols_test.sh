@@ -16,15 +16,17 @@ if [[ -n "$others" ]]; then
   exit 1
 fi
 for needed in TF_NewGraph TF_GraphImportGraphDef TF_NewSession TF_SessionRun TF_NewTensor \
-  TF_DeleteTensor TF_NewStatus TF_Version TF_LoadLibrary TF_LoadSessionFromSavedModel; do
+  TF_DeleteTensor TF_NewStatus TF_Version TF_LoadLibrary TF_LoadSessionFromSavedModel \
+  TFE_NewContext TFE_NewOp TFE_Execute TFE_TensorHandleResolve; do
   grep -qx "$needed" <<<"$symbols" || { echo "$needed is not exported" >&2; exit 1; }
 done
 versioned=$(nm -D --defined-only "$lib" | grep -c ' TF_NewGraph@@tensorflow$')
 [[ "$versioned" == 1 ]] || { echo "TF_NewGraph lacks the 'tensorflow' version" >&2; exit 1; }
 # Every function the public headers declare is defined.
-declared=$(cat "${TEST_SRCDIR}/${TEST_WORKSPACE}"/c_api/include/tensorflow/c/*.h | tr '\n' ' ' |
-  grep -oE 'TF_CAPI_EXPORT[^;(]*\(' | grep -oE 'TF_[A-Za-z0-9_]+ *\($' | tr -d ' (' | sort -u)
-if (($(wc -l <<<"$declared") < 150)); then
+declared=$(cat "${TEST_SRCDIR}/${TEST_WORKSPACE}"/c_api/include/tensorflow/c/*.h \
+  "${TEST_SRCDIR}/${TEST_WORKSPACE}"/c_api/include/tensorflow/c/eager/*.h | tr '\n' ' ' |
+  grep -oE 'TF_CAPI_EXPORT[^;(]*\(' | grep -oE 'TFE?_[A-Za-z0-9_]+ *\($' | tr -d ' (' | sort -u)
+if (($(wc -l <<<"$declared") < 200)); then
   echo "found only $(wc -l <<<"$declared") declarations in the headers" >&2
   exit 1
 fi
@@ -34,4 +36,4 @@ if [[ -n "$missing" ]]; then
   echo "$missing" >&2
   exit 1
 fi
-echo "$(wc -l <<<"$symbols") exported symbols, all TF_; $(wc -l <<<"$declared") declared, all defined"
+echo "$(wc -l <<<"$symbols") exported symbols, all TF_ or TFE_; $(wc -l <<<"$declared") declared, all defined"

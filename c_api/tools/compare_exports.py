@@ -30,6 +30,7 @@ import tempfile
 EXPORT_HEADERS = [
     "tensorflow/c/c_api.h",
     "tensorflow/c/c_api_macros.h",
+    "tensorflow/c/eager/c_api.h",
     "tensorflow/c/tf_attrtype.h",
     "tensorflow/c/tf_buffer.h",
     "tensorflow/c/tf_datatype.h",
@@ -165,6 +166,14 @@ class Report:
         return missing, extra
 
 
+# Functions that TensorFlow's headers also overload for C++ callers (tensorflow::Tensor
+# arguments), so that &name alone is ambiguous: the C function is picked by its C type, which
+# fails to compile in a tree whose function has another type.
+C_OVERLOADS = {
+    "TFE_NewTensorHandle": "TFE_TensorHandle* (*)(const TF_Tensor*, TF_Status*)",
+}
+
+
 def signature_program(names, values, struct_fields):
     lines = [
         "#include <cstddef>",
@@ -181,7 +190,8 @@ def signature_program(names, values, struct_fields):
         "int main() {",
     ]
     for n in names:
-        lines.append(f'  std::printf("function {n}: %s\\n", Name(typeid(decltype(&{n}))));')
+        address = f"static_cast<{C_OVERLOADS[n]}>(&{n})" if n in C_OVERLOADS else f"&{n}"
+        lines.append(f'  std::printf("function {n}: %s\\n", Name(typeid(decltype({address}))));')
     for n in values:
         lines.append(f'  std::printf("value {n} = %lld\\n", static_cast<long long>({n}));')
     for s, fields in sorted(struct_fields.items()):
