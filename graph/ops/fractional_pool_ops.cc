@@ -4,6 +4,7 @@
 // gradients, FractionalMaxPoolGrad and FractionalAvgPoolGrad, can walk the same windows.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "graph/core/errors.h"
@@ -18,9 +19,11 @@ using shape_inference::DimensionHandle;
 using shape_inference::InferenceContext;
 using shape_inference::ShapeHandle;
 
-// Each known dim divided by its ratio (in float, as the kernel computes it) and floored. The
-// sequence outputs are given TensorFlow's lengths, the output rows and columns, although the
-// kernel returns one boundary more than that.
+// Each known dim divided by its ratio (in float, as the kernel computes it) and floored, dim
+// by dim: a known dim's size is checked before its ratio, so a negative ratio there fails as a
+// negative size (a NaN or out-of-range quotient as the lowest int64, which x86 makes of it). The
+// sequence outputs are given TensorFlow's lengths, the output rows and columns, although the kernel
+// returns one boundary more than that.
 absl::Status FractionalPoolShape(InferenceContext* c) {
   ShapeHandle input;
   RETURN_IF_ERROR(c->WithRank(c->input(0), 4, &input));
@@ -33,15 +36,22 @@ absl::Status FractionalPoolShape(InferenceContext* c) {
   std::vector<DimensionHandle> dims;
   for (int i = 0; i < 4; ++i) {
     const DimensionHandle d = c->Dim(input, i);
-    if (!c->ValueKnown(d)) {
+    if (c->ValueKnown(d)) {
+      const float quotient = std::floor(c->Value(d) / ratio[i]);
+      constexpr float kTwoTo63 = 9223372036854775808.0f;
+      const int64_t size = quotient >= -kTwoTo63 && quotient < kTwoTo63
+                               ? static_cast<int64_t>(quotient)
+                               : std::numeric_limits<int64_t>::min();
+      if (size < 0) {
+        return errors::InvalidArgument("Size computed for dim ", i, " is negative: ", size);
+      }
+      dims.push_back(c->MakeDim(size));
+    } else {
       dims.push_back(c->UnknownDim());
-      continue;
     }
-    const auto size = static_cast<int64_t>(std::floor(c->Value(d) / ratio[i]));
-    if (size < 0) {
-      return errors::InvalidArgument("Size computed for dim ", i, " is negative: ", size);
+    if (ratio[i] < 1) {
+      return errors::InvalidArgument("pooling_ratio cannot be smaller than 1, got: ", ratio[i]);
     }
-    dims.push_back(c->MakeDim(size));
   }
   c->set_output(0, c->MakeShape(dims));
   c->set_output(1, c->Vector(dims[1]));

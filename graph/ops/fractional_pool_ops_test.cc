@@ -8,6 +8,9 @@ namespace {
 TEST(FractionalPoolShapeTest, DividesKnownDims) {
   EXPECT_EQ(Infer("FractionalMaxPool", "T=DT_FLOAT, pooling_ratio=[1.0,1.5,1.4,1.0]", "[2,10,7,3]"),
             "[2,6,5,3];[6];[5]");
+  // Ratios on the batch and depth and past a dim pass here; the kernel refuses them.
+  EXPECT_EQ(Infer("FractionalMaxPool", "T=DT_FLOAT, pooling_ratio=[2.0,1.5,6.5,2.0]", "[2,6,6,2]"),
+            "[1,4,0,1];[4];[0]");
   EXPECT_EQ(
       Infer("FractionalAvgPool", "T=DT_DOUBLE, pooling_ratio=[1.0,1.44,1.73,1.0]", "[?,?,7,3]"),
       "[?,?,4,3];[?];[4]");
