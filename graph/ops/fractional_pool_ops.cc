@@ -32,7 +32,6 @@ absl::Status FractionalPoolShape(InferenceContext* c) {
   if (ratio.size() != 4) {
     return errors::InvalidArgument("pooling_ratio field must specify 4 dimensions");
   }
-  // heap-ok: four dims, a rank
   std::vector<DimensionHandle> dims;
   for (int i = 0; i < 4; ++i) {
     const DimensionHandle d = c->Dim(input, i);

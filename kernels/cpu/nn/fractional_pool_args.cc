@@ -94,7 +94,9 @@ absl::Status FractionalPoolArgs::Prepare(OpKernelContext* ctx, const Tensor& inp
       random::Philox4x32::FromSeedPair(static_cast<uint64_t>(seed), static_cast<uint64_t>(seed2));
   Tensor* rows = nullptr;
   Tensor* cols = nullptr;
+  // shape-safe: each size lies in [1, its input dim], checked above
   RETURN_IF_ERROR(ctx->allocate_output(1, TensorShape({out_size[1] + 1}), &rows));
+  // shape-safe: as above
   RETURN_IF_ERROR(ctx->allocate_output(2, TensorShape({out_size[2] + 1}), &cols));
   int64_t* row_seq = rows->flat<int64_t>().data();
   int64_t* col_seq = cols->flat<int64_t>().data();
@@ -102,6 +104,7 @@ absl::Status FractionalPoolArgs::Prepare(OpKernelContext* ctx, const Tensor& inp
                             pseudo_random_, &stream, row_seq);
   FractionalPoolingSequence(static_cast<int32_t>(in_size[2]), static_cast<int32_t>(out_size[2]),
                             pseudo_random_, &stream, col_seq);
+  // shape-safe: as above
   RETURN_IF_ERROR(ctx->allocate_output(
       0, TensorShape({out_size[0], out_size[1], out_size[2], out_size[3]}), output));
 

@@ -53,7 +53,6 @@ class FractionalPoolArgs {
                        Tensor** output) const;
 
  private:
-  // heap-ok: an attr list (four ratios)
   std::vector<float> ratio_;
   bool pseudo_random_ = false;
   bool overlapping_ = false;
