@@ -287,6 +287,30 @@ absl::Status AvgPoolGrad(const Scope& scope, const Operation& op, const GradList
 }
 REGISTER_GRADIENT_OP("AvgPool", AvgPoolGrad);
 
+// The fractional poolings differentiate over the windows the forward op returned (outputs 1
+// and 2), which have no gradient of their own.
+absl::Status FractionalMaxPoolGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                   GradList* out) {
+  bool overlapping = false;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "overlapping", &overlapping));
+  out->push_back(ops::internal::FractionalMaxPoolGrad(
+      scope, op.input(0), op.output(0), grads[0], op.output(1), op.output(2),
+      ops::internal::FractionalMaxPoolGrad::Overlapping(overlapping)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("FractionalMaxPool", FractionalMaxPoolGrad);
+
+absl::Status FractionalAvgPoolGrad(const Scope& scope, const Operation& op, const GradList& grads,
+                                   GradList* out) {
+  bool overlapping = false;
+  RETURN_IF_ERROR(GetNodeAttr(op.node()->attrs(), "overlapping", &overlapping));
+  out->push_back(ops::internal::FractionalAvgPoolGrad(
+      scope, ops::Shape(scope, op.input(0), ops::Shape::OutType(DT_INT64)), grads[0], op.output(1),
+      op.output(2), ops::internal::FractionalAvgPoolGrad::Overlapping(overlapping)));
+  return scope.status();
+}
+REGISTER_GRADIENT_OP("FractionalAvgPool", FractionalAvgPoolGrad);
+
 // LRN differentiates through its input and output with the forward op's attrs (TensorFlow's
 // C++ function passes LRNGrad's defaults instead, which is right only for an LRN with default
 // attrs; its Python gradient, which this follows, passes them on).

@@ -468,6 +468,22 @@ case("DynamicPartition_2d_partitions", [normal(2, 3, 2)], lambda xs: raw.AddN(in
     raw.Sum(input=p, axis=[0]) for p in raw.DynamicPartition(
         data=xs[0], partitions=tf.constant([[0, 1, 1], [1, 0, 0]]), num_partitions=2)]))
 
+# ---- Fractional pooling (fracpool): seeded, deterministic nodes, so that Sluice replays
+# TensorFlow's windows. Its own generator, as above. ----
+rng_before_block, rng = rng, np.random.default_rng(20261210)
+for overlapping in (False, True):
+  for pseudo_random in (False, True):
+    suffix = f"{'ov' if overlapping else 'noov'}_{'pr' if pseudo_random else 'rand'}"
+    for op in ("FractionalMaxPool", "FractionalAvgPool"):
+      case(f"{op}_{suffix}", [normal(2, 7, 9, 3)],
+           lambda xs, op=op, o=overlapping, p=pseudo_random: getattr(raw, op)(
+               value=xs[0], pooling_ratio=[1.0, 1.44, 1.73, 1.0], pseudo_random=p,
+               overlapping=o, deterministic=True, seed=5, seed2=9)[0])
+case("FractionalAvgPool_double", [normal(1, 6, 5, 2, dtype=np.float64)],
+     lambda xs: raw.FractionalAvgPool(value=xs[0], pooling_ratio=[1.0, 1.5, 1.2, 1.0],
+                                      deterministic=True, seed=3, seed2=1)[0])
+rng = rng_before_block
+
 
 def write():
   graph = tf.Graph()

@@ -225,6 +225,8 @@ OPS = [
     "LSTMBlockCellGrad", "BlockLSTMGrad", "BlockLSTMGradV2",
     # Audio: WAV files, spectrograms, MFCCs.
     "DecodeWav", "EncodeWav", "AudioSpectrogram", "Mfcc",
+    # Fractional pooling and its gradients.
+    "FractionalMaxPool", "FractionalAvgPool", "FractionalMaxPoolGrad", "FractionalAvgPoolGrad",
 ]
 
 
