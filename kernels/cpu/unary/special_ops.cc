@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "graph/core/types.h"
+#include "kernels/cpu/unary/half_keeping_nan.h"
 #include "kernels/cpu/unary/ndtri_float.h"
 #include "kernels/cpu/unary/unary_op.h"
 #include "numerics/rsqrt.h"
@@ -171,26 +172,7 @@ namespace {
 
 namespace ei = Eigen::internal;
 
-// Half: Eigen's function of the value in float, rounded once, but a NaN keeps its payload
-// (quieted) as through TensorFlow's conversions, and its sign where TensorFlow's arithmetic
-// keeps it (the Bessel functions start from |x|, so theirs is positive); Eigen 3.4's
-// float-to-half conversion would give its one canonical NaN.
-template <typename Op, bool kNanSignCleared>
-struct HalfKeepingNaN {
-  static Eigen::half Apply(Eigen::half x) {
-    if (Eigen::numext::isnan(x)) {
-      uint16_t bits = static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(x) | 0x0200u);
-      if (kNanSignCleared) bits &= 0x7fffu;
-      return Eigen::numext::bit_cast<Eigen::half>(bits);
-    }
-    return Op()(x);
-  }
-};
-template <typename T, typename Op, bool kNanSignCleared = false>
-using EigenOrHalfKeepingNaN = std::conditional_t<
-    std::is_same_v<T, Eigen::half>,
-    ScalarUnaryFunctor<T, T, HalfKeepingNaN<Op, kNanSignCleared>, ei::functor_traits<Op>::Cost>,
-    EigenUnaryFunctor<T, Op>>;
+using unary::EigenOrHalfKeepingNaN;
 
 template <typename T>
 using LgammaFunctor = EigenOrHalfKeepingNaN<T, ei::scalar_lgamma_op<T>>;
