@@ -1,18 +1,19 @@
 // The Bessel functions of tf.math.special that Sluice's special_ops.cc leaves out: BesselI0,
 // BesselI1, BesselJ0, BesselJ1, BesselY0, BesselY1, BesselK0, BesselK0e, BesselK1 and
-// BesselK1e, each for half, float and double (TensorFlow's CPU dtypes). Each is Eigen's Cephes
-// functor, as TensorFlow's kernel is.
+// BesselK1e, each for half, float and double (TensorFlow's CPU dtypes), as TensorFlow's kernels
+// compute them with Eigen's Cephes code:
 //
-// Double is Eigen's functor, which agrees with TensorFlow's bit for bit (its vector and
-// scalar forms agree). Float takes Eigen's scalar form for every element: that is what
-// TensorFlow computes for a tensor's last total % 8 elements, while its packets of 8 use its
-// newer Eigen's vector sin, cos, log, exp and square roots, which differ from Eigen 3.4's
-// (and from the scalar form) by a few units in the last place for some inputs
-// (tests/kernels/gen_special_functions.py states the bound). Half rounds the float result.
-#include <cmath>
+//   double: Eigen's functor, whose vector and scalar forms agree with TensorFlow's;
+//   float:  TensorFlow's packets of 8 for all but a tensor's last total % 8 elements
+//           (bessel_lane.h: Eigen's templates on TensorFlow's exp, log, rsqrt, sin and cos),
+//           Eigen's scalar form for those;
+//   half:   the same in float (TensorFlow converts packets of 8 halves to float and back, and
+//           its scalar tail goes through float too), rounded once, NaN keeping its payload.
+#include <cstdint>
 #include <type_traits>
 
 #include "graph/core/types.h"
+#include "kernels/cpu/unary/bessel_lane.h"
 #include "kernels/cpu/unary/half_keeping_nan.h"
 #include "kernels/cpu/unary/unary_functors.h"
 #include "kernels/cpu/unary/unary_op.h"
@@ -25,45 +26,76 @@ namespace {
 
 namespace ei = Eigen::internal;
 
-// A subnormal float is read as the zero TensorFlow's vector forms read it as (the scalar form's
-// log would look at its bits).
-template <typename Op>
-struct ScalarForm {
-  static float Apply(float x) {
-    return Op()(unary::IsSubnormalBits(x) ? std::copysign(0.0f, x) : x);
+// Generic is Eigen's generic_j0 and friends, ScalarOp its scalar functor.
+template <template <typename, typename> class Generic, template <typename> class ScalarOp>
+struct BesselForms {
+  static float Vector(float x) {
+    return Generic<unary::TensorFlowLane, float>::run(unary::TensorFlowLane(x)).v;
+  }
+  static float Scalar(float x) { return ScalarOp<float>()(x); }
+};
+
+// The ranges UnaryOp hands over start at multiples of 64 and only the last one reaches the
+// tensor's end, so a range's own last n % 8 elements are the tensor's scalar tail.
+template <typename T, typename Forms>
+struct TensorFlowBessel {
+  using In = T;
+  using Out = T;
+  static constexpr int kCycles = 150;
+  template <typename X, typename Y>
+  void operator()(const X& x, Y& y) const {
+    const T* in = x.data();
+    T* out = y.data();
+    const int64_t n = x.size();
+    const int64_t tail_start = n - n % unary::kBesselFloatPacket;
+    for (int64_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<T, float>) {
+        out[i] = i < tail_start ? Forms::Vector(in[i]) : Forms::Scalar(in[i]);
+      } else {
+        out[i] = Half(in[i], i < tail_start);
+      }
+    }
+  }
+
+  // Half NaN keeps its payload, quieted, its sign cleared as TensorFlow's arithmetic from |x|
+  // leaves it (unary::HalfKeepingNaN).
+  static Eigen::half Half(Eigen::half x, bool vector) {
+    if (Eigen::numext::isnan(x)) {
+      const uint16_t bits = Eigen::numext::bit_cast<uint16_t>(x);
+      return Eigen::numext::bit_cast<Eigen::half>(
+          static_cast<uint16_t>((bits | 0x0200u) & 0x7fffu));
+    }
+    const float v = static_cast<float>(x);
+    return Eigen::half(vector ? Forms::Vector(v) : Forms::Scalar(v));
   }
 };
 
-// Every Bessel function starts from |x| or refuses x < 0 with a positive NaN, so a half NaN
-// leaves with its sign cleared. Double reads subnormals as zero too (Eigen's functor, with
-// subnormal elements recomputed from their zero).
-template <typename T, template <typename> class Op>
-using BesselFunctor = std::conditional_t<
-    std::is_same_v<T, float>,
-    ScalarUnaryFunctor<float, float, ScalarForm<Op<float>>, ei::functor_traits<Op<float>>::Cost>,
-    std::conditional_t<std::is_same_v<T, double>, unary::FloatSubnormalsReadAsZero<T, Op<T>>,
-                       unary::EigenOrHalfKeepingNaN<T, Op<T>, true>>>;
+template <typename T, template <typename, typename> class Generic,
+          template <typename> class ScalarOp>
+using BesselFunctor =
+    std::conditional_t<std::is_same_v<T, double>, EigenUnaryFunctor<T, ScalarOp<T>>,
+                       TensorFlowBessel<T, BesselForms<Generic, ScalarOp>>>;
 
 template <typename T>
-using BesselI0Functor = BesselFunctor<T, ei::scalar_bessel_i0_op>;
+using BesselI0Functor = BesselFunctor<T, ei::generic_i0, ei::scalar_bessel_i0_op>;
 template <typename T>
-using BesselI1Functor = BesselFunctor<T, ei::scalar_bessel_i1_op>;
+using BesselI1Functor = BesselFunctor<T, ei::generic_i1, ei::scalar_bessel_i1_op>;
 template <typename T>
-using BesselJ0Functor = BesselFunctor<T, ei::scalar_bessel_j0_op>;
+using BesselJ0Functor = BesselFunctor<T, ei::generic_j0, ei::scalar_bessel_j0_op>;
 template <typename T>
-using BesselJ1Functor = BesselFunctor<T, ei::scalar_bessel_j1_op>;
+using BesselJ1Functor = BesselFunctor<T, ei::generic_j1, ei::scalar_bessel_j1_op>;
 template <typename T>
-using BesselY0Functor = BesselFunctor<T, ei::scalar_bessel_y0_op>;
+using BesselY0Functor = BesselFunctor<T, ei::generic_y0, ei::scalar_bessel_y0_op>;
 template <typename T>
-using BesselY1Functor = BesselFunctor<T, ei::scalar_bessel_y1_op>;
+using BesselY1Functor = BesselFunctor<T, ei::generic_y1, ei::scalar_bessel_y1_op>;
 template <typename T>
-using BesselK0Functor = BesselFunctor<T, ei::scalar_bessel_k0_op>;
+using BesselK0Functor = BesselFunctor<T, ei::generic_k0, ei::scalar_bessel_k0_op>;
 template <typename T>
-using BesselK0eFunctor = BesselFunctor<T, ei::scalar_bessel_k0e_op>;
+using BesselK0eFunctor = BesselFunctor<T, ei::generic_k0e, ei::scalar_bessel_k0e_op>;
 template <typename T>
-using BesselK1Functor = BesselFunctor<T, ei::scalar_bessel_k1_op>;
+using BesselK1Functor = BesselFunctor<T, ei::generic_k1, ei::scalar_bessel_k1_op>;
 template <typename T>
-using BesselK1eFunctor = BesselFunctor<T, ei::scalar_bessel_k1e_op>;
+using BesselK1eFunctor = BesselFunctor<T, ei::generic_k1e, ei::scalar_bessel_k1e_op>;
 
 #define REGISTER_BESSEL(T)                                \
   SLUICE_REGISTER_UNARY("BesselI0", BesselI0Functor, T)   \
