@@ -1,7 +1,7 @@
-// The Bessel functions of tf.math.special that Sluice's special_ops.cc leaves out: BesselI0,
-// BesselI1, BesselJ0, BesselJ1, BesselY0, BesselY1, BesselK0, BesselK0e, BesselK1 and
-// BesselK1e, each for half, float and double (TensorFlow's CPU dtypes), as TensorFlow's kernels
-// compute them with Eigen's Cephes code:
+// The Bessel functions of tf.math.special: BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0,
+// BesselJ1, BesselY0, BesselY1, BesselK0, BesselK0e, BesselK1 and BesselK1e, each for half,
+// float and double (TensorFlow's CPU dtypes), as TensorFlow's kernels compute them with
+// Eigen's Cephes code:
 //
 //   double: Eigen's functor, whose vector and scalar forms agree with TensorFlow's;
 //   float:  TensorFlow's packets of 8 for all but a tensor's last total % 8 elements
@@ -58,13 +58,9 @@ struct TensorFlowBessel {
   }
 
   // Half NaN keeps its payload, quieted, its sign cleared as TensorFlow's arithmetic from |x|
-  // leaves it (unary::HalfKeepingNaN).
+  // leaves it.
   static Eigen::half Half(Eigen::half x, bool vector) {
-    if (Eigen::numext::isnan(x)) {
-      const uint16_t bits = Eigen::numext::bit_cast<uint16_t>(x);
-      return Eigen::numext::bit_cast<Eigen::half>(
-          static_cast<uint16_t>((bits | 0x0200u) & 0x7fffu));
-    }
+    if (Eigen::numext::isnan(x)) return unary::QuietHalfNaN(x, /*sign_cleared=*/true);
     const float v = static_cast<float>(x);
     return Eigen::half(vector ? Forms::Vector(v) : Forms::Scalar(v));
   }
@@ -79,7 +75,11 @@ using BesselFunctor =
 template <typename T>
 using BesselI0Functor = BesselFunctor<T, ei::generic_i0, ei::scalar_bessel_i0_op>;
 template <typename T>
+using BesselI0eFunctor = BesselFunctor<T, ei::generic_i0e, ei::scalar_bessel_i0e_op>;
+template <typename T>
 using BesselI1Functor = BesselFunctor<T, ei::generic_i1, ei::scalar_bessel_i1_op>;
+template <typename T>
+using BesselI1eFunctor = BesselFunctor<T, ei::generic_i1e, ei::scalar_bessel_i1e_op>;
 template <typename T>
 using BesselJ0Functor = BesselFunctor<T, ei::generic_j0, ei::scalar_bessel_j0_op>;
 template <typename T>
@@ -99,7 +99,9 @@ using BesselK1eFunctor = BesselFunctor<T, ei::generic_k1e, ei::scalar_bessel_k1e
 
 #define REGISTER_BESSEL(T)                                \
   SLUICE_REGISTER_UNARY("BesselI0", BesselI0Functor, T)   \
+  SLUICE_REGISTER_UNARY("BesselI0e", BesselI0eFunctor, T) \
   SLUICE_REGISTER_UNARY("BesselI1", BesselI1Functor, T)   \
+  SLUICE_REGISTER_UNARY("BesselI1e", BesselI1eFunctor, T) \
   SLUICE_REGISTER_UNARY("BesselJ0", BesselJ0Functor, T)   \
   SLUICE_REGISTER_UNARY("BesselJ1", BesselJ1Functor, T)   \
   SLUICE_REGISTER_UNARY("BesselY0", BesselY0Functor, T)   \

@@ -1,5 +1,5 @@
-// EigenOrHalfKeepingNaN: an Eigen special function (Lgamma, the Bessel functions) as
-// TensorFlow's kernel computes it, for half through float with TensorFlow's NaN bits.
+// EigenOrHalfKeepingNaN: an Eigen special function (Lgamma, Digamma) as TensorFlow's kernel
+// computes it, for half through float with TensorFlow's NaN bits; QuietHalfNaN, those bits.
 #ifndef SLUICE_KERNELS_CPU_UNARY_HALF_KEEPING_NAN_H_
 #define SLUICE_KERNELS_CPU_UNARY_HALF_KEEPING_NAN_H_
 
@@ -16,14 +16,16 @@ namespace unary {
 // (quieted) as through TensorFlow's conversions, and its sign where TensorFlow's arithmetic
 // keeps it (the Bessel functions start from |x|, so theirs is positive); Eigen 3.4's
 // float-to-half conversion would give its one canonical NaN.
+inline Eigen::half QuietHalfNaN(Eigen::half nan, bool sign_cleared) {
+  uint16_t bits = static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(nan) | 0x0200u);
+  if (sign_cleared) bits &= 0x7fffu;
+  return Eigen::numext::bit_cast<Eigen::half>(bits);
+}
+
 template <typename Op, bool kNanSignCleared>
 struct HalfKeepingNaN {
   static Eigen::half Apply(Eigen::half x) {
-    if (Eigen::numext::isnan(x)) {
-      uint16_t bits = static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(x) | 0x0200u);
-      if (kNanSignCleared) bits &= 0x7fffu;
-      return Eigen::numext::bit_cast<Eigen::half>(bits);
-    }
+    if (Eigen::numext::isnan(x)) return QuietHalfNaN(x, kNanSignCleared);
     return Op()(x);
   }
 };

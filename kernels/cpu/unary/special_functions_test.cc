@@ -73,7 +73,9 @@ void ExpectTensorFlowForms(SpecialFunctionsTest* test, const std::string& op) {
 
 TEST_F(SpecialFunctionsTest, FloatBesselKeepsTensorFlowsPacketsAndTailInParallel) {
   ExpectTensorFlowForms<ei::generic_i0, ei::scalar_bessel_i0_op>(this, "BesselI0");
+  ExpectTensorFlowForms<ei::generic_i0e, ei::scalar_bessel_i0e_op>(this, "BesselI0e");
   ExpectTensorFlowForms<ei::generic_i1, ei::scalar_bessel_i1_op>(this, "BesselI1");
+  ExpectTensorFlowForms<ei::generic_i1e, ei::scalar_bessel_i1e_op>(this, "BesselI1e");
   ExpectTensorFlowForms<ei::generic_j0, ei::scalar_bessel_j0_op>(this, "BesselJ0");
   ExpectTensorFlowForms<ei::generic_j1, ei::scalar_bessel_j1_op>(this, "BesselJ1");
   ExpectTensorFlowForms<ei::generic_y0, ei::scalar_bessel_y0_op>(this, "BesselY0");
