@@ -1,6 +1,7 @@
 // Special and safe elementwise math: Mod, ApproximateEqual, MulNoNan, Xlogy, Xdivy, Xlog1py,
 // NextAfter, and the special functions of one real tensor (Lgamma, Digamma, Erfinv, Ndtri,
-// BesselI0e, BesselI1e). Each accepts exactly the dtypes TensorFlow lists for it.
+// the Bessel functions, Dawsn, Expint, FresnelCos, FresnelSin, Spence). Each accepts exactly the
+// dtypes TensorFlow lists for it.
 #include "absl/status/status.h"
 #include "graph/op/op_registry.h"
 #include "graph/shape/common_shape_fns.h"
@@ -131,6 +132,26 @@ REGISTER_OP("BesselI1e")
     .Output("y: T")
     .Attr(kRealFloatTypes)
     .SetShapeFn(UnchangedShape);
+
+// The rest of tf.math.special: every one takes and returns one real float tensor.
+#define SLUICE_SPECIAL_UNARY_OP(NAME) \
+  REGISTER_OP(NAME).Input("x: T").Output("y: T").Attr(kRealFloatTypes).SetShapeFn(UnchangedShape);
+SLUICE_SPECIAL_UNARY_OP("BesselI0")
+SLUICE_SPECIAL_UNARY_OP("BesselI1")
+SLUICE_SPECIAL_UNARY_OP("BesselJ0")
+SLUICE_SPECIAL_UNARY_OP("BesselJ1")
+SLUICE_SPECIAL_UNARY_OP("BesselY0")
+SLUICE_SPECIAL_UNARY_OP("BesselY1")
+SLUICE_SPECIAL_UNARY_OP("BesselK0")
+SLUICE_SPECIAL_UNARY_OP("BesselK0e")
+SLUICE_SPECIAL_UNARY_OP("BesselK1")
+SLUICE_SPECIAL_UNARY_OP("BesselK1e")
+SLUICE_SPECIAL_UNARY_OP("Dawsn")
+SLUICE_SPECIAL_UNARY_OP("Expint")
+SLUICE_SPECIAL_UNARY_OP("FresnelCos")
+SLUICE_SPECIAL_UNARY_OP("FresnelSin")
+SLUICE_SPECIAL_UNARY_OP("Spence")
+#undef SLUICE_SPECIAL_UNARY_OP
 
 REGISTER_OP("Igamma")
     .Input("a: T")

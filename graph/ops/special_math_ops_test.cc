@@ -35,6 +35,12 @@ TEST(SpecialMathOpsShapeTest, SpecialFunctionsKeepShape) {
   }
   EXPECT_EQ(Infer("Lgamma", "T=DT_HALF", "[]"), "[]");
   EXPECT_EQ(Infer("BesselI1e", "T=DT_BFLOAT16", "[0,4]"), "[0,4]");
+  for (const char* op : {"BesselI0", "BesselI1", "BesselJ0", "BesselJ1", "BesselY0", "BesselY1",
+                         "BesselK0", "BesselK0e", "BesselK1", "BesselK1e", "Dawsn", "Expint",
+                         "FresnelCos", "FresnelSin", "Spence"}) {
+    EXPECT_EQ(Infer(op, "T=DT_HALF", "[2,?,3]"), "[2,?,3]") << op;
+    EXPECT_EQ(Infer(op, "T=DT_FLOAT", "?"), "?") << op;
+  }
 }
 
 TEST(SpecialMathOpsShapeTest, BetaincTakesTheNonScalarShape) {

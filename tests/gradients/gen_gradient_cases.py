@@ -485,6 +485,28 @@ case("FractionalAvgPool_double", [normal(1, 6, 5, 2, dtype=np.float64)],
 rng = rng_before_block
 
 
+# ---- tf.math.special: the Bessel functions, Dawsn, Expint, the Fresnel integrals, Spence.
+# Zeros where TensorFlow's gradient takes a value of its own (BesselI1, BesselI1e, BesselJ1),
+# and Spence at 1. Its own generator, so that the cases before it keep their values. ----
+rng_before_block, rng = rng, np.random.default_rng(20261209)
+for op, lo, hi in [("BesselI0", -4, 4), ("BesselI0e", -4, 4), ("BesselI1", -4, 4),
+                   ("BesselI1e", -4, 4), ("BesselJ0", -9, 9), ("BesselJ1", -9, 9),
+                   ("BesselY0", 0.3, 9), ("BesselY1", 0.3, 9), ("BesselK0", 0.3, 9),
+                   ("BesselK0e", 0.3, 9), ("BesselK1", 0.3, 9), ("BesselK1e", 0.3, 9),
+                   ("Dawsn", -7, 7), ("Expint", 0.2, 6), ("FresnelCos", -3, 3),
+                   ("FresnelSin", -3, 3), ("Spence", 0.1, 4)]:
+  x = uniform(lo, hi, 3, 4)
+  if op in ("BesselI1", "BesselI1e", "BesselJ1"):
+    x[0, 0] = 0.0
+  if op == "Spence":
+    x[0, 0] = 1.0
+  case(op, [x], lambda xs, op=op: getattr(raw, op)(x=xs[0]))
+case("BesselJ1_double", [np.array([0.0, 0.5, -2.0, 7.25], np.float64)],
+     lambda xs: raw.BesselJ1(x=xs[0]))
+case("Spence_double", [np.array([1.0, 0.25, 2.5, 9.0], np.float64)],
+     lambda xs: raw.Spence(x=xs[0]))
+rng = rng_before_block
+
 def write():
   graph = tf.Graph()
   names = []

@@ -165,6 +165,8 @@ OPS = [
     "PopulationCount", "Mod", "ApproximateEqual", "Xlogy", "Xdivy", "Xlog1py", "MulNoNan",
     "NextAfter", "Lgamma", "Digamma", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e", "Igamma",
     "Igammac", "Zeta", "Polygamma", "Betainc",
+    "BesselI0", "BesselI1", "BesselJ0", "BesselJ1", "BesselY0", "BesselY1", "BesselK0",
+    "BesselK0e", "BesselK1", "BesselK1e", "Dawsn", "Expint", "FresnelCos", "FresnelSin", "Spence",
     # Diagonals (tf.eye, tf.linalg.diag, diag_part, set_diag, trace).
     "MatrixDiag", "MatrixDiagV2", "MatrixDiagV3", "MatrixDiagPart", "MatrixDiagPartV2",
     "MatrixDiagPartV3", "MatrixSetDiag", "MatrixSetDiagV2", "MatrixSetDiagV3", "Diag", "DiagPart",

@@ -1,6 +1,6 @@
-// The special functions of one real tensor on the CPU: Lgamma, Digamma, BesselI0e and
-// BesselI1e (half, float, double) and Erfinv and Ndtri (float, double), the dtypes TensorFlow
-// registers. Each is Eigen's functor, as TensorFlow's kernels are; Erfinv is
+// The special functions of one real tensor on the CPU: Lgamma and Digamma (half, float, double)
+// and Erfinv and Ndtri (float, double), the dtypes TensorFlow registers (the Bessel functions
+// are bessel_ops.cc's). Each is Eigen's functor, as TensorFlow's kernels are; Erfinv is
 // ndtri(x / 2 + 1/2) / sqrt(2), TensorFlow's own definition, and Ndtri is NaN outside [0, 1]
 // as in TensorFlow's newer Eigen.
 #include <cmath>
@@ -9,9 +9,9 @@
 #include <type_traits>
 
 #include "graph/core/types.h"
+#include "kernels/cpu/unary/half_keeping_nan.h"
 #include "kernels/cpu/unary/ndtri_float.h"
 #include "kernels/cpu/unary/unary_op.h"
-#include "numerics/rsqrt.h"
 #include "runtime/framework/op_kernel.h"
 #include "unsupported/Eigen/CXX11/Tensor"
 #include "unsupported/Eigen/SpecialFunctions"
@@ -64,67 +64,6 @@ struct ErfinvOp {
   }
 };
 
-// Float BesselI0e and BesselI1e as TensorFlow computes them. Up to |x| = 8 both Eigens agree:
-// Eigen 3.4's function. Above, both take a Chebyshev series in 32 / |x| - 2 times
-// 1 / sqrt(|x|), but TensorFlow's packets (8 floats) take the reciprocal square root as the
-// processor's estimate and one Newton step (numerics/rsqrt.h) and its scalar tail (a tensor's
-// last total % 8) as 1 / sqrt(|x|); Eigen 3.4's differs from both.
-//
-// Clenshaw's recurrence for sum' c[i] T_i(t), as Eigen's pchebevl: each product and sum
-// rounded on its own.
-template <int N>
-float Chebyshev(float t, const float (&c)[N]) {
-  float b0 = c[0];
-  float b1 = 0.0f;
-  float b2 = 0.0f;
-  for (int i = 1; i < N; ++i) {
-    b2 = b1;
-    b1 = b0;
-    b0 = (t * b1 + c[i]) - b2;
-  }
-  return 0.5f * (b0 - b2);
-}
-
-// Cephes's coefficients of the series for |x| > 8 (i0e and i1e).
-constexpr float kI0eLarge[] = {3.39623202570838634515E-9f, 2.26666899049817806459E-8f,
-                               2.04891858946906374183E-7f, 2.89137052083475648297E-6f,
-                               6.88975834691682398426E-5f, 3.36911647825569408990E-3f,
-                               8.04490411014108831608E-1f};
-constexpr float kI1eLarge[] = {-3.83538038596423702205E-9f, -2.63146884688951950684E-8f,
-                               -2.51223623787020892529E-7f, -3.88256480887769039346E-6f,
-                               -1.10588938762623716291E-4f, -9.76109749136146840777E-3f,
-                               7.78576235018280120474E-1f};
-
-template <bool kOrderOne>
-struct TensorFlowBesselFloat {
-  using In = float;
-  using Out = float;
-  static constexpr int kCycles = 60;
-  template <typename X, typename Y>
-  void operator()(const X& x, Y& y) const {
-    const float* in = x.data();
-    float* out = y.data();
-    const int64_t n = x.size();
-    const int64_t tail_start = n - n % numerics::kRsqrtFloatPacket;
-    for (int64_t i = 0; i < n; ++i) {
-      const float v = in[i];
-      const float a = std::fabs(v);
-      if (!(a > 8.0f)) {
-        out[i] = kOrderOne ? Eigen::numext::bessel_i1e(v) : Eigen::numext::bessel_i0e(v);
-        continue;
-      }
-      float root;
-      if (i < tail_start) {
-        numerics::RsqrtFloat(&a, &root, 1, 0, numerics::kRsqrtFloatPacket);
-      } else {
-        root = 1.0f / std::sqrt(a);
-      }
-      const float r = Chebyshev(32.0f / a - 2.0f, kOrderOne ? kI1eLarge : kI0eLarge) * root;
-      out[i] = kOrderOne && v < 0.0f ? -r : r;
-    }
-  }
-};
-
 // Float Ndtri and Erfinv: ndtri_float.h's, in TensorFlow's packets and tail.
 template <bool kErfinv>
 struct TensorFlowNdtriFloat {
@@ -171,39 +110,12 @@ namespace {
 
 namespace ei = Eigen::internal;
 
-// Half: Eigen's function of the value in float, rounded once, but a NaN keeps its payload
-// (quieted) as through TensorFlow's conversions, and its sign where TensorFlow's arithmetic
-// keeps it (the Bessel functions start from |x|, so theirs is positive); Eigen 3.4's
-// float-to-half conversion would give its one canonical NaN.
-template <typename Op, bool kNanSignCleared>
-struct HalfKeepingNaN {
-  static Eigen::half Apply(Eigen::half x) {
-    if (Eigen::numext::isnan(x)) {
-      uint16_t bits = static_cast<uint16_t>(Eigen::numext::bit_cast<uint16_t>(x) | 0x0200u);
-      if (kNanSignCleared) bits &= 0x7fffu;
-      return Eigen::numext::bit_cast<Eigen::half>(bits);
-    }
-    return Op()(x);
-  }
-};
-template <typename T, typename Op, bool kNanSignCleared = false>
-using EigenOrHalfKeepingNaN = std::conditional_t<
-    std::is_same_v<T, Eigen::half>,
-    ScalarUnaryFunctor<T, T, HalfKeepingNaN<Op, kNanSignCleared>, ei::functor_traits<Op>::Cost>,
-    EigenUnaryFunctor<T, Op>>;
+using unary::EigenOrHalfKeepingNaN;
 
 template <typename T>
 using LgammaFunctor = EigenOrHalfKeepingNaN<T, ei::scalar_lgamma_op<T>>;
 template <typename T>
 using DigammaFunctor = EigenOrHalfKeepingNaN<T, ei::scalar_digamma_op<T>>;
-template <typename T>
-using BesselI0eFunctor =
-    std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowBesselFloat<false>,
-                       EigenOrHalfKeepingNaN<T, ei::scalar_bessel_i0e_op<T>, true>>;
-template <typename T>
-using BesselI1eFunctor =
-    std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowBesselFloat<true>,
-                       EigenOrHalfKeepingNaN<T, ei::scalar_bessel_i1e_op<T>, true>>;
 template <typename T>
 using NdtriFunctor =
     std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowNdtriFloat<false>,
@@ -213,14 +125,12 @@ using ErfinvFunctor =
     std::conditional_t<std::is_same_v<T, float>, unary::TensorFlowNdtriFloat<true>,
                        EigenUnaryFunctor<T, unary::ErfinvOp<T>>>;
 
-#define REGISTER_GAMMA_BESSEL(T)                          \
-  SLUICE_REGISTER_UNARY("Lgamma", LgammaFunctor, T)       \
-  SLUICE_REGISTER_UNARY("Digamma", DigammaFunctor, T)     \
-  SLUICE_REGISTER_UNARY("BesselI0e", BesselI0eFunctor, T) \
-  SLUICE_REGISTER_UNARY("BesselI1e", BesselI1eFunctor, T)
-SLUICE_CALL_half(REGISTER_GAMMA_BESSEL) SLUICE_CALL_float(REGISTER_GAMMA_BESSEL)
-    SLUICE_CALL_double(REGISTER_GAMMA_BESSEL)
-#undef REGISTER_GAMMA_BESSEL
+#define REGISTER_GAMMA(T)                           \
+  SLUICE_REGISTER_UNARY("Lgamma", LgammaFunctor, T) \
+  SLUICE_REGISTER_UNARY("Digamma", DigammaFunctor, T)
+SLUICE_CALL_half(REGISTER_GAMMA) SLUICE_CALL_float(REGISTER_GAMMA)
+    SLUICE_CALL_double(REGISTER_GAMMA)
+#undef REGISTER_GAMMA
 
 #define REGISTER_NDTRI(T)                         \
   SLUICE_REGISTER_UNARY("Ndtri", NdtriFunctor, T) \
