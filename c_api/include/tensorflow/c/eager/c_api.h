@@ -102,8 +102,7 @@ typedef struct TFE_TensorHandle TFE_TensorHandle;
 /* Returns a handle to the contents of `t`, on the host CPU. The handle shares the bytes of
  * fixed-size tensors (the caller must not change them afterwards) and copies strings; `t`
  * itself stays the caller's. */
-TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewTensorHandle(const TF_Tensor* t,
-                                                            TF_Status* status);
+TF_CAPI_EXPORT extern TFE_TensorHandle* TFE_NewTensorHandle(const TF_Tensor* t, TF_Status* status);
 
 /* Destroys a handle; the tensor lives on while other handles or operations hold it. */
 TF_CAPI_EXPORT extern void TFE_DeleteTensorHandle(TFE_TensorHandle* h);
@@ -177,8 +176,8 @@ TF_CAPI_EXPORT extern const char* TFE_OpGetDevice(const TFE_Op* op, TF_Status* s
 TF_CAPI_EXPORT extern void TFE_OpAddInput(TFE_Op* op, TFE_TensorHandle* input, TF_Status* status);
 /* Adds `num_inputs` handles as the next input argument, which must be a list; its length and
  * type attrs are inferred unless set. */
-TF_CAPI_EXPORT extern void TFE_OpAddInputList(TFE_Op* op, TFE_TensorHandle** inputs,
-                                              int num_inputs, TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_OpAddInputList(TFE_Op* op, TFE_TensorHandle** inputs, int num_inputs,
+                                              TF_Status* status);
 
 /* The inputs added so far, flattened; the handle returned belongs to the operation. */
 TF_CAPI_EXPORT extern int TFE_OpGetFlatInputCount(const TFE_Op* op, TF_Status* status);
@@ -192,19 +191,17 @@ TF_CAPI_EXPORT extern TF_AttrType TFE_OpGetAttrType(TFE_Op* op, const char* attr
 TF_CAPI_EXPORT extern TF_AttrType TFE_OpNameGetAttrType(TFE_Context* ctx,
                                                         const char* op_or_function_name,
                                                         const char* attr_name,
-                                                        unsigned char* is_list,
-                                                        TF_Status* status);
+                                                        unsigned char* is_list, TF_Status* status);
 
 /* Attr setters. Values are copied. An attr the op does not declare is ignored, as TensorFlow
  * ignores it; a value of the wrong kind fails at TFE_Execute. */
-TF_CAPI_EXPORT extern void TFE_OpSetAttrString(TFE_Op* op, const char* attr_name,
-                                               const void* value, size_t length);
+TF_CAPI_EXPORT extern void TFE_OpSetAttrString(TFE_Op* op, const char* attr_name, const void* value,
+                                               size_t length);
 TF_CAPI_EXPORT extern void TFE_OpSetAttrInt(TFE_Op* op, const char* attr_name, int64_t value);
 TF_CAPI_EXPORT extern void TFE_OpSetAttrFloat(TFE_Op* op, const char* attr_name, float value);
 TF_CAPI_EXPORT extern void TFE_OpSetAttrBool(TFE_Op* op, const char* attr_name,
                                              unsigned char value);
-TF_CAPI_EXPORT extern void TFE_OpSetAttrType(TFE_Op* op, const char* attr_name,
-                                             TF_DataType value);
+TF_CAPI_EXPORT extern void TFE_OpSetAttrType(TFE_Op* op, const char* attr_name, TF_DataType value);
 /* num_dims = -1 for an unknown rank, -1 in `dims` for an unknown dimension. INVALID_ARGUMENT
  * for more than 254 dimensions. */
 TF_CAPI_EXPORT extern void TFE_OpSetAttrShape(TFE_Op* op, const char* attr_name,
@@ -215,11 +212,11 @@ TF_CAPI_EXPORT extern void TFE_OpSetAttrFunction(TFE_Op* op, const char* attr_na
                                                  const TFE_Op* value);
 TF_CAPI_EXPORT void TFE_OpSetAttrFunctionName(TFE_Op* op, const char* attr_name, const char* data,
                                               size_t length);
-TF_CAPI_EXPORT extern void TFE_OpSetAttrTensor(TFE_Op* op, const char* attr_name,
-                                               TF_Tensor* tensor, TF_Status* status);
+TF_CAPI_EXPORT extern void TFE_OpSetAttrTensor(TFE_Op* op, const char* attr_name, TF_Tensor* tensor,
+                                               TF_Status* status);
 TF_CAPI_EXPORT extern void TFE_OpSetAttrStringList(TFE_Op* op, const char* attr_name,
-                                                   const void* const* values,
-                                                   const size_t* lengths, int num_values);
+                                                   const void* const* values, const size_t* lengths,
+                                                   int num_values);
 TF_CAPI_EXPORT extern void TFE_OpSetAttrIntList(TFE_Op* op, const char* attr_name,
                                                 const int64_t* values, int num_values);
 TF_CAPI_EXPORT extern void TFE_OpSetAttrFloatList(TFE_Op* op, const char* attr_name,
