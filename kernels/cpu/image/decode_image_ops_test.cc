@@ -1,4 +1,6 @@
-// What the recorded cases cannot show: the formats TensorFlow decodes and Sluice does not.
+// What the recorded cases cannot show: the formats TensorFlow decodes and Sluice does not, and
+// inputs the fuzzer found (fuzz/regressions/image_decoders_fuzzer/), with TensorFlow 2.21's
+// results.
 #include <string>
 
 #include "absl/status/status.h"
@@ -28,6 +30,21 @@ TEST_F(DecodeImageOpsTest, WebPIsUnimplemented) {
       "RIFF" + std::string("\x10\0\0\0", 4) + "WEBPVP8 " + std::string(8, '\0');
   EXPECT_EQ(Decode("DecodePng", webp).code(), absl::StatusCode::kUnimplemented);
   EXPECT_EQ(Decode("DecodeImage", webp).code(), absl::StatusCode::kUnimplemented);
+}
+
+TEST_F(DecodeImageOpsTest, ExtractJpegShapeOfAHeaderCutShort) {
+  // A JFIF header cut short inside its quantization table (the fuzzer's first find): libjpeg
+  // stops inside the header, and TensorFlow's ExtractJpegShape, which then starts
+  // decompressing, fails where Sluice used to read a shape of zeros.
+  static constexpr char kJpeg[] =
+      "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x01\x01\x2c\x01\x2c\x00\x00\xff\xdb\x00"
+      "\x42\x00\x10\x0b\x0c\x3b\x00\x00\x00\x00\x00\x00\x00\x0e\x22\x3d\xcf\x63\x59\xd4"
+      "\x7e\x1e\x08\xfb\x00\x01\xd1\x00";
+  const std::string jpeg(kJpeg, sizeof(kJpeg) - 1);
+  ASSERT_EQ(jpeg.size(), 51u);
+  const absl::Status status = Decode("ExtractJpegShape", jpeg);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "Invalid JPEG data, size 51");
 }
 
 }  // namespace
