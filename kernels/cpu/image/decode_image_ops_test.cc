@@ -47,6 +47,29 @@ TEST_F(DecodeImageOpsTest, ExtractJpegShapeOfAHeaderCutShort) {
   EXPECT_EQ(status.message(), "Invalid JPEG data, size 51");
 }
 
+TEST_F(DecodeImageOpsTest, DecodeJpegRecoveryEnds) {
+  // A JFIF header, then fill bytes to the end (the fuzzer's second find). Without recovery
+  // libjpeg suspends inside the markers and TensorFlow 2.21 fails; with try_recover_truncated
+  // TensorFlow hands libjpeg the same fill bytes again forever and never returns. Sluice stops
+  // recovering after a bound and fails as without recovery.
+  const std::string jpeg = std::string("\xff\xd8\xff\xe0\x00\x10\x4a", 7) + std::string(24, '\xff');
+  for (bool recover : {false, true}) {
+    SCOPED_TRACE(recover);
+    ASSERT_TRUE(InitOp(NodeDefBuilder("d", "DecodeJpeg")
+                           .Input("contents")
+                           .Attr("channels", int64_t{3})
+                           .Attr("try_recover_truncated", recover)
+                           .Build())
+                    .ok());
+    Tensor contents(DT_STRING, TensorShape({}));
+    contents.scalar<std::string>()() = jpeg;
+    AddInput(contents);
+    const absl::Status status = RunOpKernel();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(status.message(), "jpeg::Uncompress failed. Invalid JPEG data or crop window.");
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace sluice
