@@ -275,10 +275,10 @@ bool JpegHeaderShape(absl::string_view data, int* height, int* width, int* chann
   jpeg_create_decompress(&cinfo);
   SetSource(&cinfo, data, false);
   jpeg_read_header(&cinfo, TRUE);
-  // A header cut short leaves libjpeg suspended inside it, and starting then is libjpeg's
-  // "improper call" error, as in TensorFlow; the return value (suspended while absorbing a
-  // progressive file's scans) is ignored as TensorFlow ignores it: the output is sized by then.
-  jpeg_start_decompress(&cinfo);
+  // A header cut short leaves libjpeg suspended inside it, and sizing the output then is
+  // libjpeg's "improper call" error, as in TensorFlow. Only the header is checked: tables the
+  // scans need but lack fail when decoding, not here.
+  jpeg_calc_output_dimensions(&cinfo);
   *height = static_cast<int>(cinfo.output_height);
   *width = static_cast<int>(cinfo.output_width);
   *channels = cinfo.output_components;
