@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "graph/core/tensor.h"
+#include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
 #include "gtest/gtest.h"
 #include "kernels/kernel_test_util.h"
@@ -45,6 +46,33 @@ TEST_F(DecodeImageOpsTest, ExtractJpegShapeOfAHeaderCutShort) {
   const absl::Status status = Decode("ExtractJpegShape", jpeg);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(status.message(), "Invalid JPEG data, size 51");
+}
+
+TEST_F(DecodeImageOpsTest, ExtractJpegShapeReadsTheHeaderOnly) {
+  // TensorFlow 2.21's 9x11 grayscale JPEG with its quantization table taken out: the header
+  // gives a shape, which TensorFlow's ExtractJpegShape returns; decoding it fails.
+  static constexpr char kJpeg[] =
+      "\xff\xd8\xff\xe0\x00\x10\x4a\x46\x49\x46\x00\x01\x01\x01\x01\x2c"
+      "\x01\x2c\x00\x00\xff\xc0\x00\x0b\x08\x00\x09\x00\x0b\x01\x01\x11"
+      "\x00\xff\xc4\x00\x15\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00"
+      "\x00\x00\x00\x00\x00\x00\x00\x05\xff\xc4\x00\x14\x10\x01\x00\x00"
+      "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xda"
+      "\x00\x08\x01\x01\x00\x00\x3f\x00\x8a\x03\xff\xd9";
+  const std::string jpeg(kJpeg, sizeof(kJpeg) - 1);
+  ASSERT_EQ(jpeg.size(), 92u);
+  ASSERT_TRUE(InitOp(NodeDefBuilder("d", "ExtractJpegShape").Input("contents").Build()).ok());
+  Tensor contents(DT_STRING, TensorShape({}));
+  contents.scalar<std::string>()() = jpeg;
+  AddInput(contents);
+  ASSERT_TRUE(RunOpKernel().ok());
+  const Tensor& shape = *GetOutput(0);
+  ASSERT_EQ(shape.NumElements(), 3);
+  EXPECT_EQ(shape.flat<int32_t>()(0), 9);
+  EXPECT_EQ(shape.flat<int32_t>()(1), 11);
+  EXPECT_EQ(shape.flat<int32_t>()(2), 1);
+  const absl::Status decoded = Decode("DecodeJpeg", jpeg);
+  EXPECT_EQ(decoded.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(decoded.message(), "jpeg::Uncompress failed. Invalid JPEG data or crop window.");
 }
 
 TEST_F(DecodeImageOpsTest, DecodeJpegRecoveryEnds) {
