@@ -32,6 +32,7 @@ ALL_TARGETS=(
   math_kernels_fuzzer
   nn_kernels_fuzzer
   c_api_fuzzer
+  image_decoders_fuzzer
 )
 
 seconds=60

@@ -143,6 +143,61 @@ TEST(Advisories, Tfsa2018_002_DecodeGifInvalidFiles) {
       "Invalid GIF data (size 14), failed to slurp gif file: No Image Descriptor detected");
 }
 
+// A GIF89a of a width x height logical screen with a global color map of two colors, index 0
+// being (12, 34, 56), and one frame per entry of `frames` ({left, top, width, height}), each
+// claiming its size but holding one pixel of index 0 (LZW: clear, 0, end).
+std::string GifOfFrames(int width, int height, const std::vector<std::vector<int>>& frames) {
+  std::string out = "GIF89a";
+  for (int v : {width, height}) {
+    out.push_back(static_cast<char>(v & 0xff));
+    out.push_back(static_cast<char>(v >> 8));
+  }
+  out += std::string("\x80\x00\x00\x0c\x22\x38\xff\xff\xff", 9);
+  for (const std::vector<int>& f : frames) {
+    out.push_back(',');
+    for (int v : f) {
+      out.push_back(static_cast<char>(v & 0xff));
+      out.push_back(static_cast<char>(v >> 8));
+    }
+    out += std::string("\x00\x02\x02\x44\x01\x00", 6);
+  }
+  return out + ";";
+}
+
+TEST(Advisories, Tfsa2023_004_DecodeGifHugeScreenManyFrames) {
+  // Frame and row offsets overflowed int32 for outputs of 2^31 bytes or more. That output
+  // itself is not built here (gigabytes); what a crafted file can ask for cheaply is: the
+  // largest logical screen with many frames (the canvas is the largest frame's size, not the
+  // screen's), a frame placed past a 1x1 canvas (clipped away, black), and frames of 2^31
+  // pixels or more (refused before any allocation; giflib's error has no name).
+  struct Decoded {
+    std::string gif;
+    int64_t frames;
+    std::vector<uint8_t> pixel;  // every frame's
+  };
+  const Decoded decoded[] = {
+      {GifOfFrames(65535, 65535, std::vector<std::vector<int>>(1000, {0, 0, 1, 1})),
+       1000,
+       {12, 34, 56}},
+      {GifOfFrames(65535, 65535, {{65534, 65534, 1, 1}}), 1, {0, 0, 0}},
+  };
+  for (const Decoded& d : decoded) {
+    SCOPED_TRACE(d.frames);
+    for (Feed feed : {Feed::kConst, Feed::kPlaceholder}) {
+      std::vector<Tensor> out;
+      ASSERT_TRUE(DecodeGif(d.gif).Run(feed, &out).ok()) << DecodeGif(d.gif).Run(feed);
+      EXPECT_EQ(out[0].shape(), TensorShape({d.frames, 1, 1, 3}));
+      const std::vector<uint8_t> values = Elements<uint8_t>(out[0]);
+      for (size_t i = 0; i < values.size(); ++i) EXPECT_EQ(values[i], d.pixel[i % 3]) << i;
+    }
+  }
+  for (int side : {46341, 65535}) {
+    SCOPED_TRACE(side);
+    ExpectFailsBothWays(DecodeGif(GifOfFrames(1, 1, {{0, 0, side, side}})), kInvalid,
+                        "Invalid GIF data (size 35), failed to slurp gif file: Unknown error");
+  }
+}
+
 // Appends `value` to `out` as `bytes` little-endian bytes.
 void PutLe(std::string* out, int64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((value >> (8 * i)) & 0xff));

@@ -4,7 +4,7 @@ Run from anywhere: python3 tests/kernels/gen_summary.py (needs TensorFlow 2.x an
 
 Every output is a serialized Summary compared byte for byte with TensorFlow's: the PNG bytes of
 ImageSummary too (Debian's libpng and zlib write the same bytes as TensorFlow's bundled ones at
-zlib's default level; kernels/cpu/summary/png_encoder.h) and the WAV bytes of AudioSummaryV2.
+zlib's default level; kernels/cpu/image/png_encoder.h) and the WAV bytes of AudioSummaryV2.
 Every error case records TensorFlow's code, and its message is required in Sluice's
 (error_substr, checked here against TensorFlow's message).
 

@@ -16,13 +16,24 @@ namespace image {
 namespace {
 
 // The memory source, with TensorFlow's handling of running out of data: an empty input is an
-// error; with recovery on, a truncated file gets a fake end-of-image marker once.
+// error; with recovery off, a request for data while some is left (libjpeg's marker reader
+// keeps its read position in locals and asks before syncing it) suspends libjpeg, and running
+// out is an error; with recovery on, such a request gets the same bytes again and running out
+// a fake end-of-image marker. TensorFlow's recovery never ends on some inputs: the bytes given
+// again are re-read the same way (a marker of nothing but fill bytes after a JFIF header; the
+// image_decoders_fuzzer's find), and its test for a marker already given compares the read
+// position with the marker's start, which it has passed once read. TensorFlow then never
+// returns. Sluice recovers the same way kMaxRecoveries times, then goes on as without recovery.
 struct MemorySource {
   jpeg_source_mgr pub;
   const JOCTET* data;
   size_t size;
   bool recover_truncated;
+  int recoveries;
 };
+
+// Far more than an input that TensorFlow finishes needs.
+constexpr int kMaxRecoveries = 1024;
 
 const JOCTET kEndOfImage[2] = {0xff, JPEG_EOI};
 
@@ -38,8 +49,10 @@ boolean FillInputBuffer(j_decompress_ptr cinfo) {
     ERREXIT(cinfo, JERR_INPUT_EMPTY);
     return FALSE;
   }
-  if (src->pub.bytes_in_buffer != 0) return src->recover_truncated ? TRUE : FALSE;
-  if (src->pub.next_input_byte != kEndOfImage && src->recover_truncated) {
+  const bool recover = src->recover_truncated && src->recoveries < kMaxRecoveries;
+  if (recover) ++src->recoveries;
+  if (src->pub.bytes_in_buffer != 0) return recover ? TRUE : FALSE;
+  if (src->pub.next_input_byte != kEndOfImage && recover) {
     WARNMS(cinfo, JWRN_JPEG_EOF);
     src->pub.next_input_byte = kEndOfImage;
     src->pub.bytes_in_buffer = 2;
@@ -76,6 +89,7 @@ void SetSource(j_decompress_ptr cinfo, absl::string_view data, bool recover_trun
   src->data = reinterpret_cast<const JOCTET*>(data.data());
   src->size = data.size();
   src->recover_truncated = recover_truncated;
+  src->recoveries = 0;
   cinfo->src = &src->pub;
 }
 
@@ -261,9 +275,13 @@ bool JpegHeaderShape(absl::string_view data, int* height, int* width, int* chann
   jpeg_create_decompress(&cinfo);
   SetSource(&cinfo, data, false);
   jpeg_read_header(&cinfo, TRUE);
-  *height = static_cast<int>(cinfo.image_height);
-  *width = static_cast<int>(cinfo.image_width);
-  *channels = cinfo.num_components;
+  // A header cut short leaves libjpeg suspended inside it, and sizing the output then is
+  // libjpeg's "improper call" error, as in TensorFlow. Only the header is checked: tables the
+  // scans need but lack fail when decoding, not here.
+  jpeg_calc_output_dimensions(&cinfo);
+  *height = static_cast<int>(cinfo.output_height);
+  *width = static_cast<int>(cinfo.output_width);
+  *channels = cinfo.output_components;
   jpeg_destroy_decompress(&cinfo);
   return true;
 }

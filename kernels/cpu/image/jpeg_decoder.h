@@ -31,7 +31,10 @@ struct JpegDecodeOptions {
 bool DecodeJpeg(absl::string_view data, const JpegDecodeOptions& options,
                 const std::function<uint8_t*(int, int, int)>& allocate);
 
-// The height, width and number of components (4 for CMYK) in a JPEG's header.
+// The height, width and number of output components (4 for CMYK) of a JPEG, as TensorFlow's
+// ExtractJpegShape finds them: the header is read and the output sized from it. False where
+// libjpeg fails either, a header it cannot finish reading (data cut short inside it) included;
+// a file cut short after its header, or lacking a table its scans need, still has a shape.
 bool JpegHeaderShape(absl::string_view data, int* height, int* width, int* channels);
 
 }  // namespace image

@@ -1,4 +1,4 @@
-// ImageSummary on the CPU: up to max_images PNG images (png_encoder.h) from a
+// ImageSummary on the CPU: up to max_images PNG images (image/png_encoder.h) from a
 // [batch, height, width, channels] tensor, channels 1 (gray), 3 (RGB) or 4 (RGBA). The values'
 // tags are "<tag>/image/<i>", or "<tag>/image" when max_images is 1.
 //
@@ -13,7 +13,7 @@
 // Errors are TensorFlow's (INVALID_ARGUMENT): bad attrs when the kernel is built, a non-scalar
 // tag, a tensor that is not 4-D with 1, 3 or 4 channels, dims of 2^31 or more (or height *
 // width of 2^29 or more), an empty image (height, width or channels 0; an empty batch is fine
-// and gives an empty Summary). A PNG encoder failure is INTERNAL.
+// and gives an empty Summary). A PNG encoder failure is INTERNAL ("PNG encoding failed").
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -27,8 +27,8 @@
 #include "graph/core/tensor_proto.h"
 #include "graph/core/tensor_types.h"
 #include "graph/core/types.h"
+#include "kernels/cpu/image/png_encoder.h"
 #include "kernels/cpu/scratch.h"
-#include "kernels/cpu/summary/png_encoder.h"
 #include "kernels/cpu/summary/summary_output.h"
 #include "proto/summary.pb.h"
 #include "proto/tensor.pb.h"
@@ -188,8 +188,17 @@ class ImageSummaryOp : public OpKernel {
       image->set_height(height);
       image->set_width(width);
       image->set_colorspace(depth);
-      OP_REQUIRES_OK(ctx, summary::EncodePng(pixels, width, height, depth,
-                                             image->mutable_encoded_image_string()));
+      // TensorFlow's settings for summary images: 8-bit samples, zlib's default level
+      // (`image` here is the Summary field, hence the qualified namespace).
+      sluice::image::PngEncodeOptions png;
+      png.width = width;
+      png.height = height;
+      png.row_bytes = int64_t{width} * depth;
+      png.channels = depth;
+      png.bits = 8;
+      png.compression = -1;
+      OP_REQUIRES(ctx, sluice::image::EncodePng(pixels, png, image->mutable_encoded_image_string()),
+                  errors::Internal("PNG encoding failed"));
     }
     OP_REQUIRES_OK(ctx, summary::SetSummaryOutput(ctx, summary));
   }
