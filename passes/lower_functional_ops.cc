@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "graph/core/errors.h"
+#include "graph/core/types.h"
 #include "graph/import/function_body.h"
 #include "graph/import/graph_constructor.h"
 #include "graph/op/node_def_util.h"
@@ -72,7 +73,33 @@ class Lowerer {
     std::vector<Source> rets;
     std::vector<Node*> control_rets;
     RETURN_IF_ERROR(ImportBody(n, f, "body", in, {gate_node}, &rets, &control_rets));
+    RETURN_IF_ERROR(CheckCallOutputs(n, f, rets));
     return ReplaceWithOutputs(n, rets, control_rets);
+  }
+
+  // The function's results against the outputs the call node declares (its Tout), which a
+  // GraphDef may contradict: the consumers of a missing or mistyped output must not be wired.
+  absl::Status CheckCallOutputs(Node* n, const NameAttrList& f, const std::vector<Source>& rets) {
+    if (static_cast<int>(rets.size()) < n->num_outputs()) {
+      return errors::Internal("Missing ", rets.size(), "-th output from {{node ", n->name(), "}}");
+    }
+    if (static_cast<int>(rets.size()) > n->num_outputs()) {
+      return AttachDef(
+          errors::InvalidArgument("Function '", f.name(), "' returns ", rets.size(),
+                                  " values; the node has ", n->num_outputs(), " outputs"),
+          n->def());
+    }
+    for (size_t i = 0; i < rets.size(); ++i) {
+      const DataType returned = rets[i].node->output_type(rets[i].index);
+      if (returned != n->output_type(static_cast<int>(i))) {
+        return AttachDef(
+            errors::InvalidArgument("Function '", f.name(), "' returns ", DataTypeString(returned),
+                                    " as output ", i, "; the node declares ",
+                                    DataTypeString(n->output_type(static_cast<int>(i)))),
+            n->def());
+      }
+    }
+    return absl::OkStatus();
   }
 
   absl::Status LowerIf(Node* n) {

@@ -113,6 +113,21 @@ constexpr char kLibrary[] = R"pb(
       }
       ret { key: "y" value: "nowhere:z:0" }
     }
+    function {
+      signature {
+        name: "returns_nothing"
+        input_arg { name: "x" type: DT_FLOAT }
+      }
+      node_def {
+        name: "neg"
+        op: "Neg"
+        input: "x"
+        attr {
+          key: "T"
+          value { type: DT_FLOAT }
+        }
+      }
+    }
   })pb";
 
 constexpr char kInput[] = R"pb(
@@ -296,6 +311,66 @@ TEST_F(LowerFunctionCallsTest, MalformedBodyNamesTheNodeAndFunction) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
   EXPECT_THAT(s.message(), HasSubstr("Function 'broken'"));
   EXPECT_THAT(s.message(), HasSubstr("{{node c}}"));
+}
+
+// A call node whose Tout promises more than its function returns (a graph the fuzzer made):
+// TensorFlow fails the step with INTERNAL "Missing 0-th output"; lowering must not wire the
+// missing output.
+TEST_F(LowerFunctionCallsTest, CallPromisingMoreOutputsThanItsFunctionIsAnError) {
+  Build(R"pb(
+    node {
+      name: "c"
+      op: "PartitionedCall"
+      input: "a"
+      attr {
+        key: "f"
+        value { func { name: "returns_nothing" } }
+      }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_FLOAT } }
+      }
+    }
+    node {
+      name: "use"
+      op: "Identity"
+      input: "c"
+      attr {
+        key: "T"
+        value { type: DT_FLOAT }
+      }
+    })pb");
+  const absl::Status s = Lower();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal) << s;
+  EXPECT_THAT(s.message(), HasSubstr("Missing 0-th output from {{node c}}"));
+}
+
+TEST_F(LowerFunctionCallsTest, CallWhoseFunctionReturnsAnotherTypeIsAnError) {
+  Build(R"pb(
+    node {
+      name: "c"
+      op: "PartitionedCall"
+      input: "a"
+      attr {
+        key: "f"
+        value { func { name: "gated" } }
+      }
+      attr {
+        key: "Tin"
+        value { list { type: DT_FLOAT } }
+      }
+      attr {
+        key: "Tout"
+        value { list { type: DT_INT32 } }
+      }
+    })pb");
+  const absl::Status s = Lower();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_THAT(s.message(), HasSubstr("returns float as output 0"));
 }
 
 }  // namespace
