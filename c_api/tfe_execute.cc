@@ -142,10 +142,24 @@ absl::Status Prepare(TFE_Context* ctx, const NodeDef& node, const DataTypeVector
 // A session error without the " [Op:type]\n\t [[{{node eager_op_N}}]]" the executor adds for
 // the internal node, which the caller never named: TensorFlow's eager errors carry neither.
 absl::Status WithoutInternalNode(const absl::Status& status, const std::string& type) {
+  if (status.ok()) return status;
   std::string message(status.message());
-  const size_t at = message.find(absl::StrCat("\n\t [[{{node ", kNodePrefix));
-  if (at == std::string::npos) return status;
-  message.resize(at);
+  // The node is attached as "{{node name}}", or by plain name when the message names it already.
+  size_t at = message.find(absl::StrCat("\n\t [[{{node ", kNodePrefix));
+  if (at == std::string::npos) at = message.find(absl::StrCat("\n\t [[", kNodePrefix));
+  if (at != std::string::npos) message.resize(at);
+  // Elsewhere in the message the internal node goes by the op's name, as TensorFlow names an
+  // eager op's node.
+  const std::string internal = absl::StrCat("{{node ", kNodePrefix);
+  for (size_t pos = message.find(internal); pos != std::string::npos;
+       pos = message.find(internal, pos)) {
+    const size_t end = message.find("}}", pos);
+    if (end == std::string::npos) break;
+    const std::string named = absl::StrCat("{{node ", type, "}}");
+    message.replace(pos, end + 2 - pos, named);
+    pos += named.size();
+  }
+  while (!message.empty() && message.back() == '\n') message.pop_back();
   const std::string op_suffix = absl::StrCat(" [Op:", type, "]");
   if (absl::EndsWith(message, op_suffix)) message.resize(message.size() - op_suffix.size());
   return absl::Status(status.code(), message);

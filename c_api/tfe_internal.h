@@ -82,7 +82,7 @@ struct TFE_Context {
   // Prepared operations by signature (see PrepareKey in tfe_execute.cc).
   absl::flat_hash_map<std::string, sluice::eager::PreparedOp> prepared ABSL_GUARDED_BY(mu);
   // Numbers the nodes added to the session's graph, which keeps their names unique.
-  int64_t next_node = 0 ABSL_GUARDED_BY(mu);
+  int64_t next_node ABSL_GUARDED_BY(mu) = 0;
   // The functions of the context by name, and those the session's library holds (which it
   // cannot forget: a function removed from the context stays there, and one added again under
   // its name must be the same).

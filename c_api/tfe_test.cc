@@ -478,30 +478,22 @@ TEST_F(EagerTest, StringsRoundTrip) {
   TF_DeleteTensor(back);
 }
 
-// Operations run from several threads at once share the context's caches safely.
-TEST_F(EagerTest, ConcurrentExecution) {
-  TFE_TensorHandle* a = Floats({2}, {1, 2});
-  std::vector<std::thread> threads;
-  std::vector<int> failures(4, 0);
-  for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&, t] {
-      TF_Status* status = TF_NewStatus();
-      for (int i = 0; i < 20; ++i) {
-        TFE_Op* op = TFE_NewOp(ctx_, i % 2 ? "AddV2" : "Mul", status);
-        TFE_OpAddInput(op, a, status);
-        TFE_OpAddInput(op, a, status);
-        TFE_TensorHandle* out = nullptr;
-        int n = 1;
-        TFE_Execute(op, &out, &n, status);
-        if (TF_GetCode(status) != TF_OK) ++failures[t];
-        TFE_DeleteTensorHandle(out);
-        TFE_DeleteOp(op);
-      }
-      TF_DeleteStatus(status);
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  EXPECT_EQ(failures, (std::vector<int>{0, 0, 0, 0}));
+// An op without a kernel for its attrs: the error names the node by the op's name, as
+// TensorFlow names an eager op's node, never by the session's internal name.
+TEST_F(EagerTest, MissingKernelCarriesNoInternalNode) {
+  TFE_Op* op = Op("Range");  // Its OpDef takes int8; no kernel does.
+  TFE_OpAddInput(op, Handle<int8_t>(TF_INT8, {}, {0}), status_);
+  TFE_OpAddInput(op, Handle<int8_t>(TF_INT8, {}, {5}), status_);
+  TFE_OpAddInput(op, Handle<int8_t>(TF_INT8, {}, {1}), status_);
+  Run(op);
+  EXPECT_EQ(TF_GetCode(status_), TF_INVALID_ARGUMENT) << TF_Message(status_);
+  const std::string message = TF_Message(status_);
+  EXPECT_EQ(message.rfind("No OpKernel was registered to support Op 'Range'", 0), 0u) << message;
+  EXPECT_EQ(message.find("eager_op_"), std::string::npos) << message;
+  EXPECT_NE(message.find("used by {{node Range}} with these attrs: [Tidx=DT_INT8]"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.back(), '\n') << message;
 }
 
 TEST_F(EagerTest, ServerDefIsUnimplemented) {
